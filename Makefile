@@ -1,0 +1,43 @@
+# Two entry points for a fresh machine: `make lab` and `make test`.
+# Each creates/updates .venv from pyproject.toml; Jupyter, IPython and matplotlib
+# keep their state under .state/ (ignored), never in the user's home.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+STATE  := $(CURDIR)/.state
+
+export JUPYTER_CONFIG_DIR   := $(STATE)/jupyter/config
+export JUPYTER_DATA_DIR     := $(STATE)/jupyter/data
+export JUPYTER_RUNTIME_DIR  := $(STATE)/jupyter/runtime
+export JUPYTERLAB_SETTINGS_DIR  := $(STATE)/jupyter/lab-settings
+export JUPYTERLAB_WORKSPACES_DIR := $(STATE)/jupyter/lab-workspaces
+export IPYTHONDIR           := $(STATE)/ipython
+export MPLCONFIGDIR         := $(STATE)/matplotlib
+export JUPYTER_PLATFORM_DIRS := 1
+
+.PHONY: lab test venv release browser-deps clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	@# The torch oracle tests run when a local CPU wheel is on disk; they skip otherwise.
+	-@ls /opt/wheels/torch-2.13.0+cpu-*.whl >/dev/null 2>&1 && \
+	  $(PY) -m pip install --quiet --no-index --find-links /opt/wheels 'torch==2.13.0' || true
+	touch $(STAMP)
+
+lab: venv
+	$(VENV)/bin/jupyter lab --ip=127.0.0.1 notebooks/ch04_attention.ipynb
+
+test: venv browser-deps
+	$(PY) -m pytest
+
+browser-deps:
+	@bash scripts/ensure-browser.sh
+
+clean:
+	rm -rf $(VENV) $(STATE) artefacts
