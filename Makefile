@@ -27,7 +27,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	@# The torch oracle tests run when a local CPU wheel is on disk; they skip otherwise.
 	-@ls /opt/wheels/torch-2.13.0+cpu-*.whl >/dev/null 2>&1 && \
-	  $(PY) -m pip install --quiet --no-index --find-links /opt/wheels 'torch==2.13.0' || true
+	  $(PY) -m pip install --quiet --find-links /opt/wheels 'torch==2.13.0' || true
 	touch $(STAMP)
 
 lab: venv

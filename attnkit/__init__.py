@@ -1,0 +1,23 @@
+"""attnkit: the Lab04 self-attention chapter's helper package.
+
+Modules, one concept each (imports flow downward):
+
+* :mod:`attnkit.errors`    - ``ShapeError``, the one exception type
+* :mod:`attnkit.masks`     - the additive causal mask (0 keep, -1e9 block)
+* :mod:`attnkit.attention` - idiomatic single-head attention (scores, mask, softmax)
+* :mod:`attnkit.naive`     - the same with explicit loops (teaching, benchmarks, oracle)
+* :mod:`attnkit.multihead` - multi-head attention as in the C framework
+* :mod:`attnkit.lab`       - the lab contract: reference and stub student functions
+* :mod:`attnkit.verify`    - the port of the lab's ``verify.c`` (TEST 1-4, 22 assertions)
+"""
+from . import lab, naive, verify
+from .attention import add_mask, attention, attention_scores, default_scale, softmax
+from .errors import ShapeError
+from .masks import MASK_VALUE, create_causal_mask
+from .multihead import MultiHeadAttention
+
+__all__ = [
+    "ShapeError", "MASK_VALUE", "create_causal_mask",
+    "attention_scores", "add_mask", "softmax", "attention", "default_scale",
+    "MultiHeadAttention", "lab", "naive", "verify",
+]

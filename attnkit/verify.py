@@ -1,0 +1,220 @@
+"""The port of Lab04's ``verify.c``: TEST 1-4, 22 assertions, the same printed lines.
+
+``run_all(scores_fn, mask_fn, softmax_fn)`` runs every TEST against three callables with
+the lab signatures (see :mod:`attnkit.lab`) and prints the C harness's transcript; each
+TEST can also run alone (``run_test1`` ... ``run_test4``). The returned reports keep
+every assertion, so the hidden tests and the diagnosis reuse them.
+
+A student function that raises does not stop the run: one Chinese line names the
+exception, the assertions that depend on that call FAIL, and the run goes on.
+"""
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .masks import create_causal_mask
+
+RULE = "=" * 40
+SCORES, MASK, SOFTMAX = "student_attention_scores", "student_apply_mask", "student_softmax"
+FLOAT_TOLERANCE = 1e-4  # the C harness's FLOAT_EQ
+
+
+@dataclass(frozen=True)
+class Check:
+    """One assertion: its number (1-22), its TEST (1-4), message and outcome."""
+    number: int
+    test: int
+    message: str
+    passed: bool
+
+
+@dataclass
+class TestReport:
+    """One TEST: its checks and the extra lines it printed (row sums, exceptions)."""
+    number: int
+    title: str
+    checks: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+
+    @property
+    def passed(self) -> int:
+        return sum(c.passed for c in self.checks)
+
+    @property
+    def total(self) -> int:
+        return len(self.checks)
+
+    @property
+    def failed(self) -> int:
+        return self.total - self.passed
+
+
+@dataclass
+class VerifyReport:
+    """The whole run: the four TEST reports and the footer's counts."""
+    tests: list
+
+    @property
+    def checks(self) -> list:
+        return [c for t in self.tests for c in t.checks]
+
+    @property
+    def passed(self) -> int:
+        return sum(t.passed for t in self.tests)
+
+    @property
+    def failed(self) -> int:
+        return sum(t.failed for t in self.tests)
+
+    @property
+    def exit_code(self) -> int:
+        """0 when nothing failed, 1 otherwise, as the C program exits."""
+        return 0 if self.failed == 0 else 1
+
+
+class _Run:
+    """Prints one TEST as it goes and records its checks."""
+
+    def __init__(self, number: int, title: str, first_check: int, file):
+        self.report = TestReport(number, title)
+        self._next, self._file = first_check, file
+        self._emit(f"[TEST {number}] {title} ...")
+
+    def _emit(self, line: str) -> None:
+        print(line, file=self._file or sys.stdout, flush=True)
+
+    def note(self, line: str) -> None:
+        self.report.notes.append(line)
+        self._emit(line)
+
+    def check(self, message: str, predicate) -> None:
+        """Record ``predicate()``; a predicate that raises (odd student output) is a FAIL."""
+        try:
+            passed = bool(predicate())
+        except Exception:
+            passed = False
+        self.report.checks.append(Check(self._next, self.report.number, message, passed))
+        self._next += 1
+        self._emit(f"  [{'PASS' if passed else 'FAIL'}] {message}")
+
+    def call(self, role: str, fn, *args):
+        """Call a student function; return ``(completed, result)`` instead of raising."""
+        try:
+            result = fn(*args)
+        except (Exception, SystemExit) as exc:
+            detail = str(exc).splitlines()[0][:80] if str(exc) else ""
+            self.note(f"    {role} 抛出异常 {type(exc).__name__}: {detail}".rstrip(": "))
+            return False, None
+        if isinstance(result, np.ndarray):
+            self.note(f"    提示: {role} 返回了一个新数组；检查只读调用方传入的数组，请原地写入（如 out[...] = ...）")
+        return True, result
+
+
+def _eq(value, expected: float) -> bool:
+    return abs(float(value) - expected) < FLOAT_TOLERANCE
+
+
+def _returned_zero(rc) -> bool:
+    """The C ``int`` return: only an integer 0 counts (not ``None``, ``False`` or an array)."""
+    return isinstance(rc, (int, np.integer)) and not isinstance(rc, bool) and rc == 0
+
+
+def _row_sums_ok(run: _Run, probs: np.ndarray, suffix: str) -> bool:
+    """Print each row whose sum is off by more than the tolerance (NaN counts as off)."""
+    all_ok = True
+    for i, total in enumerate(np.asarray(probs, dtype=np.float64).sum(axis=-1)):
+        if not abs(total - 1.0) <= FLOAT_TOLERANCE:
+            run.note(f"    row {i} sum = {total:.6f}{suffix}")
+            all_ok = False
+    return all_ok
+
+
+def _f32(rows) -> np.ndarray:
+    return np.array(rows, dtype=np.float32)
+
+
+def run_test1(scores_fn, file=None) -> TestReport:
+    """TEST 1: shape and scale of the scores on 2x2 and 3x3 identities (checks 1-9)."""
+    run = _Run(1, f"{SCORES} 基础形状与缩放", 1, file)
+    eye2, out = _f32(np.eye(2)), np.zeros((2, 2), np.float32)
+    done, rc = run.call(SCORES, scores_fn, eye2, eye2.copy(), 0.5, out)
+    run.check("返回 0 (成功)", lambda: done and _returned_zero(rc))
+    run.check("输出形状为 [2, 2]", lambda: done and out.shape == (2, 2))
+    for (i, j), want in {(0, 0): 0.5, (0, 1): 0.0, (1, 0): 0.0, (1, 1): 0.5}.items():
+        run.check(f"out[{i}][{j}] = {want:g}", lambda i=i, j=j, want=want: done and _eq(out[i, j], want))
+    eye3, out3 = _f32(np.eye(3)), np.zeros((3, 3), np.float32)
+    done, rc = run.call(SCORES, scores_fn, eye3, eye3.copy(), 1.0, out3)
+    run.check("seq_len=3 调用成功", lambda: done and _returned_zero(rc))
+    run.check("I @ I 在 (0,0) = 1", lambda: done and _eq(out3[0, 0], 1.0))
+    run.check("I @ I 在 (0,1) = 0", lambda: done and _eq(out3[0, 1], 0.0))
+    return run.report
+
+
+def run_test2(mask_fn, file=None) -> TestReport:
+    """TEST 2: the causal mask added in place to zero scores (checks 10-15)."""
+    run = _Run(2, f"{MASK} 因果掩码", 10, file)
+    scores = np.zeros((3, 3), np.float32)
+    done, _ = run.call(MASK, mask_fn, scores, create_causal_mask(3))
+    for i, j in [(0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)]:
+        if j > i:
+            run.check(f"mask 后 [{i}][{j}] = -1e9", lambda i=i, j=j: done and scores[i, j] < -1e8)
+        else:
+            run.check(f"mask 后 [{i}][{j}] = 0", lambda i=i, j=j: done and _eq(scores[i, j], 0.0))
+    return run.report
+
+
+def run_test3(softmax_fn, file=None) -> TestReport:
+    """TEST 3: softmax rows sum to 1, and a constant row becomes uniform (checks 16-19)."""
+    run = _Run(3, f"{SOFTMAX} 行和 = 1", 16, file)
+    out = np.zeros((4, 4), np.float32)
+    done, _ = run.call(SOFTMAX, softmax_fn, out, np.zeros((4, 4), np.float32))
+    rows_ok = done and _row_sums_ok(run, out, " (期望 1.0)")
+    run.check("全 0 输入 softmax 后每行和 ≈ 1.0", lambda: rows_ok)
+    out = np.zeros((1, 3), np.float32)
+    done, _ = run.call(SOFTMAX, softmax_fn, out, _f32([[1, 1, 1]]))
+    for j in range(3):
+        run.check(f"softmax([1,1,1])[{j}] = 1/3", lambda j=j: done and _eq(out[0, j], 1.0 / 3.0))
+    return run.report
+
+
+def run_test4(scores_fn, mask_fn, softmax_fn, file=None) -> TestReport:
+    """TEST 4: scores -> mask -> softmax on a 4x4 identity (checks 20-22)."""
+    run = _Run(4, "端到端: scores → mask → softmax", 20, file)
+    eye4, scores = _f32(np.eye(4)), np.zeros((4, 4), np.float32)
+    scored, rc = run.call(SCORES, scores_fn, eye4, eye4.copy(), 0.5, scores)
+    run.check("scores 计算成功", lambda: scored and _returned_zero(rc))
+    masked, _ = run.call(MASK, mask_fn, scores, create_causal_mask(4))
+    attn = np.zeros((4, 4), np.float32)
+    normalised, _ = run.call(SOFTMAX, softmax_fn, attn, scores)
+    completed = scored and masked and normalised
+    rows_ok = completed and _row_sums_ok(run, attn, "")
+    run.check("attn 行和 = 1", lambda: rows_ok)
+    upper = attn[np.triu_indices(4, k=1)]  # (6,) the future positions
+    run.check("attn 上三角 = 0（mask 生效）", lambda: completed and bool(np.all(upper <= 1e-6)))
+    return run.report
+
+
+def print_header(file=None) -> None:
+    print(f"{RULE}\n   Lab04 多头自注意力 — verify\n{RULE}", file=file or sys.stdout, flush=True)
+
+
+def print_footer(report: VerifyReport, file=None) -> None:
+    if report.failed == 0:
+        verdict = f"结果: 全 PASS  ({report.passed} 个断言)"
+    else:
+        verdict = f"结果: {report.failed} 失败 / {report.passed} 通过"
+    print(f"\n{RULE}\n{verdict}\n{RULE}", file=file or sys.stdout, flush=True)
+
+
+def run_all(scores_fn, mask_fn, softmax_fn, file=None) -> VerifyReport:
+    """Run TEST 1-4 like ``make test`` in the C lab; print the transcript, return the report."""
+    print_header(file)
+    report = VerifyReport([
+        run_test1(scores_fn, file),
+        run_test2(mask_fn, file),
+        run_test3(softmax_fn, file),
+        run_test4(scores_fn, mask_fn, softmax_fn, file),
+    ])
+    print_footer(report, file)
+    return report

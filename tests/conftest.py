@@ -1,0 +1,27 @@
+"""Shared test set-up: keep Jupyter, IPython and matplotlib state inside the repo.
+
+The Makefile exports the same variables; setting them here too keeps a bare
+``.venv/bin/pytest`` from touching the user's home.
+"""
+import os
+import pathlib
+
+import matplotlib
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+STATE = REPO / ".state"
+
+_STATE_DIRS = {
+    "JUPYTER_CONFIG_DIR": "jupyter/config",
+    "JUPYTER_DATA_DIR": "jupyter/data",
+    "JUPYTER_RUNTIME_DIR": "jupyter/runtime",
+    "JUPYTERLAB_SETTINGS_DIR": "jupyter/lab-settings",
+    "JUPYTERLAB_WORKSPACES_DIR": "jupyter/lab-workspaces",
+    "IPYTHONDIR": "ipython",
+    "MPLCONFIGDIR": "matplotlib",
+}
+for _var, _sub in _STATE_DIRS.items():
+    os.environ.setdefault(_var, str(STATE / _sub))
+os.environ.setdefault("JUPYTER_PLATFORM_DIRS", "1")
+
+matplotlib.use("Agg")
