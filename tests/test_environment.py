@@ -1,8 +1,13 @@
 """Do environment.yml (Binder, conda) and pyproject.toml ask for the same packages?"""
 import re
-import tomllib
+import sys
 
 import yaml
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 from conftest import REPO
 
