@@ -9,8 +9,14 @@ Modules, one concept each (imports flow downward):
 * :mod:`attnkit.multihead` - multi-head attention as in the C framework
 * :mod:`attnkit.lab`       - the lab contract: reference and stub student functions
 * :mod:`attnkit.verify`    - the port of the lab's ``verify.c`` (TEST 1-4, 22 assertions)
+* :mod:`attnkit.sharpness` - how peaked softmax(Q Kᵀ) gets vs head_dim (the explorer's numbers)
+* :mod:`attnkit.timing`    - loops vs vectorised scores, measured on this machine
+
+Imported explicitly, never by ``import attnkit`` (they pull in matplotlib / ipywidgets):
+:mod:`attnkit.plotting` (heatmaps, pipeline, per-head grid), :mod:`attnkit.sharpness_plot`
+(the explorer's figure), :mod:`attnkit.widgets` (``sharpness_explorer()``).
 """
-from . import lab, naive, verify
+from . import lab, naive, sharpness, timing, verify
 from .attention import add_mask, attention, attention_scores, default_scale, softmax
 from .errors import ShapeError
 from .masks import MASK_VALUE, create_causal_mask
@@ -19,5 +25,5 @@ from .multihead import MultiHeadAttention
 __all__ = [
     "ShapeError", "MASK_VALUE", "create_causal_mask",
     "attention_scores", "add_mask", "softmax", "attention", "default_scale",
-    "MultiHeadAttention", "lab", "naive", "verify",
+    "MultiHeadAttention", "lab", "naive", "verify", "sharpness", "timing",
 ]

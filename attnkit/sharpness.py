@@ -1,0 +1,125 @@
+"""How sharp is softmax(Q Kᵀ)? Everything the chapter's sharpness explorer shows (§4.6).
+
+Shape legend: ``T`` queries = keys (self-attention), ``D`` head dim, ``N`` head dims on a curve.
+Q and K are random with unit-variance entries, so a raw dot product ``q·k`` has standard
+deviation ``sqrt(D)``: without the ``1/sqrt(D)`` scale the scores spread wider as ``D``
+grows and softmax collapses toward one-hot; with it the spread stays near 1.
+Pure numpy; :mod:`attnkit.widgets` only wires sliders to :func:`measure` and :func:`curve`.
+"""
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .attention import add_mask, attention_scores, default_scale, softmax
+from .errors import require
+from .masks import create_causal_mask
+
+__all__ = ["HEAD_DIMS", "Sharpness", "Curve", "random_qk", "row_entropy", "measure", "curve", "uniform_entropy", "summary"]
+
+HEAD_DIMS = tuple(2 ** i for i in range(11))  # 1, 2, 4, ..., 1024: the explorer's log steps
+
+
+@dataclass(frozen=True)
+class Sharpness:
+    """One draw: the weights and the numbers that say how peaked they are."""
+    head_dim: int
+    scaled: bool
+    causal: bool
+    weights: np.ndarray  # (T, T)
+    visible: np.ndarray  # (T, T) bool: False where the causal mask blocks
+    raw_score_std: float  # spread of the unscaled q·k over the visible cells; ≈ sqrt(D)
+    score_std: float  # spread of what softmax actually sees (after the scale, if any)
+    row_max: np.ndarray  # (T,) the largest weight of each row; 1 = one-hot
+    row_entropy: np.ndarray  # (T,) in nats; 0 = one-hot
+    row_entropy_max: np.ndarray  # (T,) ln(visible keys): the entropy of a uniform row
+
+    @property
+    def mean_entropy(self) -> float:
+        return float(np.mean(self.row_entropy))
+
+    @property
+    def mean_max_weight(self) -> float:
+        return float(np.mean(self.row_max))
+
+    @property
+    def row_entropy_fraction(self) -> np.ndarray:
+        """Entropy / its uniform ceiling, in [0, 1]; a row with one visible key counts as 0."""
+        ceiling = np.where(self.row_entropy_max > 0, self.row_entropy_max, 1.0)
+        return self.row_entropy / ceiling  # (T,)
+
+
+@dataclass(frozen=True)
+class Curve:
+    """Mean entropy and mean max weight against head_dim, for one scaling."""
+    head_dims: np.ndarray  # (N,)
+    mean_entropy: np.ndarray  # (N,)
+    mean_max_weight: np.ndarray  # (N,)
+    scaled: bool
+
+
+def _check_sizes(head_dim: int, seq_len: int) -> None:
+    require(head_dim >= 1, f"head_dim must be a positive integer: head_dim={head_dim!r}")
+    require(seq_len >= 1, f"seq_len must be a positive integer: seq_len={seq_len!r}")
+
+
+def random_qk(head_dim: int, seq_len: int, seed: int = 0):
+    """Return ``(q, k)``, each ``[seq_len, head_dim]`` with independent N(0, 1) entries."""
+    _check_sizes(head_dim, seq_len)
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((seq_len, head_dim)), rng.standard_normal((seq_len, head_dim))  # (T, D) x2
+
+
+def row_entropy(weights) -> np.ndarray:
+    """Shannon entropy of each row in nats, with ``0 · ln 0 = 0`` (masked cells cost nothing)."""
+    weights = np.asarray(weights, dtype=np.float64)
+    logs = np.log(np.where(weights > 0, weights, 1.0))  # ln 1 = 0 where the weight is 0
+    return -np.sum(weights * logs, axis=-1)  # (T,)
+
+
+def measure(head_dim: int, *, scaled: bool = True, seq_len: int = 8, seed: int = 0,
+            causal: bool = False) -> Sharpness:
+    """Draw Q, K for ``seed`` and return the weights of ``softmax(scale · Q Kᵀ + mask)`` and their stats."""
+    q, k = random_qk(head_dim, seq_len, seed)
+    raw = attention_scores(q, k, 1.0)  # (T, T) unscaled
+    scores = raw * (default_scale(head_dim) if scaled else 1.0)  # (T, T)
+    visible = np.tril(np.ones_like(raw, dtype=bool)) if causal else np.ones_like(raw, dtype=bool)
+    weights = softmax(add_mask(scores, create_causal_mask(seq_len, np.float64)) if causal else scores)
+    return Sharpness(
+        head_dim=head_dim, scaled=scaled, causal=causal, weights=weights, visible=visible,
+        raw_score_std=float(np.std(raw[visible])), score_std=float(np.std(scores[visible])),
+        row_max=weights.max(axis=-1), row_entropy=row_entropy(weights),
+        row_entropy_max=np.log(visible.sum(axis=-1)),
+    )
+
+
+def curve(head_dims=HEAD_DIMS, *, scaled: bool, seq_len: int = 8, seed: int = 0,
+          causal: bool = False, draws: int = 1) -> Curve:
+    """Average :func:`measure` over seeds ``seed … seed+draws-1`` at every head_dim."""
+    require(draws >= 1, f"draws must be a positive integer: draws={draws!r}")
+    stats = np.array([
+        [(m.mean_entropy, m.mean_max_weight)
+         for m in (measure(d, scaled=scaled, seq_len=seq_len, seed=seed + i, causal=causal)
+                   for i in range(draws))]
+        for d in head_dims
+    ])  # (N, draws, 2)
+    means = stats.mean(axis=1)  # (N, 2)
+    return Curve(np.asarray(head_dims), means[:, 0], means[:, 1], scaled)
+
+
+def uniform_entropy(seq_len: int, causal: bool = False) -> float:
+    """Mean entropy of uniform rows: ``ln T``, or the mean of ``ln(i + 1)`` under the causal mask."""
+    _check_sizes(1, seq_len)
+    if not causal:
+        return math.log(seq_len)
+    return float(np.mean(np.log(np.arange(1, seq_len + 1))))
+
+
+def summary(m: Sharpness) -> str:
+    """The explorer's Chinese readout line for one measurement."""
+    seq_len = m.weights.shape[0]
+    scale = f"× 1/√{m.head_dim}" if m.scaled else "不缩放"
+    return (f"head_dim = {m.head_dim}（{scale}）：原始分数 q·k 的标准差 {m.raw_score_std:.2f}"
+            f"（√head_dim = {math.sqrt(m.head_dim):.2f}），softmax 实际看到的标准差 {m.score_std:.2f}；"
+            f"平均每行最大权重 {m.mean_max_weight:.2f}，平均熵 {m.mean_entropy:.2f} nats"
+            f"（均匀分布时 {uniform_entropy(seq_len, m.causal):.2f}，one-hot 时 0）")
