@@ -1,0 +1,43 @@
+"""Does attnkit.timing measure loops vs vectorised honestly (same result, ratio of medians)?"""
+import itertools
+
+import pytest
+
+from attnkit import ShapeError, timing
+
+
+def fake_clock(step: float = 1.0):
+    """A clock that advances ``step`` seconds per reading."""
+    ticks = itertools.count()
+    return lambda: next(ticks) * step
+
+
+def test_median_seconds_divides_by_number():
+    """Is each run's time divided by the number of calls, and the median taken over runs?"""
+    assert timing.median_seconds(lambda: None, repeat=3, number=4, clock=fake_clock()) == 0.25
+
+
+def test_median_seconds_takes_the_median():
+    """Is one slow run ignored (median, not mean)?"""
+    readings = iter([0.0, 1.0, 1.0, 2.0, 2.0, 12.0])  # runs of 1 s, 1 s, 10 s
+    assert timing.median_seconds(lambda: None, repeat=3, clock=lambda: next(readings)) == 1.0
+
+
+def test_ratio_is_loops_over_vectorised():
+    """With a clock that ticks 1 s per reading, do loops (1 call) vs matmul (200 calls) give 200x?"""
+    result = timing.loops_vs_vectorised(seq_len=3, head_dim=2, repeat=1, clock=fake_clock())
+    assert result.loops_s == 1.0 and result.vectorised_s == 1.0 / 200
+    assert result.ratio == pytest.approx(200.0)
+
+
+def test_real_measurement_agrees_and_is_positive():
+    """On this machine: do both versions give the same scores, and are both times positive?"""
+    result = timing.loops_vs_vectorised(seq_len=8, head_dim=8, repeat=1)
+    assert result.agree and (result.seq_len, result.head_dim) == (8, 8)
+    assert result.loops_s > 0 and result.vectorised_s > 0
+
+
+def test_bad_repeat_names_the_rule():
+    """Does repeat=0 raise ShapeError naming both counts?"""
+    with pytest.raises(ShapeError, match=r"^repeat and number must be positive: repeat=0, number=1$"):
+        timing.median_seconds(lambda: None, repeat=0)
