@@ -1,0 +1,197 @@
+"""Which of scores → mask → softmax deviates first, and which well-known mistake it looks like.
+
+The chapter's troubleshooting rule (4.10): do not ask why the whole attention is wrong,
+ask which of the three stages goes wrong first. :func:`diagnose` answers it for the
+three lab functions (the lab's out-parameter / in-place signatures, see
+:mod:`attnkit.lab`):
+
+1. each student function runs alone on the probes of :mod:`attnkit.probes` (inputs the
+   verify cases cannot see), and its output is compared with :mod:`attnkit.lab`'s
+   reference on the same input; :mod:`attnkit.bugs` names the mistake, or a generic
+   finding names the stage;
+2. the three run as a chain; a stage that passed alone but deviates there gets a
+   ``pipeline_mismatch`` finding.
+
+Student code cannot break the diagnosis (:mod:`attnkit.safecall`): an exception
+becomes a finding naming it, and nothing is printed. A correct implementation gets
+no finding. :func:`format_findings` renders the list as Chinese text for the notebook
+and the graded feedback.
+"""
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from . import lab
+from .bugs import (
+    ROLE, RULES, Outcome, close, exception_message, mutation_message, pipeline_message,
+    return_code_message, wrong_values_message,
+)
+from .probes import PIPELINE, PROBES
+from .safecall import call_student
+
+__all__ = ["STAGES", "Finding", "diagnose", "format_findings", "first_deviation"]
+
+STAGES = ("scores", "mask", "softmax")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One diagnosed problem; ``student`` and ``reference`` are the arrays the heatmap compares."""
+    stage: str
+    bug: str
+    message: str
+    probe: str = ""
+    student: np.ndarray | None = field(default=None, compare=False, repr=False)
+    reference: np.ndarray | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class _Stage:
+    name: str
+    reference: Callable
+    out_index: int      # the argument the function writes
+    inputs: tuple       # the read-only array arguments
+    input_names: str
+
+
+_SPECS = (
+    _Stage("scores", lab.attention_scores, 3, (0, 1), "Q 或 K"),
+    _Stage("mask", lab.apply_mask, 0, (1,), "mask"),
+    _Stage("softmax", lab.softmax, 0, (1,), "inp"),
+)
+
+
+def _copy(args: tuple) -> tuple:
+    return tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
+
+
+def _run(spec: _Stage, probe, fn) -> Outcome:
+    args = probe.build()
+    before, mine = _copy(args), _copy(args)
+    expected_rc = spec.reference(*mine)
+    call = call_student(fn, args, watch=spec.out_index)
+    return Outcome(probe, before, args, spec.out_index, mine[spec.out_index], expected_rc, call)
+
+
+def _finding(spec: _Stage, bug: str, message: str, o: Outcome, arrays: bool = True) -> Finding:
+    student, reference = (o.out.copy(), o.reference) if arrays else (None, None)
+    return Finding(spec.name, f"{spec.name}_{bug}", message, o.probe.name, student, reference)
+
+
+def _verdict(rule, o: Outcome):
+    v = rule.fits(o)
+    return None if v is None else bool(v)
+
+
+def _named(spec: _Stage, bad: list) -> Finding | None:
+    """The first rule that explains every deviating outcome (a raised call only if the probe cannot show it)."""
+    for rule in RULES[spec.name]:
+        verdicts = [(o, _verdict(rule, o)) for o in bad]
+        if all(v is None if o.call.error else v is not False for o, v in verdicts):
+            shown = next((o for o, v in verdicts if v and not o.call.error), None)
+            if shown is not None:
+                return Finding(spec.name, rule.bug, rule.explain(shown), shown.probe.name,
+                               shown.out.copy(), shown.reference)
+    return None
+
+
+def _value_finding(spec: _Stage, outcomes: list) -> Finding | None:
+    bad = [o for o in outcomes if o.probe.valid and not o.ok]
+    if not bad:
+        return None
+    raised = next((o for o in bad if o.call.error), None)
+    if named := _named(spec, bad):
+        return named
+    if raised is not None:
+        return _finding(spec, "exception", exception_message(spec.name, raised), raised, arrays=False)
+    return _finding(spec, "wrong_values", wrong_values_message(spec.name, bad[0]), bad[0])
+
+
+def _guard_finding(spec: _Stage, outcomes: list) -> Finding | None:
+    """Inputs the C checks reject: the function must neither raise nor write."""
+    o = next((o for o in outcomes if not o.probe.valid and not o.ok), None)
+    if o is None:
+        return None
+    if o.call.error:
+        return _finding(spec, "exception", exception_message(spec.name, o), o, arrays=False)
+    return _finding(spec, "wrong_values", wrong_values_message(spec.name, o), o)
+
+
+def _same_code(rc, expected) -> bool:
+    """The C ``int``: an integer equal to the reference's code (not None, a bool or an array)."""
+    return isinstance(rc, (int, np.integer)) and not isinstance(rc, bool) and rc == expected
+
+
+def _return_code_finding(spec: _Stage, outcomes: list) -> Finding | None:
+    if spec.name != "scores":
+        return None
+    o = next((o for o in outcomes if not o.call.error and not _same_code(o.call.returned, o.expected_rc)), None)
+    return None if o is None else _finding(spec, "return_code", return_code_message(o), o, arrays=False)
+
+
+def _mutation_finding(spec: _Stage, outcomes: list) -> Finding | None:
+    for o in outcomes:
+        changed = [i for i in spec.inputs if not np.array_equal(o.args[i], o.before[i], equal_nan=True)]
+        if changed and not o.call.error:
+            i = changed[0]
+            return Finding(spec.name, f"{spec.name}_mutates_input", mutation_message(spec.name, o, spec.input_names),
+                           o.probe.name, o.args[i].copy(), o.before[i])
+    return None
+
+
+def _diagnose_stage(spec: _Stage, fn) -> list:
+    outcomes = [_run(spec, probe, fn) for probe in PROBES[spec.name]]
+    found = {}
+    for finder in (_value_finding, _guard_finding, _return_code_finding, _mutation_finding):
+        f = finder(spec, outcomes)
+        if f is not None and f.bug not in found:
+            found[f.bug] = f
+    return list(found.values())
+
+
+def _pipeline_deviation(fns: tuple) -> Finding | None:
+    """Run the chain; the first stage whose output differs from the reference on the same input."""
+    q, k, scale, mask = PIPELINE.build()
+    scores = np.zeros((q.shape[0], k.shape[0]), q.dtype)  # (T, S)
+    weights = np.zeros_like(scores)  # (T, S)
+    for spec, fn, args in zip(_SPECS, fns, ((q, k, scale, scores), (scores, mask), (weights, scores))):
+        mine = _copy(args)
+        spec.reference(*mine)
+        call = call_student(fn, args)
+        student, reference = args[spec.out_index], mine[spec.out_index]
+        if call.error or not close(student, reference):
+            return Finding(spec.name, "pipeline_mismatch", pipeline_message(spec.name, call.error),
+                           PIPELINE.name, student.copy(), reference)
+    return None
+
+
+def diagnose(scores_fn, mask_fn, softmax_fn) -> list:
+    """Return the findings for three lab-signature functions, ordered scores → mask → softmax."""
+    fns = (scores_fn, mask_fn, softmax_fn)
+    findings = [f for spec, fn in zip(_SPECS, fns) for f in _diagnose_stage(spec, fn)]
+    chained = _pipeline_deviation(fns)
+    if chained is not None and all(f.stage != chained.stage for f in findings):
+        findings.append(chained)
+        findings.sort(key=lambda f: STAGES.index(f.stage))  # stable: keeps each stage's own order
+    return findings
+
+
+def first_deviation(findings: list) -> Finding | None:
+    """The first stage's first finding that carries arrays to compare (None: nothing to plot)."""
+    if not findings:
+        return None
+    return next((f for f in findings if f.stage == findings[0].stage and f.student is not None), None)
+
+
+def format_findings(findings: list) -> str:
+    """Chinese text for the notebook and the graded feedback."""
+    if not findings:
+        return "诊断：scores、mask、softmax 三段在所有探针输入上都与参考实现一致，没有发现问题。"
+    stage = findings[0].stage
+    lines = [f"诊断：最先偏离参考实现的是 {ROLE[stage]}（{stage} 阶段）。"
+             f"共 {len(findings)} 条发现，按 scores → mask → softmax 排列，请从第 1 条改起。"]
+    for n, f in enumerate(findings, 1):
+        lines.append(f"{n}. [{f.stage}] {f.bug}")
+        lines.extend("   " + line for line in f.message.splitlines())
+    return "\n".join(lines)

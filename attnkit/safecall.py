@@ -1,0 +1,85 @@
+"""Calling a student's function so that nothing it does can break the caller.
+
+The diagnosis calls student code many times, in the notebook and in nbgrader test
+cells. There, any stderr output scores the cell 0 and a raised exception hides the
+feedback, so :func:`call_student`
+
+* turns an exception into data (``Call.error``, one line naming its type),
+* swallows prints, Python warnings and numpy floating-point warnings,
+* watches one parameter and reports whether the function *rebound* it
+  (``out = ...`` instead of writing into ``out``), the classic out-parameter slip.
+"""
+import contextlib
+import inspect
+import io
+import sys
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Call", "call_student", "describe_exception"]
+
+
+@dataclass(frozen=True)
+class Call:
+    """What one call did: its return value, or the exception it raised, and the rebinding."""
+    returned: object = None
+    error: str | None = None
+    rebound: bool = False
+
+
+def describe_exception(exc: BaseException) -> str:
+    """``"IndexError: index 3 is out of bounds"``: type and first line, at most 80 characters."""
+    detail = str(exc).splitlines()[0][:80] if str(exc) else ""
+    return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+
+
+@contextlib.contextmanager
+def _quiet():
+    sink = io.StringIO()
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink), \
+            warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        yield
+
+
+def _parameter_code(fn, index: int):
+    """The code object that owns parameter ``index`` of ``fn`` and that parameter's name."""
+    try:
+        code = inspect.unwrap(fn).__code__
+    except (AttributeError, ValueError, TypeError):
+        return None, None
+    if code.co_argcount <= index:
+        return None, None
+    return code, code.co_varnames[index]
+
+
+def call_student(fn, args: tuple, watch: int | None = None) -> Call:
+    """Call ``fn(*args)`` quietly; with ``watch``, also report whether ``args[watch]`` was rebound."""
+    code, name = _parameter_code(fn, watch) if watch is not None else (None, None)
+    seen = {}
+
+    def on_return(frame, event, arg):
+        if event == "return":  # the outermost call returns last, so its verdict wins
+            seen["rebound"] = frame.f_locals.get(name, args[watch]) is not args[watch]
+        return on_return
+
+    def on_call(frame, event, arg):
+        if frame.f_code is not code:
+            return None
+        frame.f_trace_lines = False  # only the return event is needed: keep loops fast
+        return on_return
+
+    previous = sys.gettrace()
+    try:
+        with _quiet():
+            if code is not None:
+                sys.settrace(on_call)
+            try:
+                returned = fn(*args)
+            finally:
+                sys.settrace(previous)
+    except (Exception, SystemExit) as exc:
+        return Call(error=describe_exception(exc), rebound=seen.get("rebound", False))
+    return Call(returned=returned, rebound=seen.get("rebound", False))
