@@ -1,0 +1,77 @@
+"""The sharpness explorer (§4.6): sliders wired to :mod:`attnkit.sharpness`, ipywidgets only here.
+
+One Agg figure (:class:`attnkit.sharpness_plot.ExplorerFigure`) is updated in place and
+shown through an ``ipywidgets.Image``: a change swaps the image's bytes, the page keeps its
+layout (no flicker, no new figure, no output area cleared), and it needs only the core
+widgets that JupyterLab 4 / ipywidgets 8 ship. Under nbgrader (``NBGRADER_EXECUTION`` set
+by autograde and validate) :func:`sharpness_explorer` returns one static PNG instead.
+
+Stable hooks for tests and the browser: the root box has CSS class ``attn-explorer``,
+the head_dim slider ``attn-head-dim`` (description ``head_dim``), the text readout
+``attn-readout``, the figure ``attn-figure``.
+"""
+import functools
+import os
+
+import ipywidgets as w
+from IPython.display import Image
+
+from . import sharpness
+from .sharpness_plot import ExplorerFigure
+
+__all__ = ["SharpnessExplorer", "sharpness_explorer"]
+
+SCALINGS = [("不缩放", False), ("× 1/√head_dim", True)]
+
+
+@functools.lru_cache(maxsize=64)
+def _curves(seq_len: int, seed: int, causal: bool) -> dict:
+    """Both scalings' curves; head_dim and scaling only move the marker, so cache per the rest."""
+    return {scaled: sharpness.curve(scaled=scaled, seq_len=seq_len, seed=seed, causal=causal)
+            for scaled in (False, True)}
+
+
+def _settings(head_dim: int, scaled: bool, seq_len: int, seed: int, causal: bool):
+    m = sharpness.measure(head_dim, scaled=scaled, seq_len=seq_len, seed=seed, causal=causal)
+    return m, _curves(seq_len, seed, causal)
+
+
+class SharpnessExplorer:
+    """The live explorer: controls, a Chinese readout and one figure; display it as the cell's value."""
+
+    def __init__(self, head_dim=64, scaled=False, seq_len=8, seed=0, causal=False):
+        self.head_dim = w.SelectionSlider(options=sharpness.HEAD_DIMS, value=head_dim, description="head_dim")
+        self.scaling = w.ToggleButtons(options=SCALINGS, value=scaled, description="scale")
+        self.seq_len = w.IntSlider(value=seq_len, min=2, max=64, description="seq_len", continuous_update=False)
+        self.seed = w.IntSlider(value=seed, min=0, max=99, description="seed", continuous_update=False)
+        self.causal = w.Checkbox(value=causal, description="causal mask")
+        self.readout = w.HTML()
+        self.image = w.Image(format="png", layout=w.Layout(max_width="100%"))
+        self.figure = ExplorerFigure(*_settings(head_dim, scaled, seq_len, seed, causal))
+        controls = [self.head_dim, self.scaling, self.seq_len, self.seed, self.causal]
+        self.widget = w.VBox([w.HBox(controls[:2]), w.HBox(controls[2:]), self.readout, self.image])
+        for widget, css in [(self.widget, "attn-explorer"), (self.head_dim, "attn-head-dim"),
+                            (self.readout, "attn-readout"), (self.image, "attn-figure")]:
+            widget.add_class(css)
+        for control in controls:
+            control.observe(self.update, names="value")
+        self.update()
+
+    def update(self, change=None) -> None:
+        """Recompute for the controls' current values and redraw the same figure."""
+        m, curves = _settings(self.head_dim.value, self.scaling.value, self.seq_len.value,
+                              self.seed.value, self.causal.value)
+        self.figure.update(m, curves)
+        self.image.value = self.figure.png()
+        self.readout.value = sharpness.summary(m)
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+def sharpness_explorer(head_dim=64, scaled=False, seq_len=8, seed=0, causal=False):
+    """Return the live explorer; under nbgrader, an ``IPython.display.Image`` of its first state."""
+    if os.environ.get("NBGRADER_EXECUTION"):
+        figure = ExplorerFigure(*_settings(head_dim, scaled, seq_len, seed, causal))
+        return Image(data=figure.png(), format="png")
+    return SharpnessExplorer(head_dim, scaled, seq_len, seed, causal)

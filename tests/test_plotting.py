@@ -1,0 +1,204 @@
+"""Do the chapter's heatmaps show the right numbers, keep -1e9 out of the colour scale, and render Chinese?"""
+import io
+import subprocess
+import sys
+import warnings
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pylopdf_fonts_zh_cn
+import pytest
+from matplotlib import font_manager
+
+import attnkit
+from attnkit import ShapeError, naive, plotting, sharpness
+from attnkit.sharpness_plot import ExplorerFigure
+
+TOKENS = list("小猫坐在垫子上")  # the multi-head section's sentence
+MISSING_GLYPH = "missing from font"
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def masked_scores(seq_len=4):
+    scores = np.arange(seq_len * seq_len, dtype=np.float64).reshape(seq_len, seq_len) / 10  # (T, T)
+    return scores + attnkit.create_causal_mask(seq_len, np.float64)
+
+
+def texts(hm):
+    return [t.get_text() for t in hm.texts]
+
+
+def test_masked_cells_stay_out_of_the_colour_scale():
+    """With -1e9 in the upper triangle, does the colour scale span only the visible scores?"""
+    hm = plotting.heatmap(masked_scores())
+    assert (hm.image.norm.vmin, hm.image.norm.vmax) == (0.0, 1.5)
+    shown = hm.image.get_array()
+    np.testing.assert_array_equal(shown.mask, np.triu(np.ones((4, 4), bool), k=1))
+    np.testing.assert_array_equal(shown.data[~shown.mask], masked_scores()[~shown.mask])
+
+
+def test_masked_cells_are_hatched_nan_cells_are_not():
+    """Is there one hatched square per cell ≤ -1e8 (-inf included), none for NaN?"""
+    matrix = np.array([[0.5, -1e9, -np.inf], [np.nan, 0.1, -2e8]])
+    hm = plotting.heatmap(matrix)
+    assert hm.masked.get_hatch() == plotting.HATCH
+    corners = sorted(tuple(p.vertices[0]) for p in hm.masked.get_paths())
+    assert corners == [(0.5, -0.5), (1.5, -0.5), (1.5, 0.5)]  # cells (0,1), (0,2), (1,2)
+    assert hm.image.get_array().mask.tolist() == [[False, True, True], [True, False, True]]
+
+
+def test_small_matrices_show_their_values():
+    """Up to 8x8, is every value written in its cell: numbers, −1e9, −∞ and NaN?"""
+    matrix = np.array([[0.25, -1e9], [-np.inf, np.nan]])
+    assert texts(plotting.heatmap(matrix, ax=plt.figure().gca())) == ["0.25", "−1e9", "−∞", "NaN"]
+    assert len(plotting.heatmap(np.zeros((8, 8)), ax=plt.figure().gca()).texts) == 64
+
+
+def test_large_matrices_are_not_annotated_unless_asked():
+    """Above 8x8, are values left out by default and written when annotate=True?"""
+    assert plotting.heatmap(np.zeros((9, 9)), ax=plt.figure().gca()).texts == []
+    assert len(plotting.heatmap(np.zeros((9, 9)), ax=plt.figure().gca(), annotate=True).texts) == 81
+
+
+def test_text_contrasts_with_its_cell():
+    """Is the value white on the darkest viridis cell and black on the brightest?"""
+    hm = plotting.heatmap(np.array([[0.0, 1.0]]))
+    assert [t.get_color() for t in hm.texts] == ["white", "black"]
+
+
+def test_tokens_label_both_axes():
+    """Do the tokens appear, in order, as the row and the column tick labels?"""
+    ax = plt.figure().gca()
+    plotting.heatmap(np.eye(3), ax=ax, row_labels=TOKENS[:3], col_labels=TOKENS[:3])
+    assert [t.get_text() for t in ax.get_xticklabels()] == TOKENS[:3]
+    assert [t.get_text() for t in ax.get_yticklabels()] == TOKENS[:3]
+
+
+def test_default_axes_is_the_current_one():
+    """Like matplotlib's helpers, does ax=None draw into plt.gca()?"""
+    ax = plt.figure().gca()
+    hm = plotting.heatmap(np.eye(2))
+    assert hm.image.axes is ax
+
+
+def test_update_heatmap_moves_existing_artists():
+    """Does update_heatmap change data, extent, hatching and ticks of the same image?"""
+    hm = plotting.heatmap(np.zeros((3, 3)), ax=plt.figure().gca(), annotate=False)
+    image = hm.image
+    plotting.update_heatmap(hm, masked_scores(5))
+    assert hm.image is image and image.get_array().shape == (5, 5)
+    assert image.get_extent() == [-0.5, 4.5, 4.5, -0.5]
+    assert len(hm.masked.get_paths()) == 10
+    assert len(image.axes.get_xticks()) == 5
+
+
+def test_pipeline_shows_each_step_of_the_reference():
+    """Are the four panels scores, mask, scores + mask and softmax (loop oracle), row sums printed?"""
+    scores = np.array([[0.5, 0.0, 0.0], [0.0, 0.5, 0.0], [0.0, 0.0, 0.5]])
+    mask = attnkit.create_causal_mask(3, np.float64)
+    p = plotting.pipeline(scores, mask, tokens=TOKENS[:3])
+    np.testing.assert_array_equal(p.scores.image.get_array().data, scores)
+    np.testing.assert_array_equal(p.mask.image.get_array().mask, mask < 0)
+    np.testing.assert_array_equal(p.masked.image.get_array().mask, mask < 0)
+    np.testing.assert_allclose(p.weights.image.get_array(), naive.softmax_rows(scores + mask))
+    assert [t.get_text() for t in p.row_sums] == ["Σ=1.00"] * 3
+    assert (p.masked.image.norm.vmin, p.masked.image.norm.vmax) == (0.0, 0.5)
+
+
+def test_pipeline_shows_a_students_own_arrays():
+    """Passing a student's weights (a softmax that never wrote), are they shown with their wrong sums?"""
+    scores = np.eye(2)
+    p = plotting.pipeline(scores, np.zeros((2, 2)), weights=np.zeros((2, 2)))
+    np.testing.assert_array_equal(p.weights.image.get_array(), np.zeros((2, 2)))
+    assert [t.get_text() for t in p.row_sums] == ["Σ=0.00", "Σ=0.00"]
+
+
+def test_head_grid_has_one_panel_per_head():
+    """Does each head get its own panel, title and weights, with unused grid cells hidden?"""
+    mha = attnkit.MultiHeadAttention(hidden_dim=12, num_heads=3, seed=0)
+    mha.forward(np.random.default_rng(0).normal(size=(4, 12)))
+    maps = plotting.head_grid(mha.weights, tokens=TOKENS[:4], ncols=2)
+    assert [m.image.axes.get_title() for m in maps] == ["head 0", "head 1", "head 2"]
+    for h, m in enumerate(maps):
+        np.testing.assert_allclose(m.image.get_array(), mha.weights[h])
+    spare = [ax for ax in maps[0].image.axes.figure.axes if not ax.get_visible()]
+    assert len(spare) == 1
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: plotting.heatmap(np.zeros(3)), "a heatmap shows a 2-D matrix [T, S]: matrix.shape=(3,)"),
+    (lambda: plotting.heatmap(np.zeros((2, 3)), col_labels=["a"]),
+     "col_labels must have one label per column: len(col_labels)=1, columns=3"),
+    (lambda: plotting.head_grid(np.zeros((2, 2))), "head_grid needs weights [num_heads, T, S]: weights.shape=(2, 2)"),
+    (lambda: plotting.pipeline(np.zeros((2, 2)), np.zeros((3, 3))),
+     "mask must have the scores' shape: scores.shape=(2, 2), mask.shape=(3, 3)"),
+])
+def test_bad_input_names_the_shapes(call, message):
+    """Do wrong shapes raise ShapeError naming the shapes and the rule?"""
+    with pytest.raises(ShapeError) as info:
+        call()
+    assert str(info.value) == message
+
+
+def render_and_collect_warnings(draw) -> list:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        figure = draw()
+        figure.savefig(io.BytesIO(), format="png")
+    return [str(w.message) for w in caught]
+
+
+def chapter_figures():
+    """Every figure the chapter draws, with its Chinese tokens."""
+    x = np.random.default_rng(0).normal(size=(len(TOKENS), 64))
+    mha = attnkit.MultiHeadAttention(hidden_dim=64, num_heads=4, seed=0)
+    mha.forward(x, mask=attnkit.create_causal_mask(len(TOKENS)))
+    scores = attnkit.attention_scores(x[:, :8], x[:, :8])
+    blocked = np.zeros((3, 3))
+    blocked[0] = -np.inf
+    with np.errstate(invalid="ignore"):
+        nan_row = attnkit.softmax(blocked)
+    curves = {s: sharpness.curve(scaled=s) for s in (False, True)}
+    return {
+        "pipeline": lambda: plotting.pipeline(scores, attnkit.create_causal_mask(len(TOKENS)),
+                                              tokens=TOKENS).scores.image.figure,
+        "head_grid": lambda: plotting.head_grid(mha.weights, tokens=TOKENS)[0].image.figure,
+        "heatmap": lambda: plotting.heatmap(nan_row, ax=plt.figure().gca(), title="整行被屏蔽").image.figure,
+        "explorer": lambda: ExplorerFigure(sharpness.measure(64), curves).figure,
+    }
+
+
+@pytest.mark.parametrize("name", ["pipeline", "head_grid", "heatmap", "explorer"])
+def test_chapter_figures_have_every_glyph(name):
+    """Rendering each chapter figure, does matplotlib warn of no missing glyph (Chinese included)?"""
+    messages = render_and_collect_warnings(chapter_figures()[name])
+    assert not [m for m in messages if MISSING_GLYPH in m]
+
+
+def test_missing_glyphs_would_be_caught():
+    """Control: without the CJK fallback, does the same check see the missing-glyph warning?"""
+    def draw():
+        fig = plt.figure()
+        fig.gca().set_title("小猫", fontfamily="DejaVu Sans")
+        return fig
+    assert any(MISSING_GLYPH in m for m in render_and_collect_warnings(draw))
+
+
+def test_cjk_glyphs_come_from_the_packaged_font():
+    """Does the fallback family resolve to the wheel's Noto Sans SC, not a system font?"""
+    family = plotting.cjk_font_family()
+    assert family[0] == "DejaVu Sans" and family[1] == "Noto Sans SC"
+    found = font_manager.findfont(font_manager.FontProperties(family=family[1]), fallback_to_default=False)
+    assert found == str(pylopdf_fonts_zh_cn.sans_path())
+
+
+def test_plotting_stays_out_of_import_attnkit():
+    """Does `import attnkit` leave matplotlib out of the numeric modules (plotting is explicit)?"""
+    code = "import sys, attnkit; print(sorted(m for m in ('matplotlib', 'ipywidgets') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

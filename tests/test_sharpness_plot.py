@@ -1,0 +1,71 @@
+"""Does the explorer's figure show a measurement, and move to the next one in place?"""
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+from attnkit import sharpness
+from attnkit.sharpness_plot import ExplorerFigure, title_text
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def curves(seq_len=8, seed=0, causal=False):
+    return {s: sharpness.curve(scaled=s, seq_len=seq_len, seed=seed, causal=causal) for s in (False, True)}
+
+
+@pytest.fixture
+def figure():
+    return ExplorerFigure(sharpness.measure(64, scaled=False), curves())
+
+
+def test_shows_the_measurement(figure):
+    """Are the weights, the per-row stats, both curves and the marker the measured numbers?"""
+    m = sharpness.measure(64, scaled=False)
+    np.testing.assert_allclose(figure.weights.image.get_array(), m.weights)
+    np.testing.assert_allclose(figure.row_max.get_ydata(), m.row_max)
+    np.testing.assert_allclose(figure.row_entropy.get_ydata(), m.row_entropy_fraction)
+    for scaled, c in curves().items():
+        np.testing.assert_allclose(figure.lines[scaled].get_ydata(), c.mean_entropy)
+    assert list(figure.point.get_xdata()) == [64]
+    assert list(figure.point.get_ydata()) == [m.mean_entropy]
+
+
+def test_update_moves_the_same_artists(figure):
+    """After update, is it the same figure and image, now showing the new, causal measurement?"""
+    fig, image, count = figure.figure, figure.weights.image, len(figure.figure.get_children())
+    m = sharpness.measure(256, scaled=True, seq_len=12, causal=True)
+    figure.update(m, curves(seq_len=12, causal=True))
+    assert figure.figure is fig and figure.weights.image is image
+    assert len(fig.get_children()) == count
+    shown = image.get_array()
+    assert shown.shape == (12, 12)
+    np.testing.assert_array_equal(shown.mask, ~m.visible)  # blocked cells greyed
+    assert len(figure.weights.masked.get_paths()) == 12 * 11 // 2
+    assert list(figure.point.get_xdata()) == [256]
+    assert figure.point.get_color() == "tab:blue"
+    assert figure.ceiling.get_ydata()[0] == pytest.approx(sharpness.uniform_entropy(12, causal=True))
+
+
+def test_png_changes_with_the_state(figure):
+    """Is png() a PNG image, and a different one after an update?"""
+    before = figure.png()
+    figure.update(sharpness.measure(2, scaled=False), curves())
+    after = figure.png()
+    assert before.startswith(PNG_MAGIC) and after.startswith(PNG_MAGIC)
+    assert before != after
+
+
+def test_no_pyplot_figure_is_created():
+    """Is the figure invisible to pyplot, so the inline backend never shows a stray copy?"""
+    plt.close("all")
+    ExplorerFigure(sharpness.measure(8), curves()).png()
+    assert plt.get_fignums() == []
+
+
+def test_title_names_the_spread():
+    """Does the title give head_dim, the scale, the raw spread next to √head_dim and the scaled spread?"""
+    m = sharpness.measure(16, scaled=True)
+    text = title_text(m)
+    assert text.startswith("head_dim = 16   scale = 1/√16")
+    assert f"raw q·k std = {m.raw_score_std:.2f} (√head_dim = 4.00)" in text
+    assert text.endswith(f"std seen by softmax = {m.score_std:.2f}")

@@ -1,0 +1,109 @@
+"""Does the sharpness explorer redraw in place when a slider moves, and stay static under nbgrader?"""
+import matplotlib.pyplot as plt
+import nbformat
+import numpy as np
+import pytest
+from IPython.display import Image
+from ipywidgets.widgets import widget as widget_module
+from nbclient import NotebookClient
+
+from attnkit import sharpness
+from attnkit.widgets import SharpnessExplorer, sharpness_explorer
+
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+
+
+@pytest.fixture
+def explorer(monkeypatch):
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    return sharpness_explorer()
+
+
+def snapshot(ex: SharpnessExplorer) -> dict:
+    return {
+        "png": bytes(ex.image.value),
+        "readout": ex.readout.value,
+        "weights": np.ma.getdata(ex.figure.weights.image.get_array()).copy(),
+        "point": (list(ex.figure.point.get_xdata()), list(ex.figure.point.get_ydata())),
+    }
+
+
+def test_head_dim_slider_redraws_the_same_figure(explorer):
+    """Setting head_dim to 512: do the image, readout, weights and marker change, in the same figure?"""
+    figure, before = explorer.figure.figure, snapshot(explorer)
+    explorer.head_dim.value = 512
+    after = snapshot(explorer)
+    m = sharpness.measure(512, scaled=False)
+    assert explorer.figure.figure is figure and plt.get_fignums() == []
+    assert after["png"] != before["png"] and after["png"].startswith(b"\x89PNG")
+    assert after["readout"] == sharpness.summary(m) != before["readout"]
+    np.testing.assert_allclose(after["weights"], m.weights)
+    assert after["point"] == ([512], [m.mean_entropy])
+
+
+def test_scaling_toggle_moves_the_marker_to_the_scaled_curve(explorer):
+    """Switching to 1/sqrt(head_dim), does the marker jump to the scaled curve's value?"""
+    explorer.scaling.value = True
+    scaled = sharpness.curve(scaled=True, seq_len=8, seed=0)
+    index = list(scaled.head_dims).index(64)
+    assert explorer.figure.point.get_ydata()[0] == scaled.mean_entropy[index]
+    assert explorer.figure.point.get_color() == "tab:blue"
+    assert "× 1/√64" in explorer.readout.value
+
+
+def test_seq_len_seed_and_causal_recompute(explorer):
+    """Do seq_len, seed and the causal toggle each change what is drawn?"""
+    explorer.seq_len.value = 16
+    assert explorer.figure.weights.image.get_array().shape == (16, 16)
+    np.testing.assert_allclose(explorer.figure.lines[False].get_ydata(),
+                               sharpness.curve(scaled=False, seq_len=16, seed=0).mean_entropy)
+    before = snapshot(explorer)
+    explorer.seed.value = 7
+    assert not np.allclose(snapshot(explorer)["weights"], before["weights"])
+    explorer.causal.value = True
+    assert len(explorer.figure.weights.masked.get_paths()) == 16 * 15 // 2
+
+
+def test_controls_have_stable_hooks(explorer):
+    """Can a test or a browser find the head_dim slider (1…1024, log steps), the readout and the figure?"""
+    assert explorer.head_dim.options == (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+    assert explorer.head_dim.description == "head_dim"
+    assert [o for o, _ in explorer.scaling.options] == ["不缩放", "× 1/√head_dim"]
+    assert explorer.widget._dom_classes == ("attn-explorer",)
+    assert explorer.head_dim._dom_classes == ("attn-head-dim",)
+    assert explorer.readout._dom_classes == ("attn-readout",)
+    assert explorer.image._dom_classes == ("attn-figure",)
+    assert explorer.readout.value.startswith("head_dim = 64（不缩放）")
+
+
+def test_displays_as_the_widget(explorer):
+    """Shown as a cell's value, does the explorer render as its root widget?"""
+    bundle = explorer._repr_mimebundle_()
+    assert bundle[WIDGET_MIME]["model_id"] == explorer.widget.model_id
+
+
+def test_under_nbgrader_a_static_image_and_no_widgets(monkeypatch):
+    """With NBGRADER_EXECUTION set, is the result one PNG and no widget created at all?"""
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    count = len(widget_module._instances)
+    result = sharpness_explorer(head_dim=256)
+    assert isinstance(result, Image) and result.data.startswith(b"\x89PNG")
+    assert len(widget_module._instances) == count
+
+
+def run_in_kernel(source: str) -> list:
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
+    NotebookClient(nb, timeout=60, kernel_name="python3").execute()
+    return nb.cells[0].outputs
+
+
+@pytest.mark.parametrize("nbgrader, mime", [("validate", "image/png"), (None, WIDGET_MIME)])
+def test_in_a_real_kernel(monkeypatch, nbgrader, mime):
+    """In a kernel (as autograde/validate run it, or as a student does), is the output right and stderr empty?"""
+    if nbgrader:
+        monkeypatch.setenv("NBGRADER_EXECUTION", nbgrader)
+    else:
+        monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    outputs = run_in_kernel("from attnkit.widgets import sharpness_explorer\nsharpness_explorer()")
+    assert [o.output_type for o in outputs] == ["execute_result"]
+    assert mime in outputs[0].data
