@@ -1,0 +1,64 @@
+"""The |student − reference| heatmap of the first deviating stage (matplotlib only here).
+
+Shown in the chapter right after the visible verify, under the diagnosis text
+(:mod:`attnkit.diagnose`): the cells that light up are where the student's output
+left the reference's on the probe named in the title. Values are written into the
+cells up to 8×8; NaN/inf cells are grey. A 3-D probe shows its first matrix.
+Titles stay ASCII so no CJK font is needed.
+"""
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .diagnose import first_deviation
+from .errors import require
+
+__all__ = ["plot_deviation", "plot_first_deviation"]
+
+ANNOTATE_MAX = 8
+
+
+def _gap(finding) -> np.ndarray:
+    """``|student − reference|`` as float64; NaN where either side is not finite."""
+    student, reference = np.asarray(finding.student, np.float64), np.asarray(finding.reference, np.float64)
+    with np.errstate(all="ignore"):
+        gap = np.abs(student - reference)
+    gap[~np.isfinite(gap)] = np.nan
+    while gap.ndim > 2:
+        gap = gap[0]  # (T, S): the first matrix of a stacked probe
+    return np.atleast_2d(gap)
+
+
+def _annotate(ax, gap: np.ndarray, top: float) -> list:
+    texts = []
+    for (i, j), value in np.ndenumerate(gap):
+        dark = np.isfinite(value) and top > 0 and value > 0.6 * top  # white text on dark red
+        label = "NaN" if np.isnan(value) else f"{value:.2g}"
+        texts.append(ax.text(j, i, label, ha="center", va="center", fontsize=8,
+                             color="white" if dark else "black"))
+    return texts
+
+
+def plot_deviation(finding, ax=None):
+    """Draw ``|student − reference|`` for one finding into ``ax``; return the ``AxesImage``."""
+    require(finding.student is not None and finding.reference is not None,
+            f"finding {finding.bug!r} carries no arrays to compare (the call raised, or only a return code was wrong)")
+    ax = ax if ax is not None else plt.figure(figsize=(4.5, 3.5)).gca()
+    gap = _gap(finding)
+    cmap = plt.get_cmap("Reds").with_extremes(bad="0.75")
+    top = np.nanmax(gap) if np.any(np.isfinite(gap)) else 0.0
+    image = ax.imshow(np.ma.masked_invalid(gap), cmap=cmap, vmin=0.0, vmax=top if top > 0 else 1.0)
+    if max(gap.shape) <= ANNOTATE_MAX:
+        _annotate(ax, gap, top)
+    ax.set_title(f"|student − reference|, stage {finding.stage}\n{finding.bug} (probe {finding.probe})", fontsize=9)
+    ax.set_xticks(range(gap.shape[1]))
+    ax.set_yticks(range(gap.shape[0]))
+    ax.set_xlabel("j")
+    ax.set_ylabel("i")
+    ax.figure.colorbar(image, ax=ax)
+    return image
+
+
+def plot_first_deviation(findings, ax=None):
+    """Heatmap of the first deviating stage, or None (nothing drawn) when there is nothing to compare."""
+    finding = first_deviation(findings)
+    return None if finding is None else plot_deviation(finding, ax)
