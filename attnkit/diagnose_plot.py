@@ -6,13 +6,15 @@ left the reference's on the probe named in the title. Values are written into th
 cells up to 8×8; NaN/inf cells are grey. A 3-D probe shows its first matrix.
 Titles stay ASCII so no CJK font is needed.
 """
+import sys
+
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .diagnose import first_deviation
+from .diagnose import diagnose, first_deviation, format_findings
 from .errors import require
 
-__all__ = ["plot_deviation", "plot_first_deviation"]
+__all__ = ["plot_deviation", "plot_first_deviation", "show_diagnosis"]
 
 ANNOTATE_MAX = 8
 
@@ -62,3 +64,11 @@ def plot_first_deviation(findings, ax=None):
     """Heatmap of the first deviating stage, or None (nothing drawn) when there is nothing to compare."""
     finding = first_deviation(findings)
     return None if finding is None else plot_deviation(finding, ax)
+
+
+def show_diagnosis(scores_fn, mask_fn, softmax_fn, file=None) -> list:
+    """The notebook's one call: print the diagnosis, draw the first deviation, return the findings."""
+    findings = diagnose(scores_fn, mask_fn, softmax_fn)
+    print(format_findings(findings), file=file or sys.stdout, flush=True)
+    plot_first_deviation(findings)
+    return findings

@@ -477,3 +477,11 @@ def test_format_findings_indents_each_message_under_its_number():
     finding = Finding("mask", "mask_multiplied", "现象：a\n可能原因：b\n检查：c")
     lines = format_findings([finding]).splitlines()
     assert lines[1:] == ["1. [mask] mask_multiplied", "   现象：a", "   可能原因：b", "   检查：c"]
+
+
+def test_numeric_side_imports_no_plotting_library():
+    """Does importing the diagnosis (and attnkit) leave matplotlib and ipywidgets unloaded?"""
+    import subprocess
+    code = "import sys, attnkit.diagnose; print(sorted({'matplotlib', 'ipywidgets'} & set(sys.modules)))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"

@@ -5,7 +5,7 @@ import pytest
 
 from attnkit import lab
 from attnkit.diagnose import Finding, diagnose
-from attnkit.diagnose_plot import plot_deviation, plot_first_deviation
+from attnkit.diagnose_plot import plot_deviation, plot_first_deviation, show_diagnosis
 from attnkit.errors import ShapeError
 
 
@@ -61,3 +61,14 @@ def test_first_deviation_plotted_or_nothing():
     assert "scores_out_not_written" in image.axes.get_title()
     np.testing.assert_allclose(image.get_array(), np.abs(image.get_array()))
     assert image.get_array().max() > 0
+
+
+def test_show_diagnosis_prints_draws_and_returns(capsys):
+    """Does the notebook's one call print the text, draw one heatmap for a bug and none when all is well?"""
+    findings = show_diagnosis(lab.attention_scores, lab.stub_apply_mask, lab.softmax)
+    assert [f.bug for f in findings] == ["mask_not_applied"]
+    assert capsys.readouterr().out.startswith("诊断：最先偏离参考实现的是 student_apply_mask")
+    assert len(plt.get_fignums()) == 1
+    plt.close("all")
+    assert show_diagnosis(*lab.REFERENCE) == [] and plt.get_fignums() == []
+    assert "没有发现问题" in capsys.readouterr().out
