@@ -227,11 +227,12 @@ RULES = {"scores": SCORES_RULES, "mask": MASK_RULES, "softmax": SOFTMAX_RULES}
 
 def exception_message(stage: str, o: Outcome) -> str:
     if not o.probe.valid:
-        cause = "C 版本在函数开头检查输入：这种输入应被拒绝（scores 返回 -1，其余函数什么都不做），而不是报错。"
-    else:
-        cause = "代码假设了这个输入并不满足的条件（形状、维数或 dtype），或者有拼写、下标错误。"
-    return say(f"{ROLE[stage]} {at(o)}抛出了 {o.call.error}。", cause,
-               "按错误信息找到出错的那一行，用这个输入手算一遍；保留函数开头的输入检查。")
+        return say(f"{ROLE[stage]} {at(o)}抛出了 {o.call.error}。",
+                   "C 版本在函数开头检查输入：这种输入应被拒绝（scores 返回 -1，其余函数什么都不做），而不是报错。",
+                   f"{ROLE[stage]} 开头的输入检查是否还在（模板里已经写好，不要删掉）。")
+    return say(f"{ROLE[stage]} {at(o)}抛出了 {o.call.error}。",
+               "代码假设了这个输入并不满足的条件（形状、维数或 dtype），或者有拼写、下标错误。",
+               "按错误信息找到出错的那一行，用这个输入手算一遍。")
 
 
 def _largest_gap(out, reference) -> str:

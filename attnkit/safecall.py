@@ -55,14 +55,11 @@ def _parameter_code(fn, index: int):
     return code, code.co_varnames[index]
 
 
-def call_student(fn, args: tuple, watch: int | None = None) -> Call:
-    """Call ``fn(*args)`` quietly; with ``watch``, also report whether ``args[watch]`` was rebound."""
-    code, name = _parameter_code(fn, watch) if watch is not None else (None, None)
-    seen = {}
-
+def _tracer(code, name: str, original, seen: dict):
+    """A trace function noting, when ``code``'s frame returns, whether ``name`` is still ``original``."""
     def on_return(frame, event, arg):
         if event == "return":  # the outermost call returns last, so its verdict wins
-            seen["rebound"] = frame.f_locals.get(name, args[watch]) is not args[watch]
+            seen["rebound"] = frame.f_locals.get(name, original) is not original
         return on_return
 
     def on_call(frame, event, arg):
@@ -71,11 +68,18 @@ def call_student(fn, args: tuple, watch: int | None = None) -> Call:
         frame.f_trace_lines = False  # only the return event is needed: keep loops fast
         return on_return
 
+    return on_call
+
+
+def call_student(fn, args: tuple, watch: int | None = None) -> Call:
+    """Call ``fn(*args)`` quietly; with ``watch``, also report whether ``args[watch]`` was rebound."""
+    code, name = _parameter_code(fn, watch) if watch is not None else (None, None)
+    seen = {}
     previous = sys.gettrace()
     try:
         with _quiet():
             if code is not None:
-                sys.settrace(on_call)
+                sys.settrace(_tracer(code, name, args[watch], seen))
             try:
                 returned = fn(*args)
             finally:

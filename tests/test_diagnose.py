@@ -267,7 +267,8 @@ def softmax_raises(out, inp):
 NAMED = [
     # (student functions, stage, bug, phrases the message must contain)
     ((scores_no_scale, REF_MASK, REF_SOFTMAX), "scores", "scores_missing_scale", ["Q @ K^T", "scale = 0.3", "对角项不对"]),
-    ((scores_recomputed_scale, REF_MASK, REF_SOFTMAX), "scores", "scores_wrong_scale", ["0.5 × (Q @ K^T)", "1/sqrt(head_dim)", "传入的 scale"]),
+    ((scores_recomputed_scale, REF_MASK, REF_SOFTMAX), "scores", "scores_wrong_scale",
+     ["0.5 × (Q @ K^T)", "1/sqrt(head_dim)", "传入的 scale"]),
     ((scores_divided, REF_MASK, REF_SOFTMAX), "scores", "scores_wrong_scale", ["1/scale", "乘法写成了除法"]),
     ((scores_k_qt, REF_MASK, REF_SOFTMAX), "scores", "scores_k_qt", ["K @ Q^T", "转置", "K[j, d]"]),
     ((scores_q_qt, REF_MASK, REF_SOFTMAX), "scores", "scores_q_qt", ["Q @ Q^T", "K 根本没有参与"]),
