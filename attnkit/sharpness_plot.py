@@ -5,6 +5,11 @@ uniform row's ``ln(visible keys)``); mean entropy against head_dim for both scal
 the current setting marked. :meth:`ExplorerFigure.update` changes the artists' data, never
 creates a figure; :meth:`ExplorerFigure.png` renders it with Agg, so the widget (or the static
 nbgrader path) only swaps image bytes. No pyplot: the figure never lands in a notebook by itself.
+
+Moving head_dim or the scaling changes only the "moving" artists (weights, per-row lines,
+marker, title). :meth:`ExplorerFigure.png` therefore blits: axes, ticks, legends and curves
+are drawn once per (seq_len, causal, curves) and kept as a background, and only the moving
+artists are drawn over it (≈ 4x faster; see ``benchmarks/bench_explorer.py``).
 """
 import io
 import math
@@ -12,6 +17,7 @@ import math
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.image import imsave
 
 from .plotting import heatmap, update_heatmap
 from .sharpness import HEAD_DIMS, Sharpness, uniform_entropy
@@ -19,6 +25,7 @@ from .sharpness import HEAD_DIMS, Sharpness, uniform_entropy
 __all__ = ["ExplorerFigure", "title_text"]
 
 DPI = 80
+LAYOUT_ROWS = 16  # lay out with two-digit row labels, so any seq_len below 100 fits
 COLOURS = {False: "tab:red", True: "tab:blue"}
 LABELS = {False: "no scale", True: "× 1/√head_dim"}
 
@@ -47,10 +54,18 @@ class ExplorerFigure:
         self.ceiling = self.ax_curve.axhline(0, color="0.5", ls=":", label="uniform rows")
         self.point, = self.ax_curve.plot([], [], "o", ms=12, mfc="none", mew=2.5, color="black")
         self._style_curve()
-        self.title = self.figure.suptitle("")
+        self.title = self.figure.suptitle(title_text(m))
+        self._moving = [self.weights.image, self.weights.masked, *ax_w.spines.values(),
+                        self.row_max, self.row_entropy, self.point, self.title]  # in drawing order
+        self._frame, self._background = None, None
+        self._freeze_layout()
         self.update(m, curves)
-        self.figure.draw_without_rendering()  # lay out once, then keep the panels where they are:
-        self.figure.set_layout_engine("none")  # re-running the layout on every redraw costs ~50 ms
+
+    def _freeze_layout(self) -> None:
+        """Lay out once, then keep the panels where they are: a layout pass costs ~50 ms a redraw."""
+        update_heatmap(self.weights, np.zeros((LAYOUT_ROWS, LAYOUT_ROWS)))
+        self.figure.draw_without_rendering()
+        self.figure.set_layout_engine("none")
 
     def _style_rows(self) -> None:
         self.ax_rows.set_ylim(0, 1.3)
@@ -71,25 +86,44 @@ class ExplorerFigure:
     def update(self, m: Sharpness, curves: dict) -> None:
         """Show measurement ``m`` and ``curves`` (``{scaled: Curve}``) in the same artists."""
         seq_len = m.weights.shape[0]
+        frame = (seq_len, m.causal, [c.mean_entropy.tolist() for c in curves.values()])
+        if frame != self._frame:
+            self._update_frame(seq_len, m.causal, curves)
+            self._frame, self._background = frame, None
         update_heatmap(self.weights, np.where(m.visible, m.weights, -np.inf))  # grey where masked
-        rows = range(seq_len)
-        self.row_max.set_data(rows, m.row_max)
-        self.row_entropy.set_data(rows, m.row_entropy_fraction)
-        self.ax_rows.set_xlim(-0.5, seq_len - 0.5)
-        for scaled, c in curves.items():
-            self.lines[scaled].set_data(c.head_dims, c.mean_entropy)
-        ceiling = uniform_entropy(seq_len, m.causal)
-        self.ceiling.set_ydata([ceiling, ceiling])
-        self.ax_curve.set_xlim(0.7, 1500)
-        self.ax_curve.set_ylim(0, 1.08 * ceiling + 1e-3)
+        self.row_max.set_data(range(seq_len), m.row_max)
+        self.row_entropy.set_data(range(seq_len), m.row_entropy_fraction)
         self.point.set_data([m.head_dim], [m.mean_entropy])
         self.point.set_color(COLOURS[m.scaled])
         self.title.set_text(title_text(m))
 
+    def _update_frame(self, seq_len: int, causal: bool, curves: dict) -> None:
+        """The background's data: limits, curves and the uniform ceiling."""
+        self.ax_rows.set_xlim(-0.5, seq_len - 0.5)
+        for scaled, c in curves.items():
+            self.lines[scaled].set_data(c.head_dims, c.mean_entropy)
+        ceiling = uniform_entropy(seq_len, causal)
+        self.ceiling.set_ydata([ceiling, ceiling])
+        self.ax_curve.set_xlim(0.7, 1500)
+        self.ax_curve.set_ylim(0, 1.08 * ceiling + 1e-3)
+
+    def _draw_background(self):
+        for artist in self._moving:
+            artist.set_visible(False)
+        self.figure.canvas.draw()
+        for artist in self._moving:
+            artist.set_visible(True)
+        return self.figure.canvas.copy_from_bbox(self.figure.bbox)
+
     def png(self) -> bytes:
-        """Render the current state with Agg and return the PNG bytes."""
+        """Render the current state (background + moving artists) and return PNG bytes."""
+        if self._background is None:
+            self._background = self._draw_background()
+        self.figure.canvas.restore_region(self._background)
+        for artist in self._moving:
+            self.figure.draw_artist(artist)
         buffer = io.BytesIO()
-        # print_png draws once; savefig would add a layout pass (the layout is frozen anyway)
-        self.figure.canvas.print_png(buffer, pil_kwargs={"compress_level": 1})
+        imsave(buffer, np.asarray(self.figure.canvas.buffer_rgba()), format="png",
+               pil_kwargs={"compress_level": 1})
         return buffer.getvalue()
 

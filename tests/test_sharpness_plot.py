@@ -1,7 +1,10 @@
 """Does the explorer's figure show a measurement, and move to the next one in place?"""
+import io
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from matplotlib.image import imread
 
 from attnkit import sharpness
 from attnkit.sharpness_plot import ExplorerFigure, title_text
@@ -69,3 +72,31 @@ def test_title_names_the_spread():
     assert text.startswith("head_dim = 16   scale = 1/√16")
     assert f"raw q·k std = {m.raw_score_std:.2f} (√head_dim = 4.00)" in text
     assert text.endswith(f"std seen by softmax = {m.score_std:.2f}")
+
+
+def full_redraw(figure: ExplorerFigure) -> np.ndarray:
+    figure.figure.canvas.draw()
+    return np.asarray(figure.figure.canvas.buffer_rgba()) / 255.0  # (height, width, RGBA)
+
+
+def test_blitted_frames_match_a_full_redraw(figure):
+    """After head_dim, scaling, seq_len and causal moves, is each PNG the picture a full redraw gives?"""
+    steps = [(512, False, 8, False), (512, True, 8, False), (4, True, 12, True), (1024, False, 12, True)]
+    for head_dim, scaled, seq_len, causal in steps:
+        figure.update(sharpness.measure(head_dim, scaled=scaled, seq_len=seq_len, causal=causal),
+                      curves(seq_len=seq_len, causal=causal))
+        blitted = imread(io.BytesIO(figure.png()))
+        differs = np.abs(blitted - full_redraw(figure)).max(axis=-1) > 0.05
+        assert differs.mean() < 0.001  # a few anti-aliased pixels where a line crosses an axis
+
+
+def test_head_dim_moves_reuse_the_background(figure):
+    """Does a head_dim move keep the cached background, and a seq_len move replace it?"""
+    figure.png()
+    background = figure._background
+    figure.update(sharpness.measure(128, scaled=True), curves())
+    figure.png()
+    assert figure._background is background
+    figure.update(sharpness.measure(128, seq_len=9), curves(seq_len=9))
+    figure.png()
+    assert figure._background is not background
