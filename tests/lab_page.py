@@ -1,0 +1,101 @@
+"""Driving a notebook in JupyterLab through Playwright, the way a student does.
+
+Every helper takes a Playwright ``Page`` showing one notebook and works through the
+visible UI (menus, toolbar, keyboard); ``code_cells`` reads back what the page shows.
+"""
+import pathlib
+from dataclasses import dataclass
+
+CHROMIUM = pathlib.Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]
+VIEWPORT = {"width": 1400, "height": 1000}
+STDERR_MIME = "application/vnd.jupyter.stderr"  # stderr streams and tracebacks alike
+
+# The toolbar indicator says "idle" before a kernel is attached; the status bar's
+# kernel item ("Python 3 (ipykernel) | Idle") only once the kernel is connected.
+_KERNEL_READY_JS = """() => [...document.querySelectorAll('.jp-StatusBar-TextItem')]
+  .some(item => /^(?!No Kernel).+ \\| Idle$/.test(item.textContent.trim()))"""
+
+# Finished when the kernel is idle, nothing is queued ([*]) and something ran.
+_RUN_FINISHED_JS = """() => {
+  const indicator = document.querySelector('.jp-Notebook-ExecutionIndicator');
+  const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
+    .map(p => p.textContent.trim());
+  return indicator !== null && indicator.dataset.status === 'idle'
+    && !prompts.some(t => t.includes('*')) && prompts.some(t => /\\d/.test(t));
+}"""
+
+# Widget views show "Loading widget..." until their model arrives or the manager
+# gives up ("Error displaying widget: ..."), a second or two after the kernel is idle.
+_WIDGETS_SETTLED_JS = """() => ![...document.querySelectorAll('.jp-OutputArea-output')]
+  .some(out => out.innerText.includes('Loading widget...'))"""
+
+_CODE_CELLS_JS = """(stderrMime) => [...document.querySelectorAll('.jp-CodeCell')].map(cell => ({
+  prompt: cell.querySelector('.jp-InputPrompt').textContent.trim(),
+  source: [...cell.querySelectorAll('.jp-InputArea-editor .cm-line')]
+    .map(line => line.textContent).join('\\n'),
+  output: [...cell.querySelectorAll('.jp-OutputArea-output')]
+    .map(out => out.innerText).join('\\n'),
+  stderr: [...cell.querySelectorAll(`.jp-OutputArea-output[data-mime-type="${stderrMime}"]`)]
+    .map(out => out.innerText),
+}))"""
+
+
+@dataclass
+class CodeCell:
+    """One code cell as the page shows it."""
+
+    prompt: str
+    source: str
+    output: str
+    stderr: list
+
+    @property
+    def executed(self) -> bool:
+        return any(ch.isdigit() for ch in self.prompt)
+
+
+def open_notebook(page, url: str) -> None:
+    """Open the notebook, wait for its kernel, and hide the file browser for room."""
+    page.goto(url)
+    page.wait_for_function(_KERNEL_READY_JS, timeout=60_000, polling=100)
+    page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").click()
+
+
+def loaded_lab_extensions(page) -> list:
+    """Names of the prebuilt lab extensions the page was served with."""
+    return page.evaluate("""() => JSON.parse(document.getElementById('jupyter-config-data')
+        .textContent).federated_extensions.map(e => e.name)""")
+
+
+def run_all_cells(page, timeout_s: float = 180) -> None:
+    """Run ▸ Run All Cells from the menu bar; wait for the kernel and the widget views."""
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-Menu-itemLabel").get_by_text("Run All Cells", exact=True).click()
+    page.wait_for_function(_RUN_FINISHED_JS, timeout=timeout_s * 1000, polling=250)
+    page.wait_for_function(_WIDGETS_SETTLED_JS, timeout=60_000, polling=250)
+
+
+def code_cells(page) -> list:
+    return [CodeCell(**cell) for cell in page.evaluate(_CODE_CELLS_JS, STDERR_MIME)]
+
+
+def press_on_slider(page, slider_selector: str, key: str, times: int = 1) -> None:
+    """Focus the slider's handle (as a Tab would) and press ``key`` on it."""
+    handle = page.locator(f"{slider_selector} .noUi-handle").first
+    handle.scroll_into_view_if_needed()
+    handle.focus()
+    for _ in range(times):
+        handle.press(key)
+
+
+def validate(page, timeout_s: float = 180):
+    """Click nbgrader's Validate button; return the result dialog's locator once shown."""
+    toolbar = page.locator(".jp-NotebookPanel-toolbar")
+    toolbar.get_by_role("button", name="Validate", exact=True).click()
+    dialog = page.locator(".jp-Dialog").filter(has=page.locator("#validation-message"))
+    dialog.wait_for(timeout=timeout_s * 1000)
+    return dialog

@@ -1,0 +1,252 @@
+"""Does the student notebook work in a real JupyterLab, in a real Chromium?
+
+Run all cells, widgets render and react to the keyboard, nbgrader's Validate button
+answers — on the untouched notebook and on a copy with the solutions filled in.
+Screenshots land in ``artefacts/browser/`` (ignored by git).
+"""
+import os
+import re
+import shutil
+from dataclasses import dataclass, field
+
+import nbformat
+import pytest
+from nbgrader import utils as nbgrader_utils
+
+from lab_server import REPO, lab_server
+import lab_page
+
+ARTEFACTS = REPO / "artefacts" / "browser"
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """What the test expects from one notebook: its file, its texts and its widgets."""
+
+    name: str
+    baseline: re.Pattern
+    all_pass: re.Pattern
+    explorer: str  # CSS selectors
+    slider: str
+    readout: str
+    solutions: dict = field(default_factory=dict)  # student function -> correct body
+
+
+# --- the stand-in notebook --------------------------------------------------------
+# Until the chapter lands, a small notebook of the same shape exercises the harness:
+# an nbgrader solution cell with the lab's `pass` stub, a visible verify that prints the
+# lab's result line, a slider with a readout, and a partial-credit grade cell.
+
+_SOLUTION_SRC = '''def student_double(x, out):
+    """Write 2 * x into out; return 0, or -1 when the shapes differ."""
+    if out.shape != x.shape:
+        return -1
+    # 在这里写你的代码
+    pass
+    return 0'''
+
+_VERIFY_SRC = '''import numpy as np
+
+x, out = np.arange(3.0), np.zeros(3)
+checks = [student_double(x, out) == 0, bool(np.array_equal(out, 2 * x))]
+failed = checks.count(False)
+print(f"结果: 全 PASS  ({len(checks)} 个断言)" if failed == 0
+      else f"结果: {failed} 失败 / {len(checks) - failed} 通过")'''
+
+_WIDGET_SRC = '''import ipywidgets as widgets
+
+n = widgets.IntSlider(value=4, min=1, max=10, description="n")
+readout = widgets.Label()
+def show(change=None):
+    readout.value = f"n = {n.value}, n² = {n.value ** 2}"
+n.observe(show, "value")
+show()
+n.add_class("demo-n")
+readout.add_class("demo-readout")
+widgets.VBox([n, readout]).add_class("demo-explorer")'''
+
+_GRADE_SRC = '''"""Check that student_double doubles in place."""
+float(sum(checks) / len(checks))'''
+
+STAND_IN = Chapter(
+    name="stand_in.ipynb",
+    baseline=re.compile(r"结果: 1 失败 / 1 通过"),
+    all_pass=re.compile(r"结果: 全 PASS {2}\(2 个断言\)"),
+    explorer=".demo-explorer", slider=".demo-n", readout=".demo-readout",
+    solutions={"student_double": "out[...] = 2 * x"},
+)
+
+
+def _nbgrader_cell(source: str, grade_id: str, **flags) -> nbformat.NotebookNode:
+    cell = nbformat.v4.new_code_cell(source)
+    cell.metadata.nbgrader = {"grade": False, "solution": False, "locked": False,
+                              "task": False, "schema_version": 3, "grade_id": grade_id, **flags}
+    if cell.metadata.nbgrader["locked"]:
+        cell.metadata.nbgrader.checksum = nbgrader_utils.compute_checksum(cell)
+    return cell
+
+
+def stand_in_notebook() -> nbformat.NotebookNode:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata.kernelspec = {"name": "python3", "display_name": "Python 3 (ipykernel)",
+                              "language": "python"}
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("# Stand-in for the chapter"),
+        _nbgrader_cell(_SOLUTION_SRC, "student_double", solution=True),
+        _nbgrader_cell(_VERIFY_SRC, "verify", locked=True),
+        nbformat.v4.new_code_cell(_WIDGET_SRC),
+        _nbgrader_cell(_GRADE_SRC, "test_double", grade=True, locked=True, points=1),
+    ]
+    return nb
+
+
+# --- filling in a solution --------------------------------------------------------
+
+def fill_in_solution(nb, function: str, body: str) -> None:
+    """Replace the ``pass`` stub of ``function``'s solution cell with ``body``."""
+    for cell in nb.cells:
+        is_solution = cell.metadata.get("nbgrader", {}).get("solution", False)
+        if cell.cell_type == "code" and is_solution and f"def {function}(" in cell.source:
+            lines = cell.source.split("\n")
+            stub = next(i for i, line in enumerate(lines) if line.strip() == "pass")
+            indent = lines[stub][: len(lines[stub]) - len(lines[stub].lstrip())]
+            lines[stub:stub + 1] = [indent + line for line in body.split("\n")]
+            cell.source = "\n".join(lines)
+            return
+    raise LookupError(f"no nbgrader solution cell defines {function}()")
+
+
+def solved(nb, chapter: Chapter) -> nbformat.NotebookNode:
+    nb = nbformat.from_dict(nb)
+    for function, body in chapter.solutions.items():
+        fill_in_solution(nb, function, body)
+    return nb
+
+
+# --- fixtures ---------------------------------------------------------------------
+
+CHAPTER = STAND_IN
+SOLVED_NAME = "solved_" + CHAPTER.name
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    if not lab_page.CHROMIUM.exists():
+        message = (f"{lab_page.CHROMIUM} missing: enable the browser test with "
+                   "`sudo apt-get install chromium` (or run `make test` as root)")
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return lab_page.CHROMIUM
+
+
+@pytest.fixture(scope="module")
+def browser(chromium):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(chromium), args=lab_page.CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """A server whose root holds throw-away copies: untouched and solved."""
+    base = tmp_path_factory.mktemp("lab")
+    root = base / "notebooks"
+    root.mkdir()
+    notebook = stand_in_notebook()
+    nbformat.write(notebook, root / CHAPTER.name)
+    nbformat.write(solved(notebook, CHAPTER), root / SOLVED_NAME)
+    shutil.rmtree(ARTEFACTS, ignore_errors=True)
+    ARTEFACTS.mkdir(parents=True)
+    try:
+        with lab_server(base) as server:
+            yield server
+    finally:
+        shutil.copy(base / "jupyterlab.log", ARTEFACTS / "jupyterlab.log")
+
+
+@pytest.fixture
+def page(browser, request):
+    context = browser.new_context(viewport=lab_page.VIEWPORT)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        yield page
+    finally:
+        page.screenshot(path=ARTEFACTS / f"{request.node.name}-last.png")
+        context.close()
+
+
+def shot(page, name: str, locator=None) -> None:
+    if locator is not None:
+        locator.scroll_into_view_if_needed()
+    page.screenshot(path=ARTEFACTS / f"{name}.png")
+
+
+# --- the tests --------------------------------------------------------------------
+
+def assert_ran_cleanly(page) -> list:
+    cells = [c for c in lab_page.code_cells(page) if c.source.strip()]
+    assert cells, "no code cells on the page"
+    not_run = [c.source.split("\n")[0] for c in cells if not c.executed]
+    assert not not_run, f"cells not executed: {not_run}"
+    errors = [(c.source.split("\n")[0], c.stderr) for c in cells if c.stderr]
+    assert not errors, f"error/stderr output: {errors}"
+    broken = [c.source.split("\n")[0] for c in cells if "Error displaying widget" in c.output]
+    assert not broken, f"'Error displaying widget' in: {broken}"
+    return cells
+
+
+def verify_cell(page, pattern: re.Pattern):
+    cell = page.locator(".jp-CodeCell").filter(has_text=pattern)
+    assert cell.count() == 1, f"expected one cell printing {pattern.pattern!r}, found {cell.count()}"
+    return cell
+
+
+@pytest.mark.timeout(240)
+def test_untouched_notebook_runs_shows_baseline_and_live_explorer(lab, page):
+    """Does the untouched notebook run cleanly, print the baseline, and react to the keyboard?"""
+    lab_page.open_notebook(page, lab.notebook_url(CHAPTER.name))
+    assert "@jupyter/nbgrader" in lab_page.loaded_lab_extensions(page)
+    assert "@jupyter-widgets/jupyterlab-manager" in lab_page.loaded_lab_extensions(page)
+    lab_page.run_all_cells(page)
+    assert_ran_cleanly(page)
+    shot(page, "baseline-verify", verify_cell(page, CHAPTER.baseline))
+
+    explorer = page.locator(CHAPTER.explorer)
+    slider = explorer.locator(f"{CHAPTER.slider} .noUi-handle")
+    slider.wait_for()
+    readout = explorer.locator(CHAPTER.readout)
+    before = readout.inner_text()
+    shot(page, "baseline-explorer-before", explorer)
+    lab_page.press_on_slider(page, f"{CHAPTER.explorer} {CHAPTER.slider}", "ArrowRight", times=2)
+    page.wait_for_function("([sel, old]) => document.querySelector(sel).innerText !== old",
+                           arg=[f"{CHAPTER.explorer} {CHAPTER.readout}", before])
+    assert readout.inner_text() != before
+    shot(page, "baseline-explorer-after", explorer)
+
+    dialog = lab_page.validate(page)
+    shot(page, "baseline-validate")
+    assert dialog.locator(".jp-Dialog-header").inner_text().strip() == "Validation Results"
+    assert dialog.locator("#validation-message.validation-failed").count() == 1
+    assert "The following cell failed" in dialog.inner_text()
+
+
+@pytest.mark.timeout(240)
+def test_solved_notebook_prints_all_pass_and_validates(lab, page):
+    """With correct solutions filled in, does verify print 全 PASS and Validate succeed?"""
+    lab_page.open_notebook(page, lab.notebook_url(SOLVED_NAME))
+    lab_page.run_all_cells(page)
+    assert_ran_cleanly(page)
+    shot(page, "solved-verify", verify_cell(page, CHAPTER.all_pass))
+
+    dialog = lab_page.validate(page)
+    shot(page, "solved-validate")
+    assert dialog.locator("#validation-message.validation-success").count() == 1
+    assert "Success! Your notebook passes all the tests." in dialog.inner_text()
