@@ -15,6 +15,7 @@ from nbgrader import utils as nbgrader_utils
 
 from lab_server import REPO, lab_server
 import lab_page
+from attnkit.sharpness import HEAD_DIMS
 
 ARTEFACTS = REPO / "artefacts" / "browser"
 
@@ -24,18 +25,20 @@ class Chapter:
     """What the test expects from one notebook: its file, its texts and its widgets."""
 
     name: str
-    baseline: re.Pattern
-    all_pass: re.Pattern
-    explorer: str  # CSS selectors
-    slider: str
-    readout: str
+    verify_source: str  # a snippet of the visible verify cell's code
+    baseline: re.Pattern  # what that cell prints untouched ...
+    all_pass: re.Pattern  # ... and with the solutions filled in
     solutions: dict = field(default_factory=dict)  # student function -> correct body
+
+
+# CSS hooks of attnkit.widgets.sharpness_explorer().
+EXPLORER, HEAD_DIM, READOUT, FIGURE = ".attn-explorer", ".attn-head-dim", ".attn-readout", ".attn-figure"
 
 
 # --- the stand-in notebook --------------------------------------------------------
 # Until the chapter lands, a small notebook of the same shape exercises the harness:
 # an nbgrader solution cell with the lab's `pass` stub, a visible verify that prints the
-# lab's result line, a slider with a readout, and a partial-credit grade cell.
+# lab's result line, the real sharpness explorer, and a partial-credit grade cell.
 
 _SOLUTION_SRC = '''def student_double(x, out):
     """Write 2 * x into out; return 0, or -1 when the shapes differ."""
@@ -53,26 +56,18 @@ failed = checks.count(False)
 print(f"结果: 全 PASS  ({len(checks)} 个断言)" if failed == 0
       else f"结果: {failed} 失败 / {len(checks) - failed} 通过")'''
 
-_WIDGET_SRC = '''import ipywidgets as widgets
+_EXPLORER_SRC = '''from attnkit.widgets import sharpness_explorer
 
-n = widgets.IntSlider(value=4, min=1, max=10, description="n")
-readout = widgets.Label()
-def show(change=None):
-    readout.value = f"n = {n.value}, n² = {n.value ** 2}"
-n.observe(show, "value")
-show()
-n.add_class("demo-n")
-readout.add_class("demo-readout")
-widgets.VBox([n, readout]).add_class("demo-explorer")'''
+sharpness_explorer()'''
 
 _GRADE_SRC = '''"""Check that student_double doubles in place."""
 float(sum(checks) / len(checks))'''
 
 STAND_IN = Chapter(
     name="stand_in.ipynb",
+    verify_source="checks = [student_double(x, out)",
     baseline=re.compile(r"结果: 1 失败 / 1 通过"),
     all_pass=re.compile(r"结果: 全 PASS {2}\(2 个断言\)"),
-    explorer=".demo-explorer", slider=".demo-n", readout=".demo-readout",
     solutions={"student_double": "out[...] = 2 * x"},
 )
 
@@ -94,7 +89,7 @@ def stand_in_notebook() -> nbformat.NotebookNode:
         nbformat.v4.new_markdown_cell("# Stand-in for the chapter"),
         _nbgrader_cell(_SOLUTION_SRC, "student_double", solution=True),
         _nbgrader_cell(_VERIFY_SRC, "verify", locked=True),
-        nbformat.v4.new_code_cell(_WIDGET_SRC),
+        nbformat.v4.new_code_cell(_EXPLORER_SRC),
         _nbgrader_cell(_GRADE_SRC, "test_double", grade=True, locked=True, points=1),
     ]
     return nb
@@ -203,32 +198,45 @@ def assert_ran_cleanly(page) -> list:
     return cells
 
 
-def verify_cell(page, pattern: re.Pattern):
-    cell = page.locator(".jp-CodeCell").filter(has_text=pattern)
-    assert cell.count() == 1, f"expected one cell printing {pattern.pattern!r}, found {cell.count()}"
-    return cell
+def verify_output(page, chapter: Chapter):
+    """The visible verify cell (found by its code) and the text it printed."""
+    cell = page.locator(".jp-CodeCell").filter(has_text=chapter.verify_source)
+    assert cell.count() == 1, f"expected one cell containing {chapter.verify_source!r}"
+    return cell, cell.locator(".jp-OutputArea").inner_text()
+
+
+def explorer_state(page) -> tuple:
+    """What the explorer shows: head_dim, the readout text and the figure's image source."""
+    return (int(page.locator(f"{EXPLORER} {HEAD_DIM} .widget-readout").inner_text()),
+            page.locator(f"{EXPLORER} {READOUT}").inner_text(),
+            page.locator(f"{EXPLORER} {FIGURE}").get_attribute("src"))
 
 
 @pytest.mark.timeout(240)
 def test_untouched_notebook_runs_shows_baseline_and_live_explorer(lab, page):
     """Does the untouched notebook run cleanly, print the baseline, and react to the keyboard?"""
     lab_page.open_notebook(page, lab.notebook_url(CHAPTER.name))
-    assert "@jupyter/nbgrader" in lab_page.loaded_lab_extensions(page)
-    assert "@jupyter-widgets/jupyterlab-manager" in lab_page.loaded_lab_extensions(page)
+    extensions = lab_page.loaded_lab_extensions(page)
+    assert {"@jupyter/nbgrader", "@jupyter-widgets/jupyterlab-manager"} <= set(extensions)
     lab_page.run_all_cells(page)
     assert_ran_cleanly(page)
-    shot(page, "baseline-verify", verify_cell(page, CHAPTER.baseline))
+    cell, printed = verify_output(page, CHAPTER)
+    assert CHAPTER.baseline.search(printed), printed
+    shot(page, "baseline-verify", cell)
 
-    explorer = page.locator(CHAPTER.explorer)
-    slider = explorer.locator(f"{CHAPTER.slider} .noUi-handle")
-    slider.wait_for()
-    readout = explorer.locator(CHAPTER.readout)
-    before = readout.inner_text()
+    explorer = page.locator(EXPLORER)
+    assert explorer.count() == 1, "the sharpness explorer did not render"
+    assert explorer.locator(".widget-slider .noUi-handle").count() >= 3, "explorer sliders missing"
+    before = explorer_state(page)
     shot(page, "baseline-explorer-before", explorer)
-    lab_page.press_on_slider(page, f"{CHAPTER.explorer} {CHAPTER.slider}", "ArrowRight", times=2)
-    page.wait_for_function("([sel, old]) => document.querySelector(sel).innerText !== old",
-                           arg=[f"{CHAPTER.explorer} {CHAPTER.readout}", before])
-    assert readout.inner_text() != before
+    lab_page.press_on_slider(page, f"{EXPLORER} {HEAD_DIM}", "ArrowRight", times=2)
+    page.wait_for_function(
+        "([sel, old]) => document.querySelector(sel).innerText !== old",
+        arg=[f"{EXPLORER} {READOUT}", before[1]])
+    head_dim, readout, figure = explorer_state(page)
+    assert head_dim == HEAD_DIMS[HEAD_DIMS.index(before[0]) + 2]  # two log steps up
+    assert f"head_dim = {head_dim}" in readout, readout
+    assert figure != before[2], "the explorer's figure did not change"
     shot(page, "baseline-explorer-after", explorer)
 
     dialog = lab_page.validate(page)
@@ -244,7 +252,9 @@ def test_solved_notebook_prints_all_pass_and_validates(lab, page):
     lab_page.open_notebook(page, lab.notebook_url(SOLVED_NAME))
     lab_page.run_all_cells(page)
     assert_ran_cleanly(page)
-    shot(page, "solved-verify", verify_cell(page, CHAPTER.all_pass))
+    cell, printed = verify_output(page, CHAPTER)
+    assert CHAPTER.all_pass.search(printed), printed
+    shot(page, "solved-verify", cell)
 
     dialog = lab_page.validate(page)
     shot(page, "solved-validate")
