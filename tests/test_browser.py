@@ -230,12 +230,12 @@ def test_untouched_notebook_runs_shows_baseline_and_live_explorer(lab, page):
     before = explorer_state(page)
     shot(page, "baseline-explorer-before", explorer)
     lab_page.press_on_slider(page, f"{EXPLORER} {HEAD_DIM}", "ArrowRight", times=2)
-    page.wait_for_function(
-        "([sel, old]) => document.querySelector(sel).innerText !== old",
-        arg=[f"{EXPLORER} {READOUT}", before[1]])
-    head_dim, readout, figure = explorer_state(page)
-    assert head_dim == HEAD_DIMS[HEAD_DIMS.index(before[0]) + 2]  # two log steps up
-    assert f"head_dim = {head_dim}" in readout, readout
+    expected = HEAD_DIMS[HEAD_DIMS.index(before[0]) + 2]  # two log steps up
+    page.wait_for_function(  # each key press is one update; wait for the second
+        "([sel, text]) => document.querySelector(sel).innerText.includes(text)",
+        arg=[f"{EXPLORER} {READOUT}", f"head_dim = {expected}"])
+    head_dim, _, figure = explorer_state(page)
+    assert head_dim == expected, (before[0], head_dim)
     assert figure != before[2], "the explorer's figure did not change"
     shot(page, "baseline-explorer-after", explorer)
 
