@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 from dataclasses import dataclass, field
+from typing import Callable
 
 import nbformat
 import pytest
@@ -25,6 +26,7 @@ class Chapter:
     """What the test expects from one notebook: its file, its texts and its widgets."""
 
     name: str
+    load: Callable[[], nbformat.NotebookNode]
     verify_source: str  # a snippet of the visible verify cell's code
     baseline: re.Pattern  # what that cell prints untouched ...
     all_pass: re.Pattern  # ... and with the solutions filled in
@@ -63,14 +65,6 @@ sharpness_explorer()'''
 _GRADE_SRC = '''"""Check that student_double doubles in place."""
 float(sum(checks) / len(checks))'''
 
-STAND_IN = Chapter(
-    name="stand_in.ipynb",
-    verify_source="checks = [student_double(x, out)",
-    baseline=re.compile(r"结果: 1 失败 / 1 通过"),
-    all_pass=re.compile(r"结果: 全 PASS {2}\(2 个断言\)"),
-    solutions={"student_double": "out[...] = 2 * x"},
-)
-
 
 def _nbgrader_cell(source: str, grade_id: str, **flags) -> nbformat.NotebookNode:
     cell = nbformat.v4.new_code_cell(source)
@@ -95,6 +89,16 @@ def stand_in_notebook() -> nbformat.NotebookNode:
     return nb
 
 
+STAND_IN = Chapter(
+    name="stand_in.ipynb",
+    load=stand_in_notebook,
+    verify_source="checks = [student_double(x, out)",
+    baseline=re.compile(r"结果: 1 失败 / 1 通过"),
+    all_pass=re.compile(r"结果: 全 PASS {2}\(2 个断言\)"),
+    solutions={"student_double": "out[...] = 2 * x"},
+)
+
+
 # --- filling in a solution --------------------------------------------------------
 
 def fill_in_solution(nb, function: str, body: str) -> None:
@@ -112,10 +116,34 @@ def fill_in_solution(nb, function: str, body: str) -> None:
 
 
 def solved(nb, chapter: Chapter) -> nbformat.NotebookNode:
+    """A copy with the code solutions filled in and every written answer cell answered."""
     nb = nbformat.from_dict(nb)
     for function, body in chapter.solutions.items():
         fill_in_solution(nb, function, body)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and cell.metadata.get("nbgrader", {}).get("solution"):
+            cell.source = "（浏览器测试写下的回答）"  # Validate counts an unchanged answer as missing
     return nb
+
+
+# --- the chapter -----------------------------------------------------------------
+
+_SOFTMAX_BODY = """shifted = inp - inp.max(axis=-1, keepdims=True)  # stable: the row max becomes 0
+weights = np.exp(shifted)
+out[...] = weights / weights.sum(axis=-1, keepdims=True)"""
+
+CH04 = Chapter(
+    name="ch04_attention.ipynb",
+    load=lambda: nbformat.read(REPO / "notebooks" / "ch04_attention.ipynb", as_version=4),
+    verify_source="verify.run_all(student_attention_scores",
+    baseline=re.compile(r"结果: 11 失败 / 11 通过"),
+    all_pass=re.compile(r"结果: 全 PASS {2}\(22 个断言\)"),
+    solutions={
+        "student_attention_scores": "out[...] = scale * (Q @ K.T)  # (T, S)",
+        "student_apply_mask": "scores += mask",
+        "student_softmax": _SOFTMAX_BODY,
+    },
+)
 
 
 # --- fixtures ---------------------------------------------------------------------
@@ -154,7 +182,7 @@ def lab(tmp_path_factory):
     base = tmp_path_factory.mktemp("lab")
     root = base / "notebooks"
     root.mkdir()
-    notebook = stand_in_notebook()
+    notebook = CHAPTER.load()
     nbformat.write(notebook, root / CHAPTER.name)
     nbformat.write(solved(notebook, CHAPTER), root / SOLVED_NAME)
     shutil.rmtree(ARTEFACTS, ignore_errors=True)
