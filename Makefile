@@ -36,6 +36,10 @@ lab: venv
 test: venv browser-deps
 	$(PY) -m pytest
 
+# Regenerate notebooks/ch04_attention.ipynb from the nbgrader master (autograde/source/…).
+release: venv
+	$(PY) scripts/release_notebook.py
+
 browser-deps:
 	@bash scripts/ensure-browser.sh
 

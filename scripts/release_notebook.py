@@ -1,0 +1,99 @@
+"""Regenerate the student notebook from the nbgrader master (``make release``).
+
+Normalises the master in place, runs ``nbgrader generate_assignment`` in the course
+directory, then copies the released notebook to ``notebooks/ch04_attention.ipynb`` with outputs cleared and metadata
+normalised. nbgrader's checksums live in each cell's ``nbgrader`` metadata and cover
+only source, type, ids and points, so they survive normalisation and JupyterLab's
+Validate button keeps working on the copy.
+
+    python scripts/release_notebook.py            # write notebooks/ch04_attention.ipynb
+    python scripts/release_notebook.py --check    # exit 1 if the committed copy is stale
+"""
+import argparse
+import copy
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import nbformat
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+COURSE = REPO / "autograde"
+ASSIGNMENT = "ch04_attention"
+MASTER = COURSE / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+STUDENT_NOTEBOOK = REPO / "notebooks" / f"{ASSIGNMENT}.ipynb"
+KEPT_CELL_METADATA = ("nbgrader", "tags", "deletable", "editable")
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+
+def normalise(nb):
+    """Return a copy without outputs, execution counts or editor/run-time metadata."""
+    nb = copy.deepcopy(nb)
+    nb.metadata = nbformat.from_dict({"kernelspec": KERNELSPEC, "language_info": {"name": "python"}})
+    for cell in nb.cells:
+        cell.metadata = nbformat.from_dict({k: v for k, v in cell.metadata.items() if k in KEPT_CELL_METADATA})
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    nbformat.validate(nb)
+    return nb
+
+
+def dumps(nb) -> str:
+    """The committed text form: nbformat's own layout, one trailing newline."""
+    return nbformat.writes(nb).rstrip("\n") + "\n"
+
+
+def generate(course_dir: pathlib.Path) -> pathlib.Path:
+    """Run ``nbgrader generate_assignment`` in ``course_dir``; return the released notebook."""
+    env = dict(os.environ)
+    # nbgrader runs `alembic` as a subprocess: it must find the venv's scripts.
+    env["PATH"] = os.pathsep.join([str(pathlib.Path(sys.executable).parent), env.get("PATH", "")])
+    subprocess.run(
+        [sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT, "--force", "--log-level=WARN"],
+        cwd=course_dir, env=env, check=True, capture_output=True, text=True,
+    )
+    return course_dir / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+
+
+def release_text(course_dir: pathlib.Path) -> str:
+    """Generate the student notebook from ``course_dir`` and return its normalised text."""
+    return dumps(normalise(nbformat.read(generate(course_dir), as_version=4)))
+
+
+def fresh_text() -> str:
+    """Release the committed master in a throw-away copy of the course (touches nothing here)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        course = pathlib.Path(tmp) / "course"
+        shutil.copytree(COURSE / "source", course / "source")
+        shutil.copy2(COURSE / "nbgrader_config.py", course)
+        return release_text(course)
+
+
+def normalise_in_place(path: pathlib.Path) -> None:
+    """Rewrite ``path`` normalised (e.g. the master after editing it in JupyterLab)."""
+    text = path.read_text(encoding="utf-8")
+    clean = dumps(normalise(nbformat.reads(text, as_version=4)))
+    if clean != text:
+        path.write_text(clean, encoding="utf-8")
+        print(f"normalised {path.relative_to(REPO)}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="only report whether the committed copy is fresh")
+    args = parser.parse_args(argv)
+    if args.check:
+        stale = fresh_text() != STUDENT_NOTEBOOK.read_text(encoding="utf-8")
+        print(f"{STUDENT_NOTEBOOK.relative_to(REPO)} is {'STALE: run `make release`' if stale else 'fresh'}")
+        return int(stale)
+    normalise_in_place(MASTER)
+    STUDENT_NOTEBOOK.write_text(release_text(COURSE), encoding="utf-8")
+    print(f"wrote {STUDENT_NOTEBOOK.relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

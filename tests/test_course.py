@@ -1,0 +1,288 @@
+"""Tests for the nbgrader course in autograde/: its config, the master notebook and its release.
+
+The grading matrix and the full instructor round trip (release → fetch → submit → collect →
+autograde → feedback → export) live in their own test files; here each notebook runs once.
+"""
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
+import nbclient
+import nbformat
+import pytest
+from nbgrader.preprocessors import ClearSolutions
+from traitlets.config.loader import PyFileConfigLoader
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+COURSE = REPO / "autograde"
+MASTER = COURSE / "source" / "ch04_attention" / "ch04_attention.ipynb"
+STUDENT = REPO / "notebooks" / "ch04_attention.ipynb"
+
+POINTS = {"test1_scores": 4, "test2_mask": 3, "test3_softmax": 3, "test4_end_to_end": 2}
+MANUAL = ["q_lab1_no_scale", "q_lab2_neg_inf", "q_lab3_matmul_speed", "q_lab4_num_params",
+          "q_think1_scale", "q_think2_mask_order", "q_think3_max_trick", "q_think4_split"]
+# (visible verify checks passed by the untouched stubs, visible total, hidden total) per test cell.
+# The stubs pass exactly one hidden check in TEST 1-3: the given input checks ("rejects bad input").
+STUB_COUNTS = {"test1_scores": (6, 9, 7, 1), "test2_mask": (3, 6, 6, 1),
+               "test3_softmax": (0, 4, 8, 1), "test4_end_to_end": (2, 3, 5, 0)}
+PLACEHOLDERS = ["placeholder:pipeline", "placeholder:explorer", "placeholder:multihead",
+                "placeholder:timing", "placeholder:diagnosis"]
+
+
+# ---------- helpers ----------
+
+def _nbgrader(*args, cwd):
+    # nbgrader runs `alembic` as a subprocess: the venv's scripts must be on PATH
+    env = dict(os.environ, PATH=os.pathsep.join([str(pathlib.Path(sys.executable).parent), os.environ["PATH"]]))
+    return subprocess.run([sys.executable, "-m", "nbgrader", *args],
+                          cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+
+
+def _course_copy(tmp_path):
+    course = tmp_path / "course"
+    shutil.copytree(COURSE / "source", course / "source")
+    shutil.copy2(COURSE / "nbgrader_config.py", course)
+    return course
+
+
+def _config():
+    return PyFileConfigLoader("nbgrader_config.py", path=str(COURSE)).load_config()
+
+
+def _execute(nb, cwd):
+    nbclient.NotebookClient(nb, kernel_name="python3", timeout=120, allow_errors=True,
+                            resources={"metadata": {"path": str(cwd)}}).execute()
+    return nb
+
+
+def _cells(nb):
+    return {c.metadata.get("nbgrader", {}).get("grade_id", c.get("id")): c for c in nb.cells}
+
+
+def _text(cell, stream="stdout"):
+    return "".join(o.text for o in cell.outputs if o.output_type == "stream" and o.name == stream)
+
+
+def _score(cell):
+    """The cell's partial credit exactly as nbgrader reads it: float(text/plain) of the last expression."""
+    results = [o for o in cell.outputs if o.output_type == "execute_result"]
+    assert len(results) == 1, cell.outputs
+    return float(results[0].data["text/plain"])  # "np.float64(...)" or "True" would raise here
+
+
+def _stubbed_master():
+    """The master with solutions replaced by the configured stub, hidden tests kept (= autograding it)."""
+    nb = nbformat.read(MASTER, as_version=4)
+    nb, _ = ClearSolutions(config=_config()).preprocess(nb, {})
+    return nb
+
+
+def _with_cell_after(nb, grade_id, source):
+    """A student's added cell (no nbgrader metadata) right after the cell ``grade_id``."""
+    index = next(i for i, c in enumerate(nb.cells) if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+    nb.cells.insert(index + 1, nbformat.v4.new_code_cell(source))
+    return nb
+
+
+@pytest.fixture(scope="module")
+def master_run(tmp_path_factory):
+    return _cells(_execute(nbformat.read(MASTER, as_version=4), tmp_path_factory.mktemp("master")))
+
+
+@pytest.fixture(scope="module")
+def student_run(tmp_path_factory):
+    return _cells(_execute(nbformat.read(STUDENT, as_version=4), tmp_path_factory.mktemp("student")))
+
+
+@pytest.fixture(scope="module")
+def stubbed_run(tmp_path_factory):
+    return _cells(_execute(_stubbed_master(), tmp_path_factory.mktemp("stubbed")))
+
+
+# ---------- configuration ----------
+
+def test_does_the_config_keep_everything_inside_the_course_by_default(monkeypatch):
+    """Without env vars: course id attention-ch04, exchange under autograde/, 60 s cell timeout?"""
+    for var in ("ATTN_COURSE_ID", "ATTN_EXCHANGE", "ATTN_TIMEOUT"):
+        monkeypatch.delenv(var, raising=False)
+    cfg = _config()
+    assert cfg.CourseDirectory.course_id == "attention-ch04"
+    assert cfg.CourseDirectory.root == str(COURSE)
+    assert cfg.Exchange.root == str(COURSE / "exchange")
+    assert cfg.Execute.timeout == 60
+
+
+def test_can_course_id_exchange_and_timeout_be_overridden_by_env(monkeypatch, tmp_path):
+    """Do ATTN_COURSE_ID, ATTN_EXCHANGE and ATTN_TIMEOUT reach the nbgrader config?"""
+    monkeypatch.setenv("ATTN_COURSE_ID", "ch04-spring")
+    monkeypatch.setenv("ATTN_EXCHANGE", str(tmp_path / "exchange"))
+    monkeypatch.setenv("ATTN_TIMEOUT", "7")
+    cfg = _config()
+    assert (cfg.CourseDirectory.course_id, cfg.Exchange.root, cfg.Execute.timeout) == (
+        "ch04-spring", str(tmp_path / "exchange"), 7)
+
+
+def test_are_deleted_test_cells_restored_and_stubs_chinese():
+    """add_missing_cells on; the release stub is the Chinese comment plus `pass`, not NotImplementedError?"""
+    cfg = _config()
+    assert cfg.OverwriteCells.add_missing_cells is True
+    assert cfg.ClearSolutions.code_stub == {"python": "# 在这里写你的实现\npass"}
+
+
+def test_are_generated_course_folders_ignored_by_git():
+    """Would release/, submitted/, autograded/, feedback/, exchange/ and the gradebook stay out of git?"""
+    paths = [f"autograde/{p}" for p in ("release/x", "submitted/x", "autograded/x", "feedback/x",
+                                        "exchange/x", "gradebook.db")]
+    ignored = subprocess.run(["git", "check-ignore", *paths], cwd=REPO, capture_output=True, text=True)
+    assert ignored.stdout.split() == paths
+
+
+# ---------- the master's structure ----------
+
+def test_does_the_master_grade_what_the_readme_documents():
+    """Four autograded test cells (4+3+3+2) and eight manual answers (1 each): 20 points?"""
+    meta = [c.metadata["nbgrader"] for c in nbformat.read(MASTER, as_version=4).cells if "nbgrader" in c.metadata]
+    graded = {m["grade_id"]: m["points"] for m in meta if m["grade"]}
+    assert graded == {**POINTS, **{q: 1 for q in MANUAL}}
+    assert sum(graded.values()) == 20
+    answers = [m["grade_id"] for m in meta if m["solution"] and not m["grade"]]
+    assert answers == ["student_attention_scores", "student_apply_mask", "student_softmax"]
+
+
+@pytest.mark.parametrize("grade_id", list(POINTS))
+def test_is_each_test_cell_shaped_for_partial_credit(grade_id):
+    """Docstring first, one hidden region, verify.run_testN visible, the points constant matches the metadata?"""
+    cell = _cells(nbformat.read(MASTER, as_version=4))[grade_id]
+    number, points = int(grade_id[4]), POINTS[grade_id]
+    source = cell.source
+    assert source.startswith('"""Check that ')
+    assert source.count("### BEGIN HIDDEN TESTS") == source.count("### END HIDDEN TESTS") == 1
+    visible = re.sub(r"### BEGIN HIDDEN TESTS.*### END HIDDEN TESTS\n", "", source, flags=re.S)
+    assert f"attnkit.verify.run_test{number}(" in visible
+    assert f"{points:.1f} * _passed{number}.count(True) / len(" in visible and "隐藏检查" in visible
+    assert f"_ch04.score({number}, {points:.1f}," in source
+    assert source.splitlines()[-1] == f"_score{number}"
+
+
+def test_are_hidden_tests_only_in_test_cells():
+    """Hidden regions appear in the four autograded test cells and nowhere else (not in attnkit either)?"""
+    cells = nbformat.read(MASTER, as_version=4).cells
+    holders = [c.metadata.get("nbgrader", {}).get("grade_id") for c in cells if "BEGIN HIDDEN TESTS" in c.source]
+    assert holders == list(POINTS)
+    assert not [p for p in (REPO / "attnkit").glob("*.py") if "_Ch04Grader" in p.read_text(encoding="utf-8")]
+
+
+def test_are_the_placeholders_tagged_markdown_cells():
+    """One markdown cell per later visual, findable by its placeholder:* tag?"""
+    cells = nbformat.read(MASTER, as_version=4).cells
+    tagged = {t: c for c in cells for t in c.metadata.get("tags", []) if t.startswith("placeholder:")}
+    assert sorted(tagged) == sorted(PLACEHOLDERS)
+    assert all(c.cell_type == "markdown" and "待补充" in c.source for c in tagged.values())
+
+
+def test_do_the_released_stubs_keep_the_input_checks():
+    """In the student copy, the input checks and `return 0` stay; only the solution became the stub?"""
+    cells = _cells(nbformat.read(STUDENT, as_version=4))
+    scores = cells["student_attention_scores"].source
+    assert re.search(r"if not scores_inputs_ok\(Q, K, out\):.*\n        return -1\n"
+                     r"    # 在这里写你的实现\n    pass\n    return 0$", scores)
+    assert "mask_inputs_ok(scores, mask)" in cells["student_apply_mask"].source
+    assert "softmax_inputs_ok(out, inp)" in cells["student_softmax"].source
+    assert not any("BEGIN" in c.source or "_ch04" in c.source for c in cells.values())
+
+
+# ---------- running the notebooks ----------
+
+def test_does_the_master_run_top_to_bottom_and_pass_everything(master_run):
+    """With solutions: no error, no stderr anywhere, verify prints 全 PASS, every test cell gets full points?"""
+    assert not [k for k, c in master_run.items() if c.cell_type == "code" and
+                any(o.output_type == "error" for o in c.outputs)]
+    assert not [k for k, c in master_run.items() if c.cell_type == "code" and _text(c, "stderr")]
+    assert "结果: 全 PASS  (22 个断言)" in _text(master_run["verify_student"])
+    assert {g: _score(master_run[g]) for g in POINTS} == {g: float(p) for g, p in POINTS.items()}
+
+
+def test_does_the_release_run_top_to_bottom_and_show_the_lab_baseline(student_run):
+    """Untouched release: no error, no stderr, both verify cells print 11 失败 / 11 通过?"""
+    codes = [c for c in student_run.values() if c.cell_type == "code"]
+    assert not [c.source[:40] for c in codes if any(o.output_type == "error" for o in c.outputs) or _text(c, "stderr")]
+    assert "结果: 11 失败 / 11 通过" in _text(student_run["verify_student"])
+    assert "结果: 11 失败 / 11 通过" in _text(student_run["verify_baseline"])
+
+
+def test_does_the_release_give_visible_partial_credit_as_plain_floats(student_run):
+    """Release test cells (no hidden part): points × visible passed / visible total, as float text?"""
+    for grade_id, (passed, total, _, _) in STUB_COUNTS.items():
+        assert _score(student_run[grade_id]) == pytest.approx(POINTS[grade_id] * passed / total, rel=1e-12)
+        assert "评分时" in _text(student_run[grade_id])
+
+
+def test_does_autograding_the_untouched_stubs_give_the_documented_baseline(stubbed_run):
+    """Master with stubs (as autograde sees it): points × (visible + hidden passed) / all checks?"""
+    for grade_id, (passed, total, hidden, hidden_passed) in STUB_COUNTS.items():
+        cell = stubbed_run[grade_id]
+        assert not _text(cell, "stderr")
+        assert _score(cell) == pytest.approx(POINTS[grade_id] * (passed + hidden_passed) / (total + hidden), rel=1e-12)
+        assert len(re.findall(r"\[(PASS|FAIL)\] 隐藏检查 \d+:", _text(cell))) == hidden
+
+
+def test_does_delegating_to_attnkit_earn_nothing_for_that_function(tmp_path):
+    """student_softmax redefined in an added cell as attnkit's reference: TEST 3 and TEST 4 score 0?"""
+    nb = _with_cell_after(nbformat.read(MASTER, as_version=4), "student_softmax",
+                          "import attnkit\nstudent_softmax = attnkit.lab.softmax")
+    cells = _cells(_execute(nb, tmp_path))
+    scores = {g: _score(cells[g]) for g in POINTS}
+    assert scores == {"test1_scores": 4.0, "test2_mask": 3.0, "test3_softmax": 0.0, "test4_end_to_end": 0.0}
+    assert "attnkit 的参考实现" in _text(cells["test3_softmax"])
+
+
+def test_does_shadowing_builtins_in_the_notebook_leave_grading_alone(tmp_path):
+    """`from numpy import *` and a student's own `sum` in the namespace: full marks, plain floats?"""
+    nb = _with_cell_after(nbformat.read(MASTER, as_version=4), "student_attention_scores",
+                          "from numpy import *\n\ndef sum(values):\n    return 0")
+    cells = _cells(_execute(nb, tmp_path))
+    assert {g: _score(cells[g]) for g in POINTS} == {g: float(p) for g, p in POINTS.items()}
+
+
+def test_does_monkeypatching_verify_earn_nothing(tmp_path):
+    """A stub submission that makes verify's float comparison always true: every test cell scores 0?"""
+    nb = _with_cell_after(_stubbed_master(), "student_attention_scores",
+                          "import attnkit\nattnkit.verify._eq = lambda value, expected: True")
+    cells = _cells(_execute(nb, tmp_path))
+    assert {g: _score(cells[g]) for g in POINTS} == {g: 0.0 for g in POINTS}
+    assert "被改动" in _text(cells["test1_scores"])
+
+
+# ---------- nbgrader itself ----------
+
+def test_does_nbgrader_validate_pass_the_master(tmp_path):
+    """`nbgrader validate` on the master (solutions + hidden tests) reports success?"""
+    result = _nbgrader("validate", str(MASTER), cwd=tmp_path)
+    assert "Success! Your notebook passes all the tests." in result.stdout, result.stdout + result.stderr
+
+
+def test_does_nbgrader_validate_report_the_untouched_release_as_failing(tmp_path):
+    """`nbgrader validate` on the release: 4 test cells with partial credit + 8 empty answers fail?"""
+    result = _nbgrader("validate", str(STUDENT), cwd=tmp_path)
+    assert "VALIDATION FAILED ON 12 CELL(S)!" in result.stdout, result.stdout + result.stderr
+    assert result.stdout.count("You did not provide a response.") == len(MANUAL)
+
+
+def test_does_feedback_show_results_but_neither_hidden_tests_nor_solutions(tmp_path):
+    """Autograde an untouched submission: feedback keeps [PASS]/[FAIL] lines, drops grader code and answers?"""
+    course = _course_copy(tmp_path)
+    assert _nbgrader("generate_assignment", "ch04_attention", cwd=course).returncode == 0
+    submission = course / "submitted" / "student1" / "ch04_attention"
+    submission.mkdir(parents=True)
+    shutil.copy2(course / "release" / "ch04_attention" / "ch04_attention.ipynb", submission)
+    for step in ("autograde", "generate_feedback"):
+        result = _nbgrader(step, "ch04_attention", cwd=course)
+        assert result.returncode == 0, result.stderr
+    html = (course / "feedback" / "student1" / "ch04_attention" / "ch04_attention.html").read_text(encoding="utf-8")
+    assert "[FAIL] out[0][0] = 0.5" in html and "隐藏检查 7" in html and "本项得分" in html
+    for secret in ("_Ch04Grader", "_tampered_numpy", "BEGIN HIDDEN TESTS", "ALLOWED_LAB",  # grader code
+                   "每行最大值变成 0", "两万倍"):  # a comment of the master's solution; a reference answer
+        assert secret not in html
