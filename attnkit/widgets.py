@@ -40,8 +40,10 @@ class SharpnessExplorer:
     """The live explorer: controls, a Chinese readout and one figure; display it as the cell's value."""
 
     def __init__(self, head_dim=64, scaled=False, seq_len=8, seed=0, causal=False):
-        self.head_dim = w.SelectionSlider(options=sharpness.HEAD_DIMS, value=head_dim, description="head_dim")
-        self.scaling = w.ToggleButtons(options=SCALINGS, value=scaled, description="scale")
+        self.head_dim = w.SelectionSlider(options=sharpness.HEAD_DIMS, value=head_dim, description="head_dim",
+                                          layout=w.Layout(width="460px"))
+        # a ToggleButtons' own description wraps above its buttons in JupyterLab 4: use a Label
+        self.scaling = w.ToggleButtons(options=SCALINGS, value=scaled, style={"button_width": "120px"})
         self.seq_len = w.IntSlider(value=seq_len, min=2, max=64, description="seq_len", continuous_update=False)
         self.seed = w.IntSlider(value=seed, min=0, max=99, description="seed", continuous_update=False)
         self.causal = w.Checkbox(value=causal, description="causal mask")
@@ -49,7 +51,8 @@ class SharpnessExplorer:
         self.image = w.Image(format="png", layout=w.Layout(max_width="100%"))
         self.figure = ExplorerFigure(*_settings(head_dim, scaled, seq_len, seed, causal))
         controls = [self.head_dim, self.scaling, self.seq_len, self.seed, self.causal]
-        self.widget = w.VBox([w.HBox(controls[:2]), w.HBox(controls[2:]), self.readout, self.image])
+        first_row = w.HBox([self.head_dim, w.Label("scale"), self.scaling])
+        self.widget = w.VBox([first_row, w.HBox(controls[2:]), self.readout, self.image])
         for widget, css in [(self.widget, "attn-explorer"), (self.head_dim, "attn-head-dim"),
                             (self.readout, "attn-readout"), (self.image, "attn-figure")]:
             widget.add_class(css)
