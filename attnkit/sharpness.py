@@ -74,7 +74,7 @@ def row_entropy(weights) -> np.ndarray:
     """Shannon entropy of each row in nats, with ``0 · ln 0 = 0`` (masked cells cost nothing)."""
     weights = np.asarray(weights, dtype=np.float64)
     logs = np.log(np.where(weights > 0, weights, 1.0))  # ln 1 = 0 where the weight is 0
-    return -np.sum(weights * logs, axis=-1)  # (T,)
+    return 0.0 - np.sum(weights * logs, axis=-1)  # (T,); 0.0 - x, not -x: one-hot rows print 0.00, not -0.00
 
 
 def measure(head_dim: int, *, scaled: bool = True, seq_len: int = 8, seed: int = 0,

@@ -20,6 +20,7 @@ def test_row_entropy_hand_worked():
     """Is the entropy ln n for a uniform row, 0 for one-hot (no NaN from 0·ln 0), ln 2 for (½, ½, 0)?"""
     weights = np.array([[0.25] * 4, [0.0, 1.0, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0]])
     np.testing.assert_allclose(row_entropy(weights), [math.log(4), 0.0, math.log(2)], atol=1e-12)
+    assert f"{row_entropy(weights)[1]:.2f}" == "0.00"  # not "-0.00" in the readout
 
 
 def test_weights_match_the_loop_oracle():
