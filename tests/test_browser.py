@@ -177,8 +177,8 @@ def browser(chromium):
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    """A server whose root holds throw-away copies: untouched and solved."""
+def lab(tmp_path_factory, chromium):
+    """A server whose root holds throw-away copies: untouched and solved (only with a browser)."""
     base = tmp_path_factory.mktemp("lab")
     root = base / "notebooks"
     root.mkdir()
@@ -202,8 +202,10 @@ def page(browser, request):
     try:
         yield page
     finally:
-        page.screenshot(path=ARTEFACTS / f"{request.node.name}-last.png")
-        context.close()
+        try:  # the page as the test left it: the first thing to look at after a failure
+            page.screenshot(path=ARTEFACTS / f"{request.node.name}-last.png")
+        finally:
+            context.close()
 
 
 def shot(page, name: str, locator=None) -> None:
