@@ -17,7 +17,7 @@ from typing import NamedTuple
 import matplotlib.pyplot as plt
 import numpy as np
 import pylopdf_fonts_zh_cn
-from matplotlib import colors, font_manager
+from matplotlib import font_manager
 from matplotlib.collections import PatchCollection
 from matplotlib.patches import Rectangle
 
