@@ -28,8 +28,8 @@ MANUAL = ["q_lab1_no_scale", "q_lab2_neg_inf", "q_lab3_matmul_speed", "q_lab4_nu
 # The stubs pass exactly one hidden check in TEST 1-3: the given input checks ("rejects bad input").
 STUB_COUNTS = {"test1_scores": (6, 9, 7, 1), "test2_mask": (3, 6, 6, 1),
                "test3_softmax": (0, 4, 8, 1), "test4_end_to_end": (2, 3, 5, 0)}
-PLACEHOLDERS = ["placeholder:pipeline", "placeholder:explorer", "placeholder:multihead",
-                "placeholder:timing", "placeholder:diagnosis"]
+# Visual cells not written yet: each stays a tagged markdown placeholder until its issue fills it.
+PLACEHOLDERS = ["placeholder:pipeline", "placeholder:explorer", "placeholder:multihead", "placeholder:timing"]
 
 
 # ---------- helpers ----------
@@ -176,7 +176,7 @@ def test_are_hidden_tests_only_in_test_cells():
 
 
 def test_are_the_placeholders_tagged_markdown_cells():
-    """One markdown cell per later visual, findable by its placeholder:* tag?"""
+    """One markdown cell per visual still to come, findable by its placeholder:* tag, and no other?"""
     cells = nbformat.read(MASTER, as_version=4).cells
     tagged = {t: c for c in cells for t in c.metadata.get("tags", []) if t.startswith("placeholder:")}
     assert sorted(tagged) == sorted(PLACEHOLDERS)
@@ -211,6 +211,14 @@ def test_does_the_release_run_top_to_bottom_and_show_the_lab_baseline(student_ru
     assert not [c.source[:40] for c in codes if any(o.output_type == "error" for o in c.outputs) or _text(c, "stderr")]
     assert "结果: 11 失败 / 11 通过" in _text(student_run["verify_student"])
     assert "结果: 11 失败 / 11 通过" in _text(student_run["verify_baseline"])
+
+
+def test_does_the_diagnosis_follow_the_visible_verify(master_run, student_run):
+    """Right after verify: the reference gets no finding, the untouched stubs are told scores deviates first?"""
+    assert "没有发现问题" in _text(master_run["diagnosis"])
+    assert "最先偏离参考实现的是 student_attention_scores（scores 阶段）" in _text(student_run["diagnosis"])
+    order = list(student_run)
+    assert order.index("diagnosis") == order.index("verify_student") + 2  # after its markdown lead-in
 
 
 def test_does_the_release_give_visible_partial_credit_as_plain_floats(student_run):
@@ -283,6 +291,7 @@ def test_does_feedback_show_results_but_neither_hidden_tests_nor_solutions(tmp_p
         assert result.returncode == 0, result.stderr
     html = (course / "feedback" / "student1" / "ch04_attention" / "ch04_attention.html").read_text(encoding="utf-8")
     assert "[FAIL] out[0][0] = 0.5" in html and "隐藏检查 7" in html and "本项得分" in html
-    for secret in ("_Ch04Grader", "_tampered_numpy", "BEGIN HIDDEN TESTS", "ALLOWED_LAB",  # grader code
+    assert "最先偏离参考实现的是 student_attention_scores" in html  # the diagnosis, printed by TEST 4
+    for secret in ("_Ch04Grader", "_tampered_numpy", "BEGIN HIDDEN TESTS", "ALLOWED_LAB", "_diagnose",  # grader code
                    "每行最大值变成 0", "两万倍"):  # a comment of the master's solution; a reference answer
         assert secret not in html
