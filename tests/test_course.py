@@ -28,8 +28,8 @@ MANUAL = ["q_lab1_no_scale", "q_lab2_neg_inf", "q_lab3_matmul_speed", "q_lab4_nu
 # The stubs pass exactly one hidden check in TEST 1-3: the given input checks ("rejects bad input").
 STUB_COUNTS = {"test1_scores": (6, 9, 7, 1), "test2_mask": (3, 6, 6, 1),
                "test3_softmax": (0, 4, 8, 1), "test4_end_to_end": (2, 3, 5, 0)}
-# Visual cells not written yet: each stays a tagged markdown placeholder until its issue fills it.
-PLACEHOLDERS = ["placeholder:pipeline", "placeholder:explorer", "placeholder:multihead", "placeholder:timing"]
+# The chapter's figure cells (issue 4) and what each must display when run.
+FIGURES = ["pipeline", "neg-inf-figure", "multihead-grid"]
 
 
 # ---------- helpers ----------
@@ -175,12 +175,11 @@ def test_are_hidden_tests_only_in_test_cells():
     assert not [p for p in (REPO / "attnkit").glob("*.py") if "_Ch04Grader" in p.read_text(encoding="utf-8")]
 
 
-def test_are_the_placeholders_tagged_markdown_cells():
-    """One markdown cell per visual still to come, findable by its placeholder:* tag, and no other?"""
+def test_is_every_placeholder_filled():
+    """No cell is still a placeholder (tagged placeholder:* or marked 待补充)?"""
     cells = nbformat.read(MASTER, as_version=4).cells
-    tagged = {t: c for c in cells for t in c.metadata.get("tags", []) if t.startswith("placeholder:")}
-    assert sorted(tagged) == sorted(PLACEHOLDERS)
-    assert all(c.cell_type == "markdown" and "待补充" in c.source for c in tagged.values())
+    assert not [c.get("id") for c in cells if "待补充" in c.source or
+                any(t.startswith("placeholder:") for t in c.metadata.get("tags", []))]
 
 
 def test_do_the_released_stubs_keep_the_input_checks():
@@ -211,6 +210,15 @@ def test_does_the_release_run_top_to_bottom_and_show_the_lab_baseline(student_ru
     assert not [c.source[:40] for c in codes if any(o.output_type == "error" for o in c.outputs) or _text(c, "stderr")]
     assert "结果: 11 失败 / 11 通过" in _text(student_run["verify_student"])
     assert "结果: 11 失败 / 11 通过" in _text(student_run["verify_baseline"])
+
+
+def test_does_the_chapter_show_its_figures_widget_and_timing(student_run):
+    """Figures render as images, the explorer as a live widget, the timing as a measured ratio?"""
+    for cell_id in FIGURES:
+        assert any("image/png" in o.get("data", {}) for o in student_run[cell_id].outputs), cell_id
+    widget_mime = "application/vnd.jupyter.widget-view+json"
+    assert any(widget_mime in o.get("data", {}) for o in student_run["explorer"].outputs)
+    assert len(re.findall(r"快 +\d+ 倍   结果一致: True", _text(student_run["timing"]))) == 4
 
 
 def test_does_the_diagnosis_follow_the_visible_verify(master_run, student_run):
