@@ -30,8 +30,20 @@ $(STAMP): pyproject.toml
 	  $(PY) -m pip install --quiet --find-links /opt/wheels 'torch==2.13.0' || true
 	touch $(STAMP)
 
-lab: venv
-	$(VENV)/bin/jupyter lab --ip=127.0.0.1 notebooks/ch04_attention.ipynb
+# JupyterLab refuses to run as root unless told; containers and CI machines often are root.
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
+# Extra flags for `make lab`, e.g. LAB_ARGS="--port=9999 --no-browser".
+LAB_ARGS ?=
+# No "receive Jupyter news?" pop-up over the chapter.
+NEWS_OFF := $(JUPYTERLAB_SETTINGS_DIR)/@jupyterlab/apputils-extension/notification.jupyterlab-settings
+
+$(NEWS_OFF):
+	mkdir -p $(dir $@)
+	echo '{"fetchNews": "false", "checkForUpdates": false}' > $@
+
+lab: venv $(NEWS_OFF)
+	$(VENV)/bin/jupyter lab --ip=127.0.0.1 $(ALLOW_ROOT) \
+	  --LabApp.default_url=/lab/tree/notebooks/ch04_attention.ipynb $(LAB_ARGS)
 
 test: venv browser-deps
 	$(PY) -m pytest
