@@ -3,12 +3,9 @@
 The grading matrix and the full instructor round trip (release → fetch → submit → collect →
 autograde → feedback → export) live in their own test files; here each notebook runs once.
 """
-import os
-import pathlib
 import re
 import shutil
 import subprocess
-import sys
 
 import nbclient
 import nbformat
@@ -16,14 +13,10 @@ import pytest
 from nbgrader.preprocessors import ClearSolutions
 from traitlets.config.loader import PyFileConfigLoader
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
-COURSE = REPO / "autograde"
-MASTER = COURSE / "source" / "ch04_attention" / "ch04_attention.ipynb"
-STUDENT = REPO / "notebooks" / "ch04_attention.ipynb"
+from course_tools import COURSE, MANUAL, MASTER, POINTS, REPO, STUDENT, index_of
+from course_tools import cell_score as _score, cells_by_id as _cells, course_copy as _course_copy
+from course_tools import output_text as _text, run_nbgrader as _nbgrader
 
-POINTS = {"test1_scores": 4, "test2_mask": 3, "test3_softmax": 3, "test4_end_to_end": 2}
-MANUAL = ["q_lab1_no_scale", "q_lab2_neg_inf", "q_lab3_matmul_speed", "q_lab4_num_params",
-          "q_think1_scale", "q_think2_mask_order", "q_think3_max_trick", "q_think4_split"]
 # (visible verify checks passed by the untouched stubs, visible total, hidden total) per test cell.
 # The stubs pass exactly one hidden check in TEST 1-3: the given input checks ("rejects bad input").
 STUB_COUNTS = {"test1_scores": (6, 9, 7, 1), "test2_mask": (3, 6, 6, 1),
@@ -33,20 +26,6 @@ FIGURES = ["pipeline", "neg-inf-figure", "multihead-grid"]
 
 
 # ---------- helpers ----------
-
-def _nbgrader(*args, cwd):
-    # nbgrader runs `alembic` as a subprocess: the venv's scripts must be on PATH
-    env = dict(os.environ, PATH=os.pathsep.join([str(pathlib.Path(sys.executable).parent), os.environ["PATH"]]))
-    return subprocess.run([sys.executable, "-m", "nbgrader", *args],
-                          cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
-
-
-def _course_copy(tmp_path):
-    course = tmp_path / "course"
-    shutil.copytree(COURSE / "source", course / "source")
-    shutil.copy2(COURSE / "nbgrader_config.py", course)
-    return course
-
 
 def _config():
     return PyFileConfigLoader("nbgrader_config.py", path=str(COURSE)).load_config()
@@ -58,21 +37,6 @@ def _execute(nb, cwd):
     return nb
 
 
-def _cells(nb):
-    return {c.metadata.get("nbgrader", {}).get("grade_id", c.get("id")): c for c in nb.cells}
-
-
-def _text(cell, stream="stdout"):
-    return "".join(o.text for o in cell.outputs if o.output_type == "stream" and o.name == stream)
-
-
-def _score(cell):
-    """The cell's partial credit exactly as nbgrader reads it: float(text/plain) of the last expression."""
-    results = [o for o in cell.outputs if o.output_type == "execute_result"]
-    assert len(results) == 1, cell.outputs
-    return float(results[0].data["text/plain"])  # "np.float64(...)" or "True" would raise here
-
-
 def _stubbed_master():
     """The master with solutions replaced by the configured stub, hidden tests kept (= autograding it)."""
     nb = nbformat.read(MASTER, as_version=4)
@@ -82,8 +46,7 @@ def _stubbed_master():
 
 def _with_cell_after(nb, grade_id, source):
     """A student's added cell (no nbgrader metadata) right after the cell ``grade_id``."""
-    index = next(i for i, c in enumerate(nb.cells) if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
-    nb.cells.insert(index + 1, nbformat.v4.new_code_cell(source))
+    nb.cells.insert(index_of(nb, grade_id) + 1, nbformat.v4.new_code_cell(source))
     return nb
 
 

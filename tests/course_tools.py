@@ -1,0 +1,117 @@
+"""Shared helpers for the tests of the nbgrader course (autograde/): paths, the real CLI, cells, gradebook.
+
+Used by test_course.py (the master and its release), test_course_workflow.py (the instructor's
+round trip), test_course_matrix.py (many submissions, one autograde run) and
+test_course_robustness.py (submissions nbgrader cannot grade). Every course run happens in a
+throw-away copy of the course (``course_copy``) with its own exchange and home directories.
+"""
+import html
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import nbformat
+from nbgrader.api import Gradebook
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+COURSE = REPO / "autograde"
+ASSIGNMENT = "ch04_attention"
+MASTER = COURSE / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+STUDENT = REPO / "notebooks" / f"{ASSIGNMENT}.ipynb"
+
+POINTS = {"test1_scores": 4, "test2_mask": 3, "test3_softmax": 3, "test4_end_to_end": 2}
+MANUAL = ["q_lab1_no_scale", "q_lab2_neg_inf", "q_lab3_matmul_speed", "q_lab4_num_params",
+          "q_think1_scale", "q_think2_mask_order", "q_think3_max_trick", "q_think4_split"]
+STUB = re.compile(r"# 在这里写你的实现\n( *)pass$", re.M)  # the release's code stub (nbgrader_config.py)
+
+
+# ---------- the real nbgrader CLI, isolated ----------
+
+def isolated_env(home, **extra):
+    """Environment whose HOME and Jupyter/IPython state live under ``home`` (nothing in the user's home)."""
+    home = pathlib.Path(home)
+    env = dict(os.environ, HOME=str(home), IPYTHONDIR=str(home / ".ipython"), **extra)
+    for var, sub in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"),
+                     ("JUPYTER_RUNTIME_DIR", "runtime")):
+        env[var] = str(home / ".jupyter" / sub)
+    return env
+
+
+def run_nbgrader(*args, cwd, env=None, timeout=900):
+    """``nbgrader *args`` in ``cwd`` (default environment: this process's); the completed process."""
+    env = dict(env or os.environ)
+    # nbgrader runs `alembic` as a subprocess: the venv's scripts must be on PATH
+    env["PATH"] = os.pathsep.join([str(pathlib.Path(sys.executable).parent), env["PATH"]])
+    return subprocess.run([sys.executable, "-m", "nbgrader", *args],
+                          cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def course_copy(tmp_path):
+    """A throw-away course: the current master and config, nothing generated yet."""
+    course = pathlib.Path(tmp_path) / "course"
+    shutil.copytree(COURSE / "source", course / "source")
+    shutil.copy2(COURSE / "nbgrader_config.py", course)
+    return course
+
+
+def released(course):
+    """The student notebook that ``generate_assignment`` wrote into ``course``."""
+    return nbformat.read(course / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
+
+
+# ---------- cells ----------
+
+def cells_by_id(nb):
+    return {c.metadata.get("nbgrader", {}).get("grade_id", c.get("id")): c for c in nb.cells}
+
+
+def output_text(cell, stream="stdout"):
+    return "".join(o.text for o in cell.outputs if o.output_type == "stream" and o.name == stream)
+
+
+def cell_score(cell):
+    """The cell's partial credit exactly as nbgrader reads it: float(text/plain) of the last expression."""
+    results = [o for o in cell.outputs if o.output_type == "execute_result"]
+    assert len(results) == 1, cell.outputs
+    return float(results[0].data["text/plain"])  # "np.float64(...)" or "True" would raise here
+
+
+def index_of(nb, grade_id):
+    return next(i for i, c in enumerate(nb.cells) if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+
+
+def fill_solution(nb, grade_id, body):
+    """Replace the stub of solution cell ``grade_id`` by ``body`` (indented like the stub); metadata kept."""
+    cell = nb.cells[index_of(nb, grade_id)]
+    match = STUB.search(cell.source)
+    assert match, f"no release stub in {grade_id}"
+    indent = match.group(1)  # the first line's indent is already in the source, before the match
+    typed = textwrap.indent(body.strip("\n"), indent)[len(indent):]
+    cell.source = cell.source[:match.start()] + typed + cell.source[match.end():]
+    return nb
+
+
+# ---------- results ----------
+
+def gradebook_scores(course, student):
+    """``{grade_id: score}`` of the autograded test cells in the course's gradebook, plus the "total"."""
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        notebook = gradebook.find_submission_notebook(ASSIGNMENT, ASSIGNMENT, student)
+        scores = {g.name: g.score for g in notebook.grades if g.name in POINTS}
+        return {**scores, "total": notebook.score}
+
+
+def gradebook_comments(course, student):
+    """``{grade_id: auto_comment}`` of a student's answer cells."""
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        notebook = gradebook.find_submission_notebook(ASSIGNMENT, ASSIGNMENT, student)
+        return {c.name: c.auto_comment for c in notebook.comments}
+
+
+def visible_text(html_page):
+    """What a reader of the feedback page sees: tags (syntax highlighting) removed, entities decoded."""
+    return html.unescape(re.sub(r"<[^>]+>", "", html_page))
