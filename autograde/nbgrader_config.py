@@ -11,9 +11,12 @@ Command-line flags (e.g. ``--Exchange.root=/srv/exchange``) still override these
 """
 import os
 
+from nbconvert.exporters import NotebookExporter
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
 from nbgrader import utils
-from nbgrader.preprocessors import ClearHiddenTests, GetGrades
+from nbgrader.api import Gradebook
+from nbgrader.converters import Autograde
+from nbgrader.preprocessors import ClearHiddenTests, DeduplicateIds, GetGrades, NbGraderPreprocessor
 from traitlets import List
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -58,3 +61,64 @@ class ClearHiddenTestsInFeedback(ClearHiddenTests):
 # them in the feedback HTML (jupyter/nbgrader#917). Stripping the hidden regions again
 # before export keeps them instructor-only; the cells' printed [PASS]/[FAIL] lines stay.
 c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTestsInFeedback, CSSHTMLHeaderPreprocessor]
+
+
+# ---------- submissions that cannot be graded: 0 with a reason, the class goes on ----------
+
+
+class RejectDuplicateIds(NbGraderPreprocessor):
+    """Refuse a notebook in which one nbgrader cell appears more than once.
+
+    A copied (or split) cell keeps its nbgrader metadata. nbgrader's DeduplicateIds keeps
+    the last copy and empties the others' metadata, which later crashes that student with
+    a KeyError or, without add_missing_cells, aborts the whole run with a misleading
+    "old metadata" error (jupyter/nbgrader#1083). Which copy holds the answer cannot be
+    guessed, so the notebook is refused with the duplicated ids as the reason.
+    """
+
+    def preprocess(self, nb, resources):
+        ids = [cell.metadata["nbgrader"].get("grade_id") for cell in nb.cells if "nbgrader" in cell.metadata]
+        repeated = sorted({grade_id for grade_id in ids if grade_id and ids.count(grade_id) > 1})
+        if repeated:
+            raise ValueError(f"nbgrader cells appear more than once (copied or split with their metadata): "
+                             f"{', '.join(repeated)}; delete the extra copies in the submitted notebook")
+        return nb, resources
+
+
+class ZeroOnFailureExporter(NotebookExporter):
+    """Autograde's exporter: a notebook that cannot be graded scores 0, with the reason.
+
+    Invalid JSON, a kernel killed by student code (``os._exit``), duplicated cells ...
+    nbgrader logs the error, removes that student's autograded copy and goes on with the
+    next student; before that, every grade of the notebook is set to 0 and the reason is
+    written into its comments in the gradebook (visible via nbgrader.api or formgrader).
+    """
+
+    def from_filename(self, filename, resources=None, **kw):
+        try:
+            return super().from_filename(filename, resources=resources, **kw)
+        except Exception as exc:
+            try:
+                self._record_zero(resources["nbgrader"], f"{type(exc).__name__}: {str(exc).strip()[:300]}")
+            except Exception:  # the original error matters more than a failed bookkeeping step
+                self.log.exception("could not record the failed notebook in the gradebook")
+            raise
+
+    def _record_zero(self, info, error):
+        reason = (f"Not graded automatically, scored 0: {error}. After fixing the notebook run "
+                  f"`nbgrader autograde {info['assignment']} --student {info['student']} --force`.")
+        self.log.error("%s: %s", info["student"], reason)
+        with Gradebook(info["db_url"]) as gradebook:
+            notebook = gradebook.find_submission_notebook(info["notebook"], info["assignment"], info["student"])
+            for grade in notebook.grades:
+                grade.auto_score, grade.needs_manual_grade = 0.0, False
+            for comment in notebook.comments:
+                comment.auto_comment = reason
+            gradebook.db.commit()
+
+
+c.Autograde.sanitize_preprocessors = [
+    RejectDuplicateIds if step is DeduplicateIds else step
+    for step in Autograde.class_traits()["sanitize_preprocessors"].default()
+]
+c.Autograde.exporter_class = ZeroOnFailureExporter
