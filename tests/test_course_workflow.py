@@ -1,0 +1,175 @@
+"""Does the instructor's round trip work with the real nbgrader CLI, end to end, inside a temp dir?
+
+generate_assignment → validate (master / release) → release_assignment → fetch_assignment and
+submit by three students, each in their own home with ``--student`` → collect → autograde →
+generate_feedback → export. The course id and the exchange come from ATTN_COURSE_ID and
+ATTN_EXCHANGE; every HOME and Jupyter directory is a temp dir. alice submits a correct
+solution, bob the untouched release, carol a softmax without the max subtraction.
+"""
+import csv
+import re
+from types import SimpleNamespace
+
+import nbformat
+import pytest
+from nbconvert import HTMLExporter
+
+from course_submissions import submission
+from course_tools import (ASSIGNMENT, COURSE, MASTER, POINTS, STUDENT, course_copy, gradebook_scores, isolated_env,
+                          run_nbgrader, visible_text)
+
+COURSE_ID = "ch04-e2e"
+NOTEBOOK = f"{ASSIGNMENT}.ipynb"
+# student: (implementations or None for untouched, per-cell scores, the four "本项得分" lines' fractions)
+STUDENTS = {
+    "alice": (("einsum", "np_add_out", "exp_out"), (4.0, 3.0, 3.0, 2.0),
+              ["4 × 16/16 = 4", "3 × 12/12 = 3", "3 × 12/12 = 3", "2 × 8/8 = 2"]),
+    "bob": (None, (1.75, 1.0, 0.25, 0.5),
+            ["4 × 7/16 = 1.75", "3 × 4/12 = 1", "3 × 1/12 = 0.25", "2 × 2/8 = 0.5"]),
+    # no max subtraction: TEST 3 loses 3 hidden checks (1000s, far-apart rows, masked rows),
+    # TEST 4 two (the ±160 scores, the fully masked row)
+    "carol": (("dot", "add", "no_max"), (4.0, 3.0, 2.25, 1.5),
+              ["4 × 16/16 = 4", "3 × 12/12 = 3", "3 × 9/12 = 2.25", "2 × 6/8 = 1.5"]),
+}
+
+
+def _student_edit(path, implementations):
+    """What a student does in JupyterLab: type code into the solution cells of the fetched notebook, save."""
+    if implementations:
+        nbformat.write(submission(nbformat.read(path, as_version=4), *implementations), path)
+
+
+@pytest.fixture(scope="module")
+def workflow(tmp_path_factory):
+    """Run every step once; keep each command's result for the tests below."""
+    tmp = tmp_path_factory.mktemp("workflow")
+    course_entries = sorted(p.name for p in COURSE.iterdir())
+    course, exchange = course_copy(tmp), tmp / "exchange"
+    exchange.mkdir(mode=0o777)
+    teacher = isolated_env(tmp / "instructor", ATTN_COURSE_ID=COURSE_ID, ATTN_EXCHANGE=str(exchange))
+    done = {"generate": run_nbgrader("generate_assignment", ASSIGNMENT, cwd=course, env=teacher)}
+    for kind in ("source", "release"):
+        done[f"validate_{kind}"] = run_nbgrader("validate", f"{kind}/{ASSIGNMENT}/{NOTEBOOK}", cwd=course, env=teacher)
+    done["release"] = run_nbgrader("release_assignment", ASSIGNMENT, cwd=course, env=teacher)
+    homes = {}
+    for student, (implementations, _, _) in STUDENTS.items():
+        home = homes[student] = tmp / "homes" / student
+        home.mkdir(parents=True)
+        env, where = isolated_env(home), ["--course", COURSE_ID, f"--Exchange.root={exchange}"]
+        done[f"fetch_{student}"] = run_nbgrader("fetch_assignment", ASSIGNMENT, *where, cwd=home, env=env)
+        _student_edit(home / ASSIGNMENT / NOTEBOOK, implementations)
+        done[f"submit_{student}"] = run_nbgrader("submit", ASSIGNMENT, *where, "--student", student, cwd=home, env=env)
+    for step in ("collect", "autograde", "generate_feedback"):
+        done[step] = run_nbgrader(step, ASSIGNMENT, cwd=course, env=teacher)
+    done["export"] = run_nbgrader("export", "--to", str(tmp / "grades.csv"), cwd=course, env=teacher)
+    return SimpleNamespace(tmp=tmp, course=course, exchange=exchange, homes=homes, done=done,
+                           course_entries=(course_entries, sorted(p.name for p in COURSE.iterdir())))
+
+
+def _feedback(workflow, student):
+    path = workflow.course / "feedback" / student / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html")
+    return visible_text(path.read_text(encoding="utf-8"))
+
+
+def _secret_lines():
+    """Lines students never see: the master's hidden tests and solutions, minus anything the release shows too."""
+    shown = "\n".join(c.source for c in nbformat.read(STUDENT, as_version=4).cells)
+    secret = set()
+    for cell in nbformat.read(MASTER, as_version=4).cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("solution") and cell.cell_type == "markdown":
+            regions = [cell.source]
+        else:
+            regions = re.findall(r"### BEGIN (?:SOLUTION|HIDDEN TESTS)\n(.*?)### END", cell.source, flags=re.S)
+        secret |= {line.strip() for region in regions for line in region.splitlines()}
+    # markdown loses its `*$ marks when rendered: look for the plain runs between them too
+    pieces = {piece.strip() for line in secret for piece in re.split(r"[`*$]", line)}
+    return {line for line in secret | pieces if len(line) >= 16 and line not in shown}
+
+
+def test_does_every_step_succeed(workflow):
+    """Every command exits with status 0 (the run has no failed student)?"""
+    failed = {step: r.stderr[-1500:] for step, r in workflow.done.items() if r.returncode != 0}
+    assert not failed
+
+
+def test_does_validate_pass_the_master_and_show_the_releases_baseline(workflow):
+    """Master: all tests pass; release: the 4 test cells give partial credit and the 8 answers are empty?"""
+    assert "Success! Your notebook passes all the tests." in workflow.done["validate_source"].stdout
+    release = workflow.done["validate_release"].stdout
+    assert "VALIDATION FAILED ON 12 CELL(S)!" in release
+    assert release.count("Partial credit; passed some but not all of the tests") == len(POINTS)
+    assert release.count("You did not provide a response.") == 8
+
+
+def test_do_students_fetch_the_release_and_submit_under_their_own_ids(workflow):
+    """bob's fetched copy is the release; the inbound holds one `<id>+ch04_attention+<time>+…` per student?"""
+    fetched = (workflow.homes["bob"] / ASSIGNMENT / NOTEBOOK).read_text(encoding="utf-8")
+    assert fetched == (workflow.course / "release" / ASSIGNMENT / NOTEBOOK).read_text(encoding="utf-8")
+    inbound = sorted(p.name.split("+")[:2] for p in (workflow.exchange / COURSE_ID / "inbound").iterdir())
+    assert inbound == [[s, ASSIGNMENT] for s in sorted(STUDENTS)]
+    for student, home in workflow.homes.items():  # nbgrader's submit cache stayed in that student's home
+        assert list((home / ".jupyter" / "data" / "nbgrader_cache" / COURSE_ID).glob(f"{student}+{ASSIGNMENT}+*"))
+
+
+def test_does_collect_bring_each_submission_with_its_timestamp(workflow):
+    """submitted/<student>/ch04_attention/ holds the notebook and nbgrader's timestamp.txt?"""
+    for student in STUDENTS:
+        folder = workflow.course / "submitted" / student / ASSIGNMENT
+        assert (folder / NOTEBOOK).is_file() and (folder / "timestamp.txt").read_text().strip()
+
+
+@pytest.mark.parametrize("student", list(STUDENTS))
+def test_does_the_gradebook_hold_the_expected_scores(workflow, student):
+    """Per test cell and in total (no written answers yet: 0 each)?"""
+    expected = dict(zip(POINTS, STUDENTS[student][1]))
+    scores = gradebook_scores(workflow.course, student)
+    assert {g: scores[g] for g in POINTS} == pytest.approx(expected, abs=1e-9)
+    assert scores["total"] == pytest.approx(sum(expected.values()), abs=1e-9)
+
+
+def test_does_the_csv_export_have_one_row_per_student(workflow):
+    """grades.csv: score as in the gradebook, out of 20, with the submission's timestamp?"""
+    with open(workflow.tmp / "grades.csv", encoding="utf-8") as fh:
+        rows = {row["student_id"]: row for row in csv.DictReader(fh)}
+    assert {s: float(r["score"]) for s, r in rows.items()} == pytest.approx(
+        {s: sum(scores) for s, (_, scores, _) in STUDENTS.items()})
+    assert all(r["assignment"] == ASSIGNMENT and float(r["max_score"]) == 20.0 and r["timestamp"]
+               for r in rows.values())
+
+
+@pytest.mark.parametrize("student", list(STUDENTS))
+def test_does_feedback_show_each_assertion_and_score(workflow, student):
+    """22 visible + 26 hidden [PASS]/[FAIL] lines from the test cells, and each cell's score line?"""
+    text = _feedback(workflow, student)
+    assert len(re.findall(r"\[(?:PASS|FAIL)\] 隐藏检查 \d+: ", text)) == 7 + 6 + 8 + 5
+    assert re.findall(r"本项得分 = (.*)", text) == STUDENTS[student][2]
+    assert ("[PASS] out[0][0] = 0.5" if student != "bob" else "[FAIL] out[0][0] = 0.5") in text
+
+
+def test_does_feedback_name_the_failed_checks_and_the_verify_result(workflow):
+    """alice: 全 PASS, no failed hidden check; bob: the lab baseline; carol: exactly her five hidden failures?"""
+    alice, bob, carol = (_feedback(workflow, s) for s in ("alice", "bob", "carol"))
+    assert "结果: 全 PASS  (22 个断言)" in alice and "[FAIL] 隐藏检查" not in alice
+    assert "结果: 11 失败 / 11 通过" in bob
+    failed = re.findall(r"\[FAIL\] 隐藏检查 (\d+): (.{4})", carol)
+    assert failed == [("2", "大 lo"), ("3", "各行量级"), ("4", "含 -1"), ("3", "大分数（"), ("4", "某一整行")]
+
+
+def test_does_feedback_show_neither_hidden_tests_nor_solutions(workflow):
+    """No line of the master's hidden tests or solutions in any feedback (the detector does find them elsewhere)?"""
+    secret = _secret_lines()
+    master_page = visible_text(HTMLExporter().from_filename(str(MASTER))[0])  # rendered like feedback
+    assert len([line for line in secret if line in master_page]) >= 0.9 * len(secret) > 300
+    for student in STUDENTS:
+        assert [line for line in secret if line in _feedback(workflow, student)] == [], student
+    assert 'np.einsum("td,sd->ts", Q, K, out=out)' in _feedback(workflow, "alice")  # a student's own code shows
+
+
+def test_did_everything_stay_inside_the_temp_dirs(workflow):
+    """The real autograde/ gained no exchange, submissions or gradebook entries; the temp course has them all?"""
+    before, after = workflow.course_entries
+    assert after == before
+    assert (workflow.exchange / COURSE_ID / "outbound" / ASSIGNMENT / NOTEBOOK).is_file()
+    assert {p.name for p in workflow.course.iterdir()} >= {"release", "submitted", "autograded", "feedback",
+                                                          "gradebook.db"}
