@@ -32,9 +32,10 @@ STUB = re.compile(r"# 在这里写你的实现\n( *)pass$", re.M)  # the release
 # ---------- the real nbgrader CLI, isolated ----------
 
 def isolated_env(home, **extra):
-    """Environment whose HOME and Jupyter/IPython state live under ``home`` (nothing in the user's home)."""
+    """Environment whose HOME and Jupyter/IPython/matplotlib state live under ``home`` (a temp dir)."""
     home = pathlib.Path(home)
-    env = dict(os.environ, HOME=str(home), IPYTHONDIR=str(home / ".ipython"), **extra)
+    env = dict(os.environ, HOME=str(home), IPYTHONDIR=str(home / ".ipython"),
+               MPLCONFIGDIR=str(home / ".matplotlib"), **extra)
     for var, sub in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"),
                      ("JUPYTER_RUNTIME_DIR", "runtime")):
         env[var] = str(home / ".jupyter" / sub)
