@@ -91,7 +91,7 @@ class ZeroOnFailureExporter(NotebookExporter):
     Invalid JSON, a kernel killed by student code (``os._exit``), duplicated cells ...
     nbgrader logs the error, removes that student's autograded copy and goes on with the
     next student; before that, every grade of the notebook is set to 0 and the reason is
-    written into its comments in the gradebook (visible via nbgrader.api or formgrader).
+    written into its comments in the gradebook (read them with nbgrader.api; formgrader shows the 0).
     """
 
     def from_filename(self, filename, resources=None, **kw):
