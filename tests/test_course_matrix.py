@@ -61,8 +61,7 @@ MATRIX = {
     "bug_mask_rebound": (("dot", "rebind", "vectorised"), (4.0, 1.0, 3.0, 0.5)),
     # works on a contiguous copy of a view: v 6/6, h 5/6 (fails only the view) | T4 8/8 (contiguous)
     "bug_mask_contiguous_copy": (("dot", "contiguous_copy", "vectorised"), (4.0, 2.75, 3.0, 2.0)),
-    # reshape(-1) copies a non-contiguous view: should lose the view check like the one above
-    # (see KNOWN_GRADER_GAPS: the grader's view happens to be reshape-able without a copy)
+    # reshape(-1) copies the grader's unevenly strided view: loses the view check like the one above
     "bug_mask_reshape": (("dot", "reshape", "vectorised"), (4.0, 2.75, 3.0, 2.0)),
     # ---------- TEST 3 bugs (student_softmax) ----------
     # axis 0: v 1/4 (a 4x4 of zeros is uniform either way), h 2/8 (1-D; mismatch) | T4 v 2/3, h 0/5
@@ -85,15 +84,6 @@ MATRIX = {
     "bug_delegate_softmax": (("dot", "add", "delegate"), (4.0, 3.0, 0.0, 0.0)),
     # the given shape check deleted: v 4/4, h 7/8 (the mismatch raises instead of doing nothing) | T4 8/8
     "bug_softmax_no_input_check": (("dot", "add", "no_input_check"), (4.0, 3.0, 2.75, 2.0)),
-}
-
-# Submissions the grader scores differently from the hand derivation, because the grader is wrong.
-# strict: once the master's hidden test is fixed, the XPASS fails and this entry must go.
-KNOWN_GRADER_GAPS = {
-    "bug_mask_reshape": pytest.mark.xfail(strict=True, reason=(
-        "TEST 2 hidden check 4 uses buffer[:, ::2] of a (4, 8) buffer: its strides (32, 8) are uniform, "
-        "so reshape(-1) returns a view and the reshape bug keeps full marks; a (4, 9) buffer viewed as "
-        "[:, :8:2] would need a copy")),
 }
 
 # The bugs issue 3 names, each of which must be in the matrix (and lose points).
@@ -152,7 +142,7 @@ def test_does_no_test_cell_raise_or_write_stderr(graded):
     assert not broken
 
 
-@pytest.mark.parametrize("student", [pytest.param(s, marks=KNOWN_GRADER_GAPS.get(s, ())) for s in MATRIX])
+@pytest.mark.parametrize("student", list(MATRIX))
 def test_does_the_submission_get_exactly_its_expected_scores(graded, student):
     """Per test cell, the gradebook holds exactly the hand-derived score; the total is their sum?"""
     course, _, _ = graded
