@@ -9,38 +9,26 @@ first and every submission of tests/test_course_matrix.py into the second, and t
 import pathlib
 import sys
 import tempfile
-import time
 
-import nbformat
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests"))
 from course_submissions import submission  # noqa: E402
-from course_tools import ASSIGNMENT, course_copy, isolated_env, released, run_nbgrader  # noqa: E402
-from test_course_matrix import MATRIX  # noqa: E402
+from course_tools import autograde_class  # noqa: E402
+from test_course_matrix import MATRIX, matrix_submissions  # noqa: E402
 
 
-def timed_autograde(tmp: pathlib.Path, students: dict) -> float:
-    """Seconds for one `nbgrader autograde` over ``students`` ({id: (scores, mask, softmax)})."""
-    course, env = course_copy(tmp), isolated_env(tmp / "home")
-    assert run_nbgrader("generate_assignment", ASSIGNMENT, cwd=course, env=env).returncode == 0
-    release = released(course)
-    for student, implementations in students.items():
-        folder = course / "submitted" / student / ASSIGNMENT
-        folder.mkdir(parents=True)
-        nbformat.write(submission(release, *implementations), folder / f"{ASSIGNMENT}.ipynb")
-    start = time.perf_counter()
-    result = run_nbgrader("autograde", ASSIGNMENT, cwd=course, env=env)
-    seconds = time.perf_counter() - start
+def timed_autograde(tmp: pathlib.Path, make_submissions) -> float:
+    """Seconds for one `nbgrader autograde` over the submissions ``make_submissions(release)`` builds."""
+    _, _, result, seconds = autograde_class(tmp, make_submissions)
     assert result.returncode == 0, result.stderr[-2000:]
     return seconds
 
 
 def main() -> None:
-    matrix = {student: implementations for student, (implementations, _) in MATRIX.items()}
     with tempfile.TemporaryDirectory() as tmp:
-        one = timed_autograde(pathlib.Path(tmp) / "one", {"ok_dot": matrix["ok_dot"]})
-        every = timed_autograde(pathlib.Path(tmp) / "matrix", matrix)
-    n = len(matrix)
+        one = timed_autograde(pathlib.Path(tmp) / "one", lambda release: {"ok_dot": submission(release)})
+        every = timed_autograde(pathlib.Path(tmp) / "matrix", matrix_submissions)
+    n = len(MATRIX)
     print(f"{'submissions':>11} {'wall (s)':>9} {'per submission (s)':>19}")
     print(f"{1:>11} {one:>9.1f} {one:>19.1f}")
     print(f"{n:>11} {every:>9.1f} {every / n:>19.1f}")

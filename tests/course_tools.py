@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 
 import nbformat
 from nbgrader.api import Gradebook
@@ -62,6 +63,24 @@ def course_copy(tmp_path):
 def released(course):
     """The student notebook that ``generate_assignment`` wrote into ``course``."""
     return nbformat.read(course / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
+
+
+def autograde_class(tmp_path, make_submissions, **env_extra):
+    """Generate a fresh course in ``tmp_path``, put ``make_submissions(release)`` ({student: notebook,
+    or raw text}) into submitted/, grade them with one real ``nbgrader autograde``.
+
+    Returns ``(course, env, completed process, seconds the autograde took)``.
+    """
+    course, env = course_copy(tmp_path), isolated_env(pathlib.Path(tmp_path) / "home", **env_extra)
+    generated = run_nbgrader("generate_assignment", ASSIGNMENT, cwd=course, env=env)
+    assert generated.returncode == 0, generated.stderr
+    for student, content in make_submissions(released(course)).items():
+        path = course / "submitted" / student / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+        path.parent.mkdir(parents=True)
+        path.write_text(content if isinstance(content, str) else nbformat.writes(content), encoding="utf-8")
+    start = time.perf_counter()
+    result = run_nbgrader("autograde", ASSIGNMENT, cwd=course, env=env)
+    return course, env, result, time.perf_counter() - start
 
 
 # ---------- cells ----------

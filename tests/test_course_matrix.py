@@ -9,13 +9,12 @@ TEST 2 6 + 6 (3), TEST 3 4 + 8 (3), TEST 4 3 + 5 (2). Shorthand in the comments:
 ("rejects bad input" / "shape mismatch") is the given input check, which every body keeps.
 A buggy submission changes one function; the other two are the correct "dot"/"add"/"vectorised".
 """
-import time
 
 import nbformat
 import pytest
 
 from course_submissions import MASK, SCORES, SOFTMAX, submission
-from course_tools import ASSIGNMENT, POINTS, course_copy, gradebook_scores, isolated_env, released, run_nbgrader
+from course_tools import ASSIGNMENT, POINTS, autograde_class, gradebook_scores
 
 FULL = (4.0, 3.0, 3.0, 2.0)
 
@@ -93,21 +92,15 @@ REQUIRED_BUGS = ["bug_hardcoded", "bug_q_qt", "bug_k_qt", "bug_no_scale", "bug_d
                  "bug_softmax_rebind_out", "bug_softmax_global_max", "bug_delegate_softmax"]
 
 
+def matrix_submissions(release):
+    """Every MATRIX entry typed into the release: {student: notebook}."""
+    return {student: submission(release, *implementations) for student, (implementations, _) in MATRIX.items()}
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     """One course, every submission in submitted/, one `nbgrader autograde` run: (course, process, seconds)."""
-    tmp = tmp_path_factory.mktemp("matrix")
-    course, env = course_copy(tmp), isolated_env(tmp / "home")
-    generated = run_nbgrader("generate_assignment", ASSIGNMENT, cwd=course, env=env)
-    assert generated.returncode == 0, generated.stderr
-    release = released(course)
-    for student, (implementations, _) in MATRIX.items():
-        folder = course / "submitted" / student / ASSIGNMENT
-        folder.mkdir(parents=True)
-        nbformat.write(submission(release, *implementations), folder / f"{ASSIGNMENT}.ipynb")
-    start = time.perf_counter()
-    result = run_nbgrader("autograde", ASSIGNMENT, cwd=course, env=env)
-    seconds = time.perf_counter() - start
+    course, _, result, seconds = autograde_class(tmp_path_factory.mktemp("matrix"), matrix_submissions)
     print(f"\nautograde of {len(MATRIX)} submissions: {seconds:.1f} s")
     return course, result, seconds
 

@@ -15,8 +15,8 @@ import nbformat
 import pytest
 
 from course_submissions import submission
-from course_tools import (ASSIGNMENT, POINTS, course_copy, gradebook_comments, gradebook_scores, index_of,
-                          isolated_env, released, run_nbgrader, visible_text)
+from course_tools import (ASSIGNMENT, POINTS, autograde_class, gradebook_comments, gradebook_scores, index_of,
+                          run_nbgrader, visible_text)
 
 ZERO = (0.0, 0.0, 0.0, 0.0)
 # student: (expected (test1, test2, test3, test4), text the recorded reason must contain or None)
@@ -65,14 +65,8 @@ def _submissions(release):
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     """(course, env, autograde process) after one autograde over all of EXPECTED's students."""
-    tmp = tmp_path_factory.mktemp("robustness")
-    course, env = course_copy(tmp), isolated_env(tmp / "home", ATTN_TIMEOUT="5")
-    assert run_nbgrader("generate_assignment", ASSIGNMENT, cwd=course, env=env).returncode == 0
-    for student, content in _submissions(released(course)).items():
-        path = course / "submitted" / student / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
-        path.parent.mkdir(parents=True)
-        path.write_text(content if isinstance(content, str) else nbformat.writes(content), encoding="utf-8")
-    return course, env, run_nbgrader("autograde", ASSIGNMENT, cwd=course, env=env)
+    course, env, result, _ = autograde_class(tmp_path_factory.mktemp("robustness"), _submissions, ATTN_TIMEOUT="5")
+    return course, env, result
 
 
 def test_does_autograde_report_exactly_the_ungradable_students(run):
