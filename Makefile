@@ -16,6 +16,7 @@ export JUPYTERLAB_WORKSPACES_DIR := $(STATE)/jupyter/lab-workspaces
 export IPYTHONDIR           := $(STATE)/ipython
 export MPLCONFIGDIR         := $(STATE)/matplotlib
 export JUPYTER_PLATFORM_DIRS := 1
+export npm_config_cache     := $(STATE)/npm
 
 .PHONY: lab test venv release browser-deps clean
 

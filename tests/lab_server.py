@@ -76,7 +76,8 @@ def free_port() -> int:
 
 
 def _environment(base_dir: pathlib.Path, token: str) -> dict:
-    env = dict(os.environ, JUPYTER_PLATFORM_DIRS="1", JUPYTER_TOKEN=token)
+    # npm_config_cache: JupyterLab asks npm for its prefix at start-up; npm's log stays in base_dir.
+    env = dict(os.environ, JUPYTER_PLATFORM_DIRS="1", JUPYTER_TOKEN=token, npm_config_cache=str(base_dir / "npm"))
     env.pop("JUPYTER_PATH", None)
     for var, sub in _STATE_DIRS.items():
         env[var] = str(base_dir / sub)

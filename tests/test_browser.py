@@ -82,12 +82,15 @@ def chromium():
 
 
 @pytest.fixture(scope="module")
-def browser(chromium):
+def browser(chromium, tmp_path_factory):
     from playwright.sync_api import sync_playwright
 
+    # Chromium's crash-report settings and caches go to a temp dir, not the user's ~/.config.
+    home = tmp_path_factory.mktemp("chromium-home")
+    env = dict(os.environ, XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"))
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
-            executable_path=str(chromium), args=lab_page.CHROMIUM_ARGS)
+            executable_path=str(chromium), args=lab_page.CHROMIUM_ARGS, env=env)
         try:
             yield browser
         finally:
