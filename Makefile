@@ -23,7 +23,8 @@ export npm_config_cache     := $(STATE)/npm
 venv: $(STAMP)
 
 $(STAMP): pyproject.toml
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@# A venv left half-made (no pip: e.g. python3-venv missing at the time) is rebuilt.
+	test -x $(VENV)/bin/pip || $(PYTHON) -m venv --clear $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
 	@# The torch oracle tests run when a local CPU wheel is on disk; they skip otherwise.

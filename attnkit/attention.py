@@ -43,6 +43,10 @@ def add_mask(scores, mask) -> np.ndarray:
         scores.shape == mask.shape,
         f"mask must have the scores' shape: scores.shape={scores.shape}, mask.shape={mask.shape}",
     )
+    require(
+        mask.dtype.kind == "f",
+        f"mask must be additive floats (0 keep, -1e9 block), not {mask.dtype}: mask.dtype={mask.dtype}",
+    )
     return scores + mask
 
 

@@ -16,7 +16,8 @@ from .attention import softmax as _softmax
 from .probes import Probe
 from .safecall import Call
 
-RTOL, ATOL = 1e-4, 1e-5  # loose enough for float32 work on float64 probes, far tighter than any bug
+RTOL, ATOL = 1e-4, 1e-5  # float32 arithmetic: loose enough for any correct float32 work, far tighter than any bug
+RTOL64, ATOL64 = 1e-9, 1e-12  # float64 probes keep float64 precision, as the hidden tests require
 
 ROLE = {"scores": "student_attention_scores", "mask": "student_apply_mask", "softmax": "student_softmax"}
 TABLE_ROW = {
@@ -47,7 +48,7 @@ class Outcome:
 
     @property
     def ok(self) -> bool:
-        return self.call.error is None and close(self.out, self.reference)
+        return self.call.error is None and close(self.out, self.reference, exact_float64=True)
 
 
 @dataclass(frozen=True)
@@ -58,9 +59,26 @@ class Rule:
     explain: Callable[[Outcome], str]
 
 
-def close(a, b) -> bool:
+def close(a, b, exact_float64: bool = False) -> bool:
+    """Equal up to float32 rounding; with ``exact_float64``, a float64 ``b`` must match to float64 precision."""
+    tight = exact_float64 and np.asarray(b).dtype == np.float64
+    rtol, atol = (RTOL64, ATOL64) if tight else (RTOL, ATOL)
     a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
-    return a.shape == b.shape and bool(np.allclose(a, b, rtol=RTOL, atol=ATOL, equal_nan=True))
+    return a.shape == b.shape and bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
+
+
+def _lost_precision(o: Outcome) -> bool | None:
+    """float64 in, float32-grade out: right up to float32 rounding, wrong at float64 precision."""
+    if o.reference.dtype != np.float64:
+        return None
+    return close(o.out, o.reference) and not close(o.out, o.reference, exact_float64=True)
+
+
+def _precision_rule(stage: str, written: str) -> Rule:
+    return Rule(f"{stage}_lost_precision", _lost_precision, lambda o: say(
+        f"{at(o)}，输入是 float64，{written} 却只精确到 float32 的程度（相对误差约 1e-7，而不是 1e-16）。",
+        "计算中途把数组转成了 float32（例如 astype(np.float32)、np.float32(...) 或 float32 的临时数组）。",
+        f"{ROLE[stage]} 保持输入的 dtype：临时数组用 np.empty_like / np.zeros_like，或直接在原数组上运算。"))
 
 
 def factor(out, base) -> float | None:
@@ -220,7 +238,12 @@ SOFTMAX_RULES = (
              "student_softmax 先求每行最大值，再算 exp(x - max)：第 1 章的数值稳定技巧。")),
 )
 
-RULES = {"scores": SCORES_RULES, "mask": MASK_RULES, "softmax": SOFTMAX_RULES}
+# Precision first: an output right up to float32 rounding is no other mistake.
+RULES = {
+    "scores": (_precision_rule("scores", "out"),) + SCORES_RULES,
+    "mask": (_precision_rule("mask", "scores"),) + MASK_RULES,
+    "softmax": (_precision_rule("softmax", "out"),) + SOFTMAX_RULES,
+}
 
 
 # --- findings without a named rule ----------------------------------------------------

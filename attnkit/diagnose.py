@@ -118,15 +118,11 @@ def _guard_finding(spec: _Stage, outcomes: list) -> Finding | None:
     return _finding(spec, "wrong_values", wrong_values_message(spec.name, o), o)
 
 
-def _same_code(rc, expected) -> bool:
-    """The C ``int``: an integer equal to the reference's code (not None, a bool or an array)."""
-    return isinstance(rc, (int, np.integer)) and not isinstance(rc, bool) and rc == expected
-
-
 def _return_code_finding(spec: _Stage, outcomes: list) -> Finding | None:
     if spec.name != "scores":
         return None
-    o = next((o for o in outcomes if not o.call.error and not _same_code(o.call.returned, o.expected_rc)), None)
+    wrong = (o for o in outcomes if not o.call.error and not lab.is_return_code(o.call.returned, o.expected_rc))
+    o = next(wrong, None)
     return None if o is None else _finding(spec, "return_code", return_code_message(o), o, arrays=False)
 
 

@@ -17,11 +17,16 @@ import numpy as np
 from .attention import softmax as _softmax
 
 __all__ = [
-    "scores_inputs_ok", "mask_inputs_ok", "softmax_inputs_ok",
+    "scores_inputs_ok", "mask_inputs_ok", "softmax_inputs_ok", "is_return_code",
     "attention_scores", "apply_mask", "softmax",
     "stub_attention_scores", "stub_apply_mask", "stub_softmax",
     "REFERENCE", "STUBS",
 ]
+
+
+def is_return_code(rc, code: int) -> bool:
+    """The C ``int`` return: an integer equal to ``code`` (not ``None``, a bool or an array)."""
+    return isinstance(rc, (int, np.integer)) and not isinstance(rc, bool) and bool(rc == code)
 
 
 def _arrays(*xs) -> bool:

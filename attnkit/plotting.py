@@ -1,7 +1,8 @@
 """Heatmaps of the chapter's matrices: scores, mask, masked scores, weights (matplotlib only here).
 
 Helpers follow matplotlib's helper style: pass ``ax`` / ``axes`` to draw into your own figure
-(default: a new pyplot figure), get the artists back. Masked cells (``<= -1e8``, the lab's
+(``heatmap`` defaults to the current axes, ``plt.gca()``; the multi-panel figures make their own),
+get the artists back. Masked cells (``<= -1e8``, the lab's
 ``-1e9``; ``-inf`` too) are drawn grey and hatched and are left out of the colour scale, so
 one ``-1e9`` does not wash the other cells out. NaN cells are grey and labelled ``NaN``.
 Chinese tokens render with Noto Sans SC, which the ``pylopdf-fonts-zh-cn`` wheel (a project

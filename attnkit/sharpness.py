@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .attention import add_mask, attention_scores, default_scale, softmax
-from .errors import require
+from .errors import require_positive_int
 from .masks import create_causal_mask
 
 __all__ = ["HEAD_DIMS", "Sharpness", "Curve", "random_qk", "row_entropy", "measure", "curve", "uniform_entropy", "summary"]
@@ -59,8 +59,8 @@ class Curve:
 
 
 def _check_sizes(head_dim: int, seq_len: int) -> None:
-    require(head_dim >= 1, f"head_dim must be a positive integer: head_dim={head_dim!r}")
-    require(seq_len >= 1, f"seq_len must be a positive integer: seq_len={seq_len!r}")
+    require_positive_int("head_dim", head_dim)
+    require_positive_int("seq_len", seq_len)
 
 
 def random_qk(head_dim: int, seq_len: int, seed: int = 0):
@@ -96,7 +96,7 @@ def measure(head_dim: int, *, scaled: bool = True, seq_len: int = 8, seed: int =
 def curve(head_dims=HEAD_DIMS, *, scaled: bool, seq_len: int = 8, seed: int = 0,
           causal: bool = False, draws: int = 1) -> Curve:
     """Average :func:`measure` over seeds ``seed … seed+draws-1`` at every head_dim."""
-    require(draws >= 1, f"draws must be a positive integer: draws={draws!r}")
+    require_positive_int("draws", draws)
     stats = np.array([
         [(m.mean_entropy, m.mean_max_weight)
          for m in (measure(d, scaled=scaled, seq_len=seq_len, seed=seed + i, causal=causal)

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .lab import is_return_code
 from .masks import create_causal_mask
+from .safecall import describe_exception
 
 RULE = "=" * 40
 SCORES, MASK, SOFTMAX = "student_attention_scores", "student_apply_mask", "student_softmax"
@@ -103,21 +105,15 @@ class _Run:
         try:
             result = fn(*args)
         except (Exception, SystemExit) as exc:
-            detail = str(exc).splitlines()[0][:80] if str(exc) else ""
-            self.note(f"    {role} 抛出异常 {type(exc).__name__}: {detail}".rstrip(": "))
+            self.note(f"    {role} 抛出异常 {describe_exception(exc)}")
             return False, None
-        if isinstance(result, np.ndarray):
+        if isinstance(result, np.ndarray) and not any(result is arg for arg in args):
             self.note(f"    提示: {role} 返回了一个新数组；检查只读调用方传入的数组，请原地写入（如 out[...] = ...）")
         return True, result
 
 
 def _eq(value, expected: float) -> bool:
     return abs(float(value) - expected) < FLOAT_TOLERANCE
-
-
-def _returned_zero(rc) -> bool:
-    """The C ``int`` return: only an integer 0 counts (not ``None``, ``False`` or an array)."""
-    return isinstance(rc, (int, np.integer)) and not isinstance(rc, bool) and rc == 0
 
 
 def _row_sums_ok(run: _Run, probs: np.ndarray, suffix: str) -> bool:
@@ -139,13 +135,13 @@ def run_test1(scores_fn, file=None) -> TestReport:
     run = _Run(1, f"{SCORES} 基础形状与缩放", 1, file)
     eye2, out = _f32(np.eye(2)), np.zeros((2, 2), np.float32)
     done, rc = run.call(SCORES, scores_fn, eye2, eye2.copy(), 0.5, out)
-    run.check("返回 0 (成功)", lambda: done and _returned_zero(rc))
+    run.check("返回 0 (成功)", lambda: done and is_return_code(rc, 0))
     run.check("输出形状为 [2, 2]", lambda: done and out.shape == (2, 2))
     for (i, j), want in {(0, 0): 0.5, (0, 1): 0.0, (1, 0): 0.0, (1, 1): 0.5}.items():
         run.check(f"out[{i}][{j}] = {want:g}", lambda i=i, j=j, want=want: done and _eq(out[i, j], want))
     eye3, out3 = _f32(np.eye(3)), np.zeros((3, 3), np.float32)
     done, rc = run.call(SCORES, scores_fn, eye3, eye3.copy(), 1.0, out3)
-    run.check("seq_len=3 调用成功", lambda: done and _returned_zero(rc))
+    run.check("seq_len=3 调用成功", lambda: done and is_return_code(rc, 0))
     run.check("I @ I 在 (0,0) = 1", lambda: done and _eq(out3[0, 0], 1.0))
     run.check("I @ I 在 (0,1) = 0", lambda: done and _eq(out3[0, 1], 0.0))
     return run.report
@@ -183,7 +179,7 @@ def run_test4(scores_fn, mask_fn, softmax_fn, file=None) -> TestReport:
     run = _Run(4, "端到端: scores → mask → softmax", 20, file)
     eye4, scores = _f32(np.eye(4)), np.zeros((4, 4), np.float32)
     scored, rc = run.call(SCORES, scores_fn, eye4, eye4.copy(), 0.5, scores)
-    run.check("scores 计算成功", lambda: scored and _returned_zero(rc))
+    run.check("scores 计算成功", lambda: scored and is_return_code(rc, 0))
     masked, _ = run.call(MASK, mask_fn, scores, create_causal_mask(4))
     attn = np.zeros((4, 4), np.float32)
     normalised, _ = run.call(SOFTMAX, softmax_fn, attn, scores)

@@ -68,6 +68,8 @@ def test_matches_naive_loops(seq_q, seq_k, head_dim, value_dim):
          "q must be 2-D [seq_len, dim]: q.shape=(4,)"),
         (lambda: add_mask(np.ones((2, 3)), np.ones((3, 3))),
          "mask must have the scores' shape: scores.shape=(2, 3), mask.shape=(3, 3)"),
+        (lambda: add_mask(np.ones((2, 2)), np.triu(np.ones((2, 2), bool), k=1)),
+         "mask must be additive floats (0 keep, -1e9 block), not bool: mask.dtype=bool"),
         (lambda: softmax(np.float64(1.0)), "softmax needs at least 1-D input: x.shape=()"),
         (lambda: attention(np.ones((2, 4)), np.ones((3, 4)), np.ones((5, 2))),
          "k and v must have the same seq_len: k.shape=(3, 4), v.shape=(5, 2)"),

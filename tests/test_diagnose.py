@@ -264,6 +264,27 @@ def softmax_raises(out, inp):
     raise ZeroDivisionError("division by zero")
 
 
+def scores_in_float32(Q, K, scale, out):
+    if not ok_scores(Q, K, out):
+        return -1
+    out[...] = np.float32(scale) * (Q.astype(np.float32) @ K.astype(np.float32).T)
+    return 0
+
+
+def mask_in_float32(scores, mask):
+    if not ok_mask(scores, mask):
+        return
+    scores[...] = scores.astype(np.float32) + mask.astype(np.float32)
+
+
+def softmax_in_float32(out, inp):
+    if not ok_softmax(out, inp):
+        return
+    x = inp.astype(np.float32)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    out[...] = e / e.sum(axis=-1, keepdims=True)
+
+
 NAMED = [
     # (student functions, stage, bug, phrases the message must contain)
     ((scores_no_scale, REF_MASK, REF_SOFTMAX), "scores", "scores_missing_scale", ["Q @ K^T", "scale = 0.3", "对角项不对"]),
@@ -294,6 +315,10 @@ NAMED = [
     ((REF_SCORES, REF_MASK, lab.stub_softmax), "softmax", "softmax_out_not_written", ["全部是 0", "没写进 out"]),
     ((REF_SCORES, REF_MASK, softmax_shifts_input), "softmax", "softmax_mutates_input", ["只读的输入 inp"]),
     ((REF_SCORES, REF_MASK, softmax_raises), "softmax", "softmax_exception", ["ZeroDivisionError", "student_softmax"]),
+    # float64 in, float32 arithmetic: the hidden tests take points for it, so the diagnosis must say so
+    ((scores_in_float32, REF_MASK, REF_SOFTMAX), "scores", "scores_lost_precision", ["float64", "astype(np.float32)"]),
+    ((REF_SCORES, mask_in_float32, REF_SOFTMAX), "mask", "mask_lost_precision", ["float64", "scores 却只精确到"]),
+    ((REF_SCORES, REF_MASK, softmax_in_float32), "softmax", "softmax_lost_precision", ["float64", "保持输入的 dtype"]),
 ]
 
 

@@ -1,13 +1,8 @@
 """Do environment.yml (Binder, conda) and pyproject.toml ask for the same packages?"""
 import re
-import sys
+import tomllib
 
 import yaml
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 from conftest import REPO
 

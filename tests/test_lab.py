@@ -84,6 +84,13 @@ def test_softmax_rejects_what_c_rejects(out, inp):
         np.testing.assert_array_equal(out, before)
 
 
+@pytest.mark.parametrize("rc,code,expected", [(0, 0, True), (np.int32(-1), -1, True), (None, 0, False),
+                                              (False, 0, False), (np.zeros(1), 0, False), (-1, 0, False)])
+def test_is_return_code_only_accepts_integers(rc, code, expected):
+    """Is only an integer equal to the code a C-style return code (not None, False or an array)?"""
+    assert lab.is_return_code(rc, code) is expected
+
+
 def test_stubs_write_nothing():
     """Do the stubs behave like the untouched student.c: return 0 / nothing, arrays unchanged?"""
     q, k = _qk()

@@ -127,6 +127,7 @@ def test_summary_reports_the_numbers_in_chinese():
 
 @pytest.mark.parametrize("call, message", [
     (lambda: measure(0), "head_dim must be a positive integer: head_dim=0"),
+    (lambda: measure(2.5), "head_dim must be a positive integer: head_dim=2.5"),
     (lambda: measure(4, seq_len=0), "seq_len must be a positive integer: seq_len=0"),
     (lambda: curve(scaled=True, draws=0), "draws must be a positive integer: draws=0"),
 ])

@@ -144,6 +144,16 @@ def test_rebinding_out_is_caught_and_hinted():
     assert text.endswith("结果: 5 失败 / 17 通过\n========================================\n")
 
 
+def test_returning_out_itself_is_no_rebinding():
+    """Does a softmax that writes into out and returns it (np.divide(..., out=out)) pass with no hint?"""
+    def returns_out(out, inp):
+        e = np.exp(inp - inp.max(axis=-1, keepdims=True))
+        return np.divide(e, e.sum(axis=-1, keepdims=True), out=out)
+
+    report, text = _run(lab.attention_scores, lab.apply_mask, returns_out)
+    assert report.failed == 0 and "提示" not in text
+
+
 def test_nan_rows_are_not_counted_as_summing_to_one():
     """Is a NaN row printed and failed (C's fabs(sum-1) > eps would let it pass)?"""
     def nan_softmax(out, inp):
