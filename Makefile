@@ -17,6 +17,8 @@ export IPYTHONDIR           := $(STATE)/ipython
 export MPLCONFIGDIR         := $(STATE)/matplotlib
 export JUPYTER_PLATFORM_DIRS := 1
 export npm_config_cache     := $(STATE)/npm
+# The kernel-side grader, as nbgrader_config.py announces it (an instructor running the master in `make lab`).
+export ATTN_GRADER          := $(CURDIR)/autograde/grader/__init__.py
 
 .PHONY: lab test venv release browser-deps clean
 

@@ -9,7 +9,6 @@ import html
 import os
 import pathlib
 import re
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -18,11 +17,8 @@ import time
 import nbformat
 from nbgrader.api import Gradebook
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
-COURSE = REPO / "autograde"
-ASSIGNMENT = "ch04_attention"
-MASTER = COURSE / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
-STUDENT = REPO / "notebooks" / f"{ASSIGNMENT}.ipynb"
+from coursekit.paths import ASSIGNMENT, COURSE, MASTER, REPO, copy_course
+from coursekit.paths import STUDENT_NOTEBOOK as STUDENT
 
 POINTS = {"test1_scores": 4, "test2_mask": 3, "test3_softmax": 3, "test4_end_to_end": 2}
 MANUAL = ["q_lab1_no_scale", "q_lab2_neg_inf", "q_lab3_matmul_speed", "q_lab4_num_params",
@@ -54,10 +50,7 @@ def run_nbgrader(*args, cwd, env=None, timeout=900):
 
 def course_copy(tmp_path):
     """A throw-away course: the current master and config, nothing generated yet."""
-    course = pathlib.Path(tmp_path) / "course"
-    shutil.copytree(COURSE / "source", course / "source")
-    shutil.copy2(COURSE / "nbgrader_config.py", course)
-    return course
+    return copy_course(pathlib.Path(tmp_path) / "course")
 
 
 def released(course):
