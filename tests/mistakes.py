@@ -12,7 +12,9 @@ matrix (tests/test_course_matrix.py) and benchmarks/. Adding a mistake is one en
 :func:`submission` types a mistake into a released notebook; :func:`functions` turns it into
 the three Python functions exactly as the notebook would define them.
 """
+import contextlib
 import copy
+import io
 import textwrap
 from dataclasses import dataclass
 
@@ -208,10 +210,10 @@ SOFTMAX = {
         flat = inp.reshape(-1, inp.shape[-1])
         out[...] = np.array(list(map(attnkit.softmax, flat))).reshape(inp.shape)
     """,
-    "found_by_gc": """
-        import gc
-        found = next(f for f in gc.get_objects() if callable(f) and getattr(f, "__qualname__", "") == "softmax"
-                     and getattr(f, "__module__", "") == "attnkit.attention")
+    "found_by_inspect": """
+        import inspect
+        import sys
+        found = dict(inspect.getmembers(sys.modules["attnkit.attention"], inspect.isfunction))["softmax"]
         out[...] = found(inp)
     """,
 }
@@ -347,7 +349,7 @@ MISTAKES = (
     _entry("bug_delegate_softmax_subprocess", None, (4.0, 3.0, 0.0, 0.0), softmax="subprocess"),
     _entry("bug_delegate_softmax_fork", None, (4.0, 3.0, 0.0, 0.0), softmax="fork"),
     _entry("bug_delegate_softmax_map_rows", None, (4.0, 3.0, 0.0, 0.0), softmax="map_rows"),
-    _entry("bug_delegate_softmax_found_by_gc", None, (4.0, 3.0, 0.0, 0.0), softmax="found_by_gc"),
+    _entry("bug_delegate_softmax_found_by_inspect", None, (4.0, 3.0, 0.0, 0.0), softmax="found_by_inspect"),
 )
 
 BY_NAME = {m.name: m for m in MISTAKES}
@@ -375,6 +377,7 @@ def functions(mistake: Mistake, release_nb=None) -> tuple:
         cells.append(nb.cells[index_of(nb, added[0]) - 1])  # the student's own cell sits right before it
     cells += [nb.cells[index_of(nb, role)] for role in ROLES]
     namespace = {"__name__": "__main__"}
-    for cell in cells:
-        exec(compile(cell.source, f"<cell {cell.get('id', '')}>", "exec"), namespace)  # noqa: S102 -- test data
+    with contextlib.redirect_stdout(io.StringIO()):  # the set-up cell says hello
+        for cell in cells:
+            exec(compile(cell.source, f"<cell {cell.get('id', '')}>", "exec"), namespace)  # noqa: S102 -- test data
     return tuple(namespace[role] for role in ROLES)
