@@ -18,6 +18,8 @@ from mistakes import submission
 from course_tools import (ASSIGNMENT, POINTS, autograde_class, gradebook_comments, gradebook_scores, index_of,
                           run_nbgrader, visible_text)
 
+pytestmark = pytest.mark.integration  # real nbgrader, kernels, servers or a browser: `make test` only
+
 ZERO = (0.0, 0.0, 0.0, 0.0)
 # student: (expected (test1, test2, test3, test4), text the recorded reason must contain or None)
 EXPECTED = {
