@@ -14,7 +14,8 @@ from nbgrader.api import (Assignment, Comment, Grade, GradeCell, Gradebook, Note
                           SubmittedAssignment, SubmittedNotebook)
 from traitlets.config.loader import PyFileConfigLoader
 
-__all__ = ["NOT_GRADED", "CellInfo", "CellGrade", "ClassGrades", "alembic_on_path", "db_url", "read_class"]
+__all__ = ["NOT_GRADED", "CellInfo", "CellGrade", "ClassGrades", "alembic_on_path", "class_grades", "db_url",
+           "read_class"]
 
 NOT_GRADED = "Not graded automatically"  # how coursekit.extensions.record_zero starts its comment
 
@@ -109,12 +110,17 @@ def _not_graded(db, assignment: str) -> dict:
     return {student: comment for student, comment in _submitted(query, assignment)}
 
 
+def class_grades(gradebook: Gradebook, assignment: str) -> ClassGrades:
+    """Every student, cell and grade of ``assignment`` in an open ``gradebook``."""
+    db = gradebook.db
+    gradebook.find_assignment(assignment)  # MissingEntry names the assignment when it is not there
+    students = sorted(s for (s,) in db.query(Student.id))
+    return ClassGrades(assignment, students, _cells(db, assignment), _grades(db, assignment),
+                       _not_graded(db, assignment))
+
+
 def read_class(url: str, assignment: str) -> ClassGrades:
-    """Every student, cell and grade of ``assignment`` in the gradebook at ``url``."""
+    """:func:`class_grades` of the gradebook at ``url``."""
     alembic_on_path()
     with Gradebook(url) as gradebook:
-        db = gradebook.db
-        gradebook.find_assignment(assignment)  # MissingEntry names the assignment when it is not there
-        students = sorted(s for (s,) in db.query(Student.id))
-        return ClassGrades(assignment, students, _cells(db, assignment), _grades(db, assignment),
-                           _not_graded(db, assignment))
+        return class_grades(gradebook, assignment)
