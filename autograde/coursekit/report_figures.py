@@ -9,6 +9,7 @@ import io
 import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from attnkit.plotting import cjk_font_family
 
@@ -39,6 +40,7 @@ def _histogram(ax, scores: list, top: float, title: str) -> None:
     ax.set_title(title, fontfamily=cjk_font_family(), fontsize=10)
     ax.set_xlabel("分数", fontfamily=cjk_font_family(), fontsize=8)
     ax.tick_params(labelsize=8)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts of students
 
 
 def score_distributions(panels: list) -> Figure:
@@ -72,5 +74,6 @@ def common_mistakes(mistakes: list, diagnosed: int) -> Figure:
     ax.barh(y, [len(m.students) for m in mistakes], color=BAR)
     ax.set_yticks(y, [m.bug for m in mistakes], fontsize=8)
     ax.invert_yaxis()
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(f"学生数（共 {diagnosed} 名有诊断结果）", fontfamily=cjk_font_family(), fontsize=9)
     return fig

@@ -1,0 +1,80 @@
+"""Is index.html one self-contained page that shows the class, opens from disk in Chromium, cleanly?
+
+The Chromium part follows test_browser.py (Debian's /usr/bin/chromium through Playwright); its
+screenshots land in ``artefacts/report/``.
+"""
+import io
+import os
+import re
+
+import pytest
+
+import lab_page
+from coursekit.grades import read_class
+from coursekit.report import build_report
+from coursekit.report_html import render
+from coursekit.results import MIME
+from lab_server import REPO
+from synthetic_class import ASSIGNMENT, small_class
+
+ARTEFACTS = REPO / "artefacts" / "report"
+
+
+@pytest.fixture(scope="module")
+def page_file(tmp_path_factory):
+    course = tmp_path_factory.mktemp("class")
+    report = build_report(course, read_class(small_class(course), ASSIGNMENT), io.StringIO())
+    path = course / "index.html"
+    path.write_text(render(report), encoding="utf-8")
+    return path
+
+
+def test_the_page_is_self_contained(page_file):
+    """No script, no external file or URL: figures are inline SVG, so the page opens from disk anywhere?"""
+    text = page_file.read_text(encoding="utf-8")
+    assert "<script" not in text
+    assert not re.search(r"""(src|href)=["'](?!data:|#)""", text)
+    assert text.count("<svg") == 3  # mistakes, score distributions, check pass rates
+
+
+def test_the_page_shows_each_section(page_file):
+    """Mistakes with reteach, not-graded and missing students, and one line per student, in Chinese?"""
+    text = page_file.read_text(encoding="utf-8")
+    for phrase in ("最常见的错误", "mask_replaces_scores", "加在分数上", "未能自动评分", "JSONDecodeError",
+                   "未提交（1）", "frank", "已收取、尚未 autograde（1）", "gina", "每个学生一行",
+                   "tampered", "测试单元格被修改", "hank test1_scores: 结果 4 ≠ 成绩册 4.5"):
+        assert phrase in text, phrase
+    assert MIME not in text  # the raw payload is never rendered
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    if not lab_page.CHROMIUM.exists():
+        message = (f"{lab_page.CHROMIUM} missing: enable the report's browser test with "
+                   "`sudo apt-get install chromium` (or run `make test` as root)")
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return lab_page.CHROMIUM
+
+
+def test_the_page_opens_in_chromium_without_console_errors(page_file, chromium, tmp_path):
+    """Does Chromium open index.html from disk with no console error and show the Chinese headings?"""
+    from playwright.sync_api import sync_playwright
+
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_CACHE_HOME=str(tmp_path / "cache"))
+    errors = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), args=lab_page.CHROMIUM_ARGS, env=env)
+        try:
+            page = browser.new_page(viewport=lab_page.VIEWPORT)
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(page_file.as_uri())
+            assert page.locator("h2").first.inner_text() == "概况"
+            assert page.locator("svg").count() == 3
+            page.screenshot(path=ARTEFACTS / "index.png", full_page=True)
+        finally:
+            browser.close()
+    assert errors == []
