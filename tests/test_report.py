@@ -100,3 +100,13 @@ def test_a_class_of_1000(tmp_path):
     assert "1000 students — 1000 graded" in done.stderr
     lines = (tmp_path / "reports" / ASSIGNMENT / "mistakes.csv").read_text(encoding="utf-8").splitlines()
     assert lines[1].startswith("scores_k_qt,scores,100,0.1000,")
+
+
+def test_notebooks_without_results_are_not_diagnosed(tmp_path):
+    """Does a notebook autograded before the grader wrote payloads count as graded but not diagnosed?"""
+    old = Student("old", {g: p for g, p in AUTO.items()}, payloads=[])
+    url = write_class(tmp_path, [old, _student("new")])
+    report = build_report(tmp_path, read_class(url, ASSIGNMENT), io.StringIO())
+    assert [(r.student, r.status, r.has_results) for r in report.rows] == [
+        ("new", "graded", True), ("old", "graded", False)]
+    assert report.diagnosed == 1 and report.mismatches == []

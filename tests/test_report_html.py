@@ -15,7 +15,7 @@ from coursekit.report import build_report
 from coursekit.report_html import render
 from coursekit.results import MIME
 from lab_server import REPO
-from synthetic_class import ASSIGNMENT, small_class
+from synthetic_class import ASSIGNMENT, AUTO, Student, small_class, write_class
 
 ARTEFACTS = REPO / "artefacts" / "report"
 
@@ -78,3 +78,10 @@ def test_the_page_opens_in_chromium_without_console_errors(page_file, chromium, 
         finally:
             browser.close()
     assert errors == []
+
+
+def test_a_class_graded_without_results_is_told_so(tmp_path):
+    """Does the page say why checks and mistakes are empty when no notebook carries the grader's results?"""
+    url = write_class(tmp_path, [Student("old", dict(AUTO), payloads=[])])
+    text = render(build_report(tmp_path, read_class(url, ASSIGNMENT), io.StringIO()))
+    assert "没有评分器的结构化结果" in text and "重新 autograde" in text

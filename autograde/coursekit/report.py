@@ -99,8 +99,9 @@ def read_results(course, grades: ClassGrades, out=sys.stderr) -> dict:
     for n, student in enumerate(students, 1):
         for notebook in notebooks:
             path = course / "autograded" / student / grades.assignment / f"{notebook}.ipynb"
-            if path.exists():
-                results.setdefault(student, {}).update(read_notebook_results(path))
+            found = read_notebook_results(path) if path.exists() else {}
+            if found:  # a notebook graded before the grader wrote payloads counts as not diagnosed
+                results.setdefault(student, {}).update(found)
         _progress(n, len(students), out)
     return results
 
