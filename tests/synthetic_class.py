@@ -153,7 +153,12 @@ def small_class(course):
     erin.payloads[1], erin.scores["test2_mask"] = tampered, 0.0
     students.insert(4, erin)
     url = write_class(course, students, roster_only=["frank"])
-    pending = pathlib.Path(course) / "submitted" / "gina" / ASSIGNMENT
-    pending.mkdir(parents=True)
-    nbformat.write(nbformat.v4.new_notebook(), pending / f"{NOTEBOOK}.ipynb")
+    collected_only(course, "gina")
     return url
+
+
+def collected_only(course, student):
+    """A submission in ``submitted/`` that autograde has not seen (not in the gradebook)."""
+    folder = pathlib.Path(course) / "submitted" / student / ASSIGNMENT
+    folder.mkdir(parents=True)
+    nbformat.write(nbformat.v4.new_notebook(), folder / f"{NOTEBOOK}.ipynb")

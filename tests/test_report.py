@@ -110,3 +110,14 @@ def test_notebooks_without_results_are_not_diagnosed(tmp_path):
     assert [(r.student, r.status, r.has_results) for r in report.rows] == [
         ("new", "graded", True), ("old", "graded", False)]
     assert report.diagnosed == 1 and report.mismatches == []
+
+
+def test_an_unreadable_notebook_is_listed_and_the_class_still_reported(tmp_path):
+    """Does a corrupt autograded file show up as unreadable for its student, the others reported as usual?"""
+    url = write_class(tmp_path, [_student("fine"), _student("corrupt")])
+    (tmp_path / "autograded" / "corrupt" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").write_text("{", encoding="utf-8")
+    report = build_report(tmp_path, read_class(url, ASSIGNMENT), io.StringIO())
+    assert [(s, f, status) for s, f, status, _ in report.flagged] == [
+        ("corrupt", f"{ASSIGNMENT}.ipynb", "unreadable")]
+    assert report.flagged[0][3].startswith("JSONDecodeError")
+    assert report.diagnosed == 1

@@ -78,7 +78,7 @@ class ClassReport:
     rows: list                                   # StudentRow per student, sorted
     checks: list                                 # CheckStat, lowest pass rate first
     mistakes: list                               # Mistake, most common first
-    flagged: list                                # (student, grade_id, status, reason): cells not graded normally
+    flagged: list                                # (student, grade_id or file, status, reason): not graded normally
     mismatches: list                             # (student, grade_id, payload score, gradebook auto score)
     diagnosed: int                               # students whose notebooks carried results
 
@@ -92,18 +92,31 @@ def _progress(done: int, total: int, out) -> None:
         print(f"  read {done}/{total} autograded notebooks", file=out, flush=True)
 
 
-def read_results(course, grades: ClassGrades, out=sys.stderr) -> dict:
-    """``{student: {grade_id: CellResult}}`` from ``autograded/<student>/<assignment>/<notebook>.ipynb``."""
+def _notebook_results(path: pathlib.Path, student: str, unreadable: list) -> dict:
+    """The payloads of one autograded notebook; a file that cannot be read is listed, not fatal."""
+    try:
+        return read_notebook_results(path) if path.exists() else {}
+    except (OSError, ValueError, KeyError, TypeError) as exc:  # JSONDecodeError is a ValueError
+        unreadable.append((student, path.name, "unreadable", f"{type(exc).__name__}: {exc}"[:300]))
+        return {}
+
+
+def read_results(course, grades: ClassGrades, out=sys.stderr) -> tuple:
+    """``({student: {grade_id: CellResult}}, unreadable)`` from ``autograded/<student>/<assignment>/*.ipynb``.
+
+    ``unreadable`` lists ``(student, notebook file, "unreadable", reason)`` for files that are not
+    valid JSON or hold a malformed payload; the rest of the class is still reported.
+    """
     course, notebooks = pathlib.Path(course), sorted({c.notebook for c in grades.cells})
-    students, results = sorted(grades.grades), {}
+    students, results, unreadable = sorted(grades.grades), {}, []
     for n, student in enumerate(students, 1):
         for notebook in notebooks:
             path = course / "autograded" / student / grades.assignment / f"{notebook}.ipynb"
-            found = read_notebook_results(path) if path.exists() else {}
+            found = _notebook_results(path, student, unreadable)
             if found:  # a notebook graded before the grader wrote payloads counts as not diagnosed
                 results.setdefault(student, {}).update(found)
         _progress(n, len(students), out)
-    return results
+    return results, unreadable
 
 
 def _pending(course, assignment: str) -> set:
@@ -173,12 +186,13 @@ def _cross_check(results: dict, grades: ClassGrades) -> tuple:
 
 def build_report(course, grades: ClassGrades, out=sys.stderr) -> ClassReport:
     """Every table of the report for the class in ``grades``, reading its autograded notebooks in ``course``."""
-    results = read_results(course, grades, out)
+    results, unreadable = read_results(course, grades, out)
     pending = _pending(course, grades.assignment) - set(grades.grades)
     students = sorted(set(grades.students) | pending)
     rows = [_row(s, grades, results.get(s), pending) for s in students]
     flagged, mismatches = _cross_check(results, grades)
-    return ClassReport(grades, rows, _check_stats(results), _mistakes(rows), flagged, mismatches, len(results))
+    return ClassReport(grades, rows, _check_stats(results), _mistakes(rows), unreadable + flagged, mismatches,
+                       len(results))
 
 
 # ---------- the command ----------
