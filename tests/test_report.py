@@ -121,3 +121,17 @@ def test_an_unreadable_notebook_is_listed_and_the_class_still_reported(tmp_path)
         ("corrupt", f"{ASSIGNMENT}.ipynb", "unreadable")]
     assert report.flagged[0][3].startswith("JSONDecodeError")
     assert report.diagnosed == 1
+
+
+def test_the_command_names_what_is_missing(tmp_path):
+    """Without a gradebook, or for an assignment it lacks, does the command say so (exit 2, no traceback)?"""
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "coursekit.report", "--course", str(tmp_path), *args],
+                              cwd=REPO / "autograde", capture_output=True, text=True, timeout=300,
+                              env={**os.environ, "DB_URL": ""})
+    missing = run()
+    assert missing.returncode == 2 and "no gradebook at sqlite:///" in missing.stderr
+    write_class(tmp_path, [_student("alice")])
+    other = run("--assignment", "ch05")
+    assert other.returncode == 2 and "assignment 'ch05' is not in the gradebook" in other.stderr
+    assert "Traceback" not in other.stderr

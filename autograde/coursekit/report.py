@@ -14,6 +14,7 @@ import sys
 from dataclasses import dataclass, field
 
 from attnkit.diagnose import STAGES
+from nbgrader.api import MissingEntry
 
 from .grades import ClassGrades, db_url, read_class
 from .report_csv import write_csvs
@@ -237,7 +238,12 @@ def main(argv=None) -> int:
         print(f"no gradebook at {url}: grade the class first (make grade, or nbgrader autograde "
               f"{args.assignment} in {course})", file=sys.stderr)
         return 2
-    write_report(course, args.assignment, url, args.out)
+    try:
+        write_report(course, args.assignment, url, args.out)
+    except MissingEntry:
+        print(f"assignment {args.assignment!r} is not in the gradebook {url}: pass --assignment "
+              f"(or ASSIGNMENT=… for make) naming one that was generated and autograded", file=sys.stderr)
+        return 2
     return 0
 
 
