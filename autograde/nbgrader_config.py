@@ -16,7 +16,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)  # the course's own package, autograde/coursekit/ (never shadowed by a submission)
 
-from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
+from nbconvert.preprocessors import CoalesceStreamsPreprocessor, CSSHTMLHeaderPreprocessor  # noqa: E402
 from nbgrader.converters import Autograde  # noqa: E402
 from nbgrader.preprocessors import DeduplicateIds, GetGrades  # noqa: E402
 
@@ -48,7 +48,9 @@ os.environ["ATTN_GRADER"] = os.path.join(HERE, "grader", "__init__.py")
 # nbgrader puts hidden tests back into the autograded notebook and, by design, shows
 # them in the feedback HTML (jupyter/nbgrader#917). Stripping the hidden regions again
 # before export keeps them instructor-only; the cells' printed [PASS]/[FAIL] lines stay.
-c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTestsInFeedback, CSSHTMLHeaderPreprocessor]
+# Each line verify prints arrives as its own stream output: merged, a cell shows one block.
+c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTestsInFeedback, CoalesceStreamsPreprocessor,
+                                    CSSHTMLHeaderPreprocessor]
 
 
 # Submissions that cannot be graded: 0 with a reason, the class goes on.

@@ -14,7 +14,7 @@ import nbformat
 import pytest
 from nbconvert import HTMLExporter
 
-from course_submissions import submission
+from mistakes import submission
 from course_tools import (ASSIGNMENT, COURSE, MASTER, POINTS, STUDENT, course_copy, gradebook_scores, isolated_env,
                           run_nbgrader, visible_text)
 

@@ -1,6 +1,7 @@
 """nbgrader extensions of the course: what nbgrader_config.py plugs into nbgrader's converters.
 
-* :class:`ClearHiddenTestsInFeedback` — hidden regions stripped again before feedback (#917);
+* :class:`ClearHiddenTestsInFeedback` — hidden regions stripped again before feedback (#917),
+  and with them the grader's machine-readable records (for the class report, not for students);
 * :class:`RejectDuplicateIds` — a notebook with a copied nbgrader cell is refused, not guessed (#1083);
 * :class:`ZeroOnFailureExporter` — a notebook that cannot be graded scores 0 with the reason.
 """
@@ -9,6 +10,8 @@ from nbgrader import utils
 from nbgrader.api import Gradebook
 from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
 from traitlets import List
+
+from grader.outcome import MIME
 
 __all__ = ["ClearHiddenTestsInFeedback", "RejectDuplicateIds", "ZeroOnFailureExporter"]
 
@@ -26,6 +29,8 @@ class ClearHiddenTestsInFeedback(ClearHiddenTests):
     def preprocess_cell(self, cell, resources, cell_index):
         if utils.is_grade(cell) and not utils.is_solution(cell):
             self._remove_hidden_test_region(cell)
+        if cell.cell_type == "code":
+            cell.outputs = [o for o in cell.outputs if MIME not in o.get("data", {})]
         return cell, resources
 
 
