@@ -1,15 +1,13 @@
 """After a real `nbgrader autograde`, does the class report count exactly what the class did?
 
-A small class goes through the real CLI (tests/course_tools.py ``autograde_class``): one correct
-submission, one mistake per stage (the diagnosis table's ``scores_missing_scale``,
-``mask_replaces_scores``, ``softmax_no_max_subtraction``), a notebook that is not JSON (scored 0
-with a reason) and a student on the roster who never submitted. The report is then made with
-``python -m coursekit.report`` in the course, exactly as ``make report`` runs it.
-
-It relies on the grader's structured results (issue 11 item 1: a ``display_data`` output of
-MIME ``application/vnd.attnkit.grading+json`` in every autograded test cell); it fails until
-autograded notebooks carry them.
+A class drawn from the course's table of mistakes (tests/mistakes.py) goes through the real CLI
+(tests/course_tools.py ``autograde_class``): a correct submission, one mistake per stage (two
+students share ``softmax_no_max_subtraction``), a delegation (0 points, flagged, no finding), a
+notebook that is not JSON (scored 0 with a reason) and a student on the roster who never
+submitted. The report is made with ``python -m coursekit.report`` in the course, as ``make
+report`` runs it, and compared with what the table expects: first mistakes, counts, points.
 """
+import collections
 import csv
 import subprocess
 import sys
@@ -17,25 +15,19 @@ import sys
 import pytest
 from nbgrader.api import Gradebook
 
-from course_submissions import submission
-from course_tools import ASSIGNMENT, autograde_class
+from course_tools import ASSIGNMENT, POINTS, autograde_class
 from coursekit.results import MIME
+from mistakes import BY_NAME, mistake_notebook
+from report_page import open_report
 
-CLASS = {  # student: (scores, mask, softmax) implementations of course_submissions.py
-    "ok": ("dot", "add", "vectorised"),
-    "no_scale": ("no_scale", "add", "vectorised"),
-    "mask_overwrites": ("dot", "assign_mask", "vectorised"),
-    "no_max": ("dot", "add", "no_max"),
-}
-EXPECTED_MISTAKE = {"ok": "", "no_scale": "scores_missing_scale", "mask_overwrites": "mask_replaces_scores",
-                    "no_max": "softmax_no_max_subtraction"}
+CLASS = [BY_NAME[name] for name in ("ok_dot", "bug_no_scale", "bug_mask_assigned", "bug_softmax_no_max",
+                                    "bug_softmax_global_max", "bug_delegate_softmax")]
 BROKEN, ABSENT = "broken", "absent"
 VISIBLE_CHECKS, HIDDEN_CHECKS = 22, 7 + 6 + 8 + 5  # autograde/README.md "Points"
 
 
 def _submissions(release):
-    made = {student: submission(release, *impls) for student, impls in CLASS.items()}
-    return {**made, BROKEN: '{"cells": ['}
+    return {**{m.name: mistake_notebook(release, m) for m in CLASS}, BROKEN: '{"cells": ['}
 
 
 def _read(path):
@@ -60,18 +52,29 @@ def test_every_student_appears_with_a_status(made):
     """Graded students, the ungradable notebook (0 with the reason) and the absent student, each as such?"""
     rows = {r["student"]: r for r in made[1]["students"]}
     assert {s: r["status"] for s, r in rows.items()} == {
-        **{s: "graded" for s in CLASS}, BROKEN: "not_graded", ABSENT: "no_submission"}
+        **{m.name: "graded" for m in CLASS}, BROKEN: "not_graded", ABSENT: "no_submission"}
     assert rows[BROKEN]["reason"].startswith("Not graded automatically, scored 0: NotJSONError")
     assert rows[BROKEN]["total"] == "0" and rows[ABSENT]["total"] == ""
-    assert rows["ok"]["test1_scores_auto"] == "4" and rows["ok"]["total"] == "12"  # manual answers not graded yet
 
 
-def test_the_mistakes_are_exactly_the_class_s(made):
-    """One student per mistake, named as the diagnosis names it, each with a quarter of the diagnosed class?"""
-    mistakes = {(m["bug_id"], m["count"], m["share"], m["students"]) for m in made[1]["mistakes"]}
-    assert mistakes == {(bug, "1", "0.2500", student) for student, bug in EXPECTED_MISTAKE.items() if bug}
-    first = {r["student"]: r["first_mistake"] for r in made[1]["students"] if r["student"] in CLASS}
-    assert first == EXPECTED_MISTAKE
+def test_points_are_the_table_s(made):
+    """Is each autograded cell's auto score in students.csv the one the mistake table derives by hand?"""
+    rows = {r["student"]: r for r in made[1]["students"]}
+    for m in CLASS:
+        assert tuple(float(rows[m.name][f"{cell}_auto"]) for cell in POINTS) == m.points, m.name
+
+
+def test_the_mistakes_are_exactly_the_table_s(made):
+    """First mistake per student, and count/share/students per bug, exactly as the table expects?"""
+    first = {r["student"]: r["first_mistake"] or None for r in made[1]["students"]}
+    assert {m.name: first[m.name] for m in CLASS} == {m.name: m.diagnosis for m in CLASS}
+    expected = collections.defaultdict(list)
+    for m in CLASS:
+        if m.diagnosis:
+            expected[m.diagnosis].append(m.name)
+    diagnosed = len(CLASS)
+    assert {(r["bug_id"], int(r["count"]), r["share"], r["students"]) for r in made[1]["mistakes"]} == {
+        (bug, len(names), f"{len(names) / diagnosed:.4f}", ";".join(sorted(names))) for bug, names in expected.items()}
 
 
 def test_every_check_is_counted(made):
@@ -80,13 +83,22 @@ def test_every_check_is_counted(made):
     visible = {c["check_id"] for c in checks if c["kind"] == "visible"}
     assert visible == {f"verify.{n}" for n in range(1, VISIBLE_CHECKS + 1)}
     assert sum(c["kind"] == "hidden" for c in checks) == HIDDEN_CHECKS
-    assert all(c["ran"] == str(len(CLASS)) for c in checks)
-    assert not [c["check_id"] for c in checks if "ok" in c["failing_students"].split(";")]
+    assert not [c["check_id"] for c in checks if "ok_dot" in c["failing_students"].split(";")]
 
 
-def test_payload_scores_agree_with_the_gradebook(made):
-    """Does the cross-check find the grader's per-cell scores equal to the gradebook's?"""
+def test_delegation_is_flagged_and_scores_agree(made):
+    """Is the delegated cell listed with its reason, and every payload score equal to the gradebook's?"""
     stderr, _, out = made
     assert "differ from the gradebook" not in stderr
     assert f"{len(CLASS)} with structured results" in stderr
-    assert MIME not in (out / "index.html").read_text(encoding="utf-8")
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "bug_delegate_softmax</td><td>test3_softmax</td><td>delegated" in page
+    assert MIME not in page
+
+
+def test_the_page_opens_in_chromium(made, tmp_path):
+    """Does the real class's page open from disk in Chromium without console errors (screenshot kept)?"""
+    def check(page):
+        assert "bug_no_scale" in page.locator("body").inner_text()
+
+    assert open_report(made[2] / "index.html", "graded_class.png", tmp_path, check) == []

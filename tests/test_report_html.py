@@ -1,23 +1,19 @@
 """Is index.html one self-contained page that shows the class, opens from disk in Chromium, cleanly?
 
-The Chromium part follows test_browser.py (Debian's /usr/bin/chromium through Playwright); its
-screenshots land in ``artefacts/report/``.
+The Chromium part (tests/report_page.py) follows test_browser.py: Debian's /usr/bin/chromium
+through Playwright; the screenshot lands in ``artefacts/report/``.
 """
 import io
-import os
 import re
 
 import pytest
 
-import lab_page
 from coursekit.grades import read_class
 from coursekit.report import build_report
 from coursekit.report_html import render
 from coursekit.results import MIME
-from lab_server import REPO
+from report_page import open_report
 from synthetic_class import ASSIGNMENT, AUTO, Student, small_class, write_class
-
-ARTEFACTS = REPO / "artefacts" / "report"
 
 
 @pytest.fixture(scope="module")
@@ -47,37 +43,13 @@ def test_the_page_shows_each_section(page_file):
     assert MIME not in text  # the raw payload is never rendered
 
 
-@pytest.fixture(scope="module")
-def chromium():
-    if not lab_page.CHROMIUM.exists():
-        message = (f"{lab_page.CHROMIUM} missing: enable the report's browser test with "
-                   "`sudo apt-get install chromium` (or run `make test` as root)")
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return lab_page.CHROMIUM
-
-
-def test_the_page_opens_in_chromium_without_console_errors(page_file, chromium, tmp_path):
+def test_the_page_opens_in_chromium_without_console_errors(page_file, tmp_path):
     """Does Chromium open index.html from disk with no console error and show the Chinese headings?"""
-    from playwright.sync_api import sync_playwright
+    def check(page):
+        assert page.locator("h2").first.inner_text() == "概况"
+        assert page.locator("svg").count() == 3
 
-    ARTEFACTS.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_CACHE_HOME=str(tmp_path / "cache"))
-    errors = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(chromium), args=lab_page.CHROMIUM_ARGS, env=env)
-        try:
-            page = browser.new_page(viewport=lab_page.VIEWPORT)
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(page_file.as_uri())
-            assert page.locator("h2").first.inner_text() == "概况"
-            assert page.locator("svg").count() == 3
-            page.screenshot(path=ARTEFACTS / "index.png", full_page=True)
-        finally:
-            browser.close()
-    assert errors == []
+    assert open_report(page_file, "synthetic_class.png", tmp_path, check) == []
 
 
 def test_a_class_graded_without_results_is_told_so(tmp_path):

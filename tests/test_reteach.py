@@ -4,6 +4,7 @@ import pytest
 from attnkit.bugs import RULES
 from attnkit.diagnose import diagnose
 from coursekit.reteach import RETEACH, known_bug_ids, reteach
+from mistakes import MISTAKES
 from test_diagnose import NAMED
 
 
@@ -28,6 +29,12 @@ def test_each_diagnosed_mistake_has_its_own_entry(fns, stage, bug, phrases):
     """Does every bug id the real diagnosis reports on the one-mistake implementations have an entry?"""
     for found in diagnose(*fns):
         assert found.bug in RETEACH, found.bug
+
+
+def test_every_mistake_in_the_table_has_an_entry():
+    """Does each diagnosis tests/mistakes.py expects (the course's one table of mistakes) have an entry?"""
+    expected = {m.diagnosis for m in MISTAKES if m.diagnosis}
+    assert sorted(expected - set(RETEACH)) == []
 
 
 def test_an_unknown_bug_id_says_where_to_add_it():

@@ -22,6 +22,7 @@ _NAMED = {
     "scores_wrong_scale": "scale 是参数而不是函数内部重算的量：直接使用传入的 scale，乘而不是除，只乘一次。",
     "mask_lost_precision": "原地运算保持 dtype：scores += mask 不改变 scores 的精度，不要经过 float32 临时数组。",
     "mask_not_in_place": "原地修改与重新绑定：scores += mask 与 scores = scores + mask 的区别（id(scores) 演示）。",
+    "mask_lost_on_view": "视图与副本：reshape(-1)、ravel()、ascontiguousarray 对非连续视图会复制；原地运算必须作用在传入的数组本身（演示 np.shares_memory）。",
     "mask_not_applied": "加性 mask 的作用：被遮位置加 -1e9 后 softmax 权重≈0；演示 np.add 的结果没有存回去。",
     "mask_multiplied": "加性 mask 与乘性 mask：本实验 0 = 保留、-1e9 = 屏蔽，只能相加；乘法会把保留位置清零。",
     "mask_replaces_scores": "mask 是加在分数上，不是替换分数：用非零 scores 的例子演示覆盖后信息全丢。",
