@@ -135,3 +135,15 @@ def test_the_command_names_what_is_missing(tmp_path):
     other = run("--assignment", "ch05")
     assert other.returncode == 2 and "assignment 'ch05' is not in the gradebook" in other.stderr
     assert "Traceback" not in other.stderr
+
+
+def test_checks_of_a_delegated_cell_do_not_count(tmp_path):
+    """Are checks run on a delegated cell (attnkit did the work) left out of the pass rates?"""
+    cheat = _student("cheat")
+    cheat.payloads[2] = {**cheat.payloads[2], "status": "delegated", "score": 0.0, "reason": "检测到调用参考实现"}
+    cheat.scores["test3_softmax"] = 0.0
+    url = write_class(tmp_path, [cheat, _student("honest", failing=("test3.hidden.float64",))])
+    report = build_report(tmp_path, read_class(url, ASSIGNMENT), io.StringIO())
+    rate = {c.id: (c.passed, c.ran) for c in report.checks}
+    assert rate["test3.hidden.float64"] == (0, 1) and rate["test1.hidden.float64"] == (2, 2)
+    assert report.flagged == [("cheat", "test3_softmax", "delegated", "检测到调用参考实现")]

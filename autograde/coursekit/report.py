@@ -149,6 +149,8 @@ def _check_stats(results: dict) -> list:
     stats = {}
     for student, cells in sorted(results.items()):
         for result in cells.values():
+            if result.status != "graded":  # e.g. delegated: the checks saw attnkit's work, not the student's
+                continue
             for check in result.checks:
                 stat = stats.setdefault(check.id, CheckStat(check.id, result.test, check.visible, check.description))
                 if check.passed:

@@ -96,7 +96,8 @@ def _checks(report) -> str:
              _e(c.description), f"{100 * c.pass_rate:.1f}%", f"{c.passed}/{c.ran}", _names(c.failing)]
             for c in report.checks]
     fig = figures.svg(figures.check_pass_rates(report.checks))
-    return fig + _table(["检查", "TEST", "类型", "说明", "通过率", "通过/运行", "未通过的学生"], rows, (1, 4, 5))
+    note = "<p>只统计正常评分的单元格（被标记为篡改、调用参考实现、超时的单元格不计入）。</p>"
+    return note + fig + _table(["检查", "TEST", "类型", "说明", "通过率", "通过/运行", "未通过的学生"], rows, (1, 4, 5))
 
 
 def _not_graded(report) -> str:
