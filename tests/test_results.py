@@ -4,7 +4,7 @@ import json
 import nbformat
 import pytest
 
-from coursekit.results import MIME, cell_results, read_notebook_results, strip_payloads
+from coursekit.results import MIME, cell_results, read_notebook_results
 from synthetic_class import autograded_notebook, check, finding, payload
 
 
@@ -48,10 +48,3 @@ def test_an_unknown_schema_is_refused_with_the_file_name(tmp_path):
     with pytest.raises(ValueError, match=r"student\.ipynb: grading payload schema 2, expected 1"):
         read_notebook_results(path)
 
-
-def test_strip_payloads_keeps_everything_else():
-    """Are only the payload outputs dropped (the printed [PASS] lines and the score stay)?"""
-    nb = strip_payloads(_notebook())
-    kinds = [[o.output_type for o in cell.outputs] for cell in nb.cells if cell.cell_type == "code"]
-    assert kinds[:2] == [["stream", "execute_result"]] * 2
-    assert MIME not in json.dumps(nb)

@@ -1,7 +1,7 @@
 """The grader's structured results, read back from autograded notebooks.
 
 While grading, every autograded test cell gets one ``display_data`` output of MIME type
-:data:`MIME` (written by ``autograde/grader``): the checks it ran (visible ones as
+:data:`MIME` (written by ``autograde/grader/outcome.py``): the checks it ran (visible ones as
 ``verify.<n>``, hidden ones by a stable id), pass/fail, and the diagnosis findings. Points
 do not come from here — the gradebook is authoritative; the payload's ``score`` is only
 cross-checked against it (:mod:`coursekit.report`).
@@ -10,10 +10,9 @@ import json
 import pathlib
 from dataclasses import dataclass, field
 
-__all__ = ["MIME", "Check", "Finding", "CellResult", "cell_results", "read_notebook_results", "strip_payloads"]
+from grader.outcome import MIME, SCHEMA  # the grader writes what this module reads: one definition
 
-MIME = "application/vnd.attnkit.grading+json"
-SCHEMA = 1
+__all__ = ["MIME", "Check", "Finding", "CellResult", "cell_results", "read_notebook_results"]
 
 
 @dataclass(frozen=True)
@@ -74,10 +73,3 @@ def read_notebook_results(path) -> dict:
     with path.open(encoding="utf-8") as fh:
         return cell_results(json.load(fh), where=str(path))
 
-
-def strip_payloads(nb):
-    """Drop every payload output from ``nb`` in place (nothing of it may reach a rendered page); return it."""
-    for cell in nb.get("cells", ()):
-        if "outputs" in cell:
-            cell["outputs"] = [o for o in cell["outputs"] if MIME not in o.get("data", {})]
-    return nb
