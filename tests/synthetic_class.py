@@ -14,6 +14,7 @@ from nbgrader.api import Comment, Gradebook, Grade, SubmittedAssignment, Submitt
 
 from coursekit.grades import alembic_on_path
 from coursekit.results import MIME
+from grader.outcome import Outcome
 
 ASSIGNMENT = NOTEBOOK = "ch04_attention"
 AUTO = {"test1_scores": 4.0, "test2_mask": 3.0, "test3_softmax": 3.0, "test4_end_to_end": 2.0}
@@ -34,8 +35,9 @@ def finding(bug, stage=None, message=""):
 
 
 def payload(grade_id, score, checks=(), findings=(), status="graded", reason=""):
-    return {"schema": 1, "grade_id": grade_id, "test": TEST_NUMBER[grade_id], "points": AUTO[grade_id],
-            "score": score, "status": status, "reason": reason, "checks": list(checks), "findings": list(findings)}
+    """The payload exactly as the grader publishes it (grader/outcome.py)."""
+    return Outcome(TEST_NUMBER[grade_id], grade_id, AUTO[grade_id], status, score, reason,
+                   list(checks), list(findings)).payload()
 
 
 @dataclass
