@@ -22,8 +22,9 @@ def _student_rows(report):
         for cell in cells:
             grade = row.cells.get(cell.name)
             scores += [_number(grade and grade.auto), _number(grade and grade.manual)]
-        yield ([row.student, row.status] + scores
-               + [_number(row.total if row.cells else None), _number(report.grades.max_total), row.first_mistake, row.reason])
+        total = _number(row.total if row.cells else None)
+        yield [row.student, row.status] + scores + [total, _number(report.grades.max_total), row.first_mistake,
+                                                   row.reason]
 
 
 def _check_rows(report):

@@ -140,5 +140,6 @@ def render(report) -> str:
                 ("未评分与未提交的学生", _not_graded(report)),
                 ("每个学生一行", _students(report))]
     body = "".join(f"<h2>{_e(name)}</h2>{content}" for name, content in sections)
-    return (f"<!DOCTYPE html><html lang='zh-CN'><head><meta charset='utf-8'><link rel='icon' href='data:,'><title>{_e(title)}</title>"
+    return (f"<!DOCTYPE html><html lang='zh-CN'><head><meta charset='utf-8'>"
+            f"<link rel='icon' href='data:,'><title>{_e(title)}</title>"
             f"<style>{CSS}</style></head><body><h1>{_e(title)}</h1>{body}</body></html>")

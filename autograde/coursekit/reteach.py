@@ -13,7 +13,8 @@ __all__ = ["GENERIC_KINDS", "RETEACH", "known_bug_ids", "reteach"]
 GENERIC_KINDS = ("wrong_values", "exception", "return_code", "mutates_input", "pipeline_mismatch")
 
 _NAMED = {
-    "scores_lost_precision": "dtype 与精度：float64 输入全程保持 float64；np.empty_like / zeros_like 继承 dtype，astype(np.float32) 会丢精度。",
+    "scores_lost_precision": "dtype 与精度：float64 输入全程保持 float64；np.empty_like / zeros_like 继承 dtype，"
+                             "astype(np.float32) 会丢精度。",
     "scores_out_rebound": "Python 的名字绑定与 out 参数：out = ... 只改局部名字；out[...] = ... 才写进调用方的数组（对照 C 里的指针参数）。",
     "scores_out_not_written": "out 参数约定：函数把结果写进传入的数组、返回状态码；在黑板上跟踪一次 out[i, j] 的写入。",
     "scores_k_qt": "S = Q Kᵀ 的下标含义：行是 query i，列是 key j；用非方阵 Q、K（T ≠ S）演示转置为何出错。",
