@@ -60,7 +60,7 @@ release: venv
 # The gradebook is DB_URL when set, else the course config's, else autograde/gradebook.db.
 ASSIGNMENT ?= ch04_attention
 report: venv
-	cd autograde && ../$(PY) -m coursekit.report --assignment $(ASSIGNMENT)
+	cd autograde && ../$(PY) -m coursekit.report --assignment $(ASSIGNMENT) $(if $(DB_URL),--db-url '$(DB_URL)')
 
 browser-deps:
 	@bash scripts/ensure-browser.sh
