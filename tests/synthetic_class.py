@@ -5,8 +5,12 @@ notebook with ``nbformat``, its test cells carrying the grader's payload
 (:data:`coursekit.results.MIME`) exactly as the grader emits it. Used by test_results.py,
 test_report.py, test_report_csv.py, test_report_html.py, test_export.py.
 """
+import atexit
+import functools
 import json
 import pathlib
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 
 import nbformat
@@ -132,7 +136,23 @@ def _student(name, failing=(), findings=None, manual=None, score_override=None):
     return Student(name, scores, payloads, manual or {})
 
 
+@functools.lru_cache(maxsize=None)
+def _small_class_template() -> pathlib.Path:
+    """``small_class`` built once per test process (a gradebook costs seconds: nbgrader runs alembic)."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="small-class-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    _build_small_class(folder)
+    return folder
+
+
 def small_class(course):
+    """A copy of the eight-student class (see ``_build_small_class``) in ``course``; its gradebook URL."""
+    course = pathlib.Path(course)
+    shutil.copytree(_small_class_template(), course, dirs_exist_ok=True)
+    return f"sqlite:///{course / 'gradebook.db'}"
+
+
+def _build_small_class(course):
     """Eight students covering every case the report distinguishes; returns the gradebook URL.
 
     alice correct · bob scores_missing_scale · carol mask_replaces_scores + softmax_no_max_subtraction ·
