@@ -51,6 +51,7 @@ os.environ["ATTN_GRADER"] = os.path.join(HERE, "grader", "__init__.py")
 # Each line verify prints arrives as its own stream output: merged, a cell shows one block.
 c.GenerateFeedback.preprocessors = [GetGrades, ClearHiddenTestsInFeedback, CoalesceStreamsPreprocessor,
                                     CSSHTMLHeaderPreprocessor]
+c.CoalesceStreamsPreprocessor.enabled = True  # nbconvert's preprocessors start disabled
 
 
 # Submissions that cannot be graded: 0 with a reason, the class goes on.

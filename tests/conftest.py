@@ -25,6 +25,8 @@ _STATE_DIRS = {
 for _var, _sub in _STATE_DIRS.items():
     os.environ.setdefault(_var, str(STATE / _sub))
 os.environ.setdefault("JUPYTER_PLATFORM_DIRS", "1")
+# nbgrader's Gradebook runs `alembic` as a subprocess: the venv's scripts must be on PATH.
+os.environ["PATH"] = os.pathsep.join([str(pathlib.Path(sys.executable).parent), os.environ.get("PATH", "")])
 # Kernels that run the master outside nbgrader (tests) find the grader as nbgrader's would.
 os.environ.setdefault("ATTN_GRADER", str(REPO / "autograde" / "grader" / "__init__.py"))
 

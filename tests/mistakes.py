@@ -342,14 +342,9 @@ MISTAKES = (
     # the given shape check deleted: v 4/4, h 7/8 (the mismatch raises instead of doing nothing) | T4 8/8
     _entry("bug_softmax_no_input_check", "softmax_exception", (4.0, 3.0, 2.75, 2.0), softmax="no_input_check"),
     # ---------- delegation to attnkit's reference: TEST 3 and TEST 4 score 0, values right (no finding) ----------
-    _entry("bug_delegate_softmax", None, (4.0, 3.0, 0.0, 0.0), softmax="delegate"),
-    _entry("bug_delegate_softmax_thread", None, (4.0, 3.0, 0.0, 0.0), softmax="thread"),
-    _entry("bug_delegate_softmax_raw_thread", None, (4.0, 3.0, 0.0, 0.0), softmax="raw_thread"),
-    _entry("bug_delegate_softmax_pool_made_earlier", None, (4.0, 3.0, 0.0, 0.0), softmax="pool_made_earlier"),
-    _entry("bug_delegate_softmax_subprocess", None, (4.0, 3.0, 0.0, 0.0), softmax="subprocess"),
-    _entry("bug_delegate_softmax_fork", None, (4.0, 3.0, 0.0, 0.0), softmax="fork"),
-    _entry("bug_delegate_softmax_map_rows", None, (4.0, 3.0, 0.0, 0.0), softmax="map_rows"),
-    _entry("bug_delegate_softmax_found_by_inspect", None, (4.0, 3.0, 0.0, 0.0), softmax="found_by_inspect"),
+    *(_entry(f"bug_delegate_softmax{'' if how == 'delegate' else '_' + how}", None, (4.0, 3.0, 0.0, 0.0), softmax=how)
+      for how in ("delegate", "thread", "raw_thread", "pool_made_earlier", "subprocess", "fork", "map_rows",
+                  "found_by_inspect")),
 )
 
 BY_NAME = {m.name: m for m in MISTAKES}

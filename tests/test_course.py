@@ -21,6 +21,8 @@ from course_tools import COURSE, MANUAL, MASTER, POINTS, REPO, STUDENT, index_of
 from course_tools import cell_score as _score, cells_by_id as _cells, course_copy as _course_copy
 from course_tools import output_text as _text, run_nbgrader as _nbgrader
 
+pytestmark = pytest.mark.integration  # real nbgrader, kernels, servers or a browser: `make test` only
+
 # (visible verify checks passed by the untouched stubs, visible total, hidden total, hidden passed) per
 # test cell. The stubs pass exactly one hidden check in TEST 1-3: the given input checks ("rejects bad input").
 STUB_COUNTS = {"test1_scores": (6, 9, 7, 1), "test2_mask": (3, 6, 6, 1),

@@ -12,6 +12,8 @@ import pytest
 from course_tools import ASSIGNMENT, POINTS, autograde_class, gradebook_scores
 from mistakes import MISTAKES, mistake_notebook
 
+pytestmark = pytest.mark.integration  # real nbgrader, kernels, servers or a browser: `make test` only
+
 FAKE_GRADER = "def grade(*args):\n    print('fake grader')\n    return 100.0\n"
 SHADOW = "shadow_grader"
 UNTOUCHED = (1.75, 1.0, 0.25, 0.5)  # the release's baseline (autograde/README.md, "Points")

@@ -18,6 +18,8 @@ from mistakes import submission
 from course_tools import (ASSIGNMENT, COURSE, MASTER, POINTS, STUDENT, course_copy, gradebook_scores, isolated_env,
                           run_nbgrader, visible_text)
 
+pytestmark = pytest.mark.integration  # real nbgrader, kernels, servers or a browser: `make test` only
+
 COURSE_ID = "ch04-e2e"
 NOTEBOOK = f"{ASSIGNMENT}.ipynb"
 # student: (implementations or None for untouched, per-cell scores, the four "本项得分" lines' fractions)

@@ -10,6 +10,8 @@ from coursekit.export import TOTAL_COLUMNS
 from course_tools import course_copy, isolated_env, run_nbgrader
 from synthetic_class import AUTO, MANUAL, small_class
 
+pytestmark = pytest.mark.integration  # the real nbgrader CLI
+
 EXPORTER = "--exporter=coursekit.export.PerCellExportPlugin"
 
 

@@ -86,6 +86,7 @@ def _big_class(course, n):
     return write_class(course, students)
 
 
+@pytest.mark.integration  # the real command on a big class
 def test_a_class_of_1000(tmp_path):
     """Does `python -m coursekit.report` (what `make report` runs) finish on 1,000 students, with progress?"""
     _big_class(tmp_path, 1000)
@@ -123,6 +124,7 @@ def test_an_unreadable_notebook_is_listed_and_the_class_still_reported(tmp_path)
     assert report.diagnosed == 1
 
 
+@pytest.mark.integration  # the real command, twice
 def test_the_command_names_what_is_missing(tmp_path):
     """Without a gradebook, or for an assignment it lacks, does the command say so (exit 2, no traceback)?"""
     def run(*args):

@@ -20,6 +20,8 @@ from coursekit.results import MIME
 from mistakes import BY_NAME, mistake_notebook
 from report_page import open_report
 
+pytestmark = pytest.mark.integration  # the real nbgrader CLI
+
 CLASS = [BY_NAME[name] for name in ("ok_dot", "bug_no_scale", "bug_mask_assigned", "bug_softmax_no_max",
                                     "bug_softmax_global_max", "bug_delegate_softmax")]
 BROKEN, ABSENT = "broken", "absent"

@@ -43,6 +43,7 @@ def test_the_page_shows_each_section(page_file):
     assert MIME not in text  # the raw payload is never rendered
 
 
+@pytest.mark.integration  # a real browser
 def test_the_page_opens_in_chromium_without_console_errors(page_file, tmp_path):
     """Does Chromium open index.html from disk with no console error and show the Chinese headings?"""
     def check(page):
