@@ -20,7 +20,7 @@ export npm_config_cache     := $(STATE)/npm
 # The kernel-side grader, as nbgrader_config.py announces it (an instructor running the master in `make lab`).
 export ATTN_GRADER          := $(CURDIR)/autograde/grader/__init__.py
 
-.PHONY: lab test test-fast venv release browser-deps clean
+.PHONY: lab test test-fast venv release report browser-deps clean
 
 venv: $(STAMP)
 
@@ -59,6 +59,12 @@ test-fast: venv
 # Regenerate notebooks/ch04_attention.ipynb from the nbgrader master (autograde/source/…).
 release: venv
 	$(PY) scripts/release_notebook.py
+
+# The class report after autograding: autograde/reports/$(ASSIGNMENT)/index.html + three CSV files.
+# The gradebook is DB_URL when set, else the course config's, else autograde/gradebook.db.
+ASSIGNMENT ?= ch04_attention
+report: venv
+	cd autograde && ../$(PY) -m coursekit.report --assignment $(ASSIGNMENT) $(if $(DB_URL),--db-url '$(DB_URL)')
 
 browser-deps:
 	@bash scripts/ensure-browser.sh

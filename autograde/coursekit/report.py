@@ -1,0 +1,253 @@
+"""The class report: what the class got wrong, at a glance (``make report``).
+
+Joins the gradebook (:mod:`coursekit.grades`, the authoritative points) with the grader's
+structured results in the autograded notebooks (:mod:`coursekit.results`) into the tables
+the instructor reads: per-student rows, per-check pass rates, the most common mistakes.
+:mod:`coursekit.report_csv` and :mod:`coursekit.report_html` write them out.
+
+    cd autograde && python -m coursekit.report [--assignment ch04_attention] [--db-url URL]
+"""
+import argparse
+import os
+import pathlib
+import sys
+from dataclasses import dataclass, field
+
+from attnkit.diagnose import STAGES
+from nbgrader.api import MissingEntry
+
+from .grades import ClassGrades, db_url, read_class
+from .report_csv import write_csvs
+from .report_html import render
+from .results import read_notebook_results
+from .reteach import reteach
+
+__all__ = ["CheckStat", "Mistake", "StudentRow", "ClassReport", "build_report", "read_results", "write_report",
+           "main"]
+
+SCORE_TOLERANCE = 1e-6
+
+
+@dataclass
+class StudentRow:
+    student: str
+    status: str                                  # graded | not_graded | no_submission | pending
+    cells: dict = field(default_factory=dict)    # {cell name: CellGrade} from the gradebook
+    total: float = 0.0
+    mistakes: list = field(default_factory=list)  # results.Finding, scores → mask → softmax, one per bug
+    reason: str = ""                             # why not graded, or the flagged cells
+    has_results: bool = False
+
+    @property
+    def first_mistake(self) -> str:
+        return self.mistakes[0].bug if self.mistakes else ""
+
+
+@dataclass
+class CheckStat:
+    id: str
+    test: int
+    visible: bool
+    description: str
+    passed: int = 0
+    failing: list = field(default_factory=list)  # students
+
+    @property
+    def ran(self) -> int:
+        return self.passed + len(self.failing)
+
+    @property
+    def pass_rate(self) -> float:
+        return self.passed / self.ran if self.ran else 0.0
+
+
+@dataclass
+class Mistake:
+    bug: str
+    stage: str
+    message: str                                 # the diagnosis explanation (first student's)
+    students: list = field(default_factory=list)
+
+    @property
+    def reteach(self) -> str:
+        return reteach(self.bug)
+
+
+@dataclass
+class ClassReport:
+    grades: ClassGrades
+    rows: list                                   # StudentRow per student, sorted
+    checks: list                                 # CheckStat, lowest pass rate first
+    mistakes: list                               # Mistake, most common first
+    flagged: list                                # (student, grade_id or file, status, reason): not graded normally
+    mismatches: list                             # (student, grade_id, payload score, gradebook auto score)
+    diagnosed: int                               # students whose notebooks carried results
+
+    def share(self, mistake: Mistake) -> float:
+        return len(mistake.students) / self.diagnosed if self.diagnosed else 0.0
+
+
+def _progress(done: int, total: int, out) -> None:
+    step = max(1, total // 10)
+    if done == total or done % step == 0:
+        print(f"  read {done}/{total} autograded notebooks", file=out, flush=True)
+
+
+def _notebook_results(path: pathlib.Path, student: str, unreadable: list) -> dict:
+    """The payloads of one autograded notebook; a file that cannot be read is listed, not fatal."""
+    try:
+        return read_notebook_results(path) if path.exists() else {}
+    except (OSError, ValueError, KeyError, TypeError) as exc:  # JSONDecodeError is a ValueError
+        unreadable.append((student, path.name, "unreadable", f"{type(exc).__name__}: {exc}"[:300]))
+        return {}
+
+
+def read_results(course, grades: ClassGrades, out=sys.stderr) -> tuple:
+    """``({student: {grade_id: CellResult}}, unreadable)`` from ``autograded/<student>/<assignment>/*.ipynb``.
+
+    ``unreadable`` lists ``(student, notebook file, "unreadable", reason)`` for files that are not
+    valid JSON or hold a malformed payload; the rest of the class is still reported.
+    """
+    course, notebooks = pathlib.Path(course), sorted({c.notebook for c in grades.cells})
+    students, results, unreadable = sorted(grades.grades), {}, []
+    for n, student in enumerate(students, 1):
+        for notebook in notebooks:
+            path = course / "autograded" / student / grades.assignment / f"{notebook}.ipynb"
+            found = _notebook_results(path, student, unreadable)
+            if found:  # a notebook graded before the grader wrote payloads counts as not diagnosed
+                results.setdefault(student, {}).update(found)
+        _progress(n, len(students), out)
+    return results, unreadable
+
+
+def _pending(course, assignment: str) -> set:
+    """Students with a collected submission (``submitted/``) that is not in the gradebook yet."""
+    return {p.parent.name for p in pathlib.Path(course).glob(f"submitted/*/{assignment}")}
+
+
+def _ordered_findings(cells: dict) -> list:
+    """Findings of all cells, one per bug id, scores → mask → softmax (TEST 4 repeats the stages)."""
+    seen = {}
+    for result in sorted(cells.values(), key=lambda r: r.test):
+        for finding in result.findings:
+            seen.setdefault(finding.bug, finding)
+    return sorted(seen.values(), key=lambda f: STAGES.index(f.stage) if f.stage in STAGES else len(STAGES))
+
+
+def _row(student: str, grades: ClassGrades, cells: dict | None, pending: set) -> StudentRow:
+    if student not in grades.grades:
+        status = "pending" if student in pending else "no_submission"
+        return StudentRow(student, status)
+    reason = grades.not_graded.get(student, "")
+    flagged = "; ".join(f"{r.grade_id}: {r.status} {r.reason}".strip()
+                        for r in (cells or {}).values() if r.status != "graded")
+    return StudentRow(student, "not_graded" if reason else "graded", grades.grades[student],
+                      grades.total(student), _ordered_findings(cells or {}), reason or flagged, cells is not None)
+
+
+def _check_stats(results: dict) -> list:
+    stats = {}
+    for student, cells in sorted(results.items()):
+        for result in cells.values():
+            if result.status != "graded":  # e.g. delegated: the checks saw attnkit's work, not the student's
+                continue
+            for check in result.checks:
+                stat = stats.setdefault(check.id, CheckStat(check.id, result.test, check.visible, check.description))
+                if check.passed:
+                    stat.passed += 1
+                else:
+                    stat.failing.append(student)
+    return sorted(stats.values(), key=lambda s: (s.pass_rate, s.test, not s.visible, _natural(s.id)))
+
+
+def _natural(check_id: str) -> tuple:
+    """"verify.3" before "verify.12": numeric parts compare as numbers."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in check_id.split("."))
+
+
+def _mistakes(rows: list) -> list:
+    found = {}
+    for row in rows:
+        for finding in row.mistakes:
+            mistake = found.setdefault(finding.bug, Mistake(finding.bug, finding.stage, finding.message))
+            mistake.students.append(row.student)
+    return sorted(found.values(), key=lambda m: (-len(m.students), m.bug))
+
+
+def _cross_check(results: dict, grades: ClassGrades) -> tuple:
+    flagged, mismatches = [], []
+    for student, cells in sorted(results.items()):
+        for grade_id, result in sorted(cells.items()):
+            if result.status != "graded":
+                flagged.append((student, grade_id, result.status, result.reason))
+            grade = grades.grades.get(student, {}).get(grade_id)
+            auto = None if grade is None else grade.auto
+            if auto is None or abs(auto - result.score) > SCORE_TOLERANCE:
+                mismatches.append((student, grade_id, result.score, auto))
+    return flagged, mismatches
+
+
+def build_report(course, grades: ClassGrades, out=sys.stderr) -> ClassReport:
+    """Every table of the report for the class in ``grades``, reading its autograded notebooks in ``course``."""
+    results, unreadable = read_results(course, grades, out)
+    pending = _pending(course, grades.assignment) - set(grades.grades)
+    students = sorted(set(grades.students) | pending)
+    rows = [_row(s, grades, results.get(s), pending) for s in students]
+    flagged, mismatches = _cross_check(results, grades)
+    return ClassReport(grades, rows, _check_stats(results), _mistakes(rows), unreadable + flagged, mismatches,
+                       len(results))
+
+
+# ---------- the command ----------
+
+def _summary_lines(report, out_dir) -> list:
+    rows = report.rows
+    count = {s: sum(r.status == s for r in rows) for s in ("graded", "not_graded", "no_submission", "pending")}
+    lines = [f"{report.grades.assignment}: {len(rows)} students — {count['graded']} graded, "
+             f"{count['not_graded']} not graded (0 with a reason), {count['no_submission']} without a submission, "
+             f"{count['pending']} submitted but not autograded yet; {report.diagnosed} with structured results"]
+    lines += [f"  {len(m.students):4d}  {100 * report.share(m):5.1f}%  {m.bug}" for m in report.mistakes[:5]]
+    if report.mismatches:
+        lines.append(f"  WARNING: {len(report.mismatches)} cell scores differ from the gradebook (gradebook wins)")
+    lines.append(f"report: {out_dir / 'index.html'}  (+ students.csv, checks.csv, mistakes.csv)")
+    return lines
+
+
+def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr) -> pathlib.Path:
+    """Build the report of ``assignment`` and write it to ``out_dir`` (default ``reports/<assignment>/``)."""
+    course = pathlib.Path(course)
+    out_dir = pathlib.Path(out_dir or course / "reports" / assignment)
+    print(f"reading the gradebook {url} ...", file=out, flush=True)
+    report = build_report(course, read_class(url, assignment), out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    write_csvs(report, out_dir)
+    (out_dir / "index.html").write_text(render(report), encoding="utf-8")
+    print("\n".join(_summary_lines(report, out_dir)), file=out, flush=True)
+    return out_dir
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m coursekit.report", description=__doc__.split("\n")[0])
+    parser.add_argument("--assignment", default=os.environ.get("ASSIGNMENT") or "ch04_attention")
+    parser.add_argument("--course", default=".", help="the course folder (default: the current one)")
+    parser.add_argument("--db-url", default=None, help="gradebook URL (default: DB_URL, the course config, "
+                                                       "sqlite:///<course>/gradebook.db)")
+    parser.add_argument("--out", default=None, help="output folder (default: <course>/reports/<assignment>)")
+    args = parser.parse_args(argv)
+    course = pathlib.Path(args.course).resolve()
+    url = db_url(course, args.db_url)
+    if url.startswith("sqlite:///") and not pathlib.Path(url[len("sqlite:///"):]).exists():
+        print(f"no gradebook at {url}: grade the class first (make grade, or nbgrader autograde "
+              f"{args.assignment} in {course})", file=sys.stderr)
+        return 2
+    try:
+        write_report(course, args.assignment, url, args.out)
+    except MissingEntry:
+        print(f"assignment {args.assignment!r} is not in the gradebook {url}: pass --assignment "
+              f"(or ASSIGNMENT=… for make) naming one that was generated and autograded", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,52 @@
+"""The report's three CSV files: ``students.csv``, ``checks.csv``, ``mistakes.csv``.
+
+Lists of students are joined with ``;``. Empty cells mean "no value" (a manual score not
+given yet, a student without a submission).
+"""
+import csv
+import pathlib
+
+__all__ = ["write_csvs"]
+
+
+def _number(value) -> str:
+    return "" if value is None else f"{value:g}"
+
+
+def _student_rows(report):
+    cells = report.grades.cells
+    yield (["student", "status"] + [f"{c.name}_{kind}" for c in cells for kind in ("auto", "manual")]
+           + ["total", "max_total", "first_mistake", "reason"])
+    for row in report.rows:
+        scores = []
+        for cell in cells:
+            grade = row.cells.get(cell.name)
+            scores += [_number(grade and grade.auto), _number(grade and grade.manual)]
+        total = _number(row.total if row.cells else None)
+        yield [row.student, row.status] + scores + [total, _number(report.grades.max_total), row.first_mistake,
+                                                   row.reason]
+
+
+def _check_rows(report):
+    yield ["check_id", "test", "kind", "description", "pass_rate", "passed", "ran", "failing_students"]
+    for s in report.checks:
+        yield [s.id, s.test, "visible" if s.visible else "hidden", s.description, f"{s.pass_rate:.4f}",
+               s.passed, s.ran, ";".join(s.failing)]
+
+
+def _mistake_rows(report):
+    yield ["bug_id", "stage", "count", "share", "students", "reteach"]
+    for m in report.mistakes:
+        yield [m.bug, m.stage, len(m.students), f"{report.share(m):.4f}", ";".join(m.students), m.reteach]
+
+
+def write_csvs(report, out_dir) -> list:
+    """Write the three files into ``out_dir``; return their paths."""
+    out_dir = pathlib.Path(out_dir)
+    paths = []
+    for name, rows in (("students.csv", _student_rows), ("checks.csv", _check_rows), ("mistakes.csv", _mistake_rows)):
+        path = out_dir / name
+        with path.open("w", newline="", encoding="utf-8") as fh:
+            csv.writer(fh).writerows(rows(report))
+        paths.append(path)
+    return paths

@@ -1,0 +1,79 @@
+"""The report's figures as inline SVG: score distributions, check pass rates, common mistakes.
+
+Figures are drawn with matplotlib's object API (no pyplot state) and saved as SVG with text
+as paths, so the Chinese labels (Noto Sans SC, :func:`attnkit.plotting.cjk_font_family`)
+render from disk in any browser.
+"""
+import io
+
+import matplotlib
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from attnkit.plotting import cjk_font_family
+
+__all__ = ["svg", "score_distributions", "check_pass_rates", "common_mistakes"]
+
+VISIBLE, HIDDEN, BAR = "#3b7dd8", "#e08a2c", "#5a9e6f"
+
+
+def svg(fig: Figure) -> str:
+    """``fig`` as an ``<svg>`` element (XML prolog dropped) for inlining in HTML."""
+    buf = io.StringIO()
+    with matplotlib.rc_context({"svg.fonttype": "path"}):
+        fig.savefig(buf, format="svg", bbox_inches="tight")
+    text = buf.getvalue()
+    return text[text.index("<svg"):]
+
+
+def _figure(width: float, height: float) -> Figure:
+    with matplotlib.rc_context({"font.family": cjk_font_family()}):
+        return Figure(figsize=(width, height), layout="constrained")
+
+
+def _histogram(ax, scores: list, top: float, title: str) -> None:
+    step = 0.25 if top <= 12 else 1.0
+    bins = np.arange(-step / 2, top + step, step)
+    ax.hist(scores, bins=bins, color=BAR, edgecolor="white")
+    ax.set_xlim(-step, top + step)
+    ax.set_title(title, fontfamily=cjk_font_family(), fontsize=10)
+    ax.set_xlabel("分数", fontfamily=cjk_font_family(), fontsize=8)
+    ax.tick_params(labelsize=8)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts of students
+
+
+def score_distributions(panels: list) -> Figure:
+    """One histogram per ``(title, scores, max score)``: each autograded cell and the total."""
+    fig = _figure(2.6 * len(panels), 2.4)
+    axes = np.atleast_1d(fig.subplots(1, len(panels)))
+    for ax, (title, scores, top) in zip(axes, panels):
+        _histogram(ax, scores, top, f"{title}（满分 {top:g}）")
+    axes[0].set_ylabel("学生数", fontfamily=cjk_font_family(), fontsize=8)
+    return fig
+
+
+def check_pass_rates(checks: list) -> Figure:
+    """Horizontal bars, lowest pass rate on top; blue visible (verify), orange hidden."""
+    fig = _figure(7.5, 0.6 + 0.2 * max(len(checks), 1))
+    ax = fig.subplots()
+    y = np.arange(len(checks))
+    ax.barh(y, [100 * c.pass_rate for c in checks], color=[VISIBLE if c.visible else HIDDEN for c in checks])
+    ax.set_yticks(y, [c.id for c in checks], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("通过率 %（蓝：可见 verify 检查，橙：隐藏检查）", fontfamily=cjk_font_family(), fontsize=9)
+    return fig
+
+
+def common_mistakes(mistakes: list, diagnosed: int) -> Figure:
+    """Horizontal bars: how many students each mistake (bug id) was diagnosed in."""
+    fig = _figure(7.5, 0.6 + 0.28 * max(len(mistakes), 1))
+    ax = fig.subplots()
+    y = np.arange(len(mistakes))
+    ax.barh(y, [len(m.students) for m in mistakes], color=BAR)
+    ax.set_yticks(y, [m.bug for m in mistakes], fontsize=8)
+    ax.invert_yaxis()
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel(f"学生数（共 {diagnosed} 名有诊断结果）", fontfamily=cjk_font_family(), fontsize=9)
+    return fig

@@ -1,0 +1,151 @@
+"""Does the class report count exactly what the class did: statuses, checks, mistakes, disagreements?
+
+Built on tests/synthetic_class.py's ``small_class`` (eight students, one per case the report
+distinguishes) and on a synthetic class of 1,000 through the real ``python -m coursekit.report``.
+"""
+import io
+import os
+import pathlib
+import subprocess
+import sys
+import time
+
+import pytest
+
+from coursekit.grades import read_class
+from coursekit.report import build_report
+from synthetic_class import ASSIGNMENT, AUTO, Student, _student, small_class, write_class
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    course = tmp_path_factory.mktemp("class")
+    progress = io.StringIO()
+    built = build_report(course, read_class(small_class(course), ASSIGNMENT), progress)
+    built.progress = progress.getvalue()
+    return built
+
+
+def test_every_student_has_a_status(report):
+    """Graded, not graded (0 with the reason), no submission, submitted but not autograded: each one shown?"""
+    assert {r.student: r.status for r in report.rows} == {
+        "alice": "graded", "bob": "graded", "carol": "graded", "dave": "not_graded", "erin": "graded",
+        "frank": "no_submission", "gina": "pending", "hank": "graded"}
+    dave = next(r for r in report.rows if r.student == "dave")
+    assert dave.reason.startswith("Not graded automatically, scored 0") and dave.total == 0.0
+
+
+def test_first_mistake_follows_the_pipeline(report):
+    """Is a student's first mistake the earliest stage's (scores → mask → softmax), each bug counted once?"""
+    first = {r.student: r.first_mistake for r in report.rows}
+    assert first == {"alice": "", "bob": "scores_missing_scale", "carol": "mask_replaces_scores", "dave": "",
+                     "erin": "", "frank": "", "gina": "", "hank": ""}
+    carol = next(r for r in report.rows if r.student == "carol")
+    assert [f.bug for f in carol.mistakes] == ["mask_replaces_scores", "softmax_no_max_subtraction"]
+
+
+def test_mistakes_are_counted_per_student(report):
+    """Is each bug counted once per student (TEST 4 repeats it), with its share of the diagnosed students?"""
+    assert report.diagnosed == 5  # alice, bob, carol, erin, hank carry payloads
+    assert [(m.bug, m.stage, m.students) for m in report.mistakes] == [
+        ("mask_replaces_scores", "mask", ["carol"]), ("scores_missing_scale", "scores", ["bob"]),
+        ("softmax_no_max_subtraction", "softmax", ["carol"])]
+    assert report.share(report.mistakes[0]) == pytest.approx(0.2)
+    assert "加在分数上" in report.mistakes[0].reteach
+
+
+def test_check_pass_rates_lowest_first(report):
+    """Are pass rates over the students whose cell ran the check, the lowest first, with who failed?"""
+    top = [(c.id, c.visible, c.passed, c.ran, c.failing) for c in report.checks[:3]]
+    assert top == [("test2.hidden.rect_random", False, 3, 4, ["carol"]),
+                   ("test1.hidden.rect_random", False, 4, 5, ["bob"]),
+                   ("test3.hidden.float64", False, 4, 5, ["carol"])]
+    assert all(c.pass_rate == 1.0 for c in report.checks[3:])
+    assert [c.id for c in report.checks if c.test == 1 and c.visible] == ["verify.1", "verify.11"]
+
+
+def test_flagged_cells_and_score_disagreements(report):
+    """Are a tampered cell and a payload score the gradebook contradicts both reported, gradebook kept?"""
+    assert report.flagged == [("erin", "test2_mask", "tampered", "测试单元格被修改")]
+    assert report.mismatches == [("hank", "test1_scores", 4.0, 4.5)]
+    hank = next(r for r in report.rows if r.student == "hank")
+    assert hank.total == 12.5  # the gradebook's 4.5, not the payload's 4.0
+
+
+def test_progress_is_shown(report):
+    """Does reading the notebooks print progress, ending at all of them?"""
+    assert report.progress.strip().splitlines()[-1] == "  read 6/6 autograded notebooks"
+
+
+def _big_class(course, n):
+    students = [_student(f"s{i:04d}", failing=("test1.hidden.rect_random",) if i % 3 else ()) for i in range(n)]
+    for i, student in enumerate(students[:n // 10]):
+        student.payloads[0]["findings"] = [{"stage": "scores", "bug": "scores_k_qt", "probe": "p", "message": "m"}]
+    return write_class(course, students)
+
+
+@pytest.mark.integration  # the real command on a big class
+def test_a_class_of_1000(tmp_path):
+    """Does `python -m coursekit.report` (what `make report` runs) finish on 1,000 students, with progress?"""
+    _big_class(tmp_path, 1000)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "coursekit.report", "--course", str(tmp_path)],
+                          cwd=REPO / "autograde", capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "DB_URL": ""})
+    seconds = time.perf_counter() - start
+    print(f"\nreport of 1000 students: {seconds:.1f} s")
+    assert done.returncode == 0, done.stderr
+    assert "read 1000/1000 autograded notebooks" in done.stderr
+    assert "1000 students — 1000 graded" in done.stderr
+    lines = (tmp_path / "reports" / ASSIGNMENT / "mistakes.csv").read_text(encoding="utf-8").splitlines()
+    assert lines[1].startswith("scores_k_qt,scores,100,0.1000,")
+
+
+def test_notebooks_without_results_are_not_diagnosed(tmp_path):
+    """Does a notebook autograded before the grader wrote payloads count as graded but not diagnosed?"""
+    old = Student("old", {g: p for g, p in AUTO.items()}, payloads=[])
+    url = write_class(tmp_path, [old, _student("new")])
+    report = build_report(tmp_path, read_class(url, ASSIGNMENT), io.StringIO())
+    assert [(r.student, r.status, r.has_results) for r in report.rows] == [
+        ("new", "graded", True), ("old", "graded", False)]
+    assert report.diagnosed == 1 and report.mismatches == []
+
+
+def test_an_unreadable_notebook_is_listed_and_the_class_still_reported(tmp_path):
+    """Does a corrupt autograded file show up as unreadable for its student, the others reported as usual?"""
+    url = write_class(tmp_path, [_student("fine"), _student("corrupt")])
+    (tmp_path / "autograded" / "corrupt" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").write_text("{", encoding="utf-8")
+    report = build_report(tmp_path, read_class(url, ASSIGNMENT), io.StringIO())
+    assert [(s, f, status) for s, f, status, _ in report.flagged] == [
+        ("corrupt", f"{ASSIGNMENT}.ipynb", "unreadable")]
+    assert report.flagged[0][3].startswith("JSONDecodeError")
+    assert report.diagnosed == 1
+
+
+@pytest.mark.integration  # the real command, twice
+def test_the_command_names_what_is_missing(tmp_path):
+    """Without a gradebook, or for an assignment it lacks, does the command say so (exit 2, no traceback)?"""
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "coursekit.report", "--course", str(tmp_path), *args],
+                              cwd=REPO / "autograde", capture_output=True, text=True, timeout=300,
+                              env={**os.environ, "DB_URL": ""})
+    missing = run()
+    assert missing.returncode == 2 and "no gradebook at sqlite:///" in missing.stderr
+    write_class(tmp_path, [_student("alice")])
+    other = run("--assignment", "ch05")
+    assert other.returncode == 2 and "assignment 'ch05' is not in the gradebook" in other.stderr
+    assert "Traceback" not in other.stderr
+
+
+def test_checks_of_a_delegated_cell_do_not_count(tmp_path):
+    """Are checks run on a delegated cell (attnkit did the work) left out of the pass rates?"""
+    cheat = _student("cheat")
+    cheat.payloads[2] = {**cheat.payloads[2], "status": "delegated", "score": 0.0, "reason": "检测到调用参考实现"}
+    cheat.scores["test3_softmax"] = 0.0
+    url = write_class(tmp_path, [cheat, _student("honest", failing=("test3.hidden.float64",))])
+    report = build_report(tmp_path, read_class(url, ASSIGNMENT), io.StringIO())
+    rate = {c.id: (c.passed, c.ran) for c in report.checks}
+    assert rate["test3.hidden.float64"] == (0, 1) and rate["test1.hidden.float64"] == (2, 2)
+    assert report.flagged == [("cheat", "test3_softmax", "delegated", "检测到调用参考实现")]

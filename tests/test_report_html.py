@@ -1,0 +1,60 @@
+"""Is index.html one self-contained page that shows the class, opens from disk in Chromium, cleanly?
+
+The Chromium part (tests/report_page.py) follows test_browser.py: Debian's /usr/bin/chromium
+through Playwright; the screenshot lands in ``artefacts/report/``.
+"""
+import io
+import re
+
+import pytest
+
+from coursekit.grades import read_class
+from coursekit.report import build_report
+from coursekit.report_html import render
+from coursekit.results import MIME
+from report_page import open_report
+from synthetic_class import ASSIGNMENT, AUTO, Student, small_class, write_class
+
+
+@pytest.fixture(scope="module")
+def page_file(tmp_path_factory):
+    course = tmp_path_factory.mktemp("class")
+    report = build_report(course, read_class(small_class(course), ASSIGNMENT), io.StringIO())
+    path = course / "index.html"
+    path.write_text(render(report), encoding="utf-8")
+    return path
+
+
+def test_the_page_is_self_contained(page_file):
+    """No script, no external file or URL: figures are inline SVG, so the page opens from disk anywhere?"""
+    text = page_file.read_text(encoding="utf-8")
+    assert "<script" not in text
+    assert not re.search(r"""(src|href)=["'](?!data:|#)""", text)
+    assert text.count("<svg") == 3  # mistakes, score distributions, check pass rates
+
+
+def test_the_page_shows_each_section(page_file):
+    """Mistakes with reteach, not-graded and missing students, and one line per student, in Chinese?"""
+    text = page_file.read_text(encoding="utf-8")
+    for phrase in ("最常见的错误", "mask_replaces_scores", "加在分数上", "未能自动评分", "JSONDecodeError",
+                   "未提交（1）", "frank", "已收取、尚未 autograde（1）", "gina", "每个学生一行",
+                   "tampered", "测试单元格被修改", "hank test1_scores: 结果 4 ≠ 成绩册 4.5"):
+        assert phrase in text, phrase
+    assert MIME not in text  # the raw payload is never rendered
+
+
+@pytest.mark.integration  # a real browser
+def test_the_page_opens_in_chromium_without_console_errors(page_file, tmp_path):
+    """Does Chromium open index.html from disk with no console error and show the Chinese headings?"""
+    def check(page):
+        assert page.locator("h2").first.inner_text() == "概况"
+        assert page.locator("svg").count() == 3
+
+    assert open_report(page_file, "synthetic_class.png", tmp_path, check) == []
+
+
+def test_a_class_graded_without_results_is_told_so(tmp_path):
+    """Does the page say why checks and mistakes are empty when no notebook carries the grader's results?"""
+    url = write_class(tmp_path, [Student("old", dict(AUTO), payloads=[])])
+    text = render(build_report(tmp_path, read_class(url, ASSIGNMENT), io.StringIO()))
+    assert "没有评分器的结构化结果" in text and "重新 autograde" in text
