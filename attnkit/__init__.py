@@ -11,6 +11,7 @@ Modules, one concept each (imports flow downward):
 * :mod:`attnkit.verify`    - the port of the lab's ``verify.c`` (TEST 1-4, 22 assertions)
 * :mod:`attnkit.sharpness` - how peaked softmax(Q Kᵀ) gets vs head_dim (the explorer's numbers)
 * :mod:`attnkit.timing`    - loops vs vectorised scores, measured on this machine
+* :mod:`attnkit.static`    - under nbgrader: is it grading? the demo figures' PNG cache
 * :mod:`attnkit.diagnose`  - which of scores → mask → softmax deviates first, and the likely bug
   (with :mod:`attnkit.probes`, :mod:`attnkit.bugs`, :mod:`attnkit.safecall`); the package
   attribute ``attnkit.diagnose`` is the function, so import the module's other names with
@@ -19,7 +20,8 @@ Modules, one concept each (imports flow downward):
 Imported explicitly, never by ``import attnkit`` (they pull in matplotlib / ipywidgets):
 :mod:`attnkit.plotting` (heatmaps, pipeline, per-head grid), :mod:`attnkit.sharpness_plot`
 (the explorer's figure), :mod:`attnkit.widgets` (``sharpness_explorer()``),
-:mod:`attnkit.diagnose_plot` (the |student − reference| heatmap of the first deviating stage).
+:mod:`attnkit.diagnose_plot` (the |student − reference| heatmap of the first deviating stage),
+:mod:`attnkit.figures` (the chapter's demo figures: live, or a cached PNG under nbgrader).
 """
 from . import lab, naive, sharpness, timing, verify
 from .attention import add_mask, attention, attention_scores, default_scale, softmax

@@ -19,7 +19,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.image import imsave
 
-from .plotting import heatmap, update_heatmap
+from .plotting import cjk_font_family, heatmap, update_heatmap
 from .sharpness import HEAD_DIMS, Sharpness, uniform_entropy
 
 __all__ = ["ExplorerFigure", "title_text"]
@@ -27,14 +27,19 @@ __all__ = ["ExplorerFigure", "title_text"]
 DPI = 80
 LAYOUT_ROWS = 16  # lay out with two-digit row labels, so any seq_len below 100 fits
 COLOURS = {False: "tab:red", True: "tab:blue"}
-LABELS = {False: "no scale", True: "× 1/√head_dim"}
+LABELS = {False: "不缩放", True: "× 1/√head_dim"}
 
 
 def title_text(m: Sharpness) -> str:
-    """The figure's one-line summary (math/English; the Chinese readout lives in the widget)."""
-    scale = f"1/√{m.head_dim}" if m.scaled else "1 (none)"
-    return (f"head_dim = {m.head_dim}   scale = {scale}   raw q·k std = {m.raw_score_std:.2f}"
-            f" (√head_dim = {math.sqrt(m.head_dim):.2f})   std seen by softmax = {m.score_std:.2f}")
+    """The figure's one-line summary, in Chinese like the widget's readout."""
+    scale = f"1/√{m.head_dim}" if m.scaled else "1（不缩放）"
+    return (f"head_dim = {m.head_dim}　缩放 = {scale}　原始 q·k 标准差 = {m.raw_score_std:.2f}"
+            f"（√head_dim = {math.sqrt(m.head_dim):.2f}）　softmax 看到的标准差 = {m.score_std:.2f}")
+
+
+def _zh(size=None) -> dict:
+    """Font properties for Chinese labels (Latin from DejaVu Sans, CJK from Noto Sans SC)."""
+    return {"family": cjk_font_family(), **({} if size is None else {"size": size})}
 
 
 class ExplorerFigure:
@@ -44,17 +49,18 @@ class ExplorerFigure:
         self.figure = Figure(figsize=(12, 3.9), dpi=DPI, layout="constrained")
         FigureCanvasAgg(self.figure)
         ax_w, self.ax_rows, self.ax_curve = self.figure.subplots(1, 3, width_ratios=[1, 1.15, 1.3])
-        self.weights = heatmap(np.zeros((1, 1)), ax=ax_w, vmin=0, vmax=1, annotate=False, title="weights")
+        self.weights = heatmap(np.zeros((1, 1)), ax=ax_w, vmin=0, vmax=1, annotate=False)
+        ax_w.set_title("softmax 权重（斜线格 = 被屏蔽）", fontproperties=_zh(10))
         self.figure.colorbar(self.weights.image, ax=ax_w, shrink=0.85)
-        self.row_max, = self.ax_rows.plot([], [], "o-", color="tab:purple", label="max weight")
-        self.row_entropy, = self.ax_rows.plot([], [], "s--", color="tab:green", label="entropy / ln(visible)")
+        self.row_max, = self.ax_rows.plot([], [], "o-", color="tab:purple", label="每行最大权重")
+        self.row_entropy, = self.ax_rows.plot([], [], "s--", color="tab:green", label="熵 / ln(可见键数)")
         self._style_rows()
         self.lines = {s: self.ax_curve.plot([], [], "o-", ms=3, color=COLOURS[s], label=LABELS[s])[0]
                       for s in (False, True)}
-        self.ceiling = self.ax_curve.axhline(0, color="0.5", ls=":", label="uniform rows")
+        self.ceiling = self.ax_curve.axhline(0, color="0.5", ls=":", label="均匀分布")
         self.point, = self.ax_curve.plot([], [], "o", ms=12, mfc="none", mew=2.5, color="black")
         self._style_curve()
-        self.title = self.figure.suptitle(title_text(m))
+        self.title = self.figure.suptitle(title_text(m), fontproperties=_zh())
         self._moving = [self.weights.image, self.weights.masked, *ax_w.spines.values(),
                         self.row_max, self.row_entropy, self.point, self.title]  # in drawing order
         self._frame, self._background = None, None
@@ -69,9 +75,9 @@ class ExplorerFigure:
 
     def _style_rows(self) -> None:
         self.ax_rows.set_ylim(0, 1.3)
-        self.ax_rows.set_xlabel("query row i")
-        self.ax_rows.set_title("per row: 1 / 0 = one-hot")
-        self.ax_rows.legend(loc="upper center", ncols=2, fontsize=8)
+        self.ax_rows.set_xlabel("查询行 i", fontproperties=_zh())
+        self.ax_rows.set_title("每一行：1 / 0 = one-hot", fontproperties=_zh())
+        self.ax_rows.legend(loc="upper center", ncols=2, prop=_zh(8))
 
     def _style_curve(self) -> None:
         self.ax_curve.set_xscale("log", base=2)
@@ -79,9 +85,9 @@ class ExplorerFigure:
         self.ax_curve.set_xticks(ticks, labels=[str(t) for t in ticks])
         self.ax_curve.minorticks_off()
         self.ax_curve.set_xlabel("head_dim")
-        self.ax_curve.set_ylabel("mean entropy (nats)")
-        self.ax_curve.set_title("sharpening vs head_dim")
-        self.ax_curve.legend(loc="lower left", fontsize=8)
+        self.ax_curve.set_ylabel("平均熵（nats）", fontproperties=_zh())
+        self.ax_curve.set_title("head_dim 越大，权重越尖锐？", fontproperties=_zh())
+        self.ax_curve.legend(loc="lower left", prop=_zh(8))
 
     def update(self, m: Sharpness, curves: dict) -> None:
         """Show measurement ``m`` and ``curves`` (``{scaled: Curve}``) in the same artists."""

@@ -3,23 +3,22 @@
 One Agg figure (:class:`attnkit.sharpness_plot.ExplorerFigure`) is updated in place and
 shown through an ``ipywidgets.Image``: a change swaps the image's bytes, the page keeps its
 layout (no flicker, no new figure, no output area cleared), and it needs only the core
-widgets that JupyterLab 4 / ipywidgets 8 ship. Under nbgrader (``NBGRADER_EXECUTION`` set
-by autograde and validate) :func:`sharpness_explorer` returns one static PNG instead.
+widgets that JupyterLab 4 / ipywidgets 8 ship. The chapter calls
+:func:`attnkit.figures.sharpness_explorer`, which under nbgrader shows :func:`first_frame_png`
+(cached) instead.
 
 Stable hooks for tests and the browser: the root box has CSS class ``attn-explorer``,
 the head_dim slider ``attn-head-dim`` (description ``head_dim``), the text readout
 ``attn-readout``, the figure ``attn-figure``.
 """
 import functools
-import os
 
 import ipywidgets as w
-from IPython.display import Image
 
 from . import sharpness
 from .sharpness_plot import ExplorerFigure
 
-__all__ = ["SharpnessExplorer", "sharpness_explorer"]
+__all__ = ["SharpnessExplorer", "sharpness_explorer", "first_frame_png"]
 
 SCALINGS = [("不缩放", False), ("× 1/√head_dim", True)]
 
@@ -46,12 +45,12 @@ class SharpnessExplorer:
         self.scaling = w.ToggleButtons(options=SCALINGS, value=scaled, style={"button_width": "120px"})
         self.seq_len = w.IntSlider(value=seq_len, min=2, max=64, description="seq_len", continuous_update=False)
         self.seed = w.IntSlider(value=seed, min=0, max=99, description="seed", continuous_update=False)
-        self.causal = w.Checkbox(value=causal, description="causal mask")
+        self.causal = w.Checkbox(value=causal, description="因果掩码")
         self.readout = w.HTML()
         self.image = w.Image(format="png", layout=w.Layout(max_width="100%"))
         self.figure = ExplorerFigure(*_settings(head_dim, scaled, seq_len, seed, causal))
         controls = [self.head_dim, self.scaling, self.seq_len, self.seed, self.causal]
-        first_row = w.HBox([self.head_dim, w.Label("scale"), self.scaling])
+        first_row = w.HBox([self.head_dim, w.Label("缩放"), self.scaling])
         self.widget = w.VBox([first_row, w.HBox(controls[2:]), self.readout, self.image])
         for widget, css in [(self.widget, "attn-explorer"), (self.head_dim, "attn-head-dim"),
                             (self.readout, "attn-readout"), (self.image, "attn-figure")]:
@@ -72,9 +71,11 @@ class SharpnessExplorer:
         return self.widget._repr_mimebundle_(**kwargs)
 
 
-def sharpness_explorer(head_dim=64, scaled=False, seq_len=8, seed=0, causal=False):
-    """Return the live explorer; under nbgrader, an ``IPython.display.Image`` of its first state."""
-    if os.environ.get("NBGRADER_EXECUTION"):
-        figure = ExplorerFigure(*_settings(head_dim, scaled, seq_len, seed, causal))
-        return Image(data=figure.png(), format="png")
+def sharpness_explorer(head_dim=64, scaled=False, seq_len=8, seed=0, causal=False) -> SharpnessExplorer:
+    """Return the live explorer (display it as a cell's value)."""
     return SharpnessExplorer(head_dim, scaled, seq_len, seed, causal)
+
+
+def first_frame_png(head_dim=64, scaled=False, seq_len=8, seed=0, causal=False) -> bytes:
+    """The explorer's figure for these settings as PNG bytes, without creating any widget."""
+    return ExplorerFigure(*_settings(head_dim, scaled, seq_len, seed, causal)).png()

@@ -66,12 +66,13 @@ def test_no_pyplot_figure_is_created():
 
 
 def test_title_names_the_spread():
-    """Does the title give head_dim, the scale, the raw spread next to √head_dim and the scaled spread?"""
+    """Does the (Chinese) title give head_dim, the scale, the raw spread next to √head_dim and the scaled spread?"""
     m = sharpness.measure(16, scaled=True)
     text = title_text(m)
-    assert text.startswith("head_dim = 16   scale = 1/√16")
-    assert f"raw q·k std = {m.raw_score_std:.2f} (√head_dim = 4.00)" in text
-    assert text.endswith(f"std seen by softmax = {m.score_std:.2f}")
+    assert text.startswith("head_dim = 16　缩放 = 1/√16")
+    assert f"原始 q·k 标准差 = {m.raw_score_std:.2f}（√head_dim = 4.00）" in text
+    assert text.endswith(f"softmax 看到的标准差 = {m.score_std:.2f}")
+    assert "不缩放" in title_text(sharpness.measure(16, scaled=False))
 
 
 def full_redraw(figure: ExplorerFigure) -> np.ndarray:
