@@ -12,6 +12,7 @@ Modules, one concept each (imports flow downward):
 * :mod:`attnkit.sharpness` - how peaked softmax(Q Kᵀ) gets vs head_dim (the explorer's numbers)
 * :mod:`attnkit.timing`    - loops vs vectorised scores, measured on this machine
 * :mod:`attnkit.static`    - under nbgrader: is it grading? the demo figures' PNG cache
+* :mod:`attnkit.png`       - RGB pixels → PNG bytes, fast (the explorer's frames)
 * :mod:`attnkit.diagnose`  - which of scores → mask → softmax deviates first, and the likely bug
   (with :mod:`attnkit.probes`, :mod:`attnkit.bugs`, :mod:`attnkit.safecall`); the package
   attribute ``attnkit.diagnose`` is the function, so import the module's other names with

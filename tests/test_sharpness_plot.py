@@ -7,7 +7,7 @@ import pytest
 from matplotlib.image import imread
 
 from attnkit import sharpness
-from attnkit.sharpness_plot import ExplorerFigure, title_text
+from attnkit.sharpness_plot import WIDTH_PX, ExplorerFigure, title_text
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -77,7 +77,7 @@ def test_title_names_the_spread():
 
 def full_redraw(figure: ExplorerFigure) -> np.ndarray:
     figure.figure.canvas.draw()
-    return np.asarray(figure.figure.canvas.buffer_rgba()) / 255.0  # (height, width, RGBA)
+    return np.asarray(figure.figure.canvas.buffer_rgba())[..., :3] / 255.0  # (height, width, RGB)
 
 
 def test_blitted_frames_match_a_full_redraw(figure):
@@ -101,3 +101,19 @@ def test_head_dim_moves_reuse_the_background(figure):
     figure.update(sharpness.measure(128, seq_len=9), curves(seq_len=9))
     figure.png()
     assert figure._background is not background
+
+
+def test_live_figure_has_no_title_the_static_frame_does():
+    """Is the per-setting title left to the readout live, and drawn on the static (grading) frame?"""
+    m = sharpness.measure(16, scaled=True)
+    assert ExplorerFigure(m, curves()).figure.get_suptitle() == ""
+    titled = ExplorerFigure(m, curves(), title=True)
+    assert titled.figure.get_suptitle() == title_text(m)
+    titled.update(sharpness.measure(32), curves())
+    assert titled.figure.get_suptitle() == title_text(sharpness.measure(32))
+
+
+def test_png_is_rgb_at_the_figure_size(figure):
+    """Is the PNG RGB (no alpha to encode) and WIDTH_PX x 360 pixels?"""
+    picture = imread(io.BytesIO(figure.png()))
+    assert picture.shape == (360, WIDTH_PX, 3)

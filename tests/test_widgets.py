@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from attnkit import sharpness
-from attnkit.widgets import SharpnessExplorer, first_frame_png, sharpness_explorer
+from attnkit.widgets import READOUT_HEIGHT, SharpnessExplorer, first_frame_png, readout_html, sharpness_explorer
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
@@ -31,7 +31,7 @@ def test_head_dim_slider_redraws_the_same_figure(explorer):
     m = sharpness.measure(512, scaled=False)
     assert explorer.figure.figure is figure and plt.get_fignums() == []
     assert after["png"] != before["png"] and after["png"].startswith(b"\x89PNG")
-    assert after["readout"] == sharpness.summary(m) != before["readout"]
+    assert after["readout"] == readout_html(m) != before["readout"]
     np.testing.assert_allclose(after["weights"], m.weights)
     assert after["point"] == ([512], [m.mean_entropy])
 
@@ -68,7 +68,7 @@ def test_controls_have_stable_hooks(explorer):
     assert explorer.head_dim._dom_classes == ("attn-head-dim",)
     assert explorer.readout._dom_classes == ("attn-readout",)
     assert explorer.image._dom_classes == ("attn-figure",)
-    assert explorer.readout.value.startswith("head_dim = 64（不缩放）")
+    assert "head_dim = 64（不缩放）" in explorer.readout.value
 
 
 def test_displays_as_the_widget(explorer):
@@ -84,6 +84,30 @@ def test_checkbox_and_labels_are_chinese(explorer):
     assert "缩放" in labels
 
 
-def test_first_frame_is_the_explorers_first_picture(explorer):
-    """Is first_frame_png() the PNG the live explorer shows first, made without widgets?"""
-    assert first_frame_png() == bytes(explorer.image.value)
+def test_first_frame_is_a_picture_of_the_same_size(explorer):
+    """Is first_frame_png() a PNG as large as the live explorer's (its title is tested with the figure)?"""
+    from PIL import Image as PILImage
+    import io
+    sizes = [PILImage.open(io.BytesIO(data)).size for data in (first_frame_png(), bytes(explorer.image.value))]
+    assert sizes[0] == sizes[1]
+
+
+def test_readout_is_two_unwrapped_lines_in_a_fixed_box(explorer):
+    """Is the readout the summary's two clauses, each kept on one line, in a box of fixed height?"""
+    m = sharpness.measure(1024, scaled=True)
+    html = readout_html(m)
+    assert html.count("<div") == 2 and html.count("white-space: nowrap") == 2
+    text = html.replace("</div>", "").split(">")
+    assert "".join(part.split("<")[0] for part in text) == sharpness.summary(m)
+    assert explorer.readout.layout.height == READOUT_HEIGHT and explorer.readout.layout.overflow == "hidden"
+
+
+def test_figure_is_shown_at_its_own_width(explorer):
+    """Is the image widget as wide (CSS px) as the PNG, so the browser does not stretch it?"""
+    from PIL import Image as PILImage
+    import io
+    width = PILImage.open(io.BytesIO(bytes(explorer.image.value))).width
+    assert explorer.image.layout.width == f"{width}px" and explorer.image.layout.max_width == "100%"
+    sharp = sharpness_explorer(pixel_ratio=2)
+    assert PILImage.open(io.BytesIO(bytes(sharp.image.value))).width == 2 * width
+    assert sharp.image.layout.width == f"{width}px"
