@@ -65,6 +65,11 @@ def open_notebook(page, url: str) -> None:
     page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").click()
 
 
+def has_unsaved_changes(page) -> bool:
+    """Does a tab show the "unsaved changes" dot (JupyterLab's ``jp-mod-dirty``)?"""
+    return page.evaluate("() => document.querySelectorAll('.lm-TabBar-tab.jp-mod-dirty').length > 0")
+
+
 def loaded_lab_extensions(page) -> list:
     """Names of the prebuilt lab extensions the page was served with."""
     return page.evaluate("""() => JSON.parse(document.getElementById('jupyter-config-data')
