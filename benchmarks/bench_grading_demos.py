@@ -1,6 +1,6 @@
 """What the chapter's demo cells cost under grading: per-cell seconds as nbclient records them.
 
-Run: .venv/bin/python benchmarks/bench_grading_demos.py [--runs N] [--mode autograde|validate|live]
+Run: .venv/bin/python benchmarks/bench_grading_demos.py [--runs N] [--mode autograde|validate|live] [--ref REF]
 Executes the student notebook (notebooks/ch04_attention.ipynb) N times, each in a fresh
 kernel in a temporary folder, with ``NBGRADER_EXECUTION`` set as nbgrader sets it
 (``autograde`` in ``nbgrader autograde``, ``validate`` in ``nbgrader validate``; ``live``
@@ -9,12 +9,15 @@ leaves it unset, as a student's kernel). nbclient stamps each cell's
 gives the median per demo cell over the runs, and their total. The first run fills the
 figure cache (``ATTNKIT_CACHE_DIR``, a fresh temporary folder here), so the first run's
 column shows the cold cost and the median the cost every later student pays on one worker.
+``--ref`` measures the notebook and attnkit of an older commit instead (``git archive``,
+put first on the kernel's PYTHONPATH), for a before/after from the same machine and load.
 """
 import argparse
 import datetime
 import os
 import pathlib
 import statistics
+import subprocess
 import tempfile
 
 import nbformat
@@ -34,9 +37,19 @@ def seconds(cell) -> float:
     return (parse(end.replace("Z", "+00:00")) - parse(start.replace("Z", "+00:00"))).total_seconds()
 
 
-def run_once(mode: str, workdir: pathlib.Path) -> dict:
+def checkout(ref: str, into: pathlib.Path) -> pathlib.Path:
+    """attnkit/ and notebooks/ of ``ref`` under ``into``; returns that notebook's path."""
+    archive = subprocess.run(["git", "archive", ref, "attnkit", "notebooks"], cwd=REPO, check=True,
+                             capture_output=True).stdout
+    into.mkdir(parents=True)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    os.environ["PYTHONPATH"] = str(into)
+    return into / "notebooks" / NOTEBOOK.name
+
+
+def run_once(notebook: pathlib.Path, mode: str, workdir: pathlib.Path) -> dict:
     """Execute the notebook once; return {cell id: seconds} for every code cell."""
-    nb = nbformat.read(NOTEBOOK, as_version=4)
+    nb = nbformat.read(notebook, as_version=4)
     if mode == "live":
         os.environ.pop("NBGRADER_EXECUTION", None)
     else:
@@ -50,12 +63,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--mode", choices=("autograde", "validate", "live"), default="autograde")
+    parser.add_argument("--ref", help="git ref whose notebook and attnkit to measure instead")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["ATTNKIT_CACHE_DIR"] = str(pathlib.Path(tmp) / "cache")
         os.environ.setdefault("MPLCONFIGDIR", str(pathlib.Path(tmp) / "mpl"))
-        runs = [run_once(args.mode, pathlib.Path(tmp)) for _ in range(args.runs)]
-    print(f"NBGRADER_EXECUTION={args.mode}, {args.runs} runs, fresh kernel each")
+        notebook = checkout(args.ref, pathlib.Path(tmp) / "ref") if args.ref else NOTEBOOK
+        runs = [run_once(notebook, args.mode, pathlib.Path(tmp)) for _ in range(args.runs)]
+    print(f"{args.ref or 'working tree'}: NBGRADER_EXECUTION={args.mode}, {args.runs} runs, fresh kernel each")
     print(f"{'cell':<16} {'first run (s)':>13} {'median (s)':>11}")
     for cell in DEMO_CELLS:
         values = [r[cell] for r in runs]
