@@ -17,8 +17,10 @@ export IPYTHONDIR           := $(STATE)/ipython
 export MPLCONFIGDIR         := $(STATE)/matplotlib
 export JUPYTER_PLATFORM_DIRS := 1
 export npm_config_cache     := $(STATE)/npm
+# The kernel-side grader, as nbgrader_config.py announces it (an instructor running the master in `make lab`).
+export ATTN_GRADER          := $(CURDIR)/autograde/grader/__init__.py
 
-.PHONY: lab test venv release browser-deps clean
+.PHONY: lab test test-fast venv release browser-deps clean
 
 venv: $(STAMP)
 
@@ -49,6 +51,10 @@ lab: venv $(NEWS_OFF)
 
 test: venv browser-deps
 	$(PY) -m pytest
+
+# Unit tests only (attnkit, the grader, the nbgrader extensions): no nbgrader CLI, no servers, no browser.
+test-fast: venv
+	$(PY) -m pytest -m "not integration"
 
 # Regenerate notebooks/ch04_attention.ipynb from the nbgrader master (autograde/source/…).
 release: venv

@@ -9,6 +9,7 @@ Modules, one concept each (imports flow downward):
 * :mod:`attnkit.multihead` - multi-head attention as in the C framework
 * :mod:`attnkit.lab`       - the lab contract: reference and stub student functions
 * :mod:`attnkit.verify`    - the port of the lab's ``verify.c`` (TEST 1-4, 22 assertions)
+* :mod:`attnkit.gradecell` - what the chapter's four graded test cells show before submitting
 * :mod:`attnkit.sharpness` - how peaked softmax(Q Kᵀ) gets vs head_dim (the explorer's numbers)
 * :mod:`attnkit.timing`    - loops vs vectorised scores, measured on this machine
 * :mod:`attnkit.static`    - under nbgrader: is it grading? the demo figures' PNG cache
@@ -24,7 +25,14 @@ Imported explicitly, never by ``import attnkit`` (they pull in matplotlib / ipyw
 :mod:`attnkit.diagnose_plot` (the |student − reference| heatmap of the first deviating stage),
 :mod:`attnkit.figures` (the chapter's demo figures: live, or a cached PNG under nbgrader).
 """
-from . import lab, naive, sharpness, timing, verify
+import os as _os
+
+if _os.environ.get("ATTNKIT_GRADING_CALL"):
+    # Set by the course's grader only while a student function runs: a process that function
+    # started must not use the reference implementation in its place.
+    raise ImportError("评分期间，学生函数启动的子进程不能导入 attnkit")
+
+from . import gradecell, lab, naive, sharpness, timing, verify
 from .attention import add_mask, attention, attention_scores, default_scale, softmax
 from .diagnose import Finding, diagnose, format_findings
 from .errors import ShapeError
@@ -34,6 +42,6 @@ from .multihead import MultiHeadAttention
 __all__ = [
     "ShapeError", "MASK_VALUE", "create_causal_mask",
     "attention_scores", "add_mask", "softmax", "attention", "default_scale",
-    "MultiHeadAttention", "lab", "naive", "verify", "sharpness", "timing",
+    "MultiHeadAttention", "gradecell", "lab", "naive", "verify", "sharpness", "timing",
     "diagnose", "Finding", "format_findings",
 ]

@@ -13,13 +13,10 @@ from typing import Callable
 import numpy as np
 
 from .attention import softmax as _softmax
+from .lab import ROLE, TOLERANCE
 from .probes import Probe
 from .safecall import Call
 
-RTOL, ATOL = 1e-4, 1e-5  # float32 arithmetic: loose enough for any correct float32 work, far tighter than any bug
-RTOL64, ATOL64 = 1e-9, 1e-12  # float64 probes keep float64 precision, as the hidden tests require
-
-ROLE = {"scores": "student_attention_scores", "mask": "student_apply_mask", "softmax": "student_softmax"}
 TABLE_ROW = {
     "scores": "“对角项不对 → 点积或 scale 没乘对”",
     "mask": "“上三角没有被压到极小 → mask 没有真正加进 scores”",
@@ -62,9 +59,9 @@ class Rule:
 def close(a, b, exact_float64: bool = False) -> bool:
     """Equal up to float32 rounding; with ``exact_float64``, a float64 ``b`` must match to float64 precision."""
     tight = exact_float64 and np.asarray(b).dtype == np.float64
-    rtol, atol = (RTOL64, ATOL64) if tight else (RTOL, ATOL)
+    tol = TOLERANCE["float64" if tight else "float32"]  # the grader's tolerances (attnkit.lab)
     a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
-    return a.shape == b.shape and bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
+    return a.shape == b.shape and bool(np.allclose(a, b, rtol=tol, atol=tol, equal_nan=True))
 
 
 def _lost_precision(o: Outcome) -> bool | None:
@@ -171,6 +168,11 @@ MASK_RULES = (
         + TABLE_ROW["mask"] + "）。",
         "scores = scores + mask 得到的是新数组，只改变了局部名字；调用方的 scores 没有加上 mask。",
         "student_apply_mask 必须原地修改传入的 scores（+= 或逐元素赋值），不要重新绑定它。")),
+    Rule("mask_lost_on_view", lambda o: o.unchanged and not o.out.flags.c_contiguous, lambda o: say(
+        f"{at(o)}，调用后 scores 没有变化；在普通（连续）的数组上却是对的。",
+        "加法写进了一份副本而不是调用方的数组（不是原地修改）：对非连续视图，reshape(-1)、ravel()、"
+        "np.ascontiguousarray 等会悄悄复制，写进副本的结果随之丢失。",
+        "student_apply_mask 直接对传入的 scores 做原地运算（scores += mask 或逐元素赋值），不要经过 reshape/复制。")),
     Rule("mask_not_applied", lambda o: o.unchanged, lambda o: say(
         f"{at(o)}，调用后 scores 完全没变，被遮住的位置没有变成极小值（对应排查表" + TABLE_ROW["mask"] + "）。",
         "mask 没有加进 scores：TODO 还没完成，或者 np.add(scores, mask) 之类的结果没有存回 scores。",

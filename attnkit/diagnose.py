@@ -24,15 +24,14 @@ import numpy as np
 
 from . import lab
 from .bugs import (
-    ROLE, RULES, Outcome, close, exception_message, mutation_message, pipeline_message,
+    RULES, Outcome, close, exception_message, mutation_message, pipeline_message,
     return_code_message, wrong_values_message,
 )
+from .lab import ROLE, STAGES
 from .probes import PIPELINE, PROBES
 from .safecall import call_student
 
-__all__ = ["STAGES", "Finding", "diagnose", "format_findings", "first_deviation"]
-
-STAGES = ("scores", "mask", "softmax")
+__all__ = ["STAGES", "Finding", "diagnose", "diagnose_stage", "format_findings", "first_deviation"]
 
 
 @dataclass(frozen=True)
@@ -134,6 +133,11 @@ def _mutation_finding(spec: _Stage, outcomes: list) -> Finding | None:
             return Finding(spec.name, f"{spec.name}_mutates_input", mutation_message(spec.name, o, spec.input_names),
                            o.probe.name, o.args[i].copy(), o.before[i])
     return None
+
+
+def diagnose_stage(stage: str, fn) -> list:
+    """The findings for one student function alone (``stage`` is "scores", "mask" or "softmax")."""
+    return _diagnose_stage(_SPECS[STAGES.index(stage)], fn)
 
 
 def _diagnose_stage(spec: _Stage, fn) -> list:

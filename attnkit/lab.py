@@ -17,11 +17,20 @@ import numpy as np
 from .attention import softmax as _softmax
 
 __all__ = [
+    "STAGES", "ROLE", "TOLERANCE",
     "scores_inputs_ok", "mask_inputs_ok", "softmax_inputs_ok", "is_return_code",
     "attention_scores", "apply_mask", "softmax",
     "stub_attention_scores", "stub_apply_mask", "stub_softmax",
     "REFERENCE", "STUBS",
 ]
+
+
+STAGES = ("scores", "mask", "softmax")  # the order of the pipeline
+ROLE = {"scores": "student_attention_scores", "mask": "student_apply_mask", "softmax": "student_softmax"}
+# How close a result must be to the exact one, by dtype: |actual - exact| <= tol * (1 + |exact|).
+# float32: loose enough for any correct float32 arithmetic, far tighter than any bug;
+# float64: float64 inputs must keep float64 precision (a float32 round trip fails).
+TOLERANCE = {"float32": 1e-4, "float64": 1e-9}
 
 
 def is_return_code(rc, code: int) -> bool:

@@ -12,6 +12,7 @@ import numpy as np
 from .errors import require_positive_int
 
 MASK_VALUE = -1e9
+MASKED_BELOW = -1e8  # verify.c's test for "this cell is masked" (and the figures' hatching)
 
 
 def create_causal_mask(seq_len: int, dtype=np.float32) -> np.ndarray:

@@ -56,11 +56,20 @@ SCORES_PROBES = (
           lambda: (_normal(3, (3, 4)), _normal(4, (5, 3)), 0.3, np.zeros((3, 5), np.float32)), valid=False),
 )
 
+def _strided_view(seed: int, rows: int, cols: int) -> np.ndarray:
+    """``(rows, cols)`` every other column of a wider buffer with an odd width: its rows are not
+    evenly spaced in memory, so ``reshape(-1)`` or ``ascontiguousarray`` must copy it."""
+    buffer = _normal(seed, (rows, 2 * cols + 1))  # (T, 2S+1)
+    return buffer[:, :2 * cols:2]  # (T, S) a non-contiguous view
+
+
 MASK_PROBES = (
     Probe("mask/causal", "随机（非零）的 4×4 scores 加因果掩码：分得清加上、乘上和用 mask 覆盖",
           lambda: (_normal(5, (4, 4)), create_causal_mask(4))),
     Probe("mask/additive-f64", "非方阵 3×5、float64，mask 是一般的加性偏置（不只是 0 和 -1e9）",
           lambda: (_normal(6, (3, 5), np.float64), _normal(7, (3, 5), np.float64, 1.0))),
+    Probe("mask/view", "scores 是一个大数组的非连续视图（每隔一列取一列，比如多头注意力里的一片）：必须原地写回",
+          lambda: (_strided_view(13, 4, 4), create_causal_mask(4))),
     Probe("mask/bad-shape", "scores 是 [4, 4] 而 mask 是 [3, 3]：形状不一致时应什么都不做",
           lambda: (_normal(8, (4, 4)), create_causal_mask(3)), valid=False),
 )

@@ -8,17 +8,45 @@ feedback, so :func:`call_student`
 * swallows prints, Python warnings and numpy floating-point warnings,
 * watches one parameter and reports whether the function *rebound* it
   (``out = ...`` instead of writing into ``out``), the classic out-parameter slip.
+
+Under nbgrader (``NBGRADER_EXECUTION`` set) a student function interrupted by the cell
+timeout is remembered (:func:`mark_if_hung`): verify, the diagnosis and the grader then
+report it instead of calling it again, so an infinite loop costs one timeout, not four.
 """
 import contextlib
 import inspect
 import io
+import os
 import sys
 import warnings
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Call", "call_student", "describe_exception"]
+__all__ = ["Call", "call_student", "describe_exception", "hung", "mark_if_hung"]
+
+_HUNG = weakref.WeakSet()  # student functions that hit the cell timeout while grading
+
+
+def hung(fn) -> bool:
+    """Did ``fn`` already run into the cell timeout during this grading run?"""
+    try:
+        return fn in _HUNG
+    except TypeError:  # not weak-referenceable: never marked
+        return False
+
+
+@contextlib.contextmanager
+def mark_if_hung(fn):
+    """Remember ``fn`` when the timeout interrupts it under nbgrader; the interrupt still propagates."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        if os.environ.get("NBGRADER_EXECUTION"):
+            with contextlib.suppress(TypeError):
+                _HUNG.add(fn)
+        raise
 
 
 @dataclass(frozen=True)
@@ -73,6 +101,8 @@ def _tracer(code, name: str, original, seen: dict):
 
 def call_student(fn, args: tuple, watch: int | None = None) -> Call:
     """Call ``fn(*args)`` quietly; with ``watch``, also report whether ``args[watch]`` was rebound."""
+    if hung(fn):
+        return Call(error="TimeoutError: 在前面的单元格里运行超时，评分时不再调用")
     code, name = _parameter_code(fn, watch) if watch is not None else (None, None)
     seen = {}
     previous = sys.gettrace()
@@ -81,7 +111,8 @@ def call_student(fn, args: tuple, watch: int | None = None) -> Call:
             if code is not None:
                 sys.settrace(_tracer(code, name, args[watch], seen))
             try:
-                returned = fn(*args)
+                with mark_if_hung(fn):
+                    returned = fn(*args)
             finally:
                 sys.settrace(previous)
     except (Exception, SystemExit) as exc:

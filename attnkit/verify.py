@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .lab import is_return_code
-from .masks import create_causal_mask
-from .safecall import describe_exception
+from .lab import ROLE, is_return_code
+from .masks import MASKED_BELOW, create_causal_mask
+from .safecall import describe_exception, hung, mark_if_hung
 
 RULE = "=" * 40
-SCORES, MASK, SOFTMAX = "student_attention_scores", "student_apply_mask", "student_softmax"
+SCORES, MASK, SOFTMAX = (ROLE[stage] for stage in ("scores", "mask", "softmax"))
 FLOAT_TOLERANCE = 1e-4  # the C harness's FLOAT_EQ
 
 
@@ -81,7 +81,7 @@ class _Run:
     def __init__(self, number: int, title: str, first_check: int, file):
         self.report = TestReport(number, title)
         self._next, self._file = first_check, file
-        self._emit(f"[TEST {number}] {title} ...")
+        self._emit(f"\n[TEST {number}] {title} ...")  # verify.c: printf("\n[TEST n] ...\n")
 
     def _emit(self, line: str) -> None:
         print(line, file=self._file or sys.stdout, flush=True)
@@ -102,8 +102,12 @@ class _Run:
 
     def call(self, role: str, fn, *args):
         """Call a student function; return ``(completed, result)`` instead of raising."""
+        if hung(fn):
+            self.note(f"    {role} 在前面的单元格里运行超时，评分时不再调用")
+            return False, None
         try:
-            result = fn(*args)
+            with mark_if_hung(fn):
+                result = fn(*args)
         except (Exception, SystemExit) as exc:
             self.note(f"    {role} 抛出异常 {describe_exception(exc)}")
             return False, None
@@ -154,7 +158,7 @@ def run_test2(mask_fn, file=None) -> TestReport:
     done, _ = run.call(MASK, mask_fn, scores, create_causal_mask(3))
     for i, j in [(0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)]:
         if j > i:
-            run.check(f"mask 后 [{i}][{j}] = -1e9", lambda i=i, j=j: done and scores[i, j] < -1e8)
+            run.check(f"mask 后 [{i}][{j}] = -1e9", lambda i=i, j=j: done and scores[i, j] < MASKED_BELOW)
         else:
             run.check(f"mask 后 [{i}][{j}] = 0", lambda i=i, j=j: done and _eq(scores[i, j], 0.0))
     return run.report

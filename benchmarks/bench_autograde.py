@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python benchmarks/bench_autograde.py
 Builds two throw-away copies of the course (autograde/), puts one correct submission into the
-first and every submission of tests/test_course_matrix.py into the second, and times the real
+first and every submission of tests/test_course_matrix.py (the mistake table) into the second, and times the real
 `nbgrader autograde` in each (start-up included). The marginal cost of one more submission is
 (matrix - one) / (N - 1). Nothing is written outside a temporary directory.
 """
@@ -12,9 +12,9 @@ import tempfile
 
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests"))
-from course_submissions import submission  # noqa: E402
+from mistakes import submission  # noqa: E402
 from course_tools import autograde_class  # noqa: E402
-from test_course_matrix import MATRIX, matrix_submissions  # noqa: E402
+from test_course_matrix import EXPECTED, class_submissions  # noqa: E402
 
 
 def timed_autograde(tmp: pathlib.Path, make_submissions) -> float:
@@ -27,8 +27,8 @@ def timed_autograde(tmp: pathlib.Path, make_submissions) -> float:
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         one = timed_autograde(pathlib.Path(tmp) / "one", lambda release: {"ok_dot": submission(release)})
-        every = timed_autograde(pathlib.Path(tmp) / "matrix", matrix_submissions)
-    n = len(MATRIX)
+        every = timed_autograde(pathlib.Path(tmp) / "matrix", class_submissions)
+    n = len(EXPECTED)
     print(f"{'submissions':>11} {'wall (s)':>9} {'per submission (s)':>19}")
     print(f"{1:>11} {one:>9.1f} {one:>19.1f}")
     print(f"{n:>11} {every:>9.1f} {every / n:>19.1f}")

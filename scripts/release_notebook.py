@@ -18,7 +18,6 @@ import argparse
 import copy
 import os
 import pathlib
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -26,11 +25,9 @@ import tempfile
 import nbformat
 from ipykernel.ipkernel import IPythonKernel
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
-COURSE = REPO / "autograde"
-ASSIGNMENT = "ch04_attention"
-MASTER = COURSE / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
-STUDENT_NOTEBOOK = REPO / "notebooks" / f"{ASSIGNMENT}.ipynb"
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "autograde"))
+from coursekit.paths import ASSIGNMENT, COURSE, MASTER, REPO, STUDENT_NOTEBOOK, copy_course  # noqa: E402
+
 KEPT_CELL_METADATA = ("nbgrader", "tags", "deletable", "editable")
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
@@ -84,10 +81,7 @@ def release_text(course_dir: pathlib.Path) -> str:
 def fresh_text() -> str:
     """Release the committed master in a throw-away copy of the course (touches nothing here)."""
     with tempfile.TemporaryDirectory() as tmp:
-        course = pathlib.Path(tmp) / "course"
-        shutil.copytree(COURSE / "source", course / "source")
-        shutil.copy2(COURSE / "nbgrader_config.py", course)
-        return release_text(course)
+        return release_text(copy_course(pathlib.Path(tmp) / "course"))
 
 
 def normalise_in_place(path: pathlib.Path) -> None:

@@ -5,10 +5,12 @@ The Makefile exports the same variables; setting them here too keeps a bare
 """
 import os
 import pathlib
+import sys
 
 import matplotlib
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "autograde"))  # the instructor-side packages: coursekit, grader
 STATE = REPO / ".state"
 
 _STATE_DIRS = {
@@ -23,5 +25,9 @@ _STATE_DIRS = {
 for _var, _sub in _STATE_DIRS.items():
     os.environ.setdefault(_var, str(STATE / _sub))
 os.environ.setdefault("JUPYTER_PLATFORM_DIRS", "1")
+# nbgrader's Gradebook runs `alembic` as a subprocess: the venv's scripts must be on PATH.
+os.environ["PATH"] = os.pathsep.join([str(pathlib.Path(sys.executable).parent), os.environ.get("PATH", "")])
+# Kernels that run the master outside nbgrader (tests) find the grader as nbgrader's would.
+os.environ.setdefault("ATTN_GRADER", str(REPO / "autograde" / "grader" / "__init__.py"))
 
 matplotlib.use("Agg")

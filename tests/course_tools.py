@@ -9,22 +9,19 @@ import html
 import os
 import pathlib
 import re
-import shutil
 import subprocess
 import sys
 import textwrap
 import time
 
 import nbformat
+from attnkit.gradecell import TEST_CELLS
 from nbgrader.api import Gradebook
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
-COURSE = REPO / "autograde"
-ASSIGNMENT = "ch04_attention"
-MASTER = COURSE / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
-STUDENT = REPO / "notebooks" / f"{ASSIGNMENT}.ipynb"
+from coursekit.paths import ASSIGNMENT, COURSE, MASTER, REPO, copy_course
+from coursekit.paths import STUDENT_NOTEBOOK as STUDENT
 
-POINTS = {"test1_scores": 4, "test2_mask": 3, "test3_softmax": 3, "test4_end_to_end": 2}
+POINTS = {test.grade_id: test.points for test in TEST_CELLS}  # the master's metadata is checked against it
 MANUAL = ["q_lab1_no_scale", "q_lab2_neg_inf", "q_lab3_matmul_speed", "q_lab4_num_params",
           "q_think1_scale", "q_think2_mask_order", "q_think3_max_trick", "q_think4_split"]
 STUB = re.compile(r"# 在这里写你的实现\n( *)pass$", re.M)  # the release's code stub (nbgrader_config.py)
@@ -54,10 +51,7 @@ def run_nbgrader(*args, cwd, env=None, timeout=900):
 
 def course_copy(tmp_path):
     """A throw-away course: the current master and config, nothing generated yet."""
-    course = pathlib.Path(tmp_path) / "course"
-    shutil.copytree(COURSE / "source", course / "source")
-    shutil.copy2(COURSE / "nbgrader_config.py", course)
-    return course
+    return copy_course(pathlib.Path(tmp_path) / "course")
 
 
 def released(course):
@@ -65,9 +59,10 @@ def released(course):
     return nbformat.read(course / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
 
 
-def autograde_class(tmp_path, make_submissions, **env_extra):
+def autograde_class(tmp_path, make_submissions, before_grading=None, **env_extra):
     """Generate a fresh course in ``tmp_path``, put ``make_submissions(release)`` ({student: notebook,
-    or raw text}) into submitted/, grade them with one real ``nbgrader autograde``.
+    or raw text}) into submitted/, call ``before_grading(course)`` if given, grade them with one real
+    ``nbgrader autograde``.
 
     Returns ``(course, env, completed process, seconds the autograde took)``.
     """
@@ -78,6 +73,8 @@ def autograde_class(tmp_path, make_submissions, **env_extra):
         path = course / "submitted" / student / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
         path.parent.mkdir(parents=True)
         path.write_text(content if isinstance(content, str) else nbformat.writes(content), encoding="utf-8")
+    if before_grading is not None:
+        before_grading(course)
     start = time.perf_counter()
     result = run_nbgrader("autograde", ASSIGNMENT, cwd=course, env=env)
     return course, env, result, time.perf_counter() - start

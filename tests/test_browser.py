@@ -18,6 +18,8 @@ import lab_page
 from attnkit.sharpness import HEAD_DIMS
 from lab_server import REPO, lab_server
 
+pytestmark = pytest.mark.integration  # real nbgrader, kernels, servers or a browser: `make test` only
+
 ARTEFACTS = REPO / "artefacts" / "browser"
 NOTEBOOK = REPO / "notebooks" / "ch04_attention.ipynb"
 SOLVED = "solved_" + NOTEBOOK.name

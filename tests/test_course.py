@@ -3,6 +3,7 @@
 The grading matrix and the full instructor round trip (release → fetch → submit → collect →
 autograde → feedback → export) live in their own test files; here each notebook runs once.
 """
+import os
 import re
 import shutil
 import subprocess
@@ -13,14 +14,20 @@ import pytest
 from nbgrader.preprocessors import ClearSolutions
 from traitlets.config.loader import PyFileConfigLoader
 
+from attnkit import lab, verify
+from attnkit.gradecell import TEST_CELLS
+from grader.checks import HIDDEN
 from course_tools import COURSE, MANUAL, MASTER, POINTS, REPO, STUDENT, index_of
 from course_tools import cell_score as _score, cells_by_id as _cells, course_copy as _course_copy
 from course_tools import output_text as _text, run_nbgrader as _nbgrader
 
-# (visible verify checks passed by the untouched stubs, visible total, hidden total) per test cell.
-# The stubs pass exactly one hidden check in TEST 1-3: the given input checks ("rejects bad input").
+pytestmark = pytest.mark.integration  # real nbgrader, kernels, servers or a browser: `make test` only
+
+# (visible verify checks passed by the untouched stubs, visible total, hidden total, hidden passed) per
+# test cell. The stubs pass exactly one hidden check in TEST 1-3: the given input checks ("rejects bad input").
 STUB_COUNTS = {"test1_scores": (6, 9, 7, 1), "test2_mask": (3, 6, 6, 1),
                "test3_softmax": (0, 4, 8, 1), "test4_end_to_end": (2, 3, 5, 0)}
+HIDDEN_LIMIT = 40  # lines inside all hidden regions together: they only load the grader and call it
 # The chapter's figure cells (issue 4) and what each must display when run.
 FIGURES = ["pipeline", "neg-inf-figure", "multihead-grid"]
 
@@ -106,28 +113,42 @@ def test_are_generated_course_folders_ignored_by_git():
 # ---------- the master's structure ----------
 
 def test_does_the_master_grade_what_the_readme_documents():
-    """Four autograded test cells (4+3+3+2) and eight manual answers (1 each): 20 points?"""
+    """Four autograded test cells (4+3+3+2, as attnkit.gradecell says) and eight manual answers (1 each): 20 points?"""
     meta = [c.metadata["nbgrader"] for c in nbformat.read(MASTER, as_version=4).cells if "nbgrader" in c.metadata]
     graded = {m["grade_id"]: m["points"] for m in meta if m["grade"]}
     assert graded == {**POINTS, **{q: 1 for q in MANUAL}}
-    assert sum(graded.values()) == 20
+    assert list(POINTS.values()) == [4, 3, 3, 2] and sum(graded.values()) == 20
+    readme = (COURSE / "README.md").read_text(encoding="utf-8")
+    report = verify.run_all(*lab.REFERENCE, file=open(os.devnull, "w"))
+    for test, visible_report in zip(TEST_CELLS, report.tests):
+        visible, hidden = visible_report.total, len(HIDDEN[test.number])
+        row = f"| `{test.grade_id}` | autograded | {test.points:g} | {visible} + {hidden} = {visible + hidden} |"
+        assert row in readme
+        assert test.points / (visible + hidden) == 0.25  # every check is worth the same
     answers = [m["grade_id"] for m in meta if m["solution"] and not m["grade"]]
     assert answers == ["student_attention_scores", "student_apply_mask", "student_softmax"]
 
 
-@pytest.mark.parametrize("grade_id", list(POINTS))
-def test_is_each_test_cell_shaped_for_partial_credit(grade_id):
-    """Docstring first, one hidden region, verify.run_testN visible, the points constant matches the metadata?"""
-    cell = _cells(nbformat.read(MASTER, as_version=4))[grade_id]
-    number, points = int(grade_id[4]), POINTS[grade_id]
-    source = cell.source
+@pytest.mark.parametrize("test", TEST_CELLS, ids=[t.grade_id for t in TEST_CELLS])
+def test_is_each_test_cell_shaped_for_partial_credit(test):
+    """Docstring first; visible part gradecell.run(n, …); a hidden region that only loads the grader and calls it?"""
+    source = _cells(nbformat.read(MASTER, as_version=4))[test.grade_id].source
+    args = ", ".join(test.roles)
     assert source.startswith('"""Check that ')
     assert source.count("### BEGIN HIDDEN TESTS") == source.count("### END HIDDEN TESTS") == 1
-    visible = re.sub(r"### BEGIN HIDDEN TESTS.*### END HIDDEN TESTS\n", "", source, flags=re.S)
-    assert f"attnkit.verify.run_test{number}(" in visible
-    assert f"{points:.1f} * _passed{number}.count(True) / len(" in visible and "隐藏检查" in visible
-    assert f"_ch04.score({number}, {points:.1f}," in source
-    assert source.splitlines()[-1] == f"_score{number}"
+    hidden = re.search(r"### BEGIN HIDDEN TESTS\n(.*)### END HIDDEN TESTS\n", source, flags=re.S).group(1)
+    visible = source.replace(hidden, "")
+    assert f"_score = gradecell.run({test.number}, {args})" in visible
+    assert f'_os.environ["ATTN_GRADER"]' in hidden and f"_grader.grade({test.number}, {args})" in hidden
+    assert source.splitlines()[-1] == "_score"
+
+
+def test_are_the_hidden_regions_small():
+    """All hidden regions together stay within the limit: the grader lives in autograde/grader/, not in cells?"""
+    text = "\n".join(c.source for c in nbformat.read(MASTER, as_version=4).cells)
+    regions = re.findall(r"BEGIN HIDDEN TESTS(.*?)END HIDDEN TESTS", text, flags=re.S)
+    assert len(regions) == 4
+    assert sum(len([line for line in r.splitlines() if line.strip()]) for r in regions) <= HIDDEN_LIMIT
 
 
 def test_are_hidden_tests_only_in_test_cells():
@@ -135,7 +156,7 @@ def test_are_hidden_tests_only_in_test_cells():
     cells = nbformat.read(MASTER, as_version=4).cells
     holders = [c.metadata.get("nbgrader", {}).get("grade_id") for c in cells if "BEGIN HIDDEN TESTS" in c.source]
     assert holders == list(POINTS)
-    assert not [p for p in (REPO / "attnkit").glob("*.py") if "_Ch04Grader" in p.read_text(encoding="utf-8")]
+    assert not [p for p in (REPO / "attnkit").glob("*.py") if "ATTN_GRADER" in p.read_text(encoding="utf-8")]
 
 
 def test_is_every_placeholder_filled():
@@ -153,7 +174,7 @@ def test_do_the_released_stubs_keep_the_input_checks():
                      r"    # 在这里写你的实现\n    pass\n    return 0$", scores)
     assert "mask_inputs_ok(scores, mask)" in cells["student_apply_mask"].source
     assert "softmax_inputs_ok(out, inp)" in cells["student_softmax"].source
-    assert not any("BEGIN" in c.source or "_ch04" in c.source for c in cells.values())
+    assert not any("BEGIN" in c.source or "ATTN_GRADER" in c.source for c in cells.values())
 
 
 # ---------- running the notebooks ----------
@@ -193,10 +214,11 @@ def test_does_the_diagnosis_follow_the_visible_verify(master_run, student_run):
 
 
 def test_does_the_release_give_visible_partial_credit_as_plain_floats(student_run):
-    """Release test cells (no hidden part): points × visible passed / visible total, as float text?"""
+    """Release test cells (no hidden part): points × visible passed / visible total, rounded, as float text?"""
     for grade_id, (passed, total, _, _) in STUB_COUNTS.items():
-        assert _score(student_run[grade_id]) == pytest.approx(POINTS[grade_id] * passed / total, rel=1e-12)
+        assert _score(student_run[grade_id]) == round(POINTS[grade_id] * passed / total, 2)
         assert "评分时" in _text(student_run[grade_id])
+    assert student_run["test1_scores"].outputs[-1].data["text/plain"] == "2.67"  # 4 × 6/9, not 2.6666666666666665
 
 
 def test_does_autograding_the_untouched_stubs_give_the_documented_baseline(stubbed_run):
@@ -263,6 +285,20 @@ def test_does_feedback_show_results_but_neither_hidden_tests_nor_solutions(tmp_p
     html = (course / "feedback" / "student1" / "ch04_attention" / "ch04_attention.html").read_text(encoding="utf-8")
     assert "[FAIL] out[0][0] = 0.5" in html and "隐藏检查 7" in html and "本项得分" in html
     assert "最先偏离参考实现的是 student_attention_scores" in html  # the diagnosis, printed by TEST 4
-    for secret in ("_Ch04Grader", "_tampered_numpy", "BEGIN HIDDEN TESTS", "ALLOWED_LAB", "_diagnose",  # grader code
-                   "每行最大值变成 0", "两万倍"):  # a comment of the master's solution; a reference answer
+    for secret in ("ATTN_GRADER", "spec_from_file_location", "BEGIN HIDDEN TESTS", "ALLOWED_LAB",  # the loader
+                   "vnd.attnkit.grading", "每行最大值变成 0", "两万倍"):  # grading records; solution; answer
         assert secret not in html
+    release = (course / "release" / "ch04_attention" / "ch04_attention.ipynb").read_text(encoding="utf-8")
+    for name in _grader_function_names():
+        assert f"def {name}(" not in html and f"def {name}(" not in release, name
+    autograded = nbformat.read(course / "autograded" / "student1" / "ch04_attention" / "ch04_attention.ipynb", 4)
+    for grade_id in POINTS:  # the grader's record travels in the autograded notebook, one per test cell
+        outputs = _cells(autograded)[grade_id].outputs
+        assert sum("application/vnd.attnkit.grading+json" in o.get("data", {}) for o in outputs) == 1
+    # one merged block of printed text per test cell (verify prints line by line)
+    assert html.count("output_stream output_stdout") <= sum(c.cell_type == "code" for c in autograded.cells)
+
+
+def _grader_function_names() -> set:
+    return {name for path in (COURSE / "grader").glob("*.py")
+            for name in re.findall(r"^\s*def (\w+)\(", path.read_text(encoding="utf-8"), flags=re.M)}

@@ -14,9 +14,11 @@ import nbformat
 import pytest
 from nbconvert import HTMLExporter
 
-from course_submissions import submission
+from mistakes import submission
 from course_tools import (ASSIGNMENT, COURSE, MASTER, POINTS, STUDENT, course_copy, gradebook_scores, isolated_env,
                           run_nbgrader, visible_text)
+
+pytestmark = pytest.mark.integration  # real nbgrader, kernels, servers or a browser: `make test` only
 
 COURSE_ID = "ch04-e2e"
 NOTEBOOK = f"{ASSIGNMENT}.ipynb"

@@ -12,6 +12,9 @@ import pytest
 from attnkit import lab
 from attnkit.diagnose import STAGES, Finding, diagnose, first_deviation, format_findings
 from attnkit.probes import PROBES
+from mistakes import MISTAKES, functions, release
+
+RELEASE = release()
 
 REF_SCORES, REF_MASK, REF_SOFTMAX = lab.REFERENCE
 ok_scores, ok_mask, ok_softmax = lab.scores_inputs_ok, lab.mask_inputs_ok, lab.softmax_inputs_ok
@@ -121,20 +124,42 @@ def test_correct_implementations_get_no_finding(fns):
     assert diagnose(*fns) == []
 
 
-# --- one named mistake each -----------------------------------------------------------
+# --- the mistake table (tests/mistakes.py): each buggy entry is named as the table says -----
 
-def scores_no_scale(Q, K, scale, out):
-    if not ok_scores(Q, K, out):
-        return -1
-    out[...] = Q @ K.T
-    return 0
+# Words the message must contain, for the table's entries whose rule words them specially.
+PHRASES = {
+    "bug_no_scale": ["Q @ K^T", "scale = 0.3", "对角项不对"],
+    "bug_default_scale": ["0.5 × (Q @ K^T)", "1/sqrt(head_dim)", "传入的 scale"],
+    "bug_k_qt": ["K @ Q^T", "转置", "K[j, d]"],
+    "bug_q_qt": ["Q @ Q^T", "K 根本没有参与"],
+    "bug_rebind_out": ["重新指向", "out[...] ="],
+    "bug_scale_q_in_place": ["只读的输入 Q 或 K"],
+    "bug_mask_rebound": ["重新指向", "原地修改", "上三角没有被压到极小"],
+    "bug_mask_multiplied": ["乘", "加性"],
+    "bug_mask_assigned": ["覆盖", "scores 全是 0"],
+    "bug_softmax_axis0": ["第 0 维", "axis=-1"],
+    "bug_softmax_no_max": ["NaN/inf", "最大值"],
+    "bug_softmax_unnormalised": ["没有除以行和", "每行和不是 1"],
+    "bug_softmax_rebind_out": ["全部是 0", "重新指向"],
+    "bug_softmax_in_place_inp": ["只读的输入 inp"],
+}
 
 
-def scores_recomputed_scale(Q, K, scale, out):
-    if not ok_scores(Q, K, out):
-        return -1
-    out[...] = Q @ K.T / np.sqrt(Q.shape[1])
-    return 0
+@pytest.mark.parametrize("mistake", MISTAKES, ids=[m.name for m in MISTAKES])
+def test_does_the_diagnosis_name_each_mistake_of_the_table(mistake):
+    """First finding = the table's bug id, in its stage, with the right words; a correct entry gets none?"""
+    findings = diagnose(*functions(mistake, RELEASE))
+    assert (findings[0].bug if findings else None) == mistake.diagnosis
+    if findings:
+        assert mistake.diagnosis.startswith(findings[0].stage + "_")
+        for phrase in PHRASES.get(mistake.name, []):
+            assert phrase in findings[0].message, phrase
+
+
+# --- one named mistake each, beyond the table: rules and messages in detail -----------------------------------------------------------
+
+
+
 
 
 def scores_divided(Q, K, scale, out):
@@ -144,25 +169,10 @@ def scores_divided(Q, K, scale, out):
     return 0
 
 
-def scores_k_qt(Q, K, scale, out):
-    if not ok_scores(Q, K, out):
-        return -1
-    out[...] = scale * (K @ Q.T)  # raises on the non-square probe: the rule must still name it
-    return 0
 
 
-def scores_q_qt(Q, K, scale, out):
-    if not ok_scores(Q, K, out):
-        return -1
-    out[...] = scale * (Q @ Q.T)
-    return 0
 
 
-def scores_rebinds_out(Q, K, scale, out):
-    if not ok_scores(Q, K, out):
-        return -1
-    out = scale * (Q @ K.T)
-    return 0
 
 
 def scores_no_return(Q, K, scale, out):
@@ -175,17 +185,8 @@ def scores_raises(Q, K, scale, out):
     raise NotImplementedError("TODO: 点积")
 
 
-def scores_normalises_q(Q, K, scale, out):
-    if not ok_scores(Q, K, out):
-        return -1
-    Q *= scale
-    out[...] = Q @ K.T
-    return 0
 
 
-def mask_rebinds(scores, mask):
-    if ok_mask(scores, mask):
-        scores = scores + mask
 
 
 def mask_np_add_dropped(scores, mask):
@@ -193,14 +194,8 @@ def mask_np_add_dropped(scores, mask):
         np.add(scores, mask)
 
 
-def mask_multiplies(scores, mask):
-    if ok_mask(scores, mask):
-        scores *= mask
 
 
-def mask_overwrites(scores, mask):
-    if ok_mask(scores, mask):
-        scores[...] = mask
 
 
 def mask_raises(scores, mask):
@@ -213,16 +208,8 @@ def mask_clobbers_mask(scores, mask):
         scores[...] = mask
 
 
-def softmax_columns(out, inp):
-    if ok_softmax(out, inp):
-        e = np.exp(inp - inp.max(axis=0, keepdims=True))
-        out[...] = e / e.sum(axis=0, keepdims=True)
 
 
-def softmax_overflows(out, inp):
-    if ok_softmax(out, inp):
-        e = np.exp(inp)
-        out[...] = e / e.sum(axis=-1, keepdims=True)
 
 
 def softmax_min_shift(out, inp):
@@ -231,9 +218,6 @@ def softmax_min_shift(out, inp):
         out[...] = e / e.sum(axis=-1, keepdims=True)
 
 
-def softmax_unnormalised(out, inp):
-    if ok_softmax(out, inp):
-        out[...] = np.exp(inp - inp.max(axis=-1, keepdims=True))
 
 
 def softmax_whole(out, inp):
@@ -242,10 +226,6 @@ def softmax_whole(out, inp):
         out[...] = e / e.sum()
 
 
-def softmax_rebinds(out, inp):
-    if ok_softmax(out, inp):
-        e = np.exp(inp - inp.max(axis=-1, keepdims=True))
-        out = e / e.sum(axis=-1, keepdims=True)
 
 
 def softmax_returns_new(out, inp):
@@ -254,10 +234,6 @@ def softmax_returns_new(out, inp):
         return e / e.sum(axis=-1, keepdims=True)
 
 
-def softmax_shifts_input(out, inp):
-    if ok_softmax(out, inp):
-        inp -= inp.max(axis=-1, keepdims=True)
-        out[...] = np.exp(inp) / np.exp(inp).sum(axis=-1, keepdims=True)
 
 
 def softmax_raises(out, inp):
@@ -285,35 +261,46 @@ def softmax_in_float32(out, inp):
     out[...] = e / e.sum(axis=-1, keepdims=True)
 
 
+# Single mistakes the engine tests below combine (the table holds them as submissions too).
+
+def scores_no_scale(Q, K, scale, out):
+    if not ok_scores(Q, K, out):
+        return -1
+    out[...] = Q @ K.T
+    return 0
+
+
+def mask_multiplies(scores, mask):
+    if ok_mask(scores, mask):
+        scores *= mask
+
+
+def softmax_columns(out, inp):
+    if ok_softmax(out, inp):
+        e = np.exp(inp - inp.max(axis=0, keepdims=True))
+        out[...] = e / e.sum(axis=0, keepdims=True)
+
+
+def softmax_overflows(out, inp):
+    if ok_softmax(out, inp):
+        e = np.exp(inp)
+        out[...] = e / e.sum(axis=-1, keepdims=True)
+
+
 NAMED = [
-    # (student functions, stage, bug, phrases the message must contain)
-    ((scores_no_scale, REF_MASK, REF_SOFTMAX), "scores", "scores_missing_scale", ["Q @ K^T", "scale = 0.3", "对角项不对"]),
-    ((scores_recomputed_scale, REF_MASK, REF_SOFTMAX), "scores", "scores_wrong_scale",
-     ["0.5 × (Q @ K^T)", "1/sqrt(head_dim)", "传入的 scale"]),
+    # (student functions, stage, bug, phrases the message must contain): rule details beyond the table
     ((scores_divided, REF_MASK, REF_SOFTMAX), "scores", "scores_wrong_scale", ["1/scale", "乘法写成了除法"]),
-    ((scores_k_qt, REF_MASK, REF_SOFTMAX), "scores", "scores_k_qt", ["K @ Q^T", "转置", "K[j, d]"]),
-    ((scores_q_qt, REF_MASK, REF_SOFTMAX), "scores", "scores_q_qt", ["Q @ Q^T", "K 根本没有参与"]),
-    ((scores_rebinds_out, REF_MASK, REF_SOFTMAX), "scores", "scores_out_rebound", ["重新指向", "out[...] ="]),
     ((lab.stub_attention_scores, REF_MASK, REF_SOFTMAX), "scores", "scores_out_not_written", ["仍然全是 0", "TODO"]),
     ((scores_no_return, REF_MASK, REF_SOFTMAX), "scores", "scores_return_code", ["返回了 None", "整数 0"]),
     ((scores_raises, REF_MASK, REF_SOFTMAX), "scores", "scores_exception", ["NotImplementedError: TODO: 点积"]),
-    ((scores_normalises_q, REF_MASK, REF_SOFTMAX), "scores", "scores_mutates_input", ["只读的输入 Q 或 K"]),
-    ((REF_SCORES, mask_rebinds, REF_SOFTMAX), "mask", "mask_not_in_place", ["重新指向", "原地修改", "上三角没有被压到极小"]),
     ((REF_SCORES, mask_np_add_dropped, REF_SOFTMAX), "mask", "mask_not_applied", ["完全没变", "np.add"]),
     ((REF_SCORES, lab.stub_apply_mask, REF_SOFTMAX), "mask", "mask_not_applied", ["mask 没有真正加进 scores"]),
-    ((REF_SCORES, mask_multiplies, REF_SOFTMAX), "mask", "mask_multiplied", ["乘", "加性"]),
-    ((REF_SCORES, mask_overwrites, REF_SOFTMAX), "mask", "mask_replaces_scores", ["覆盖", "scores 全是 0"]),
     ((REF_SCORES, mask_raises, REF_SOFTMAX), "mask", "mask_exception", ["KeyError: 'mask'", "student_apply_mask"]),
     ((REF_SCORES, mask_clobbers_mask, REF_SOFTMAX), "mask", "mask_mutates_input", ["只读的输入 mask"]),
-    ((REF_SCORES, REF_MASK, softmax_columns), "softmax", "softmax_wrong_axis", ["第 0 维", "axis=-1"]),
-    ((REF_SCORES, REF_MASK, softmax_overflows), "softmax", "softmax_no_max_subtraction", ["NaN/inf", "最大值"]),
     ((REF_SCORES, REF_MASK, softmax_min_shift), "softmax", "softmax_no_max_subtraction", ["溢出"]),
-    ((REF_SCORES, REF_MASK, softmax_unnormalised), "softmax", "softmax_not_normalised", ["没有除以行和", "每行和不是 1"]),
     ((REF_SCORES, REF_MASK, softmax_whole), "softmax", "softmax_whole_array", ["所有元素", "keepdims"]),
-    ((REF_SCORES, REF_MASK, softmax_rebinds), "softmax", "softmax_out_rebound", ["全部是 0", "重新指向"]),
     ((REF_SCORES, REF_MASK, softmax_returns_new), "softmax", "softmax_out_rebound", ["返回了一个新数组"]),
     ((REF_SCORES, REF_MASK, lab.stub_softmax), "softmax", "softmax_out_not_written", ["全部是 0", "没写进 out"]),
-    ((REF_SCORES, REF_MASK, softmax_shifts_input), "softmax", "softmax_mutates_input", ["只读的输入 inp"]),
     ((REF_SCORES, REF_MASK, softmax_raises), "softmax", "softmax_exception", ["ZeroDivisionError", "student_softmax"]),
     # float64 in, float32 arithmetic: the hidden tests take points for it, so the diagnosis must say so
     ((scores_in_float32, REF_MASK, REF_SOFTMAX), "scores", "scores_lost_precision", ["float64", "astype(np.float32)"]),

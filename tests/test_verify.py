@@ -13,6 +13,7 @@ HEADER = """\
 """
 
 BASELINE = HEADER + """\
+
 [TEST 1] student_attention_scores 基础形状与缩放 ...
   [PASS] 返回 0 (成功)
   [PASS] 输出形状为 [2, 2]
@@ -23,6 +24,7 @@ BASELINE = HEADER + """\
   [PASS] seq_len=3 调用成功
   [FAIL] I @ I 在 (0,0) = 1
   [PASS] I @ I 在 (0,1) = 0
+
 [TEST 2] student_apply_mask 因果掩码 ...
   [PASS] mask 后 [0][0] = 0
   [FAIL] mask 后 [0][1] = -1e9
@@ -30,6 +32,7 @@ BASELINE = HEADER + """\
   [PASS] mask 后 [1][1] = 0
   [FAIL] mask 后 [1][2] = -1e9
   [PASS] mask 后 [2][2] = 0
+
 [TEST 3] student_softmax 行和 = 1 ...
     row 0 sum = 0.000000 (期望 1.0)
     row 1 sum = 0.000000 (期望 1.0)
@@ -39,6 +42,7 @@ BASELINE = HEADER + """\
   [FAIL] softmax([1,1,1])[0] = 1/3
   [FAIL] softmax([1,1,1])[1] = 1/3
   [FAIL] softmax([1,1,1])[2] = 1/3
+
 [TEST 4] 端到端: scores → mask → softmax ...
   [PASS] scores 计算成功
     row 0 sum = 0.000000
@@ -92,10 +96,10 @@ def test_baseline_records_match_spec_numbers():
 
 
 def test_each_test_runs_alone():
-    """Can TEST 3 run on its own, printing its heading and its four checks only?"""
+    """Can TEST 3 run on its own, printing verify.c's blank line, its heading and its four checks only?"""
     buf = io.StringIO()
     report = verify.run_test3(lab.softmax, file=buf)
-    assert buf.getvalue().splitlines()[0] == "[TEST 3] student_softmax 行和 = 1 ..."
+    assert buf.getvalue().splitlines()[:2] == ["", "[TEST 3] student_softmax 行和 = 1 ..."]
     assert (report.number, report.passed, report.total) == (3, 4, 4)
     assert "=====" not in buf.getvalue()
 

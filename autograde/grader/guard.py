@@ -1,0 +1,130 @@
+"""The delegation probe: does a student function hand its work to attnkit's reference code?
+
+While a student function runs inside :meth:`Guard.wrap`'s wrapper:
+
+* ``sys.setprofile`` (the calling thread) and ``threading.setprofile`` (every thread it
+  starts with ``threading`` or ``concurrent.futures``) see each Python call: a frame of
+  attnkit's reference code is delegation, and so is a C call that starts a process
+  (``fork``, ``exec``, ``posix_spawn``, subprocess' ``fork_exec``);
+* every reference function of the live attnkit runs a stub instead of its code: the stub
+  records the call and raises. That reaches what the profiler cannot: a thread that existed
+  before the call (a thread pool made in an earlier cell), one started with ``_thread``, a
+  function found through ``gc`` or ``inspect``, a child made by ``fork``;
+* ``ATTNKIT_GRADING_CALL`` is set, so a child process that imports attnkit fails.
+
+Everything is restored when the student function returns or raises. What stays out of
+reach is listed in autograde/README.md ("Integrity").
+"""
+import contextlib
+import os
+import sys
+import threading
+import types
+
+__all__ = ["Guard", "REFERENCE_FREE", "STUB_GLOBAL"]
+
+SAFE_FILES = {"masks.py", "errors.py", "safecall.py"}  # the mask, the error type, the timeout record: tools, not answers
+ALLOWED_LAB = {"scores_inputs_ok", "mask_inputs_ok", "softmax_inputs_ok", "_arrays"}  # the given input checks
+STUB_GLOBAL = "_attn_grader_delegated"  # set in attnkit's module globals while a stub may run
+REFERENCE_FREE = "ATTNKIT_GRADING_CALL"  # attnkit refuses to import in a child process while set
+_SPAWNERS = tuple(f for f in (getattr(os, n, None) for n in (
+    "fork", "forkpty", "posix_spawn", "posix_spawnp", "system", "execv", "execve", "execvp", "execvpe"))
+    if f is not None)
+
+
+def _fork_exec():
+    with contextlib.suppress(ImportError):
+        import _posixsubprocess
+        return (_posixsubprocess.fork_exec,)
+    return ()
+
+
+class Guard:
+    """Wraps student functions; ``forbidden`` collects what they reached (Chinese descriptions)."""
+
+    def __init__(self, attnkit_dir: str, hung, mark_if_hung):
+        self.attnkit_dir, self.hung, self.mark_if_hung = attnkit_dir, hung, mark_if_hung
+        self.forbidden: set = set()
+        self.hook = self._hook  # one bound method, so that "is the probe still installed?" can compare it
+        self.spawners = _SPAWNERS + _fork_exec()
+        self.stubs = self._stubs()
+
+    def wrap(self, fn, role: str):
+        """``fn`` called under the probe; raises RuntimeError if ``fn`` already hit the timeout."""
+        guard = self
+
+        def call(*args):
+            if guard.hung(fn):
+                raise RuntimeError(f"{role} 在前面的单元格里运行超时，评分时不再调用")
+            with guard.mark_if_hung(fn), guard.watching():
+                return fn(*args)
+
+        return call
+
+    # ---------- what counts as reference code ----------
+
+    def is_reference(self, code) -> bool:
+        folder, name = os.path.split(code.co_filename)
+        if folder != self.attnkit_dir or name in SAFE_FILES:
+            return False
+        return not (name == "lab.py" and code.co_qualname.split(".")[0] in ALLOWED_LAB)
+
+    def _reference_functions(self):
+        """Every plain function (and method) defined in the live attnkit's reference modules."""
+        for module in [m for n, m in list(sys.modules.items()) if n.startswith("attnkit.") and m is not None]:
+            owners = [module] + [c for c in vars(module).values()
+                                 if isinstance(c, type) and c.__module__ == module.__name__]
+            for owner in owners:
+                for fn in list(vars(owner).values()):
+                    if (isinstance(fn, types.FunctionType) and fn.__closure__ is None
+                            and fn.__module__ == module.__name__ and self.is_reference(fn.__code__)):
+                        yield module, fn
+
+    def _stubs(self) -> list:
+        """``(module, function, original code, stub code)`` for every reference function."""
+        stubs = []
+        for module, fn in self._reference_functions():
+            source = f"def stub(*args, **kwargs):\n    raise {STUB_GLOBAL}({fn.__qualname__!r})\n"
+            outer = compile(source, "<grader stub>", "exec")
+            stub = next(c for c in outer.co_consts if isinstance(c, types.CodeType))
+            stubs.append((module, fn, fn.__code__, stub))
+        return stubs
+
+    # ---------- the probe ----------
+
+    def _record(self, name: str) -> RuntimeError:
+        self.forbidden.add(f"attnkit 参考实现 {name}")
+        return RuntimeError(f"评分期间不能调用 attnkit 的参考实现（{name}）")
+
+    def _hook(self, frame, event, arg):
+        if event == "call" and self.is_reference(frame.f_code):
+            self.forbidden.add(f"attnkit 参考实现 {os.path.basename(frame.f_code.co_filename)[:-3]}."
+                               f"{frame.f_code.co_qualname}")
+        elif event == "c_call" and any(arg is f for f in self.spawners):
+            self.forbidden.add(f"启动子进程（{getattr(arg, '__name__', arg)}）")
+
+    @contextlib.contextmanager
+    def watching(self):
+        """Profile this thread and new threads, stub the reference, block attnkit in child processes."""
+        previous, previous_threads = sys.getprofile(), threading.getprofile()
+        modules = {module for module, *_ in self.stubs}
+        for module in modules:
+            vars(module)[STUB_GLOBAL] = self._record
+        for _, fn, _, stub in self.stubs:
+            fn.__code__ = stub
+        os.environ[REFERENCE_FREE] = "1"
+        threading.setprofile(self.hook)
+        sys.setprofile(self.hook)
+        try:
+            yield
+        finally:
+            if sys.getprofile() is not self.hook:
+                self.forbidden.add("sys.setprofile（关掉了评分探针）")
+            sys.setprofile(previous)
+            threading.setprofile(previous_threads)
+            os.environ.pop(REFERENCE_FREE, None)
+            for _, fn, code, _ in self.stubs:
+                fn.__code__ = code
+            for module in modules:
+                vars(module).pop(STUB_GLOBAL, None)
+

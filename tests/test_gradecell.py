@@ -1,0 +1,66 @@
+"""Does a graded test cell tell the student the truth before submitting (attnkit.gradecell)?"""
+import sys
+
+import pytest
+
+from attnkit import gradecell, lab
+
+
+def k_qt_scores(Q, K, scale, out):
+    if not lab.scores_inputs_ok(Q, K, out):
+        return -1
+    out[...] = scale * (K @ Q.T)  # transposed: invisible on verify's identities
+    return 0
+
+
+def noisy_softmax(out, inp):
+    if lab.softmax_inputs_ok(out, inp):
+        print("student debug line", file=sys.stderr)  # as a warning would print in a kernel
+        lab.softmax(out, inp)
+
+
+def test_does_the_untouched_stub_get_the_rounded_visible_score(capsys):
+    """TEST 1 stub: verify's nine lines, the note with 满分 4 分, and 4 × 6/9 shown as 2.67?"""
+    assert gradecell.run(1, lab.stub_attention_scores) == 2.67
+    out = capsys.readouterr().out
+    assert out.count("[PASS]") + out.count("[FAIL]") == 9
+    assert "本格满分 4 分" in out and "隐藏检查" in out and "注意" in out  # the stub is diagnosed too
+
+
+def test_does_a_full_verify_with_a_hidden_bug_warn_under_the_score(capsys):
+    """K @ Q^T passes all nine verify checks, yet the cell warns and names scores_k_qt?"""
+    assert gradecell.run(1, k_qt_scores) == 4.0
+    out = capsys.readouterr().out
+    assert "[FAIL]" not in out
+    assert "注意：自动诊断发现 student_attention_scores" in out and "scores_k_qt" in out and "隐藏检查会" in out
+
+
+def test_is_a_correct_function_not_warned(capsys):
+    """The reference mask: full visible score, no warning?"""
+    assert gradecell.run(2, lab.apply_mask) == 3.0
+    assert "注意" not in capsys.readouterr().out
+
+
+def test_does_test4_show_the_whole_diagnosis(capsys):
+    """TEST 4 grades the chain: a wrong stage shows the full findings list?"""
+    gradecell.run(4, k_qt_scores, lab.apply_mask, lab.softmax)
+    assert "最先偏离参考实现的是 student_attention_scores" in capsys.readouterr().out
+
+
+def test_does_a_student_warning_stay_off_stderr(capsys):
+    """What student code writes to stderr lands on stdout: nbgrader scores a test cell with stderr as 0?"""
+    gradecell.run(3, noisy_softmax)
+    out, err = capsys.readouterr()
+    assert err == "" and "student debug line" in out
+
+
+def test_is_a_wrong_test_number_a_clear_error():
+    with pytest.raises(ValueError, match=r"TEST number must be 1-4, got 5"):
+        gradecell.cell(5)
+
+
+def test_does_each_cell_grade_the_roles_of_its_stages():
+    """Roles follow the lab's names; TEST 4 grades all three; points add up to 12?"""
+    assert [c.roles for c in gradecell.TEST_CELLS][:3] == [(r,) for r in lab.ROLE.values()]
+    assert gradecell.cell(4).roles == tuple(lab.ROLE.values())
+    assert sum(c.points for c in gradecell.TEST_CELLS) == 12
