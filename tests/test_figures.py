@@ -119,6 +119,7 @@ def run_in_kernel(source: str) -> list:
     return nb.cells[0].outputs
 
 
+@pytest.mark.integration  # a real kernel: `make test` only
 @pytest.mark.parametrize("nbgrader, mime", [("validate", "image/png"), (None, WIDGET_MIME)])
 def test_explorer_in_a_real_kernel(monkeypatch, tmp_path, nbgrader, mime):
     """In a kernel (as validate runs it, or as a student does), is the output right and stderr empty?"""
