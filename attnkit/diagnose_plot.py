@@ -7,15 +7,20 @@ cells up to 8×8; NaN/inf cells are grey. A 3-D probe shows its first matrix.
 The title is Chinese (the bug and probe names are identifiers, on lines of their own, so
 nothing wraps mid-word); the colour bar sits beside the heatmap at exactly its height,
 so it never covers the title.
+
+Under nbgrader (:func:`attnkit.static.under_grading`) :func:`show_diagnosis` shows the same
+heatmap as a cached PNG: students with the same mistake get the same probe arrays, so a
+class needs one drawing per mistake. matplotlib is imported only when something is drawn
+(importing pyplot alone costs ≈ 0.3 s of every graded notebook).
 """
 import sys
 
-import matplotlib.pyplot as plt
 import numpy as np
+from IPython.display import Image, display
 
 from .diagnose import diagnose, first_deviation, format_findings
 from .errors import require
-from .plotting import cjk_font_family
+from .static import cached_png, under_grading
 
 __all__ = ["plot_deviation", "plot_first_deviation", "show_diagnosis", "title_text"]
 
@@ -47,6 +52,10 @@ def plot_deviation(finding, ax=None):
     """Draw ``|student − reference|`` for one finding into ``ax``; return the ``AxesImage``."""
     require(finding.student is not None and finding.reference is not None,
             f"finding {finding.bug!r} carries no arrays to compare (the call raised, or only a return code was wrong)")
+    import matplotlib.pyplot as plt  # only when drawing: see the module docstring
+
+    from .plotting import cjk_font_family
+
     ax = ax if ax is not None else plt.figure(figsize=(4.6, 4.2), layout="constrained").gca()
     gap = _gap(finding)
     cmap = plt.get_cmap("Reds").with_extremes(bad="0.75")
@@ -79,5 +88,19 @@ def show_diagnosis(scores_fn, mask_fn, softmax_fn, file=None) -> list:
     """The notebook's one call: print the diagnosis, draw the first deviation, return the findings."""
     findings = diagnose(scores_fn, mask_fn, softmax_fn)
     print(format_findings(findings), file=file or sys.stdout, flush=True)
-    plot_first_deviation(findings)
+    if under_grading():
+        _show_cached(first_deviation(findings))
+    else:
+        plot_first_deviation(findings)
     return findings
+
+
+def _show_cached(finding) -> None:
+    """Under grading: the same heatmap, drawn once per distinct finding and read back after."""
+    if finding is None:
+        return
+    from .figures import png_of  # light; it imports pyplot only to draw
+
+    params = {"stage": finding.stage, "bug": finding.bug, "probe": finding.probe,
+              "student": np.asarray(finding.student), "reference": np.asarray(finding.reference)}
+    display(Image(data=cached_png("diagnosis", params, lambda: png_of(lambda: plot_deviation(finding)))))

@@ -17,12 +17,12 @@ from IPython.display import Image, display
 
 from .static import cached_png, under_grading
 
-__all__ = ["pipeline", "wrong_order", "heatmap_row", "head_grid", "sharpness_explorer"]
+__all__ = ["pipeline", "wrong_order", "heatmap_row", "head_grid", "sharpness_explorer", "png_of"]
 
 DPI = 72  # the inline backend's resolution: the cached PNG looks like the live figure
 
 
-def _png_of(draw) -> bytes:
+def png_of(draw) -> bytes:
     """Run ``draw()`` (which makes one pyplot figure), return that figure as PNG, and close it."""
     import matplotlib.pyplot as plt  # only on a cache miss
 
@@ -38,7 +38,7 @@ def _figure(name: str, params: dict):
     """Draw ``plotting.<name>(**params)`` live, or show its cached PNG under grading."""
     if not under_grading():
         return _draw(name, params)
-    display(Image(data=cached_png(name, params, lambda: _png_of(lambda: _draw(name, params)))))
+    display(Image(data=cached_png(name, params, lambda: png_of(lambda: _draw(name, params)))))
     return None
 
 

@@ -3,7 +3,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from attnkit import lab
+from attnkit import diagnose_plot, lab
 from attnkit.diagnose import Finding, diagnose
 from attnkit.diagnose_plot import plot_deviation, plot_first_deviation, show_diagnosis
 from attnkit.errors import ShapeError
@@ -92,3 +92,19 @@ def test_title_is_whole_and_the_colour_bar_fits_the_heatmap():
     assert not title.overlaps(colour_bar)
     assert colour_bar.height == pytest.approx(heatmap.height, rel=0.02)
     assert colour_bar.x0 >= heatmap.x1
+
+
+def test_under_grading_the_heatmap_is_a_cached_png(monkeypatch, tmp_path, capsys):
+    """Under autograde: the same text, the heatmap shown as a PNG drawn once, nothing for a correct student?"""
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    monkeypatch.setenv("ATTNKIT_CACHE_DIR", str(tmp_path))
+    shown = []
+    monkeypatch.setattr(diagnose_plot, "display", shown.append)
+    findings = show_diagnosis(*lab.STUBS)
+    assert capsys.readouterr().out.startswith("诊断：最先偏离参考实现的是 student_attention_scores")
+    assert len(shown) == 1 and shown[0].data.startswith(b"\x89PNG") and plt.get_fignums() == []
+    monkeypatch.setattr(diagnose_plot, "plot_deviation", lambda *_: pytest.fail("drew again on a warm cache"))
+    assert [f.bug for f in show_diagnosis(*lab.STUBS)] == [f.bug for f in findings]
+    assert shown[1].data == shown[0].data
+    show_diagnosis(*lab.REFERENCE)
+    assert len(shown) == 2

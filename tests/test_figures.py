@@ -99,12 +99,15 @@ WARM_RUN = textwrap.dedent("""
     figures.wrong_order(scores, mask)
     figures.heatmap_row({"a": np.eye(2)}, vmin=0, vmax=1)
     figures.head_grid(np.stack([np.eye(3)] * 2), tokens=list("abc"), mask=attnkit.create_causal_mask(3))
+    from attnkit import lab
+    from attnkit.diagnose_plot import show_diagnosis
+    show_diagnosis(*lab.STUBS)  # the diagnosis cell right after the visible verify
     print(sorted(m for m in ("matplotlib", "ipywidgets") if m in sys.modules))
 """)
 
 
 def test_a_warm_cache_needs_no_matplotlib(tmp_path):
-    """On the second graded notebook, do the demos run without importing matplotlib or ipywidgets?"""
+    """On the second graded notebook, do the demos and the diagnosis run without importing matplotlib or ipywidgets?"""
     env = dict(os.environ, NBGRADER_EXECUTION="autograde", ATTNKIT_CACHE_DIR=str(tmp_path / "cache"),
                MPLBACKEND="Agg")
     runs = [subprocess.run([sys.executable, "-c", WARM_RUN], env=env, capture_output=True, text=True,
