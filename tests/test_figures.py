@@ -1,5 +1,6 @@
 """Do the chapter's demo figures draw live for a student, and cost almost nothing under nbgrader?"""
 import os
+import pathlib
 import subprocess
 import sys
 import textwrap
@@ -17,6 +18,7 @@ from attnkit import figures, plotting
 from attnkit.widgets import SharpnessExplorer, first_frame_png
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+NOTEBOOK = pathlib.Path(__file__).resolve().parents[1] / "notebooks" / "ch04_attention.ipynb"
 SCORES = np.random.default_rng(5).normal(size=(4, 4)).astype(np.float32)  # (T, T) as in §4.7
 MASK = attnkit.create_causal_mask(4)
 
@@ -134,3 +136,25 @@ def test_explorer_in_a_real_kernel(monkeypatch, tmp_path, nbgrader, mime):
     outputs = run_in_kernel("from attnkit.figures import sharpness_explorer\nsharpness_explorer()")
     assert [o.output_type for o in outputs] == ["execute_result"]
     assert mime in outputs[0].data
+
+
+def graded_outputs(monkeypatch, tmp_path, mode) -> dict:
+    """Run the student notebook; return the text every nbgrader-tracked cell printed, by cell id."""
+    if mode:
+        monkeypatch.setenv("NBGRADER_EXECUTION", mode)
+    else:
+        monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    monkeypatch.setenv("ATTNKIT_CACHE_DIR", str(tmp_path / "cache"))
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    return {c.id: [o.get("text", o.get("data", {}).get("text/plain")) for o in c.outputs]
+            for c in nb.cells if c.cell_type == "code" and "nbgrader" in c.metadata}
+
+
+@pytest.mark.integration  # two real kernels running the chapter: `make test` only
+def test_grading_path_changes_no_graded_output(monkeypatch, tmp_path):
+    """Under autograde, does every nbgrader cell (tests, verify) print exactly what it prints for the student?"""
+    live = graded_outputs(monkeypatch, tmp_path, None)
+    graded = graded_outputs(monkeypatch, tmp_path, "autograde")
+    assert {"test1", "test2", "test3", "test4"} <= set(graded)
+    assert graded == live
