@@ -22,8 +22,8 @@ from .sharpness_plot import WIDTH_PX, ExplorerFigure
 __all__ = ["SharpnessExplorer", "sharpness_explorer", "first_frame_png"]
 
 SCALINGS = [("不缩放", False), ("× 1/√head_dim", True)]
-READOUT_HEIGHT = "3.2em"
-_LINE = '<div style="white-space: nowrap; overflow: hidden; text-overflow: ellipsis">{}</div>'
+READOUT_HEIGHT = "48px"  # two 22 px lines and a little air; the widget's own line height is 28 px
+_LINE = '<div style="line-height: 22px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis">{}</div>'
 
 
 def readout_html(m: sharpness.Sharpness) -> str:

@@ -128,6 +128,16 @@ _LATENCY_PROBE_JS = """(sel) => {
 _FIGURE_BOX_JS = """(sel) => { const img = document.querySelector(sel);
   return {natural: img.naturalWidth, shown: img.clientWidth, ratio: window.devicePixelRatio}; }"""
 
+# Every element inside the box ends above the box's bottom edge (nothing clipped by a fixed height).
+_CLIPPED_JS = """(sel) => { const box = document.querySelector(sel).getBoundingClientRect();
+  return [...document.querySelectorAll(sel + ' *')].filter(e => e.children.length === 0)
+    .some(e => e.getBoundingClientRect().bottom > box.bottom + 0.5); }"""
+
+
+def clipped(page, selector: str) -> bool:
+    """Does some innermost element of ``selector`` reach below the box's bottom edge?"""
+    return page.evaluate(_CLIPPED_JS, selector)
+
 
 def install_latency_probe(page, figure_selector: str) -> None:
     page.evaluate(_LATENCY_PROBE_JS, figure_selector)

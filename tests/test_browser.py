@@ -177,6 +177,7 @@ def assert_explorer_steady_and_sharp(page) -> None:
     handle.focus()
     for key in ("End", "Home"):  # head_dim 1024 and 1: the longest and shortest readouts
         result["tops"].append(lab_page.timed_action(page, lambda: handle.press(key))[1])
+        assert not lab_page.clipped(page, f"{EXPLORER} {READOUT}"), "the readout's fixed box cuts its text"
     assert [len(result[k]) for k in ("head_dim", "scale", "seq_len")] == [4, 4, 4]
     assert len(set(result["tops"])) == 1, f"the figure moved: tops={result['tops']}"  # no layout jump
     box = lab_page.figure_box(page, f"{EXPLORER} {FIGURE}")
