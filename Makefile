@@ -15,6 +15,8 @@ export JUPYTERLAB_SETTINGS_DIR  := $(STATE)/jupyter/lab-settings
 export JUPYTERLAB_WORKSPACES_DIR := $(STATE)/jupyter/lab-workspaces
 export IPYTHONDIR           := $(STATE)/ipython
 export MPLCONFIGDIR         := $(STATE)/matplotlib
+# Figures the chapter draws under nbgrader (Validate, autograde), cached by attnkit.static.
+export ATTNKIT_CACHE_DIR    := $(STATE)/attnkit-cache
 export JUPYTER_PLATFORM_DIRS := 1
 export npm_config_cache     := $(STATE)/npm
 # The kernel-side grader, as nbgrader_config.py announces it (an instructor running the master in `make lab`).

@@ -12,6 +12,8 @@ Modules, one concept each (imports flow downward):
 * :mod:`attnkit.gradecell` - what the chapter's four graded test cells show before submitting
 * :mod:`attnkit.sharpness` - how peaked softmax(Q Kᵀ) gets vs head_dim (the explorer's numbers)
 * :mod:`attnkit.timing`    - loops vs vectorised scores, measured on this machine
+* :mod:`attnkit.static`    - under nbgrader: is it grading? the demo figures' PNG cache
+* :mod:`attnkit.png`       - RGB pixels → PNG bytes, fast (the explorer's frames)
 * :mod:`attnkit.diagnose`  - which of scores → mask → softmax deviates first, and the likely bug
   (with :mod:`attnkit.probes`, :mod:`attnkit.bugs`, :mod:`attnkit.safecall`); the package
   attribute ``attnkit.diagnose`` is the function, so import the module's other names with
@@ -20,7 +22,8 @@ Modules, one concept each (imports flow downward):
 Imported explicitly, never by ``import attnkit`` (they pull in matplotlib / ipywidgets):
 :mod:`attnkit.plotting` (heatmaps, pipeline, per-head grid), :mod:`attnkit.sharpness_plot`
 (the explorer's figure), :mod:`attnkit.widgets` (``sharpness_explorer()``),
-:mod:`attnkit.diagnose_plot` (the |student − reference| heatmap of the first deviating stage).
+:mod:`attnkit.diagnose_plot` (the |student − reference| heatmap of the first deviating stage),
+:mod:`attnkit.figures` (the chapter's demo figures: live, or a cached PNG under nbgrader).
 """
 import os as _os
 

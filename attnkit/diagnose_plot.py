@@ -4,17 +4,25 @@ Shown in the chapter right after the visible verify, under the diagnosis text
 (:mod:`attnkit.diagnose`): the cells that light up are where the student's output
 left the reference's on the probe named in the title. Values are written into the
 cells up to 8×8; NaN/inf cells are grey. A 3-D probe shows its first matrix.
-Titles stay ASCII so no CJK font is needed.
+The title is Chinese (the bug and probe names are identifiers, on lines of their own, so
+nothing wraps mid-word); the colour bar sits beside the heatmap at exactly its height,
+so it never covers the title.
+
+Under nbgrader (:func:`attnkit.static.under_grading`) :func:`show_diagnosis` shows the same
+heatmap as a cached PNG: students with the same mistake get the same probe arrays, so a
+class needs one drawing per mistake. matplotlib is imported only when something is drawn
+(importing pyplot alone costs ≈ 0.3 s of every graded notebook).
 """
 import sys
 
-import matplotlib.pyplot as plt
 import numpy as np
+from IPython.display import Image, display
 
 from .diagnose import diagnose, first_deviation, format_findings
 from .errors import require
+from .static import cached_png, under_grading
 
-__all__ = ["plot_deviation", "plot_first_deviation", "show_diagnosis"]
+__all__ = ["plot_deviation", "plot_first_deviation", "show_diagnosis", "title_text"]
 
 ANNOTATE_MAX = 8
 
@@ -44,20 +52,30 @@ def plot_deviation(finding, ax=None):
     """Draw ``|student − reference|`` for one finding into ``ax``; return the ``AxesImage``."""
     require(finding.student is not None and finding.reference is not None,
             f"finding {finding.bug!r} carries no arrays to compare (the call raised, or only a return code was wrong)")
-    ax = ax if ax is not None else plt.figure(figsize=(4.5, 3.5)).gca()
+    import matplotlib.pyplot as plt  # only when drawing: see the module docstring
+
+    from .plotting import cjk_font_family
+
+    ax = ax if ax is not None else plt.figure(figsize=(4.6, 4.2), layout="constrained").gca()
     gap = _gap(finding)
     cmap = plt.get_cmap("Reds").with_extremes(bad="0.75")
     top = np.nanmax(gap) if np.any(np.isfinite(gap)) else 0.0
     image = ax.imshow(np.ma.masked_invalid(gap), cmap=cmap, vmin=0.0, vmax=top if top > 0 else 1.0)
     if max(gap.shape) <= ANNOTATE_MAX:
         _annotate(ax, gap, top)
-    ax.set_title(f"|student − reference|, stage {finding.stage}\n{finding.bug} (probe {finding.probe})", fontsize=9)
+    ax.set_title(title_text(finding), fontsize=9, fontfamily=cjk_font_family())
     ax.set_xticks(range(gap.shape[1]))
     ax.set_yticks(range(gap.shape[0]))
-    ax.set_xlabel("j")
-    ax.set_ylabel("i")
-    ax.figure.colorbar(image, ax=ax)
+    ax.set_xlabel("列 j", fontfamily=cjk_font_family())
+    ax.set_ylabel("行 i", fontfamily=cjk_font_family())
+    # an inset follows the heatmap's aspect-adjusted box: same height, right beside it
+    ax.figure.colorbar(image, cax=ax.inset_axes([1.04, 0.0, 0.05, 1.0]))
     return image
+
+
+def title_text(finding) -> str:
+    """Three short lines: what is drawn and at which stage, the likely bug, the probe."""
+    return f"|你的结果 − 参考结果|（{finding.stage} 阶段）\n可能的错误：{finding.bug}\n探针：{finding.probe}"
 
 
 def plot_first_deviation(findings, ax=None):
@@ -70,5 +88,19 @@ def show_diagnosis(scores_fn, mask_fn, softmax_fn, file=None) -> list:
     """The notebook's one call: print the diagnosis, draw the first deviation, return the findings."""
     findings = diagnose(scores_fn, mask_fn, softmax_fn)
     print(format_findings(findings), file=file or sys.stdout, flush=True)
-    plot_first_deviation(findings)
+    if under_grading():
+        _show_cached(first_deviation(findings))
+    else:
+        plot_first_deviation(findings)
     return findings
+
+
+def _show_cached(finding) -> None:
+    """Under grading: the same heatmap, drawn once per distinct finding and read back after."""
+    if finding is None:
+        return
+    from .figures import png_of  # light; it imports pyplot only to draw
+
+    params = {"stage": finding.stage, "bug": finding.bug, "probe": finding.probe,
+              "student": np.asarray(finding.student), "reference": np.asarray(finding.reference)}
+    display(Image(data=cached_png("diagnosis", params, lambda: png_of(lambda: plot_deviation(finding)))))

@@ -4,9 +4,13 @@ Helpers follow matplotlib's helper style: pass ``ax`` / ``axes`` to draw into yo
 (``heatmap`` defaults to the current axes, ``plt.gca()``; the multi-panel figures make their own),
 get the artists back. Masked cells (``<= -1e8``, the lab's
 ``-1e9``; ``-inf`` too) are drawn grey and hatched and are left out of the colour scale, so
-one ``-1e9`` does not wash the other cells out. NaN cells are grey and labelled ``NaN``.
-Chinese tokens render with Noto Sans SC, which the ``pylopdf-fonts-zh-cn`` wheel (a project
-dependency) ships; it is registered with matplotlib on first use, nothing global changes.
+one ``-1e9`` does not wash the other cells out; their labels sit on a grey box the hatching
+does not cross. Cells a mask blocked *before* softmax (weights of exactly 0) are hatched the
+same way when the caller passes ``blocked``. NaN cells are grey and labelled ``NaN``.
+Every label is Chinese (identifiers such as ``softmax`` stay); Chinese renders with Noto Sans SC,
+which the ``pylopdf-fonts-zh-cn`` wheel (a project dependency) ships; it is registered with
+matplotlib on first use, nothing global changes. Under nbgrader the chapter draws these
+through :mod:`attnkit.figures`, which caches the PNGs.
 
 Shape legend: ``T`` queries (rows), ``S`` keys (columns), ``H`` heads.
 """
@@ -25,8 +29,8 @@ from matplotlib.patches import Rectangle
 from .attention import add_mask, softmax
 from .errors import require
 
-__all__ = ["MASKED_BELOW", "ANNOTATE_MAX", "cjk_font_family", "Heatmap", "heatmap",
-           "update_heatmap", "Pipeline", "pipeline", "head_grid"]
+__all__ = ["MASKED_BELOW", "ANNOTATE_MAX", "cjk_font_family", "Heatmap", "heatmap", "update_heatmap",
+           "heatmap_row", "Pipeline", "pipeline", "WrongOrder", "wrong_order", "head_grid"]
 
 MASKED_BELOW = -1e8  # verify.c's test for a masked cell
 ANNOTATE_MAX = 8  # write values into the cells up to 8 x 8
@@ -63,9 +67,19 @@ def _blocked(matrix: np.ndarray) -> np.ndarray:
     return matrix <= MASKED_BELOW  # (T, S); -inf included, NaN excluded
 
 
-def _display(matrix: np.ndarray) -> np.ma.MaskedArray:
-    """The array the image shows: masked and NaN cells become 'bad' (grey, outside the scale)."""
-    return np.ma.masked_array(matrix, mask=_blocked(matrix) | np.isnan(matrix))
+def _hatched(matrix: np.ndarray, blocked) -> np.ndarray:
+    """Cells drawn grey and hatched: ``-1e9``/``-inf`` values, and the caller's ``blocked`` cells."""
+    if blocked is None:
+        return _blocked(matrix)
+    blocked = np.asarray(blocked, dtype=bool)
+    require(blocked.shape == matrix.shape,
+            f"blocked must have the matrix's shape: matrix.shape={matrix.shape}, blocked.shape={blocked.shape}")
+    return _blocked(matrix) | blocked  # (T, S)
+
+
+def _display(matrix: np.ndarray, hatched: np.ndarray) -> np.ma.MaskedArray:
+    """The array the image shows: hatched and NaN cells become 'bad' (grey, outside the scale)."""
+    return np.ma.masked_array(matrix, mask=hatched | np.isnan(matrix))
 
 
 def _cell_text(value: float, fmt: str) -> str:
@@ -78,19 +92,30 @@ def _cell_text(value: float, fmt: str) -> str:
     return fmt.format(value)
 
 
-def _hatch_paths(matrix: np.ndarray) -> list:
-    return [Rectangle((j - 0.5, i - 0.5), 1, 1) for i, j in zip(*np.nonzero(_blocked(matrix)))]
+def _hatch_paths(hatched: np.ndarray) -> list:
+    return [Rectangle((j - 0.5, i - 0.5), 1, 1) for i, j in zip(*np.nonzero(hatched))]
 
 
-def _annotate(ax, image, matrix: np.ndarray, fmt: str) -> list:
-    """Value texts, dark on light cells and light on dark ones (as matplotlib's gallery does)."""
+# a label on a hatched cell sits on a grey box, so the hatching never runs through "−1e9"
+LABEL_BOX = {"boxstyle": "square,pad=0.15", "facecolor": MASKED_GREY, "edgecolor": "none"}
+
+
+def _annotate(ax, image, matrix: np.ndarray, hatched: np.ndarray, fmt: str) -> list:
+    """Value texts, dark on light cells and light on dark ones (as matplotlib's gallery does).
+
+    A cell hatched only because the caller blocked it (a weight of exactly 0) gets no label:
+    the hatching already says "masked".
+    """
     size = 9 if max(matrix.shape) <= 5 else 7
     texts = []
     for (i, j), value in np.ndenumerate(matrix):
-        bad = np.isnan(value) or value <= MASKED_BELOW
+        if hatched[i, j] and value > MASKED_BELOW:
+            continue
+        bad = np.isnan(value) or hatched[i, j]
         light = bad or sum(image.cmap(image.norm(value))[:3]) > 1.5
         texts.append(ax.text(j, i, _cell_text(value, fmt), ha="center", va="center", fontsize=size,
-                             color="black" if light else "white"))
+                             color="black" if light else "white", zorder=4,
+                             bbox=LABEL_BOX if hatched[i, j] else None))
     return texts
 
 
@@ -116,37 +141,52 @@ def _label_axes(ax, shape, row_labels, col_labels) -> None:
 
 
 def heatmap(matrix, *, row_labels=None, col_labels=None, ax=None, cmap="viridis", vmin=None,
-            vmax=None, annotate=None, fmt="{:.2f}", title=None) -> Heatmap:
+            vmax=None, annotate=None, fmt="{:.2f}", title=None, blocked=None) -> Heatmap:
     """Draw a ``[T, S]`` matrix; annotate values when ``annotate`` (default: both sides ≤ 8).
 
-    Used for every matrix of §4.5-4.8: the scores table, the mask, the weights, the
-    fully-masked-row demo (``-inf`` → NaN vs ``-1e9`` → uniform), and by :func:`pipeline`,
-    :func:`head_grid` and the sharpness explorer.
+    ``blocked`` (bool ``[T, S]``, optional) hatches cells a mask blocked before softmax, as
+    ``-1e9`` cells are. Used for every matrix of §4.5-4.8: the scores table, the mask, the
+    weights, the fully-masked-row demo (``-inf`` → NaN vs ``-1e9`` → uniform), and by
+    :func:`pipeline`, :func:`head_grid` and the sharpness explorer.
     """
     matrix = _matrix(matrix)  # (T, S)
+    hatched = _hatched(matrix, blocked)  # (T, S)
     ax = plt.gca() if ax is None else ax
     palette = plt.get_cmap(cmap).with_extremes(bad=MASKED_GREY)
-    image = ax.imshow(_display(matrix), cmap=palette, vmin=vmin, vmax=vmax, aspect="equal")
-    masked = PatchCollection(_hatch_paths(matrix), facecolor="none", edgecolor="0.45",
+    image = ax.imshow(_display(matrix, hatched), cmap=palette, vmin=vmin, vmax=vmax, aspect="equal")
+    masked = PatchCollection(_hatch_paths(hatched), facecolor="none", edgecolor="0.45",
                              linewidth=0, hatch=HATCH)
     ax.add_collection(masked)
     if annotate is None:
         annotate = max(matrix.shape) <= ANNOTATE_MAX
-    texts = _annotate(ax, image, matrix, fmt) if annotate else []
+    texts = _annotate(ax, image, matrix, hatched, fmt) if annotate else []
     _label_axes(ax, matrix.shape, row_labels, col_labels)
     if title is not None:
         ax.set_title(title, fontfamily=cjk_font_family())
     return Heatmap(image, masked, texts)
 
 
-def update_heatmap(artists: Heatmap, matrix, *, row_labels=None, col_labels=None) -> None:
+def update_heatmap(artists: Heatmap, matrix, *, row_labels=None, col_labels=None, blocked=None) -> None:
     """Show a new matrix in existing, unannotated artists (the explorer's in-place redraw)."""
     matrix = _matrix(matrix)  # (T, S)
+    hatched = _hatched(matrix, blocked)  # (T, S)
     rows, cols = matrix.shape
-    artists.image.set_data(_display(matrix))
+    artists.image.set_data(_display(matrix, hatched))
     artists.image.set_extent((-0.5, cols - 0.5, rows - 0.5, -0.5))
-    artists.masked.set_paths(_hatch_paths(matrix))
+    artists.masked.set_paths(_hatch_paths(hatched))
     _label_axes(artists.image.axes, matrix.shape, row_labels, col_labels)
+
+
+def heatmap_row(matrices: dict, *, figsize=None, **kwargs) -> list:
+    """One heatmap per ``{title: matrix}`` entry, side by side in a new figure; ``kwargs`` go to :func:`heatmap`.
+
+    Used in §4.8: the fully masked row under ``-1e9`` (uniform) and under ``-inf`` (NaN).
+    """
+    count = len(matrices)
+    require(count >= 1, "heatmap_row needs at least one {title: matrix} entry: got none")
+    _, axes = plt.subplots(1, count, figsize=figsize or (3.5 * count, 2.6), layout="constrained", squeeze=False)
+    return [heatmap(matrix, ax=ax, title=title, **kwargs)
+            for ax, (title, matrix) in zip(axes[0], matrices.items())]
 
 
 class Pipeline(NamedTuple):
@@ -169,6 +209,17 @@ def _row_sums(ax, weights: np.ndarray) -> list:
             for i, total in enumerate(weights.sum(axis=-1))]
 
 
+def _masked_zeros(weights: np.ndarray, mask) -> np.ndarray:
+    """Weights a mask blocked and softmax sent to exactly 0: hatched; a student's non-zero stays a number."""
+    return (np.asarray(mask, dtype=np.float64) <= MASKED_BELOW) & (weights == 0)  # (T, S)
+
+
+def _panels(count: int, axes):
+    if axes is None:
+        _, axes = plt.subplots(1, count, figsize=(3.5 * count, 3.8), layout="constrained")
+    return axes
+
+
 def pipeline(scores, mask, *, tokens=None, masked=None, weights=None, axes=None) -> Pipeline:
     """scores → mask → scores + mask → softmax, side by side, each weight row's sum printed.
 
@@ -179,24 +230,57 @@ def pipeline(scores, mask, *, tokens=None, masked=None, weights=None, axes=None)
     scores = np.asarray(scores, dtype=np.float64)  # (T, S)
     masked = add_mask(scores, mask) if masked is None else np.asarray(masked, dtype=np.float64)
     weights = softmax(masked) if weights is None else np.asarray(weights, dtype=np.float64)
-    if axes is None:
-        _, axes = plt.subplots(1, 4, figsize=(14, 3.8), layout="constrained")
+    axes = _panels(4, axes)
     low, high = _finite_range(scores)
     labels = dict(row_labels=tokens, col_labels=tokens)
     maps = [
-        heatmap(scores, ax=axes[0], vmin=low, vmax=high, title="1. scores = scale·Q·Kᵀ", **labels),
-        heatmap(mask, ax=axes[1], cmap="Greys", vmin=0, vmax=1, title="2. mask (0 keep, −1e9 block)",
+        heatmap(scores, ax=axes[0], vmin=low, vmax=high, title="① 分数 scale·Q·Kᵀ", **labels),
+        heatmap(mask, ax=axes[1], cmap="Greys", vmin=0, vmax=1, title="② 掩码（0 保留，−1e9 屏蔽）",
                 **labels),
-        heatmap(masked, ax=axes[2], vmin=low, vmax=high, title="3. scores + mask", **labels),
-        heatmap(weights, ax=axes[3], vmin=0, vmax=1, title="4. softmax → weights", **labels),
+        heatmap(masked, ax=axes[2], vmin=low, vmax=high, title="③ 分数 + 掩码", **labels),
+        heatmap(weights, ax=axes[3], vmin=0, vmax=1, title="④ softmax → 权重",
+                blocked=_masked_zeros(weights, mask), **labels),
     ]
     return Pipeline(*maps, _row_sums(axes[3], weights))
 
 
-def head_grid(weights, *, tokens=None, axes=None, ncols=4) -> list:
+class WrongOrder(NamedTuple):
+    """The three heatmaps of :func:`wrong_order` and the row-sum texts of the two weight panels."""
+    softmax_first: Heatmap
+    zeroed: Heatmap
+    right: Heatmap
+    zeroed_sums: list
+    right_sums: list
+
+
+def wrong_order(scores, mask, *, tokens=None, axes=None) -> WrongOrder:
+    """The wrong order (softmax, then zero the future cells) next to the right one, row sums printed.
+
+    Used in §4.7 after :func:`pipeline`: the same scores and mask; the zeroed rows sum to
+    less than 1, the right weights to exactly 1.
+    """
+    scores = np.asarray(scores, dtype=np.float64)  # (T, S)
+    future = np.asarray(mask, dtype=np.float64) <= MASKED_BELOW  # (T, S)
+    first = softmax(scores)  # (T, S) the future cells take their share too
+    zeroed = np.where(future, 0.0, first)  # (T, S)
+    right = softmax(add_mask(scores, mask))  # (T, S)
+    axes = _panels(3, axes)
+    labels = dict(row_labels=tokens, col_labels=tokens, vmin=0, vmax=1)
+    maps = [
+        heatmap(first, ax=axes[0], title="① 先 softmax：\n未来位置也分走了概率", **labels),
+        heatmap(zeroed, ax=axes[1], title="② 再把未来位置清零：\n每行的和小于 1（错误）", **labels),
+        heatmap(right, ax=axes[2], blocked=_masked_zeros(right, mask), title="对照：先加掩码再 softmax\n每行的和是 1（正确）", **labels),
+    ]
+    axes[0].figure.suptitle("错误的顺序：先 softmax，再屏蔽未来位置", fontfamily=cjk_font_family(),
+                            color="tab:red", fontsize=13)
+    return WrongOrder(*maps, _row_sums(axes[1], zeroed), _row_sums(axes[2], right))
+
+
+def head_grid(weights, *, tokens=None, mask=None, axes=None, ncols=4) -> list:
     """One weights heatmap per head of a ``[H, T, S]`` array (``MultiHeadAttention.weights``).
 
-    Used in the multi-head section: the same sentence, a different pattern per head.
+    Used in the multi-head section: the same sentence, a different pattern per head. Pass
+    the ``mask`` the heads used to hatch the cells it blocked, as in every other figure.
     """
     weights = np.asarray(weights, dtype=np.float64)  # (H, T, S)
     require(weights.ndim == 3, f"head_grid needs weights [num_heads, T, S]: weights.shape={weights.shape}")
@@ -209,5 +293,6 @@ def head_grid(weights, *, tokens=None, axes=None, ncols=4) -> list:
         for extra in grid.flat[heads:]:
             extra.set_visible(False)
         axes = grid.flat
-    return [heatmap(w, ax=ax, vmin=0, vmax=1, row_labels=tokens, col_labels=tokens, title=f"head {h}")
+    return [heatmap(w, ax=ax, vmin=0, vmax=1, row_labels=tokens, col_labels=tokens, title=f"头 {h}",
+                    blocked=None if mask is None else _masked_zeros(w, mask))
             for h, (w, ax) in enumerate(zip(weights, axes))]

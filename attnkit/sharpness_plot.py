@@ -7,57 +7,73 @@ creates a figure; :meth:`ExplorerFigure.png` renders it with Agg, so the widget 
 nbgrader path) only swaps image bytes. No pyplot: the figure never lands in a notebook by itself.
 
 Moving head_dim or the scaling changes only the "moving" artists (weights, per-row lines,
-marker, title). :meth:`ExplorerFigure.png` therefore blits: axes, ticks, legends and curves
+marker). :meth:`ExplorerFigure.png` therefore blits: axes, ticks, legends and curves
 are drawn once per (seq_len, causal, curves) and kept as a background, and only the moving
-artists are drawn over it (≈ 4x faster; see ``benchmarks/bench_explorer.py``).
+artists are drawn over it (≈ 4x faster; see ``benchmarks/bench_explorer.py``). The background
+itself is layered the same way: what never changes (titles, legends, colour bar, frames) is
+drawn once; a seq_len move redraws only tick labels, curves and the ceiling over it.
+The live figure has no per-setting title: the widget's readout says the same in HTML, and a
+Chinese title re-laid out on every move cost a third of a redraw. The static frame shown
+under nbgrader (``title=True``) keeps it. The PNG is RGB without row filters (:mod:`attnkit.png`: ≈ 3 ms instead of Pillow's ≈ 14 ms),
+``WIDTH_PX`` CSS pixels wide and ``pixel_ratio`` times that in real pixels, so the widget can
+show it 1:1 instead of stretching it.
 """
-import io
 import math
 
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.image import imsave
 
-from .plotting import heatmap, update_heatmap
+from .plotting import cjk_font_family, heatmap, update_heatmap
+from .png import encode_rgb
 from .sharpness import HEAD_DIMS, Sharpness, uniform_entropy
 
 __all__ = ["ExplorerFigure", "title_text"]
 
-DPI = 80
+DPI = 100
+FIGSIZE = (11.0, 3.6)  # inches: 1100 x 360 CSS pixels at DPI
+WIDTH_PX = int(FIGSIZE[0] * DPI)
 LAYOUT_ROWS = 16  # lay out with two-digit row labels, so any seq_len below 100 fits
 COLOURS = {False: "tab:red", True: "tab:blue"}
-LABELS = {False: "no scale", True: "× 1/√head_dim"}
+LABELS = {False: "不缩放", True: "× 1/√head_dim"}
 
 
 def title_text(m: Sharpness) -> str:
-    """The figure's one-line summary (math/English; the Chinese readout lives in the widget)."""
-    scale = f"1/√{m.head_dim}" if m.scaled else "1 (none)"
-    return (f"head_dim = {m.head_dim}   scale = {scale}   raw q·k std = {m.raw_score_std:.2f}"
-            f" (√head_dim = {math.sqrt(m.head_dim):.2f})   std seen by softmax = {m.score_std:.2f}")
+    """The figure's one-line summary, in Chinese like the widget's readout."""
+    scale = f"1/√{m.head_dim}" if m.scaled else "1（不缩放）"
+    return (f"head_dim = {m.head_dim}　缩放 = {scale}　原始 q·k 标准差 = {m.raw_score_std:.2f}"
+            f"（√head_dim = {math.sqrt(m.head_dim):.2f}）　softmax 看到的标准差 = {m.score_std:.2f}")
+
+
+def _zh(size=None) -> dict:
+    """Font properties for Chinese labels (Latin from DejaVu Sans, CJK from Noto Sans SC)."""
+    return {"family": cjk_font_family(), **({} if size is None else {"size": size})}
 
 
 class ExplorerFigure:
     """One Agg figure whose artists :meth:`update` moves to a new measurement."""
 
-    def __init__(self, m: Sharpness, curves: dict):
-        self.figure = Figure(figsize=(12, 3.9), dpi=DPI, layout="constrained")
+    def __init__(self, m: Sharpness, curves: dict, *, title: bool = False, pixel_ratio: float = 1.0):
+        self.figure = Figure(figsize=FIGSIZE, dpi=DPI * pixel_ratio, layout="constrained")
         FigureCanvasAgg(self.figure)
         ax_w, self.ax_rows, self.ax_curve = self.figure.subplots(1, 3, width_ratios=[1, 1.15, 1.3])
-        self.weights = heatmap(np.zeros((1, 1)), ax=ax_w, vmin=0, vmax=1, annotate=False, title="weights")
+        self.weights = heatmap(np.zeros((1, 1)), ax=ax_w, vmin=0, vmax=1, annotate=False)
+        self.weights.image.set_interpolation("nearest")  # one flat colour per cell: no resampling pass
+        ax_w.set_title("softmax 权重（斜线格 = 被屏蔽）", fontproperties=_zh(10))
         self.figure.colorbar(self.weights.image, ax=ax_w, shrink=0.85)
-        self.row_max, = self.ax_rows.plot([], [], "o-", color="tab:purple", label="max weight")
-        self.row_entropy, = self.ax_rows.plot([], [], "s--", color="tab:green", label="entropy / ln(visible)")
+        self.row_max, = self.ax_rows.plot([], [], "o-", color="tab:purple", label="每行最大权重")
+        self.row_entropy, = self.ax_rows.plot([], [], "s--", color="tab:green", label="熵 / ln(可见键数)")
         self._style_rows()
         self.lines = {s: self.ax_curve.plot([], [], "o-", ms=3, color=COLOURS[s], label=LABELS[s])[0]
                       for s in (False, True)}
-        self.ceiling = self.ax_curve.axhline(0, color="0.5", ls=":", label="uniform rows")
+        self.ceiling = self.ax_curve.axhline(0, color="0.5", ls=":", label="均匀分布")
         self.point, = self.ax_curve.plot([], [], "o", ms=12, mfc="none", mew=2.5, color="black")
         self._style_curve()
-        self.title = self.figure.suptitle(title_text(m))
+        self.title = self.figure.suptitle(title_text(m), fontproperties=_zh()) if title else None
         self._moving = [self.weights.image, self.weights.masked, *ax_w.spines.values(),
-                        self.row_max, self.row_entropy, self.point, self.title]  # in drawing order
-        self._frame, self._background = None, None
+                        self.row_max, self.row_entropy, self.point]  # in drawing order
+        self._moving += [self.title] if title else []
+        self._frame, self._background, self._static = None, None, None
         self._freeze_layout()
         self.update(m, curves)
 
@@ -69,9 +85,9 @@ class ExplorerFigure:
 
     def _style_rows(self) -> None:
         self.ax_rows.set_ylim(0, 1.3)
-        self.ax_rows.set_xlabel("query row i")
-        self.ax_rows.set_title("per row: 1 / 0 = one-hot")
-        self.ax_rows.legend(loc="upper center", ncols=2, fontsize=8)
+        self.ax_rows.set_xlabel("查询行 i", fontproperties=_zh())
+        self.ax_rows.set_title("每一行：1 / 0 = one-hot", fontproperties=_zh())
+        self.ax_rows.legend(loc="upper center", ncols=2, prop=_zh(8))
 
     def _style_curve(self) -> None:
         self.ax_curve.set_xscale("log", base=2)
@@ -79,9 +95,9 @@ class ExplorerFigure:
         self.ax_curve.set_xticks(ticks, labels=[str(t) for t in ticks])
         self.ax_curve.minorticks_off()
         self.ax_curve.set_xlabel("head_dim")
-        self.ax_curve.set_ylabel("mean entropy (nats)")
-        self.ax_curve.set_title("sharpening vs head_dim")
-        self.ax_curve.legend(loc="lower left", fontsize=8)
+        self.ax_curve.set_ylabel("平均熵（nats）", fontproperties=_zh())
+        self.ax_curve.set_title("head_dim 越大，权重越尖锐？", fontproperties=_zh())
+        self.ax_curve.legend(loc="lower left", prop=_zh(8))
 
     def update(self, m: Sharpness, curves: dict) -> None:
         """Show measurement ``m`` and ``curves`` (``{scaled: Curve}``) in the same artists."""
@@ -95,7 +111,8 @@ class ExplorerFigure:
         self.row_entropy.set_data(range(seq_len), m.row_entropy_fraction)
         self.point.set_data([m.head_dim], [m.mean_entropy])
         self.point.set_color(COLOURS[m.scaled])
-        self.title.set_text(title_text(m))
+        if self.title is not None:
+            self.title.set_text(title_text(m))
 
     def _update_frame(self, seq_len: int, causal: bool, curves: dict) -> None:
         """The background's data: limits, curves and the uniform ceiling."""
@@ -107,12 +124,29 @@ class ExplorerFigure:
         self.ax_curve.set_xlim(0.7, 1500)
         self.ax_curve.set_ylim(0, 1.08 * ceiling + 1e-3)
 
-    def _draw_background(self):
-        for artist in self._moving:
+    def _frame_artists(self) -> list:
+        """What a seq_len / causal / seed move changes: tick labels, curves, ceiling."""
+        ax_w = self.weights.image.axes
+        return [ax_w.xaxis, ax_w.yaxis, self.ax_rows.xaxis, self.ax_curve.yaxis, *self.lines.values(),
+                self.ceiling]
+
+    def _snapshot(self, hidden: list):
+        """A full draw with ``hidden`` left out, kept as pixels."""
+        for artist in hidden:
             artist.set_visible(False)
         self.figure.canvas.draw()
-        for artist in self._moving:
+        for artist in hidden:
             artist.set_visible(True)
+        return self.figure.canvas.copy_from_bbox(self.figure.bbox)
+
+    def _draw_background(self):
+        """Titles, legends, colour bar and frames are drawn once (Chinese text is the slow part);
+        a new frame only draws its own artists over them."""
+        if self._static is None:
+            self._static = self._snapshot(self._frame_artists() + self._moving)
+        self.figure.canvas.restore_region(self._static)
+        for artist in self._frame_artists():
+            self.figure.draw_artist(artist)
         return self.figure.canvas.copy_from_bbox(self.figure.bbox)
 
     def png(self) -> bytes:
@@ -122,8 +156,5 @@ class ExplorerFigure:
         self.figure.canvas.restore_region(self._background)
         for artist in self._moving:
             self.figure.draw_artist(artist)
-        buffer = io.BytesIO()
-        imsave(buffer, np.asarray(self.figure.canvas.buffer_rgba()), format="png",
-               pil_kwargs={"compress_level": 1})
-        return buffer.getvalue()
+        return encode_rgb(np.asarray(self.figure.canvas.buffer_rgba())[..., :3])  # (height, width, RGB)
 

@@ -6,6 +6,11 @@ normalised. nbgrader's checksums live in each cell's ``nbgrader`` metadata and c
 only source, type, ids and points, so they survive normalisation and JupyterLab's
 Validate button keeps working on the copy.
 
+The notebook metadata carries the full ``language_info`` that this environment's ipykernel
+reports: when the kernel connects, JupyterLab writes the kernel's ``language_info`` into the
+notebook and marks it changed ("●" on the tab, before any edit) unless it is already equal.
+The Python version in it is this interpreter's; ``--check`` ignores that one field.
+
     python scripts/release_notebook.py            # write notebooks/ch04_attention.ipynb
     python scripts/release_notebook.py --check    # exit 1 if the committed copy is stale
 """
@@ -18,6 +23,7 @@ import sys
 import tempfile
 
 import nbformat
+from ipykernel.ipkernel import IPythonKernel
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "autograde"))
 from coursekit.paths import ASSIGNMENT, COURSE, MASTER, REPO, STUDENT_NOTEBOOK, copy_course  # noqa: E402
@@ -26,10 +32,15 @@ KEPT_CELL_METADATA = ("nbgrader", "tags", "deletable", "editable")
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 
+def language_info() -> dict:
+    """What the python3 kernel (ipykernel, this interpreter) reports when JupyterLab connects."""
+    return copy.deepcopy(IPythonKernel.language_info)
+
+
 def normalise(nb):
     """Return a copy without outputs, execution counts or editor/run-time metadata."""
     nb = copy.deepcopy(nb)
-    nb.metadata = nbformat.from_dict({"kernelspec": KERNELSPEC, "language_info": {"name": "python"}})
+    nb.metadata = nbformat.from_dict({"kernelspec": KERNELSPEC, "language_info": language_info()})
     for cell in nb.cells:
         cell.metadata = nbformat.from_dict({k: v for k, v in cell.metadata.items() if k in KEPT_CELL_METADATA})
         if cell.cell_type == "code":
@@ -41,6 +52,13 @@ def normalise(nb):
 def dumps(nb) -> str:
     """The committed text form: nbformat's own layout, one trailing newline."""
     return nbformat.writes(nb).rstrip("\n") + "\n"
+
+
+def without_python_version(text: str) -> str:
+    """``text`` with ``language_info.version`` blanked: a release made on another Python is not stale."""
+    nb = nbformat.reads(text, as_version=4)
+    nb.metadata.get("language_info", {})["version"] = ""
+    return dumps(nb)
 
 
 def generate(course_dir: pathlib.Path) -> pathlib.Path:
@@ -80,7 +98,8 @@ def main(argv=None) -> int:
     parser.add_argument("--check", action="store_true", help="only report whether the committed copy is fresh")
     args = parser.parse_args(argv)
     if args.check:
-        stale = fresh_text() != STUDENT_NOTEBOOK.read_text(encoding="utf-8")
+        committed = STUDENT_NOTEBOOK.read_text(encoding="utf-8")
+        stale = without_python_version(fresh_text()) != without_python_version(committed)
         print(f"{STUDENT_NOTEBOOK.relative_to(REPO)} is {'STALE: run `make release`' if stale else 'fresh'}")
         return int(stale)
     normalise_in_place(MASTER)

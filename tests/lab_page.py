@@ -65,6 +65,11 @@ def open_notebook(page, url: str) -> None:
     page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").click()
 
 
+def has_unsaved_changes(page) -> bool:
+    """Does a tab show the "unsaved changes" dot (JupyterLab's ``jp-mod-dirty``)?"""
+    return page.evaluate("() => document.querySelectorAll('.lm-TabBar-tab.jp-mod-dirty').length > 0")
+
+
 def loaded_lab_extensions(page) -> list:
     """Names of the prebuilt lab extensions the page was served with."""
     return page.evaluate("""() => JSON.parse(document.getElementById('jupyter-config-data')
@@ -99,3 +104,82 @@ def validate(page, timeout_s: float = 180):
     dialog = page.locator(".jp-Dialog").filter(has=page.locator("#validation-message"))
     dialog.wait_for(timeout=timeout_s * 1000)
     return dialog
+
+
+# --- explorer latency: key press / click -> the new figure decoded and painted ---------
+
+# Capture-phase listeners stamp the start of each action; a MutationObserver on the
+# figure's <img src> waits for the new bytes to decode and for the next frame to paint.
+_LATENCY_PROBE_JS = """(sel) => {
+  const img = document.querySelector(sel);
+  const probe = window.__attnLatency = {start: null, done: [], tops: [], heights: []};
+  const stamp = () => { probe.start = performance.now(); };
+  document.addEventListener('keydown', stamp, true);
+  document.addEventListener('pointerdown', stamp, true);
+  new MutationObserver(() => {
+    const start = probe.start;
+    img.decode().catch(() => null).then(() => requestAnimationFrame(() => {
+      probe.done.push(performance.now() - start);
+      probe.tops.push(img.getBoundingClientRect().top);
+    }));
+  }).observe(img, {attributes: true, attributeFilter: ['src']});
+}"""
+
+_FIGURE_BOX_JS = """(sel) => { const img = document.querySelector(sel);
+  return {natural: img.naturalWidth, shown: img.clientWidth, ratio: window.devicePixelRatio}; }"""
+
+# Every element inside the box ends above the box's bottom edge (nothing clipped by a fixed height).
+_CLIPPED_JS = """(sel) => { const box = document.querySelector(sel).getBoundingClientRect();
+  return [...document.querySelectorAll(sel + ' *')].filter(e => e.children.length === 0)
+    .some(e => e.getBoundingClientRect().bottom > box.bottom + 0.5); }"""
+
+
+def clipped(page, selector: str) -> bool:
+    """Does some innermost element of ``selector`` reach below the box's bottom edge?"""
+    return page.evaluate(_CLIPPED_JS, selector)
+
+
+def install_latency_probe(page, figure_selector: str) -> None:
+    page.evaluate(_LATENCY_PROBE_JS, figure_selector)
+
+
+def figure_box(page, figure_selector: str) -> dict:
+    """The figure's PNG width, its shown CSS width and the page's devicePixelRatio."""
+    return page.evaluate(_FIGURE_BOX_JS, figure_selector)
+
+
+def timed_action(page, action) -> tuple:
+    """Run ``action()`` (one key press or click); return (ms until the new figure is painted, its top y)."""
+    count = page.evaluate("() => window.__attnLatency.done.length")
+    action()
+    page.wait_for_function("(n) => window.__attnLatency.done.length > n", arg=count, polling=10)
+    probe = page.evaluate("() => window.__attnLatency")
+    return probe["done"][-1], probe["tops"][-1]
+
+
+def explorer_latencies(page, root: str, moves: int = 10) -> dict:
+    """Milliseconds per action on the explorer under ``root``: head_dim keys, scale clicks, seq_len keys.
+
+    Each action waits for its figure before the next (a student watching, not a flood of
+    events). Returns ``{"head_dim": [...], "scale": [...], "seq_len": [...], "tops": [...]}``,
+    ``tops`` being the figure's top y after every action (a layout jump changes it).
+    """
+    install_latency_probe(page, f"{root} .attn-figure")
+    head_dim = page.locator(f"{root} .attn-head-dim .noUi-handle").first
+    seq_len = page.locator(f"{root} .widget-slider").filter(has_text="seq_len").locator(".noUi-handle").first
+    buttons = page.locator(f"{root} .widget-toggle-button")
+    result = {"head_dim": [], "scale": [], "seq_len": [], "tops": []}
+
+    def record(name, action):
+        ms, top = timed_action(page, action)
+        result[name].append(ms)
+        result["tops"].append(top)
+
+    for i in range(moves):
+        key = "ArrowRight" if i % 2 == 0 else "ArrowLeft"
+        head_dim.focus()
+        record("head_dim", lambda: head_dim.press(key))
+        record("scale", lambda: buttons.nth((i + 1) % 2).click())
+        seq_len.focus()
+        record("seq_len", lambda: seq_len.press("ArrowRight"))  # a new seq_len every time
+    return result

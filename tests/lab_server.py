@@ -41,6 +41,7 @@ _STATE_DIRS = {
     "JUPYTERLAB_WORKSPACES_DIR": "lab-workspaces",
     "IPYTHONDIR": "ipython",
     "MPLCONFIGDIR": "matplotlib",
+    "ATTNKIT_CACHE_DIR": "attnkit-cache",  # what Validate draws (attnkit.static), not in ~/.cache
 }
 
 

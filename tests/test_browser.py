@@ -5,9 +5,11 @@ Validate button answers — on a temporary copy of ``notebooks/ch04_attention.ip
 and on a copy with correct solutions filled in. Screenshots land in
 ``artefacts/browser/`` (ignored by git); ``jupyterlab.log`` there is the server's log.
 """
+import json
 import os
 import re
 import shutil
+import time
 
 import nbformat
 import pytest
@@ -163,6 +165,25 @@ def explorer_state(page) -> tuple:
             page.locator(f"{EXPLORER} {FIGURE}").get_attribute("src"))
 
 
+def assert_explorer_steady_and_sharp(page) -> None:
+    """Keys and clicks on head_dim, scale and seq_len: each paints a new figure, which never moves or stretches.
+
+    The latencies (input → new figure painted) go to artefacts/browser/explorer-latency.json;
+    benchmarks/bench_explorer_browser.py reports them with more moves.
+    """
+    result = lab_page.explorer_latencies(page, EXPLORER, moves=4)
+    (ARTEFACTS / "explorer-latency.json").write_text(json.dumps(result, indent=1))
+    handle = page.locator(f"{EXPLORER} {HEAD_DIM} .noUi-handle").first
+    handle.focus()
+    for key in ("End", "Home"):  # head_dim 1024 and 1: the longest and shortest readouts
+        result["tops"].append(lab_page.timed_action(page, lambda: handle.press(key))[1])
+        assert not lab_page.clipped(page, f"{EXPLORER} {READOUT}"), "the readout's fixed box cuts its text"
+    assert [len(result[k]) for k in ("head_dim", "scale", "seq_len")] == [4, 4, 4]
+    assert len(set(result["tops"])) == 1, f"the figure moved: tops={result['tops']}"  # no layout jump
+    box = lab_page.figure_box(page, f"{EXPLORER} {FIGURE}")
+    assert box["shown"] * box["ratio"] <= box["natural"], f"figure stretched: {box}"  # never upscaled
+
+
 def assert_explorer_follows_keyboard(page) -> None:
     """Two ArrowRight presses on the head_dim handle: slider, readout and figure all follow."""
     explorer = page.locator(EXPLORER)
@@ -184,6 +205,8 @@ def assert_explorer_follows_keyboard(page) -> None:
 def test_untouched_notebook_runs_shows_baseline_and_live_explorer(lab, page):
     """Does the untouched notebook run cleanly, print the baseline, and react to the keyboard?"""
     lab_page.open_notebook(page, lab.notebook_url(NOTEBOOK.name))
+    time.sleep(2)  # the kernel's language_info lands a moment after it is idle
+    assert not lab_page.has_unsaved_changes(page), "the notebook shows unsaved changes right after opening"
     extensions = lab_page.loaded_lab_extensions(page)
     assert {"@jupyter/nbgrader", "@jupyter-widgets/jupyterlab-manager"} <= set(extensions)
     lab_page.run_all_cells(page)
@@ -193,6 +216,7 @@ def test_untouched_notebook_runs_shows_baseline_and_live_explorer(lab, page):
     shot(page, "baseline-verify", cell)
 
     assert_explorer_follows_keyboard(page)
+    assert_explorer_steady_and_sharp(page)
 
     dialog = lab_page.validate(page)
     shot(page, "baseline-validate")

@@ -3,7 +3,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from attnkit import lab
+from attnkit import diagnose_plot, lab
 from attnkit.diagnose import Finding, diagnose
 from attnkit.diagnose_plot import plot_deviation, plot_first_deviation, show_diagnosis
 from attnkit.errors import ShapeError
@@ -25,7 +25,8 @@ def test_image_is_the_absolute_gap_with_values_written_in():
     image = plot_deviation(_finding([[0.5, 0.2], [0.1, 0.9]], [[0.5, 0.5], [0.3, 0.9]]), ax=ax)
     np.testing.assert_allclose(image.get_array(), [[0.0, 0.3], [0.2, 0.0]])
     assert [t.get_text() for t in ax.texts] == ["0", "0.3", "0.2", "0"]
-    assert "stage softmax" in ax.get_title() and "softmax_wrong_values (probe softmax/rect)" in ax.get_title()
+    assert ax.get_title().split("\n") == ["|你的结果 − 参考结果|（softmax 阶段）", "可能的错误：softmax_wrong_values",
+                                          "探针：softmax/rect"]
 
 
 def test_nan_cells_are_grey_and_labelled():
@@ -72,3 +73,38 @@ def test_show_diagnosis_prints_draws_and_returns(capsys):
     plt.close("all")
     assert show_diagnosis(*lab.REFERENCE) == [] and plt.get_fignums() == []
     assert "没有发现问题" in capsys.readouterr().out
+
+
+def _boxes(figure):
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    image_ax = figure.axes[0]
+    colour_ax = image_ax.child_axes[0]  # the inset colour bar
+    return (image_ax.title.get_window_extent(renderer), colour_ax.get_window_extent(renderer),
+            image_ax.get_window_extent(renderer), figure.bbox)
+
+
+def test_title_is_whole_and_the_colour_bar_fits_the_heatmap():
+    """In its own figure, is the title inside the figure and clear of the colour bar, the bar as tall as the heatmap?"""
+    image = plot_first_deviation(diagnose(*lab.STUBS))  # a long bug name: scores_out_not_written
+    title, colour_bar, heatmap, figure = _boxes(image.figure)
+    assert figure.x0 <= title.x0 and title.x1 <= figure.x1 and title.y1 <= figure.y1
+    assert not title.overlaps(colour_bar)
+    assert colour_bar.height == pytest.approx(heatmap.height, rel=0.02)
+    assert colour_bar.x0 >= heatmap.x1
+
+
+def test_under_grading_the_heatmap_is_a_cached_png(monkeypatch, tmp_path, capsys):
+    """Under autograde: the same text, the heatmap shown as a PNG drawn once, nothing for a correct student?"""
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    monkeypatch.setenv("ATTNKIT_CACHE_DIR", str(tmp_path))
+    shown = []
+    monkeypatch.setattr(diagnose_plot, "display", shown.append)
+    findings = show_diagnosis(*lab.STUBS)
+    assert capsys.readouterr().out.startswith("诊断：最先偏离参考实现的是 student_attention_scores")
+    assert len(shown) == 1 and shown[0].data.startswith(b"\x89PNG") and plt.get_fignums() == []
+    monkeypatch.setattr(diagnose_plot, "plot_deviation", lambda *_: pytest.fail("drew again on a warm cache"))
+    assert [f.bug for f in show_diagnosis(*lab.STUBS)] == [f.bug for f in findings]
+    assert shown[1].data == shown[0].data
+    show_diagnosis(*lab.REFERENCE)
+    assert len(shown) == 2

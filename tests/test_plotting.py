@@ -1,5 +1,6 @@
 """Do the chapter's heatmaps show the right numbers, keep -1e9 out of the colour scale, and render Chinese?"""
 import io
+import re
 import subprocess
 import sys
 import warnings
@@ -9,6 +10,7 @@ import numpy as np
 import pylopdf_fonts_zh_cn
 import pytest
 from matplotlib import font_manager
+from matplotlib.text import Text
 
 import attnkit
 from attnkit import ShapeError, naive, plotting, sharpness
@@ -123,7 +125,7 @@ def test_head_grid_has_one_panel_per_head():
     mha = attnkit.MultiHeadAttention(hidden_dim=12, num_heads=3, seed=0)
     mha.forward(np.random.default_rng(0).normal(size=(4, 12)))
     maps = plotting.head_grid(mha.weights, tokens=TOKENS[:4], ncols=2)
-    assert [m.image.axes.get_title() for m in maps] == ["head 0", "head 1", "head 2"]
+    assert [m.image.axes.get_title() for m in maps] == ["头 0", "头 1", "头 2"]
     for h, m in enumerate(maps):
         np.testing.assert_allclose(m.image.get_array(), mha.weights[h])
     spare = [ax for ax in maps[0].image.axes.figure.axes if not ax.get_visible()]
@@ -164,16 +166,89 @@ def chapter_figures():
     with np.errstate(invalid="ignore"):
         nan_row = attnkit.softmax(blocked)
     curves = {s: sharpness.curve(scaled=s) for s in (False, True)}
+    causal = attnkit.create_causal_mask(len(TOKENS))
     return {
-        "pipeline": lambda: plotting.pipeline(scores, attnkit.create_causal_mask(len(TOKENS)),
-                                              tokens=TOKENS).scores.image.figure,
-        "head_grid": lambda: plotting.head_grid(mha.weights, tokens=TOKENS)[0].image.figure,
-        "heatmap": lambda: plotting.heatmap(nan_row, ax=plt.figure().gca(), title="整行被屏蔽").image.figure,
-        "explorer": lambda: ExplorerFigure(sharpness.measure(64), curves).figure,
+        "pipeline": lambda: plotting.pipeline(scores, causal, tokens=TOKENS).scores.image.figure,
+        "wrong_order": lambda: plotting.wrong_order(scores, causal, tokens=TOKENS).zeroed.image.figure,
+        "head_grid": lambda: plotting.head_grid(mha.weights, tokens=TOKENS, mask=causal)[0].image.figure,
+        "heatmap_row": lambda: plotting.heatmap_row({"掩码值 -1e9": nan_row, "掩码值 -inf": nan_row})[0].image.figure,
+        "explorer": lambda: ExplorerFigure(sharpness.measure(64, causal=True), curves).figure,
     }
 
 
-@pytest.mark.parametrize("name", ["pipeline", "head_grid", "heatmap", "explorer"])
+FIGURES = ["pipeline", "wrong_order", "head_grid", "heatmap_row", "explorer"]
+# identifiers and notation the chapter's prose uses as they are; every other word is Chinese
+IDENTIFIERS = {"head_dim", "softmax", "scale", "ln", "nats", "one", "hot", "NaN", "inf"}
+
+
+def english_words(figure) -> list:
+    """Words of two or more Latin letters in the figure's texts that are not identifiers."""
+    figure.canvas.draw()  # tick labels exist once drawn
+    words = [w for t in figure.findobj(Text) if t.get_visible()
+             for w in re.findall(r"[A-Za-z_]{2,}", t.get_text())]
+    return [w for w in words if w not in IDENTIFIERS]
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_chapter_figures_speak_chinese(name):
+    """Walking every text artist of each chapter figure, is there no English word but identifiers?"""
+    assert english_words(chapter_figures()[name]()) == []
+
+
+def test_english_words_would_be_caught():
+    """Control: does the same walk find an English title and legend?"""
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], label="max weight")
+    ax.set_title("weights")
+    ax.legend()
+    assert english_words(fig) == ["weights", "max", "weight"]
+
+
+def test_wrong_order_says_so_and_shows_the_sums():
+    """Is the second §4.7 figure titled as the wrong order, zeroed rows summing below 1, the right ones to 1?"""
+    scores = np.array([[0.5, 0.2, 0.1], [0.3, 0.9, 0.4], [0.2, 0.1, 0.7]])
+    mask = attnkit.create_causal_mask(3, np.float64)
+    w = plotting.wrong_order(scores, mask)
+    assert "错误" in w.zeroed.image.figure.get_suptitle()
+    titles = [h.image.axes.get_title() for h in (w.softmax_first, w.zeroed, w.right)]
+    assert "错误" in titles[1] and "正确" in titles[2]
+    wrong = naive.softmax_rows(scores) * np.tril(np.ones((3, 3)))
+    np.testing.assert_allclose(w.zeroed.image.get_array(), wrong)
+    assert [t.get_text() for t in w.zeroed_sums] == [f"Σ={x:.2f}" for x in wrong.sum(axis=1)]
+    assert [t.get_text() for t in w.right_sums] == ["Σ=1.00"] * 3
+
+
+def test_minus_1e9_labels_sit_on_a_box_above_the_hatching():
+    """Does each −1e9 label have an opaque box drawn above the hatched collection (hatch never crosses it)?"""
+    hm = plotting.heatmap(attnkit.create_causal_mask(3, np.float64), ax=plt.figure().gca())
+    labels = [t for t in hm.texts if t.get_text() == "−1e9"]
+    assert len(labels) == 3
+    for label in labels:
+        box = label.get_bbox_patch()
+        assert box is not None and box.get_facecolor()[3] == 1.0
+        assert label.get_zorder() > hm.masked.get_zorder()
+    assert all(t.get_bbox_patch() is None for t in hm.texts if t.get_text() != "−1e9")
+
+
+def test_head_grid_hatches_the_masked_cells_instead_of_zeros():
+    """With the causal mask, are the blocked weights hatched and unlabelled, not '0.00'?"""
+    mha = attnkit.MultiHeadAttention(hidden_dim=8, num_heads=2, seed=0)
+    causal = attnkit.create_causal_mask(4)
+    mha.forward(np.random.default_rng(0).normal(size=(4, 8)), mask=causal)
+    for m in plotting.head_grid(mha.weights, mask=causal):
+        assert len(m.masked.get_paths()) == 6
+        assert len(m.texts) == 10 and "0.00" not in [t.get_text() for t in m.texts]
+
+
+def test_blocked_hatching_keeps_a_students_nonzero_weight():
+    """In the pipeline, is a blocked cell a student's softmax left non-zero shown as a number, not hatched?"""
+    mask = attnkit.create_causal_mask(2, np.float64)
+    weights = np.array([[0.7, 0.3], [0.4, 0.6]])  # row 0 leaks into the future
+    p = plotting.pipeline(np.eye(2), mask, weights=weights)
+    assert len(p.weights.masked.get_paths()) == 0 and "0.30" in [t.get_text() for t in p.weights.texts]
+
+
+@pytest.mark.parametrize("name", FIGURES)
 def test_chapter_figures_have_every_glyph(name):
     """Rendering each chapter figure, does matplotlib warn of no missing glyph (Chinese included)?"""
     messages = render_and_collect_warnings(chapter_figures()[name])

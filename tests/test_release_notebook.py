@@ -35,9 +35,26 @@ def _executed_like(nb):
 
 def test_is_the_committed_student_notebook_what_make_release_produces_now():
     """Is notebooks/ch04_attention.ipynb fresh (regenerated from the master in a temp course)?"""
-    assert release.fresh_text() == release.STUDENT_NOTEBOOK.read_text(encoding="utf-8"), (
+    fresh, committed = release.fresh_text(), release.STUDENT_NOTEBOOK.read_text(encoding="utf-8")
+    assert release.without_python_version(fresh) == release.without_python_version(committed), (
         "notebooks/ch04_attention.ipynb is stale: the master changed; run `make release` and commit it"
     )
+
+
+def test_does_the_notebook_carry_the_language_info_the_kernel_reports():
+    """Is metadata.language_info what a real python3 kernel reports (else JupyterLab marks it changed on open)?"""
+    from jupyter_client.manager import start_new_kernel
+
+    manager, client = start_new_kernel(kernel_name="python3")
+    try:
+        reported = client.kernel_info(reply=True, timeout=30)["content"]["language_info"]
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+    for path in (release.STUDENT_NOTEBOOK, release.MASTER):
+        info = nbformat.read(path, as_version=4).metadata.language_info
+        assert {**info, "version": ""} == {**reported, "version": ""}, path
+    assert release.language_info() == reported  # made on this Python: equal, version included
 
 
 def test_does_normalising_clear_outputs_and_run_time_metadata_but_keep_nbgrader_checksums():

@@ -7,7 +7,7 @@ import pytest
 from matplotlib.image import imread
 
 from attnkit import sharpness
-from attnkit.sharpness_plot import ExplorerFigure, title_text
+from attnkit.sharpness_plot import WIDTH_PX, ExplorerFigure, title_text
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -66,17 +66,18 @@ def test_no_pyplot_figure_is_created():
 
 
 def test_title_names_the_spread():
-    """Does the title give head_dim, the scale, the raw spread next to √head_dim and the scaled spread?"""
+    """Does the (Chinese) title give head_dim, the scale, the raw spread next to √head_dim and the scaled spread?"""
     m = sharpness.measure(16, scaled=True)
     text = title_text(m)
-    assert text.startswith("head_dim = 16   scale = 1/√16")
-    assert f"raw q·k std = {m.raw_score_std:.2f} (√head_dim = 4.00)" in text
-    assert text.endswith(f"std seen by softmax = {m.score_std:.2f}")
+    assert text.startswith("head_dim = 16　缩放 = 1/√16")
+    assert f"原始 q·k 标准差 = {m.raw_score_std:.2f}（√head_dim = 4.00）" in text
+    assert text.endswith(f"softmax 看到的标准差 = {m.score_std:.2f}")
+    assert "不缩放" in title_text(sharpness.measure(16, scaled=False))
 
 
 def full_redraw(figure: ExplorerFigure) -> np.ndarray:
     figure.figure.canvas.draw()
-    return np.asarray(figure.figure.canvas.buffer_rgba()) / 255.0  # (height, width, RGBA)
+    return np.asarray(figure.figure.canvas.buffer_rgba())[..., :3] / 255.0  # (height, width, RGB)
 
 
 def test_blitted_frames_match_a_full_redraw(figure):
@@ -100,3 +101,19 @@ def test_head_dim_moves_reuse_the_background(figure):
     figure.update(sharpness.measure(128, seq_len=9), curves(seq_len=9))
     figure.png()
     assert figure._background is not background
+
+
+def test_live_figure_has_no_title_the_static_frame_does():
+    """Is the per-setting title left to the readout live, and drawn on the static (grading) frame?"""
+    m = sharpness.measure(16, scaled=True)
+    assert ExplorerFigure(m, curves()).figure.get_suptitle() == ""
+    titled = ExplorerFigure(m, curves(), title=True)
+    assert titled.figure.get_suptitle() == title_text(m)
+    titled.update(sharpness.measure(32), curves())
+    assert titled.figure.get_suptitle() == title_text(sharpness.measure(32))
+
+
+def test_png_is_rgb_at_the_figure_size(figure):
+    """Is the PNG RGB (no alpha to encode) and WIDTH_PX x 360 pixels?"""
+    picture = imread(io.BytesIO(figure.png()))
+    assert picture.shape == (360, WIDTH_PX, 3)

@@ -41,3 +41,21 @@ def test_bad_repeat_names_the_rule():
     """Does repeat=0 raise ShapeError naming both counts?"""
     with pytest.raises(ShapeError, match=r"^repeat and number must be positive: repeat=0, number=1$"):
         timing.median_seconds(lambda: None, repeat=0)
+
+
+def test_print_comparison_prints_one_line_per_size(monkeypatch, capsys):
+    """For a student, is there one measured line per seq_len, in the chapter's Chinese wording?"""
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    results = timing.print_comparison(seq_lens=(2, 3), head_dim=2)
+    lines = capsys.readouterr().out.splitlines()
+    assert [r.seq_len for r in results] == [2, 3] and all(r.agree for r in results)
+    assert lines == [timing.comparison_line(r) for r in results]
+    assert lines[0].startswith("seq_len= 2  三层循环") and "结果一致: True" in lines[0]
+
+
+def test_print_comparison_measures_nothing_under_grading(monkeypatch, capsys):
+    """Under autograde, does it print the one-line note and time nothing?"""
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    monkeypatch.setattr(timing, "loops_vs_vectorised", lambda **_: pytest.fail("timed under grading"))
+    assert timing.print_comparison() == []
+    assert capsys.readouterr().out == timing.SKIPPED_UNDER_GRADING + "\n"

@@ -1,0 +1,88 @@
+"""The chapter's demo figures, one call each: live for the student, a cached PNG under nbgrader.
+
+The notebook's demo cells call these. In a student's kernel each one draws exactly what
+:mod:`attnkit.plotting` / :mod:`attnkit.widgets` draw (pyplot's inline figure, or the live
+explorer) and returns their artists. Under nbgrader (:func:`attnkit.static.under_grading`)
+each one displays the same picture as a PNG from :func:`attnkit.static.cached_png` and
+returns None (the explorer returns the image): a warm cache costs a file read, no
+matplotlib import, no drawing. Grades never depend on these cells.
+
+matplotlib, ipywidgets and the plotting modules are imported inside the functions, only
+when something is drawn: importing pyplot alone costs ≈ 0.3 s of every graded notebook.
+"""
+import io
+
+import numpy as np
+from IPython.display import Image, display
+
+from .static import cached_png, under_grading
+
+__all__ = ["pipeline", "wrong_order", "heatmap_row", "head_grid", "sharpness_explorer", "png_of"]
+
+DPI = 72  # the inline backend's resolution: the cached PNG looks like the live figure
+
+
+def png_of(draw) -> bytes:
+    """Run ``draw()`` (which makes one pyplot figure), return that figure as PNG, and close it."""
+    import matplotlib.pyplot as plt  # only on a cache miss
+
+    draw()
+    figure = plt.gcf()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=DPI, bbox_inches="tight")
+    plt.close(figure)
+    return buffer.getvalue()
+
+
+def _figure(name: str, params: dict):
+    """Draw ``plotting.<name>(**params)`` live, or show its cached PNG under grading."""
+    if not under_grading():
+        return _draw(name, params)
+    display(Image(data=cached_png(name, params, lambda: png_of(lambda: _draw(name, params)))))
+    return None
+
+
+def _draw(name: str, params: dict):
+    from . import plotting
+
+    return getattr(plotting, name)(**params)
+
+
+def _arrays(**arrays) -> dict:
+    return {k: v if v is None or isinstance(v, (list, dict)) else np.asarray(v) for k, v in arrays.items()}
+
+
+def pipeline(scores, mask, *, tokens=None):
+    """§4.7: :func:`attnkit.plotting.pipeline` (scores → mask → scores + mask → softmax)."""
+    return _figure("pipeline", _arrays(scores=scores, mask=mask, tokens=tokens))
+
+
+def wrong_order(scores, mask, *, tokens=None):
+    """§4.7: :func:`attnkit.plotting.wrong_order` (softmax, then zeroing, next to the right order)."""
+    return _figure("wrong_order", _arrays(scores=scores, mask=mask, tokens=tokens))
+
+
+def heatmap_row(matrices: dict, **kwargs):
+    """§4.8: :func:`attnkit.plotting.heatmap_row` (``{title: matrix}`` side by side)."""
+    return _figure("heatmap_row", {"matrices": _arrays(**matrices), **kwargs})
+
+
+def head_grid(weights, *, tokens=None, mask=None):
+    """Multi-head section: :func:`attnkit.plotting.head_grid` (one heatmap per head)."""
+    return _figure("head_grid", _arrays(weights=weights, tokens=tokens, mask=mask))
+
+
+def sharpness_explorer(head_dim=64, scaled=False, seq_len=8, seed=0, causal=False, pixel_ratio=1.0):
+    """§4.6: the live explorer (:class:`attnkit.widgets.SharpnessExplorer`); under grading its first frame."""
+    settings = dict(head_dim=head_dim, scaled=scaled, seq_len=seq_len, seed=seed, causal=causal)
+    if not under_grading():
+        from .widgets import SharpnessExplorer
+
+        return SharpnessExplorer(**settings, pixel_ratio=pixel_ratio)
+    return Image(data=cached_png("sharpness_explorer", settings, lambda: _explorer_png(settings)))
+
+
+def _explorer_png(settings: dict) -> bytes:
+    from .widgets import first_frame_png
+
+    return first_frame_png(**settings)

@@ -1,0 +1,104 @@
+"""Under nbgrader, the chapter's demo figures are static PNGs, cached on disk (no matplotlib needed).
+
+nbgrader sets ``NBGRADER_EXECUTION`` in the kernel's environment: ``"autograde"`` in
+``nbgrader autograde`` and ``"validate"`` in ``nbgrader validate`` / the Validate button
+(nbgrader 0.9: ``converters/autograde.py``, ``validator.py``). The demos are for reading;
+under grading they buy nothing, yet a class re-draws the same figures for every student.
+So :func:`cached_png` keys each picture by what it shows (the figure's name and its
+parameters, arrays by content) and by the code and library versions that draw it, and
+renders it once per cache folder: every later student's kernel reads the bytes back.
+
+The cache folder is ``$ATTNKIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/attnkit``, else
+``~/.cache/attnkit``; a folder that cannot be written just means rendering every time.
+Files are written to a temporary name and renamed, so parallel graders never read half a PNG.
+Only numpy and the standard library here: :mod:`attnkit.figures` imports matplotlib
+(through :mod:`attnkit.plotting`) only when it has to draw.
+"""
+import functools
+import hashlib
+import os
+import pathlib
+import tempfile
+from importlib import metadata
+
+import numpy as np
+
+__all__ = ["GRADING_MODES", "under_grading", "cache_dir", "cache_key", "cached_png"]
+
+GRADING_MODES = ("autograde", "validate")  # the values nbgrader gives NBGRADER_EXECUTION
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+PACKAGE = pathlib.Path(__file__).resolve().parent
+
+
+def under_grading() -> bool:
+    """True when nbgrader runs this kernel (autograde or validate), False for a student's own run."""
+    return os.environ.get("NBGRADER_EXECUTION") in GRADING_MODES
+
+
+def cache_dir() -> pathlib.Path:
+    if os.environ.get("ATTNKIT_CACHE_DIR"):
+        return pathlib.Path(os.environ["ATTNKIT_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache"
+    return pathlib.Path(base) / "attnkit"
+
+
+@functools.lru_cache(maxsize=None)
+def _code_version() -> str:
+    """The drawing code and libraries: any edit to attnkit or a new matplotlib renders afresh."""
+    digest = hashlib.sha256()
+    for source in sorted(PACKAGE.glob("*.py")):
+        digest.update(source.name.encode() + source.read_bytes())
+    for library in ("matplotlib", "numpy", "pylopdf-fonts-zh-cn"):
+        digest.update(f"{library}={metadata.version(library)}".encode())
+    return digest.hexdigest()
+
+
+def _feed(digest, value) -> None:
+    if isinstance(value, np.ndarray):
+        array = np.ascontiguousarray(value)
+        digest.update(f"array {array.dtype.str} {array.shape}".encode() + array.tobytes())
+    elif isinstance(value, dict):
+        for key in sorted(value):
+            digest.update(f"key {key!r}".encode())
+            _feed(digest, value[key])
+    elif isinstance(value, (list, tuple)):
+        digest.update(f"seq {len(value)}".encode())
+        for item in value:
+            _feed(digest, item)
+    else:
+        digest.update(f"value {value!r}".encode())
+
+
+def cache_key(name: str, params: dict) -> str:
+    """A file name for figure ``name`` drawn from ``params`` (arrays hashed by dtype, shape and bytes)."""
+    digest = hashlib.sha256(_code_version().encode())
+    _feed(digest, {"figure": name, "params": params})
+    return f"{name}-{digest.hexdigest()[:32]}.png"
+
+
+def _read(path: pathlib.Path) -> bytes | None:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return data if data.startswith(PNG_MAGIC) else None  # a truncated or foreign file: render again
+
+
+def _write(path: pathlib.Path, data: bytes) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp", delete=False) as handle:
+            handle.write(data)
+        os.replace(handle.name, path)
+    except OSError:
+        pass  # read-only home: the figure is still shown, just not cached
+
+
+def cached_png(name: str, params: dict, render) -> bytes:
+    """The PNG of figure ``name`` for ``params``: from the cache, else ``render()`` and stored."""
+    path = cache_dir() / cache_key(name, params)
+    data = _read(path)
+    if data is None:
+        data = render()
+        _write(path, data)
+    return data
