@@ -18,7 +18,7 @@ export MPLCONFIGDIR         := $(STATE)/matplotlib
 export JUPYTER_PLATFORM_DIRS := 1
 export npm_config_cache     := $(STATE)/npm
 
-.PHONY: lab test venv release browser-deps clean
+.PHONY: lab test venv release browser-deps clean hub
 
 venv: $(STAMP)
 
@@ -49,6 +49,13 @@ lab: venv $(NEWS_OFF)
 
 test: venv browser-deps
 	$(PY) -m pytest
+
+# The course on JupyterHub, 127.0.0.1 only (docs/deploy-hub.md): prints the URL and the logins.
+# As root each hub user is a Unix user; otherwise a labelled single-account demo. Ctrl-C stops it.
+HUB_PORT ?= 8000
+
+hub: venv
+	cd autograde && $(CURDIR)/$(PY) -m hub --port $(HUB_PORT)
 
 # Regenerate notebooks/ch04_attention.ipynb from the nbgrader master (autograde/source/…).
 release: venv
