@@ -43,8 +43,11 @@ c.Spawner.cmd = [plan.python, "-m", "jupyterhub.singleuser"]
 c.Spawner.default_url = "/lab"
 c.Spawner.start_timeout = 120  # a first start on a busy 2-core machine
 c.Spawner.http_timeout = 90
-c.Spawner.environment = {"ATTN_EXCHANGE": plan.exchange, "ATTN_COURSE_ID": plan.course_id,
-                         "ATTN_HUB_STATE": plan.state}  # the launcher finds leftover processes by it
+c.Spawner.environment = {
+    "PATH": os.pathsep.join([os.path.dirname(plan.python), "/usr/local/bin", "/usr/bin", "/bin"]),
+    "ATTN_EXCHANGE": plan.exchange, "ATTN_COURSE_ID": plan.course_id,
+    "ATTN_HUB_STATE": plan.state,  # the launcher finds leftover processes by it
+    **plan.python_env}
 
 if plan.unix_users:
     c.JupyterHub.spawner_class = "localprocess"  # each server runs as its user's Unix account

@@ -51,7 +51,8 @@ def make_plan(state, instructor, students, port=None, unix_users=None, passwords
     return hub_plan.HubPlan(
         state=str(state), unix_users=unix_users, instructor=instructor, students=list(students),
         passwords=passwords, homes={u: str(state / "homes" / u) for u in users},
-        exchange=str(state / "exchange"), python=str(python), proxy=str(ensure_proxy()),
+        exchange=str(state / "exchange"), python=str(python), python_env=userenv.library_env(python),
+        proxy=str(ensure_proxy()),
         port=port or hub_plan.free_port(), hub_port=hub_plan.free_port(),
         proxy_api_port=hub_plan.free_port(), api_token=secrets.token_hex(32))
 

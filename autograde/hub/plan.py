@@ -24,6 +24,7 @@ class HubPlan:
     homes: dict                # {user: home folder}
     exchange: str              # nbgrader's shared exchange root
     python: str                # interpreter that runs every single-user server
+    python_env: dict           # environment it needs (a copied interpreter: LD_LIBRARY_PATH)
     proxy: str                 # configurable-http-proxy executable (npm, under .state/)
     port: int                  # the public URL's port (the proxy)
     hub_port: int

@@ -1,20 +1,26 @@
 """The Python every hub user's server and kernels run: the project's .venv, reachable by other Unix users.
 
 The repository's ``.venv`` may be built on an interpreter other users cannot execute (pyenv
-under ``/root``, mode 700). ``user_python`` then makes a tiny venv on a system interpreter of
-the same minor version whose one ``.pth`` line adds the .venv's site-packages (editable
-``attnkit`` included), and links the .venv's Jupyter data and config (nbgrader's lab extension
-and server extensions) into it. Nothing is installed twice.
+under ``/root``, mode 700). ``user_python`` then copies that interpreter's core (binary, shared
+library, standard library; not its site-packages or tests) into a folder everyone can read, adds
+one ``.pth`` line pointing at the .venv's site-packages (editable ``attnkit`` included), and links
+the .venv's Jupyter data and config (nbgrader's lab and server extensions) into it. The same
+CPython build, not merely the same minor version: Debian's 3.11.2, for one, mis-compiles the
+possessive regexes soupsieve uses when nbgrader writes HTML feedback.
 """
 import os
 import pathlib
 import shutil
 import stat
-import subprocess
 import sys
 import sysconfig
 
-SYSTEM_PYTHONS = ("/usr/bin", "/usr/local/bin")
+# Commands the users' servers and terminals need (nbgrader itself runs `alembic`): thin wrappers
+# around `python -m`, since the .venv's own scripts start the interpreter other users cannot run.
+COMMANDS = {"alembic": "alembic", "jupyter": "jupyter", "nbgrader": "nbgrader"}
+_STDLIB_SKIP = shutil.ignore_patterns("site-packages", "test", "idlelib", "tkinter", "turtledemo",
+                                      "ensurepip", "config-*", "lib2to3")
+VERSION = f"python{sys.version_info.major}.{sys.version_info.minor}"
 
 
 def world_reachable(path) -> bool:
@@ -25,14 +31,38 @@ def world_reachable(path) -> bool:
     return all(parent.stat().st_mode & stat.S_IXOTH for parent in path.parents)
 
 
-def _system_python() -> pathlib.Path:
-    name = f"python{sys.version_info.major}.{sys.version_info.minor}"
-    for folder in SYSTEM_PYTHONS:
-        candidate = pathlib.Path(folder) / name
-        if candidate.exists() and world_reachable(candidate):
-            return candidate
-    raise RuntimeError(f"no {name} that other users can run in {', '.join(SYSTEM_PYTHONS)}: the hub's "
-                       f"users cannot run {sys.executable}; install Debian's {name} (apt-get install {name}-venv)")
+def library_env(python) -> dict:
+    """Environment a copied interpreter needs: its libpython is beside it, not where it was built."""
+    lib = pathlib.Path(python).parent.parent / "lib"
+    return {"LD_LIBRARY_PATH": str(lib)} if list(lib.glob("libpython*.so*")) else {}
+
+
+def _copy_interpreter(folder: pathlib.Path) -> pathlib.Path:
+    base = pathlib.Path(sys.base_prefix)
+    (folder / "bin").mkdir(parents=True, exist_ok=True)
+    python = folder / "bin" / VERSION
+    shutil.copy2(base / "bin" / VERSION, python)
+    for library in (base / "lib").glob("libpython*.so*"):
+        shutil.copy2(library, folder / "lib" / library.name, follow_symlinks=True)
+    shutil.copytree(base / "lib" / VERSION, folder / "lib" / VERSION, ignore=_STDLIB_SKIP, dirs_exist_ok=True)
+    (folder / "lib" / VERSION / "site-packages").mkdir(exist_ok=True)
+    return python
+
+
+def _link_project(folder: pathlib.Path, python: pathlib.Path, site_packages: pathlib.Path) -> None:
+    (folder / "lib" / VERSION / "site-packages" / "_attn_project_venv.pth").write_text(
+        f"import site; site.addsitedir({str(site_packages)!r})\n")
+    for sub in ("share/jupyter", "etc/jupyter"):
+        link = folder / sub
+        link.parent.mkdir(parents=True, exist_ok=True)
+        if link.is_symlink():
+            link.unlink()
+        link.symlink_to(pathlib.Path(sys.prefix) / sub)
+    exports = "".join(f'export {k}="{v}"\n' for k, v in library_env(python).items())
+    for command, module in COMMANDS.items():
+        script = folder / "bin" / command
+        script.write_text(f'#!/bin/sh\n{exports}exec "{python}" -m {module} "$@"\n')
+        script.chmod(0o755)
 
 
 def user_python(folder: pathlib.Path) -> pathlib.Path:
@@ -44,16 +74,9 @@ def user_python(folder: pathlib.Path) -> pathlib.Path:
     if world_reachable(os.path.realpath(sys.executable)):
         return pathlib.Path(sys.executable)
     folder = pathlib.Path(folder)
-    python = folder / "bin" / "python"
+    python = folder / "bin" / VERSION
     if not python.exists():
-        subprocess.run([str(_system_python()), "-m", "venv", "--without-pip", "--clear", str(folder)], check=True)
-    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
-    (folder / "lib" / version / "site-packages" / "_attn_project_venv.pth").write_text(
-        f"import site; site.addsitedir({str(site_packages)!r})\n")
-    for sub in ("share/jupyter", "etc/jupyter"):
-        link = folder / sub
-        link.parent.mkdir(parents=True, exist_ok=True)
-        if link.is_symlink() or link.exists():
-            shutil.rmtree(link) if not link.is_symlink() else link.unlink()
-        link.symlink_to(pathlib.Path(sys.prefix) / sub)
+        (folder / "lib").mkdir(parents=True, exist_ok=True)
+        python = _copy_interpreter(folder)
+    _link_project(folder, python, site_packages)
     return python
