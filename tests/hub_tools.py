@@ -44,8 +44,11 @@ def require_hub_machine() -> None:
 
 
 @contextlib.contextmanager
-def course_hub(tmp_path, students=("s1", "s2")):
-    """A running hub: instructor ``<prefix>-teacher``, students ``<prefix>-s1``, ``<prefix>-s2``; yields the plan."""
+def course_hub(tmp_path, log_name, students=("s1", "s2")):
+    """A running hub: instructor ``<prefix>-teacher``, students ``<prefix>-s1``, ``<prefix>-s2``; yields the plan.
+
+    The hub's log is kept as ``artefacts/hub/<log_name>``.
+    """
     prefix = "t" + secrets.token_hex(3)  # unique Unix names, so a crashed run never collides
     state = pathlib.Path(tempfile.mkdtemp(prefix="attn-hub-"))  # not under pytest's root-only tmp
     plan = launch.make_plan(state, f"{prefix}-teacher", [f"{prefix}-{s}" for s in students])
@@ -55,7 +58,7 @@ def course_hub(tmp_path, students=("s1", "s2")):
     finally:
         ARTEFACTS.mkdir(parents=True, exist_ok=True)
         with contextlib.suppress(OSError):
-            shutil.copy(state / "hub" / "jupyterhub.log", ARTEFACTS / "jupyterhub.log")
+            shutil.copy(state / "hub" / "jupyterhub.log", ARTEFACTS / log_name)
         for user in plan.users:
             accounts.remove_unix_user(user)
         shutil.rmtree(state, ignore_errors=True)

@@ -40,7 +40,7 @@ print(json.dumps({label: probe(path, kind) for label, (path, kind) in TARGETS.it
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory):
     require_hub_machine()
-    with course_hub(tmp_path_factory.mktemp("hub-isolation")) as plan:
+    with course_hub(tmp_path_factory.mktemp("hub-isolation"), "isolation-jupyterhub.log") as plan:
         for step in ("generate_assignment", "release_assignment"):
             done = instructor_nbgrader(plan, step, ASSIGNMENT)
             assert done.returncode == 0, done.stderr[-2000:]
