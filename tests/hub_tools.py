@@ -85,16 +85,17 @@ def grade(plan):
     return instructor_nbgrader(plan, "autograde", ASSIGNMENT)
 
 
-def start_server(plan, user, timeout=120):
-    """Start ``user``'s single-user server through the hub's API and wait until it is ready."""
-    with contextlib.suppress(urllib.error.HTTPError):  # 400: already running
-        launch.api(plan, f"users/{user}/server", "POST")
+def start_servers(plan, users, timeout=180):
+    """Start the users' single-user servers through the hub's API (all at once) and wait until they are ready."""
+    for user in users:
+        with contextlib.suppress(urllib.error.HTTPError):  # 400: already running
+            launch.api(plan, f"users/{user}/server", "POST")
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if launch.api(plan, f"users/{user}")["servers"].get("", {}).get("ready"):
+        if all(launch.api(plan, f"users/{u}")["servers"].get("", {}).get("ready") for u in users):
             return
         time.sleep(0.5)
-    raise TimeoutError(f"{user}'s server not ready after {timeout} s")
+    raise TimeoutError(f"servers of {users} not all ready after {timeout} s")
 
 
 def user_token(plan, user) -> str:

@@ -105,7 +105,8 @@ def formgrader_action(page, column, name):
     frame, row = formgrader_row(page)
     row.locator(f"td.{column} a").click()
     modal = frame.locator("#success-modal, #error-modal")
-    modal.wait_for()
+    frame.locator(".modal.in").wait_for()  # Bootstrap adds "in" when it starts fading the dialog in
+    page.wait_for_timeout(300)  # the 150 ms fade, so the screenshot shows the dialog, not a ghost
     shot(page, name)
     text = modal.inner_text()
     assert modal.get_attribute("id") == "success-modal", f"formgrader {column}: {text}"
@@ -175,6 +176,8 @@ def test_does_the_course_loop_work_for_an_instructor_and_two_students(hub, sessi
     open_from_nbgrader_menu(teacher, "Formgrader")
     frame, row = formgrader_row(teacher)
     row.wait_for()  # blank here is nbgrader#1870: the frame policy forbids the <iframe>
+    policy = teacher.request.get(f"{hub.url}user/{hub.instructor}/formgrader").headers["content-security-policy"]
+    assert policy == "frame-ancestors 'self'"  # framed by the user's own Lab only
     formgrader_action(teacher, "assign", "instructor_generated")
     formgrader_action(teacher, "release", "instructor_released")
 

@@ -13,7 +13,7 @@ import pytest
 
 from course_tools import ASSIGNMENT
 from hub_tools import as_user, course_hub, instructor_nbgrader, require_hub_machine, run_in_kernel, \
-    server_api, start_server, user_token
+    server_api, start_servers, user_token
 
 NOTEBOOK = f"{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
 
@@ -51,8 +51,7 @@ def hub(tmp_path_factory):
         for step in ("collect", "autograde", "generate_feedback", "release_feedback"):
             done = instructor_nbgrader(plan, step, ASSIGNMENT)
             assert done.returncode == 0, f"{step}: {done.stderr[-2000:]}"
-        for user in plan.users:
-            start_server(plan, user)
+        start_servers(plan, plan.users)
         yield plan
 
 
