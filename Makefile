@@ -18,7 +18,7 @@ export MPLCONFIGDIR         := $(STATE)/matplotlib
 export JUPYTER_PLATFORM_DIRS := 1
 export npm_config_cache     := $(STATE)/npm
 
-.PHONY: lab test venv release browser-deps clean hub
+.PHONY: lab test venv release browser-deps clean hub hub-remove
 
 venv: $(STAMP)
 
@@ -56,6 +56,10 @@ HUB_PORT ?= 8000
 
 hub: venv
 	cd autograde && $(CURDIR)/$(PY) -m hub --port $(HUB_PORT)
+
+# Delete the hub's Unix users (attn-*), their homes (the instructor's ~/course too) and .state/hub.
+hub-remove: venv
+	cd autograde && $(CURDIR)/$(PY) -m hub --remove
 
 # Regenerate notebooks/ch04_attention.ipynb from the nbgrader master (autograde/source/…).
 release: venv

@@ -2,11 +2,12 @@
 import argparse
 import json
 import pathlib
+import shutil
 import signal
 import sys
 import threading
 
-from hub import launch
+from hub import accounts, launch
 
 INSTRUCTOR, STUDENTS = "attn-instructor", ("attn-student1", "attn-student2", "attn-student3")
 
@@ -31,7 +32,15 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--state", type=pathlib.Path, default=launch.STATE / "hub")
+    parser.add_argument("--remove", action="store_true",
+                        help="delete the course's Unix users, their homes and the hub's state, then exit")
     args = parser.parse_args(argv)
+    if args.remove:
+        for user in (INSTRUCTOR, *STUDENTS):
+            accounts.remove_unix_user(user)
+        shutil.rmtree(args.state, ignore_errors=True)
+        print(f"removed the users {INSTRUCTOR}, {', '.join(STUDENTS)} (if any) and {args.state}")
+        return
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # `kill` stops the hub as cleanly as Ctrl-C
     plan = launch.make_plan(args.state, INSTRUCTOR, STUDENTS, port=args.port,
                             passwords=_previous_passwords(args.state.resolve()))
