@@ -105,8 +105,10 @@ def test_does_student_1s_file_api_stay_inside_their_home(hub, intruder):
     """Paths that climb out of student 1's server root (to student 2's home) are refused?"""
     student, token = intruder
     other = hub.students[1]
-    status, _ = server_api(hub, student, f"contents/../{other}/{NOTEBOOK}", token)
+    # %2E%2E: the dots reach the server as they are, not tidied away by a client or the proxy
+    status, _ = server_api(hub, student, f"contents/%2E%2E/{other}/{NOTEBOOK}", token)
     assert status in (400, 403, 404)
+    assert server_api(hub, student, f"contents/{NOTEBOOK}", token)[0] == 200  # the same token, their own file
 
 
 def test_does_nbgrader_show_student_1_only_their_own_submission(hub):
