@@ -22,7 +22,7 @@ export npm_config_cache     := $(STATE)/npm
 # The kernel-side grader, as nbgrader_config.py announces it (an instructor running the master in `make lab`).
 export ATTN_GRADER          := $(CURDIR)/autograde/grader/__init__.py
 
-.PHONY: lab test test-fast venv release report browser-deps clean
+.PHONY: lab test test-fast venv release report browser-deps clean hub hub-remove
 
 venv: $(STAMP)
 
@@ -57,6 +57,17 @@ test: venv browser-deps
 # Unit tests only (attnkit, the grader, the nbgrader extensions): no nbgrader CLI, no servers, no browser.
 test-fast: venv
 	$(PY) -m pytest -m "not integration"
+
+# The course on JupyterHub, 127.0.0.1 only (docs/deploy-hub.md): prints the URL and the logins.
+# As root each hub user is a Unix user; otherwise a labelled single-account demo. Ctrl-C stops it.
+HUB_PORT ?= 8000
+
+hub: venv
+	cd autograde && $(CURDIR)/$(PY) -m hub --port $(HUB_PORT)
+
+# Delete the hub's Unix users (attn-*), their homes (the instructor's ~/course too) and .state/hub.
+hub-remove: venv
+	cd autograde && $(CURDIR)/$(PY) -m hub --remove
 
 # Regenerate notebooks/ch04_attention.ipynb from the nbgrader master (autograde/source/…).
 release: venv

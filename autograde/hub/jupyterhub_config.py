@@ -1,0 +1,61 @@
+"""JupyterHub settings for the course hub; every value comes from the launcher's plan (hub/plan.py).
+
+Started by ``python -m hub`` (``make hub``) or the tests, never by hand:
+``jupyterhub -f autograde/hub/jupyterhub_config.py`` with ``ATTN_HUB_PLAN=<state>/hub/plan.json``.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # autograde/: `import hub`
+
+from hub import plan as hub_plan  # noqa: E402
+from hub.auth import CoursePasswordAuthenticator  # noqa: E402
+
+plan = hub_plan.load()
+private = os.path.join(plan.state, "hub")
+c = get_config()  # noqa: F821 -- injected by traitlets
+
+# 127.0.0.1 only: the public proxy, the hub's own API and the proxy's API.
+c.JupyterHub.bind_url = plan.url
+c.JupyterHub.hub_ip = "127.0.0.1"
+c.JupyterHub.hub_port = plan.hub_port
+c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{plan.proxy_api_port}"
+c.ConfigurableHTTPProxy.command = [plan.proxy]
+c.ConfigurableHTTPProxy.pid_file = os.path.join(private, "proxy.pid")
+c.JupyterHub.db_url = f"sqlite:///{os.path.join(private, 'jupyterhub.sqlite')}"
+c.JupyterHub.cookie_secret_file = os.path.join(private, "cookie_secret")
+c.JupyterHub.pid_file = os.path.join(private, "jupyterhub.pid")
+
+# Who may log in: the course, each with their own password; the instructor is the hub's admin.
+c.JupyterHub.authenticator_class = CoursePasswordAuthenticator
+c.CoursePasswordAuthenticator.passwords = plan.passwords
+c.Authenticator.allowed_users = set(plan.users)
+c.Authenticator.admin_users = {plan.instructor}
+
+# A service token for scripts and tests (create user tokens, start servers), never given to users.
+c.JupyterHub.services = [{"name": "course-admin", "api_token": plan.api_token}]
+c.JupyterHub.load_roles = [{
+    "name": "course-admin", "services": ["course-admin"],
+    "scopes": ["admin:users", "admin:servers", "tokens", "access:servers", "list:users", "read:users"]}]
+
+# Every server: JupyterLab from the project's environment, opened on Lab.
+c.Spawner.cmd = [plan.python, "-m", "jupyterhub.singleuser"]
+c.Spawner.default_url = "/lab"
+c.Spawner.start_timeout = 120  # a first start on a busy 2-core machine
+c.Spawner.http_timeout = 90
+c.Spawner.environment = {
+    "PATH": os.pathsep.join([os.path.dirname(plan.python), "/usr/local/bin", "/usr/bin", "/bin"]),
+    "ATTN_EXCHANGE": plan.exchange, "ATTN_COURSE_ID": plan.course_id,
+    "ATTN_HUB_STATE": plan.state,  # the launcher finds leftover processes by it
+    **plan.python_env}
+
+if plan.unix_users:
+    c.JupyterHub.spawner_class = "localprocess"  # each server runs as its user's Unix account
+else:
+    c.JupyterHub.spawner_class = "simple"  # SimpleLocalProcessSpawner: one account, homes under state/
+    if os.geteuid() == 0:  # demo mode forced as root (tests): Jupyter refuses root unless told
+        c.Spawner.args = ["--ServerApp.allow_root=True"]
+    c.SimpleLocalProcessSpawner.home_dir_template = os.path.join(plan.state, "homes", "{username}")
+    c.JupyterHub.template_vars = {"announcement": (
+        "DEMO MODE (not root): every hub user runs as the same Unix account, so students are NOT "
+        "isolated from each other. Run `sudo make hub` for one Unix user per student.")}

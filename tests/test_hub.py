@@ -1,0 +1,208 @@
+"""Does the whole course loop work on the hub, in a real browser?
+
+One hub (autograde/hub) with an instructor and two students, each their own Unix user. In
+Chromium: the instructor opens the formgrader inside JupyterLab (blank under JupyterHub >= 4.1
+unless the frame policy allows it, nbgrader#1870), generates and releases the chapter; each
+student fetches it from the Assignment List, has code typed in (through their own server's
+contents API: one correct, one with the classic missing-scale bug), validates and submits there;
+the instructor collects in the formgrader, grades (``hub_tools.grade``), generates and releases
+feedback in the formgrader; each student fetches feedback and opens it, seeing their own score
+and the diagnosis. Screenshots and the hub's log land in ``artefacts/hub/``.
+"""
+import os
+import re
+import shutil
+
+import nbformat
+import pytest
+
+import lab_page
+from course_submissions import submission
+from course_tools import ASSIGNMENT, POINTS, gradebook_scores
+from hub_tools import ARTEFACTS, course_hub, grade, require_hub_machine, server_api, user_token
+
+NOTEBOOK = f"{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
+IMPLEMENTATIONS = {"correct": ("dot", "add", "vectorised"), "missing scale": ("no_scale", "add", "vectorised")}
+# What TEST 4 prints for a student whose attention scores deviate (attnkit.diagnose via the master).
+DIAGNOSIS = "最先偏离参考实现的是 student_attention_scores"
+ANSWER = "（hub 测试写下的回答）"  # Validate counts an untouched written answer as missing
+LONG = 180_000  # ms: a first server start or Validate on a busy 2-core machine
+SHORT = 60_000  # ms: anything else the page shows
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    require_hub_machine()
+    if not lab_page.CHROMIUM.exists():
+        message = f"{lab_page.CHROMIUM} missing: enable the hub browser test with `sudo apt-get install chromium`"
+        pytest.fail(message) if os.environ.get("CI") == "true" else pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    home = tmp_path_factory.mktemp("chromium-home")
+    env = dict(os.environ, XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"))
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(lab_page.CHROMIUM), args=lab_page.CHROMIUM_ARGS, env=env)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="module")
+def hub(browser, tmp_path_factory):
+    shutil.rmtree(ARTEFACTS, ignore_errors=True)
+    ARTEFACTS.mkdir(parents=True)
+    with course_hub(tmp_path_factory.mktemp("hub"), "jupyterhub.log") as plan:
+        yield plan
+
+
+@pytest.fixture
+def sessions(browser):
+    """``log_in(plan, user)`` opens a user's browser session; each page's last state is kept as a screenshot."""
+    opened = []
+
+    def log_in(plan, user):
+        page = browser.new_context(viewport=lab_page.VIEWPORT).new_page()
+        page.set_default_timeout(SHORT)
+        opened.append((user, page))
+        page.goto(f"{plan.url}hub/login")
+        page.fill("#username_input", user)
+        page.fill("#password_input", plan.passwords[user])
+        page.click("#login_submit")
+        page.wait_for_url(re.compile(f"/user/{user}/lab"), timeout=LONG)
+        page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").wait_for(timeout=LONG)
+        return page
+
+    yield log_in
+    for user, page in opened:
+        shot(page, f"last_{user.split('-', 1)[1]}")
+        page.context.close()
+
+
+# ---------- pages ----------
+
+
+def open_from_nbgrader_menu(page, item):
+    page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").click()
+    page.locator(".lm-Menu-itemLabel").get_by_text(item, exact=True).click()
+
+
+def shot(page, name):
+    page.screenshot(path=ARTEFACTS / f"{name}.png")
+
+
+# ---------- the instructor's formgrader ----------
+
+def formgrader_row(page):
+    """The chapter's row in the formgrader's Manage Assignments table (inside its <iframe>)."""
+    frame = page.frame_locator("#formgrader iframe")
+    return frame, frame.locator("tr", has=frame.locator("td.name", has_text=ASSIGNMENT))
+
+
+def formgrader_action(page, column, name):
+    """Click the row's link in ``column`` (assign, release, collect, ...); wait for and close its Success dialog."""
+    frame, row = formgrader_row(page)
+    row.locator(f"td.{column} a").click()
+    modal = frame.locator("#success-modal, #error-modal")
+    frame.locator(".modal.in").wait_for()  # Bootstrap adds "in" when it starts fading the dialog in
+    page.wait_for_timeout(300)  # the 150 ms fade, so the screenshot shows the dialog, not a ghost
+    shot(page, name)
+    text = modal.inner_text()
+    assert modal.get_attribute("id") == "success-modal", f"formgrader {column}: {text}"
+    modal.get_by_role("button", name="OK").click()
+    modal.wait_for(state="detached")
+
+
+# ---------- a student's Assignment List ----------
+
+def assignment_list_button(page, section, label):
+    """The button labelled ``label`` in the Assignment List's released / fetched / submitted section."""
+    name = re.compile(f"^{re.escape(label)}$", re.I)  # the page capitalises "fetch" with CSS
+    return page.locator(f"#{section}_assignments_list").get_by_role("button", name=name)
+
+
+def type_code(plan, student, implementations):
+    """What the student types, saved through their own server's contents API (their token)."""
+    token = user_token(plan, student)
+    status, model = server_api(plan, student, f"contents/{NOTEBOOK}", token)
+    assert status == 200, f"{student}'s fetched notebook: HTTP {status}"
+    nb = submission(nbformat.from_dict(model["content"]), *implementations)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and cell.metadata.get("nbgrader", {}).get("solution"):
+            cell.source = ANSWER
+    status, _ = server_api(plan, student, f"contents/{NOTEBOOK}", token, "PUT",
+                           {"type": "notebook", "format": "json", "content": nb})
+    assert status == 200
+
+
+def fetch_solve_validate_submit(page, plan, student, kind):
+    open_from_nbgrader_menu(page, "Assignment List")
+    assignment_list_button(page, "released", "fetch").click()
+    assignment_list_button(page, "fetched", "Submit").wait_for()
+    type_code(plan, student, IMPLEMENTATIONS[kind])
+    page.locator("#fetched_assignments_list .assignment-notebooks-link").click()
+    assignment_list_button(page, "fetched", "Validate").click()
+    dialog = page.locator(".jp-Dialog").filter(has=page.locator("#validation-message"))
+    dialog.wait_for(timeout=LONG)
+    shot(page, f"student_{kind.replace(' ', '_')}_validate")
+    message = dialog.locator("#validation-message")
+    verdict = message.get_attribute("class")
+    dialog.get_by_role("button", name="Ok").click()
+    assignment_list_button(page, "fetched", "Submit").click()
+    page.locator("#submitted_assignments_list .list_item", has_text=ASSIGNMENT).first.wait_for()
+    return verdict
+
+
+def fetch_and_open_feedback(page, plan, student, kind):
+    page.reload()
+    open_from_nbgrader_menu(page, "Assignment List")
+    assignment_list_button(page, "submitted", "Fetch Feedback").click()
+    page.locator("#submitted_assignments_list", has_text="(view feedback)").wait_for()
+    shot(page, f"student_{kind.replace(' ', '_')}_feedback_fetched")
+    token = user_token(plan, student)
+    _, folder = server_api(plan, student, f"contents/{ASSIGNMENT}/feedback", token)
+    (stamp,) = [entry["name"] for entry in folder["content"]]
+    page.goto(f"{plan.url}user/{student}/files/{ASSIGNMENT}/feedback/{stamp}/{ASSIGNMENT}.html")
+    shot(page, f"student_{kind.replace(' ', '_')}_feedback")
+    return page.inner_text("body")
+
+
+# ---------- the loop ----------
+
+def test_does_the_course_loop_work_for_an_instructor_and_two_students(hub, sessions):
+    """Release, fetch, validate, submit, collect, grade, feedback: each student sees their own score and diagnosis?"""
+    teacher = sessions(hub, hub.instructor)
+    open_from_nbgrader_menu(teacher, "Formgrader")
+    frame, row = formgrader_row(teacher)
+    row.wait_for()  # blank here is nbgrader#1870: the frame policy forbids the <iframe>
+    policy = teacher.request.get(f"{hub.url}user/{hub.instructor}/formgrader").headers["content-security-policy"]
+    assert policy == "frame-ancestors 'self'"  # framed by the user's own Lab only
+    formgrader_action(teacher, "assign", "instructor_generated")
+    formgrader_action(teacher, "release", "instructor_released")
+
+    kinds = dict(zip(hub.students, IMPLEMENTATIONS))
+    pages = {student: sessions(hub, student) for student in hub.students}
+    verdicts = {kind: fetch_solve_validate_submit(pages[s], hub, s, kind) for s, kind in kinds.items()}
+    assert "validation-success" in verdicts["correct"]
+    assert "validation-failed" in verdicts["missing scale"]
+
+    teacher.reload()
+    open_from_nbgrader_menu(teacher, "Formgrader")
+    formgrader_action(teacher, "collect", "instructor_collected")
+    graded = grade(hub)
+    assert graded.returncode == 0, graded.stderr[-3000:]
+    teacher.reload()
+    open_from_nbgrader_menu(teacher, "Formgrader")
+    formgrader_action(teacher, "generate-feedback", "instructor_feedback_generated")
+    formgrader_action(teacher, "release-feedback", "instructor_feedback_released")
+
+    for student, kind in kinds.items():
+        text = fetch_and_open_feedback(pages[student], hub, student, kind)
+        shown = re.search(rf"{ASSIGNMENT} \(Score: ([\d.]+) / ([\d.]+)\)", text)
+        assert shown, f"{student}'s feedback page has no score line"
+        assert float(shown.group(1)) == pytest.approx(gradebook_scores(hub.course_dir(), student)["total"])
+        if kind == "correct":
+            assert float(shown.group(1)) == sum(POINTS.values()) and DIAGNOSIS not in text
+        else:
+            assert float(shown.group(1)) < sum(POINTS.values()) and DIAGNOSIS in text

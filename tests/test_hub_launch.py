@@ -1,0 +1,95 @@
+"""Does the hub's launcher prepare the right files, and say so when it runs in demo mode?
+
+Unit tests of autograde/hub (accounts, userenv) on temp folders, and one real hub in demo mode
+(every hub user is the current account), which needs node/npm but not root.
+"""
+import os
+import pathlib
+import shutil
+import stat
+import urllib.request
+
+import pytest
+from traitlets.config.loader import PyFileConfigLoader
+
+from course_tools import course_copy
+from hub_tools import ARTEFACTS, start_servers
+from hub import accounts, launch, plan as hub_plan, userenv
+
+
+def _plan(tmp_path, **changes):
+    fields = dict(state=str(tmp_path), unix_users=False, instructor="teacher", students=["s1"],
+                  passwords={}, homes={}, exchange="/srv/exchange", python="python", python_env={},
+                  proxy="chp", port=1, hub_port=2, proxy_api_port=3, api_token="x")
+    return hub_plan.HubPlan(**{**fields, **changes})
+
+
+def test_does_the_instructors_nbgrader_config_load_the_course_and_point_at_the_exchange(tmp_path):
+    """~/.jupyter/nbgrader_config.py: the course's own settings, its root, the shared exchange and course id?"""
+    course = course_copy(tmp_path)
+    accounts.write_user_settings(tmp_path / "home", _plan(tmp_path), course)
+    config = PyFileConfigLoader("nbgrader_config.py", str(tmp_path / "home" / ".jupyter")).load_config()
+    assert config.CourseDirectory.root == str(course)
+    assert config.Exchange.root == "/srv/exchange" and config.CourseDirectory.course_id == "attention-ch04"
+    assert "# 在这里写你的实现" in config.ClearSolutions.code_stub["python"]  # from the course's config
+
+
+def test_does_a_student_get_the_exchange_and_the_formgrader_frame_policy_only(tmp_path):
+    """A student's config names the exchange, not a course folder; the server may be framed by itself only?"""
+    accounts.write_user_settings(tmp_path / "home", _plan(tmp_path))
+    config = PyFileConfigLoader("nbgrader_config.py", str(tmp_path / "home" / ".jupyter")).load_config()
+    assert "root" not in config.CourseDirectory and config.Exchange.root == "/srv/exchange"
+    server = (tmp_path / "home" / ".jupyter" / "jupyter_server_config.json").read_text()
+    assert "frame-ancestors 'self'" in server
+
+
+def test_does_the_course_copy_leave_generated_files_behind(tmp_path):
+    """source/ and nbgrader_config.py are copied; a gradebook, release/ or submitted/ never are?"""
+    source = tmp_path / "autograde"
+    for folder in ("source/ch04_attention", "release/ch04_attention", "submitted/s1"):
+        (source / folder).mkdir(parents=True)
+    for name in ("nbgrader_config.py", "gradebook.db", "source/ch04_attention/ch04_attention.ipynb"):
+        (source / name).write_text("{}")
+    accounts.copy_course(source, tmp_path / "course")
+    copied = sorted(str(p.relative_to(tmp_path / "course")) for p in (tmp_path / "course").rglob("*"))
+    assert copied == ["nbgrader_config.py", "source", "source/ch04_attention",
+                      "source/ch04_attention/ch04_attention.ipynb"]
+
+
+def test_does_world_reachable_notice_a_private_parent(tmp_path):
+    """A readable file inside a mode-700 folder is not reachable by other users; /usr/bin/env is?"""
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    (private / "file").write_text("x")
+    (private / "file").chmod(0o644)
+    assert not userenv.world_reachable(private / "file")
+    assert userenv.world_reachable("/usr/bin/env")
+    assert not userenv.world_reachable(tmp_path / "missing")
+
+
+def _node_or_skip():
+    if shutil.which("node") and shutil.which("npm"):
+        return
+    message = "node/npm missing: the demo hub needs configurable-http-proxy (apt-get install nodejs npm)"
+    pytest.fail(message) if os.environ.get("CI") == "true" else pytest.skip(message)
+
+
+def test_does_demo_mode_announce_itself_and_keep_homes_in_the_state_folder(tmp_path):
+    """Forced demo mode: the login page says DEMO MODE, no Unix user appears, a server starts with its home under state/?"""
+    _node_or_skip()
+    state = tmp_path / "state"
+    plan = launch.make_plan(state, "demoteacher", ["demostudent"], unix_users=False)
+    try:
+        with launch.running_hub(plan, course_copy(tmp_path)):
+            with urllib.request.urlopen(f"{plan.url}hub/login", timeout=30) as response:
+                assert "DEMO MODE" in response.read().decode()
+            start_servers(plan, ["demostudent"])
+            home = pathlib.Path(plan.homes["demostudent"])
+            assert home.parent == state.resolve() / "homes"
+            assert (home / ".jupyter" / "nbgrader_config.py").is_file()
+            assert not accounts.unix_user_exists("demostudent")
+            assert stat.S_IMODE((state / "hub").stat().st_mode) == 0o700
+    finally:
+        ARTEFACTS.mkdir(parents=True, exist_ok=True)
+        if (state / "hub" / "jupyterhub.log").exists():
+            shutil.copy(state / "hub" / "jupyterhub.log", ARTEFACTS / "demo-jupyterhub.log")
