@@ -17,9 +17,11 @@ import nbformat
 import pytest
 
 import lab_page
-from course_submissions import submission
+from mistakes import submission
 from course_tools import ASSIGNMENT, POINTS, gradebook_scores
 from hub_tools import ARTEFACTS, course_hub, grade, require_hub_machine, server_api, user_token
+
+pytestmark = pytest.mark.integration  # a real JupyterHub, Unix users, Chromium: `make test` only
 
 NOTEBOOK = f"{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
 IMPLEMENTATIONS = {"correct": ("dot", "add", "vectorised"), "missing scale": ("no_scale", "add", "vectorised")}

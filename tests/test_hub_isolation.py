@@ -20,6 +20,8 @@ NOTEBOOK = f"{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
 # Run in student 1's kernel: try each path, report what happened (read / denied / missing).
 PROBE = """
 import json, os
+
+pytestmark = pytest.mark.integration  # a real JupyterHub, Unix users, Chromium: `make test` only
 def probe(path, kind):
     try:
         if kind == "list":

@@ -16,6 +16,8 @@ from course_tools import course_copy
 from hub_tools import ARTEFACTS, start_servers
 from hub import accounts, launch, plan as hub_plan, userenv
 
+pytestmark = pytest.mark.integration  # a real JupyterHub, Unix users, Chromium: `make test` only
+
 
 def _plan(tmp_path, **changes):
     fields = dict(state=str(tmp_path), unix_users=False, instructor="teacher", students=["s1"],
