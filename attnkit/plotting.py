@@ -28,11 +28,11 @@ from matplotlib.patches import Rectangle
 
 from .attention import add_mask, softmax
 from .errors import require
+from .masks import MASKED_BELOW  # verify.c's test for a masked cell, re-exported for the figures
 
 __all__ = ["MASKED_BELOW", "ANNOTATE_MAX", "cjk_font_family", "Heatmap", "heatmap", "update_heatmap",
            "heatmap_row", "Pipeline", "pipeline", "WrongOrder", "wrong_order", "head_grid"]
 
-MASKED_BELOW = -1e8  # verify.c's test for a masked cell
 ANNOTATE_MAX = 8  # write values into the cells up to 8 x 8
 MASKED_GREY, HATCH = "0.82", "///"
 

@@ -15,13 +15,14 @@ from course_tools import ASSIGNMENT
 from hub_tools import as_user, course_hub, instructor_nbgrader, require_hub_machine, run_in_kernel, \
     server_api, start_servers, user_token
 
+pytestmark = pytest.mark.integration  # a real JupyterHub, Unix users, Chromium: `make test` only
+
 NOTEBOOK = f"{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
 
 # Run in student 1's kernel: try each path, report what happened (read / denied / missing).
 PROBE = """
 import json, os
 
-pytestmark = pytest.mark.integration  # a real JupyterHub, Unix users, Chromium: `make test` only
 def probe(path, kind):
     try:
         if kind == "list":
