@@ -29,8 +29,10 @@ from traitlets import Integer
 
 __all__ = ["CappedExecute", "OutputCap", "cap_validator_outputs", "with_capped_execute"]
 
-PER_OUTPUT = 80  # keys, brackets and indentation of one output in the .ipynb
-PER_LINE = 8  # quotes, comma, indentation and the escaped "\n" of each stored line
+PER_OUTPUT = 100  # keys, brackets and indentation of one output in the .ipynb
+PER_LINE = 11  # quotes, comma, indentation and the escaped "\n" of each stored line
+PER_MIME = 30  # the key and indentation of each representation ("image/png", "text/plain") of a display
+NOTE_ROOM = PER_OUTPUT + 400  # what the note itself takes
 GRACE = 2_000  # bytes kept of a long error string, or of a cell's first stderr past the limits
 NOTE = ("[评分时输出过长] 评分只保存每个单元格前 {cell}、整个笔记本前 {notebook} 的输出；"
         "本单元格从这里往后的 {dropped} 输出没有保存（报错和测试得分照常保留）。"
@@ -51,7 +53,7 @@ def content_size(msg_type: str, content: dict) -> int:
         lines = [content["ename"], content["evalue"], *content["traceback"]]
         return PER_OUTPUT + sum(text_size(line) + PER_LINE for line in lines)
     values = [v if isinstance(v, str) else json.dumps(v) for v in content.get("data", {}).values()]
-    return PER_OUTPUT + sum(map(text_size, values)) + len(json.dumps(content.get("metadata", {})))
+    return PER_OUTPUT + sum(PER_MIME + text_size(v) for v in values) + len(json.dumps(content.get("metadata", {})))
 
 
 def cut_text(text: str, budget: int) -> str:
@@ -133,7 +135,7 @@ class OutputCap:
 
     def _cut(self, content: dict):
         """The first overflow of the cell is a stream: keep what fits, the note follows in that stream."""
-        kept = cut_text(content["text"], self.remaining() - PER_OUTPUT)
+        kept = cut_text(content["text"], self.remaining() - PER_OUTPUT - NOTE_ROOM)
         stored = self._keep(dict(content, text=kept), PER_OUTPUT + text_size(kept), content["name"]) if kept else None
         note = self._new_note(content["name"], after=kept)
         self._drop(text_size(content["text"]) - text_size(kept))
@@ -149,7 +151,7 @@ class OutputCap:
     def _new_note(self, stream: str, after: str):
         self.note = new_output("stream", name=stream, text="")
         self.note_start = "\n" if after and not after.endswith("\n") else ""
-        self._keep(self.note, PER_OUTPUT + 400, stream)  # room for the note's own text
+        self._keep(self.note, NOTE_ROOM, stream)
         return self.note
 
     def _drop(self, size: int) -> None:
