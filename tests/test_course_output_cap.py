@@ -11,27 +11,28 @@ import re
 import shutil
 import subprocess
 import sys
-import textwrap
 
 import nbformat
 import pytest
 
-from course_submissions import MASK, SCORES, SOFTMAX, submission
-from course_tools import (ASSIGNMENT, POINTS, autograde_class, cells_by_id, cell_score, fill_solution, gradebook_scores,
-                          output_text, run_nbgrader, visible_text)
+from course_submissions import submission
+from course_tools import (ASSIGNMENT, POINTS, autograde_class, cell_score, cells_by_id, fill_solution, gradebook_scores,
+                          index_of, output_text, run_nbgrader, visible_text)
 
 NOTE = "[评分时输出过长]"
 UNDER = 2_000_000  # bytes: what the issue asks of the flooding student's notebook and feedback
-# the debug line of the issue, after a correct softmax: printed by every call of the grader's checks
-FLOOD = textwrap.dedent(SOFTMAX["vectorised"]).strip("\n") + "\nprint('x' * 10_000_000)"
+# A correct softmax with the debug line of the issue: printed by every call of the grader's checks.
+FLOOD = """z = np.exp(inp - np.max(inp, axis=-1, keepdims=True))
+out[...] = z / np.sum(z, axis=-1, keepdims=True)
+print('x' * 10_000_000)  # 调试用"""
 NO_CAP = ["--CappedExecute.cell_output_limit=-1", "--CappedExecute.notebook_output_limit=-1"]
 
 
 def flooding(release):
-    nb = copy.deepcopy(release)
-    fill_solution(nb, "student_attention_scores", SCORES["dot"])
-    fill_solution(nb, "student_apply_mask", MASK["add"])
-    return fill_solution(nb, "student_softmax", FLOOD)
+    """The correct submission, its softmax replaced by FLOOD (typed into the release's stub, input checks kept)."""
+    nb, index = submission(release), index_of(release, "student_softmax")
+    nb.cells[index].source = fill_solution(copy.deepcopy(release), "student_softmax", FLOOD).cells[index].source
+    return nb
 
 
 @pytest.fixture(scope="module")
@@ -80,14 +81,15 @@ def test_does_the_feedback_show_the_note(course):
 
 
 def shown(cell):
-    """A cell's outputs as a reader sees them: stream pieces joined (their split is timing), numbers masked."""
+    """A cell's outputs as a reader sees them: stream pieces joined (their split is timing), numbers masked
+    with the spaces that align them (the chapter prints timings)."""
     seen = []
     for out in cell.get("outputs", []):
         if out.output_type == "stream" and seen and seen[-1][0] == out.name:
             seen[-1] = (out.name, seen[-1][1] + out.text)
         else:
             seen.append((out.name, out.text) if out.output_type == "stream" else (out.output_type, out.get("data")))
-    return [(kind, re.sub(r"\d+(\.\d+)?", "#", body) if isinstance(body, str) else body) for kind, body in seen]
+    return [(kind, re.sub(r" *\d+(\.\d+)? *", "#", body) if isinstance(body, str) else body) for kind, body in seen]
 
 
 def test_is_a_normal_submissions_output_unchanged(course):

@@ -97,7 +97,7 @@ class OutputCap:
     def start_cell(self, graded: bool) -> None:
         """A new cell runs; ``graded``: an nbgrader grade cell, whose execute_result is its score."""
         self.graded, self.cell_used, self.dropped = graded, 0, 0
-        self.note, self.stderr_kept = None, False
+        self.note, self.note_start, self.stderr_kept = None, "", False
 
     def clear_cell(self) -> None:
         """The running cell's outputs were cleared (``clear_output``): they count no more."""
