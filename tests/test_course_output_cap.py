@@ -9,15 +9,16 @@ print. ``normal`` is graded a second time with the cap switched off (-1) as the 
 import copy
 import re
 import shutil
-import subprocess
-import sys
 
 import nbformat
 import pytest
+from nbgrader.validator import Validator
+from traitlets.config.loader import PyFileConfigLoader
 
+from coursekit.output_cap import CappedExecute
 from course_submissions import submission
-from course_tools import (ASSIGNMENT, POINTS, autograde_class, cell_score, cells_by_id, fill_solution, gradebook_scores,
-                          index_of, output_text, run_nbgrader, visible_text)
+from course_tools import (ASSIGNMENT, COURSE, POINTS, autograde_class, cell_score, cells_by_id, fill_solution,
+                          gradebook_scores, index_of, output_text, run_nbgrader, visible_text)
 
 NOTE = "[评分时输出过长]"
 UNDER = 2_000_000  # bytes: what the issue asks of the flooding student's notebook and feedback
@@ -98,13 +99,10 @@ def test_is_a_normal_submissions_output_unchanged(course):
     assert [shown(cell) for cell in capped.cells] == [shown(cell) for cell in uncapped.cells]
 
 
-def test_does_the_course_config_cap_autograde_and_validate(course):
-    """nbgrader's apps load autograde/nbgrader_config.py from the course folder: which Execute do they run?"""
-    code = ("from nbgrader.apps import ValidateApp\nfrom nbgrader.validator import Validator\n"
-            "app = ValidateApp()\napp.initialize([])\n"
-            "print([p.__name__ for p in app.config.Autograde.autograde_preprocessors][:1])\n"
-            "print([p.__name__ for p in Validator(parent=app).preprocessors][-1:])\n"
-            "print(dict(app.config.CappedExecute))")
-    out = subprocess.run([sys.executable, "-c", code], cwd=course, capture_output=True, text=True, check=True).stdout
-    assert out.splitlines() == ["['CappedExecute']", "['CappedExecute']",
-                                "{'cell_output_limit': 300000, 'notebook_output_limit': 1200000}"]
+def test_does_the_course_config_cap_autograde_and_validate():
+    """What nbgrader builds from autograde/nbgrader_config.py (loaded here as in test_course.py)."""
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(COURSE)).load_config()
+    assert config.Autograde.autograde_preprocessors[0] is CappedExecute
+    assert Validator(config=config).preprocessors[-1] is CappedExecute
+    assert config.CappedExecute == {"cell_output_limit": 300_000, "notebook_output_limit": 1_200_000}
+    assert CappedExecute(config=config).cell_output_limit == 300_000
