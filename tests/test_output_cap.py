@@ -152,9 +152,10 @@ CELLS = {  # name: (source, points if graded)
     "many_prints": ("for i in range(5_000):\n    print(i, flush=True)", None),
     "many_images": ("for _ in range(300):\n    display(Image(data=PNG))", None),
     "long_error": ("raise ValueError('y' * 1_000_000)", 1),
+    "flood_then_warning": ("print('x' * 1_000_000, flush=True)\nsys.stderr.write('Warning: ' + 'w' * 100_000)\n1.0", 2),
     "late": ("print('late')", None),
 }
-LIMITS = {"cell_output_limit": 5_000, "notebook_output_limit": 25_000}
+LIMITS = {"cell_output_limit": 5_000, "notebook_output_limit": 30_000}
 
 
 def synthetic_notebook():
@@ -195,7 +196,7 @@ def stored_size(cell):
 @pytest.mark.parametrize("name", [n for n, (_, points) in CELLS.items() if points])
 def test_does_every_graded_cell_score_exactly_as_without_the_cap(runs, name):
     scores = [utils.determine_grade(runs[run][name])[0] for run in ("plain", "capped")]
-    assert scores[0] == scores[1] == {"stdout_flood": 0.5, "stderr_flood": 0, "long_error": 0}[name]
+    assert scores[0] == scores[1] == {"stdout_flood": 0.5, "stderr_flood": 0, "long_error": 0, "flood_then_warning": 0}[name]
 
 
 @pytest.mark.parametrize("name", ["normal", "progress"])
@@ -204,7 +205,8 @@ def test_are_outputs_under_the_limits_unchanged(runs, name):
     assert NOTE not in str(runs["capped"][name].outputs)
 
 
-@pytest.mark.parametrize("name", ["stdout_flood", "stderr_flood", "many_prints", "many_images", "long_error"])
+@pytest.mark.parametrize("name", ["stdout_flood", "stderr_flood", "many_prints", "many_images", "long_error",
+                                  "flood_then_warning"])
 def test_does_each_flooding_cell_stay_near_the_cell_limit(runs, name):
     assert stored_size(runs["plain"][name]) > 50_000
     assert stored_size(runs["capped"][name]) < LIMITS["cell_output_limit"] + GRACE
@@ -238,7 +240,13 @@ def test_is_a_long_error_kept_and_shortened(runs):
 def test_does_a_cell_after_the_notebook_limit_keep_only_the_note(runs):
     assert visible(runs["plain"]["late"]) == [("stdout", "late\n")]
     (note,) = runs["capped"]["late"].outputs
-    assert note.name == "stdout" and note.text.startswith(NOTE) and "整个笔记本前 25 kB" in note.text
+    assert note.name == "stdout" and note.text.startswith(NOTE) and "整个笔记本前 30 kB" in note.text
+
+
+def test_does_a_stderr_after_the_cut_stay_visible_and_short(runs):
+    shown = visible(runs["capped"]["flood_then_warning"])
+    assert [kind for kind, _ in shown] == ["stdout", "stderr", "execute_result"]
+    assert shown[1][1].startswith("Warning: www") and "其余 98 kB" in shown[1][1]
 
 
 # ---------- plugging it into nbgrader ----------
