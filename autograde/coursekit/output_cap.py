@@ -32,11 +32,12 @@ __all__ = ["CappedExecute", "OutputCap", "cap_validator_outputs", "with_capped_e
 PER_OUTPUT = 100  # keys, brackets and indentation of one output in the .ipynb
 PER_LINE = 11  # quotes, comma, indentation and the escaped "\n" of each stored line
 PER_MIME = 30  # the key and indentation of each representation ("image/png", "text/plain") of a display
-NOTE_ROOM = PER_OUTPUT + 400  # what the note itself takes
+NOTE_ROOM = PER_OUTPUT + 500  # what the note itself takes (its text: about 400 bytes)
 GRACE = 2_000  # bytes kept of a long error string, or of a cell's first stderr past the limits
 NOTE = ("[评分时输出过长] 评分只保存每个单元格前 {cell}、整个笔记本前 {notebook} 的输出；"
         "本单元格从这里往后的 {dropped} 输出没有保存（报错和测试得分照常保留）。"
-        "分数按完整运行的结果计算，不受影响；完整输出请在自己的 JupyterLab 里运行查看。\n")
+        "分数按完整运行的结果计算，不受影响；完整输出请在自己的 JupyterLab 里运行查看。"
+        "这么多输出通常来自调试用的 print，提交前可以删掉。\n")
 _SIZED = {"stream", "display_data", "execute_result", "error"}  # the messages that become outputs
 
 
