@@ -181,6 +181,7 @@ class CappedExecute(Execute):
         return super().preprocess_cell(cell, resources, index)
 
     def output(self, outs, msg, display_id, cell_index):
+        """nbclient's step for each output message of the running cell: store what the cap admits."""
         hooked = self.output_hook_stack[msg["parent_header"].get("msg_id")]  # widgets' Output capture
         if hooked or msg["msg_type"] not in _SIZED:
             return super().output(outs, msg, display_id, cell_index)
@@ -196,6 +197,7 @@ class CappedExecute(Execute):
         return out
 
     def clear_output(self, outs, msg, cell_index):
+        """``clear_output()`` in the cell: what it cleared no longer counts (a delayed clear: see output)."""
         hooked = self.output_hook_stack[msg["parent_header"].get("msg_id")]
         super().clear_output(outs, msg, cell_index)
         if not hooked and not msg["content"].get("wait"):
