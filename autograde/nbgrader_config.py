@@ -21,6 +21,7 @@ from nbgrader.converters import Autograde  # noqa: E402
 from nbgrader.preprocessors import DeduplicateIds, GetGrades  # noqa: E402
 
 from coursekit.extensions import ClearHiddenTestsInFeedback, RejectDuplicateIds, ZeroOnFailureExporter  # noqa: E402
+from coursekit.output_cap import cap_validator_outputs, with_capped_execute  # noqa: E402
 
 c = get_config()  # noqa: F821 -- injected by traitlets when nbgrader loads this file
 
@@ -60,3 +61,11 @@ c.Autograde.sanitize_preprocessors = [
     for step in Autograde.class_traits()["sanitize_preprocessors"].default()
 ]
 c.Autograde.exporter_class = ZeroOnFailureExporter
+
+# What grading keeps of a cell's outputs (autograde and validate; the live chapter is unaffected):
+# beyond these bytes an output is cut where it overflowed, with a Chinese note saying how much was
+# left out. Scores never change: graded cells' results and errors are always kept (issue 16).
+c.CappedExecute.cell_output_limit = 300_000
+c.CappedExecute.notebook_output_limit = 1_200_000
+c.Autograde.autograde_preprocessors = with_capped_execute(Autograde.class_traits()["autograde_preprocessors"].default())
+cap_validator_outputs()  # nbgrader 0.9's Validator.preprocessors is not configurable
