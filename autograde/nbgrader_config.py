@@ -69,3 +69,6 @@ c.CappedExecute.cell_output_limit = 300_000
 c.CappedExecute.notebook_output_limit = 1_200_000
 c.Autograde.autograde_preprocessors = with_capped_execute(Autograde.class_traits()["autograde_preprocessors"].default())
 cap_validator_outputs()  # nbgrader 0.9's Validator.preprocessors is not configurable
+# nbgrader's own LimitOutput (1000 lines per cell, after the run) would cut again, in English, and could
+# drop a late stderr line that decides a test cell's score: the cap above is the only truncation.
+c.LimitOutput.max_lines = -1

@@ -16,9 +16,11 @@ from nbgrader.validator import Validator
 from traitlets.config.loader import PyFileConfigLoader
 
 from coursekit.output_cap import CappedExecute
-from course_submissions import submission
 from course_tools import (ASSIGNMENT, COURSE, POINTS, autograde_class, cell_score, cells_by_id, fill_solution,
                           gradebook_scores, index_of, output_text, run_nbgrader, visible_text)
+from mistakes import submission
+
+pytestmark = pytest.mark.integration  # the real nbgrader CLI: `make test` only
 
 NOTE = "[评分时输出过长]"
 UNDER = 2_000_000  # bytes: what the issue asks of the flooding student's notebook and feedback

@@ -193,12 +193,14 @@ def stored_size(cell):
     return len(nbformat.writes(new_notebook(cells=[cell])).encode()) - len(nbformat.writes(new_notebook()).encode())
 
 
+@pytest.mark.integration  # a real kernel: `make test` only
 @pytest.mark.parametrize("name", [n for n, (_, points) in CELLS.items() if points])
 def test_does_every_graded_cell_score_exactly_as_without_the_cap(runs, name):
     scores = [utils.determine_grade(runs[run][name])[0] for run in ("plain", "capped")]
     assert scores[0] == scores[1] == {"stdout_flood": 0.5, "stderr_flood": 0, "long_error": 0, "flood_then_warning": 0}[name]
 
 
+@pytest.mark.integration  # a real kernel: `make test` only
 @pytest.mark.parametrize("name", ["normal", "progress"])
 def test_are_outputs_under_the_limits_unchanged(runs, name):
     assert visible(runs["capped"][name]) == visible(runs["plain"][name])
@@ -207,11 +209,13 @@ def test_are_outputs_under_the_limits_unchanged(runs, name):
 
 @pytest.mark.parametrize("name", ["stdout_flood", "stderr_flood", "many_prints", "many_images", "long_error",
                                   "flood_then_warning"])
+@pytest.mark.integration  # a real kernel: `make test` only
 def test_does_each_flooding_cell_stay_near_the_cell_limit(runs, name):
     assert stored_size(runs["plain"][name]) > 50_000
     assert stored_size(runs["capped"][name]) < LIMITS["cell_output_limit"] + GRACE
 
 
+@pytest.mark.integration  # a real kernel: `make test` only
 def test_does_the_student_see_the_start_of_a_stdout_flood_then_the_note_in_stdout(runs):
     shown = visible(runs["capped"]["stdout_flood"])
     assert [kind for kind, _ in shown] == ["stdout", "execute_result"]
@@ -220,11 +224,13 @@ def test_does_the_student_see_the_start_of_a_stdout_flood_then_the_note_in_stdou
     assert shown[1][1] == {"text/plain": "0.5"}
 
 
+@pytest.mark.integration  # a real kernel: `make test` only
 def test_does_a_stderr_flood_show_its_note_in_stderr_only(runs):
     assert [kind for kind, _ in visible(runs["capped"]["stderr_flood"])] == ["stderr", "execute_result"]
     assert NOTE in visible(runs["capped"]["stderr_flood"])[0][1]
 
 
+@pytest.mark.integration  # a real kernel: `make test` only
 def test_do_many_prints_and_images_end_with_one_note(runs):
     prints, images = runs["capped"]["many_prints"].outputs, runs["capped"]["many_images"].outputs
     assert visible(runs["capped"]["many_prints"])[0][1].startswith("0\n1\n2\n")
@@ -232,17 +238,20 @@ def test_do_many_prints_and_images_end_with_one_note(runs):
     assert 5 < sum(out.output_type == "display_data" for out in images) < 300 and NOTE in images[-1].text
 
 
+@pytest.mark.integration  # a real kernel: `make test` only
 def test_is_a_long_error_kept_and_shortened(runs):
     (err,) = runs["capped"]["long_error"].outputs
     assert err.output_type == "error" and err.ename == "ValueError" and "评分时省略了" in err.evalue
 
 
+@pytest.mark.integration  # a real kernel: `make test` only
 def test_does_a_cell_after_the_notebook_limit_keep_only_the_note(runs):
     assert visible(runs["plain"]["late"]) == [("stdout", "late\n")]
     (note,) = runs["capped"]["late"].outputs
     assert note.name == "stdout" and note.text.startswith(NOTE) and "整个笔记本前 30 kB" in note.text
 
 
+@pytest.mark.integration  # a real kernel: `make test` only
 def test_does_a_stderr_after_the_cut_stay_visible_and_short(runs):
     shown = visible(runs["capped"]["flood_then_warning"])
     assert [kind for kind, _ in shown] == ["stdout", "stderr", "execute_result"]
@@ -251,10 +260,12 @@ def test_does_a_stderr_after_the_cut_stay_visible_and_short(runs):
 
 # ---------- plugging it into nbgrader ----------
 
+@pytest.mark.integration  # a real kernel: `make test` only
 def test_does_with_capped_execute_replace_only_execute():
     assert with_capped_execute([Validator, Execute, int]) == [Validator, CappedExecute, int]
 
 
+@pytest.mark.integration  # a real kernel: `make test` only
 def test_does_validate_run_the_capped_execute_after_cap_validator_outputs():
     """nbgrader's Validator.preprocessors is a class default (not configurable), which the call swaps.
 
