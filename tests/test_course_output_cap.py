@@ -73,7 +73,7 @@ def test_do_its_autograded_notebook_and_feedback_stay_under_2_MB(course):
 def test_does_the_student_see_the_start_of_the_flood_then_the_note_in_stdout(course):
     cell = cells_by_id(nbformat.read(autograded(course, "flood"), as_version=4))["test3_softmax"]
     stdout = output_text(cell)
-    assert stdout.startswith("[TEST 3]") and "x" * 100_000 in stdout and NOTE in stdout
+    assert stdout.startswith("\n[TEST 3]") and "x" * 100_000 in stdout and NOTE in stdout
     assert stdout.index("x" * 100_000) < stdout.index(NOTE)
     assert output_text(cell, "stderr") == "" and cell_score(cell) == 3.0
 
