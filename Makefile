@@ -20,7 +20,7 @@ export npm_config_cache     := $(STATE)/npm
 # The kernel-side grader, as nbgrader_config.py announces it (an instructor running the master in `make lab`).
 export ATTN_GRADER          := $(CURDIR)/autograde/grader/__init__.py
 
-.PHONY: lab test venv release browser-deps clean
+.PHONY: lab test venv release browser-deps clean grade
 
 venv: $(STAMP)
 
@@ -51,6 +51,19 @@ lab: venv $(NEWS_OFF)
 
 test: venv browser-deps
 	$(PY) -m pytest
+
+# Autograde every submission in autograde/submitted/ with WORKERS nbgrader workers (coursekit.classgrade).
+# DB_URL=postgresql://… shares one gradebook; SHARD=i/n grades shard i of n; FORCE=1 grades again.
+ASSIGNMENT ?= ch04_attention
+WORKERS    ?= $(shell nproc 2>/dev/null || echo 2)
+DB_URL     ?=
+SHARD      ?=
+FORCE      ?=
+
+grade: venv
+	cd autograde && PATH="$(CURDIR)/$(VENV)/bin:$$PATH" ../$(PY) -m coursekit.classgrade $(ASSIGNMENT) \
+	  --workers $(WORKERS) $(if $(DB_URL),--db-url '$(DB_URL)') $(if $(SHARD),--shard '$(SHARD)') \
+	  $(if $(filter 1 yes true,$(FORCE)),--force)
 
 # Regenerate notebooks/ch04_attention.ipynb from the nbgrader master (autograde/source/…).
 release: venv

@@ -32,6 +32,8 @@ STOP_SECONDS = 30  # after Ctrl-C: how long workers get to stop their kernels be
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    # nbgrader runs `alembic` when it creates a gradebook: the venv's scripts must be on PATH
+    os.environ["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
     course = pathlib.Path(args.course).resolve()
     url = gradebook_url(course, args.db_url)
     students = _select(course, args.assignment, url, args)
