@@ -23,20 +23,22 @@ from postgres_server import postgres_server
 from coursekit.gradebook_db import gradebook_url
 from coursekit.selection import parse_shard
 
-# A correct style or two, one bug per function, a delegating one, and one nbgrader cannot grade.
-CLASS = ["ok_dot", "ok_loops", "bug_no_scale", "bug_mask_multiplied", "bug_softmax_no_max", "bug_delegate_scores"]
+# A correct one, one bug per function (TEST 4 differs too), and one nbgrader cannot grade; few, to keep
+# the run short: the full table is graded by test_course_matrix.py.
+CLASS = ["ok_dot", "bug_no_scale", "bug_mask_multiplied", "bug_softmax_no_max"]
 UNGRADABLE = {"broken_json": "{ this is not a notebook"}
 
 
-def mistake_table(release, students):
-    """THE adapter to the table of student mistakes: ``{student: (notebook, expected scores by grade_id)}``.
+def mistake_table(release, students=None):
+    """THE adapter to the table of student mistakes: ``{student: (notebook, expected scores by grade_id)}``
+    for the named rows (default: every row). Also used by benchmarks/bench_class.py.
 
     Reads today's tests/test_course_matrix.py MATRIX + course_submissions.submission(); repoint it
     when the table moves (tests/mistakes.py), nothing else in this module knows where it lives.
     """
     from course_submissions import submission
     from test_course_matrix import MATRIX
-    return {s: (submission(release, *MATRIX[s][0]), dict(zip(POINTS, MATRIX[s][1]))) for s in students}
+    return {s: (submission(release, *MATRIX[s][0]), dict(zip(POINTS, MATRIX[s][1]))) for s in students or MATRIX}
 
 
 def make_course(tmp: pathlib.Path, students, db_url: str = ""):
@@ -166,7 +168,7 @@ def test_does_a_rerun_grade_only_the_missing(both):
 
 def test_do_two_shards_share_one_postgresql_gradebook(tmp_path):
     """Shards 0/2 and 1/2 graded at the same time into one PostgreSQL 15: every student once, right scores?"""
-    students = CLASS[:4]
+    students = ["ok_dot", "bug_mask_multiplied"]  # with broken_json: one student in shard 0/2, two in 1/2
     with postgres_server() as server:
         url = gradebook_url(tmp_path, server)
         course, env, expected = make_course(tmp_path, students, db_url=url)

@@ -10,10 +10,13 @@ failed students with nbgrader's reasons. Exit status as nbgrader's: 0, or 1 when
 failed; 130 after Ctrl-C (workers and kernels stopped, no half-written autograded folder).
 """
 import argparse
+import dataclasses
+import json
 import multiprocessing
 import os
 import pathlib
 import queue
+import signal
 import sys
 
 from nbgrader.api import MissingEntry
@@ -40,11 +43,21 @@ def main(argv=None) -> int:
     if not students:
         print("Nothing to grade: every submitted student of this shard is graded (FORCE=1 grades them again).")
         return 0
+    # Ctrl-C, or SIGTERM (a Kubernetes pod being stopped): the same clean stop, even when started in the background
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     print(f"Grading {len(students)} students with {args.workers} workers into {describe(url)}; "
           f"nbgrader's logs: {course / LOGS}/", flush=True)
     progress, interrupted = grade_class(course, args.assignment, students, url, args.workers, warm=not args.cold)
     print(progress.summary(interrupted), flush=True)
+    _save_outcomes(course / LOGS / "last-run.json", progress)
     return 130 if interrupted else (1 if progress.failed else 0)
+
+
+def _save_outcomes(path: pathlib.Path, progress: Progress) -> None:
+    """Per student: ok, reason, seconds, where they went (benchmarks/bench_class.py reads this)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps([dataclasses.asdict(o) for o in progress.outcomes], indent=1), encoding="utf-8")
 
 
 def _parser():
