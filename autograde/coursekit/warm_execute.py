@@ -4,7 +4,8 @@ A long-lived grading worker (``coursekit.gradeworker``) uses :class:`WarmExecute
 nbgrader's ``Execute`` in ``Autograde.autograde_preprocessors``. As soon as one student's kernel
 is ready, a second kernel is launched for the NEXT student of the same worker; it boots while
 the current student's cells run. It is still a fresh kernel: no student code has run in it.
-Each kernel runs one notebook and is shut down after it, exactly as nbgrader's own.
+Each kernel runs one notebook and is stopped after it, as nbgrader's own, but at once
+(nbclient's ``shutdown_kernel="immediate"``) rather than asked to exit and waited for.
 
 Only two things differ from a kernel nbgrader starts itself, and both are undone before the
 first cell: the kernel was launched in the worker's folder (the course root) rather than the
@@ -16,6 +17,7 @@ import time
 
 from jupyter_core.utils import ensure_async, run_sync
 from nbgrader.preprocessors import Execute
+from traitlets import Enum
 
 __all__ = ["WarmExecute", "TIMINGS", "shutdown_spare"]
 
@@ -25,6 +27,10 @@ _SPARE = {}   # kernel name -> a started kernel manager no notebook has used yet
 
 class WarmExecute(Execute):
     """nbgrader's Execute; takes the kernel started ahead when there is one and starts the next."""
+
+    # Every output is in once the last cell replied; a graceful shutdown only makes the worker wait
+    # about a second per student for the kernel process to exit on its own.
+    shutdown_kernel = Enum(["graceful", "immediate"], default_value="immediate").tag(config=True)
 
     def preprocess(self, nb, resources=None, km=None):
         self._started, self._warm = time.perf_counter(), False
