@@ -183,3 +183,15 @@ def test_do_two_shards_share_one_postgresql_gradebook(tmp_path):
         dump = gradebook_dump(url, students)
     for student in students:
         assert {g: dump[student][0][g][0] for g in POINTS} == pytest.approx(expected[student], abs=1e-9)
+
+
+# ---------- arguments ----------
+
+@pytest.mark.parametrize("args, message", [(["--shard", "3/2"], "SHARD must be i/n with 0 <= i < n, got 3/2"),
+                                           (["--workers", "0"], "WORKERS must be a positive number")])
+def test_does_a_bad_shard_or_worker_count_stop_before_grading(capsys, args, message):
+    """SHARD=3/2 or WORKERS=0: a usage error (status 2) that names the rule, before any gradebook or worker?"""
+    from coursekit.classgrade import main
+    with pytest.raises(SystemExit) as stopped:
+        main(args)
+    assert stopped.value.code == 2 and message in capsys.readouterr().err

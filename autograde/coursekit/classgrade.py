@@ -34,19 +34,27 @@ STOP_SECONDS = 30  # after Ctrl-C: how long workers get to stop their kernels be
 
 
 def main(argv=None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        shard = parse_shard(args.shard)
+    except ValueError as error:
+        parser.error(str(error))
+    if args.workers < 1:
+        parser.error(f"WORKERS must be a positive number of processes, got {args.workers}")
     # nbgrader runs `alembic` when it creates a gradebook: the venv's scripts must be on PATH
     os.environ["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
     course = pathlib.Path(args.course).resolve()
     url = gradebook_url(course, args.db_url)
-    students = _select(course, args.assignment, url, args)
+    students = _select(course, args.assignment, url, shard, args.force)
     if not students:
         print("Nothing to grade: every submitted student of this shard is graded (FORCE=1 grades them again).")
         return 0
     # Ctrl-C, or SIGTERM (a Kubernetes pod being stopped): the same clean stop, even when started in the background
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    print(f"Grading {len(students)} students with {args.workers} workers into {describe(url)}; "
+    in_shard = f" (shard {shard})" if shard.count > 1 else ""
+    print(f"Grading {len(students)} students{in_shard} with {args.workers} workers into {describe(url)}; "
           f"nbgrader's logs: {course / LOGS}/", flush=True)
     progress, interrupted = grade_class(course, args.assignment, students, url, args.workers, warm=not args.cold)
     print(progress.summary(interrupted), flush=True)
@@ -72,9 +80,8 @@ def _parser():
     return parser
 
 
-def _select(course, assignment, url, args) -> list:
+def _select(course, assignment, url, shard, force) -> list:
     """The students to grade; the gradebook is opened (and created) once, before any worker."""
-    shard = parse_shard(args.shard)
     course_id = make_app(course, assignment, url, warm=False).coursedir.course_id
     with open_gradebook(url, course_id) as gradebook:
         try:
@@ -84,7 +91,7 @@ def _select(course, assignment, url, args) -> list:
                      f"run `nbgrader generate_assignment {assignment}` in {course} first")
     submitted = submitted_students(course, assignment)
     done = graded_students(course, assignment, submitted, in_gradebook)
-    return to_grade(submitted, done.__contains__, shard, force=args.force)
+    return to_grade(submitted, done.__contains__, shard, force=force)
 
 
 def grade_class(course, assignment, students, url, workers, warm=True, show=print):
