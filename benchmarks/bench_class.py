@@ -60,11 +60,14 @@ def timed(command, cwd, env):
 
 
 def where_time_goes(course: pathlib.Path) -> str:
+    """Means over the graded students of grading-logs/last-run.json (written by coursekit.classgrade)."""
     outcomes = [o for o in json.loads((course / "grading-logs" / "last-run.json").read_text()) if o["timings"]]
-    kernel = statistics.mean(o["timings"].get("kernel", 0) for o in outcomes)
-    cells = statistics.mean(o["timings"].get("cells", 0) for o in outcomes)
+    mean = {key: statistics.mean(o["timings"].get(key, 0.0) for o in outcomes)
+            for key in ("kernel", "cells", "worker_cpu", "kernel_cpu")}
     total = statistics.mean(o["seconds"] for o in outcomes)
-    return f"kernel {kernel:.2f} + cells {cells:.2f} + bookkeeping {total - kernel - cells:.2f} = {total:.2f} s"
+    return (f"wall: kernel ready {mean['kernel']:.2f} + cells {mean['cells']:.2f} + nbgrader "
+            f"{total - mean['kernel'] - mean['cells']:.2f} = {total:.2f} s; CPU: kernel {mean['kernel_cpu']:.2f} "
+            f"+ nbgrader {mean['worker_cpu']:.2f} s")
 
 
 def main() -> None:

@@ -14,6 +14,7 @@ stops the workers with SIGTERM: nbgrader then removes the interrupted student's 
 """
 import logging
 import os
+import resource
 import signal
 import sys
 import time
@@ -107,14 +108,24 @@ def run_worker(index: int, course: str, assignment: str, db_url: str, tasks, res
         app = make_app(course, assignment, db_url, warm)
         while (student := tasks.get()) is not None:
             results.put(("start", index, student))
+            before = _cpu_seconds()
             outcome = grade_student(app, student)
+            after = _cpu_seconds()
             outcome.worker, outcome.timings = index, dict(TIMINGS)
+            # the kernel stopped after the notebook was reaped by this process: its CPU counts as a child's
+            outcome.timings.update(worker_cpu=after[0] - before[0], kernel_cpu=after[1] - before[1])
             results.put(("done", index, outcome))
     except KeyboardInterrupt:
         pass
     finally:
         shutdown_spare()
         results.put(("exit", index, None))
+
+
+def _cpu_seconds():
+    """(CPU seconds of this process, of its reaped children): user + system."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
 
 
 def _interrupt(signum, frame):
