@@ -11,7 +11,10 @@ Only two things differ from a kernel nbgrader starts itself, and both are undone
 first cell: the kernel was launched in the worker's folder (the course root) rather than the
 student's autograded folder, so it changes directory there first (silently: no execution count,
 no output); and it is launched while the previous student is graded, whose environment is the
-same (``NBGRADER_EXECUTION=autograde``, set by nbgrader around the autograde step).
+same (``NBGRADER_EXECUTION=autograde``, set by nbgrader around the autograde step). The
+kernel's ``sys.path`` ('' = the current folder) and namespace are then the same; only IPython's
+directory history ``_dh`` still starts with the course root. tests/test_classgrade.py checks
+that scores, comments, outputs and feedback equal serial ``nbgrader autograde``'s.
 """
 import time
 
