@@ -10,8 +10,10 @@ import concurrent.futures
 import json
 import pathlib
 import re
+import signal
 import subprocess
 import sys
+import time
 
 import nbformat
 import pytest
@@ -162,6 +164,47 @@ def test_does_a_rerun_grade_only_the_missing(both):
     again = classgrade(parallel, env, "--workers", "2")
     assert again.returncode == 1 and "Grading 1 students" in again.stdout, again.stdout + again.stderr
     assert "broken_json" in again.stdout and not any(s in again.stdout for s in CLASS)
+
+
+def processes_with_home(home, command="") -> list:
+    """Live processes whose environment has HOME=``home`` (the run's graders and kernels), whose
+    command line contains ``command``."""
+    marker, found = f"HOME={home}".encode() + b"\0", []
+    for environ in pathlib.Path("/proc").glob("[0-9]*/environ"):
+        try:
+            if marker in environ.read_bytes() and command.encode() in (environ.parent / "cmdline").read_bytes():
+                found.append(environ.parent.name)
+        except OSError:  # gone meanwhile, or not ours to read
+            pass
+    return found
+
+
+def test_does_ctrl_c_stop_cleanly(both):
+    """Ctrl-C while students are being graded: status 130, no worker or kernel left, no half-written folder?"""
+    _, parallel, _, _ = both
+    home = parallel.parent / "home"
+    started = time.time()
+    run = subprocess.Popen([sys.executable, "-m", "coursekit.classgrade", "--course", str(parallel), "--force",
+                            "--workers", "2"], cwd=parallel, env=isolated_env(home), stdout=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not processes_with_home(home, "ipykernel") and time.monotonic() < deadline:  # a student is graded
+            time.sleep(0.2)
+        time.sleep(1.0)
+        run.send_signal(signal.SIGINT)
+        out, _ = run.communicate(timeout=120)
+    finally:
+        run.kill()
+    assert run.returncode == 130 and "Interrupted:" in out, out
+    assert processes_with_home(home) == []
+    graded = set(re.findall(r"^\[\s*\d+/\d+\] ok +(\S+)", out, re.M))
+    assert graded < set(CLASS), out  # someone was interrupted, or the test proves nothing
+    for student in CLASS:  # graded now, or the previous result untouched (not begun), or none (interrupted)
+        notebook = parallel / "autograded" / student / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+        if student in graded:
+            assert notebook.stat().st_mtime >= started
+        elif notebook.exists():
+            assert notebook.stat().st_mtime < started, (student, out)
 
 
 # ---------- PostgreSQL: one gradebook, two shards at once ----------
