@@ -82,6 +82,10 @@ def _parser():
 
 def _select(course, assignment, url, shard, force) -> list:
     """The students to grade; the gradebook is opened (and created) once, before any worker."""
+    submitted = submitted_students(course, assignment)
+    if not submitted:
+        sys.exit(f"No submissions in {course / 'submitted'}/<student>/{assignment}/: "
+                 f"collect them first (nbgrader collect {assignment})")
     course_id = make_app(course, assignment, url, warm=False).coursedir.course_id
     with open_gradebook(url, course_id) as gradebook:
         try:
@@ -89,7 +93,6 @@ def _select(course, assignment, url, shard, force) -> list:
         except MissingEntry:
             sys.exit(f"{assignment} is not in the gradebook {describe(url)}: "
                      f"run `nbgrader generate_assignment {assignment}` in {course} first")
-    submitted = submitted_students(course, assignment)
     done = graded_students(course, assignment, submitted, in_gradebook)
     return to_grade(submitted, done.__contains__, shard, force=force)
 
