@@ -93,7 +93,7 @@ def failure_reason(messages) -> str:
     for message in messages:
         if "Traceback (most recent call last)" in message:
             last = message.strip().splitlines()[-1]
-            return f"gradebook unavailable (not graded, nothing deleted from it): {last}" \
+            return f"gradebook unavailable (not graded; the next make grade grades it): {last}" \
                 if any(_DB_TROUBLE in m for m in messages) else last
     return next((m for m in messages if m.strip()), "nbgrader reported an error without a message")
 
