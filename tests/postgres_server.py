@@ -51,7 +51,10 @@ def postgres_server(database: str = "gradebook"):
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres", "postgres")
     data, port = folder / "data", _free_port()
-    run = lambda *args: subprocess.run(_as_postgres(args), check=True, capture_output=True, text=True, timeout=120)  # noqa: E731
+
+    def run(*args):
+        return subprocess.run(_as_postgres(args), check=True, capture_output=True, text=True, timeout=120)
+
     started = False
     try:
         run(str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync")

@@ -108,7 +108,8 @@ def grade_class(course, assignment, students, url, workers, warm=True, show=prin
         tasks.put(None)
     logs = pathlib.Path(course) / LOGS
     procs = [context.Process(target=run_worker, name=f"grade-worker-{k}", daemon=True,
-                             args=(k, str(course), assignment, url, tasks, results, str(logs / f"worker-{k}.log"), warm))
+                             args=(k, str(course), assignment, url, tasks, results, str(logs / f"worker-{k}.log"),
+                                   warm))
              for k in range(count)]
     for proc in procs:
         proc.start()
