@@ -55,16 +55,14 @@ def postgres_server(database: str = "gradebook"):
     def run(*args):
         return subprocess.run(_as_postgres(args), check=True, capture_output=True, text=True, timeout=120)
 
-    started = False
     try:
         run(str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync")
         run(str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(folder / "server.log"), "-w", "start",
             "-o", f"-h 127.0.0.1 -p {port} -k {folder} -c fsync=off")
-        started = True
         run("psql", "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "-c", f"CREATE DATABASE {database}")
         yield f"postgresql://postgres@127.0.0.1:{port}/{database}"
     finally:
-        if started:
+        if (data / "postmaster.pid").exists():  # running, or half-started: stop it either way
             subprocess.run(_as_postgres([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"]),
                            capture_output=True, timeout=120)
         shutil.rmtree(folder, ignore_errors=True)
