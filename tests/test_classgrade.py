@@ -3,8 +3,9 @@
 Real nbgrader, real kernels, throw-away courses. One class of submissions from the mistake table
 is graded twice: by ONE serial `nbgrader autograde` and by `python -m coursekit.classgrade` with
 two workers on the same sqlite gradebook file; the gradebooks, the autograded notebooks and the
-feedback must agree (up to timestamps). Then a real PostgreSQL 15 gradebook shared by two shards
-graded at the same time.
+feedback must agree (up to timestamps and measured durations). The same course then shows that a
+re-run grades only what is missing and that Ctrl-C leaves no process and no half-written result.
+Last, a real PostgreSQL 15 gradebook shared by two shards graded at the same time.
 """
 import concurrent.futures
 import json
