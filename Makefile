@@ -22,7 +22,7 @@ export npm_config_cache     := $(STATE)/npm
 # The kernel-side grader, as nbgrader_config.py announces it (an instructor running the master in `make lab`).
 export ATTN_GRADER          := $(CURDIR)/autograde/grader/__init__.py
 
-.PHONY: lab test test-fast venv release report browser-deps clean hub hub-remove
+.PHONY: lab test test-fast venv release grade report browser-deps clean hub hub-remove
 
 venv: $(STAMP)
 
@@ -69,13 +69,25 @@ hub: venv
 hub-remove: venv
 	cd autograde && $(CURDIR)/$(PY) -m hub --remove
 
+# Autograde every submission in autograde/submitted/ with WORKERS nbgrader workers (coursekit.classgrade).
+# DB_URL=postgresql://… shares one gradebook; SHARD=i/n grades shard i of n; FORCE=1 grades again.
+ASSIGNMENT ?= ch04_attention
+WORKERS    ?= $(shell nproc 2>/dev/null || echo 2)
+DB_URL     ?=
+SHARD      ?=
+FORCE      ?=
+
+grade: venv
+	cd autograde && PATH="$(CURDIR)/$(VENV)/bin:$$PATH" ../$(PY) -m coursekit.classgrade $(ASSIGNMENT) \
+	  --workers $(WORKERS) $(if $(DB_URL),--db-url '$(DB_URL)') $(if $(SHARD),--shard '$(SHARD)') \
+	  $(if $(filter 1 yes true,$(FORCE)),--force)
+
 # Regenerate notebooks/ch04_attention.ipynb from the nbgrader master (autograde/source/…).
 release: venv
 	$(PY) scripts/release_notebook.py
 
 # The class report after autograding: autograde/reports/$(ASSIGNMENT)/index.html + three CSV files.
 # The gradebook is DB_URL when set, else the course config's, else autograde/gradebook.db.
-ASSIGNMENT ?= ch04_attention
 report: venv
 	cd autograde && ../$(PY) -m coursekit.report --assignment $(ASSIGNMENT) $(if $(DB_URL),--db-url '$(DB_URL)')
 

@@ -14,6 +14,8 @@ from nbgrader.api import (Assignment, Comment, Grade, GradeCell, Gradebook, Note
                           SubmittedAssignment, SubmittedNotebook)
 from traitlets.config.loader import PyFileConfigLoader
 
+from .gradebook_db import gradebook_url
+
 __all__ = ["NOT_GRADED", "CellInfo", "CellGrade", "ClassGrades", "alembic_on_path", "class_grades", "db_url",
            "read_class"]
 
@@ -52,7 +54,11 @@ class ClassGrades:
 
 
 def db_url(course, explicit: str | None = None) -> str:
-    """The gradebook URL of ``course`` (see the module docstring for the order)."""
+    """The gradebook URL of ``course`` (see the module docstring for the order), as `make grade` opens it."""
+    return gradebook_url(course, _named_url(course, explicit))
+
+
+def _named_url(course, explicit: str | None) -> str:
     if explicit:
         return explicit
     if os.environ.get("DB_URL"):
@@ -63,7 +69,7 @@ def db_url(course, explicit: str | None = None) -> str:
         config = PyFileConfigLoader(config_file.name, path=str(course)).load_config()
         if "db_url" in config.CourseDirectory:
             return config.CourseDirectory.db_url
-    return f"sqlite:///{course / 'gradebook.db'}"
+    return ""  # gradebook_url's default: the course's own sqlite file
 
 
 def alembic_on_path() -> None:
