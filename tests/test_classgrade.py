@@ -124,6 +124,7 @@ def both(tmp_path_factory):
     return serial, parallel, runs, expected
 
 
+@pytest.mark.integration  # real nbgrader workers and kernels: `make test` only
 def test_does_classgrade_fail_like_nbgrader(both):
     """Exit status 1 from both (one ungradable notebook); classgrade names the student and nbgrader's reason?"""
     _, _, (serial_run, parallel_run), _ = both
@@ -133,6 +134,7 @@ def test_does_classgrade_fail_like_nbgrader(both):
     assert f"[{len(CLASS) + 1}/{len(CLASS) + 1}]" in parallel_run.stdout and "ETA" in parallel_run.stdout
 
 
+@pytest.mark.integration  # real nbgrader workers and kernels: `make test` only
 def test_is_the_gradebook_the_same_as_serial(both):
     """Same grades (auto score, max, manual flag) and auto comments for every student, the ungradable one too?"""
     serial, parallel, _, expected = both
@@ -144,6 +146,7 @@ def test_is_the_gradebook_the_same_as_serial(both):
         assert {g: scores[student][0][g][0] for g in POINTS} == pytest.approx(expected[student], abs=1e-9)
 
 
+@pytest.mark.integration  # real nbgrader workers and kernels: `make test` only
 @pytest.mark.parametrize("student", CLASS)
 def test_are_autograded_notebook_and_feedback_the_same(both, student):
     """Same cells and outputs in the autograded notebook, same feedback page, up to timestamps and durations?"""
@@ -153,6 +156,7 @@ def test_are_autograded_notebook_and_feedback_the_same(both, student):
     assert feedback_text(parallel, student) == feedback_text(serial, student)
 
 
+@pytest.mark.integration  # real nbgrader workers and kernels: `make test` only
 def test_does_a_rerun_grade_only_the_missing(both):
     """A second run grades nothing already graded: only the failed student is tried again?"""
     _, parallel, _, _ = both
@@ -175,6 +179,7 @@ def processes_with_home(home, command="") -> list:
     return found
 
 
+@pytest.mark.integration  # real nbgrader workers and kernels: `make test` only
 def test_does_ctrl_c_stop_cleanly(both):
     """Ctrl-C while students are being graded: status 130, no worker or kernel left, no half-written folder?"""
     _, parallel, _, _ = both
@@ -205,6 +210,7 @@ def test_does_ctrl_c_stop_cleanly(both):
 
 # ---------- PostgreSQL: one gradebook, two shards at once ----------
 
+@pytest.mark.integration  # real nbgrader workers and kernels: `make test` only
 def test_do_two_shards_share_one_postgresql_gradebook(tmp_path):
     """Shards 0/2 and 1/2 graded at the same time into one PostgreSQL 15: every student once, right scores?"""
     students = ["ok_dot", "bug_mask_multiplied"]  # with broken_json: one student in shard 0/2, two in 1/2

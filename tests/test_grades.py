@@ -41,11 +41,12 @@ def test_a_missing_assignment_is_named(tmp_path):
 
 
 def test_db_url_order(tmp_path, monkeypatch):
-    """Explicit URL, then DB_URL, then CourseDirectory.db_url in nbgrader_config.py, then the course's sqlite?"""
+    """Explicit URL, then DB_URL, then CourseDirectory.db_url in nbgrader_config.py, then the course's sqlite,
+    each opened as `make grade` opens it (sqlite waits for a busy writer)?"""
     monkeypatch.delenv("DB_URL", raising=False)
-    assert db_url(tmp_path) == f"sqlite:///{tmp_path.resolve() / 'gradebook.db'}"
+    assert db_url(tmp_path) == f"sqlite:///{tmp_path.resolve() / 'gradebook.db'}?timeout=120"
     (tmp_path / "nbgrader_config.py").write_text("c = get_config()\nc.CourseDirectory.db_url = 'sqlite:////cfg.db'\n")
-    assert db_url(tmp_path) == "sqlite:////cfg.db"
+    assert db_url(tmp_path) == "sqlite:////cfg.db?timeout=120"
     monkeypatch.setenv("DB_URL", "postgresql://127.0.0.1/env")
-    assert db_url(tmp_path) == "postgresql://127.0.0.1/env"
-    assert db_url(tmp_path, "sqlite:////explicit.db") == "sqlite:////explicit.db"
+    assert db_url(tmp_path).endswith("://127.0.0.1/env") and db_url(tmp_path).startswith("postgresql")
+    assert db_url(tmp_path, "sqlite:////explicit.db?timeout=5") == "sqlite:////explicit.db?timeout=5"
