@@ -81,8 +81,9 @@ def instructor_nbgrader(plan, *args):
 
 
 def grade(plan):
-    """The instructor grades every collected submission (swap for ``make grade`` once it exists)."""
-    return instructor_nbgrader(plan, "autograde", ASSIGNMENT)
+    """The instructor grades every collected submission as `make grade` does: coursekit.classgrade, 2 workers."""
+    return as_user(plan, plan.instructor, plan.python, "-m", "coursekit.classgrade", ASSIGNMENT, "--workers", "2",
+                   cwd=plan.course_dir())
 
 
 def start_servers(plan, users, timeout=180):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from attnkit.diagnose import STAGES
 from nbgrader.api import MissingEntry
+from sqlalchemy.engine import make_url
 
 from .grades import ClassGrades, db_url, read_class
 from .report_csv import write_csvs
@@ -236,7 +237,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     course = pathlib.Path(args.course).resolve()
     url = db_url(course, args.db_url)
-    if url.startswith("sqlite:///") and not pathlib.Path(url[len("sqlite:///"):]).exists():
+    if url.startswith("sqlite:///") and not pathlib.Path(make_url(url).database).exists():
         print(f"no gradebook at {url}: grade the class first (make grade, or nbgrader autograde "
               f"{args.assignment} in {course})", file=sys.stderr)
         return 2
