@@ -27,3 +27,22 @@ def test_is_there_always_a_reason():
     assert failure_reason(["Traceback (most recent call last):\n  …\nKeyError: 'cells'"]) == "KeyError: 'cells'"
     assert failure_reason(["", "No notebooks were matched by 'x'"]) == "No notebooks were matched by 'x'"
     assert failure_reason([]) == "nbgrader reported an error without a message"
+
+
+def test_does_the_worker_keep_the_course_output_cap_and_start_kernels_ahead(tmp_path, monkeypatch):
+    """The course's executor (CappedExecute) gains the warm start in a worker; nothing else is replaced?"""
+    from nbgrader.preprocessors import Execute
+
+    from coursekit.gradeworker import make_app
+    from coursekit.output_cap import CappedExecute
+    from coursekit.paths import copy_course
+    from coursekit.warm_execute import WarmExecute
+
+    monkeypatch.chdir(tmp_path)  # make_app changes into the course
+    course = copy_course(tmp_path / "course")
+    steps = make_app(course, "ch04_attention", f"sqlite:///{tmp_path / 'gradebook.db'}").config.Autograde[
+        "autograde_preprocessors"]
+    executors = [s for s in steps if issubclass(s, Execute)]
+    assert len(executors) == 1 and issubclass(executors[0], WarmExecute) and issubclass(executors[0], CappedExecute)
+    cold = make_app(course, "ch04_attention", f"sqlite:///{tmp_path / 'gradebook.db'}", warm=False)
+    assert [s for s in cold.config.Autograde["autograde_preprocessors"] if issubclass(s, Execute)] == [CappedExecute]

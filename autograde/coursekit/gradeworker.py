@@ -3,9 +3,10 @@
 The worker builds nbgrader's ``AutogradeApp`` once in the course folder, so the course's
 ``nbgrader_config.py`` is loaded exactly as ``nbgrader autograde`` loads it. For each student it
 runs nbgrader's ``Autograde`` converter, i.e. ``nbgrader autograde <assignment> --student <id>
---force``, without paying Python's and nbgrader's start-up again. The one change: nbgrader's
-``Execute`` is replaced by :class:`~coursekit.warm_execute.WarmExecute` (same class, the next
-kernel started ahead). Every student still runs in a kernel of their own.
+--force``, without paying Python's and nbgrader's start-up again. The one change: the configured
+executor (nbgrader's ``Execute``, or the course's output-capping subclass of it) also gets
+:class:`~coursekit.warm_execute.WarmExecute`'s next kernel started ahead. Every student still runs
+in a kernel of their own.
 
 Its log (nbgrader's, and what kernels print) goes to ``<course>/grading-logs/worker-<k>.log``;
 the parent process shows the progress. Ctrl-C in the terminal reaches only the parent, which
@@ -51,8 +52,18 @@ def make_app(course, assignment: str, db_url: str, warm: bool = True) -> Autogra
     if warm:
         steps = Autograde.class_traits()["autograde_preprocessors"].default()
         configured = app.config.Autograde.get("autograde_preprocessors", steps)
-        app.config.Autograde.autograde_preprocessors = [WarmExecute if p is Execute else p for p in configured]
+        app.config.Autograde.autograde_preprocessors = [_warm(p) for p in configured]
     return app
+
+
+def _warm(step):
+    """``step`` with kernels started ahead when it executes the notebook (nbgrader's Execute or the
+    course's subclass of it, e.g. the output cap's CappedExecute); other steps unchanged."""
+    if not (isinstance(step, type) and issubclass(step, Execute)) or issubclass(step, WarmExecute):
+        return step
+    if step is Execute:
+        return WarmExecute
+    return type(f"Warm{step.__name__}", (WarmExecute, step), {})
 
 
 def grade_student(app: AutogradeApp, student: str, retries: int = 1) -> Outcome:
