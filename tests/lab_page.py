@@ -3,8 +3,12 @@
 Every helper takes a Playwright ``Page`` showing one notebook and works through the
 visible UI (menus, toolbar, keyboard); ``code_cells`` reads back what the page shows.
 """
+import contextlib
+import os
 import pathlib
 from dataclasses import dataclass
+
+import pytest
 
 CHROMIUM = pathlib.Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -12,6 +16,30 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
 ]
 VIEWPORT = {"width": 1400, "height": 1000}
+
+
+def require_chromium(what: str = "the browser test") -> pathlib.Path:
+    """Debian's Chromium; without it skip with how to enable it, or fail under CI=true (never a silent pass)."""
+    if not CHROMIUM.exists():
+        message = f"{CHROMIUM} missing: enable {what} with `sudo apt-get install chromium` (or run `make test` as root)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return CHROMIUM
+
+
+@contextlib.contextmanager
+def chromium_browser(home: pathlib.Path, what: str = "the browser test"):
+    """A headless Chromium via Playwright whose settings and caches live under ``home``; closed after."""
+    from playwright.sync_api import sync_playwright
+
+    env = dict(os.environ, XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"))
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(require_chromium(what)), args=CHROMIUM_ARGS, env=env)
+        try:
+            yield browser
+        finally:
+            browser.close()
 STDERR_MIME = "application/vnd.jupyter.stderr"  # stderr streams and tracebacks alike
 
 # The toolbar indicator says "idle" before a kernel is attached; the status bar's

@@ -6,7 +6,6 @@ and on a copy with correct solutions filled in. Screenshots land in
 ``artefacts/browser/`` (ignored by git); ``jupyterlab.log`` there is the server's log.
 """
 import json
-import os
 import re
 import shutil
 import time
@@ -76,29 +75,14 @@ def graded_cells(nb) -> int:
 
 @pytest.fixture(scope="module")
 def chromium():
-    if not lab_page.CHROMIUM.exists():
-        message = (f"{lab_page.CHROMIUM} missing: enable the browser test with "
-                   "`sudo apt-get install chromium` (or run `make test` as root)")
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return lab_page.CHROMIUM
+    return lab_page.require_chromium()
 
 
 @pytest.fixture(scope="module")
 def browser(chromium, tmp_path_factory):
-    from playwright.sync_api import sync_playwright
-
     # Chromium's crash-report settings and caches go to a temp dir, not the user's ~/.config.
-    home = tmp_path_factory.mktemp("chromium-home")
-    env = dict(os.environ, XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"))
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(chromium), args=lab_page.CHROMIUM_ARGS, env=env)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with lab_page.chromium_browser(tmp_path_factory.mktemp("chromium-home")) as browser:
+        yield browser
 
 
 @pytest.fixture(scope="module")

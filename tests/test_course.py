@@ -139,7 +139,7 @@ def test_is_each_test_cell_shaped_for_partial_credit(test):
     hidden = re.search(r"### BEGIN HIDDEN TESTS\n(.*)### END HIDDEN TESTS\n", source, flags=re.S).group(1)
     visible = source.replace(hidden, "")
     assert f"_score = gradecell.run({test.number}, {args})" in visible
-    assert f'_os.environ["ATTN_GRADER"]' in hidden and f"_grader.grade({test.number}, {args})" in hidden
+    assert '_os.environ["ATTN_GRADER"]' in hidden and f"_grader.grade({test.number}, {args})" in hidden
     assert source.splitlines()[-1] == "_score"
 
 

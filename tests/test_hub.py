@@ -9,7 +9,6 @@ the instructor collects in the formgrader, grades (``hub_tools.grade``), generat
 feedback in the formgrader; each student fetches feedback and opens it, seeing their own score
 and the diagnosis. Screenshots and the hub's log land in ``artefacts/hub/``.
 """
-import os
 import re
 import shutil
 
@@ -35,20 +34,8 @@ SHORT = 60_000  # ms: anything else the page shows
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
     require_hub_machine()
-    if not lab_page.CHROMIUM.exists():
-        message = f"{lab_page.CHROMIUM} missing: enable the hub browser test with `sudo apt-get install chromium`"
-        pytest.fail(message) if os.environ.get("CI") == "true" else pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    home = tmp_path_factory.mktemp("chromium-home")
-    env = dict(os.environ, XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"))
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(lab_page.CHROMIUM), args=lab_page.CHROMIUM_ARGS, env=env)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with lab_page.chromium_browser(tmp_path_factory.mktemp("chromium-home"), "the hub browser test") as browser:
+        yield browser
 
 
 @pytest.fixture(scope="module")
