@@ -147,6 +147,22 @@ def test_is_the_gradebook_the_same_as_serial(both):
 
 
 @pytest.mark.integration  # real nbgrader workers and kernels: `make test` only
+def test_does_the_class_report_read_a_make_grade_run_as_a_serial_one(both):
+    """`make report` after `make grade`: the same students.csv and checks.csv as after `nbgrader autograde`?
+    (Before the re-run and Ctrl-C tests below change the parallel course.)"""
+    serial, parallel, _, expected = both
+    tables = {}
+    for course in (serial, parallel):
+        done = subprocess.run([sys.executable, "-m", "coursekit.report"], cwd=course, capture_output=True, text=True,
+                              env=isolated_env(course.parent / "home"), timeout=600)
+        assert done.returncode == 0 and "differ from the gradebook" not in done.stderr, done.stderr
+        out = course / "reports" / ASSIGNMENT
+        tables[course] = {name: (out / f"{name}.csv").read_text(encoding="utf-8") for name in ("students", "checks")}
+    assert tables[parallel] == tables[serial]
+    assert "bug_no_scale" in tables[parallel]["students"] and "scores_missing_scale" in tables[parallel]["students"]
+
+
+@pytest.mark.integration  # real nbgrader workers and kernels: `make test` only
 @pytest.mark.parametrize("student", CLASS)
 def test_are_autograded_notebook_and_feedback_the_same(both, student):
     """Same cells and outputs in the autograded notebook, same feedback page, up to timestamps and durations?"""
@@ -242,18 +258,3 @@ def test_does_a_bad_shard_or_worker_count_stop_before_grading(capsys, args, mess
     with pytest.raises(SystemExit) as stopped:
         main(args)
     assert stopped.value.code == 2 and message in capsys.readouterr().err
-
-
-@pytest.mark.integration  # real nbgrader workers and kernels: `make test` only
-def test_does_the_class_report_read_a_make_grade_run_as_a_serial_one(both):
-    """`make report` after `make grade`: the same students.csv and checks.csv as after `nbgrader autograde`?"""
-    serial, parallel, _, expected = both
-    tables = {}
-    for course in (serial, parallel):
-        done = subprocess.run([sys.executable, "-m", "coursekit.report"], cwd=course, capture_output=True, text=True,
-                              env=isolated_env(course.parent / "home"), timeout=600)
-        assert done.returncode == 0 and "differ from the gradebook" not in done.stderr, done.stderr
-        out = course / "reports" / ASSIGNMENT
-        tables[course] = {name: (out / f"{name}.csv").read_text(encoding="utf-8") for name in ("students", "checks")}
-    assert tables[parallel] == tables[serial]
-    assert "bug_no_scale" in tables[parallel]["students"] and "scores_missing_scale" in tables[parallel]["students"]
