@@ -5,12 +5,14 @@ uniquely named Unix users, in a /tmp folder the hub's users can enter; it always
 deletes the users and their homes, and keeps the hub's log in ``artefacts/hub/``.
 """
 import asyncio
+import atexit
 import contextlib
 import json
 import os
 import pathlib
 import secrets
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -41,6 +43,19 @@ def require_hub_machine() -> None:
         pytest.fail(reason)
     if reason:
         pytest.skip(reason)
+    if os.environ.get("CI") == "true":
+        _let_hub_users_enter_the_clone()
+
+
+def _let_hub_users_enter_the_clone() -> None:
+    """CI may clone inside a private folder (e.g. /root, mode 700), where the hub's users cannot reach the
+    venv and attnkit: give others the search bit only (no listing) on the folders above the clone, for this
+    run, restored when it ends. Outside CI the launcher stops with a message saying where to clone instead."""
+    for folder in REPO.resolve().parents:
+        mode = folder.stat().st_mode
+        if not mode & stat.S_IXOTH:
+            folder.chmod(stat.S_IMODE(mode) | stat.S_IXOTH)
+            atexit.register(folder.chmod, stat.S_IMODE(mode))
 
 
 @contextlib.contextmanager
