@@ -19,7 +19,8 @@ export MPLCONFIGDIR         := $(STATE)/matplotlib
 export ATTNKIT_CACHE_DIR    := $(STATE)/attnkit-cache
 export JUPYTER_PLATFORM_DIRS := 1
 export npm_config_cache     := $(STATE)/npm
-# The kernel-side grader, as nbgrader_config.py announces it (an instructor running the master in `make lab`).
+# The kernel-side grader, for an instructor running the master in `make lab` (nbgrader's own kernels are
+# told by the course config; this is coursekit.paths.GRADER, which tests/unit/test_paths.py checks).
 export ATTN_GRADER          := $(CURDIR)/autograde/grader/__init__.py
 
 .PHONY: lab test test-fast venv release grade report browser-deps clean hub hub-remove
@@ -30,7 +31,7 @@ $(STAMP): pyproject.toml
 	@# A venv left half-made (no pip: e.g. python3-venv missing at the time) is rebuilt.
 	test -x $(VENV)/bin/pip || $(PYTHON) -m venv --clear $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[course,test]'
 	@# The torch oracle tests run when a local CPU wheel is on disk; they skip otherwise.
 	-@ls /opt/wheels/torch-2.13.0+cpu-*.whl >/dev/null 2>&1 && \
 	  $(PY) -m pip install --quiet --find-links /opt/wheels 'torch==2.13.0' || true
@@ -69,7 +70,7 @@ hub: venv
 hub-remove: venv
 	cd autograde && $(CURDIR)/$(PY) -m hub --remove
 
-# Autograde every submission in autograde/submitted/ with WORKERS nbgrader workers (coursekit.classgrade).
+# Autograde every submission in autograde/submitted/ with WORKERS nbgrader workers (coursekit.grading).
 # DB_URL=postgresql://… shares one gradebook; SHARD=i/n grades shard i of n; FORCE=1 grades again.
 ASSIGNMENT ?= ch04_attention
 WORKERS    ?= $(shell nproc 2>/dev/null || echo 2)
@@ -78,7 +79,7 @@ SHARD      ?=
 FORCE      ?=
 
 grade: venv
-	cd autograde && PATH="$(CURDIR)/$(VENV)/bin:$$PATH" ../$(PY) -m coursekit.classgrade $(ASSIGNMENT) \
+	cd autograde && ../$(PY) -m coursekit.grading $(ASSIGNMENT) \
 	  --workers $(WORKERS) $(if $(DB_URL),--db-url '$(DB_URL)') $(if $(SHARD),--shard '$(SHARD)') \
 	  $(if $(filter 1 yes true,$(FORCE)),--force)
 
@@ -87,7 +88,7 @@ release: venv
 	$(PY) scripts/release_notebook.py
 
 # The class report after autograding: autograde/reports/$(ASSIGNMENT)/index.html + three CSV files.
-# The gradebook is DB_URL when set, else the course config's, else autograde/gradebook.db.
+# The gradebook, for every command: DB_URL when set, else the course config's, else autograde/gradebook.db.
 report: venv
 	cd autograde && ../$(PY) -m coursekit.report --assignment $(ASSIGNMENT) $(if $(DB_URL),--db-url '$(DB_URL)')
 

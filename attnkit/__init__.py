@@ -10,6 +10,7 @@ Modules, one concept each (imports flow downward):
 * :mod:`attnkit.lab`       - the lab contract: reference and stub student functions
 * :mod:`attnkit.verify`    - the port of the lab's ``verify.c`` (TEST 1-4, 22 assertions)
 * :mod:`attnkit.gradecell` - what the chapter's four graded test cells show before submitting
+* :mod:`attnkit.record`    - the grader's record of one graded test cell (standard library only)
 * :mod:`attnkit.sharpness` - how peaked softmax(Q Kᵀ) gets vs head_dim (the explorer's numbers)
 * :mod:`attnkit.timing`    - loops vs vectorised scores, measured on this machine
 * :mod:`attnkit.static`    - under nbgrader: is it grading? the demo figures' PNG cache
@@ -32,7 +33,7 @@ if _os.environ.get("ATTNKIT_GRADING_CALL"):
     # started must not use the reference implementation in its place.
     raise ImportError("评分期间，学生函数启动的子进程不能导入 attnkit")
 
-from . import gradecell, lab, naive, sharpness, timing, verify
+from . import gradecell, lab, naive, record, sharpness, timing, verify
 from .attention import add_mask, attention, attention_scores, default_scale, softmax
 from .diagnose import Finding, diagnose, format_findings
 from .errors import ShapeError
@@ -42,6 +43,6 @@ from .multihead import MultiHeadAttention
 __all__ = [
     "ShapeError", "MASK_VALUE", "create_causal_mask",
     "attention_scores", "add_mask", "softmax", "attention", "default_scale",
-    "MultiHeadAttention", "gradecell", "lab", "naive", "verify", "sharpness", "timing",
+    "MultiHeadAttention", "gradecell", "lab", "naive", "record", "verify", "sharpness", "timing",
     "diagnose", "Finding", "format_findings",
 ]

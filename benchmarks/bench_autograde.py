@@ -12,8 +12,8 @@ import tempfile
 
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests"))
-from mistakes import submission  # noqa: E402
-from course_tools import autograde_class  # noqa: E402
+from support.mistakes import submission  # noqa: E402
+from support.course_tools import autograde_class  # noqa: E402
 from test_course_matrix import EXPECTED, class_submissions  # noqa: E402
 
 

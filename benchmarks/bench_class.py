@@ -1,10 +1,10 @@
-"""Grading a class: serial `nbgrader autograde` vs `make grade` (coursekit.classgrade) with 1 and 2 workers.
+"""Grading a class: serial `nbgrader autograde` vs `make grade` (coursekit.grading) with 1 and 2 workers.
 
 Run: .venv/bin/python benchmarks/bench_class.py --n 300 [--sample 10] [--workers 1,2]
 Builds N synthetic submissions (the rows of the mistake table, correct and buggy, in turn) in a
 throw-away copy of the course, then from one run prints side by side:
   * serial `nbgrader autograde` on the first --sample submissions (start-up included),
-  * `python -m coursekit.classgrade --workers W` on all N, for each W,
+  * `python -m coursekit.grading --workers W` on all N, for each W,
 wall seconds, wall and CPU seconds per submission (CPU of every process: graders and kernels),
 and where one submission's time goes in the workers (kernel until ready, cells, nbgrader's
 bookkeeping = the rest). Machine noise (other jobs on the same cores) shows in every figure.
@@ -26,7 +26,7 @@ import nbformat
 TESTS = pathlib.Path(__file__).resolve().parents[1] / "tests"
 sys.path.insert(0, str(TESTS))
 import conftest  # noqa: E402,F401 -- Jupyter/IPython state in .state/, autograde/ on sys.path
-from course_tools import ASSIGNMENT, course_copy, isolated_env, released, run_nbgrader  # noqa: E402
+from support.course_tools import ASSIGNMENT, course_copy, isolated_env, released, run_nbgrader  # noqa: E402
 from test_classgrade import mistake_table  # noqa: E402  -- the one adapter to the table of mistakes
 
 
@@ -60,7 +60,7 @@ def timed(command, cwd, env):
 
 
 def where_time_goes(course: pathlib.Path) -> str:
-    """Means over the graded students of grading-logs/last-run.json (written by coursekit.classgrade)."""
+    """Means over the graded students of grading-logs/last-run.json (written by coursekit.grading)."""
     outcomes = [o for o in json.loads((course / "grading-logs" / "last-run.json").read_text()) if o["timings"]]
     mean = {key: statistics.mean(o["timings"].get(key, 0.0) for o in outcomes)
             for key in ("kernel", "cells", "worker_cpu", "kernel_cpu")}
@@ -84,7 +84,7 @@ def main() -> None:
                  *timed_serial(sample_of(course, tmp / "serial", args.sample), env), "")]
         for workers in [int(w) for w in args.workers.split(",")]:
             copy = sample_of(course, tmp / f"w{workers}", args.n)
-            wall, cpu, done = timed([sys.executable, "-m", "coursekit.classgrade", "--course", str(copy),
+            wall, cpu, done = timed([sys.executable, "-m", "coursekit.grading", "--course", str(copy),
                                      "--workers", str(workers)], copy, env)
             failed = done.stdout.count("  FAILED")
             rows.append((f"make grade WORKERS={workers}", args.n, wall, cpu, where_time_goes(copy) +

@@ -24,8 +24,8 @@ from playwright.sync_api import sync_playwright
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
-import lab_page  # noqa: E402
-from lab_server import lab_server  # noqa: E402
+from support import lab_page  # noqa: E402
+from support.lab_server import lab_server  # noqa: E402
 
 EXPLORER_CELL = "from attnkit.figures import sharpness_explorer\nsharpness_explorer()"
 OLD_EXPLORER_CELL = "from attnkit.widgets import sharpness_explorer\nsharpness_explorer()"

@@ -18,7 +18,7 @@ import nbformat
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "tests"), str(REPO / "autograde")]
-from synthetic_class import ASSIGNMENT, _student, write_class  # noqa: E402
+from support.synthetic_class import ASSIGNMENT, _student, write_class  # noqa: E402
 
 
 def pad(course: pathlib.Path, kilobytes: int) -> None:

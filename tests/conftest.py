@@ -1,17 +1,22 @@
-"""Shared test set-up: keep Jupyter, IPython and matplotlib state inside the repo.
+"""Shared test set-up: the two tiers, and Jupyter, IPython and matplotlib state inside the repo.
 
-The Makefile exports the same variables; setting them here too keeps a bare
-``.venv/bin/pytest`` from touching the user's home.
+``tests/unit/`` (``make test-fast``) runs without servers, kernels or the nbgrader CLI;
+``tests/integration/`` (``make test`` runs both) starts real ones. A test's tier is its folder:
+every test under ``integration/`` is marked ``integration`` here, so ``-m "not integration"``
+selects the unit tier. The Makefile exports the same state variables; setting them here too
+keeps a bare ``.venv/bin/pytest`` from touching the user's home.
 """
 import os
 import pathlib
-import sys
 
 import matplotlib
+import pytest
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "autograde"))  # the instructor-side packages: coursekit, grader
+from coursekit.gradebook import alembic_on_path
+from coursekit.paths import GRADER, REPO
+
 STATE = REPO / ".state"
+INTEGRATION = pathlib.Path(__file__).resolve().parent / "integration"
 
 _STATE_DIRS = {
     "JUPYTER_CONFIG_DIR": "jupyter/config",
@@ -25,9 +30,14 @@ _STATE_DIRS = {
 for _var, _sub in _STATE_DIRS.items():
     os.environ.setdefault(_var, str(STATE / _sub))
 os.environ.setdefault("JUPYTER_PLATFORM_DIRS", "1")
-# nbgrader's Gradebook runs `alembic` as a subprocess: the venv's scripts must be on PATH.
-os.environ["PATH"] = os.pathsep.join([str(pathlib.Path(sys.executable).parent), os.environ.get("PATH", "")])
+alembic_on_path()  # gradebooks opened by the tests, and nbgrader commands they start
 # Kernels that run the master outside nbgrader (tests) find the grader as nbgrader's would.
-os.environ.setdefault("ATTN_GRADER", str(REPO / "autograde" / "grader" / "__init__.py"))
+os.environ.setdefault("ATTN_GRADER", str(GRADER))
 
 matplotlib.use("Agg")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if INTEGRATION in pathlib.Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.integration)

@@ -13,9 +13,9 @@ import time
 import nbformat
 import pytest
 
-import lab_page
+from support import lab_page
 from attnkit.sharpness import HEAD_DIMS
-from lab_server import REPO, lab_server
+from support.lab_server import REPO, lab_server
 
 pytestmark = pytest.mark.integration  # real nbgrader, kernels, servers or a browser: `make test` only
 

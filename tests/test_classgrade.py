@@ -1,7 +1,7 @@
-"""Does `make grade` (coursekit.classgrade) grade a class exactly as serial `nbgrader autograde` does?
+"""Does `make grade` (coursekit.grading) grade a class exactly as serial `nbgrader autograde` does?
 
 Real nbgrader, real kernels, throw-away courses. One class of submissions from the mistake table
-is graded twice: by ONE serial `nbgrader autograde` and by `python -m coursekit.classgrade` with
+is graded twice: by ONE serial `nbgrader autograde` and by `python -m coursekit.grading` with
 two workers on the same sqlite gradebook file; the gradebooks, the autograded notebooks and the
 feedback must agree (up to timestamps and measured durations). The same course then shows that a
 re-run grades only what is missing and that Ctrl-C leaves no process and no half-written result.
@@ -20,11 +20,11 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from coursekit.gradebook_db import gradebook_url
-from coursekit.selection import parse_shard
-from course_tools import ASSIGNMENT, POINTS, course_copy, isolated_env, released, run_nbgrader, visible_text
-from mistakes import MISTAKES, mistake_notebook
-from postgres_server import postgres_server
+from coursekit.gradebook import resolve_gradebook
+from coursekit.grading.selection import parse_shard
+from support.course_tools import ASSIGNMENT, POINTS, course_copy, isolated_env, released, run_nbgrader, visible_text
+from support.mistakes import MISTAKES, mistake_notebook
+from support.postgres_server import postgres_server
 
 # A correct one, one bug per function (TEST 4 differs too), and one nbgrader cannot grade; few, to keep
 # the run short: the full table is graded by test_course_matrix.py.
@@ -55,8 +55,8 @@ def make_course(tmp: pathlib.Path, students, db_url: str = ""):
 
 
 def classgrade(course, env, *args):
-    """``python -m coursekit.classgrade`` run in ``course`` as `make grade` runs it."""
-    return subprocess.run([sys.executable, "-m", "coursekit.classgrade", "--course", str(course), *args],
+    """``python -m coursekit.grading`` run in ``course`` as `make grade` runs it."""
+    return subprocess.run([sys.executable, "-m", "coursekit.grading", "--course", str(course), *args],
                           cwd=course, env=env, capture_output=True, text=True, timeout=600)
 
 
@@ -201,7 +201,7 @@ def test_does_ctrl_c_stop_cleanly(both):
     _, parallel, _, _ = both
     home = parallel.parent / "home"
     started = time.time()
-    run = subprocess.Popen([sys.executable, "-m", "coursekit.classgrade", "--course", str(parallel), "--force",
+    run = subprocess.Popen([sys.executable, "-m", "coursekit.grading", "--course", str(parallel), "--force",
                             "--workers", "2"], cwd=parallel, env=isolated_env(home), stdout=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
@@ -254,7 +254,7 @@ def test_do_two_shards_share_one_postgresql_gradebook(tmp_path):
                                            (["--workers", "0"], "WORKERS must be a positive number")])
 def test_does_a_bad_shard_or_worker_count_stop_before_grading(capsys, args, message):
     """SHARD=3/2 or WORKERS=0: a usage error (status 2) that names the rule, before any gradebook or worker?"""
-    from coursekit.classgrade import main
+    from coursekit.grading.run import main
     with pytest.raises(SystemExit) as stopped:
         main(args)
     assert stopped.value.code == 2 and message in capsys.readouterr().err

@@ -17,9 +17,9 @@ from traitlets.config.loader import PyFileConfigLoader
 from attnkit import lab, verify
 from attnkit.gradecell import TEST_CELLS
 from grader.checks import HIDDEN
-from course_tools import COURSE, MANUAL, MASTER, POINTS, REPO, STUDENT, index_of
-from course_tools import cell_score as _score, cells_by_id as _cells, course_copy as _course_copy
-from course_tools import output_text as _text, run_nbgrader as _nbgrader
+from support.course_tools import COURSE, MANUAL, MASTER, POINTS, REPO, STUDENT, index_of
+from support.course_tools import cell_score as _score, cells_by_id as _cells, course_copy as _course_copy
+from support.course_tools import output_text as _text, run_nbgrader as _nbgrader
 
 pytestmark = pytest.mark.integration  # real nbgrader, kernels, servers or a browser: `make test` only
 

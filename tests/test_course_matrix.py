@@ -9,8 +9,8 @@ One more student submits the untouched release together with files named like th
 import nbformat
 import pytest
 
-from course_tools import ASSIGNMENT, POINTS, autograde_class, gradebook_scores
-from mistakes import MISTAKES, mistake_notebook
+from support.course_tools import ASSIGNMENT, POINTS, autograde_class, gradebook_scores
+from support.mistakes import MISTAKES, mistake_notebook
 
 pytestmark = pytest.mark.integration  # real nbgrader, kernels, servers or a browser: `make test` only
 

@@ -15,10 +15,10 @@ import pytest
 from nbgrader.validator import Validator
 from traitlets.config.loader import PyFileConfigLoader
 
-from coursekit.output_cap import CappedExecute
-from course_tools import (ASSIGNMENT, COURSE, POINTS, autograde_class, cell_score, cells_by_id, fill_solution,
+from coursekit.plugins.output_cap import CappedExecute
+from support.course_tools import (ASSIGNMENT, COURSE, POINTS, autograde_class, cell_score, cells_by_id, fill_solution,
                           gradebook_scores, index_of, output_text, run_nbgrader, visible_text)
-from mistakes import submission
+from support.mistakes import submission
 
 pytestmark = pytest.mark.integration  # the real nbgrader CLI: `make test` only
 

@@ -14,8 +14,8 @@ import uuid
 import nbformat
 import pytest
 
-from mistakes import submission
-from course_tools import (ASSIGNMENT, POINTS, autograde_class, gradebook_comments, gradebook_scores, index_of,
+from support.mistakes import submission
+from support.course_tools import (ASSIGNMENT, POINTS, autograde_class, gradebook_comments, gradebook_scores, index_of,
                           run_nbgrader, visible_text)
 
 pytestmark = pytest.mark.integration  # real nbgrader, kernels, servers or a browser: `make test` only

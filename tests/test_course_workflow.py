@@ -14,8 +14,8 @@ import nbformat
 import pytest
 from nbconvert import HTMLExporter
 
-from mistakes import submission
-from course_tools import (ASSIGNMENT, COURSE, MASTER, POINTS, STUDENT, course_copy, gradebook_scores, isolated_env,
+from support.mistakes import submission
+from support.course_tools import (ASSIGNMENT, COURSE, MASTER, POINTS, STUDENT, course_copy, gradebook_scores, isolated_env,
                           run_nbgrader, visible_text)
 
 pytestmark = pytest.mark.integration  # real nbgrader, kernels, servers or a browser: `make test` only

@@ -6,9 +6,9 @@ import csv
 
 import pytest
 
-from coursekit.export import TOTAL_COLUMNS
-from course_tools import course_copy, isolated_env, run_nbgrader
-from synthetic_class import AUTO, MANUAL, small_class
+from coursekit.plugins.export import TOTAL_COLUMNS
+from support.course_tools import course_copy, isolated_env, run_nbgrader
+from support.synthetic_class import AUTO, MANUAL, small_class
 
 pytestmark = pytest.mark.integration  # the real nbgrader CLI
 

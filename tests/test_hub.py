@@ -15,10 +15,10 @@ import shutil
 import nbformat
 import pytest
 
-import lab_page
-from mistakes import submission
-from course_tools import ASSIGNMENT, POINTS, gradebook_scores
-from hub_tools import ARTEFACTS, course_hub, grade, require_hub_machine, server_api, user_token
+from support import lab_page
+from support.mistakes import submission
+from support.course_tools import ASSIGNMENT, POINTS, gradebook_scores
+from support.hub_tools import ARTEFACTS, course_hub, grade, require_hub_machine, server_api, user_token
 
 pytestmark = pytest.mark.integration  # a real JupyterHub, Unix users, Chromium: `make test` only
 

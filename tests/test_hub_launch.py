@@ -12,8 +12,8 @@ import urllib.request
 import pytest
 from traitlets.config.loader import PyFileConfigLoader
 
-from course_tools import course_copy
-from hub_tools import ARTEFACTS, start_servers
+from support.course_tools import course_copy
+from support.hub_tools import ARTEFACTS, start_servers
 from hub import accounts, launch, plan as hub_plan, userenv
 
 pytestmark = pytest.mark.integration  # a real JupyterHub, Unix users, Chromium: `make test` only

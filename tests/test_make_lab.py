@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from lab_server import REPO, free_port
+from support.lab_server import REPO, free_port
 
 pytestmark = pytest.mark.integration  # real nbgrader, kernels, servers or a browser: `make test` only
 

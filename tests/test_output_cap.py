@@ -14,7 +14,7 @@ from nbgrader import utils
 from nbgrader.preprocessors import Execute
 from nbgrader.validator import Validator
 
-from coursekit.output_cap import (GRACE, NOTE_ROOM, PER_OUTPUT, CappedExecute, OutputCap, cap_validator_outputs,
+from coursekit.plugins.output_cap import (GRACE, NOTE_ROOM, PER_OUTPUT, CappedExecute, OutputCap, cap_validator_outputs,
                                   content_size, cut_text, human, text_size, with_capped_execute)
 
 NOTE = "[评分时输出过长]"

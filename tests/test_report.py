@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from coursekit.grades import read_class
-from coursekit.report import build_report
-from synthetic_class import ASSIGNMENT, AUTO, Student, _student, small_class, write_class
+from coursekit.report.grades import read_class
+from coursekit.report.tables import build_report
+from support.synthetic_class import ASSIGNMENT, AUTO, Student, _student, small_class, write_class
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 

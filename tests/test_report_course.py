@@ -15,10 +15,10 @@ import sys
 import pytest
 from nbgrader.api import Gradebook
 
-from course_tools import ASSIGNMENT, POINTS, autograde_class
-from coursekit.results import MIME
-from mistakes import BY_NAME, mistake_notebook
-from report_page import open_report
+from support.course_tools import ASSIGNMENT, POINTS, autograde_class
+from coursekit.report.results import MIME
+from support.mistakes import BY_NAME, mistake_notebook
+from support.report_page import open_report
 
 pytestmark = pytest.mark.integration  # the real nbgrader CLI
 

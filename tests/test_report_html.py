@@ -8,12 +8,12 @@ import re
 
 import pytest
 
-from coursekit.grades import read_class
-from coursekit.report import build_report
-from coursekit.report_html import render
-from coursekit.results import MIME
-from report_page import open_report
-from synthetic_class import ASSIGNMENT, AUTO, Student, small_class, write_class
+from coursekit.report.grades import read_class
+from coursekit.report.tables import build_report
+from coursekit.report.html_page import render
+from coursekit.report.results import MIME
+from support.report_page import open_report
+from support.synthetic_class import ASSIGNMENT, AUTO, Student, small_class, write_class
 
 
 @pytest.fixture(scope="module")

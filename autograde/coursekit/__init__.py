@@ -1,5 +1,13 @@
-"""Instructor-side code of the nbgrader course: runs in nbgrader's process or behind `make` targets.
+"""The course toolkit: instructor-side code, one sub-package per job.
 
-Never imported by a student's kernel (the kernel-side grader is ``autograde/grader``).
-``autograde/nbgrader_config.py`` puts ``autograde/`` on ``sys.path`` and imports from here.
+* :mod:`coursekit.grading` — ``make grade``: a class autograded by parallel nbgrader workers;
+* :mod:`coursekit.report` — ``make report``: what the class got wrong, from the gradebook and the grader's records;
+* :mod:`coursekit.plugins` — what ``nbgrader_config.py`` plugs into nbgrader (kernel, output cap, failures,
+  feedback, export);
+* at the top, what every job shares: :mod:`coursekit.paths` (where things are, which course),
+  :mod:`coursekit.settings` (the course's nbgrader settings) and :mod:`coursekit.gradebook` (the one
+  rule that picks the gradebook).
+
+Installed with the project (``pip install -e '.[course]'``); never imported by a student's kernel
+(the kernel-side grader is the course's ``grader/``, loaded by path).
 """

@@ -1,27 +1,52 @@
-"""Where the course's files are, and how to make a throw-away copy of the course.
+"""Where the course's files are, which folder a command works on, and a throw-away copy of the course.
 
-A copy holds what nbgrader needs to run the course elsewhere (tests, `make release`, a hub):
-the master under ``source/``, ``nbgrader_config.py``, the kernel-side ``grader/`` and this
-package. Nothing generated (release/, submitted/, gradebook.db …) is copied.
+A course folder holds ``nbgrader_config.py``, the master under ``source/``, the kernel-side
+``grader/`` and everything nbgrader generates (release/, submitted/, gradebook.db …). This
+repository's course is ``autograde/``; a hub instructor's is ``~/course``. Every command finds
+its course with :func:`find_course`, and every kernel its grader with :func:`grader_of`.
 """
+import os
 import pathlib
 import shutil
 
-COURSE = pathlib.Path(__file__).resolve().parents[1]  # autograde/
+__all__ = ["COURSE", "REPO", "ASSIGNMENT", "MASTER", "STUDENT_NOTEBOOK", "GRADER", "CONFIG_FILE",
+           "grader_of", "find_course", "copy_course"]
+
+COURSE = pathlib.Path(__file__).resolve().parents[1]  # autograde/ (this package lives in it)
 REPO = COURSE.parent
 ASSIGNMENT = "ch04_attention"
+CONFIG_FILE = "nbgrader_config.py"
 MASTER = COURSE / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
 STUDENT_NOTEBOOK = REPO / "notebooks" / f"{ASSIGNMENT}.ipynb"
-GRADER = COURSE / "grader" / "__init__.py"
 
-_COPIED_DIRS = ("source", "grader", "coursekit")
+_COPIED_DIRS = ("source", "grader")
+
+
+def grader_of(course) -> pathlib.Path:
+    """The grader the hidden regions of ``course``'s test cells load (``ATTN_GRADER`` in the kernel)."""
+    return pathlib.Path(course).resolve() / "grader" / "__init__.py"
+
+
+GRADER = grader_of(COURSE)
+
+
+def find_course(explicit=None) -> pathlib.Path:
+    """The course a command works on: ``explicit``, else the current folder when it holds an
+    ``nbgrader_config.py`` (as nbgrader itself decides), else this repository's ``autograde/``."""
+    if explicit:
+        course = pathlib.Path(explicit).resolve()
+        if not (course / CONFIG_FILE).is_file():
+            raise FileNotFoundError(f"{course} is not a course folder: it has no {CONFIG_FILE}")
+        return course
+    here = pathlib.Path(os.getcwd()).resolve()
+    return here if (here / CONFIG_FILE).is_file() else COURSE
 
 
 def copy_course(dest) -> pathlib.Path:
-    """Copy the course (sources, config, grader, coursekit) into ``dest`` (must not exist); return it."""
+    """Copy the course (config, sources, grader) into ``dest`` (must not exist); return it."""
     dest = pathlib.Path(dest)
     skip = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints")
     for name in _COPIED_DIRS:
         shutil.copytree(COURSE / name, dest / name, ignore=skip)
-    shutil.copy2(COURSE / "nbgrader_config.py", dest)
+    shutil.copy2(COURSE / CONFIG_FILE, dest)
     return dest

@@ -7,10 +7,11 @@ that path) and calls :func:`grade` with the cell's student functions. Each cell 
 anew and stands alone: no state is shared between test cells except attnkit's record of a
 function that already timed out (``attnkit.safecall``), so an infinite loop costs one timeout.
 
-:func:`evaluate` does the work and returns an :class:`~.outcome.Outcome`; :func:`grade`
-prints it, publishes its machine-readable form (MIME type :data:`MIME`, read by the class
-report, removed from the feedback) and returns the score nbgrader reads: a plain float.
-Nothing raised inside ever escapes: a traceback would show this instructor-only code.
+:func:`evaluate` does the work and returns an :class:`attnkit.record.CellRecord` (built from the
+grader's private load of attnkit); :func:`grade` prints it, publishes it (MIME type
+``attnkit.record.MIME``, read by the class report, removed from the feedback) and returns the
+score nbgrader reads: a plain float. Nothing raised inside ever escapes: a traceback would show
+this instructor-only code.
 """
 import contextlib
 import io
@@ -20,47 +21,54 @@ import warnings
 for _stale in [name for name in sys.modules if name.startswith(__name__ + ".")]:
     del sys.modules[_stale]  # a previous cell's submodules (or a student's replacement) never serve this one
 
-from . import checks, guard, integrity  # noqa: E402
-from .outcome import MIME, Outcome  # noqa: E402
+from . import checks, guard, integrity, outcome  # noqa: E402
 
-__all__ = ["MIME", "Outcome", "evaluate", "grade"]
+__all__ = ["evaluate", "grade"]
 
 
 def grade(number: int, *fns) -> float:
     """Grade TEST ``number`` with the student functions ``fns``; print, publish, return the score."""
     namespace = sys._getframe(1).f_globals  # the notebook's namespace (checked for tampering)
-    test = number
-    with contextlib.suppress(Exception):
-        test = sys.modules["attnkit.gradecell"].cell(number)  # for the points of a failed outcome
+    try:
+        fresh = integrity.pristine()
+    except BaseException as exc:  # noqa: B036 -- attnkit's own files do not load: nothing to grade with
+        print(f"评分器无法读取 attnkit（{type(exc).__name__}），本项记 0 分，请告诉老师。")
+        return 0.0
+    record, test = fresh["record"], fresh["gradecell"].cell(number)
     try:
         with contextlib.redirect_stderr(io.StringIO()), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            outcome = evaluate(number, fns, namespace)
+            cell = evaluate(number, fns, namespace, fresh)
     except KeyboardInterrupt:  # the cell timed out: attnkit remembers the function, it is not called again
-        outcome = Outcome.failed(test, "timeout", "运行超时被中断（可能有死循环），本项记 0 分。")
+        cell = outcome.failed(record, test, record.TIMEOUT, "运行超时被中断（可能有死循环），本项记 0 分。")
+    except MemoryError:
+        cell = outcome.failed(record, test, record.LIMIT, "内存超过评分的上限，本项记 0 分。")
     except BaseException as exc:  # noqa: B036 -- a traceback would print instructor code
-        outcome = Outcome.failed(test, "error", f"评分中断（{type(exc).__name__}），本项记 0 分。")
-    print(outcome.text())
-    _publish(outcome)
-    return float(outcome.score)
+        cell = outcome.failed(record, test, record.ERROR, f"评分中断（{type(exc).__name__}），本项记 0 分。")
+    print(outcome.text(cell))
+    outcome.publish(record, cell)
+    return float(cell.score)
 
 
-def evaluate(number: int, fns: tuple, namespace: dict) -> Outcome:
-    """Every check of TEST ``number`` (the lab's, re-run privately, and the hidden ones) and the verdict."""
-    fresh = integrity.pristine()
-    test, tol = fresh["gradecell"].cell(number), fresh["lab"].TOLERANCE
+def evaluate(number: int, fns: tuple, namespace: dict, fresh: dict | None = None):
+    """Every check of TEST ``number`` (the lab's, re-run privately, and the hidden ones) and the verdict.
+
+    ``fresh``: the private attnkit modules (``integrity.pristine()``), loaded here when not given.
+    """
+    fresh = fresh or integrity.pristine()
+    record, test, tol = fresh["record"], fresh["gradecell"].cell(number), fresh["lab"].TOLERANCE
     problems = integrity.tampering(namespace, fresh)
     if problems:
-        return Outcome.failed(test, "tampered", "检测到评分环境被改动，本项不计分：" + "；".join(problems[:5]))
+        return outcome.failed(record, test, record.TAMPERED, "检测到评分环境被改动，本项不计分：" + "；".join(problems[:5]))
     safecall = sys.modules["attnkit.safecall"]
     if any(safecall.hung(fn) for fn in fns):
-        return Outcome.failed(test, "timeout", "这个函数在前面的单元格里运行超时，评分时不再调用，本项记 0 分。")
+        return outcome.failed(record, test, record.TIMEOUT, "这个函数在前面的单元格里运行超时，评分时不再调用，本项记 0 分。")
     probe = guard.Guard(integrity.attnkit_dir(), safecall.hung, safecall.mark_if_hung)
     traced = tuple(probe.wrap(fn, role) for fn, role in zip(fns, test.roles))
     with contextlib.redirect_stdout(io.StringIO()):
         visible = getattr(fresh["verify"], f"run_test{number}")(*traced).checks
     hidden = checks.run_checks(checks.HIDDEN[number], traced, tol)
-    return Outcome.graded(test, visible, hidden, sorted(probe.forbidden), _findings(test.stages, fns))
+    return outcome.graded(record, test, visible, hidden, sorted(probe.forbidden), _findings(test.stages, fns))
 
 
 def _findings(stages: tuple, fns: tuple) -> list:
@@ -69,11 +77,3 @@ def _findings(stages: tuple, fns: tuple) -> list:
     if len(stages) > 1:
         return diagnose.diagnose(*fns)
     return diagnose.diagnose_stage(stages[0], fns[0])
-
-
-def _publish(outcome: Outcome) -> None:
-    with contextlib.suppress(Exception):
-        from IPython import get_ipython
-        from IPython.display import display
-        if get_ipython() is not None:
-            display({MIME: outcome.payload()}, raw=True)

@@ -19,7 +19,7 @@ import numpy as np
 
 __all__ = ["PRISTINE", "attnkit_dir", "pristine", "tampering"]
 
-PRISTINE = ("errors", "masks", "attention", "lab", "verify", "gradecell")
+PRISTINE = ("errors", "masks", "attention", "lab", "verify", "gradecell", "record")
 _ALIAS = "_attn_grader_pristine_attnkit"
 _NUMPY_NAMES = ("zeros", "ones", "full", "array", "asarray", "eye", "all", "any", "exp", "max",
                 "sum", "triu_indices", "float32", "float64", "integer", "ndarray", "add", "where")

@@ -1,0 +1,84 @@
+"""Which gradebook a course command opens — one rule for every command — and how it survives several writers.
+
+:func:`resolve_gradebook` decides, in this order: the URL the command was given (``--db-url``,
+``DB_URL=`` for make), else the ``DB_URL`` environment variable, else ``CourseDirectory.db_url``
+in the course's ``nbgrader_config.py``, else nbgrader's default ``sqlite:///<course>/gradebook.db``.
+``make grade`` (and its workers), ``make report``, the marking page and the hub's grading all call it,
+so they read and write the same database as the course's own ``nbgrader`` commands.
+
+sqlite lets one writer in at a time; a second one waits only sqlite3's default 5 s and then
+fails with an ``OperationalError`` that nbgrader reports as "run `nbgrader db upgrade`" (and it
+deletes that student's autograded folder). The resolved sqlite URL carries a longer busy timeout:
+SQLAlchemy's pysqlite dialect passes ``?timeout=`` to ``sqlite3.connect``. A PostgreSQL gradebook
+(``postgresql://user@host/db``) lets several graders or machines share one gradebook; it is
+reached through psycopg 3 (the ``course`` extra installs it).
+"""
+import importlib.util
+import os
+import pathlib
+import sys
+
+from nbgrader.api import Gradebook
+from sqlalchemy.engine import make_url
+
+from .settings import course_settings
+
+__all__ = ["BUSY_SECONDS", "resolve_gradebook", "open_gradebook", "describe", "sqlite_file", "alembic_env",
+           "alembic_on_path"]
+
+BUSY_SECONDS = 120  # a commit takes milliseconds; waiting this long means something is stuck
+
+
+def resolve_gradebook(course, explicit: str | None = None, busy_seconds: float = BUSY_SECONDS) -> str:
+    """The SQLAlchemy URL of ``course``'s gradebook (see the module docstring for the order).
+
+    A sqlite URL gets ``timeout=busy_seconds`` unless it names one; ``postgresql://`` is read
+    with psycopg 3 (SQLAlchemy's bare scheme means psycopg2, which the course does not install).
+    """
+    course = pathlib.Path(course).resolve()
+    named = explicit or os.environ.get("DB_URL") or course_settings(course).db_url
+    url = make_url(named or f"sqlite:///{course / 'gradebook.db'}")
+    if url.drivername == "sqlite" and "timeout" not in url.query:
+        url = url.update_query_dict({"timeout": str(busy_seconds)})
+    if url.drivername in ("postgresql", "postgres") and _psycopg3_only():
+        url = url.set(drivername="postgresql+psycopg")
+    return url.render_as_string(hide_password=False)
+
+
+def _psycopg3_only() -> bool:
+    return importlib.util.find_spec("psycopg") is not None and importlib.util.find_spec("psycopg2") is None
+
+
+def sqlite_file(url: str) -> pathlib.Path | None:
+    """The file of a sqlite gradebook URL; None for any other database."""
+    parsed = make_url(url)
+    return pathlib.Path(parsed.database) if parsed.drivername.startswith("sqlite") and parsed.database else None
+
+
+def open_gradebook(url: str, course_id: str | None = None) -> Gradebook:
+    """nbgrader's Gradebook on ``url`` (tables created if new; nbgrader runs ``alembic`` for that)."""
+    alembic_on_path()
+    return Gradebook(url, course_id) if course_id else Gradebook(url)
+
+
+def describe(url: str) -> str:
+    """``url`` for a progress line: no password, no driver options."""
+    return make_url(url).set(query={}).render_as_string(hide_password=True)
+
+
+def alembic_env(env=None) -> dict:
+    """A copy of ``env`` (default: this process's) with this interpreter's scripts first on PATH.
+
+    nbgrader's Gradebook runs ``alembic`` as a subprocess when it opens a new database; a course
+    command started by a venv's interpreter that is not on PATH would not find it.
+    """
+    env = dict(os.environ if env is None else env)
+    scripts, path = os.path.dirname(sys.executable), env.get("PATH", "")
+    if path.split(os.pathsep)[0] != scripts:
+        env["PATH"] = os.pathsep.join([scripts, path]) if path else scripts
+    return env
+
+
+def alembic_on_path() -> None:
+    """:func:`alembic_env` for this process (gradebooks opened here, nbgrader workers started from here)."""
+    os.environ["PATH"] = alembic_env()["PATH"]

@@ -1,0 +1,71 @@
+"""What a class grading run shows: one progress line per graded student and a closing summary.
+
+Pure bookkeeping (no nbgrader, no processes), so it is unit-tested with a fake clock.
+"""
+import dataclasses
+import time
+
+__all__ = ["StudentResult", "Progress", "format_duration"]
+
+
+@dataclasses.dataclass
+class StudentResult:
+    """How grading one student went, as a worker reports it."""
+    student: str
+    ok: bool
+    reason: str = ""      # why it failed (the gradebook's comment, or nbgrader's error); "" when ok
+    seconds: float = 0.0  # wall time in the worker
+    worker: int = 0
+    timings: dict = dataclasses.field(default_factory=dict)  # "kernel", "cells" (.warm_execute)
+
+
+def format_duration(seconds: float) -> str:
+    """``75`` -> ``"1:15"``, ``3725`` -> ``"1:02:05"``; unknown (None) -> ``"?"``."""
+    if seconds is None:
+        return "?"
+    seconds = max(0, round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+class Progress:
+    """Counts the results of ``total`` students; ETA from the wall time per student so far."""
+
+    def __init__(self, total: int, clock=time.monotonic):
+        self.total, self.clock = total, clock
+        self.start = clock()
+        self.results = []
+
+    @property
+    def failed(self):
+        return [o for o in self.results if not o.ok]
+
+    def record(self, result: StudentResult) -> str:
+        """Add ``result``; the progress line to print for it."""
+        self.results.append(result)
+        return self.line(result)
+
+    def eta(self):
+        """Seconds until every student is graded at the pace so far; None before the first result."""
+        done = len(self.results)
+        if not done:
+            return None
+        return (self.clock() - self.start) / done * (self.total - done)
+
+    def line(self, last: StudentResult) -> str:
+        mark = "ok    " if last.ok else "FAILED"
+        return (f"[{len(self.results):>{len(str(self.total))}}/{self.total}] {mark} {last.student} "
+                f"({last.seconds:.1f} s) · failed so far: {len(self.failed)} · ETA {format_duration(self.eta())}")
+
+    def summary(self, interrupted: bool = False) -> str:
+        """The closing screen: counts, wall time, and every failed student with the reason."""
+        elapsed = self.clock() - self.start
+        graded = len(self.results) - len(self.failed)
+        per = f", {elapsed / len(self.results):.2f} s per student" if self.results else ""
+        lines = [f"{'Interrupted' if interrupted else 'Done'}: {graded} graded, {len(self.failed)} failed, "
+                 f"{self.total - len(self.results)} not graded, of {self.total} in {format_duration(elapsed)}{per}"]
+        lines += [f"  FAILED {o.student}: {o.reason}" for o in self.failed]
+        if self.failed or interrupted:
+            lines.append("Run `make grade` again to grade the failed and the missing students only.")
+        return "\n".join(lines)

@@ -1,0 +1,156 @@
+"""One long-lived grading process: nbgrader's own autograde, set up once, one student at a time.
+
+The worker builds nbgrader's ``AutogradeApp`` once in the course folder, so the course's
+``nbgrader_config.py`` is loaded exactly as ``nbgrader autograde`` loads it, and grades into the
+gradebook :func:`coursekit.gradebook.resolve_gradebook` chose. For each student it runs
+nbgrader's ``Autograde`` converter, i.e. ``nbgrader autograde <assignment> --student <id>
+--force``, without paying Python's and nbgrader's start-up again. Two changes: the configured
+executor (nbgrader's ``Execute``, or the course's output-capping subclass of it) also gets
+:class:`~.warm_execute.WarmExecute`'s next kernel started ahead; and the converter keeps why a
+student failed as data (:class:`_Recording`), instead of leaving it in the log.
+
+Its log (nbgrader's, and what kernels print) goes to ``<course>/grading-logs/worker-<k>.log``;
+the parent process shows the progress. Ctrl-C in the terminal reaches only the parent, which
+stops the workers with SIGTERM: nbgrader then removes the interrupted student's half-written
+``autograded/`` folder and the kernel is shut down.
+"""
+import os
+import resource
+import signal
+import sys
+import time
+
+import sqlalchemy.exc
+from nbgrader.apps.autogradeapp import AutogradeApp
+from nbgrader.converters import Autograde, NbGraderException
+from nbgrader.preprocessors import Execute
+
+from .progress import StudentResult
+from .warm_execute import TIMINGS, WarmExecute, shutdown_spare
+
+__all__ = ["make_app", "grade_student", "run_worker"]
+
+GRADEBOOK_TROUBLE = "gradebook unavailable (not graded; the next make grade grades it)"
+
+
+class _Recording(Autograde):
+    """nbgrader's Autograde that remembers the exception which failed the student (nbgrader only logs it)."""
+
+    error = None
+
+    def init_assignment(self, assignment_id, student_id):  # the gradebook's submission rows are written here
+        return self._recorded(super().init_assignment, assignment_id, student_id)
+
+    def convert_single_notebook(self, notebook_filename):
+        return self._recorded(super().convert_single_notebook, notebook_filename)
+
+    def _recorded(self, step, *args):
+        try:
+            return step(*args)
+        except BaseException as exc:
+            self.error = exc
+            raise
+
+
+def make_app(course, assignment: str, db_url: str, warm: bool = True) -> AutogradeApp:
+    """nbgrader's autograde application for ``course``, configured as on the command line."""
+    os.chdir(course)  # nbgrader finds nbgrader_config.py in the current folder
+    app = AutogradeApp()
+    app.initialize([assignment, f"--CourseDirectory.db_url={db_url}"])
+    app.coursedir.assignment_id = assignment
+    if warm:
+        steps = Autograde.class_traits()["autograde_preprocessors"].default()
+        configured = app.config.Autograde.get("autograde_preprocessors", steps)
+        app.config.Autograde.autograde_preprocessors = [_warm(p) for p in configured]
+    return app
+
+
+def _warm(step):
+    """``step`` with kernels started ahead when it executes the notebook (nbgrader's Execute or the
+    course's subclass of it, e.g. the output cap's CappedExecute); other steps unchanged."""
+    if not (isinstance(step, type) and issubclass(step, Execute)) or issubclass(step, WarmExecute):
+        return step
+    if step is Execute:
+        return WarmExecute
+    return type(f"Warm{step.__name__}", (WarmExecute, step), {})
+
+
+def grade_student(app: AutogradeApp, student: str, retries: int = 1) -> StudentResult:
+    """Autograde ``student`` with nbgrader's converter; a gradebook error is retried ``retries`` times."""
+    started = time.perf_counter()
+    for _ in range(retries + 1):
+        reason = _convert(app, student)
+        if reason is None or not reason.startswith(GRADEBOOK_TROUBLE):
+            break
+    return StudentResult(student, reason is None, reason or "", time.perf_counter() - started)
+
+
+def _convert(app: AutogradeApp, student: str):
+    """None when ``student`` was graded, else why not (one line)."""
+    app.coursedir.student_id = student
+    converter = _Recording(coursedir=app.coursedir, parent=app)
+    converter.force = True  # the scheduler chose this student: graded again even if autograded/ exists
+    try:
+        converter.start()
+    except NbGraderException:
+        return failure_reason(converter)
+    except Exception as exc:  # nbgrader lets a few errors escape its own handler (e.g. a bad submitted path)
+        app.log.exception("grading %s failed", student)
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def failure_reason(converter) -> str:
+    """Why the converter failed: the course's recorded reason, else the exception nbgrader caught."""
+    failure = getattr(converter.exporter, "failure", None)  # coursekit.plugins.failures.ZeroOnFailureExporter
+    if failure is not None:
+        return failure.reason
+    error = converter.error
+    if isinstance(error, sqlalchemy.exc.OperationalError):
+        return f"{GRADEBOOK_TROUBLE}: {type(error).__name__}: {str(error).splitlines()[0]}"
+    if error is not None:
+        return f"{type(error).__name__}: {str(error).strip()[:300]}"
+    return "nbgrader stopped before the notebook was converted; see the worker's log"
+
+
+def run_worker(index: int, course: str, assignment: str, db_url: str, tasks, results, log_path: str,
+               warm: bool = True) -> None:
+    """Process body: grade the students taken from ``tasks`` until ``None``; report to ``results``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides; it sends SIGTERM
+    signal.signal(signal.SIGTERM, _interrupt)
+    _log_to(log_path)
+    try:
+        app = make_app(course, assignment, db_url, warm)
+        while (student := tasks.get()) is not None:
+            results.put(("start", index, student))
+            before = _cpu_seconds()
+            result = grade_student(app, student)
+            after = _cpu_seconds()
+            result.worker, result.timings = index, dict(TIMINGS)
+            # the kernel stopped after the notebook was reaped by this process: its CPU counts as a child's
+            result.timings.update(worker_cpu=after[0] - before[0], kernel_cpu=after[1] - before[1])
+            results.put(("done", index, result))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        shutdown_spare()
+        results.put(("exit", index, None))
+
+
+def _cpu_seconds():
+    """(CPU seconds of this process, of its reaped children): user + system."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _log_to(path: str) -> None:
+    """This process's stdout/stderr (nbgrader's log, kernels' output) into ``path``."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    sys.stdout.flush(), sys.stderr.flush()
+    os.dup2(fd, 1), os.dup2(fd, 2)
+    os.close(fd)

@@ -1,0 +1,26 @@
+"""The course's nbgrader plugins: what ``nbgrader_config.py`` plugs into nbgrader's converters.
+
+One module each:
+
+* :mod:`.kernel` — the grading kernel (``c.Execute.kernel_manager_class``): told where the grader is;
+* :mod:`.output_cap` — what grading keeps of a cell's output (``CappedExecute`` for nbgrader's Execute);
+* :mod:`.duplicates` — a notebook with a copied nbgrader cell is refused, not guessed (#1083);
+* :mod:`.failures` — a notebook that cannot be graded scores 0 with the reason;
+* :mod:`.feedback` — hidden regions and the grader's records stripped from feedback (#917);
+* :mod:`.export` — ``nbgrader export`` with one column per graded cell.
+
+Importing this package makes ``nbgrader validate`` run ``CappedExecute`` as well
+(:func:`.output_cap.cap_validator_outputs`: nbgrader 0.9's ``Validator.preprocessors`` is not a
+configurable trait, so its class default is swapped). The swap is idempotent and affects only
+the process that imports the course's plugins — nbgrader's, when it loads ``nbgrader_config.py``.
+"""
+from .duplicates import RejectDuplicateIds, with_rejected_duplicates
+from .failures import ZeroOnFailureExporter
+from .feedback import ClearHiddenTestsInFeedback
+from .kernel import GradingKernelManager
+from .output_cap import CappedExecute, cap_validator_outputs, with_capped_execute
+
+__all__ = ["ClearHiddenTestsInFeedback", "CappedExecute", "GradingKernelManager", "RejectDuplicateIds",
+           "ZeroOnFailureExporter", "with_capped_execute", "with_rejected_duplicates"]
+
+cap_validator_outputs()

@@ -1,0 +1,196 @@
+"""The class report's tables: the gradebook (the authoritative points) joined with the grader's records.
+
+:func:`build_report` reads the grader's records from the autograded notebooks (:mod:`.results`)
+next to the class's grades (:mod:`.grades`) and makes the tables the instructor reads:
+per-student rows, per-check pass rates, the most common mistakes, the flagged cells.
+:mod:`.csv_files` and :mod:`.html_page` write them out; :mod:`.command` is ``make report``.
+"""
+import pathlib
+import sys
+from dataclasses import dataclass, field
+
+from attnkit import record
+from attnkit.lab import STAGES
+
+from .grades import ClassGrades
+from .results import read_notebook_results
+from .reteach import reteach
+
+__all__ = ["GRADED", "NOT_GRADED", "NO_SUBMISSION", "PENDING", "ROW_STATUSES", "CheckStat", "Mistake",
+           "StudentRow", "ClassReport", "build_report", "read_results"]
+
+# A student's row: graded, scored 0 with a reason, nothing submitted, or collected but not autograded yet.
+GRADED, NOT_GRADED, NO_SUBMISSION, PENDING = "graded", "not_graded", "no_submission", "pending"
+ROW_STATUSES = (GRADED, NOT_GRADED, NO_SUBMISSION, PENDING)
+
+SCORE_TOLERANCE = 1e-6
+
+
+@dataclass
+class StudentRow:
+    student: str
+    status: str                                  # one of ROW_STATUSES
+    cells: dict = field(default_factory=dict)    # {cell name: CellGrade} from the gradebook
+    total: float = 0.0
+    mistakes: list = field(default_factory=list)  # results.Finding, scores → mask → softmax, one per bug
+    reason: str = ""                             # why not graded, or the flagged cells
+    has_results: bool = False
+
+    @property
+    def first_mistake(self) -> str:
+        return self.mistakes[0].bug if self.mistakes else ""
+
+
+@dataclass
+class CheckStat:
+    id: str
+    test: int
+    visible: bool
+    description: str
+    passed: int = 0
+    failing: list = field(default_factory=list)  # students
+
+    @property
+    def ran(self) -> int:
+        return self.passed + len(self.failing)
+
+    @property
+    def pass_rate(self) -> float:
+        return self.passed / self.ran if self.ran else 0.0
+
+
+@dataclass
+class Mistake:
+    bug: str
+    stage: str
+    message: str                                 # the diagnosis explanation (first student's)
+    students: list = field(default_factory=list)
+
+    @property
+    def reteach(self) -> str:
+        return reteach(self.bug)
+
+
+@dataclass
+class ClassReport:
+    grades: ClassGrades
+    rows: list                                   # StudentRow per student, sorted
+    checks: list                                 # CheckStat, lowest pass rate first
+    mistakes: list                               # Mistake, most common first
+    flagged: list                                # (student, grade_id or file, status, reason): not graded normally
+    mismatches: list                             # (student, grade_id, payload score, gradebook auto score)
+    diagnosed: int                               # students whose notebooks carried results
+
+    def share(self, mistake: Mistake) -> float:
+        return len(mistake.students) / self.diagnosed if self.diagnosed else 0.0
+
+
+def _progress(done: int, total: int, out) -> None:
+    step = max(1, total // 10)
+    if done == total or done % step == 0:
+        print(f"  read {done}/{total} autograded notebooks", file=out, flush=True)
+
+
+def _notebook_results(path: pathlib.Path, student: str, unreadable: list) -> dict:
+    """The payloads of one autograded notebook; a file that cannot be read is listed, not fatal."""
+    try:
+        return read_notebook_results(path) if path.exists() else {}
+    except (OSError, ValueError, KeyError, TypeError) as exc:  # JSONDecodeError is a ValueError
+        unreadable.append((student, path.name, "unreadable", f"{type(exc).__name__}: {exc}"[:300]))
+        return {}
+
+
+def read_results(course, grades: ClassGrades, out=sys.stderr) -> tuple:
+    """``({student: {grade_id: CellResult}}, unreadable)`` from ``autograded/<student>/<assignment>/*.ipynb``.
+
+    ``unreadable`` lists ``(student, notebook file, "unreadable", reason)`` for files that are not
+    valid JSON or hold a malformed payload; the rest of the class is still reported.
+    """
+    course, notebooks = pathlib.Path(course), sorted({c.notebook for c in grades.cells})
+    students, results, unreadable = sorted(grades.grades), {}, []
+    for n, student in enumerate(students, 1):
+        for notebook in notebooks:
+            path = course / "autograded" / student / grades.assignment / f"{notebook}.ipynb"
+            found = _notebook_results(path, student, unreadable)
+            if found:  # a notebook graded before the grader wrote payloads counts as not diagnosed
+                results.setdefault(student, {}).update(found)
+        _progress(n, len(students), out)
+    return results, unreadable
+
+
+def _pending(course, assignment: str) -> set:
+    """Students with a collected submission (``submitted/``) that is not in the gradebook yet."""
+    return {p.parent.name for p in pathlib.Path(course).glob(f"submitted/*/{assignment}")}
+
+
+def _ordered_findings(cells: dict) -> list:
+    """Findings of all cells, one per bug id, scores → mask → softmax (TEST 4 repeats the stages)."""
+    seen = {}
+    for result in sorted(cells.values(), key=lambda r: r.test):
+        for finding in result.findings:
+            seen.setdefault(finding.bug, finding)
+    return sorted(seen.values(), key=lambda f: STAGES.index(f.stage) if f.stage in STAGES else len(STAGES))
+
+
+def _row(student: str, grades: ClassGrades, cells: dict | None, pending: set) -> StudentRow:
+    if student not in grades.grades:
+        status = PENDING if student in pending else NO_SUBMISSION
+        return StudentRow(student, status)
+    reason = grades.not_graded.get(student, "")
+    flagged = "; ".join(f"{r.grade_id}: {r.status} {r.reason}".strip()
+                        for r in (cells or {}).values() if r.status != record.GRADED)
+    return StudentRow(student, NOT_GRADED if reason else GRADED, grades.grades[student],
+                      grades.total(student), _ordered_findings(cells or {}), reason or flagged, cells is not None)
+
+
+def _check_stats(results: dict) -> list:
+    stats = {}
+    for student, cells in sorted(results.items()):
+        for result in cells.values():
+            if result.status != record.GRADED:  # e.g. delegated: the checks saw attnkit's work, not the student's
+                continue
+            for check in result.checks:
+                stat = stats.setdefault(check.id, CheckStat(check.id, result.test, check.visible, check.description))
+                if check.passed:
+                    stat.passed += 1
+                else:
+                    stat.failing.append(student)
+    return sorted(stats.values(), key=lambda s: (s.pass_rate, s.test, not s.visible, _natural(s.id)))
+
+
+def _natural(check_id: str) -> tuple:
+    """"verify.3" before "verify.12": numeric parts compare as numbers."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in check_id.split("."))
+
+
+def _mistakes(rows: list) -> list:
+    found = {}
+    for row in rows:
+        for finding in row.mistakes:
+            mistake = found.setdefault(finding.bug, Mistake(finding.bug, finding.stage, finding.message))
+            mistake.students.append(row.student)
+    return sorted(found.values(), key=lambda m: (-len(m.students), m.bug))
+
+
+def _cross_check(results: dict, grades: ClassGrades) -> tuple:
+    flagged, mismatches = [], []
+    for student, cells in sorted(results.items()):
+        for grade_id, result in sorted(cells.items()):
+            if result.status != record.GRADED:
+                flagged.append((student, grade_id, result.status, result.reason))
+            grade = grades.grades.get(student, {}).get(grade_id)
+            auto = None if grade is None else grade.auto
+            if auto is None or abs(auto - result.score) > SCORE_TOLERANCE:
+                mismatches.append((student, grade_id, result.score, auto))
+    return flagged, mismatches
+
+
+def build_report(course, grades: ClassGrades, out=sys.stderr) -> ClassReport:
+    """Every table of the report for the class in ``grades``, reading its autograded notebooks in ``course``."""
+    results, unreadable = read_results(course, grades, out)
+    pending = _pending(course, grades.assignment) - set(grades.grades)
+    students = sorted(set(grades.students) | pending)
+    rows = [_row(s, grades, results.get(s), pending) for s in students]
+    flagged, mismatches = _cross_check(results, grades)
+    return ClassReport(grades, rows, _check_stats(results), _mistakes(rows), unreadable + flagged, mismatches,
+                       len(results))

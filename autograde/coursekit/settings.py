@@ -1,0 +1,41 @@
+"""A course's own nbgrader settings, read the way nbgrader reads them (``nbgrader_config.py``).
+
+Commands that are not nbgrader apps (``make grade``, ``make report``) need a few of those
+settings — the course id, the gradebook URL — without building an nbgrader application. The
+file holds settings only, so loading it has no effect beyond the values it returns.
+"""
+import functools
+import pathlib
+from dataclasses import dataclass
+
+from traitlets.config.loader import PyFileConfigLoader
+
+from .paths import CONFIG_FILE
+
+__all__ = ["CourseSettings", "course_settings"]
+
+DEFAULT_COURSE_ID = "default_course"  # nbgrader's own default when a config names none
+
+
+@dataclass(frozen=True)
+class CourseSettings:
+    course_id: str
+    db_url: str     # "" when the config names no gradebook
+    exchange: str   # "" when the config names no exchange root
+
+
+@functools.lru_cache(maxsize=8)
+def _load(config_file: pathlib.Path, version: tuple):  # version: (mtime_ns, size), so an edit counts
+    return PyFileConfigLoader(config_file.name, path=str(config_file.parent)).load_config()
+
+
+def course_settings(course) -> CourseSettings:
+    """What ``<course>/nbgrader_config.py`` sets (defaults where it is silent or absent)."""
+    config_file = pathlib.Path(course).resolve() / CONFIG_FILE
+    if not config_file.is_file():
+        return CourseSettings(DEFAULT_COURSE_ID, "", "")
+    stat = config_file.stat()
+    config = _load(config_file, (stat.st_mtime_ns, stat.st_size))
+    directory, exchange = config.get("CourseDirectory", {}), config.get("Exchange", {})
+    return CourseSettings(str(directory.get("course_id", DEFAULT_COURSE_ID)), str(directory.get("db_url", "")),
+                          str(exchange.get("root", "")))

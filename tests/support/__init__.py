@@ -1,0 +1,8 @@
+"""What the tests and the benchmarks share: the mistake table, course runs, servers, a browser page.
+
+Not tests themselves: :mod:`.mistakes` (the table of student mistakes), :mod:`.course_tools`
+(the real nbgrader CLI on a throw-away course), :mod:`.classes` (graded classes shared by a whole
+test session), :mod:`.synthetic_class` (a gradebook and autograded notebooks without grading),
+:mod:`.lab_server` / :mod:`.lab_page` (JupyterLab and Chromium), :mod:`.postgres_server`,
+:mod:`.hub_tools`, :mod:`.report_page`.
+"""

@@ -1,0 +1,177 @@
+"""Shared helpers of the hub tests (test_hub.py, test_hub_isolation.py): a throw-away course hub and its APIs.
+
+``course_hub`` runs autograde/hub's launcher on a copy of the course (``course_copy``) with
+uniquely named Unix users, in a /tmp folder the hub's users can enter; it always stops the hub,
+deletes the users and their homes, and keeps the hub's log in ``artefacts/hub/``.
+"""
+import asyncio
+import atexit
+import contextlib
+import json
+import os
+import pathlib
+import secrets
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import uuid
+
+import pytest
+
+from support.course_tools import ASSIGNMENT, REPO, course_copy
+
+sys.path.insert(0, str(REPO / "autograde"))  # `import hub` (tests/conftest.py may do it too)
+from hub import accounts, launch  # noqa: E402
+
+ARTEFACTS = REPO / "artefacts" / "hub"
+
+
+def require_hub_machine() -> None:
+    """Skip (fail under CI=true) unless node/npm and root are there: one Unix user per hub user."""
+    missing = [tool for tool in ("node", "npm") if shutil.which(tool) is None]
+    reason = None
+    if missing:
+        reason = f"{' and '.join(missing)} missing: the hub tests need them (apt-get install nodejs npm)"
+    elif os.geteuid() != 0:
+        reason = "not root: the hub tests create one Unix user per hub user (run as root, as CI does)"
+    if reason and os.environ.get("CI") == "true":
+        pytest.fail(reason)
+    if reason:
+        pytest.skip(reason)
+    if os.environ.get("CI") == "true":
+        _let_hub_users_enter_the_clone()
+
+
+def _let_hub_users_enter_the_clone() -> None:
+    """CI may clone inside a private folder (e.g. /root, mode 700), where the hub's users cannot reach the
+    venv and attnkit: give others the search bit only (no listing) on the folders above the clone, for this
+    run, restored when it ends. Outside CI the launcher stops with a message saying where to clone instead."""
+    for folder in REPO.resolve().parents:
+        mode = folder.stat().st_mode
+        if not mode & stat.S_IXOTH:
+            folder.chmod(stat.S_IMODE(mode) | stat.S_IXOTH)
+            atexit.register(folder.chmod, stat.S_IMODE(mode))
+
+
+@contextlib.contextmanager
+def course_hub(tmp_path, log_name, students=("s1", "s2")):
+    """A running hub: instructor ``<prefix>-teacher``, students ``<prefix>-s1``, ``<prefix>-s2``; yields the plan.
+
+    The hub's log is kept as ``artefacts/hub/<log_name>``.
+    """
+    prefix = "t" + secrets.token_hex(3)  # unique Unix names, so a crashed run never collides
+    state = pathlib.Path(tempfile.mkdtemp(prefix="attn-hub-"))  # not under pytest's root-only tmp
+    plan = launch.make_plan(state, f"{prefix}-teacher", [f"{prefix}-{s}" for s in students])
+    try:
+        with launch.running_hub(plan, course_copy(tmp_path)):
+            yield plan
+    finally:
+        ARTEFACTS.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(OSError):
+            shutil.copy(state / "hub" / "jupyterhub.log", ARTEFACTS / log_name)
+        for user in plan.users:
+            accounts.remove_unix_user(user)
+        shutil.rmtree(state, ignore_errors=True)
+
+
+# ---------- acting as a hub user ----------
+
+def as_user(plan, user, *command, cwd=None, timeout=600):
+    """Run ``command`` as ``user``'s Unix account with their HOME (what their terminal would do)."""
+    home = plan.homes[user]
+    env = {"HOME": home, "USER": user, "PATH": f"{pathlib.Path(plan.python).parent}:/usr/bin:/bin",
+           "LANG": "C.UTF-8", "ATTN_EXCHANGE": plan.exchange, "ATTN_COURSE_ID": plan.course_id, **plan.python_env}
+    return subprocess.run(list(command), user=user, group=user, extra_groups=[], cwd=cwd or home, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def instructor_nbgrader(plan, *args):
+    """``nbgrader *args`` as the instructor in their course folder; the completed process."""
+    return as_user(plan, plan.instructor, plan.python, "-m", "nbgrader", *args, cwd=plan.course_dir())
+
+
+def grade(plan):
+    """The instructor grades every collected submission as `make grade` does: coursekit.grading, 2 workers."""
+    return as_user(plan, plan.instructor, plan.python, "-m", "coursekit.grading", ASSIGNMENT, "--workers", "2",
+                   cwd=plan.course_dir())
+
+
+def start_servers(plan, users, timeout=180):
+    """Start the users' single-user servers through the hub's API (all at once) and wait until they are ready."""
+    for user in users:
+        with contextlib.suppress(urllib.error.HTTPError):  # 400: already running
+            launch.api(plan, f"users/{user}/server", "POST")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if all(launch.api(plan, f"users/{u}")["servers"].get("", {}).get("ready") for u in users):
+            return
+        time.sleep(0.5)
+    raise TimeoutError(f"servers of {users} not all ready after {timeout} s")
+
+
+def user_token(plan, user) -> str:
+    """A hub API token of ``user`` (their own permissions, nothing more)."""
+    return launch.api(plan, f"users/{user}/tokens", "POST", {"note": "hub test"})["token"]
+
+
+def server_api(plan, owner, path, token, method="GET", body=None):
+    """``/user/<owner>/api/<path>`` with ``token``: (HTTP status, decoded JSON or None)."""
+    request = urllib.request.Request(
+        f"{plan.url}user/{owner}/api/{path}", method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Authorization": f"token {token}", "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            payload = response.read()
+            return response.status, (json.loads(payload) if payload else None)
+    except urllib.error.HTTPError as error:
+        return error.code, None
+
+
+# ---------- a kernel of the user's own server ----------
+
+def _execute_request(code: str) -> dict:
+    header = {"msg_id": uuid.uuid4().hex, "msg_type": "execute_request", "session": uuid.uuid4().hex,
+              "username": "", "version": "5.3", "date": ""}
+    return {"header": header, "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
+            "content": {"code": code, "silent": False, "store_history": False, "user_expressions": {},
+                        "allow_stdin": False, "stop_on_error": True}}
+
+
+async def _run_code(ws_url: str, token: str, code: str, timeout: float) -> str:
+    from tornado.httpclient import HTTPRequest
+    from tornado.websocket import websocket_connect
+
+    connection = await websocket_connect(HTTPRequest(ws_url, headers={"Authorization": f"token {token}"}))
+    request = _execute_request(code)
+    await connection.write_message(json.dumps(request))
+    stdout, deadline = [], time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        message = json.loads(await asyncio.wait_for(connection.read_message(), timeout))
+        if message.get("parent_header", {}).get("msg_id") != request["header"]["msg_id"]:
+            continue
+        kind, content = message["msg_type"], message["content"]
+        if kind == "stream":
+            stdout.append(content["text"])
+        elif kind == "error":
+            raise RuntimeError(f"kernel error {content['ename']}: {content['evalue']}")
+        elif kind == "status" and content["execution_state"] == "idle":
+            break
+    connection.close()
+    return "".join(stdout)
+
+
+def run_in_kernel(plan, user, token, code, timeout=90) -> str:
+    """Start a kernel on ``user``'s server, run ``code``, return its stdout; the kernel is shut down."""
+    status, kernel = server_api(plan, user, "kernels", token, "POST", {"name": "python3"})
+    assert status == 201, f"starting a kernel on {user}'s server: HTTP {status}"
+    ws_url = f"ws://127.0.0.1:{plan.port}/user/{user}/api/kernels/{kernel['id']}/channels"
+    try:
+        return asyncio.run(_run_code(ws_url, token, code, timeout))
+    finally:
+        server_api(plan, user, f"kernels/{kernel['id']}", token, "DELETE")

@@ -1,0 +1,378 @@
+"""The table of student mistakes: code, the diagnosis it must get, the points it must get.
+
+:data:`MISTAKES` is the one place a student mistake is written down. Each :class:`Mistake` names
+one implementation per lab function (keys of :data:`SCORES`, :data:`MASK`, :data:`SOFTMAX`: the
+code a student types where the release says ``# 在这里写你的实现``; the given input checks
+above it and ``return 0`` below the scores stub stay, as in the lab), the bug id the diagnosis
+must name first (``None``: no finding), and the points each test cell must give, derived by
+hand from the checks (see :data:`MISTAKES`' comments). One table drives the diagnosis tests
+(tests/test_diagnose.py), the grader's unit tests (tests/test_grader.py), the real-nbgrader
+matrix (tests/test_course_matrix.py) and benchmarks/. Adding a mistake is one entry.
+
+:func:`submission` types a mistake into a released notebook; :func:`functions` turns it into
+the three Python functions exactly as the notebook would define them.
+"""
+import contextlib
+import copy
+import io
+import textwrap
+from dataclasses import dataclass
+
+import nbformat
+
+from support.course_tools import STUDENT, fill_solution, index_of
+
+SCORES = {
+    # ---- correct ----
+    "dot": "out[:] = np.dot(Q, K.T) * scale",
+    "loops": """
+        for i in range(Q.shape[0]):
+            for j in range(K.shape[0]):
+                total = 0.0
+                for d in range(Q.shape[1]):
+                    total += Q[i, d] * K[j, d]  # 按 K[j][d] 读取
+                out[i, j] = scale * total
+    """,
+    "einsum": """
+        np.einsum("td,sd->ts", Q, K, out=out)
+        out *= scale
+    """,
+    "matmul_out": """
+        np.matmul(Q, K.T, out=out)
+        np.multiply(out, scale, out=out)
+    """,
+    "rows": """
+        for i, q in enumerate(Q):
+            out[i] = scale * (K @ q)
+    """,
+    "float64": "out[...] = scale * (Q.astype(np.float64) @ K.astype(np.float64).T)",
+    # ---- buggy ----
+    "hardcoded": """
+        known = {(2, 2): [[0.5, 0.0], [0.0, 0.5]], (3, 3): np.eye(3), (4, 4): 0.5 * np.eye(4)}
+        out[...] = known.get(out.shape, 0.0)
+    """,
+    "q_qt": "out[...] = scale * (Q @ Q.T)",
+    "k_qt": "out[...] = scale * (K @ Q.T)",
+    "no_scale": "out[...] = Q @ K.T",
+    "default_scale": "out[...] = (Q @ K.T) / np.sqrt(Q.shape[1])",
+    "rebind_out": "out = scale * (Q @ K.T)",
+    "accumulate": "out += scale * (Q @ K.T)",
+    "scale_q_in_place": """
+        Q *= scale
+        out[...] = Q @ K.T
+    """,
+    "delegate": """
+        import attnkit
+        out[...] = attnkit.naive.attention_scores(Q, K, scale)
+    """,
+    "thread_pool": """
+        import concurrent.futures
+        import attnkit
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            out[...] = pool.submit(attnkit.attention_scores, Q, K, scale).result()
+    """,
+}
+
+MASK = {
+    # ---- correct ----
+    "add": "scores += mask",
+    "loops": """
+        for i in range(scores.shape[0]):
+            for j in range(scores.shape[1]):
+                scores[i, j] += mask[i, j]
+    """,
+    "np_add_out": "np.add(scores, mask, out=scores)",
+    "assign_sum": "scores[...] = scores + mask",
+    # ---- buggy ----
+    "assign_mask": "scores[:] = mask",
+    "multiply": "scores *= mask",
+    "rebind": "scores = scores + mask",
+    "contiguous_copy": """
+        work = np.ascontiguousarray(scores)  # 对非连续视图会复制一份
+        work += mask
+    """,
+    "reshape": """
+        flat = scores.reshape(-1)  # 视图步长不均匀时 reshape 会复制
+        flat += mask.reshape(-1)
+    """,
+}
+
+SOFTMAX = {
+    # ---- correct ----
+    "vectorised": """
+        z = np.exp(inp - np.max(inp, axis=-1, keepdims=True))
+        out[...] = z / np.sum(z, axis=-1, keepdims=True)
+    """,
+    "math_loops": """
+        import math
+        for idx in np.ndindex(inp.shape[:-1]):
+            row = [float(v) for v in inp[idx]]
+            top = max(row)
+            exps = [math.exp(v - top) for v in row]
+            total = sum(exps)
+            out[idx] = [e / total for e in exps]
+    """,
+    "rows": """
+        for idx in np.ndindex(inp.shape[:-1]):
+            e = np.exp(inp[idx] - inp[idx].max())
+            out[idx] = e / e.sum()
+    """,
+    "exp_out": """
+        np.subtract(inp, inp.max(axis=-1, keepdims=True), out=out)
+        np.exp(out, out=out)
+        out /= out.sum(axis=-1, keepdims=True)
+    """,
+    "float64": """
+        x = inp.astype(np.float64)
+        e = np.exp(x - x.max(axis=-1, keepdims=True))
+        out[...] = e / e.sum(axis=-1, keepdims=True)
+    """,
+    "helper": """
+        e = stable_exp(inp)  # 定义在前面自己加的单元格里
+        out[...] = e / e.sum(axis=-1, keepdims=True)
+    """,
+    # ---- buggy ----
+    "axis0": """
+        e = np.exp(inp - inp.max(axis=0, keepdims=True))
+        out[...] = e / e.sum(axis=0, keepdims=True)
+    """,
+    "no_max": """
+        e = np.exp(inp)
+        out[...] = e / e.sum(axis=-1, keepdims=True)
+    """,
+    "unnormalised": "out[...] = np.exp(inp - inp.max(axis=-1, keepdims=True))",
+    "rebind_out": """
+        e = np.exp(inp - inp.max(axis=-1, keepdims=True))
+        out = e / e.sum(axis=-1, keepdims=True)
+    """,
+    "global_max": """
+        e = np.exp(inp - inp.max())
+        out[...] = e / e.sum(axis=-1, keepdims=True)
+    """,
+    "axis1": """
+        e = np.exp(inp - inp.max(axis=1, keepdims=True))
+        out[...] = e / e.sum(axis=1, keepdims=True)
+    """,
+    "in_place_inp": """
+        inp -= inp.max(axis=-1, keepdims=True)
+        np.exp(inp, out=inp)
+        out[...] = inp / inp.sum(axis=-1, keepdims=True)
+    """,
+    "delegate": """
+        import attnkit
+        out[...] = attnkit.softmax(inp)
+    """,
+    # ---- delegation the grader must still see (issue 15) ----
+    "thread": """
+        import threading
+        import attnkit
+        box = {}
+        worker = threading.Thread(target=lambda: box.update(w=attnkit.softmax(inp)))
+        worker.start()
+        worker.join()
+        out[...] = box["w"]
+    """,
+    "raw_thread": """
+        import _thread
+        import attnkit
+        done, box = _thread.allocate_lock(), {}
+        done.acquire()
+        def work():
+            try:
+                box["w"] = attnkit.softmax(inp)
+            finally:
+                done.release()
+        _thread.start_new_thread(work, ())
+        done.acquire()
+        out[...] = box["w"]
+    """,
+    "pool_made_earlier": """
+        import attnkit
+        out[...] = POOL.submit(attnkit.softmax, inp).result()  # POOL: a thread pool from an earlier cell
+    """,
+    "subprocess": """
+        import pickle
+        import subprocess
+        import sys
+        child = "import pickle, sys, attnkit; x = pickle.load(sys.stdin.buffer); " \\
+                "sys.stdout.buffer.write(pickle.dumps(attnkit.softmax(x)))"
+        done = subprocess.run([sys.executable, "-c", child], input=pickle.dumps(inp), capture_output=True)
+        out[...] = pickle.loads(done.stdout)
+    """,
+    "fork": """
+        import multiprocessing
+        import attnkit
+        with multiprocessing.get_context("fork").Pool(1) as pool:
+            out[...] = pool.apply(attnkit.softmax, (inp,))
+    """,
+    "map_rows": """
+        import attnkit
+        flat = inp.reshape(-1, inp.shape[-1])
+        out[...] = np.array(list(map(attnkit.softmax, flat))).reshape(inp.shape)
+    """,
+    "found_by_inspect": """
+        import inspect
+        import sys
+        found = dict(inspect.getmembers(sys.modules["attnkit.attention"], inspect.isfunction))["softmax"]
+        out[...] = found(inp)
+    """,
+}
+
+# Code a student may put into cells of their own, before the given grade_id.
+ADDED_CELLS = {
+    "helper": ("student_softmax", "def stable_exp(x):\n    return np.exp(x - x.max(axis=-1, keepdims=True))\n"),
+    "pool_made_earlier": ("student_softmax", "import concurrent.futures\n\n"
+                          "POOL = concurrent.futures.ThreadPoolExecutor(1)\nPOOL.submit(print, end='').result()\n"),
+}
+
+# A student who deleted the given input check of student_softmax (whole cell rewritten).
+SOFTMAX_WITHOUT_CHECK = """import numpy as np
+
+
+def student_softmax(out, inp):
+    e = np.exp(inp - inp.max(axis=-1, keepdims=True))
+    out[...] = e / e.sum(axis=-1, keepdims=True)
+"""
+
+
+def submission(release, scores="dot", mask="add", softmax="vectorised"):
+    """A copy of the released notebook with the three implementations typed in (cell metadata kept)."""
+    nb = copy.deepcopy(release)
+    fill_solution(nb, "student_attention_scores", textwrap.dedent(SCORES[scores]).strip("\n"))
+    fill_solution(nb, "student_apply_mask", textwrap.dedent(MASK[mask]).strip("\n"))
+    if softmax == "no_input_check":
+        nb.cells[index_of(nb, "student_softmax")].source = SOFTMAX_WITHOUT_CHECK
+    else:
+        fill_solution(nb, "student_softmax", textwrap.dedent(SOFTMAX[softmax]).strip("\n"))
+    if softmax in ADDED_CELLS:
+        before, source = ADDED_CELLS[softmax]
+        nb.cells.insert(index_of(nb, before), nbformat.v4.new_code_cell(source))
+    return nb
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """One submission: an implementation per function, the first bug the diagnosis names, the points."""
+    name: str
+    code: tuple         # keys into SCORES, MASK, SOFTMAX
+    diagnosis: str | None
+    points: tuple       # (test1_scores, test2_mask, test3_softmax, test4_end_to_end)
+
+    @property
+    def correct(self) -> bool:
+        return self.points == FULL
+
+
+FULL = (4.0, 3.0, 3.0, 2.0)
+OK = ("dot", "add", "vectorised")
+
+
+def _entry(name, diagnosis, points, scores="dot", mask="add", softmax="vectorised"):
+    return Mistake(name, (scores, mask, softmax), diagnosis, points)
+
+
+# Points derived by hand: every check is worth 0.25 (TEST 1: 9 visible + 7 hidden for 4 points,
+# TEST 2: 6 + 6 for 3, TEST 3: 4 + 8 for 3, TEST 4: 3 + 5 for 2). "v a/b" = visible checks passed,
+# "h c/d" = hidden checks passed. TEST 1-3's last hidden check ("rejects bad input" / "shape
+# mismatch") is the given input check, which every body keeps. A buggy entry changes one function.
+MISTAKES = (
+    # ---------- correct, each in its own style: full autograded marks, no finding ----------
+    _entry("ok_dot", None, FULL),
+    _entry("ok_loops", None, FULL, "loops", "loops", "math_loops"),
+    _entry("ok_einsum_out", None, FULL, "einsum", "np_add_out", "exp_out"),
+    _entry("ok_matmul_out", None, FULL, "matmul_out", "assign_sum", "rows"),
+    _entry("ok_rows", None, FULL, "rows", "loops", "rows"),
+    _entry("ok_float64", None, FULL, "float64", "np_add_out", "float64"),
+    _entry("ok_helper_cell", None, FULL, "dot", "assign_sum", "helper"),
+    # ---------- TEST 1 bugs (student_attention_scores) ----------
+    # identity-only answers: v 9/9, h 1/7 | T4 v 3/3 (identity again), h 0/5; no rule fits a lookup table
+    _entry("bug_hardcoded", "scores_wrong_values", (2.5, 3.0, 3.0, 0.75), scores="hardcoded"),
+    # Q@Q^T = Q@K^T when Q = K = I: v 9/9, h 1/7 (non-square: broadcast error) | T4 v 3/3, h 0/5
+    _entry("bug_q_qt", "scores_q_qt", (2.5, 3.0, 3.0, 0.75), scores="q_qt"),
+    # (Q@K^T)^T, symmetric for identities: v 9/9, h 1/7 | T4 v 3/3, h 0/5
+    _entry("bug_k_qt", "scores_k_qt", (2.5, 3.0, 3.0, 0.75), scores="k_qt"),
+    # right only when scale = 1: v 7/9 (out[0][0], out[1][1] of the 0.5 case), h 2/7 (scale 1.0 + rejects)
+    # | T4 v 3/3 (unscaled identity still masks and normalises), h 1/5: the integer case (scale 4) is
+    # saturated, its rows are one-hot or [0, ½, 0, ½] scaled or not (within 1e-4); 1/√8, 0.7, 0.5, 0.5 fail
+    _entry("bug_no_scale", "scores_missing_scale", (2.25, 3.0, 3.0, 1.0), scores="no_scale"),
+    # 1/sqrt(head_dim) instead of scale: v 6/9 (0.5 ≠ 1/√2, 1 ≠ 1/√3), h 2/7 (D=5 with 1/√5; rejects)
+    # | T4 v 3/3 (D=4: 0.5), h 3/5 (D=8 with 1/√8, and two cases D=4 with 0.5; fails 0.7 and 4)
+    _entry("bug_default_scale", "scores_wrong_scale", (2.0, 3.0, 3.0, 1.5), scores="default_scale"),
+    # out rebound = the stub: v 6/9, h 1/7 | T4 v 3/3 (zero scores still mask and normalise), h 0/5
+    _entry("bug_rebind_out", "scores_out_rebound", (1.75, 3.0, 3.0, 0.75), scores="rebind_out"),
+    # out += ...: right whenever out starts at 0: v 9/9, h 6/7 (fails the 7.0 pre-fill) | T4 8/8;
+    # the diagnosis' probes start from zeros too, so it cannot see this one
+    _entry("bug_accumulate", None, (3.75, 3.0, 3.0, 2.0), scores="accumulate"),
+    # Q *= scale: values right, Q changed: v 9/9, h 2/7 (unchanged only for scale 1.0; rejects)
+    # | T4 8/8 (the pipeline does not look at Q afterwards)
+    _entry("bug_scale_q_in_place", "scores_mutates_input", (2.75, 3.0, 3.0, 2.0), scores="scale_q_in_place"),
+    # attnkit.naive does the work: TEST 1 and TEST 4 score 0 (its values are right: no finding)
+    _entry("bug_delegate_scores", None, (0.0, 3.0, 3.0, 0.0), scores="delegate"),
+    # the reference run in a thread pool made inside the function: TEST 1 and TEST 4 score 0
+    _entry("bug_delegate_scores_thread_pool", None, (0.0, 3.0, 3.0, 0.0), scores="thread_pool"),
+    # ---------- TEST 2 bugs (student_apply_mask) ----------
+    # scores[:] = mask: verify's scores are zeros: v 6/6, h 1/6 | T4 v 3/3, h 0/5 (rows uniform)
+    _entry("bug_mask_assigned", "mask_replaces_scores", (4.0, 1.75, 3.0, 0.75), mask="assign_mask"),
+    # scores *= mask: v 3/6 (the zeros), h 1/6 | T4 v 2/3 (all-zero scores: upper triangle 0.25), h 0/5
+    _entry("bug_mask_multiplied", "mask_multiplied", (4.0, 1.0, 3.0, 0.5), mask="multiply"),
+    # scores = scores + mask (rebinding): v 3/6, h 1/6 | T4 v 2/3 (nothing masked), h 0/5
+    _entry("bug_mask_rebound", "mask_not_in_place", (4.0, 1.0, 3.0, 0.5), mask="rebind"),
+    # works on a contiguous copy of a view: v 6/6, h 5/6 (fails only the view) | T4 8/8 (contiguous)
+    _entry("bug_mask_contiguous_copy", "mask_lost_on_view", (4.0, 2.75, 3.0, 2.0), mask="contiguous_copy"),
+    # reshape(-1) copies the grader's unevenly strided view: loses the view check like the one above
+    _entry("bug_mask_reshape", "mask_lost_on_view", (4.0, 2.75, 3.0, 2.0), mask="reshape"),
+    # ---------- TEST 3 bugs (student_softmax) ----------
+    # axis 0: v 1/4 (a 4x4 of zeros is uniform either way), h 2/8 (1-D; mismatch) | T4 v 2/3, h 0/5
+    _entry("bug_softmax_axis0", "softmax_wrong_axis", (4.0, 3.0, 0.75, 0.5), softmax="axis0"),
+    # exp without max: v 4/4, h 5/8 (overflow at 1000, NaN for a fully masked row) | T4 v 3/3,
+    # h 3/5 (fails the ±160 scores: exp(136) overflows float32; and the fully masked row)
+    _entry("bug_softmax_no_max", "softmax_no_max_subtraction", (4.0, 3.0, 2.25, 1.5), softmax="no_max"),
+    # never divides: v 0/4, h 1/8 | T4 v 2/3 (row 0 is [1, 0, 0, 0] but row 1 sums to 1.61), h 0/5
+    _entry("bug_softmax_unnormalised", "softmax_not_normalised", (4.0, 3.0, 0.25, 0.5), softmax="unnormalised"),
+    # out rebound = the stub: v 0/4, h 1/8 | T4 v 2/3, h 0/5
+    _entry("bug_softmax_rebind_out", "softmax_out_rebound", (4.0, 3.0, 0.25, 0.5), softmax="rebind_out"),
+    # global max: v 4/4, h 5/8 (rows far below the global max underflow: 1000/100 rows,
+    # the 1000/0/-1000 rows, the masked rows) | T4 v 3/3, h 3/5 (±160 scores; the fully masked row);
+    # the diagnosis' large-logit probe turns NaN the same way
+    _entry("bug_softmax_global_max", "softmax_no_max_subtraction", (4.0, 3.0, 2.25, 1.5), softmax="global_max"),
+    # axis=1 (2-D only): v 4/4, h 6/8 (3-D normalised over the wrong axis, 1-D raises) | T4 8/8
+    _entry("bug_softmax_axis1", "softmax_wrong_axis", (4.0, 3.0, 2.5, 2.0), softmax="axis1"),
+    # exp computed in inp: v 4/4, h 1/8 (every case checks inp is unchanged) | T4 8/8
+    _entry("bug_softmax_in_place_inp", "softmax_mutates_input", (4.0, 3.0, 1.25, 2.0), softmax="in_place_inp"),
+    # the given shape check deleted: v 4/4, h 7/8 (the mismatch raises instead of doing nothing) | T4 8/8
+    _entry("bug_softmax_no_input_check", "softmax_exception", (4.0, 3.0, 2.75, 2.0), softmax="no_input_check"),
+    # ---------- delegation to attnkit's reference: TEST 3 and TEST 4 score 0, values right (no finding) ----------
+    *(_entry(f"bug_delegate_softmax{'' if how == 'delegate' else '_' + how}", None, (4.0, 3.0, 0.0, 0.0), softmax=how)
+      for how in ("delegate", "thread", "raw_thread", "pool_made_earlier", "subprocess", "fork", "map_rows",
+                  "found_by_inspect")),
+)
+
+BY_NAME = {m.name: m for m in MISTAKES}
+
+
+def release() -> nbformat.NotebookNode:
+    """The student notebook as released (``notebooks/``, kept fresh by tests/test_release_notebook.py)."""
+    return nbformat.read(STUDENT, as_version=4)
+
+
+def mistake_notebook(release_nb, mistake: Mistake):
+    """``mistake`` typed into a copy of the released notebook."""
+    return submission(release_nb, *mistake.code)
+
+
+ROLES = ("student_attention_scores", "student_apply_mask", "student_softmax")
+
+
+def functions(mistake: Mistake, release_nb=None) -> tuple:
+    """The three student functions as the notebook defines them: its set-up, added and solution cells, run here."""
+    nb = mistake_notebook(release_nb or release(), mistake)
+    cells = [nb.cells[index_of(nb, "setup_imports")]]
+    added = ADDED_CELLS.get(mistake.code[2])
+    if added:
+        cells.append(nb.cells[index_of(nb, added[0]) - 1])  # the student's own cell sits right before it
+    cells += [nb.cells[index_of(nb, role)] for role in ROLES]
+    namespace = {"__name__": "__main__"}
+    with contextlib.redirect_stdout(io.StringIO()):  # the set-up cell says hello
+        for cell in cells:
+            exec(compile(cell.source, f"<cell {cell.get('id', '')}>", "exec"), namespace)  # noqa: S102 -- test data
+    return tuple(namespace[role] for role in ROLES)

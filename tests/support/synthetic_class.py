@@ -1,0 +1,188 @@
+"""A synthetic graded class for the report's unit tests: a real nbgrader gradebook + autograded notebooks.
+
+No kernel, no nbgrader CLI: the gradebook is built with ``nbgrader.api`` and each autograded
+notebook with ``nbformat``, its test cells carrying the grader's payload
+(:data:`attnkit.record.MIME`) exactly as the grader emits it. Used by test_results.py,
+test_report.py, test_report_csv.py, test_report_html.py, test_export.py.
+"""
+import atexit
+import functools
+import json
+import pathlib
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+
+import nbformat
+from nbgrader.api import Comment, Gradebook, Grade, SubmittedAssignment, SubmittedNotebook
+
+from attnkit.record import MIME, CellRecord
+from coursekit.gradebook import alembic_on_path
+
+ASSIGNMENT = NOTEBOOK = "ch04_attention"
+AUTO = {"test1_scores": 4.0, "test2_mask": 3.0, "test3_softmax": 3.0, "test4_end_to_end": 2.0}
+MANUAL = {"q_lab1_no_scale": 1.0, "q_think1_scale": 1.0}
+TEST_NUMBER = {name: n for n, name in enumerate(AUTO, 1)}
+STAGE_OF = {"test1_scores": ("scores",), "test2_mask": ("mask",), "test3_softmax": ("softmax",),
+            "test4_end_to_end": ("scores", "mask", "softmax")}
+
+
+def check(id, passed, visible=None, description=""):
+    visible = id.startswith("verify.") if visible is None else visible
+    return {"id": id, "visible": visible, "description": description or f"检查 {id}", "passed": passed}
+
+
+def finding(bug, stage=None, message=""):
+    stage = stage or bug.split("_")[0]
+    return {"stage": stage, "bug": bug, "probe": f"{stage}/rect", "message": message or f"现象：{bug}"}
+
+
+def payload(grade_id, score, checks=(), findings=(), status="graded", reason=""):
+    """The record exactly as the grader publishes it (``attnkit.record.CellRecord.to_dict``)."""
+    record = CellRecord.from_dict({"schema": 1, "grade_id": grade_id, "test": TEST_NUMBER[grade_id],
+                                   "points": AUTO[grade_id], "score": score, "status": status, "reason": reason,
+                                   "checks": list(checks), "findings": list(findings)})
+    return record.to_dict()
+
+
+@dataclass
+class Student:
+    """One synthetic student; ``payloads`` None: the autograded notebook is missing (e.g. not graded)."""
+    name: str
+    scores: dict                                    # {grade_id: auto score} of the autograded cells
+    payloads: list | None = field(default_factory=list)
+    manual: dict = field(default_factory=dict)      # {answer cell: manual score}
+    zero_reason: str = ""                           # set: the record_zero comment
+
+
+def autograded_notebook(payloads: list) -> nbformat.NotebookNode:
+    """Test cells as nbgrader writes them after autograding: payload display + the score as last expression."""
+    cells = [nbformat.v4.new_markdown_cell("# 第 4 章")]
+    by_id = {p["grade_id"]: p for p in payloads}
+    for grade_id, points in AUTO.items():
+        cell = nbformat.v4.new_code_cell("# test", metadata={"nbgrader": {
+            "grade": True, "solution": False, "locked": True, "grade_id": grade_id, "points": points}})
+        cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="[PASS] ...\n")]
+        if grade_id in by_id:
+            cell.outputs.append(nbformat.v4.new_output("display_data", data={MIME: by_id[grade_id]}))
+            cell.outputs.append(nbformat.v4.new_output("execute_result", data={"text/plain": str(
+                by_id[grade_id]["score"])}, execution_count=1))
+        cells.append(cell)
+    return nbformat.v4.new_notebook(cells=cells)
+
+
+def _gradebook_structure(gradebook, roster):
+    gradebook.add_assignment(ASSIGNMENT)
+    gradebook.add_notebook(NOTEBOOK, ASSIGNMENT)
+    for name, points in AUTO.items():
+        gradebook.add_grade_cell(name, NOTEBOOK, ASSIGNMENT, max_score=points, cell_type="code")
+    for name, points in MANUAL.items():
+        gradebook.add_grade_cell(name, NOTEBOOK, ASSIGNMENT, max_score=points, cell_type="markdown")
+        gradebook.add_solution_cell(name, NOTEBOOK, ASSIGNMENT)
+    for student in roster:
+        gradebook.add_student(student)
+
+
+def _submission(db, assignment, notebook, student: Student):
+    """One submission with its grades and comments, added to the session without committing (bulk)."""
+    submission = SubmittedAssignment(assignment=assignment, student_id=student.name)
+    nb = SubmittedNotebook(notebook=notebook, assignment=submission)
+    for cell in notebook.grade_cells:
+        auto = student.scores.get(cell.name) if cell.name in AUTO else None
+        Grade(cell_id=cell.id, notebook=nb, auto_score=0.0 if student.zero_reason and auto is None else auto,
+              manual_score=student.manual.get(cell.name), needs_manual_grade=cell.name in MANUAL)
+    for cell in notebook.solution_cells:
+        Comment(cell_id=cell.id, notebook=nb, auto_comment=student.zero_reason or None)
+    db.add(submission)
+
+
+def write_class(course, students: list, roster_only=()) -> str:
+    """Gradebook (``course/gradebook.db``) + ``autograded/`` for ``students``; ``roster_only``: no submission."""
+    course = pathlib.Path(course)
+    course.mkdir(parents=True, exist_ok=True)
+    url = f"sqlite:///{course / 'gradebook.db'}"
+    alembic_on_path()
+    with Gradebook(url) as gradebook:
+        _gradebook_structure(gradebook, [s.name for s in students] + list(roster_only))
+        assignment = gradebook.find_assignment(ASSIGNMENT)
+        notebook = gradebook.find_notebook(NOTEBOOK, ASSIGNMENT)
+        with gradebook.db.no_autoflush:
+            for student in students:
+                _submission(gradebook.db, assignment, notebook, student)
+        gradebook.db.commit()
+    for student in students:
+        if student.payloads is not None:
+            path = course / "autograded" / student.name / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
+            path.parent.mkdir(parents=True)
+            path.write_text(json.dumps(autograded_notebook(student.payloads)), encoding="utf-8")  # no validation: fast
+    return url
+
+
+def _all_passed(grade_id, score=None, extra_findings=(), failing=()):
+    """A payload for ``grade_id`` with a few visible and hidden checks; ``failing`` ids fail."""
+    n = TEST_NUMBER[grade_id]
+    ids = [f"verify.{n}", f"verify.{n + 10}", f"test{n}.hidden.rect_random", f"test{n}.hidden.float64"]
+    checks = [check(i, i not in failing) for i in ids]
+    score = AUTO[grade_id] * sum(c["passed"] for c in checks) / len(checks) if score is None else score
+    return payload(grade_id, score, checks, extra_findings)
+
+
+def _student(name, failing=(), findings=None, manual=None, score_override=None):
+    findings = findings or {}
+    payloads = [_all_passed(g, score_override.get(g) if score_override else None, findings.get(g, ()), failing)
+                for g in AUTO]
+    scores = {p["grade_id"]: p["score"] for p in payloads}
+    if score_override:
+        scores.update({g: s + 0.5 for g, s in score_override.items()})  # the gradebook disagrees
+    return Student(name, scores, payloads, manual or {})
+
+
+@functools.lru_cache(maxsize=None)
+def _small_class_template() -> pathlib.Path:
+    """``small_class`` built once per test process (a gradebook costs seconds: nbgrader runs alembic)."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="small-class-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    _build_small_class(folder)
+    return folder
+
+
+def small_class(course):
+    """A copy of the eight-student class (see ``_build_small_class``) in ``course``; its gradebook URL."""
+    course = pathlib.Path(course)
+    shutil.copytree(_small_class_template(), course, dirs_exist_ok=True)
+    return f"sqlite:///{course / 'gradebook.db'}"
+
+
+def _build_small_class(course):
+    """Eight students covering every case the report distinguishes; returns the gradebook URL.
+
+    alice correct · bob scores_missing_scale · carol mask_replaces_scores + softmax_no_max_subtraction ·
+    dave not graded (record_zero) · erin TEST 2 tampered · frank no submission (roster only) ·
+    gina submitted but not autograded · hank graded, payload score ≠ gradebook.
+    """
+    scale, replace = finding("scores_missing_scale"), finding("mask_replaces_scores")
+    no_max = finding("softmax_no_max_subtraction")
+    students = [
+        _student("alice", manual={"q_lab1_no_scale": 1.0}),
+        _student("bob", failing=("test1.hidden.rect_random",),
+                 findings={"test1_scores": [scale], "test4_end_to_end": [scale]}),
+        _student("carol", failing=("test2.hidden.rect_random", "test3.hidden.float64"),
+                 findings={"test2_mask": [replace], "test3_softmax": [no_max],
+                           "test4_end_to_end": [replace, no_max]}),
+        Student("dave", {}, None, zero_reason="Not graded automatically, scored 0: JSONDecodeError: bad. After …"),
+        _student("hank", score_override={"test1_scores": 4.0}),
+    ]
+    tampered = payload("test2_mask", 0.0, status="tampered", reason="测试单元格被修改")
+    erin = _student("erin")
+    erin.payloads[1], erin.scores["test2_mask"] = tampered, 0.0
+    students.insert(4, erin)
+    url = write_class(course, students, roster_only=["frank"])
+    collected_only(course, "gina")
+    return url
+
+
+def collected_only(course, student):
+    """A submission in ``submitted/`` that autograde has not seen (not in the gradebook)."""
+    folder = pathlib.Path(course) / "submitted" / student / ASSIGNMENT
+    folder.mkdir(parents=True)
+    nbformat.write(nbformat.v4.new_notebook(), folder / f"{NOTEBOOK}.ipynb")

@@ -1,0 +1,115 @@
+"""Do the course's nbgrader plugins (coursekit.plugins) work on small synthetic notebooks?
+
+As nbgrader tests its own preprocessors: notebooks built with nbformat, a gradebook built with
+nbgrader.api in a temp folder, no CLI. The CLI runs are in tests/integration/.
+"""
+import logging
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+from nbgrader.api import Gradebook
+
+from attnkit.record import MIME
+from coursekit.plugins import ClearHiddenTestsInFeedback, GradingKernelManager, RejectDuplicateIds
+from coursekit.plugins.failures import record_zero
+
+HIDDEN = "print('visible')\n### BEGIN HIDDEN TESTS\nsecret_check()\n### END HIDDEN TESTS\n_score"
+
+
+def _grade_cell(source, grade_id, solution=False, grade=True):
+    cell = new_code_cell(source)
+    cell.metadata["nbgrader"] = {"grade": grade, "solution": solution, "locked": not solution,
+                                 "grade_id": grade_id, "points": 1, "schema_version": 3}
+    return cell
+
+
+def test_are_hidden_regions_and_grading_records_removed_from_test_cells_only():
+    """Test cell: hidden region and the grader's MIME output gone, printed text kept; a student's cell untouched?"""
+    test = _grade_cell(HIDDEN, "test1_scores")
+    test.outputs = [new_output("stream", name="stdout", text="[PASS] 隐藏检查 1\n"),
+                    new_output("display_data", data={MIME: {"schema": 1}}),
+                    new_output("execute_result", data={"text/plain": "4.0"}, execution_count=1)]
+    student = new_code_cell("# my notes: ### BEGIN HIDDEN TESTS is a marker\nx = 1")
+    nb = new_notebook(cells=[test, student, new_markdown_cell("text")])
+    nb, _ = ClearHiddenTestsInFeedback().preprocess(nb, {})
+    assert "secret_check" not in nb.cells[0].source and "print('visible')" in nb.cells[0].source
+    assert [o.output_type for o in nb.cells[0].outputs] == ["stream", "execute_result"]
+    assert nb.cells[1].source.startswith("# my notes: ### BEGIN HIDDEN TESTS")
+
+
+def test_is_a_notebook_with_a_copied_cell_refused_naming_the_cell():
+    """Two cells with grade id test2_mask: ValueError naming it; distinct ids pass unchanged?"""
+    nb = new_notebook(cells=[_grade_cell("a", "test1_scores"), _grade_cell("b", "test2_mask"),
+                             _grade_cell("b", "test2_mask")])
+    with pytest.raises(ValueError, match=r"appear more than once .*: test2_mask; delete the extra copies"):
+        RejectDuplicateIds().preprocess(nb, {})
+    fine = new_notebook(cells=[_grade_cell("a", "test1_scores"), new_code_cell("x = 1")])
+    assert RejectDuplicateIds().preprocess(fine, {})[0] is fine
+
+
+@pytest.fixture
+def gradebook(tmp_path):
+    """A gradebook with one assignment, one notebook with an autograded and a manual cell, one submission."""
+    url = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    with Gradebook(url) as gb:
+        gb.add_assignment("ch04_attention")
+        gb.add_notebook("ch04_attention", "ch04_attention")
+        gb.add_grade_cell("test1_scores", "ch04_attention", "ch04_attention", max_score=4, cell_type="code")
+        gb.add_solution_cell("q1", "ch04_attention", "ch04_attention")
+        gb.add_grade_cell("q1", "ch04_attention", "ch04_attention", max_score=1, cell_type="markdown")
+        gb.add_student("s1")
+        gb.add_submission("ch04_attention", "s1")
+        for grade in gb.find_submission_notebook("ch04_attention", "ch04_attention", "s1").grades:
+            grade.auto_score = 2.0
+        gb.db.commit()
+    return url
+
+
+def test_does_a_failed_notebook_score_zero_with_the_reason_in_the_gradebook(gradebook, caplog):
+    """record_zero: every grade 0, nothing left for manual grading, the reason and the regrade command as comment?"""
+    info = {"db_url": gradebook, "assignment": "ch04_attention", "notebook": "ch04_attention", "student": "s1"}
+    with caplog.at_level(logging.ERROR):
+        failure = record_zero(info, "CellExecutionError: os._exit", logging.getLogger("test"))
+    reason = failure.reason
+    assert (failure.student, failure.error) == ("s1", "CellExecutionError: os._exit")
+    assert "nbgrader autograde ch04_attention --student s1 --force" in reason and "s1: " + reason in caplog.text
+    with Gradebook(gradebook) as gb:
+        nb = gb.find_submission_notebook("ch04_attention", "ch04_attention", "s1")
+        assert [(g.auto_score, g.needs_manual_grade) for g in nb.grades] == [(0.0, False)] * 2
+        assert {c.auto_comment for c in nb.comments} == {reason}
+
+
+def test_is_the_config_settings_only():
+    """nbgrader_config.py defines nothing and changes neither sys.path, os.environ nor a class: settings only?"""
+    import ast
+
+    from coursekit.paths import COURSE
+    tree = ast.parse((COURSE / "nbgrader_config.py").read_text(encoding="utf-8"))
+    defined = [type(node).__name__ for node in ast.walk(tree) if isinstance(node, (ast.ClassDef, ast.FunctionDef))]
+    assignments = [ast.unparse(target) for node in ast.walk(tree) if isinstance(node, (ast.Assign, ast.AugAssign))
+                   for target in (node.targets if isinstance(node, ast.Assign) else [node.target])]
+    calls = [ast.unparse(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)]
+    assert not defined
+    assert all(a.startswith("c.") or a in ("c", "HERE") for a in assignments), assignments
+    assert not [c for c in calls if c.startswith(("sys.", "os.environ.__setitem__", "os.putenv", "setattr"))]
+    assert "sys" not in {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+
+
+def test_does_the_grading_kernel_learn_where_the_grader_is(monkeypatch):
+    """GradingKernelManager starts the kernel with ATTN_GRADER set to its setting, not nbgrader's environment?"""
+    from jupyter_client.manager import KernelManager
+
+    seen = {}
+    monkeypatch.setattr(KernelManager, "start_kernel", lambda self, **kw: seen.update(kw))
+    monkeypatch.setenv("ATTN_GRADER", "/somewhere/else.py")
+    GradingKernelManager(grader="/course/grader/__init__.py").start_kernel(cwd="/tmp")
+    assert seen["env"]["ATTN_GRADER"] == "/course/grader/__init__.py" and seen["cwd"] == "/tmp"
+    assert seen["env"]["PATH"] == __import__("os").environ["PATH"]
+
+
+def test_can_nbformat_round_trip_the_cleaned_notebook():
+    """The cleaned notebook is still valid nbformat (the HTML exporter validates)?"""
+    nb = new_notebook(cells=[_grade_cell(HIDDEN, "test1_scores")])
+    nb, _ = ClearHiddenTestsInFeedback().preprocess(nb, {})
+    nbformat.validate(nb)

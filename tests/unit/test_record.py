@@ -1,0 +1,60 @@
+"""Does the grader's record (attnkit.record) survive its JSON form exactly, and refuse what it is not?"""
+import json
+
+import pytest
+
+from attnkit import record
+from attnkit.record import MIME, CellRecord, Check, FindingRecord, records_in
+
+
+def _record(**changes):
+    fields = dict(grade_id="test1_scores", test=1, points=4.0, score=2.5, status=record.GRADED, reason="",
+                  checks=(Check("verify.3", True, "out[0][0] == 0.5", True), Check("test1.random_rect", False, "非方阵", False)),
+                  findings=(FindingRecord("scores", "scores_missing_scale", "scores/rect", "现象：没有乘 scale"),))
+    return CellRecord(**{**fields, **changes})
+
+
+def test_does_a_record_come_back_equal_through_json():
+    """to_dict → JSON text → from_dict gives the same record, checks and findings included?"""
+    original = _record()
+    again = CellRecord.from_dict(json.loads(json.dumps(original.to_dict(), ensure_ascii=False)))
+    assert again == original and again.passed == 1
+
+
+def test_is_the_schema_the_first_key_of_the_published_form():
+    """The published dict names its schema (readers refuse other versions)?"""
+    assert next(iter(_record().to_dict())) == "schema"
+
+
+@pytest.mark.parametrize("status", ["passed", "", "GRADED"])
+def test_is_an_unknown_status_refused_with_the_known_ones(status):
+    """A status outside STATUSES names itself and the allowed values?"""
+    with pytest.raises(ValueError, match=rf"one of graded, tampered, .*got {status!r}"):
+        _record(status=status)
+
+
+def test_is_another_schema_refused_naming_where_it_came_from():
+    """A record of schema 2 names the file and both versions?"""
+    data = {**_record().to_dict(), "schema": 2}
+    with pytest.raises(ValueError, match=r"^student\.ipynb: grading record schema 2, expected 1$"):
+        CellRecord.from_dict(data, "student.ipynb")
+
+
+def test_is_a_missing_field_named():
+    """A record without its grade id says which field is missing?"""
+    data = _record().to_dict()
+    del data["grade_id"]
+    with pytest.raises(ValueError, match=r"nb\.ipynb: grading record lacks or mistypes 'grade_id'"):
+        CellRecord.from_dict(data, "nb.ipynb")
+
+
+def test_does_records_in_read_only_display_data_of_its_mime():
+    """Records come from display_data of MIME only: a stream or an execute_result holding the MIME is ignored?"""
+    published = _record().to_dict()
+    tampered = _record(grade_id="test2_mask", test=2, status=record.TAMPERED, reason="测试单元格被修改").to_dict()
+    nb = {"cells": [
+        {"cell_type": "code", "outputs": [{"output_type": "display_data", "data": {MIME: published}}]},
+        {"cell_type": "code", "outputs": [{"output_type": "execute_result", "data": {MIME: tampered}},
+                                          {"output_type": "stream", "name": "stdout", "text": "x"}]},
+        {"cell_type": "markdown", "source": "答案"}]}
+    assert records_in(nb) == {"test1_scores": _record()}

@@ -1,0 +1,52 @@
+"""Does the report read the grader's records back from an autograded notebook file, and only those?"""
+import json
+
+import nbformat
+import pytest
+
+from attnkit.record import MIME
+from coursekit.report.results import read_notebook_results
+from support.synthetic_class import autograded_notebook, check, finding, payload
+
+
+def _notebook():
+    return autograded_notebook([
+        payload("test1_scores", 2.5, [check("verify.3", True, description="out[0][0] == 0.5"),
+                                      check("test1.hidden.rect_random", False, description="非方阵")],
+                [finding("scores_missing_scale", message="现象：没有乘 scale")]),
+        payload("test2_mask", 0.0, status="tampered", reason="测试单元格被修改"),
+    ])
+
+
+def test_every_field_of_a_record_is_read(tmp_path):
+    """Are checks (visible and hidden), findings, score and status of each test cell read as written?"""
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(_notebook(), path)
+    results = read_notebook_results(path)
+    assert set(results) == {"test1_scores", "test2_mask"}
+    first = results["test1_scores"]
+    assert (first.test, first.points, first.score, first.status) == (1, 4.0, 2.5, "graded")
+    assert [(c.id, c.visible, c.passed, c.description) for c in first.checks] == [
+        ("verify.3", True, True, "out[0][0] == 0.5"), ("test1.hidden.rect_random", False, False, "非方阵")]
+    assert [(f.stage, f.bug, f.probe, f.message) for f in first.findings] == [
+        ("scores", "scores_missing_scale", "scores/rect", "现象：没有乘 scale")]
+    tampered = results["test2_mask"]
+    assert (tampered.status, tampered.reason, tampered.checks, tampered.findings) == (
+        "tampered", "测试单元格被修改", (), ())
+
+
+def test_a_notebook_without_records_has_no_results(tmp_path):
+    """Does a notebook autograded by an older grader (no record) give an empty result, not an error?"""
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(autograded_notebook([]), path)
+    assert read_notebook_results(path) == {}
+
+
+def test_an_unknown_schema_is_refused_with_the_file_name(tmp_path):
+    """Is a record of another schema version refused, naming the file and both versions?"""
+    nb = _notebook()
+    nb.cells[1].outputs[1].data[MIME]["schema"] = 2
+    path = tmp_path / "student.ipynb"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"student\.ipynb: grading record schema 2, expected 1"):
+        read_notebook_results(path)
