@@ -1,6 +1,6 @@
 """The catalogue of well-known mistakes: how each one shows on the probes, what to say.
 
-A :class:`Rule` looks at one :class:`Outcome` (a student call on one probe, next to
+A :class:`Rule` looks at one :class:`ProbeRun` (a student call on one probe, next to
 the reference's output) and answers ``True`` (this deviation is what the bug
 produces), ``False`` (it is not) or ``None`` (this probe cannot show the bug, e.g.
 ``K @ Q^T`` does not fit a non-square ``out``). Messages are Chinese and follow the
@@ -25,7 +25,7 @@ TABLE_ROW = {
 
 
 @dataclass(frozen=True)
-class Outcome:
+class ProbeRun:
     """One student call on one probe, with the reference's result for the same input."""
     probe: Probe
     before: tuple      # pristine copies of the arguments
@@ -52,8 +52,8 @@ class Outcome:
 class Rule:
     """A named mistake: ``fits(outcome) -> True/False/None`` and ``explain(outcome) -> message``."""
     bug: str
-    fits: Callable[[Outcome], bool | None]
-    explain: Callable[[Outcome], str]
+    fits: Callable[[ProbeRun], bool | None]
+    explain: Callable[[ProbeRun], str]
 
 
 def close(a, b, exact_float64: bool = False) -> bool:
@@ -64,7 +64,7 @@ def close(a, b, exact_float64: bool = False) -> bool:
     return a.shape == b.shape and bool(np.allclose(a, b, rtol=tol, atol=tol, equal_nan=True))
 
 
-def _lost_precision(o: Outcome) -> bool | None:
+def _lost_precision(o: ProbeRun) -> bool | None:
     """float64 in, float32-grade out: right up to float32 rounding, wrong at float64 precision."""
     if o.reference.dtype != np.float64:
         return None
@@ -92,21 +92,21 @@ def say(seen: str, cause: str, check: str) -> str:
     return f"现象：{seen}\n可能原因：{cause}\n检查：{check}"
 
 
-def at(o: Outcome) -> str:
+def at(o: ProbeRun) -> str:
     return f"在探针「{o.probe.purpose}」上"
 
 
-def _square(o: Outcome) -> bool:
+def _square(o: ProbeRun) -> bool:
     return o.before[0].shape[0] == o.before[1].shape[0]
 
 
-def _new_array_note(o: Outcome, name: str) -> str:
+def _new_array_note(o: ProbeRun, name: str) -> str:
     if o.call.rebound:
         return f"函数把参数 {name} 重新指向了一个新数组"
     return "函数返回了一个新数组"
 
 
-def _rebound(o: Outcome) -> bool:
+def _rebound(o: ProbeRun) -> bool:
     return o.unchanged and (o.call.rebound or isinstance(o.call.returned, np.ndarray))
 
 
@@ -122,7 +122,7 @@ def _scale_hint(c: float, scale: float, head_dim: int) -> str:
     return ""
 
 
-def _wrong_scale_message(o: Outcome) -> str:
+def _wrong_scale_message(o: ProbeRun) -> str:
     q, k, scale = o.before[:3]
     c = factor(o.out, q @ k.T)
     return say(
@@ -190,24 +190,24 @@ MASK_RULES = (
 
 # --- softmax --------------------------------------------------------------------------
 
-def _wrong_axis(o: Outcome) -> int | None:
+def _wrong_axis(o: ProbeRun) -> int | None:
     """The non-last axis along which out is a softmax of the input, if any."""
     x = o.before[1]
     return next((a for a in range(x.ndim - 1) if close(o.out, _softmax(x, axis=a))), None)
 
 
-def _unnormalised(o: Outcome) -> bool:
+def _unnormalised(o: ProbeRun) -> bool:
     x = np.asarray(o.before[1], np.float64)
     with np.errstate(all="ignore"):
         return close(o.out, np.exp(x - x.max(axis=-1, keepdims=True))) or close(o.out, np.exp(x))
 
 
-def _whole_array(o: Outcome) -> bool:
+def _whole_array(o: ProbeRun) -> bool:
     x = o.before[1]
     return close(o.out, _softmax(x.reshape(-1)).reshape(x.shape))
 
 
-def _moderate(check: Callable[[Outcome], bool]) -> Callable[[Outcome], bool | None]:
+def _moderate(check: Callable[[ProbeRun], bool]) -> Callable[[ProbeRun], bool | None]:
     """Large-logit probes cannot show these bugs: the overflow would mask them."""
     return lambda o: None if o.probe.extreme else check(o)
 
@@ -250,7 +250,7 @@ RULES = {
 
 # --- findings without a named rule ----------------------------------------------------
 
-def exception_message(stage: str, o: Outcome) -> str:
+def exception_message(stage: str, o: ProbeRun) -> str:
     if not o.probe.valid:
         return say(f"{ROLE[stage]} {at(o)}抛出了 {o.call.error}。",
                    "C 版本在函数开头检查输入：这种输入应被拒绝（scores 返回 -1，其余函数什么都不做），而不是报错。",
@@ -269,7 +269,7 @@ def _largest_gap(out, reference) -> str:
     return f"最大偏差 {gap.max():.3g}，位于下标 {where}"
 
 
-def wrong_values_message(stage: str, o: Outcome) -> str:
+def wrong_values_message(stage: str, o: ProbeRun) -> str:
     if not o.probe.valid:
         return say(f"{at(o)}，{ROLE[stage]} 改写了本应原样不动的数组。",
                    "这种输入应被函数开头的输入检查拦下，代码却照常计算了。",
@@ -279,7 +279,7 @@ def wrong_values_message(stage: str, o: Outcome) -> str:
                "用这个输入手算几个元素，与你的输出逐个对比（热力图标出了偏差的位置）。")
 
 
-def return_code_message(o: Outcome) -> str:
+def return_code_message(o: ProbeRun) -> str:
     got = "None（函数末尾缺少 return）" if o.call.returned is None else repr(o.call.returned)[:40]
     want = "整数 0（成功）" if o.probe.valid else "-1（输入不合法）"
     return say(f"{at(o)}，student_attention_scores 返回了 {got}，应返回 {want}。",
@@ -287,7 +287,7 @@ def return_code_message(o: Outcome) -> str:
                "student_attention_scores 每一条路径上的 return 语句。")
 
 
-def mutation_message(stage: str, o: Outcome, names: str) -> str:
+def mutation_message(stage: str, o: ProbeRun, names: str) -> str:
     return say(f"{at(o)}，{ROLE[stage]} 修改了只读的输入 {names}。",
                "对输入做了原地运算（例如 -=、/=，或 out= 指向了输入）。",
                f"{ROLE[stage]} 只写它该写的数组，其他参数只读。")

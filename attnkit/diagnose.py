@@ -24,7 +24,7 @@ import numpy as np
 
 from . import lab
 from .bugs import (
-    RULES, Outcome, close, exception_message, mutation_message, pipeline_message,
+    RULES, ProbeRun, close, exception_message, mutation_message, pipeline_message,
     return_code_message, wrong_values_message,
 )
 from .lab import ROLE, STAGES
@@ -65,20 +65,20 @@ def _copy(args: tuple) -> tuple:
     return tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
 
 
-def _run(spec: _Stage, probe, fn) -> Outcome:
+def _run(spec: _Stage, probe, fn) -> ProbeRun:
     args = probe.build()
     before, mine = _copy(args), _copy(args)
     expected_rc = spec.reference(*mine)
     call = call_student(fn, args, watch=spec.out_index)
-    return Outcome(probe, before, args, spec.out_index, mine[spec.out_index], expected_rc, call)
+    return ProbeRun(probe, before, args, spec.out_index, mine[spec.out_index], expected_rc, call)
 
 
-def _finding(spec: _Stage, bug: str, message: str, o: Outcome, arrays: bool = True) -> Finding:
+def _finding(spec: _Stage, bug: str, message: str, o: ProbeRun, arrays: bool = True) -> Finding:
     student, reference = (o.out.copy(), o.reference) if arrays else (None, None)
     return Finding(spec.name, f"{spec.name}_{bug}", message, o.probe.name, student, reference)
 
 
-def _verdict(rule, o: Outcome):
+def _verdict(rule, o: ProbeRun):
     v = rule.fits(o)
     return None if v is None else bool(v)
 

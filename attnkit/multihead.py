@@ -6,7 +6,7 @@ scores -> mask -> softmax -> @ V on its slice; heads are concatenated, then @ W_
 """
 import numpy as np
 
-from .attention import attention_scores, add_mask, default_scale, softmax
+from .attention import add_mask, attention_scores, default_scale, softmax
 from .errors import require
 
 

@@ -13,11 +13,12 @@ project). Command-line flags (e.g. ``--Exchange.root=/srv/exchange``) still over
 """
 import os
 
-from coursekit import plugins
-from coursekit.paths import grader_of
 from nbconvert.preprocessors import CoalesceStreamsPreprocessor, CSSHTMLHeaderPreprocessor
 from nbgrader.converters import Autograde
 from nbgrader.preprocessors import GetGrades
+
+from coursekit import plugins
+from coursekit.paths import grader_of
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 c = get_config()  # noqa: F821 -- injected by traitlets when nbgrader loads this file

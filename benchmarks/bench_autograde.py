@@ -10,11 +10,11 @@ import pathlib
 import sys
 import tempfile
 
-
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests"))
-from support.mistakes import submission  # noqa: E402
-from support.course_tools import autograde_class  # noqa: E402
 from test_course_matrix import EXPECTED, class_submissions  # noqa: E402
+
+from support.course_tools import autograde_class  # noqa: E402
+from support.mistakes import submission  # noqa: E402
 
 
 def timed_autograde(tmp: pathlib.Path, make_submissions) -> float:

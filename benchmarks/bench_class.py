@@ -26,8 +26,9 @@ import nbformat
 TESTS = pathlib.Path(__file__).resolve().parents[1] / "tests"
 sys.path.insert(0, str(TESTS))
 import conftest  # noqa: E402,F401 -- Jupyter/IPython state in .state/, autograde/ on sys.path
-from support.course_tools import ASSIGNMENT, course_copy, isolated_env, released, run_nbgrader  # noqa: E402
 from test_classgrade import mistake_table  # noqa: E402  -- the one adapter to the table of mistakes
+
+from support.course_tools import ASSIGNMENT, course_copy, isolated_env, released, run_nbgrader  # noqa: E402
 
 
 def build_class(tmp: pathlib.Path, n: int):

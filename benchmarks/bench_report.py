@@ -18,7 +18,7 @@ import nbformat
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "tests"), str(REPO / "autograde")]
-from support.synthetic_class import ASSIGNMENT, _student, write_class  # noqa: E402
+from support.synthetic_class import ASSIGNMENT, make_student, write_class  # noqa: E402
 
 
 def pad(course: pathlib.Path, kilobytes: int) -> None:
@@ -34,7 +34,7 @@ def pad(course: pathlib.Path, kilobytes: int) -> None:
 def main(students: int = 1000, kilobytes: int = 300) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         course = pathlib.Path(tmp)
-        write_class(course, [_student(f"s{i:04d}") for i in range(students)])
+        write_class(course, [make_student(f"s{i:04d}") for i in range(students)])
         pad(course, kilobytes)
         start = time.perf_counter()
         done = subprocess.run([sys.executable, "-m", "coursekit.report", "--course", str(course)],

@@ -35,8 +35,8 @@ def find_course(explicit=None) -> pathlib.Path:
     ``nbgrader_config.py`` (as nbgrader itself decides), else this repository's ``autograde/``."""
     if explicit:
         course = pathlib.Path(explicit).resolve()
-        if not (course / CONFIG_FILE).is_file():
-            raise FileNotFoundError(f"{course} is not a course folder: it has no {CONFIG_FILE}")
+        if not course.is_dir():
+            raise FileNotFoundError(f"no course folder {course} (give the folder that holds {CONFIG_FILE})")
         return course
     here = pathlib.Path(os.getcwd()).resolve()
     return here if (here / CONFIG_FILE).is_file() else COURSE

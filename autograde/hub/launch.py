@@ -17,7 +17,8 @@ import time
 import urllib.error
 import urllib.request
 
-from hub import accounts, plan as hub_plan, userenv
+from hub import accounts, userenv
+from hub import plan as hub_plan
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 STATE = REPO / ".state"

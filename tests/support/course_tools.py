@@ -15,11 +15,10 @@ import textwrap
 import time
 
 import nbformat
-from attnkit.gradecell import TEST_CELLS
 from nbgrader.api import Gradebook
 
-from coursekit.paths import ASSIGNMENT, COURSE, MASTER, REPO, copy_course
-from coursekit.paths import STUDENT_NOTEBOOK as STUDENT
+from attnkit.gradecell import TEST_CELLS
+from coursekit.paths import ASSIGNMENT, copy_course
 
 POINTS = {test.grade_id: test.points for test in TEST_CELLS}  # the master's metadata is checked against it
 MANUAL = ["q_lab1_no_scale", "q_lab2_neg_inf", "q_lab3_matmul_speed", "q_lab4_num_params",

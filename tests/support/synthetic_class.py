@@ -14,7 +14,7 @@ import tempfile
 from dataclasses import dataclass, field
 
 import nbformat
-from nbgrader.api import Comment, Gradebook, Grade, SubmittedAssignment, SubmittedNotebook
+from nbgrader.api import Comment, Grade, Gradebook, SubmittedAssignment, SubmittedNotebook
 
 from attnkit.record import MIME, CellRecord
 from coursekit.gradebook import alembic_on_path
@@ -127,7 +127,7 @@ def _all_passed(grade_id, score=None, extra_findings=(), failing=()):
     return payload(grade_id, score, checks, extra_findings)
 
 
-def _student(name, failing=(), findings=None, manual=None, score_override=None):
+def make_student(name, failing=(), findings=None, manual=None, score_override=None):
     findings = findings or {}
     payloads = [_all_passed(g, score_override.get(g) if score_override else None, findings.get(g, ()), failing)
                 for g in AUTO]
@@ -153,6 +153,20 @@ def small_class(course):
     return f"sqlite:///{course / 'gradebook.db'}"
 
 
+def small_class_page(course) -> pathlib.Path:
+    """The class report's index.html of :func:`small_class`, written into ``course``."""
+    import io
+
+    from coursekit.report.grades import read_class
+    from coursekit.report.html_page import render
+    from coursekit.report.tables import build_report
+
+    report = build_report(course, read_class(small_class(course), ASSIGNMENT), io.StringIO())
+    path = pathlib.Path(course) / "index.html"
+    path.write_text(render(report), encoding="utf-8")
+    return path
+
+
 def _build_small_class(course):
     """Eight students covering every case the report distinguishes; returns the gradebook URL.
 
@@ -163,17 +177,17 @@ def _build_small_class(course):
     scale, replace = finding("scores_missing_scale"), finding("mask_replaces_scores")
     no_max = finding("softmax_no_max_subtraction")
     students = [
-        _student("alice", manual={"q_lab1_no_scale": 1.0}),
-        _student("bob", failing=("test1.hidden.rect_random",),
+        make_student("alice", manual={"q_lab1_no_scale": 1.0}),
+        make_student("bob", failing=("test1.hidden.rect_random",),
                  findings={"test1_scores": [scale], "test4_end_to_end": [scale]}),
-        _student("carol", failing=("test2.hidden.rect_random", "test3.hidden.float64"),
+        make_student("carol", failing=("test2.hidden.rect_random", "test3.hidden.float64"),
                  findings={"test2_mask": [replace], "test3_softmax": [no_max],
                            "test4_end_to_end": [replace, no_max]}),
         Student("dave", {}, None, zero_reason="Not graded automatically, scored 0: JSONDecodeError: bad. After …"),
-        _student("hank", score_override={"test1_scores": 4.0}),
+        make_student("hank", score_override={"test1_scores": 4.0}),
     ]
     tampered = payload("test2_mask", 0.0, status="tampered", reason="测试单元格被修改")
-    erin = _student("erin")
+    erin = make_student("erin")
     erin.payloads[1], erin.scores["test2_mask"] = tampered, 0.0
     students.insert(4, erin)
     url = write_class(course, students, roster_only=["frank"])

@@ -4,9 +4,9 @@ import io
 import re
 
 import nbformat
+from test_release_notebook import release
 
 from attnkit import lab, verify
-from test_release_notebook import release
 
 TABLE_CELL = "s410-troubleshooting"  # §4.10 常见错误与排查顺序
 

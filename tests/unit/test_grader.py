@@ -4,9 +4,9 @@ The grader is imported here as a package; the notebook loads the very same files
 (tests/test_course*.py run it through nbgrader). Each table entry's three functions are
 built from the released notebook's cells (tests/mistakes.py), then graded cell by cell.
 """
-import json
 import contextlib
 import io
+import json
 import os
 import re
 import sys
@@ -16,13 +16,13 @@ import numpy as np
 import pytest
 
 import grader
-from attnkit.record import CellRecord
 from attnkit import lab
 from attnkit.gradecell import TEST_CELLS
+from attnkit.record import CellRecord
 from attnkit.safecall import mark_if_hung
-from support.course_tools import MASTER, cells_by_id
 from grader import guard
 from grader.checks import HIDDEN
+from support.course_tools import MASTER, cells_by_id
 from support.mistakes import MISTAKES, functions, release
 
 CELL_FNS = {1: (0,), 2: (1,), 3: (2,), 4: (0, 1, 2)}  # which of the three functions each TEST grades

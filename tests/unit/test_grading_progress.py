@@ -1,7 +1,7 @@
 """Does coursekit.grading.progress show done/total, failures so far, an honest ETA and a useful summary?"""
 import pytest
 
-from coursekit.grading.progress import StudentResult, Progress, format_duration
+from coursekit.grading.progress import Progress, StudentResult, format_duration
 
 
 class Clock:

@@ -1,11 +1,11 @@
 """Does every mistake the diagnosis can name come with something to reteach?"""
 import pytest
+from test_diagnose import NAMED
 
 from attnkit.bugs import RULES
 from attnkit.diagnose import diagnose
 from coursekit.report.reteach import RETEACH, known_bug_ids, reteach
 from support.mistakes import MISTAKES
-from test_diagnose import NAMED
 
 
 def test_every_bug_id_attnkit_can_produce_has_a_reteach_entry():

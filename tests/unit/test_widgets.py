@@ -86,8 +86,9 @@ def test_checkbox_and_labels_are_chinese(explorer):
 
 def test_first_frame_is_a_picture_of_the_same_size(explorer):
     """Is first_frame_png() a PNG as large as the live explorer's (its title is tested with the figure)?"""
-    from PIL import Image as PILImage
     import io
+
+    from PIL import Image as PILImage
     sizes = [PILImage.open(io.BytesIO(data)).size for data in (first_frame_png(), bytes(explorer.image.value))]
     assert sizes[0] == sizes[1]
 
@@ -104,8 +105,9 @@ def test_readout_is_two_unwrapped_lines_in_a_fixed_box(explorer):
 
 def test_figure_is_shown_at_its_own_width(explorer):
     """Is the image widget as wide (CSS px) as the PNG, so the browser does not stretch it?"""
-    from PIL import Image as PILImage
     import io
+
+    from PIL import Image as PILImage
     width = PILImage.open(io.BytesIO(bytes(explorer.image.value))).width
     assert explorer.image.layout.width == f"{width}px" and explorer.image.layout.max_width == "100%"
     sharp = sharpness_explorer(pixel_ratio=2)

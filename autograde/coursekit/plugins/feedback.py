@@ -5,10 +5,11 @@ feedback HTML (jupyter/nbgrader#917). :class:`ClearHiddenTestsInFeedback` strips
 before ``generate_feedback`` exports, together with the grader's machine-readable records (for
 the class report, not for students); the cells' printed ``[PASS]/[FAIL]`` lines stay.
 """
-from attnkit.record import MIME
 from nbgrader import utils
 from nbgrader.preprocessors import ClearHiddenTests
 from traitlets import List
+
+from attnkit.record import MIME
 
 __all__ = ["ClearHiddenTestsInFeedback"]
 

@@ -5,8 +5,18 @@ Which gradebook: :func:`coursekit.gradebook.resolve_gradebook`, as for every cou
 """
 from dataclasses import dataclass, field
 
-from nbgrader.api import (Assignment, Comment, Grade, GradeCell, Gradebook, Notebook, SolutionCell, Student,
-                          SubmittedAssignment, SubmittedNotebook)
+from nbgrader.api import (
+    Assignment,
+    Comment,
+    Grade,
+    Gradebook,
+    GradeCell,
+    Notebook,
+    SolutionCell,
+    Student,
+    SubmittedAssignment,
+    SubmittedNotebook,
+)
 
 from ..gradebook import open_gradebook
 from ..plugins.failures import NOT_GRADED_COMMENT

@@ -16,11 +16,9 @@ import nbformat
 import pytest
 
 from support import lab_page
-from support.mistakes import submission
 from support.course_tools import ASSIGNMENT, POINTS, gradebook_scores
 from support.hub_tools import ARTEFACTS, course_hub, grade, require_hub_machine, server_api, user_token
-
-pytestmark = pytest.mark.integration  # a real JupyterHub, Unix users, Chromium: `make test` only
+from support.mistakes import submission
 
 NOTEBOOK = f"{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
 IMPLEMENTATIONS = {"correct": ("dot", "add", "vectorised"), "missing scale": ("no_scale", "add", "vectorised")}

@@ -12,10 +12,16 @@ import json
 import pytest
 
 from support.course_tools import ASSIGNMENT
-from support.hub_tools import as_user, course_hub, instructor_nbgrader, require_hub_machine, run_in_kernel, \
-    server_api, start_servers, user_token
-
-pytestmark = pytest.mark.integration  # a real JupyterHub, Unix users, Chromium: `make test` only
+from support.hub_tools import (
+    as_user,
+    course_hub,
+    instructor_nbgrader,
+    require_hub_machine,
+    run_in_kernel,
+    server_api,
+    start_servers,
+    user_token,
+)
 
 NOTEBOOK = f"{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
 

@@ -13,11 +13,9 @@ import time
 import nbformat
 import pytest
 
-from support import lab_page
 from attnkit.sharpness import HEAD_DIMS
+from support import lab_page
 from support.lab_server import REPO, lab_server
-
-pytestmark = pytest.mark.integration  # real nbgrader, kernels, servers or a browser: `make test` only
 
 ARTEFACTS = REPO / "artefacts" / "browser"
 NOTEBOOK = REPO / "notebooks" / "ch04_attention.ipynb"

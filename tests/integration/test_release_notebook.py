@@ -5,8 +5,6 @@ import pathlib
 import nbformat
 import pytest
 
-pytestmark = pytest.mark.integration  # real nbgrader, kernels, servers or a browser: `make test` only
-
 REPO = pathlib.Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "scripts" / "release_notebook.py"
 

@@ -14,11 +14,19 @@ import nbformat
 import pytest
 from nbconvert import HTMLExporter
 
+from support.course_tools import (
+    ASSIGNMENT,
+    COURSE,
+    MASTER,
+    POINTS,
+    STUDENT,
+    course_copy,
+    gradebook_scores,
+    isolated_env,
+    run_nbgrader,
+    visible_text,
+)
 from support.mistakes import submission
-from support.course_tools import (ASSIGNMENT, COURSE, MASTER, POINTS, STUDENT, course_copy, gradebook_scores, isolated_env,
-                          run_nbgrader, visible_text)
-
-pytestmark = pytest.mark.integration  # real nbgrader, kernels, servers or a browser: `make test` only
 
 COURSE_ID = "ch04-e2e"
 NOTEBOOK = f"{ASSIGNMENT}.ipynb"

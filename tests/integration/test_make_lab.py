@@ -12,8 +12,6 @@ import pytest
 
 from support.lab_server import REPO, free_port
 
-pytestmark = pytest.mark.integration  # real nbgrader, kernels, servers or a browser: `make test` only
-
 NEWS_SETTINGS = REPO / ".state/jupyter/lab-settings/@jupyterlab/apputils-extension/notification.jupyterlab-settings"
 
 

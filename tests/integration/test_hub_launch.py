@@ -12,11 +12,10 @@ import urllib.request
 import pytest
 from traitlets.config.loader import PyFileConfigLoader
 
+from hub import accounts, launch, userenv
+from hub import plan as hub_plan
 from support.course_tools import course_copy
 from support.hub_tools import ARTEFACTS, start_servers
-from hub import accounts, launch, plan as hub_plan, userenv
-
-pytestmark = pytest.mark.integration  # a real JupyterHub, Unix users, Chromium: `make test` only
 
 
 def _plan(tmp_path, **changes):

@@ -10,8 +10,6 @@ from coursekit.plugins.export import TOTAL_COLUMNS
 from support.course_tools import course_copy, isolated_env, run_nbgrader
 from support.synthetic_class import AUTO, MANUAL, small_class
 
-pytestmark = pytest.mark.integration  # the real nbgrader CLI
-
 EXPORTER = "--exporter=coursekit.export.PerCellExportPlugin"
 
 

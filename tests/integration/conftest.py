@@ -1,0 +1,23 @@
+"""The integration tier's shared fixtures: the graded classes (tests/support/classes.py), built once."""
+import pytest
+
+from support.classes import grade_both
+
+
+@pytest.fixture(scope="session")
+def graded_classes(tmp_path_factory):
+    """(shared, serial): the whole table by `make grade`, a few of it by one serial `nbgrader autograde`."""
+    shared, serial = grade_both(tmp_path_factory.mktemp("classes"))
+    print(f"\nmake grade of {len(shared.expected)} submissions: {shared.seconds:.1f} s; "
+          f"nbgrader autograde of {len(serial.expected)}: {serial.seconds:.1f} s")
+    return shared, serial
+
+
+@pytest.fixture(scope="session")
+def shared_class(graded_classes):
+    return graded_classes[0]
+
+
+@pytest.fixture(scope="session")
+def serial_class(graded_classes):
+    return graded_classes[1]

@@ -1,0 +1,72 @@
+"""Does grading give every submission exactly the points it deserves?
+
+The shared class (tests/support/classes.py) holds every entry of the mistake table (correct
+styles, single bugs, delegation tricks) and of tests/support/cases.py (ungradable notebooks, a
+print flood, notebooks that tamper around the functions, a student who plants fake graders),
+graded by ``make grade`` with two workers; the gradebook must hold exactly each row's
+hand-derived points. tests/integration/test_grading.py shows that ``make grade`` and a serial
+``nbgrader autograde`` agree.
+"""
+import nbformat
+import pytest
+
+from support.cases import BY_NAME as CASES
+from support.course_tools import ASSIGNMENT, POINTS
+from support.mistakes import MISTAKES
+
+# The bugs issue 3 names, each of which must be in the table (and lose points).
+REQUIRED_BUGS = ["bug_hardcoded", "bug_q_qt", "bug_k_qt", "bug_no_scale", "bug_default_scale",
+                 "bug_rebind_out", "bug_mask_assigned", "bug_mask_multiplied", "bug_mask_rebound",
+                 "bug_softmax_axis0", "bug_softmax_no_max", "bug_softmax_unnormalised",
+                 "bug_softmax_rebind_out", "bug_softmax_global_max", "bug_delegate_softmax"]
+STUDENTS = [m.name for m in MISTAKES] + list(CASES)
+GRADABLE = [s for s in STUDENTS if s not in CASES or CASES[s].gradable]
+
+
+def test_is_the_table_big_and_varied_enough():
+    """≥ 6 correct and ≥ 12 buggy submissions, every named bug among them?"""
+    correct = [m for m in MISTAKES if m.correct]
+    buggy = [m.name for m in MISTAKES if sum(m.points) < sum(POINTS.values())]
+    assert len(correct) >= 6 and len(buggy) >= 12 and len(correct) + len(buggy) == len(MISTAKES)
+    assert set(REQUIRED_BUGS) <= set(buggy)
+
+
+def test_did_one_run_grade_every_gradable_submission(shared_class):
+    """Exit status 1 (some are ungradable, by design), those named, an autograded notebook for everyone else?"""
+    assert shared_class.run.returncode == 1, shared_class.run.stdout[-3000:]
+    assert sorted(p.name for p in (shared_class.course / "autograded").iterdir()) == sorted(GRADABLE)
+
+
+def test_does_no_test_cell_raise_or_write_stderr(shared_class):
+    """No score comes from an error or a stderr line (nbgrader would read those as 0), but for the hung loop?"""
+    broken = []
+    for student in GRADABLE:
+        nb = nbformat.read(shared_class.notebook(student), as_version=4)
+        broken += [(student, c.metadata.get("nbgrader", {}).get("grade_id", c.get("id")), o.output_type)
+                   for c in nb.cells if c.cell_type == "code" for o in c.outputs
+                   if o.output_type == "error" or (o.output_type == "stream" and o.name == "stderr")]
+    assert {(s, cell) for s, cell, _ in broken} == {("e_infinite_loop", "test3_softmax")}
+
+
+@pytest.mark.parametrize("student", STUDENTS)
+def test_does_the_submission_get_exactly_its_expected_scores(shared_class, student):
+    """Per test cell, the gradebook holds exactly the hand-derived score; the total is their sum?"""
+    expected = dict(zip(POINTS, shared_class.expected[student]))
+    scores = shared_class.scores(student)
+    assert {g: scores[g] for g in POINTS} == pytest.approx(expected, abs=1e-9)
+    assert scores["total"] == pytest.approx(sum(expected.values()), abs=1e-9)  # written answers: no response, 0
+
+
+def test_is_a_submitted_fake_grader_never_loaded(shared_class):
+    """The fake grader files were next to the notebook while grading, yet its output and 100 points never appear?"""
+    folder = shared_class.course / "autograded" / "shadow_grader" / ASSIGNMENT
+    assert (folder / "_attn_grader.py").exists() and (folder / "grader" / "__init__.py").exists()
+    text = shared_class.notebook("shadow_grader").read_text(encoding="utf-8")
+    assert "fake grader" not in text and "本项得分" in text
+
+
+@pytest.mark.parametrize("student, reason", [("redefined_as_reference", "attnkit 的参考实现"),
+                                             ("patched_verify", "被改动")])
+def test_does_the_feedback_say_why_a_cell_scored_nothing(shared_class, student, reason):
+    """Delegation and tampering are named in the test cell's output, in Chinese?"""
+    assert reason in shared_class.notebook(student).read_text(encoding="utf-8")

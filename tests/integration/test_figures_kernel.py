@@ -1,0 +1,51 @@
+"""In a real kernel, do the chapter's demo figures show what a student sees, and change no graded output under nbgrader?"""
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from nbconvert.preprocessors import CoalesceStreamsPreprocessor
+
+from coursekit.paths import STUDENT_NOTEBOOK
+
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+
+
+def run_in_kernel(source: str) -> list:
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
+    NotebookClient(nb, timeout=60, kernel_name="python3").execute()
+    return nb.cells[0].outputs
+
+
+@pytest.mark.parametrize("nbgrader, mime", [("validate", "image/png"), (None, WIDGET_MIME)])
+def test_explorer_in_a_real_kernel(monkeypatch, tmp_path, nbgrader, mime):
+    """In a kernel (as validate runs it, or as a student does), is the output right and stderr empty?"""
+    monkeypatch.setenv("ATTNKIT_CACHE_DIR", str(tmp_path / "cache"))
+    if nbgrader:
+        monkeypatch.setenv("NBGRADER_EXECUTION", nbgrader)
+    else:
+        monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    outputs = run_in_kernel("from attnkit.figures import sharpness_explorer\nsharpness_explorer()")
+    assert [o.output_type for o in outputs] == ["execute_result"]
+    assert mime in outputs[0].data
+
+
+def graded_outputs(monkeypatch, tmp_path, mode) -> dict:
+    """Run the student notebook; return the text every nbgrader-tracked cell printed, by cell id."""
+    if mode:
+        monkeypatch.setenv("NBGRADER_EXECUTION", mode)
+    else:
+        monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    monkeypatch.setenv("ATTNKIT_CACHE_DIR", str(tmp_path / "cache"))
+    nb = nbformat.read(STUDENT_NOTEBOOK, as_version=4)
+    NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    nb, _ = CoalesceStreamsPreprocessor(enabled=True).preprocess(nb, {})  # where a stream splits is chance
+    return {c.id: [o.get("text", o.get("data", {}).get("text/plain")) for o in c.outputs]
+            for c in nb.cells if c.cell_type == "code" and "nbgrader" in c.metadata}
+
+
+def test_grading_path_changes_no_graded_output(monkeypatch, tmp_path):
+    """Under autograde, does every nbgrader cell (tests, verify) print exactly what it prints for the student?"""
+    live = graded_outputs(monkeypatch, tmp_path, None)
+    graded = graded_outputs(monkeypatch, tmp_path, "autograde")
+    assert {"test1", "test2", "test3", "test4"} <= set(graded)
+    assert graded == live

@@ -1,0 +1,210 @@
+"""Does `make grade` (coursekit.grading) grade a class exactly as serial `nbgrader autograde` does?
+
+Real nbgrader, real kernels. The students of the serial class (tests/support/classes.py) are
+graded twice: by ONE serial `nbgrader autograde` (the serial class) and, among the whole table,
+by `python -m coursekit.grading` with two workers (the shared class); the gradebooks, the
+autograded notebooks and the feedback must agree (up to timestamps and measured durations). A
+copy of the serial class then shows that a re-run grades only what is missing and that Ctrl-C
+leaves no process and no half-written result. Last, a course whose own config names a real
+PostgreSQL 15 gradebook, shared by two shards graded at the same time, and reported on.
+"""
+import concurrent.futures
+import json
+import pathlib
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import nbformat
+import pytest
+from nbgrader.api import Gradebook
+
+from coursekit.gradebook import resolve_gradebook
+from coursekit.grading.selection import parse_shard
+from support.classes import SERIAL, copy_graded, make_grade, submit, table_rows
+from support.course_tools import ASSIGNMENT, POINTS, course_copy, isolated_env, run_nbgrader, visible_text
+from support.mistakes import BY_NAME
+from support.postgres_server import postgres_server
+
+CLASS = [s for s in SERIAL if s in BY_NAME]  # the gradable students of the serial class
+
+
+# ---------- what is compared ----------
+
+def gradebook_dump(db_url, students):
+    """Per student: every grade (auto score, max, manual?) and every comment, as nbgrader stores them."""
+    with Gradebook(db_url) as gradebook:
+        dump = {}
+        for student in students:
+            notebook = gradebook.find_submission_notebook(ASSIGNMENT, ASSIGNMENT, student)
+            dump[student] = ({g.name: (g.auto_score, g.max_score, g.needs_manual_grade) for g in notebook.grades},
+                             {c.name: c.auto_comment for c in notebook.comments})
+        return dump
+
+
+# measured durations ("3.2 µs", "12.50 ms"), speed-ups ("快   132 倍") and timestamps vary from run to run
+_TIMES = re.compile(r"\s*\d+(\.\d+)?(?=\s*(ms|µs|us|s|倍)\b)|\d{4}-\d\d-\d\d[ T][\d:.]+(\s*UTC)?")
+
+
+def cells_dump(path):
+    """Every cell's source and outputs; measured durations and timestamps masked.
+
+    Consecutive stdout/stderr chunks are joined first: how the kernel's output is cut into
+    stream messages depends on timing (nbclient keeps the cuts unless told to coalesce).
+    """
+    nb = nbformat.read(path, as_version=4)
+    return [(c.cell_type, c.source, _TIMES.sub("<t>", json.dumps(_joined(c.get("outputs", [])), sort_keys=True,
+                                                                 ensure_ascii=False))) for c in nb.cells]
+
+
+def _joined(outputs):
+    joined = []
+    for output in outputs:
+        same_stream = joined and output.output_type == "stream" == joined[-1]["output_type"] \
+            and output.name == joined[-1]["name"]
+        if same_stream:
+            joined[-1] = {**joined[-1], "text": joined[-1]["text"] + output.text}
+        else:
+            joined.append(dict(output))
+    return joined
+
+
+def feedback_text(graded, student):
+    """What the feedback page shows, whitespace collapsed (stream cuts become separate <pre> blocks there)."""
+    page = graded.feedback(student)
+    return " ".join(_TIMES.sub("<t>", visible_text(page.read_text(encoding="utf-8"))).split())
+
+
+# ---------- sqlite: serial vs two workers ----------
+
+def test_does_make_grade_fail_like_nbgrader(serial_class, shared_class):
+    """Exit status 1 from both (ungradable notebooks); make grade shows progress for everyone, then the failures?"""
+    serial_run, parallel_run = serial_class.run, shared_class.run
+    assert serial_run.returncode == 1 and parallel_run.returncode == 1, parallel_run.stdout + parallel_run.stderr
+    total = len(shared_class.expected)
+    assert f"[{total}/{total}]" in parallel_run.stdout and "ETA" in parallel_run.stdout
+    failed = [line for line in parallel_run.stdout.splitlines() if line.startswith("  FAILED")]
+    assert any("c_invalid_json" in line and "NotJSONError" in line for line in failed), parallel_run.stdout
+
+
+def test_is_the_gradebook_the_same_as_serial(serial_class, shared_class):
+    """Same grades (auto score, max, manual flag) and auto comments for every student, the ungradable ones too?"""
+    students = list(serial_class.expected)
+    parallel = gradebook_dump(f"sqlite:///{shared_class.course / 'gradebook.db'}", students)
+    assert parallel == gradebook_dump(f"sqlite:///{serial_class.course / 'gradebook.db'}", students)
+    for student in CLASS:  # and the scores are the table's, so "equal" is not "equally broken"
+        expected = dict(zip(POINTS, serial_class.expected[student]))
+        assert {g: parallel[student][0][g][0] for g in POINTS} == pytest.approx(expected, abs=1e-9)
+
+
+def test_does_the_class_report_read_a_make_grade_run_as_a_serial_one(serial_class, tmp_path):
+    """`make report` after `make grade`: the same students.csv and checks.csv as after `nbgrader autograde`?"""
+    serial = copy_graded(serial_class, tmp_path / "serial")
+    regraded = copy_graded(serial_class, tmp_path / "parallel")
+    graded = make_grade(regraded.course, regraded.env, "--workers", "2", "--force")
+    assert graded.returncode == 1, graded.stdout[-3000:]
+    tables = {}
+    for graded in (serial, regraded):
+        done = subprocess.run([sys.executable, "-m", "coursekit.report"], cwd=graded.course, capture_output=True,
+                              text=True, env=graded.env, timeout=600)
+        assert done.returncode == 0 and "differ from the gradebook" not in done.stderr, done.stderr
+        out = graded.course / "reports" / ASSIGNMENT
+        tables[graded.course] = {name: (out / f"{name}.csv").read_text(encoding="utf-8") for name in ("students", "checks")}
+    assert tables[regraded.course] == tables[serial.course]
+    assert "bug_no_scale" in tables[serial.course]["students"] and "scores_missing_scale" in tables[serial.course]["students"]
+
+
+@pytest.mark.parametrize("student", CLASS)
+def test_are_autograded_notebook_and_feedback_the_same(serial_class, shared_class, student):
+    """Same cells and outputs in the autograded notebook, same feedback page, up to timestamps and durations?"""
+    assert cells_dump(shared_class.notebook(student)) == cells_dump(serial_class.notebook(student))
+    assert feedback_text(shared_class, student) == feedback_text(serial_class, student)
+
+
+def test_does_a_rerun_grade_only_the_missing(serial_class, tmp_path):
+    """After a whole run, another grades nothing already graded: only the failed students are tried again?"""
+    graded = copy_graded(serial_class, tmp_path)
+    again = make_grade(graded.course, graded.env, "--workers", "2")
+    failed = sorted(graded.reasons)
+    assert again.returncode == 1 and f"Grading {len(failed)} students" in again.stdout, again.stdout + again.stderr
+    assert all(s in again.stdout for s in failed) and not any(s in again.stdout for s in CLASS)
+
+
+def processes_with_home(home, command="") -> list:
+    """Live processes whose environment has HOME=``home`` (the run's graders and kernels), whose
+    command line contains ``command``."""
+    marker, found = f"HOME={home}".encode() + b"\0", []
+    for environ in pathlib.Path("/proc").glob("[0-9]*/environ"):
+        try:
+            if marker in environ.read_bytes() and command.encode() in (environ.parent / "cmdline").read_bytes():
+                found.append(environ.parent.name)
+        except OSError:  # gone meanwhile, or not ours to read
+            pass
+    return found
+
+
+def test_does_ctrl_c_stop_cleanly(serial_class, tmp_path):
+    """Ctrl-C while students are being graded: status 130, no worker or kernel left, no half-written folder?"""
+    graded = copy_graded(serial_class, tmp_path)
+    parallel, home = graded.course, tmp_path / "home"
+    started = time.time()
+    run = subprocess.Popen([sys.executable, "-m", "coursekit.grading", "--course", str(parallel), "--force",
+                            "--workers", "2"], cwd=parallel, env=graded.env, stdout=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not processes_with_home(home, "ipykernel") and time.monotonic() < deadline:  # a student is graded
+            time.sleep(0.2)
+        time.sleep(1.0)
+        run.send_signal(signal.SIGINT)
+        out, _ = run.communicate(timeout=120)
+    finally:
+        run.kill()
+    assert run.returncode == 130 and "Interrupted:" in out, out
+    assert processes_with_home(home) == []
+    graded = set(re.findall(r"^\[\s*\d+/\d+\] ok +(\S+)", out, re.M))
+    assert graded < set(CLASS), out  # someone was interrupted, or the test proves nothing
+    for student in CLASS:  # graded now, the previous result untouched (not begun), none, or whole (stopped late)
+        notebook = parallel / "autograded" / student / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+        if student in graded:
+            assert notebook.stat().st_mtime >= started
+        elif notebook.exists() and notebook.stat().st_mtime >= started:
+            # interrupted after nbgrader wrote it (grades are saved before the notebook): whole, never half-written
+            written = nbformat.read(notebook, as_version=4)
+            assert all(c.outputs for c in written.cells if c.metadata.get("nbgrader", {}).get("grade_id") in POINTS)
+
+
+# ---------- PostgreSQL: the course's own config names it; two shards at once; the report ----------
+
+def test_do_two_shards_and_the_report_share_the_postgresql_gradebook_the_config_names(tmp_path):
+    """The course's nbgrader_config.py names a PostgreSQL 15 gradebook: shards 0/2 and 1/2 graded at the same
+    time into it (no --db-url), every student once with the right scores, `make report` reads it, no sqlite file?"""
+    students = ["ok_dot", "bug_mask_multiplied", "c_invalid_json"]  # one student in shard 0/2, two in 1/2
+    with postgres_server() as server:
+        course, env = course_copy(tmp_path), isolated_env(tmp_path / "home")
+        env.pop("DB_URL", None)
+        with (course / "nbgrader_config.py").open("a", encoding="utf-8") as config:
+            config.write(f"\nc.CourseDirectory.db_url = {server!r}\n")  # as the instructor would
+        url = resolve_gradebook(course)
+        assert url.startswith("postgresql") and url.endswith(server.split("@")[-1])
+        generated = run_nbgrader("generate_assignment", ASSIGNMENT, cwd=course, env=env)
+        assert generated.returncode == 0, generated.stderr[-3000:]
+        submit(course, table_rows(students))
+        shards = {s: [x for x in students if parse_shard(s).holds(x)] for s in ("0/2", "1/2")}
+        assert all(shards.values()), shards  # both shards have work, or the test proves nothing
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            runs = list(pool.map(lambda s: make_grade(course, env, "--shard", s, "--workers", "1"), shards))
+        for shard, run in zip(shards, runs):
+            assert f"Grading {len(shards[shard])} students" in run.stdout, run.stdout + run.stderr
+        assert sorted(p.name for p in (course / "autograded").iterdir()) == ["bug_mask_multiplied", "ok_dot"]
+        dump = gradebook_dump(url, students)
+        report = subprocess.run([sys.executable, "-m", "coursekit.report"], cwd=course, env=env,
+                                capture_output=True, text=True, timeout=600)
+    assert report.returncode == 0, report.stderr
+    assert "3 students — 2 graded, 1 not graded" in report.stderr and "postgresql" in report.stderr
+    assert not (course / "gradebook.db").exists()  # no stray sqlite gradebook
+    for student in ("ok_dot", "bug_mask_multiplied"):
+        assert {g: dump[student][0][g][0] for g in POINTS} == pytest.approx(
+            dict(zip(POINTS, BY_NAME[student].points)), abs=1e-9)
+    assert all(score == 0.0 for score, _, _ in dump["c_invalid_json"][0].values())

@@ -1,0 +1,100 @@
+"""After grading a real class, does the class report count exactly what the class did?
+
+The shared class (tests/support/classes.py: the mistake table and tests/support/cases.py, graded
+by ``make grade``, one student on the roster who never submitted) is reported with
+``python -m coursekit.report`` in the course, as ``make report`` runs it, and compared with what
+the tables expect: statuses, points, first mistakes, every check, flagged cells.
+"""
+import collections
+import csv
+import subprocess
+import sys
+
+import pytest
+
+from attnkit.record import MIME
+from support.cases import CASES
+from support.classes import ABSENT
+from support.course_tools import POINTS
+from support.mistakes import MISTAKES
+from support.report_page import open_report
+
+VISIBLE_CHECKS, HIDDEN_CHECKS = 22, 7 + 6 + 8 + 5  # autograde/README.md "Points"
+EXPECTED_FIRST = {m.name: m.diagnosis for m in MISTAKES} | {c.name: c.diagnosis for c in CASES if c.gradable}
+
+
+def _read(path):
+    with path.open(encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+@pytest.fixture(scope="module")
+def made(shared_class, tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    done = subprocess.run([sys.executable, "-m", "coursekit.report", "--out", str(out)], cwd=shared_class.course,
+                          env=shared_class.env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return done.stderr, {name: _read(out / f"{name}.csv") for name in ("students", "checks", "mistakes")}, out
+
+
+def test_every_student_appears_with_a_status(shared_class, made):
+    """Graded students, the ungradable notebooks (0 with the reason) and the absent student, each as such?"""
+    rows = {r["student"]: r for r in made[1]["students"]}
+    assert {s: r["status"] for s, r in rows.items()} == {
+        **{s: "graded" for s in EXPECTED_FIRST}, **{s: "not_graded" for s in shared_class.reasons},
+        ABSENT: "no_submission"}
+    for student, reason in shared_class.reasons.items():
+        assert rows[student]["reason"].startswith("Not graded automatically, scored 0: ") and reason in rows[student]["reason"]
+        assert rows[student]["total"] == "0"
+    assert rows[ABSENT]["total"] == ""
+
+
+def test_points_are_the_table_s(shared_class, made):
+    """Is each autograded cell's auto score in students.csv the one the tables derive by hand?"""
+    rows = {r["student"]: r for r in made[1]["students"]}
+    for student in EXPECTED_FIRST:
+        assert tuple(float(rows[student][f"{cell}_auto"]) for cell in POINTS) == shared_class.expected[student], student
+
+
+def test_the_mistakes_are_exactly_the_table_s(made):
+    """First mistake per student as the tables expect; per bug: its students (every first one among them),
+    count and share of the diagnosed class?"""
+    first = {r["student"]: r["first_mistake"] or None for r in made[1]["students"] if r["student"] in EXPECTED_FIRST}
+    assert first == EXPECTED_FIRST
+    mistakes = {r["bug_id"]: r for r in made[1]["mistakes"]}
+    expected = collections.defaultdict(set)
+    for student, bug in EXPECTED_FIRST.items():
+        if bug:
+            expected[bug].add(student)
+    assert set(expected) <= set(mistakes)
+    for bug, row in mistakes.items():
+        students = set(row["students"].split(";"))
+        assert expected[bug] <= students and int(row["count"]) == len(students), bug
+        assert row["share"] == f"{len(students) / len(EXPECTED_FIRST):.4f}", bug
+
+
+def test_every_check_is_counted(made):
+    """All 22 verify checks and every hidden check appear; the correct submission fails none of them?"""
+    checks = made[1]["checks"]
+    visible = {c["check_id"] for c in checks if c["kind"] == "visible"}
+    assert visible == {f"verify.{n}" for n in range(1, VISIBLE_CHECKS + 1)}
+    assert sum(c["kind"] == "hidden" for c in checks) == HIDDEN_CHECKS
+    assert not [c["check_id"] for c in checks if "ok_dot" in c["failing_students"].split(";")]
+
+
+def test_delegation_is_flagged_and_scores_agree(made):
+    """Is the delegated cell listed with its reason, and every payload score equal to the gradebook's?"""
+    stderr, _, out = made
+    assert "differ from the gradebook" not in stderr
+    assert f"{len(EXPECTED_FIRST)} with structured results" in stderr
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "bug_delegate_softmax</td><td>test3_softmax</td><td>delegated" in page
+    assert MIME not in page
+
+
+def test_the_page_opens_in_chromium(made, tmp_path):
+    """Does the real class's page open from disk in Chromium without console errors (screenshot kept)?"""
+    def check(page):
+        assert "bug_no_scale" in page.locator("body").inner_text()
+
+    assert open_report(made[2] / "index.html", "graded_class.png", tmp_path, check) == []

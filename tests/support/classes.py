@@ -1,0 +1,141 @@
+"""Graded classes shared by a whole test session: generated, submitted and graded once, then only read.
+
+Most integration tests ask the same question of different students — did this submission get
+exactly its points, its reason, its feedback? — so one class answers them all:
+
+* :func:`grade_shared_class` puts every row of the mistake table (:mod:`.mistakes`) and of
+  :mod:`.cases` into one course and grades it the way an instructor does, ``make grade`` with two
+  workers (``python -m coursekit.grading``), then writes everyone's feedback;
+* :func:`grade_serial_class` grades a few of the same students with ONE serial
+  ``nbgrader autograde``, nbgrader's own path, for the tests that compare the two.
+
+Tests that change a course (a re-run, Ctrl-C, another flag) work on :func:`copy_graded`, never on
+the shared folders. ``tests/integration/conftest.py`` builds both classes once, side by side.
+"""
+import concurrent.futures
+import pathlib
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+
+import nbformat
+from nbgrader.api import Gradebook
+
+from support.cases import CASES
+from support.course_tools import ASSIGNMENT, POINTS, course_copy, isolated_env, released, run_nbgrader
+from support.mistakes import MISTAKES, mistake_notebook
+
+TIMEOUT = "10"  # seconds per cell (ATTN_TIMEOUT): the hung student costs one; correct loops need < 3
+ABSENT = "absent"  # on the roster, never submitted
+# graded serially too: a correct one, one bug per function (TEST 4 differs too), and every ungradable case
+SERIAL = ("ok_dot", "bug_no_scale", "bug_mask_multiplied", "bug_softmax_no_max",
+          *(case.name for case in CASES if not case.gradable), "e_infinite_loop")
+
+
+@dataclass(frozen=True)
+class GradedClass:
+    course: pathlib.Path
+    env: dict
+    run: subprocess.CompletedProcess  # the grading command
+    seconds: float                    # its wall time
+    expected: dict                    # {student: (test1 … test4 points)}
+    reasons: dict                     # {student: what the not-graded reason contains} (ungradable only)
+
+    def notebook(self, student, folder="autograded") -> pathlib.Path:
+        return self.course / folder / student / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+
+    def feedback(self, student) -> pathlib.Path:
+        return self.course / "feedback" / student / ASSIGNMENT / f"{ASSIGNMENT}.html"
+
+    def scores(self, student) -> dict:
+        """``{grade_id: score}`` of the autograded test cells in the gradebook, plus the ``total``."""
+        with Gradebook(f"sqlite:///{self.course / 'gradebook.db'}") as gradebook:
+            notebook = gradebook.find_submission_notebook(ASSIGNMENT, ASSIGNMENT, student)
+            scores = {g.name: g.score for g in notebook.grades if g.name in POINTS}
+            return {**scores, "total": notebook.score}
+
+    def comments(self, student) -> dict:
+        """``{grade_id: auto_comment}`` of a student's answer cells."""
+        with Gradebook(f"sqlite:///{self.course / 'gradebook.db'}") as gradebook:
+            notebook = gradebook.find_submission_notebook(ASSIGNMENT, ASSIGNMENT, student)
+            return {c.name: c.auto_comment for c in notebook.comments}
+
+
+def table_rows(names=None):
+    """(name, build, points, reason, files) of the mistake table and the cases, optionally only ``names``."""
+    rows = [(m.name, lambda r, m=m: mistake_notebook(r, m), m.points, "", {}) for m in MISTAKES]
+    rows += [(c.name, c.build, c.points, c.reason, c.files) for c in CASES]
+    return [row for row in rows if names is None or row[0] in names]
+
+
+def submit(course, rows) -> None:
+    """Each row's notebook (and files) into ``submitted/<student>/``, as ``nbgrader collect`` leaves them."""
+    release = released(course)
+    for name, build, _, _, files in rows:
+        folder = course / "submitted" / name / ASSIGNMENT
+        folder.mkdir(parents=True)
+        content = build(release)
+        (folder / f"{ASSIGNMENT}.ipynb").write_text(content if isinstance(content, str) else nbformat.writes(content),
+                                                    encoding="utf-8")
+        for relative, text in files.items():
+            (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+            (folder / relative).write_text(text, encoding="utf-8")
+
+
+def _course(root: pathlib.Path, rows):
+    course, env = course_copy(root), isolated_env(root / "home", ATTN_TIMEOUT=TIMEOUT)
+    generated = run_nbgrader("generate_assignment", ASSIGNMENT, cwd=course, env=env)
+    assert generated.returncode == 0, generated.stderr[-3000:]
+    submit(course, rows)
+    return course, env
+
+
+def _graded(course, env, rows, command) -> GradedClass:
+    start = time.perf_counter()
+    run = command()
+    seconds = time.perf_counter() - start
+    fed = run_nbgrader("generate_feedback", ASSIGNMENT, cwd=course, env=env)
+    assert fed.returncode == 0, fed.stderr[-3000:]
+    return GradedClass(course, env, run, seconds, {name: points for name, _, points, _, _ in rows},
+                       {name: reason for name, _, _, reason, _ in rows if reason})
+
+
+def make_grade(course, env, *args, timeout=900) -> subprocess.CompletedProcess:
+    """``python -m coursekit.grading`` run in ``course`` as ``make grade`` runs it."""
+    return subprocess.run([sys.executable, "-m", "coursekit.grading", "--course", str(course), *args],
+                          cwd=course, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def grade_shared_class(root) -> GradedClass:
+    """Every row, graded by ``make grade`` with two workers; ``absent`` on the roster; everyone's feedback."""
+    rows = table_rows()
+    course, env = _course(pathlib.Path(root), rows)
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        gradebook.add_student(ABSENT)
+    return _graded(course, env, rows, lambda: make_grade(course, env, "--workers", "2"))
+
+
+def grade_serial_class(root) -> GradedClass:
+    """The rows of :data:`SERIAL`, graded by ONE ``nbgrader autograde``; everyone's feedback."""
+    rows = table_rows(SERIAL)
+    course, env = _course(pathlib.Path(root), rows)
+    return _graded(course, env, rows, lambda: run_nbgrader("autograde", ASSIGNMENT, cwd=course, env=env))
+
+
+def grade_both(root):
+    """(shared, serial), graded side by side: two independent courses."""
+    root = pathlib.Path(root)
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        shared = pool.submit(grade_shared_class, root / "shared")
+        serial = pool.submit(grade_serial_class, root / "serial")
+        return shared.result(), serial.result()
+
+
+def copy_graded(graded: GradedClass, dest) -> GradedClass:
+    """A copy of a graded class a test may change (its own folder, gradebook and home)."""
+    dest = pathlib.Path(dest)
+    shutil.copytree(graded.course, dest / "course", symlinks=True)
+    env = isolated_env(dest / "home", ATTN_TIMEOUT=TIMEOUT)
+    return GradedClass(dest / "course", env, graded.run, graded.seconds, graded.expected, graded.reasons)

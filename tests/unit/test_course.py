@@ -1,0 +1,139 @@
+"""Is the nbgrader course in autograde/ set up as documented: its config, the master's cells, the release's stubs?
+
+Read from the files only; running the notebooks, validating and grading them: tests/integration/.
+"""
+import os
+import re
+import subprocess
+
+import nbformat
+import pytest
+from traitlets.config.loader import PyFileConfigLoader
+
+from attnkit import lab, verify
+from attnkit.gradecell import TEST_CELLS
+from grader.checks import HIDDEN
+from support.course_tools import COURSE, MANUAL, MASTER, POINTS, REPO, STUDENT
+from support.course_tools import cells_by_id as _cells
+
+HIDDEN_LIMIT = 40  # lines inside all hidden regions together: they only load the grader and call it
+
+
+def _config():
+    return PyFileConfigLoader("nbgrader_config.py", path=str(COURSE)).load_config()
+
+
+def test_does_the_config_keep_everything_inside_the_course_by_default(monkeypatch):
+    """Without env vars: course id attention-ch04, exchange under autograde/, 60 s cell timeout?"""
+    for var in ("ATTN_COURSE_ID", "ATTN_EXCHANGE", "ATTN_TIMEOUT"):
+        monkeypatch.delenv(var, raising=False)
+    cfg = _config()
+    assert cfg.CourseDirectory.course_id == "attention-ch04"
+    assert cfg.CourseDirectory.root == str(COURSE)
+    assert cfg.Exchange.root == str(COURSE / "exchange")
+    assert cfg.Execute.timeout == 60
+
+
+def test_can_course_id_exchange_and_timeout_be_overridden_by_env(monkeypatch, tmp_path):
+    """Do ATTN_COURSE_ID, ATTN_EXCHANGE and ATTN_TIMEOUT reach the nbgrader config?"""
+    monkeypatch.setenv("ATTN_COURSE_ID", "ch04-spring")
+    monkeypatch.setenv("ATTN_EXCHANGE", str(tmp_path / "exchange"))
+    monkeypatch.setenv("ATTN_TIMEOUT", "7")
+    cfg = _config()
+    assert (cfg.CourseDirectory.course_id, cfg.Exchange.root, cfg.Execute.timeout) == (
+        "ch04-spring", str(tmp_path / "exchange"), 7)
+
+
+def test_are_deleted_test_cells_restored_and_stubs_chinese():
+    """add_missing_cells on; the release stub is the Chinese comment plus `pass`, not NotImplementedError?"""
+    cfg = _config()
+    assert cfg.OverwriteCells.add_missing_cells is True
+    assert cfg.ClearSolutions.code_stub == {"python": "# 在这里写你的实现\npass"}
+
+
+def test_are_generated_course_folders_ignored_by_git():
+    """Would release/, submitted/, autograded/, feedback/, exchange/ and the gradebook stay out of git?"""
+    paths = [f"autograde/{p}" for p in ("release/x", "submitted/x", "autograded/x", "feedback/x",
+                                        "exchange/x", "gradebook.db")]
+    ignored = subprocess.run(["git", "check-ignore", *paths], cwd=REPO, capture_output=True, text=True)
+    assert ignored.stdout.split() == paths
+
+
+# ---------- the master's structure ----------
+
+def test_does_the_master_grade_what_the_readme_documents():
+    """Four autograded test cells (4+3+3+2, as attnkit.gradecell says) and eight manual answers (1 each): 20 points?"""
+    meta = [c.metadata["nbgrader"] for c in nbformat.read(MASTER, as_version=4).cells if "nbgrader" in c.metadata]
+    graded = {m["grade_id"]: m["points"] for m in meta if m["grade"]}
+    assert graded == {**POINTS, **{q: 1 for q in MANUAL}}
+    assert list(POINTS.values()) == [4, 3, 3, 2] and sum(graded.values()) == 20
+    readme = (COURSE / "README.md").read_text(encoding="utf-8")
+    report = verify.run_all(*lab.REFERENCE, file=open(os.devnull, "w"))
+    for test, visible_report in zip(TEST_CELLS, report.tests):
+        visible, hidden = visible_report.total, len(HIDDEN[test.number])
+        row = f"| `{test.grade_id}` | autograded | {test.points:g} | {visible} + {hidden} = {visible + hidden} |"
+        assert row in readme
+        assert test.points / (visible + hidden) == 0.25  # every check is worth the same
+    answers = [m["grade_id"] for m in meta if m["solution"] and not m["grade"]]
+    assert answers == ["student_attention_scores", "student_apply_mask", "student_softmax"]
+
+
+@pytest.mark.parametrize("test", TEST_CELLS, ids=[t.grade_id for t in TEST_CELLS])
+def test_is_each_test_cell_shaped_for_partial_credit(test):
+    """Docstring first; visible part gradecell.run(n, …); a hidden region that only loads the grader and calls it?"""
+    source = _cells(nbformat.read(MASTER, as_version=4))[test.grade_id].source
+    args = ", ".join(test.roles)
+    assert source.startswith('"""Check that ')
+    assert source.count("### BEGIN HIDDEN TESTS") == source.count("### END HIDDEN TESTS") == 1
+    hidden = re.search(r"### BEGIN HIDDEN TESTS\n(.*)### END HIDDEN TESTS\n", source, flags=re.S).group(1)
+    visible = source.replace(hidden, "")
+    assert f"_score = gradecell.run({test.number}, {args})" in visible
+    assert '_os.environ["ATTN_GRADER"]' in hidden and f"_grader.grade({test.number}, {args})" in hidden
+    assert source.splitlines()[-1] == "_score"
+
+
+def test_are_the_hidden_regions_small():
+    """All hidden regions together stay within the limit: the grader lives in autograde/grader/, not in cells?"""
+    text = "\n".join(c.source for c in nbformat.read(MASTER, as_version=4).cells)
+    regions = re.findall(r"BEGIN HIDDEN TESTS(.*?)END HIDDEN TESTS", text, flags=re.S)
+    assert len(regions) == 4
+    assert sum(len([line for line in r.splitlines() if line.strip()]) for r in regions) <= HIDDEN_LIMIT
+
+
+def test_do_the_four_hidden_regions_differ_only_in_the_grade_call():
+    """Each hidden region loads the grader the same way; only `grade(n, <its functions>)` differs?"""
+    cells = _cells(nbformat.read(MASTER, as_version=4))
+    regions = {}
+    for test in TEST_CELLS:
+        region = re.search(r"### BEGIN HIDDEN TESTS\n(.*)### END HIDDEN TESTS", cells[test.grade_id].source, re.S)[1]
+        call = f"_grader.grade({test.number}, {', '.join(test.roles)})"
+        assert region.count(call) == 1, test.grade_id
+        regions[test.grade_id] = region.replace(call, "_grader.grade(N, FUNCTIONS)")
+    assert len(set(regions.values())) == 1, regions
+
+
+def test_are_hidden_tests_only_in_test_cells():
+    """Hidden regions appear in the four autograded test cells and nowhere else (not in attnkit either)?"""
+    cells = nbformat.read(MASTER, as_version=4).cells
+    holders = [c.metadata.get("nbgrader", {}).get("grade_id") for c in cells if "BEGIN HIDDEN TESTS" in c.source]
+    assert holders == list(POINTS)
+    assert not [p for p in (REPO / "attnkit").glob("*.py") if "ATTN_GRADER" in p.read_text(encoding="utf-8")]
+
+
+def test_is_every_placeholder_filled():
+    """No cell is still a placeholder (tagged placeholder:* or marked 待补充)?"""
+    cells = nbformat.read(MASTER, as_version=4).cells
+    assert not [c.get("id") for c in cells if "待补充" in c.source or
+                any(t.startswith("placeholder:") for t in c.metadata.get("tags", []))]
+
+
+def test_do_the_released_stubs_keep_the_input_checks():
+    """In the student copy, the input checks and `return 0` stay; only the solution became the stub?"""
+    cells = _cells(nbformat.read(STUDENT, as_version=4))
+    scores = cells["student_attention_scores"].source
+    assert re.search(r"if not scores_inputs_ok\(Q, K, out\):.*\n        return -1\n"
+                     r"    # 在这里写你的实现\n    pass\n    return 0$", scores)
+    assert "mask_inputs_ok(scores, mask)" in cells["student_apply_mask"].source
+    assert "softmax_inputs_ok(out, inp)" in cells["student_softmax"].source
+    assert not any("BEGIN" in c.source or "ATTN_GRADER" in c.source for c in cells.values())
+
