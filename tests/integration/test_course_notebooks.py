@@ -10,7 +10,9 @@ import nbformat
 import pytest
 
 from attnkit.record import MIME
-from support.course_tools import ASSIGNMENT, COURSE, MANUAL, MASTER, POINTS, STUDENT
+from coursekit.paths import ASSIGNMENT, COURSE, MASTER
+from coursekit.paths import STUDENT_NOTEBOOK as STUDENT
+from support.course_tools import MANUAL, POINTS
 from support.course_tools import cell_score as _score
 from support.course_tools import cells_by_id as _cells
 from support.course_tools import output_text as _text

@@ -13,11 +13,11 @@ import pytest
 from nbgrader.validator import Validator
 from traitlets.config.loader import PyFileConfigLoader
 
+from coursekit.paths import COURSE
 from coursekit.plugins.output_cap import CappedExecute
 from support.classes import copy_graded
 from support.course_tools import (
     ASSIGNMENT,
-    COURSE,
     POINTS,
     cell_score,
     cells_by_id,

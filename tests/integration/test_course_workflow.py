@@ -14,12 +14,10 @@ import nbformat
 import pytest
 from nbconvert import HTMLExporter
 
+from coursekit.paths import ASSIGNMENT, COURSE, MASTER
+from coursekit.paths import STUDENT_NOTEBOOK as STUDENT
 from support.course_tools import (
-    ASSIGNMENT,
-    COURSE,
-    MASTER,
     POINTS,
-    STUDENT,
     course_copy,
     gradebook_scores,
     isolated_env,

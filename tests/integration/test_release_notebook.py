@@ -1,11 +1,11 @@
 """Tests for scripts/release_notebook.py: the student notebook is the master's nbgrader release."""
 import importlib.util
-import pathlib
 
 import nbformat
 import pytest
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
+from coursekit.paths import REPO
+
 SCRIPT = REPO / "scripts" / "release_notebook.py"
 
 

@@ -24,7 +24,15 @@ import nbformat
 from nbgrader.api import Gradebook
 
 from support.cases import CASES
-from support.course_tools import ASSIGNMENT, POINTS, course_copy, isolated_env, released, run_nbgrader
+from support.course_tools import (
+    ASSIGNMENT,
+    course_copy,
+    gradebook_comments,
+    gradebook_scores,
+    isolated_env,
+    released,
+    run_nbgrader,
+)
 from support.mistakes import MISTAKES, mistake_notebook
 
 TIMEOUT = "10"  # seconds per cell (ATTN_TIMEOUT): the hung student costs one; correct loops need < 3
@@ -50,17 +58,10 @@ class GradedClass:
         return self.course / "feedback" / student / ASSIGNMENT / f"{ASSIGNMENT}.html"
 
     def scores(self, student) -> dict:
-        """``{grade_id: score}`` of the autograded test cells in the gradebook, plus the ``total``."""
-        with Gradebook(f"sqlite:///{self.course / 'gradebook.db'}") as gradebook:
-            notebook = gradebook.find_submission_notebook(ASSIGNMENT, ASSIGNMENT, student)
-            scores = {g.name: g.score for g in notebook.grades if g.name in POINTS}
-            return {**scores, "total": notebook.score}
+        return gradebook_scores(self.course, student)
 
     def comments(self, student) -> dict:
-        """``{grade_id: auto_comment}`` of a student's answer cells."""
-        with Gradebook(f"sqlite:///{self.course / 'gradebook.db'}") as gradebook:
-            notebook = gradebook.find_submission_notebook(ASSIGNMENT, ASSIGNMENT, student)
-            return {c.name: c.auto_comment for c in notebook.comments}
+        return gradebook_comments(self.course, student)
 
 
 def table_rows(names=None):

@@ -1,9 +1,7 @@
-"""Shared helpers for the tests of the nbgrader course (autograde/): paths, the real CLI, cells, gradebook.
+"""Helpers for running the nbgrader course (autograde/) in tests: the real CLI, cells, the gradebook.
 
-Used by test_course.py (the master and its release), test_course_workflow.py (the instructor's
-round trip), test_course_matrix.py (many submissions, one autograde run) and
-test_course_robustness.py (submissions nbgrader cannot grade). Every course run happens in a
-throw-away copy of the course (``course_copy``) with its own exchange and home directories.
+Every course run happens in a throw-away copy of the course (``course_copy``) with its own
+exchange and home folders (``isolated_env``); :mod:`support.classes` grades the shared classes with these.
 """
 import html
 import os
@@ -12,12 +10,12 @@ import re
 import subprocess
 import sys
 import textwrap
-import time
 
 import nbformat
 from nbgrader.api import Gradebook
 
 from attnkit.gradecell import TEST_CELLS
+from coursekit.gradebook import alembic_env
 from coursekit.paths import ASSIGNMENT, copy_course
 
 POINTS = {test.grade_id: test.points for test in TEST_CELLS}  # the master's metadata is checked against it
@@ -41,11 +39,8 @@ def isolated_env(home, **extra):
 
 def run_nbgrader(*args, cwd, env=None, timeout=900):
     """``nbgrader *args`` in ``cwd`` (default environment: this process's); the completed process."""
-    env = dict(env or os.environ)
-    # nbgrader runs `alembic` as a subprocess: the venv's scripts must be on PATH
-    env["PATH"] = os.pathsep.join([str(pathlib.Path(sys.executable).parent), env["PATH"]])
     return subprocess.run([sys.executable, "-m", "nbgrader", *args],
-                          cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+                          cwd=cwd, env=alembic_env(env), capture_output=True, text=True, timeout=timeout)
 
 
 def course_copy(tmp_path):
@@ -56,27 +51,6 @@ def course_copy(tmp_path):
 def released(course):
     """The student notebook that ``generate_assignment`` wrote into ``course``."""
     return nbformat.read(course / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
-
-
-def autograde_class(tmp_path, make_submissions, before_grading=None, **env_extra):
-    """Generate a fresh course in ``tmp_path``, put ``make_submissions(release)`` ({student: notebook,
-    or raw text}) into submitted/, call ``before_grading(course)`` if given, grade them with one real
-    ``nbgrader autograde``.
-
-    Returns ``(course, env, completed process, seconds the autograde took)``.
-    """
-    course, env = course_copy(tmp_path), isolated_env(pathlib.Path(tmp_path) / "home", **env_extra)
-    generated = run_nbgrader("generate_assignment", ASSIGNMENT, cwd=course, env=env)
-    assert generated.returncode == 0, generated.stderr
-    for student, content in make_submissions(released(course)).items():
-        path = course / "submitted" / student / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
-        path.parent.mkdir(parents=True)
-        path.write_text(content if isinstance(content, str) else nbformat.writes(content), encoding="utf-8")
-    if before_grading is not None:
-        before_grading(course)
-    start = time.perf_counter()
-    result = run_nbgrader("autograde", ASSIGNMENT, cwd=course, env=env)
-    return course, env, result, time.perf_counter() - start
 
 
 # ---------- cells ----------

@@ -23,7 +23,8 @@ import uuid
 
 import pytest
 
-from support.course_tools import ASSIGNMENT, REPO, course_copy
+from coursekit.paths import ASSIGNMENT, REPO
+from support.course_tools import course_copy
 
 sys.path.insert(0, str(REPO / "autograde"))  # `import hub` (tests/conftest.py may do it too)
 from hub import accounts, launch  # noqa: E402

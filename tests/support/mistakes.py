@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 import nbformat
 
-from support.course_tools import STUDENT, fill_solution, index_of
+from coursekit.paths import STUDENT_NOTEBOOK as STUDENT
+from support.course_tools import fill_solution, index_of
 
 SCORES = {
     # ---- correct ----

@@ -101,7 +101,7 @@ def write_class(course, students: list, roster_only=()) -> str:
     course = pathlib.Path(course)
     course.mkdir(parents=True, exist_ok=True)
     url = f"sqlite:///{course / 'gradebook.db'}"
-    alembic_on_path()
+    empty_gradebook(course / "gradebook.db")
     with Gradebook(url) as gradebook:
         _gradebook_structure(gradebook, [s.name for s in students] + list(roster_only))
         assignment = gradebook.find_assignment(ASSIGNMENT)
@@ -135,6 +135,22 @@ def make_student(name, failing=(), findings=None, manual=None, score_override=No
     if score_override:
         scores.update({g: s + 0.5 for g, s in score_override.items()})  # the gradebook disagrees
     return Student(name, scores, payloads, manual or {})
+
+
+@functools.lru_cache(maxsize=None)
+def _empty_gradebook_file() -> pathlib.Path:
+    """A new gradebook file, made once per test process: nbgrader runs ``alembic`` for each new one (seconds)."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="empty-gradebook-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    alembic_on_path()
+    Gradebook(f"sqlite:///{folder / 'gradebook.db'}").close()
+    return folder / "gradebook.db"
+
+
+def empty_gradebook(path) -> str:
+    """A new, empty gradebook at ``path`` (a copy of the one made once); its sqlite URL."""
+    shutil.copy2(_empty_gradebook_file(), path)
+    return f"sqlite:///{path}"
 
 
 @functools.lru_cache(maxsize=None)

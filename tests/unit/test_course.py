@@ -12,8 +12,10 @@ from traitlets.config.loader import PyFileConfigLoader
 
 from attnkit import lab, verify
 from attnkit.gradecell import TEST_CELLS
+from coursekit.paths import COURSE, MASTER, REPO
+from coursekit.paths import STUDENT_NOTEBOOK as STUDENT
 from grader.checks import HIDDEN
-from support.course_tools import COURSE, MANUAL, MASTER, POINTS, REPO, STUDENT
+from support.course_tools import MANUAL, POINTS
 from support.course_tools import cells_by_id as _cells
 
 HIDDEN_LIMIT = 40  # lines inside all hidden regions together: they only load the grader and call it
@@ -88,7 +90,7 @@ def test_is_each_test_cell_shaped_for_partial_credit(test):
     hidden = re.search(r"### BEGIN HIDDEN TESTS\n(.*)### END HIDDEN TESTS\n", source, flags=re.S).group(1)
     visible = source.replace(hidden, "")
     assert f"_score = gradecell.run({test.number}, {args})" in visible
-    assert '_os.environ["ATTN_GRADER"]' in hidden and f"_grader.grade({test.number}, {args})" in hidden
+    assert '_os.environ["ATTN_GRADER"]' in hidden and f".grade({test.number}, {args})" in hidden
     assert source.splitlines()[-1] == "_score"
 
 
@@ -106,9 +108,9 @@ def test_do_the_four_hidden_regions_differ_only_in_the_grade_call():
     regions = {}
     for test in TEST_CELLS:
         region = re.search(r"### BEGIN HIDDEN TESTS\n(.*)### END HIDDEN TESTS", cells[test.grade_id].source, re.S)[1]
-        call = f"_grader.grade({test.number}, {', '.join(test.roles)})"
+        call = f".grade({test.number}, {', '.join(test.roles)})"
         assert region.count(call) == 1, test.grade_id
-        regions[test.grade_id] = region.replace(call, "_grader.grade(N, FUNCTIONS)")
+        regions[test.grade_id] = region.replace(call, ".grade(N, FUNCTIONS)")
     assert len(set(regions.values())) == 1, regions
 
 

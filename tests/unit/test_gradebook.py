@@ -8,6 +8,7 @@ import sqlalchemy
 from nbgrader.api import Gradebook, InvalidEntry
 
 from coursekit.gradebook import alembic_env, describe, resolve_gradebook, sqlite_file
+from support.synthetic_class import empty_gradebook
 
 
 @pytest.fixture(autouse=True)
@@ -90,7 +91,7 @@ def test_does_a_second_writer_wait_for_the_lock(tmp_path, busy_seconds, waits):
     """While another process holds the write lock for 1.5 s, a gradebook write waits (long timeout) or
     fails with sqlite's "database is locked" (short timeout, what nbgrader then calls a schema problem)?"""
     url = resolve_gradebook(tmp_path, busy_seconds=busy_seconds)
-    Gradebook(url).close()  # tables created before the race
+    empty_gradebook(tmp_path / "gradebook.db")  # tables created before the race
     ready = threading.Event()
     holder = threading.Thread(target=_hold_write_lock, args=(tmp_path / "gradebook.db", 1.5, ready))
     holder.start()

@@ -20,9 +20,10 @@ from attnkit import lab
 from attnkit.gradecell import TEST_CELLS
 from attnkit.record import CellRecord
 from attnkit.safecall import mark_if_hung
+from coursekit.paths import MASTER
 from grader import guard
 from grader.checks import HIDDEN
-from support.course_tools import MASTER, cells_by_id
+from support.course_tools import cells_by_id
 from support.mistakes import MISTAKES, functions, release
 
 CELL_FNS = {1: (0,), 2: (1,), 3: (2,), 4: (0, 1, 2)}  # which of the three functions each TEST grades

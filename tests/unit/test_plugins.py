@@ -13,6 +13,7 @@ from nbgrader.api import Gradebook
 from attnkit.record import MIME
 from coursekit.plugins import ClearHiddenTestsInFeedback, GradingKernelManager, RejectDuplicateIds
 from coursekit.plugins.failures import record_zero
+from support.synthetic_class import empty_gradebook
 
 HIDDEN = "print('visible')\n### BEGIN HIDDEN TESTS\nsecret_check()\n### END HIDDEN TESTS\n_score"
 
@@ -51,7 +52,7 @@ def test_is_a_notebook_with_a_copied_cell_refused_naming_the_cell():
 @pytest.fixture
 def gradebook(tmp_path):
     """A gradebook with one assignment, one notebook with an autograded and a manual cell, one submission."""
-    url = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    url = empty_gradebook(tmp_path / "gradebook.db")
     with Gradebook(url) as gb:
         gb.add_assignment("ch04_attention")
         gb.add_notebook("ch04_attention", "ch04_attention")
