@@ -2,33 +2,39 @@
 
 Run: .venv/bin/python benchmarks/bench_autograde.py
 Builds two throw-away copies of the course (autograde/), puts one correct submission into the
-first and every submission of tests/test_course_matrix.py (the mistake table) into the second, and times the real
+first and every row of the mistake table (tests/support/mistakes.py) into the second, and times the real
 `nbgrader autograde` in each (start-up included). The marginal cost of one more submission is
 (matrix - one) / (N - 1). Nothing is written outside a temporary directory.
 """
 import pathlib
 import sys
 import tempfile
+import time
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests"))
-from test_course_matrix import EXPECTED, class_submissions  # noqa: E402
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests"))  # the shared test support
+from support.classes import submit, table_rows  # noqa: E402
+from support.course_tools import ASSIGNMENT, course_copy, isolated_env, run_nbgrader  # noqa: E402
+from support.mistakes import MISTAKES  # noqa: E402
 
-from support.course_tools import autograde_class  # noqa: E402
-from support.mistakes import submission  # noqa: E402
 
-
-def timed_autograde(tmp: pathlib.Path, make_submissions) -> float:
-    """Seconds for one `nbgrader autograde` over the submissions ``make_submissions(release)`` builds."""
-    _, _, result, seconds = autograde_class(tmp, make_submissions)
+def timed_autograde(tmp: pathlib.Path, students) -> float:
+    """Seconds for one `nbgrader autograde` over the named rows of the mistake table."""
+    course, env = course_copy(tmp), isolated_env(tmp / "home")
+    assert run_nbgrader("generate_assignment", ASSIGNMENT, cwd=course, env=env).returncode == 0
+    submit(course, table_rows(students))
+    start = time.perf_counter()
+    result = run_nbgrader("autograde", ASSIGNMENT, cwd=course, env=env)
+    seconds = time.perf_counter() - start
     assert result.returncode == 0, result.stderr[-2000:]
     return seconds
 
 
 def main() -> None:
+    students = [m.name for m in MISTAKES]
     with tempfile.TemporaryDirectory() as tmp:
-        one = timed_autograde(pathlib.Path(tmp) / "one", lambda release: {"ok_dot": submission(release)})
-        every = timed_autograde(pathlib.Path(tmp) / "matrix", class_submissions)
-    n = len(EXPECTED)
+        one = timed_autograde(pathlib.Path(tmp) / "one", students[:1])
+        every = timed_autograde(pathlib.Path(tmp) / "matrix", students)
+    n = len(students)
     print(f"{'submissions':>11} {'wall (s)':>9} {'per submission (s)':>19}")
     print(f"{1:>11} {one:>9.1f} {one:>19.1f}")
     print(f"{n:>11} {every:>9.1f} {every / n:>19.1f}")

@@ -23,12 +23,10 @@ import time
 
 import nbformat
 
-TESTS = pathlib.Path(__file__).resolve().parents[1] / "tests"
-sys.path.insert(0, str(TESTS))
-import conftest  # noqa: E402,F401 -- Jupyter/IPython state in .state/, autograde/ on sys.path
-from test_classgrade import mistake_table  # noqa: E402  -- the one adapter to the table of mistakes
-
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests"))  # the shared test support
+from coursekit.gradebook import alembic_env  # noqa: E402
 from support.course_tools import ASSIGNMENT, course_copy, isolated_env, released, run_nbgrader  # noqa: E402
+from support.mistakes import MISTAKES, mistake_notebook  # noqa: E402
 
 
 def build_class(tmp: pathlib.Path, n: int):
@@ -36,11 +34,12 @@ def build_class(tmp: pathlib.Path, n: int):
     course, env = course_copy(tmp / "class"), isolated_env(tmp / "home")
     generated = run_nbgrader("generate_assignment", ASSIGNMENT, cwd=course, env=env)
     assert generated.returncode == 0, generated.stderr[-2000:]
-    rows = list(mistake_table(released(course)).values())
+    release = released(course)
+    rows = [nbformat.writes(mistake_notebook(release, m)) for m in MISTAKES]
     for k in range(n):
         path = course / "submitted" / f"s{k:04d}" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
         path.parent.mkdir(parents=True)
-        path.write_text(nbformat.writes(rows[k % len(rows)][0]), encoding="utf-8")
+        path.write_text(rows[k % len(rows)], encoding="utf-8")
     return course, env
 
 
@@ -80,7 +79,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
         course, env = build_class(tmp, args.n)
-        env["PATH"] = f"{pathlib.Path(sys.executable).parent}:{env['PATH']}"  # nbgrader's alembic
+        env = alembic_env(env)
         rows = [("nbgrader autograde (serial)", args.sample,
                  *timed_serial(sample_of(course, tmp / "serial", args.sample), env), "")]
         for workers in [int(w) for w in args.workers.split(",")]:

@@ -16,7 +16,6 @@ The Python version in it is this interpreter's; ``--check`` ignores that one fie
 """
 import argparse
 import copy
-import os
 import pathlib
 import subprocess
 import sys
@@ -25,8 +24,8 @@ import tempfile
 import nbformat
 from ipykernel.ipkernel import IPythonKernel
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "autograde"))
-from coursekit.paths import ASSIGNMENT, COURSE, MASTER, REPO, STUDENT_NOTEBOOK, copy_course  # noqa: E402
+from coursekit.gradebook import alembic_env
+from coursekit.paths import ASSIGNMENT, COURSE, MASTER, REPO, STUDENT_NOTEBOOK, copy_course
 
 KEPT_CELL_METADATA = ("nbgrader", "tags", "deletable", "editable")
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
@@ -63,12 +62,9 @@ def without_python_version(text: str) -> str:
 
 def generate(course_dir: pathlib.Path) -> pathlib.Path:
     """Run ``nbgrader generate_assignment`` in ``course_dir``; return the released notebook."""
-    env = dict(os.environ)
-    # nbgrader runs `alembic` as a subprocess: it must find the venv's scripts.
-    env["PATH"] = os.pathsep.join([str(pathlib.Path(sys.executable).parent), env.get("PATH", "")])
     subprocess.run(
         [sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT, "--force", "--log-level=WARN"],
-        cwd=course_dir, env=env, check=True, capture_output=True, text=True,
+        cwd=course_dir, env=alembic_env(), check=True, capture_output=True, text=True,
     )
     return course_dir / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
 

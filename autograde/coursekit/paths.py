@@ -10,7 +10,7 @@ import pathlib
 import shutil
 
 __all__ = ["COURSE", "REPO", "ASSIGNMENT", "MASTER", "STUDENT_NOTEBOOK", "GRADER", "CONFIG_FILE",
-           "grader_of", "find_course", "copy_course"]
+           "COURSE_PARTS", "grader_of", "find_course", "copy_course"]
 
 COURSE = pathlib.Path(__file__).resolve().parents[1]  # autograde/ (this package lives in it)
 REPO = COURSE.parent
@@ -19,7 +19,7 @@ CONFIG_FILE = "nbgrader_config.py"
 MASTER = COURSE / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
 STUDENT_NOTEBOOK = REPO / "notebooks" / f"{ASSIGNMENT}.ipynb"
 
-_COPIED_DIRS = ("source", "grader")
+COURSE_PARTS = ("source", "grader", CONFIG_FILE)  # what a course copy takes: never what nbgrader generates
 
 
 def grader_of(course) -> pathlib.Path:
@@ -42,11 +42,14 @@ def find_course(explicit=None) -> pathlib.Path:
     return here if (here / CONFIG_FILE).is_file() else COURSE
 
 
-def copy_course(dest) -> pathlib.Path:
-    """Copy the course (config, sources, grader) into ``dest`` (must not exist); return it."""
-    dest = pathlib.Path(dest)
+def copy_course(dest, source=COURSE) -> pathlib.Path:
+    """Copy the course ``source`` (config, master, grader; nothing generated) into ``dest``; return ``dest``."""
+    dest, source = pathlib.Path(dest), pathlib.Path(source)
     skip = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints")
-    for name in _COPIED_DIRS:
-        shutil.copytree(COURSE / name, dest / name, ignore=skip)
-    shutil.copy2(COURSE / CONFIG_FILE, dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in COURSE_PARTS:
+        if (source / name).is_dir():
+            shutil.copytree(source / name, dest / name, ignore=skip, dirs_exist_ok=True)
+        elif (source / name).is_file():
+            shutil.copy2(source / name, dest / name)
     return dest

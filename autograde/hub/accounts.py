@@ -10,10 +10,10 @@ import json
 import os
 import pathlib
 import pwd
-import shutil
 import subprocess
 
-COURSE_PARTS = ("source", "nbgrader_config.py", "grader", "coursekit")  # what a course copy takes
+from coursekit.paths import copy_course
+
 # The formgrader is an <iframe> inside JupyterLab; JupyterHub >= 4.1 sends "frame-ancestors 'none'"
 # (nbgrader#1870), which blanks it. 'self' lets the user's own Lab frame it and nobody else.
 SERVER_CONFIG = {"ServerApp": {"tornado_settings": {"headers": {
@@ -70,18 +70,6 @@ def write_user_settings(home: pathlib.Path, plan, course_dir=None) -> None:
         _write(jupyter / "lab" / "user-settings" / name, json.dumps(values))
 
 
-def copy_course(source_course: pathlib.Path, course_dir: pathlib.Path) -> None:
-    """The instructor's working course: the master and config, nothing generated (no gradebook, no release)."""
-    for part in COURSE_PARTS:
-        src = pathlib.Path(source_course) / part
-        if src.is_dir():
-            shutil.copytree(src, course_dir / part, dirs_exist_ok=True,
-                            ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
-        elif src.is_file():
-            course_dir.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, course_dir / part)
-
-
 def chown_tree(path: pathlib.Path, user: str) -> None:
     entry = pwd.getpwnam(user)
     for root, dirs, files in os.walk(path):
@@ -106,7 +94,7 @@ def prepare_people(plan, source_course: pathlib.Path) -> None:
         plan.homes[user] = str(home)
     course_dir = plan.course_dir()
     if not course_dir.exists():  # a restarted hub keeps the instructor's work
-        copy_course(source_course, course_dir)
+        copy_course(course_dir, source_course)
     for user in plan.users:
         home = pathlib.Path(plan.homes[user])
         write_user_settings(home, plan, course_dir if user == plan.instructor else None)

@@ -12,6 +12,7 @@ import urllib.request
 import pytest
 from traitlets.config.loader import PyFileConfigLoader
 
+from coursekit.paths import copy_course
 from hub import accounts, launch, userenv
 from hub import plan as hub_plan
 from support.course_tools import course_copy
@@ -51,7 +52,7 @@ def test_does_the_course_copy_leave_generated_files_behind(tmp_path):
         (source / folder).mkdir(parents=True)
     for name in ("nbgrader_config.py", "gradebook.db", "source/ch04_attention/ch04_attention.ipynb"):
         (source / name).write_text("{}")
-    accounts.copy_course(source, tmp_path / "course")
+    copy_course(tmp_path / "course", source)
     copied = sorted(str(p.relative_to(tmp_path / "course")) for p in (tmp_path / "course").rglob("*"))
     assert copied == ["nbgrader_config.py", "source", "source/ch04_attention",
                       "source/ch04_attention/ch04_attention.ipynb"]
