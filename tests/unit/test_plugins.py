@@ -99,12 +99,18 @@ def test_is_the_config_settings_only():
 
 def test_does_the_grading_kernel_learn_where_the_grader_is(monkeypatch):
     """GradingKernelManager starts the kernel with ATTN_GRADER set to its setting, not nbgrader's environment?"""
-    from jupyter_client.manager import KernelManager
+    import asyncio
+
+    from jupyter_client.manager import AsyncKernelManager
 
     seen = {}
-    monkeypatch.setattr(KernelManager, "start_kernel", lambda self, **kw: seen.update(kw))
+
+    async def start(self, **kw):
+        seen.update(kw)
+
+    monkeypatch.setattr(AsyncKernelManager, "start_kernel", start)
     monkeypatch.setenv("ATTN_GRADER", "/somewhere/else.py")
-    GradingKernelManager(grader="/course/grader/__init__.py").start_kernel(cwd="/tmp")
+    asyncio.run(GradingKernelManager(grader="/course/grader/__init__.py").start_kernel(cwd="/tmp"))
     assert seen["env"]["ATTN_GRADER"] == "/course/grader/__init__.py" and seen["cwd"] == "/tmp"
     assert seen["env"]["PATH"] == __import__("os").environ["PATH"]
 

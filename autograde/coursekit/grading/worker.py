@@ -14,6 +14,7 @@ the parent process shows the progress. Ctrl-C in the terminal reaches only the p
 stops the workers with SIGTERM: nbgrader then removes the interrupted student's half-written
 ``autograded/`` folder and the kernel is shut down.
 """
+import ctypes
 import os
 import resource
 import signal
@@ -118,6 +119,7 @@ def run_worker(index: int, course: str, assignment: str, db_url: str, tasks, res
     """Process body: grade the students taken from ``tasks`` until ``None``; report to ``results``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides; it sends SIGTERM
     signal.signal(signal.SIGTERM, _interrupt)
+    _terminate_with_parent()
     _log_to(log_path)
     try:
         app = make_app(course, assignment, db_url, warm)
@@ -145,6 +147,21 @@ def _cpu_seconds():
 
 def _interrupt(signum, frame):
     raise KeyboardInterrupt
+
+
+def _terminate_with_parent() -> None:
+    """SIGTERM this worker when ``make grade`` dies without stopping it (SIGKILL, a closed terminal).
+
+    multiprocessing's daemon flag only covers a parent that exits normally. Linux only; elsewhere
+    a killed parent leaves the worker to finish its queue.
+    """
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() == 1:  # the parent died before the call
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def _log_to(path: str) -> None:

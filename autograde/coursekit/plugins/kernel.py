@@ -8,7 +8,7 @@ from there — without the config writing into nbgrader's own environment.
 """
 import os
 
-from jupyter_client.manager import KernelManager
+from jupyter_client.manager import AsyncKernelManager
 from traitlets import Unicode
 
 __all__ = ["GRADER_VARIABLE", "GradingKernelManager"]
@@ -16,14 +16,18 @@ __all__ = ["GRADER_VARIABLE", "GradingKernelManager"]
 GRADER_VARIABLE = "ATTN_GRADER"
 
 
-class GradingKernelManager(KernelManager):
-    """jupyter_client's KernelManager whose kernels are told where the grader is."""
+class GradingKernelManager(AsyncKernelManager):
+    """jupyter_client's AsyncKernelManager whose kernels are told where the grader is.
+
+    Asynchronous like nbclient's own default: with a blocking manager nbclient's client waits for
+    output in a blocking poll, and neither the cell timeout nor a dead kernel is ever noticed.
+    """
 
     grader = Unicode("", help="The course's grader (…/grader/__init__.py); the kernel gets it as "
                               "ATTN_GRADER. Empty: the kernel inherits nbgrader's environment.").tag(config=True)
 
-    def start_kernel(self, **kw):
+    async def start_kernel(self, **kw):
         env = dict(kw.pop("env", None) or os.environ)
         if self.grader:
             env[GRADER_VARIABLE] = self.grader
-        return super().start_kernel(env=env, **kw)
+        return await super().start_kernel(env=env, **kw)
