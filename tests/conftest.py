@@ -26,6 +26,7 @@ _STATE_DIRS = {
     "JUPYTERLAB_WORKSPACES_DIR": "jupyter/lab-workspaces",
     "IPYTHONDIR": "ipython",
     "MPLCONFIGDIR": "matplotlib",
+    "ATTNKIT_CACHE_DIR": "attnkit-cache",  # the demo figures under grading, drawn once (attnkit.static)
 }
 for _var, _sub in _STATE_DIRS.items():
     os.environ.setdefault(_var, str(STATE / _sub))
