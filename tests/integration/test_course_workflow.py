@@ -175,7 +175,7 @@ def test_does_feedback_show_neither_hidden_tests_nor_solutions(workflow):
     """No line of the master's hidden tests or solutions, nor of the grader, in any feedback (the detector works)?"""
     secret = _secret_lines()
     master_page = visible_text(HTMLExporter().from_filename(str(MASTER))[0])  # rendered like feedback
-    assert len([line for line in secret if line in master_page]) >= 0.8 * len(secret) > 40
+    assert len([line for line in secret if line in master_page]) >= 0.8 * len(secret) > 30
     secret |= _grader_lines()
     assert len(secret) > 300
     for student in STUDENTS:

@@ -121,6 +121,7 @@ def test_does_the_class_report_read_a_make_grade_run_as_a_serial_one(serial_clas
     assert "bug_no_scale" in tables[True]["students"] and "scores_missing_scale" in tables[True]["students"]
 
 
+@pytest.mark.parametrize("student", CLASS)
 def test_are_autograded_notebook_and_feedback_the_same(serial_class, shared_class, student):
     """Same cells and outputs in the autograded notebook, same feedback page, up to timestamps and durations?"""
     assert cells_dump(shared_class.notebook(student)) == cells_dump(serial_class.notebook(student))
