@@ -2,6 +2,7 @@
 import pytest
 
 from support.classes import grade_both
+from support.hub_tools import course_hub, require_hub_machine
 
 
 @pytest.fixture(scope="session")
@@ -21,3 +22,15 @@ def shared_class(graded_classes):
 @pytest.fixture(scope="session")
 def serial_class(graded_classes):
     return graded_classes[1]
+
+
+@pytest.fixture(scope="session")
+def course_hub_plan(tmp_path_factory):
+    """One course hub for the session (an instructor and two students, each a Unix user), always stopped.
+
+    test_hub.py walks the course loop on it in Chromium; test_hub_isolation.py then probes who can
+    read what in the state the loop left (and runs the loop with nbgrader's CLI if it ran alone).
+    """
+    require_hub_machine()
+    with course_hub(tmp_path_factory.mktemp("hub"), "jupyterhub.log") as plan:
+        yield plan

@@ -17,7 +17,7 @@ import pytest
 
 from support import lab_page
 from support.course_tools import ASSIGNMENT, POINTS, gradebook_scores
-from support.hub_tools import ARTEFACTS, course_hub, grade, require_hub_machine, server_api, user_token
+from support.hub_tools import ARTEFACTS, grade, require_hub_machine, server_api, user_token
 from support.mistakes import submission
 
 NOTEBOOK = f"{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
@@ -37,11 +37,10 @@ def browser(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def hub(browser, tmp_path_factory):
+def hub(browser, course_hub_plan):
     shutil.rmtree(ARTEFACTS, ignore_errors=True)
     ARTEFACTS.mkdir(parents=True)
-    with course_hub(tmp_path_factory.mktemp("hub"), "jupyterhub.log") as plan:
-        yield plan
+    return course_hub_plan
 
 
 @pytest.fixture

@@ -1,22 +1,22 @@
 """On the course hub, can a student read only what is theirs?
 
-One hub (autograde/hub), one Unix user per hub user: the instructor releases the chapter, two
-students fetch and submit it, the instructor grades and releases feedback, all with nbgrader's
-own CLI run as each user. Then student 1 tries, with their own hub
+The session's hub (autograde/hub), one Unix user per hub user, after the course loop: the
+instructor released the chapter, two students fetched and submitted it, the instructor graded and
+released feedback (test_hub.py did it in Chromium; alone, this module does it with nbgrader's own
+CLI run as each user). Then student 1 tries, with their own hub
 token, to read student 2's and the instructor's files: through the hub (the other server's file
 API, a path outside their own root, ``open(...)`` in a kernel of their own server) and through
 nbgrader's exchange. Each attempt must be refused, while the same probes reach student 1's own files.
 """
 import json
+import pathlib
 
 import pytest
 
 from support.course_tools import ASSIGNMENT
 from support.hub_tools import (
     as_user,
-    course_hub,
     instructor_nbgrader,
-    require_hub_machine,
     run_in_kernel,
     server_api,
     start_servers,
@@ -47,9 +47,9 @@ print(json.dumps({label: probe(path, kind) for label, (path, kind) in TARGETS.it
 
 
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory):
-    require_hub_machine()
-    with course_hub(tmp_path_factory.mktemp("hub-isolation"), "isolation-jupyterhub.log") as plan:
+def hub(course_hub_plan):
+    plan = course_hub_plan
+    if not any(pathlib.Path(plan.exchange, plan.course_id, "feedback").glob("*")):  # the loop has not run yet
         for step in ("generate_assignment", "release_assignment"):
             done = instructor_nbgrader(plan, step, ASSIGNMENT)
             assert done.returncode == 0, done.stderr[-2000:]
@@ -60,8 +60,8 @@ def hub(tmp_path_factory):
         for step in ("collect", "autograde", "generate_feedback", "release_feedback"):
             done = instructor_nbgrader(plan, step, ASSIGNMENT)
             assert done.returncode == 0, f"{step}: {done.stderr[-2000:]}"
-        start_servers(plan, plan.users)
-        yield plan
+    start_servers(plan, plan.users)
+    return plan
 
 
 @pytest.fixture(scope="module")
