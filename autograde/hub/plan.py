@@ -11,7 +11,6 @@ import secrets
 import socket
 
 COURSE_ID = "attention-ch04"
-ASSIGNMENT = "ch04_attention"
 
 
 @dataclasses.dataclass

@@ -6,8 +6,9 @@ code a student types where the release says ``# 在这里写你的实现``; the 
 above it and ``return 0`` below the scores stub stay, as in the lab), the bug id the diagnosis
 must name first (``None``: no finding), and the points each test cell must give, derived by
 hand from the checks (see :data:`MISTAKES`' comments). One table drives the diagnosis tests
-(tests/test_diagnose.py), the grader's unit tests (tests/test_grader.py), the real-nbgrader
-matrix (tests/test_course_matrix.py) and benchmarks/. Adding a mistake is one entry.
+(tests/unit/test_diagnose.py), the grader's unit tests (tests/unit/test_grader.py), the graded
+classes (tests/support/classes.py) and benchmarks/. Adding a mistake is one entry. A second table,
+:data:`DIAGNOSED`, holds the submissions only the diagnosis tests ask about (no points).
 
 :func:`submission` types a mistake into a released notebook; :func:`functions` turns it into
 the three Python functions exactly as the notebook would define them.
@@ -22,6 +23,8 @@ import nbformat
 
 from coursekit.paths import STUDENT_NOTEBOOK as STUDENT
 from support.course_tools import fill_solution, index_of
+
+ROLES = ("student_attention_scores", "student_apply_mask", "student_softmax")
 
 SCORES = {
     # ---- correct ----
@@ -72,6 +75,25 @@ SCORES = {
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
             out[...] = pool.submit(attnkit.attention_scores, Q, K, scale).result()
     """,
+    # ---- the diagnosis table only (DIAGNOSED) ----
+    "matmul_int64": """
+        np.matmul(Q, K.T, out=out)
+        out *= scale
+        return np.int64(0)  # a numpy integer is the C int 0 too
+    """,
+    "broadcast_f64": """
+        products = Q.astype(np.float64)[:, None, :] * K.astype(np.float64)[None, :, :]  # (T, S, D)
+        out[:] = products.sum(axis=-1) * scale
+    """,
+    "stub": "pass",
+    "divided": "out[...] = Q @ K.T / scale",
+    "no_return": """
+        out[...] = scale * (Q @ K.T)
+        return None
+    """,
+    "raises": 'raise NotImplementedError("TODO: 点积")',
+    "in_float32": "out[...] = np.float32(scale) * (Q.astype(np.float32) @ K.astype(np.float32).T)",
+    "off_by_one": "out[...] = scale * (Q @ K.T) + 1.0",
 }
 
 MASK = {
@@ -96,6 +118,16 @@ MASK = {
         flat = scores.reshape(-1)  # 视图步长不均匀时 reshape 会复制
         flat += mask.reshape(-1)
     """,
+    # ---- the diagnosis table only (DIAGNOSED) ----
+    "stub": "pass",
+    "np_add_dropped": "np.add(scores, mask)",
+    "raises": 'raise KeyError("mask")',
+    "clobbers_mask": """
+        mask += scores
+        scores[...] = mask
+    """,
+    "in_float32": "scores[...] = scores.astype(np.float32) + mask.astype(np.float32)",
+    "subtracted": "scores -= mask",
 }
 
 SOFTMAX = {
@@ -219,6 +251,67 @@ SOFTMAX = {
     """,
 }
 
+SOFTMAX.update({
+    # ---- the diagnosis table only (DIAGNOSED) ----
+    "logsumexp_f64": """
+        x = inp.astype(np.float64)  # in float32, -1e9 + log(4) rounds back to -1e9: a masked row would sum to 4
+        top = x.max(axis=-1, keepdims=True)
+        out[...] = np.exp(x - (top + np.log(np.exp(x - top).sum(axis=-1, keepdims=True))))
+    """,
+    "row_views": """
+        rows, flat = inp.reshape(-1, inp.shape[-1]), out.reshape(-1, out.shape[-1])  # views of (rows, S)
+        for r in range(rows.shape[0]):
+            e = np.exp(rows[r] - rows[r].max())
+            flat[r] = e / e.sum()
+    """,
+    "in_out": """
+        out[...] = inp
+        out -= out.max(axis=-1, keepdims=True)
+        np.exp(out, out=out)
+        out /= out.sum(axis=-1, keepdims=True)
+    """,
+    "stub": "pass",
+    "min_shift": """
+        e = np.exp(inp - inp.min(axis=-1, keepdims=True))
+        out[...] = e / e.sum(axis=-1, keepdims=True)
+    """,
+    "whole": """
+        e = np.exp(inp - inp.max())
+        out[...] = e / e.sum()
+    """,
+    "returns_new": """
+        e = np.exp(inp - inp.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+    """,
+    "raises": 'raise ZeroDivisionError("division by zero")',
+    "in_float32": """
+        x = inp.astype(np.float32)
+        e = np.exp(x - x.max(axis=-1, keepdims=True))
+        out[...] = e / e.sum(axis=-1, keepdims=True)
+    """,
+    "squared": """
+        e = np.exp(inp - inp.max(axis=-1, keepdims=True))
+        out[...] = (e / e.sum(axis=-1, keepdims=True)) ** 2
+    """,
+    "epsilon": """
+        e = np.exp(inp - inp.max(axis=-1, keepdims=True))
+        out[...] = e / (e.sum(axis=-1, keepdims=True) + 1e-3)  # "为了保险"：每行和只有约 0.999
+    """,
+    "first_axis_only": """
+        for i in range(inp.shape[0]):  # 3-D 输入时 inp[i] 是一个矩阵，被当作整体归一化
+            e = np.exp(inp[i] - inp[i].max())
+            out[i] = e / e.sum()
+    """,
+    "scalar_loops": """
+        import math
+        for i in range(inp.shape[0]):
+            top = float(inp[i].max())
+            total = sum(math.exp(float(v) - top) for v in inp[i])  # 3-D 输入时 float(row) 会出错
+            for j in range(inp.shape[1]):
+                out[i, j] = math.exp(float(inp[i, j]) - top) / total
+    """,
+})
+
 # Code a student may put into cells of their own, before the given grade_id.
 ADDED_CELLS = {
     "helper": ("student_softmax", "def stable_exp(x):\n    return np.exp(x - x.max(axis=-1, keepdims=True))\n"),
@@ -226,25 +319,37 @@ ADDED_CELLS = {
                           "POOL = concurrent.futures.ThreadPoolExecutor(1)\nPOOL.submit(print, end='').result()\n"),
 }
 
-# A student who deleted the given input check of student_softmax (whole cell rewritten).
-SOFTMAX_WITHOUT_CHECK = """import numpy as np
+# Whole cells a student rewrote, the given input check deleted: {role: {key: the cell's source}}.
+WHOLE_CELLS = {
+    "student_attention_scores": {"unchecked": """import numpy as np
+
+
+def student_attention_scores(Q, K, scale, out):
+    out[...] = scale * (Q @ K.T)
+    return 0
+"""},
+    "student_apply_mask": {"unchecked_overlap": """def student_apply_mask(scores, mask):
+    rows, cols = min(scores.shape[0], mask.shape[0]), min(scores.shape[1], mask.shape[1])
+    scores[:rows, :cols] += mask[:rows, :cols]
+"""},
+    "student_softmax": {"no_input_check": """import numpy as np
 
 
 def student_softmax(out, inp):
     e = np.exp(inp - inp.max(axis=-1, keepdims=True))
     out[...] = e / e.sum(axis=-1, keepdims=True)
-"""
+"""},
+}
 
 
 def submission(release, scores="dot", mask="add", softmax="vectorised"):
     """A copy of the released notebook with the three implementations typed in (cell metadata kept)."""
     nb = copy.deepcopy(release)
-    fill_solution(nb, "student_attention_scores", textwrap.dedent(SCORES[scores]).strip("\n"))
-    fill_solution(nb, "student_apply_mask", textwrap.dedent(MASK[mask]).strip("\n"))
-    if softmax == "no_input_check":
-        nb.cells[index_of(nb, "student_softmax")].source = SOFTMAX_WITHOUT_CHECK
-    else:
-        fill_solution(nb, "student_softmax", textwrap.dedent(SOFTMAX[softmax]).strip("\n"))
+    for role, key, bodies in zip(ROLES, (scores, mask, softmax), (SCORES, MASK, SOFTMAX)):
+        if key in WHOLE_CELLS[role]:
+            nb.cells[index_of(nb, role)].source = WHOLE_CELLS[role][key]
+        else:
+            fill_solution(nb, role, textwrap.dedent(bodies[key]).strip("\n"))
     if softmax in ADDED_CELLS:
         before, source = ADDED_CELLS[softmax]
         nb.cells.insert(index_of(nb, before), nbformat.v4.new_code_cell(source))
@@ -351,6 +456,82 @@ MISTAKES = (
 BY_NAME = {m.name: m for m in MISTAKES}
 
 
+@dataclass(frozen=True)
+class Diagnosed:
+    """A submission only the diagnosis is asked about: the findings it must get, exactly, and their words."""
+    name: str
+    code: tuple         # keys into SCORES, MASK, SOFTMAX (or WHOLE_CELLS)
+    findings: tuple     # ((stage, bug), ...) in order; () = no finding
+    phrases: tuple = ()  # words the first finding's message must contain
+
+
+def _diagnosed(name, findings, phrases=(), scores="dot", mask="add", softmax="vectorised"):
+    return Diagnosed(name, (scores, mask, softmax), tuple(findings), tuple(phrases))
+
+
+def _unnamed(stage, phrase, **code):
+    """A mistake no rule names: the generic finding of its stage, with the lab's table row."""
+    return _diagnosed(f"unnamed_{stage}_{code[stage]}", [(stage, f"{stage}_wrong_values")],
+                      [phrase, "没有专门命名"], **code)
+
+
+# The second table: what only the diagnosis tests use (rule details, generic findings, correct
+# styles the diagnosis must not flag). The grading tables above hold what also earns points.
+DIAGNOSED = (
+    # ---------- correct, written differently: no finding ----------
+    _diagnosed("ok_scores_matmul_int64", [], scores="matmul_int64"),
+    _diagnosed("ok_scores_broadcast_f64", [], scores="broadcast_f64"),
+    _diagnosed("ok_softmax_logsumexp_f64", [], softmax="logsumexp_f64"),
+    _diagnosed("ok_softmax_row_views", [], softmax="row_views"),
+    _diagnosed("ok_softmax_in_out", [], softmax="in_out"),
+    _diagnosed("ok_all_alternatives", [], scores="loops", mask="loops", softmax="row_views"),
+    # ---------- one named mistake each: rule details beyond the grading table ----------
+    _diagnosed("scores_divided", [("scores", "scores_wrong_scale")], ["1/scale", "乘法写成了除法"], scores="divided"),
+    _diagnosed("scores_stub", [("scores", "scores_out_not_written")], ["仍然全是 0", "TODO"], scores="stub"),
+    _diagnosed("scores_no_return", [("scores", "scores_return_code")], ["返回了 None", "整数 0"], scores="no_return"),
+    _diagnosed("scores_raises", [("scores", "scores_exception")], ["NotImplementedError: TODO: 点积"],
+               scores="raises"),
+    _diagnosed("mask_np_add_dropped", [("mask", "mask_not_applied")], ["完全没变", "np.add"], mask="np_add_dropped"),
+    _diagnosed("mask_stub", [("mask", "mask_not_applied")], ["mask 没有真正加进 scores"], mask="stub"),
+    _diagnosed("mask_raises", [("mask", "mask_exception")], ["KeyError: 'mask'", "student_apply_mask"],
+               mask="raises"),
+    _diagnosed("mask_clobbers_mask", [("mask", "mask_mutates_input")], ["只读的输入 mask"], mask="clobbers_mask"),
+    _diagnosed("softmax_min_shift", [("softmax", "softmax_no_max_subtraction")], ["溢出"], softmax="min_shift"),
+    _diagnosed("softmax_whole", [("softmax", "softmax_whole_array")], ["所有元素", "keepdims"], softmax="whole"),
+    _diagnosed("softmax_returns_new", [("softmax", "softmax_out_rebound")], ["返回了一个新数组"],
+               softmax="returns_new"),
+    _diagnosed("softmax_stub", [("softmax", "softmax_out_not_written")], ["全部是 0", "没写进 out"], softmax="stub"),
+    _diagnosed("softmax_raises", [("softmax", "softmax_exception")], ["ZeroDivisionError", "student_softmax"],
+               softmax="raises"),
+    # float64 in, float32 arithmetic: the hidden tests take points for it, so the diagnosis must say so
+    _diagnosed("scores_in_float32", [("scores", "scores_lost_precision")], ["float64", "astype(np.float32)"],
+               scores="in_float32"),
+    _diagnosed("mask_in_float32", [("mask", "mask_lost_precision")], ["float64", "scores 却只精确到"],
+               mask="in_float32"),
+    _diagnosed("softmax_in_float32", [("softmax", "softmax_lost_precision")], ["float64", "保持输入的 dtype"],
+               softmax="in_float32"),
+    # the given input check deleted, or an exception on one probe only: named with the probe
+    _diagnosed("scores_unchecked", [("scores", "scores_exception")], ["ValueError", "应返回 -1", "输入检查"],
+               scores="unchecked"),
+    _diagnosed("mask_unchecked_overlap", [("mask", "mask_wrong_values")], ["形状不一致时应什么都不做", "原样不动"],
+               mask="unchecked_overlap"),
+    _diagnosed("softmax_scalar_loops", [("softmax", "softmax_exception")], ["TypeError", "3-D 输入"],
+               softmax="scalar_loops"),
+    # ---------- mistakes no rule names: the generic finding of the first deviating stage ----------
+    _unnamed("scores", "最大偏差 1", scores="off_by_one"),
+    _unnamed("mask", "上三角没有被压到极小", mask="subtracted"),
+    _unnamed("softmax", "每行和不是 1", softmax="squared"),
+    _unnamed("softmax", "最大偏差", softmax="epsilon"),
+    _unnamed("softmax", "3-D 输入", softmax="first_axis_only"),
+    # ---------- several stages wrong: scores first, whatever the order of discovery ----------
+    _diagnosed("scores_and_softmax", [("scores", "scores_missing_scale"), ("softmax", "softmax_wrong_axis")],
+               scores="no_scale", softmax="axis0"),
+    _diagnosed("stubs", [("scores", "scores_out_not_written"), ("mask", "mask_not_applied"),
+                         ("softmax", "softmax_out_not_written")], scores="stub", mask="stub", softmax="stub"),
+)
+DIAGNOSED_BY_NAME = {d.name: d for d in DIAGNOSED}
+
+
 def release() -> nbformat.NotebookNode:
     """The student notebook as released (``notebooks/``, kept fresh by tests/test_release_notebook.py)."""
     return nbformat.read(STUDENT, as_version=4)
@@ -361,10 +542,7 @@ def mistake_notebook(release_nb, mistake: Mistake):
     return submission(release_nb, *mistake.code)
 
 
-ROLES = ("student_attention_scores", "student_apply_mask", "student_softmax")
-
-
-def functions(mistake: Mistake, release_nb=None) -> tuple:
+def functions(mistake, release_nb=None) -> tuple:
     """The three student functions as the notebook defines them: its set-up, added and solution cells, run here."""
     nb = mistake_notebook(release_nb or release(), mistake)
     cells = [nb.cells[index_of(nb, "setup_imports")]]

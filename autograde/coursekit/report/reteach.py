@@ -56,4 +56,4 @@ def known_bug_ids() -> set:
 
 def reteach(bug: str) -> str:
     """The reteach note for ``bug``; an id this table does not know (a newer grader) says so."""
-    return RETEACH.get(bug, f"（未知的错误编号 {bug}：请在 coursekit/reteach.py 中补上讲解要点）")
+    return RETEACH.get(bug, f"（未知的错误编号 {bug}：请在 coursekit/report/reteach.py 中补上讲解要点）")
