@@ -4,15 +4,15 @@ import io
 import re
 
 import nbformat
-from test_release_notebook import release
 
 from attnkit import lab, verify
+from coursekit.paths import MASTER
 
 TABLE_CELL = "s410-troubleshooting"  # §4.10 常见错误与排查顺序
 
 
 def cell(cell_id: str) -> str:
-    nb = nbformat.read(release.MASTER, as_version=4)
+    nb = nbformat.read(MASTER, as_version=4)
     return next(c.source for c in nb.cells if c.id == cell_id)
 
 
