@@ -22,7 +22,7 @@ export npm_config_cache     := $(STATE)/npm
 # The kernel-side grader, as nbgrader_config.py announces it (an instructor running the master in `make lab`).
 export ATTN_GRADER          := $(CURDIR)/autograde/grader/__init__.py
 
-.PHONY: lab test test-fast venv release grade report browser-deps clean hub hub-remove
+.PHONY: lab test test-fast venv release book grade report browser-deps clean hub hub-remove
 
 venv: $(STAMP)
 
@@ -86,6 +86,10 @@ grade: venv
 release: venv
 	$(PY) scripts/release_notebook.py
 
+# The static HTML edition: notebooks/ch04_attention.ipynb executed, as book/_build/html/index.html (one file).
+book: venv
+	$(PY) scripts/build_book.py
+
 # The class report after autograding: autograde/reports/$(ASSIGNMENT)/index.html + three CSV files.
 # The gradebook is DB_URL when set, else the course config's, else autograde/gradebook.db.
 report: venv
@@ -95,4 +99,4 @@ browser-deps:
 	@bash scripts/ensure-browser.sh
 
 clean:
-	rm -rf $(VENV) $(STATE) artefacts
+	rm -rf $(VENV) $(STATE) artefacts book/_build
