@@ -231,6 +231,11 @@ function controls(model, headDims, maxSeqLen) {
       min="2" max="${maxSeqLen}" step="1" aria-label="seq_len"><output></output></label>
     <label class="attn-control"><input type="checkbox" class="attn-causal"> 因果掩码</label>`;
   const headDim = row1.querySelector(".attn-head-dim"), seqLen = row2.querySelector(".attn-seq-len");
+  // JupyterLab's shortcuts skip a key pressed on an element with this attribute (Lumino checks
+  // the target itself first): the arrow keys move the sliders, not the notebook's cells
+  for (const control of [...row1.querySelectorAll("input, button"), ...row2.querySelectorAll("input")]) {
+    control.dataset.lmSuppressShortcuts = "true";
+  }
   const commit = (name, value) => { model.set(name, value); model.save_changes(); };
   headDim.addEventListener("input", () => commit("head_dim", headDims[Number(headDim.value)]));
   seqLen.addEventListener("input", () => commit("seq_len", Number(seqLen.value)));
