@@ -119,7 +119,7 @@ def page_css(text: str) -> str:
             f'src: url(data:font/woff2;base64,{data}) format("woff2"); unicode-range: {unicode_range(points)}; }}\n'
             f"body.jp-Notebook {{ --jp-ui-font-family: {PAGE_FONTS[0]}; --jp-content-font-family: {PAGE_FONTS[0]};"
             f" --jp-code-font-family: {PAGE_FONTS[1]}; }}\n"
-            "main { max-width: 1180px; margin: 0 auto; }\n")
+            "main { max-width: 1260px; margin: 0 auto; }\n")
 
 
 def render(nb, title: str = "第 4 章 · 自注意力") -> str:
