@@ -64,7 +64,12 @@ function viridis(value) {
   return a.map((c, k) => Math.round(c + t * (b[k] - c)));
 }
 
-const PALETTE = Array.from({length: 256}, (_, i) => viridis(i / 255)); // value → RGB, 256 steps
+// value → one RGBA pixel (as a little-endian uint32, the byte order of ImageData), 256 steps
+const PALETTE = Uint32Array.from({length: 256}, (_, i) => {
+  const [r, g, b] = viridis(i / 255);
+  return ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
+});
+const GREY = ((255 << 24) | (217 << 16) | (217 << 8) | 217) >>> 0;
 
 function tickStep(span, most) {
   for (const step of [1, 2, 4, 5, 8, 10, 16, 20, 25, 50]) if (span / step <= most) return step;
@@ -101,11 +106,11 @@ function ticks(ctx, r, xs, ys) {
 }
 
 function heatmap(ctx, r, m, cells) {
-  const T = m.seqLen, image = cells.ctx.createImageData(T, T);
-  for (let c = 0; c < T * T; c++) {
-    const blocked = m.causal && c % T > Math.floor(c / T);
-    const [red, green, blue] = blocked ? [217, 217, 217] : PALETTE[Math.round(m.weights[c] * 255)];
-    image.data.set([red, green, blue, 255], 4 * c);
+  const T = m.seqLen, image = cells.ctx.createImageData(T, T), pixels = new Uint32Array(image.data.buffer);
+  for (let i = 0; i < T; i++) {
+    for (let j = 0; j < T; j++) {
+      pixels[i * T + j] = m.causal && j > i ? GREY : PALETTE[Math.round(m.weights[i * T + j] * 255)];
+    }
   }
   cells.canvas.width = cells.canvas.height = T;
   cells.ctx.putImageData(image, 0, 0);
@@ -241,7 +246,11 @@ function controls(model, headDims, maxSeqLen) {
   seqLen.addEventListener("input", () => commit("seq_len", Number(seqLen.value)));
   row2.querySelector(".attn-causal").addEventListener("change", (e) => commit("causal", e.target.checked));
   for (const button of row1.querySelectorAll("button")) {
-    button.addEventListener("click", () => commit("scaled", button.dataset.scaled === "true"));
+    // on press, not on release: the figure changes in the frame after the button goes down;
+    // click stays for the keyboard (Enter, Space), and repeats a value already set otherwise
+    const choose = () => commit("scaled", button.dataset.scaled === "true");
+    button.addEventListener("pointerdown", (event) => event.button === 0 && choose());
+    button.addEventListener("click", choose);
   }
   return [row1, row2];
 }
@@ -277,8 +286,10 @@ function render({model, el}) {
   cells.ctx = cells.canvas.getContext("2d");
   let table = float64(model.get("scores")), cache = new Map(), L = null, frames = 0, ratio = 0;
 
+  let available = WIDTH; // the root's width, from the ResizeObserver: drawing never reads layout
+
   function resize() {
-    const width = Math.min(WIDTH, Math.floor(root.clientWidth || WIDTH));
+    const width = Math.min(WIDTH, Math.floor(available || WIDTH));
     if (L && L.width === width && ratio === window.devicePixelRatio) return;
     L = layout(width);
     ratio = window.devicePixelRatio || 1;
@@ -313,7 +324,10 @@ function render({model, el}) {
   const names = ["head_dim", "scaled", "seq_len", "causal"].map((name) => `change:${name}`);
   names.forEach((name) => model.on(name, draw));
   model.on("change:scores", onScores);
-  const resized = new ResizeObserver(() => { const before = L && L.width; resize(); if (L.width !== before) draw(); });
+  const resized = new ResizeObserver(([entry]) => {
+    available = entry.contentRect.width;
+    if (Math.min(WIDTH, Math.floor(available)) !== L.width) draw();
+  });
   resized.observe(root);
   const screen = window.matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
   const moved = () => draw(); // dragged to a screen of another pixel ratio
