@@ -105,6 +105,7 @@ function ticks(ctx, r, xs, ys) {
   for (const [py, label] of ys) text(ctx, label, r.x - 6, py, "right", "middle");
 }
 
+// The cells of the weights, hatched where blocked, with values when small; then its frame.
 function heatmap(ctx, r, m, cells) {
   const T = m.seqLen, image = cells.ctx.createImageData(T, T), pixels = new Uint32Array(image.data.buffer);
   for (let i = 0; i < T; i++) {
@@ -119,6 +120,9 @@ function heatmap(ctx, r, m, cells) {
   if (m.causal) hatch(ctx, r, T);
   if (T <= 8) annotate(ctx, r, m);
   frame(ctx, r);
+}
+
+function heatmapTicks(ctx, r, T) {
   const cell = r.w / T, step = tickStep(T, 16), at = [];
   for (let i = 0; i < T; i += step) at.push(i);
   ticks(ctx, r, at.map((j) => [r.x + (j + 0.5) * cell, String(j)]), at.map((i) => [r.y + (i + 0.5) * cell, String(i)]));
@@ -179,41 +183,80 @@ function polyline(ctx, points, colour, dash, marker, size) {
   ctx.fill();
 }
 
+const rowX = (r, T) => (i) => r.x + ((i + 0.5) / T) * r.w;
+const rowY = (r) => (v) => r.y + r.h * (1 - v / 1.3);
+
 function rowsPanel(ctx, r, m) {
-  const T = m.seqLen, px = (i) => r.x + ((i + 0.5) / T) * r.w, py = (v) => r.y + r.h * (1 - v / 1.3);
-  const fraction = entropyFraction(m);
+  const px = rowX(r, m.seqLen), py = rowY(r);
   polyline(ctx, Array.from(m.rowMax, (v, i) => [px(i), py(v)]), ROW_MAX, [], "circle", 3);
-  polyline(ctx, Array.from(fraction, (v, i) => [px(i), py(v)]), ROW_ENTROPY, [5, 3], "square", 2.5);
+  polyline(ctx, Array.from(entropyFraction(m), (v, i) => [px(i), py(v)]), ROW_ENTROPY, [5, 3], "square", 2.5);
+}
+
+function rowsFrame(ctx, r, T) {
+  const px = rowX(r, T), py = rowY(r), step = tickStep(T, 8), xs = [], ys = [];
   frame(ctx, r);
-  const step = tickStep(T, 8), xs = [], ys = [];
   for (let i = 0; i < T; i += step) xs.push([px(i), String(i)]);
   for (let v = 0; v <= 1.2001; v += 0.2) ys.push([py(v), v.toFixed(1)]);
   ticks(ctx, r, xs, ys);
 }
 
-function curvePanel(ctx, r, m, lines, headDims) {
-  const ceiling = uniformEntropy(m.seqLen, m.causal), top = 1.08 * ceiling + 1e-3;
+// log2 head_dim across, mean entropy up to a little above the uniform ceiling
+function curveAxes(r, seqLen, causal) {
+  const ceiling = uniformEntropy(seqLen, causal), top = 1.08 * ceiling + 1e-3;
   const [lo, hi] = [Math.log2(0.7), Math.log2(1500)];
-  const px = (d) => r.x + ((Math.log2(d) - lo) / (hi - lo)) * r.w, py = (v) => r.y + r.h * (1 - v / top);
+  return {ceiling, top, px: (d) => r.x + ((Math.log2(d) - lo) / (hi - lo)) * r.w, py: (v) => r.y + r.h * (1 - v / top)};
+}
+
+function clipped(ctx, r, draw) {
   ctx.save();
   ctx.beginPath();
   ctx.rect(r.x, r.y, r.w, r.h);
   ctx.clip();
-  polyline(ctx, [[r.x, py(ceiling)], [r.x + r.w, py(ceiling)]], "#808080", [1.5, 2.5], "none", 0);
-  for (const scaled of [false, true]) {
-    polyline(ctx, headDims.map((d, i) => [px(d), py(lines[scaled][i])]), COLOURS[scaled], [], "circle", 1.5);
-  }
-  ctx.strokeStyle = COLOURS[m.scaled];
-  ctx.lineWidth = 2.5;
-  ctx.beginPath();
-  ctx.arc(px(m.headDim), py(m.meanEntropy), 6, 0, 2 * Math.PI);
-  ctx.stroke();
+  draw();
   ctx.restore();
+}
+
+function curveFrame(ctx, r, seqLen, causal, lines, headDims) {
+  const {ceiling, top, px, py} = curveAxes(r, seqLen, causal);
+  clipped(ctx, r, () => {
+    polyline(ctx, [[r.x, py(ceiling)], [r.x + r.w, py(ceiling)]], "#808080", [1.5, 2.5], "none", 0);
+    for (const scaled of [false, true]) {
+      polyline(ctx, headDims.map((d, i) => [px(d), py(lines[scaled][i])]), COLOURS[scaled], [], "circle", 1.5);
+    }
+  });
   frame(ctx, r);
   const step = niceStep(top, 5), ys = [];
   const decimals = step >= 1 ? 0 : Number.isInteger(step * 10) ? 1 : 2;
   for (let k = 0; k * step <= top + 1e-9; k++) ys.push([py(k * step), (k * step).toFixed(decimals)]);
   ticks(ctx, r, headDims.filter((_, i) => i % 2 === 0).map((d) => [px(d), String(d)]), ys);
+}
+
+// The current setting: an open circle on its curve, in its scaling's colour.
+function curveMarker(ctx, r, m) {
+  const {px, py} = curveAxes(r, m.seqLen, m.causal);
+  clipped(ctx, r, () => {
+    ctx.strokeStyle = COLOURS[m.scaled];
+    ctx.lineWidth = 2.5;
+    ctx.beginPath();
+    ctx.arc(px(m.headDim), py(m.meanEntropy), 6, 0, 2 * Math.PI);
+    ctx.stroke();
+  });
+}
+
+// What a head_dim or scale move leaves as it is (ticks, frames, colour bar, curves), drawn once
+// per layout, seq_len and mask into an offscreen canvas: a move copies it and draws the rest.
+function background(canvas, L, ratio, seqLen, causal, lines, headDims) {
+  const [width, height] = [Math.round(L.width * ratio), Math.round(HEIGHT * ratio)];
+  if (canvas.width !== width || canvas.height !== height) [canvas.width, canvas.height] = [width, height];
+  const ctx = canvas.getContext("2d");
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, width, height);
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  heatmapTicks(ctx, L.heat, seqLen);
+  colourbar(ctx, L.bar);
+  rowsFrame(ctx, L.rows, seqLen);
+  curveFrame(ctx, L.curve, seqLen, causal, lines, headDims);
+  return canvas;
 }
 
 // --- the widget --------------------------------------------------------------------------
@@ -255,15 +298,18 @@ function controls(model, headDims, maxSeqLen) {
   return [row1, row2];
 }
 
+// Controls follow the state (also when Python set it); only what differs is written.
 function showControls(root, state, headDims) {
+  const put = (node, key, value) => { if (node[key] !== value) node[key] = value; };
   const headDim = root.querySelector(".attn-head-dim"), seqLen = root.querySelector(".attn-seq-len");
-  headDim.value = String(headDims.indexOf(state.headDim));
-  headDim.nextElementSibling.textContent = String(state.headDim);
-  seqLen.value = String(state.seqLen);
-  seqLen.nextElementSibling.textContent = String(state.seqLen);
-  root.querySelector(".attn-causal").checked = state.causal;
+  put(headDim, "value", String(headDims.indexOf(state.headDim)));
+  put(headDim.nextElementSibling, "textContent", String(state.headDim));
+  put(seqLen, "value", String(state.seqLen));
+  put(seqLen.nextElementSibling, "textContent", String(state.seqLen));
+  put(root.querySelector(".attn-causal"), "checked", state.causal);
   for (const button of root.querySelectorAll(".attn-scale button")) {
-    button.setAttribute("aria-pressed", String(button.dataset.scaled === String(state.scaled)));
+    const pressed = String(button.dataset.scaled === String(state.scaled));
+    if (button.getAttribute("aria-pressed") !== pressed) button.setAttribute("aria-pressed", pressed);
   }
 }
 
@@ -285,6 +331,7 @@ function render({model, el}) {
   const cells = {canvas: document.createElement("canvas")};
   cells.ctx = cells.canvas.getContext("2d");
   let table = float64(model.get("scores")), cache = new Map(), L = null, frames = 0, ratio = 0;
+  const back = {key: null, canvas: document.createElement("canvas")}; // see background()
 
   let available = WIDTH; // the root's width, from the ResizeObserver: drawing never reads layout
 
@@ -308,19 +355,25 @@ function render({model, el}) {
     const m = measure(table, {...state, index: headDims.indexOf(state.headDim), tableSeqLen: maxSeqLen});
     const key = `${state.seqLen} ${state.causal}`;
     if (!cache.has(key)) cache.set(key, curves(table, headDims, state.seqLen, state.causal, maxSeqLen));
+    const backKey = `${key} ${L.width} ${ratio}`;
+    if (back.key !== backKey) {
+      back.key = backKey;
+      background(back.canvas, L, ratio, state.seqLen, state.causal, cache.get(key), headDims);
+    }
     const ctx = canvas.getContext("2d");
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.drawImage(back.canvas, 0, 0);
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.clearRect(0, 0, L.width, HEIGHT);
     heatmap(ctx, L.heat, m, cells);
-    colourbar(ctx, L.bar);
     rowsPanel(ctx, L.rows, m);
-    curvePanel(ctx, L.curve, m, cache.get(key), headDims);
+    curveMarker(ctx, L.curve, m);
     summary(m).forEach((line, i) => { readout.children[i].textContent = line; });
     showControls(root, state, headDims);
     canvas.dataset.frame = String(++frames);
   }
 
-  const onScores = () => { table = float64(model.get("scores")); cache = new Map(); draw(); };
+  const onScores = () => { table = float64(model.get("scores")); cache = new Map(); back.key = null; draw(); };
   const names = ["head_dim", "scaled", "seq_len", "causal"].map((name) => `change:${name}`);
   names.forEach((name) => model.on(name, draw));
   model.on("change:scores", onScores);
