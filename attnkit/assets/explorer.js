@@ -284,7 +284,12 @@ function controls(model, headDims, maxSeqLen) {
   for (const control of [...row1.querySelectorAll("input, button"), ...row2.querySelectorAll("input")]) {
     control.dataset.lmSuppressShortcuts = "true";
   }
-  const commit = (name, value) => { model.set(name, value); model.save_changes(); };
+  // the view follows model.set at once (its change event draws); telling the kernel waits until
+  // after the next frame, so that the message is never between a key press and its figure
+  const commit = (name, value) => {
+    model.set(name, value);
+    requestAnimationFrame(() => setTimeout(() => model.save_changes(), 0));
+  };
   headDim.addEventListener("input", () => commit("head_dim", headDims[Number(headDim.value)]));
   seqLen.addEventListener("input", () => commit("seq_len", Number(seqLen.value)));
   row2.querySelector(".attn-causal").addEventListener("change", (e) => commit("causal", e.target.checked));
@@ -353,12 +358,10 @@ function render({model, el}) {
     const state = {headDim: model.get("head_dim"), scaled: model.get("scaled"), seqLen: model.get("seq_len"),
                    causal: model.get("causal")};
     const m = measure(table, {...state, index: headDims.indexOf(state.headDim), tableSeqLen: maxSeqLen});
-    const key = `${state.seqLen} ${state.causal}`;
-    if (!cache.has(key)) cache.set(key, curves(table, headDims, state.seqLen, state.causal, maxSeqLen));
-    const backKey = `${key} ${L.width} ${ratio}`;
+    const lines = curvesFor(state.seqLen, state.causal), backKey = `${state.seqLen} ${state.causal} ${L.width} ${ratio}`;
     if (back.key !== backKey) {
       back.key = backKey;
-      background(back.canvas, L, ratio, state.seqLen, state.causal, cache.get(key), headDims);
+      background(back.canvas, L, ratio, state.seqLen, state.causal, lines, headDims);
     }
     const ctx = canvas.getContext("2d");
     ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -373,7 +376,28 @@ function render({model, el}) {
     canvas.dataset.frame = String(++frames);
   }
 
-  const onScores = () => { table = float64(model.get("scores")); cache = new Map(); back.key = null; draw(); };
+  const curvesFor = (seqLen, causal) => {
+    const key = `${seqLen} ${causal}`;
+    if (!cache.has(key)) cache.set(key, curves(table, headDims, seqLen, causal, maxSeqLen));
+    return cache.get(key);
+  };
+  // Every seq_len's curves, a few at a time while the page is idle (about 40 ms in all), so a
+  // seq_len move finds them ready; a move before they are finds them computed on the spot.
+  let idle = null;
+  const later = window.requestIdleCallback || ((task) => setTimeout(task, 16));
+  function precompute(seqLen = 2) {
+    idle = later(() => {
+      for (let t = seqLen; t < seqLen + 4 && t <= maxSeqLen; t++) { curvesFor(t, false); curvesFor(t, true); }
+      if (seqLen + 4 <= maxSeqLen) precompute(seqLen + 4);
+    });
+  }
+  const onScores = () => {
+    table = float64(model.get("scores"));
+    cache = new Map();
+    back.key = null;
+    draw();
+    precompute();
+  };
   const names = ["head_dim", "scaled", "seq_len", "causal"].map((name) => `change:${name}`);
   names.forEach((name) => model.on(name, draw));
   model.on("change:scores", onScores);
@@ -386,7 +410,9 @@ function render({model, el}) {
   const moved = () => draw(); // dragged to a screen of another pixel ratio
   screen.addEventListener("change", moved);
   draw();
+  precompute();
   return () => {
+    (window.cancelIdleCallback || clearTimeout)(idle);
     names.forEach((name) => model.off(name, draw));
     model.off("change:scores", onScores);
     resized.disconnect();
