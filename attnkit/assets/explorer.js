@@ -18,7 +18,7 @@ const VIRIDIS = ["#440154", "#482878", "#3e4989", "#31688e", "#26828e",
                  "#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725"]; // 10 even stops
 const COLOURS = {false: "#d62728", true: "#1f77b4"}; // matplotlib's tab:red, tab:blue
 const ROW_MAX = "#9467bd", ROW_ENTROPY = "#2ca02c"; // tab:purple, tab:green
-const MASKED = "#d9d9d9", HATCH = "#737373";
+const HATCH = "#737373"; // over the grey (217, 217, 217) of blocked cells
 const TICK_FONT = '10px "DejaVu Sans", Arial, "Helvetica Neue", sans-serif';
 const SCALINGS = [["不缩放", false], ["× 1/√head_dim", true]];
 
@@ -386,6 +386,7 @@ function render({model, el}) {
   let idle = null;
   const later = window.requestIdleCallback || ((task) => setTimeout(task, 16));
   function precompute(seqLen = 2) {
+    if (seqLen === 2) (window.cancelIdleCallback || clearTimeout)(idle); // a new table restarts it
     idle = later(() => {
       for (let t = seqLen; t < seqLen + 4 && t <= maxSeqLen; t++) { curvesFor(t, false); curvesFor(t, true); }
       if (seqLen + 4 <= maxSeqLen) precompute(seqLen + 4);
