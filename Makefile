@@ -23,7 +23,7 @@ export npm_config_cache     := $(STATE)/npm
 # told by the course config; this is coursekit.paths.GRADER, which tests/unit/test_paths.py checks).
 export ATTN_GRADER          := $(CURDIR)/autograde/grader/__init__.py
 
-.PHONY: lab test test-fast venv release grade report browser-deps clean hub hub-remove
+.PHONY: lab test test-fast venv release book grade report browser-deps clean hub hub-remove
 
 venv: $(STAMP)
 
@@ -87,6 +87,10 @@ grade: venv
 release: venv
 	$(PY) scripts/release_notebook.py
 
+# The static HTML edition: notebooks/ch04_attention.ipynb executed, as book/_build/html/index.html (one file).
+book: venv
+	$(PY) scripts/build_book.py
+
 # The class report after autograding: autograde/reports/$(ASSIGNMENT)/index.html + three CSV files.
 # The gradebook, for every command: DB_URL when set, else the course config's, else autograde/gradebook.db.
 report: venv
@@ -96,4 +100,4 @@ browser-deps:
 	@bash scripts/ensure-browser.sh
 
 clean:
-	rm -rf $(VENV) $(STATE) artefacts
+	rm -rf $(VENV) $(STATE) artefacts book/_build

@@ -20,9 +20,10 @@ Modules, one concept each (imports flow downward):
   attribute ``attnkit.diagnose`` is the function, so import the module's other names with
   ``from attnkit.diagnose import ...``
 
-Imported explicitly, never by ``import attnkit`` (they pull in matplotlib / ipywidgets):
+Imported explicitly, never by ``import attnkit`` (they pull in matplotlib / anywidget):
 :mod:`attnkit.plotting` (heatmaps, pipeline, per-head grid), :mod:`attnkit.sharpness_plot`
-(the explorer's figure), :mod:`attnkit.widgets` (``sharpness_explorer()``),
+(the explorer's figure as a PNG, under grading), :mod:`attnkit.widgets` (``sharpness_explorer()``,
+computed and drawn in the browser by ``attnkit/assets/``),
 :mod:`attnkit.diagnose_plot` (the |student − reference| heatmap of the first deviating stage),
 :mod:`attnkit.figures` (the chapter's demo figures: live, or a cached PNG under nbgrader).
 """

@@ -24,8 +24,14 @@ import numpy as np
 
 from . import lab
 from .bugs import (
-    RULES, ProbeRun, close, exception_message, mutation_message, pipeline_message,
-    return_code_message, wrong_values_message,
+    RULES,
+    ProbeRun,
+    close,
+    exception_message,
+    mutation_message,
+    pipeline_message,
+    return_code_message,
+    wrong_values_message,
 )
 from .lab import ROLE, STAGES
 from .probes import PIPELINE, PROBES

@@ -72,13 +72,14 @@ def head_grid(weights, *, tokens=None, mask=None):
     return _figure("head_grid", _arrays(weights=weights, tokens=tokens, mask=mask))
 
 
-def sharpness_explorer(head_dim=64, scaled=False, seq_len=8, seed=0, causal=False, pixel_ratio=1.0):
-    """§4.6: the live explorer (:class:`attnkit.widgets.SharpnessExplorer`); under grading its first frame."""
+def sharpness_explorer(head_dim=64, scaled=False, seq_len=8, seed=0, causal=False):
+    """§4.6: the live explorer (:class:`attnkit.widgets.SharpnessExplorer`, computed and drawn in the
+    browser); under grading its first frame as a cached PNG (no widget, no compute)."""
     settings = dict(head_dim=head_dim, scaled=scaled, seq_len=seq_len, seed=seed, causal=causal)
     if not under_grading():
         from .widgets import SharpnessExplorer
 
-        return SharpnessExplorer(**settings, pixel_ratio=pixel_ratio)
+        return SharpnessExplorer(**settings)
     return Image(data=cached_png("sharpness_explorer", settings, lambda: _explorer_png(settings)))
 
 

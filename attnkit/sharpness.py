@@ -4,7 +4,13 @@ Shape legend: ``T`` queries = keys (self-attention), ``D`` head dim, ``N`` head 
 Q and K are random with unit-variance entries, so a raw dot product ``q·k`` has standard
 deviation ``sqrt(D)``: without the ``1/sqrt(D)`` scale the scores spread wider as ``D``
 grows and softmax collapses toward one-hot; with it the spread stays near 1.
-Pure numpy; :mod:`attnkit.widgets` only wires sliders to :func:`measure` and :func:`curve`.
+Every draw nests: the first ``t`` rows and ``d`` columns of ``random_qk(D, T, seed)`` are
+``random_qk(d, t, seed)``, so moving a slider grows or shrinks the same vectors instead of
+drawing new ones, and one table, :func:`raw_scores` (the q·k of the largest sequence at
+every head_dim), holds every setting the explorer can show. The browser explorer
+(:mod:`attnkit.widgets`, ``attnkit/assets/sharpness.js``) gets that table once and computes
+scale, mask, softmax and the statistics itself; :func:`measure` stays the reference.
+Pure numpy.
 """
 import math
 from dataclasses import dataclass
@@ -15,9 +21,11 @@ from .attention import add_mask, default_scale, softmax
 from .errors import require_positive_int
 from .masks import create_causal_mask
 
-__all__ = ["HEAD_DIMS", "Sharpness", "Curve", "random_qk", "row_entropy", "measure", "curve", "uniform_entropy", "summary"]
+__all__ = ["HEAD_DIMS", "MAX_SEQ_LEN", "Sharpness", "Curve", "random_qk", "raw_scores", "row_entropy", "measure", "curve",
+           "uniform_entropy", "summary"]
 
 HEAD_DIMS = tuple(2 ** i for i in range(11))  # 1, 2, 4, ..., 1024: the explorer's log steps
+MAX_SEQ_LEN = 64  # the explorer's seq_len slider: 2 ... 64
 
 
 @dataclass(frozen=True)
@@ -64,10 +72,32 @@ def _check_sizes(head_dim: int, seq_len: int) -> None:
 
 
 def random_qk(head_dim: int, seq_len: int, seed: int = 0):
-    """Return ``(q, k)``, each ``[seq_len, head_dim]`` with independent N(0, 1) entries."""
+    """Return ``(q, k)``, each ``[seq_len, head_dim]`` with independent N(0, 1) entries.
+
+    Each row of q and of k is its own random stream (seeded by ``seed``, q or k, and the row),
+    so a smaller head_dim or seq_len is a corner of a larger draw: the draws nest.
+    """
     _check_sizes(head_dim, seq_len)
-    rng = np.random.default_rng(seed)
-    return rng.standard_normal((seq_len, head_dim)), rng.standard_normal((seq_len, head_dim))  # (T, D) x2
+    if not (isinstance(seed, (int, np.integer)) and seed >= 0):
+        raise ValueError(f"seed must be an integer >= 0: seed={seed!r}")
+    q, k = (np.stack([_row_stream(seed, role, t).standard_normal(head_dim) for t in range(seq_len)])
+            for role in (0, 1))  # (T, D) x2
+    return q, k
+
+
+def _row_stream(seed: int, role: int, row: int) -> np.random.Generator:
+    """Row ``row`` of q (role 0) or k (role 1): Philox keyed by (seed, role), starting at its own counter."""
+    return np.random.Generator(np.random.Philox(key=[int(seed), role], counter=[0, 0, row, 0]))
+
+
+def raw_scores(seed: int = 0, seq_len: int = MAX_SEQ_LEN, head_dims=HEAD_DIMS) -> np.ndarray:
+    """The unscaled ``q·k`` at every head_dim: ``[N, seq_len, seq_len]``, float64.
+
+    ``raw_scores(seed)[i, :t, :t]`` is ``q @ k.T`` of ``random_qk(head_dims[i], t, seed)``,
+    for every ``t <= seq_len``: all the explorer's settings in one table.
+    """
+    q, k = random_qk(max(head_dims), seq_len, seed)  # (T, Dmax) x2
+    return np.stack([np.einsum("td,sd->ts", q[:, :d], k[:, :d]) for d in head_dims])  # (N, T, T)
 
 
 def row_entropy(weights) -> np.ndarray:

@@ -1,4 +1,9 @@
-"""The sharpness explorer's one figure, redrawn in place (matplotlib only; §4.6).
+"""The sharpness explorer's figure in matplotlib: the PNG shown under grading (§4.6).
+
+The live explorer computes and draws in the browser (:mod:`attnkit.widgets`,
+``attnkit/assets/explorer.js``, the same three panels); this figure is its stand-in where
+no browser code runs, :func:`attnkit.widgets.first_frame_png`, cached by :mod:`attnkit.figures`.
+It was the live explorer's figure before, hence the in-place redrawing below.
 
 Three panels: the weights heatmap; each row's max weight and entropy (as a fraction of the
 uniform row's ``ln(visible keys)``); mean entropy against head_dim for both scalings, with
@@ -9,7 +14,7 @@ nbgrader path) only swaps image bytes. No pyplot: the figure never lands in a no
 Moving head_dim or the scaling changes only the "moving" artists (weights, per-row lines,
 marker). :meth:`ExplorerFigure.png` therefore blits: axes, ticks, legends and curves
 are drawn once per (seq_len, causal, curves) and kept as a background, and only the moving
-artists are drawn over it (≈ 4x faster; see ``benchmarks/bench_explorer.py``). The background
+artists are drawn over it (≈ 4x faster). The background
 itself is layered the same way: what never changes (titles, legends, colour bar, frames) is
 drawn once; a seq_len move redraws only tick labels, curves and the ceiling over it.
 The live figure has no per-setting title: the widget's readout says the same in HTML, and a

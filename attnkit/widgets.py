@@ -1,94 +1,105 @@
-"""The sharpness explorer (§4.6): sliders wired to :mod:`attnkit.sharpness`, ipywidgets only here.
+"""The sharpness explorer (§4.6): a front-end widget that computes and draws in the browser.
 
-One Agg figure (:class:`attnkit.sharpness_plot.ExplorerFigure`) is updated in place and
-shown through an ``ipywidgets.Image``: a change swaps the image's bytes, the page keeps its
-layout (no flicker, no new figure, no output area cleared), and it needs only the core
-widgets that JupyterLab 4 / ipywidgets 8 ship. The chapter calls
-:func:`attnkit.figures.sharpness_explorer`, which under nbgrader shows :func:`first_frame_png`
-(cached) instead.
+Python sends the seeded inputs once, :func:`attnkit.sharpness.raw_scores` (the unscaled q·k
+at every head_dim, ``[N, 64, 64]`` float64, about 360 kB, as a binary buffer); the
+browser (``attnkit/assets/sharpness.js`` for the numbers, ``explorer.js`` for the view)
+scales, masks, takes the softmax and draws the figure on a canvas at the screen's
+``devicePixelRatio``, one frame per move with no kernel round trip. It is an anywidget
+(no build step, in JupyterLab, Notebook 7, VS Code, and in the static edition of the
+chapter, ``make book``, which embeds its state and code). Python stays the source of
+truth for the numbers: :meth:`SharpnessExplorer.measure` is what the browser shows, and
+a test compares the two in Chromium.
 
-Stable hooks for tests and the browser: the root box has CSS class ``attn-explorer``,
-the head_dim slider ``attn-head-dim`` (description ``head_dim``), the seq_len slider
-``attn-seq-len``, the text readout
-``attn-readout``, the figure ``attn-figure``.
+The controls live in the browser and sync back (``head_dim``, ``scaled``, ``seq_len``,
+``causal``); setting them from Python moves the view, and a new ``seed`` sends a new table.
+Under nbgrader the chapter shows :func:`first_frame_png` (matplotlib, cached) instead,
+through :func:`attnkit.figures.sharpness_explorer`.
 """
 import functools
+import pathlib
+import re
 
-import ipywidgets as w
+import anywidget
+import traitlets
 
 from . import sharpness
-from .sharpness_plot import WIDTH_PX, ExplorerFigure
 
-__all__ = ["SharpnessExplorer", "sharpness_explorer", "first_frame_png"]
+__all__ = ["SharpnessExplorer", "sharpness_explorer", "first_frame_png", "module_source"]
 
-SCALINGS = [("不缩放", False), ("× 1/√head_dim", True)]
-READOUT_HEIGHT = "48px"  # two 22 px lines and a little air; the widget's own line height is 28 px
-_LINE = '<div style="line-height: 22px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis">{}</div>'
+ASSETS = pathlib.Path(__file__).resolve().parent / "assets"
+_IMPORT_NUMBERS = re.compile(r'^import \{[^}]*\} from "\./sharpness\.js";\n', re.MULTILINE)
 
 
-def readout_html(m: sharpness.Sharpness) -> str:
-    """:func:`attnkit.sharpness.summary` as two single-line rows (its two clauses)."""
-    spread, peak = sharpness.summary(m).split("；", 1)
-    return _LINE.format(spread + "；") + _LINE.format(peak)
+@functools.lru_cache(maxsize=1)
+def module_source() -> str:
+    """``sharpness.js`` then ``explorer.js`` as one ES module (anywidget loads a single module)."""
+    view, count = _IMPORT_NUMBERS.subn("", (ASSETS / "explorer.js").read_text(encoding="utf-8"))
+    if count != 1:
+        raise RuntimeError("explorer.js must import from ./sharpness.js exactly once")
+    return (ASSETS / "sharpness.js").read_text(encoding="utf-8") + "\n" + view
 
 
-@functools.lru_cache(maxsize=64)
-def _curves(seq_len: int, seed: int, causal: bool) -> dict:
-    """Both scalings' curves; head_dim and scaling only move the marker, so cache per the rest."""
-    return {scaled: sharpness.curve(scaled=scaled, seq_len=seq_len, seed=seed, causal=causal)
-            for scaled in (False, True)}
+def check_setting(head_dim: int, seq_len: int) -> None:
+    """Caller-facing errors for values the explorer's sliders cannot show."""
+    if head_dim not in sharpness.HEAD_DIMS:
+        raise ValueError(f"head_dim must be a power of two from 1 to {sharpness.HEAD_DIMS[-1]}: head_dim={head_dim!r}")
+    if not (isinstance(seq_len, int) and 2 <= seq_len <= sharpness.MAX_SEQ_LEN):
+        raise ValueError(f"seq_len must be an integer from 2 to {sharpness.MAX_SEQ_LEN}: seq_len={seq_len!r}")
 
 
-def _settings(head_dim: int, scaled: bool, seq_len: int, seed: int, causal: bool):
-    m = sharpness.measure(head_dim, scaled=scaled, seq_len=seq_len, seed=seed, causal=causal)
-    return m, _curves(seq_len, seed, causal)
+def table_bytes(seed: int) -> bytes:
+    """:func:`attnkit.sharpness.raw_scores` for ``seed`` as little-endian float64 bytes."""
+    return sharpness.raw_scores(seed).astype("<f8").tobytes()  # (N, 64, 64)
 
 
-class SharpnessExplorer:
-    """The live explorer: controls, a Chinese readout and one figure; display it as the cell's value."""
+class SharpnessExplorer(anywidget.AnyWidget):
+    """The live explorer; display it as a cell's value."""
 
-    def __init__(self, head_dim=64, scaled=False, seq_len=8, seed=0, causal=False, pixel_ratio=1.0):
-        self.head_dim = w.SelectionSlider(options=sharpness.HEAD_DIMS, value=head_dim, description="head_dim",
-                                          layout=w.Layout(width="460px"))
-        # a ToggleButtons' own description wraps above its buttons in JupyterLab 4: use a Label
-        self.scaling = w.ToggleButtons(options=SCALINGS, value=scaled, style={"button_width": "120px"})
-        self.seq_len = w.IntSlider(value=seq_len, min=2, max=64, description="seq_len", continuous_update=False)
-        self.seed = w.IntSlider(value=seed, min=0, max=99, description="seed", continuous_update=False)
-        self.causal = w.Checkbox(value=causal, description="因果掩码")
-        # two lines, each kept on one line, in a box of fixed height: the figure never jumps
-        self.readout = w.HTML(layout=w.Layout(height=READOUT_HEIGHT, overflow="hidden"))
-        # shown at its own width (1:1 pixels, sharp); narrower cells scale it down, never up
-        self.image = w.Image(format="png", layout=w.Layout(width=f"{WIDTH_PX}px", max_width="100%"))
-        self.figure = ExplorerFigure(*_settings(head_dim, scaled, seq_len, seed, causal), pixel_ratio=pixel_ratio)
-        controls = [self.head_dim, self.scaling, self.seq_len, self.seed, self.causal]
-        first_row = w.HBox([self.head_dim, w.Label("缩放"), self.scaling])
-        self.widget = w.VBox([first_row, w.HBox(controls[2:]), self.readout, self.image])
-        for widget, css in [(self.widget, "attn-explorer"), (self.head_dim, "attn-head-dim"),
-                            (self.seq_len, "attn-seq-len"),
-                            (self.readout, "attn-readout"), (self.image, "attn-figure")]:
-            widget.add_class(css)
-        for control in controls:
-            control.observe(self.update, names="value")
-        self.update()
+    _esm = module_source()
+    _css = (ASSETS / "explorer.css").read_text(encoding="utf-8")
+    head_dims = traitlets.List(traitlets.Int(), default_value=list(sharpness.HEAD_DIMS)).tag(sync=True)
+    max_seq_len = traitlets.Int(sharpness.MAX_SEQ_LEN).tag(sync=True)
+    scores = traitlets.Bytes().tag(sync=True)  # raw_scores(seed): (N, 64, 64) float64
+    head_dim = traitlets.Int(64).tag(sync=True)
+    scaled = traitlets.Bool(False).tag(sync=True)
+    seq_len = traitlets.Int(8).tag(sync=True)
+    causal = traitlets.Bool(False).tag(sync=True)
+    seed = traitlets.Int(0).tag(sync=True)
 
-    def update(self, change=None) -> None:
-        """Recompute for the controls' current values and redraw the same figure."""
-        m, curves = _settings(self.head_dim.value, self.scaling.value, self.seq_len.value,
-                              self.seed.value, self.causal.value)
-        self.figure.update(m, curves)
-        self.image.value = self.figure.png()
-        self.readout.value = readout_html(m)
+    def __init__(self, head_dim=64, scaled=False, seq_len=8, seed=0, causal=False, **kwargs):
+        check_setting(head_dim, seq_len)
+        sharpness.random_qk(1, 1, seed)  # the seed's own check, before any widget exists
+        super().__init__(head_dim=head_dim, scaled=scaled, seq_len=seq_len, seed=seed, causal=causal,
+                         scores=table_bytes(seed), **kwargs)
 
-    def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+    @traitlets.validate("head_dim", "seq_len")
+    def _valid_setting(self, proposal):
+        setting = {"head_dim": self.head_dim, "seq_len": self.seq_len, proposal["trait"].name: proposal["value"]}
+        try:
+            check_setting(**setting)
+        except ValueError as error:
+            raise traitlets.TraitError(str(error)) from None
+        return proposal["value"]
+
+    @traitlets.observe("seed")
+    def _new_table(self, change) -> None:
+        self.scores = table_bytes(change["new"])
+
+    def measure(self) -> sharpness.Sharpness:
+        """What the view shows now, computed by :func:`attnkit.sharpness.measure` (the reference)."""
+        return sharpness.measure(self.head_dim, scaled=self.scaled, seq_len=self.seq_len, seed=self.seed,
+                                 causal=self.causal)
 
 
-def sharpness_explorer(head_dim=64, scaled=False, seq_len=8, seed=0, causal=False,
-                       pixel_ratio=1.0) -> SharpnessExplorer:
-    """Return the live explorer (display it as a cell's value); ``pixel_ratio=2`` for a sharp HiDPI figure."""
-    return SharpnessExplorer(head_dim, scaled, seq_len, seed, causal, pixel_ratio)
+def sharpness_explorer(head_dim=64, scaled=False, seq_len=8, seed=0, causal=False) -> SharpnessExplorer:
+    """Return the live explorer (display it as a cell's value)."""
+    return SharpnessExplorer(head_dim, scaled, seq_len, seed, causal)
 
 
 def first_frame_png(head_dim=64, scaled=False, seq_len=8, seed=0, causal=False) -> bytes:
-    """The explorer's figure for these settings, titled with the readout's numbers, as PNG bytes; no widget."""
-    return ExplorerFigure(*_settings(head_dim, scaled, seq_len, seed, causal), title=True).png()
+    """The explorer's figure for these settings as a titled matplotlib PNG (shown under grading); no widget."""
+    from .sharpness_plot import ExplorerFigure  # matplotlib only here
+
+    m = sharpness.measure(head_dim, scaled=scaled, seq_len=seq_len, seed=seed, causal=causal)
+    curves = {s: sharpness.curve(scaled=s, seq_len=seq_len, seed=seed, causal=causal) for s in (False, True)}
+    return ExplorerFigure(m, curves, title=True).png()

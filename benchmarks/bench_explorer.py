@@ -1,12 +1,12 @@
-"""Sharpness explorer: how long one slider move takes in the kernel (compute + redraw), one run.
+"""Sharpness explorer: what is left for the kernel to do, one run.
 
-Run: .venv/bin/python benchmarks/bench_explorer.py [--moves N]
-For each seq_len (8…64) and head_dim (8…1024) it moves the head_dim slider N times between
-that value and its neighbour (as a student dragging it does) and prints the median and p95
-latency of the whole update: measure() + redrawing the one Agg figure + PNG into the Image
-widget. "compute" is measure() alone; the curves are cached per (seq_len, seed, causal),
-so the last column times a seq_len move, which recomputes both curves too. Browser-side
-costs (comm round trip, PNG decode) are not included.
+Run: .venv/bin/python benchmarks/bench_explorer.py [--repeat N]
+Since the explorer computes and draws in the browser (attnkit/assets/), a slider move costs
+the kernel nothing. What remains: creating the widget (attnkit.sharpness.raw_scores for its
+seed, the one table the browser gets), a new seed set from Python (a new table), and under
+nbgrader the first frame as a matplotlib PNG when the cache is cold (attnkit.figures; a warm
+cache reads the file). Median and p95 of N runs each, in ms. Browser-side latency:
+benchmarks/bench_explorer_browser.py.
 """
 import argparse
 import os
@@ -15,52 +15,33 @@ import time
 
 import numpy as np
 
-from attnkit import sharpness
-from attnkit.widgets import sharpness_explorer
-
-HEAD_DIMS = (8, 32, 128, 512, 1024)
-SEQ_LENS = (8, 16, 32, 64)
+from attnkit.widgets import first_frame_png, sharpness_explorer
 
 
-def timed(action) -> float:
-    start = time.perf_counter()
-    action()
-    return time.perf_counter() - start
+def timed(action, repeat: int) -> list:
+    times = []
+    for i in range(repeat):
+        start = time.perf_counter()
+        action(i)
+        times.append(time.perf_counter() - start)
+    return times
 
 
-def slider_moves(explorer, head_dim: int, moves: int) -> list:
-    """Seconds per head_dim move, alternating with the neighbouring log step."""
-    neighbour = head_dim // 2
-    targets = [head_dim if i % 2 == 0 else neighbour for i in range(moves)]
-    explorer.head_dim.value = neighbour
-    return [timed(lambda t=t: setattr(explorer.head_dim, "value", t)) for t in targets]
-
-
-def seq_len_moves(explorer, seq_len: int, moves: int) -> list:
-    """Seconds per seq_len move to a seq_len never seen (cache miss: both curves recomputed)."""
-    return [timed(lambda s=s: setattr(explorer.seq_len, "value", s))
-            for s in range(seq_len - moves, seq_len)]
-
-
-def ms(times) -> str:
-    return f"{statistics.median(times) * 1e3:7.1f} {np.percentile(times, 95) * 1e3:7.1f}"
+def row(name: str, times: list) -> str:
+    return f"{name:<34} {statistics.median(times) * 1e3:8.1f} {np.percentile(times, 95) * 1e3:8.1f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--moves", type=int, default=30)
-    moves = parser.parse_args().moves
+    parser.add_argument("--repeat", type=int, default=20)
+    repeat = parser.parse_args().repeat
     os.environ.pop("NBGRADER_EXECUTION", None)
     explorer = sharpness_explorer()
-    print(f"{'T':>3} {'D':>5} | slider move (ms): median  p95 | compute (ms): median  p95 | seq_len move: median  p95")
-    for seq_len in SEQ_LENS:
-        seq_times = seq_len_moves(explorer, seq_len, min(moves, seq_len - 2))
-        explorer.seq_len.value = seq_len
-        for head_dim in HEAD_DIMS:
-            total = slider_moves(explorer, head_dim, moves)
-            compute = [timed(lambda: sharpness.measure(head_dim, seq_len=seq_len)) for _ in range(moves)]
-            print(f"{seq_len:>3} {head_dim:>5} |                {ms(total)} |           {ms(compute)} |"
-                  f"              {ms(seq_times)}")
+    print(f"{'kernel work (ms)':<34} {'median':>8} {'p95':>8}")
+    print(row("create the explorer (one table)", timed(lambda i: sharpness_explorer(seed=i), repeat)))
+    print(row("new seed from Python (new table)", timed(lambda i: setattr(explorer, "seed", i + 1), repeat)))
+    print(row("first frame PNG, cold cache", timed(lambda i: first_frame_png(seq_len=8 + i % 8), min(repeat, 8))))
+    print(f"table sent once: {len(explorer.scores) / 1e3:.0f} kB; slider moves: 0 ms in the kernel")
 
 
 if __name__ == "__main__":

@@ -13,8 +13,9 @@ import time
 import nbformat
 import pytest
 
+from attnkit import sharpness
 from attnkit.sharpness import HEAD_DIMS
-from support import lab_page
+from support import explorer_page, lab_page
 from support.lab_server import REPO, lab_server
 
 ARTEFACTS = REPO / "artefacts" / "browser"
@@ -25,7 +26,7 @@ VERIFY_SOURCE = "verify.run_all(student_attention_scores"  # the visible verify 
 BASELINE = re.compile(r"结果: 11 失败 / 11 通过")
 ALL_PASS = re.compile(r"结果: 全 PASS {2}\(22 个断言\)")
 
-# CSS hooks of attnkit.widgets.sharpness_explorer().
+# CSS hooks of attnkit.widgets.sharpness_explorer() (attnkit/assets/explorer.js).
 EXPLORER, HEAD_DIM, READOUT, FIGURE = ".attn-explorer", ".attn-head-dim", ".attn-readout", ".attn-figure"
 
 # Correct bodies for the student functions' `pass` stubs, written independently of attnkit.
@@ -142,9 +143,8 @@ def verify_output(page):
 
 
 def explorer_state(page) -> tuple:
-    """What the explorer shows: the head_dim slider's value and the figure's image source."""
-    return (int(page.locator(f"{EXPLORER} {HEAD_DIM} .widget-readout").inner_text()),
-            page.locator(f"{EXPLORER} {FIGURE}").get_attribute("src"))
+    """What the explorer shows: the head_dim slider's value and how many figures it has drawn."""
+    return (int(page.locator(f"{EXPLORER} {HEAD_DIM} + output").inner_text()), explorer_page.frames(page))
 
 
 def assert_explorer_steady_and_sharp(page) -> None:
@@ -153,33 +153,30 @@ def assert_explorer_steady_and_sharp(page) -> None:
     The latencies (input → new figure painted) go to artefacts/browser/explorer-latency.json;
     benchmarks/bench_explorer_browser.py reports them with more moves.
     """
-    result = lab_page.explorer_latencies(page, EXPLORER, moves=4)
+    result = explorer_page.explorer_latencies(page, EXPLORER, moves=4)
     (ARTEFACTS / "explorer-latency.json").write_text(json.dumps(result, indent=1))
-    handle = page.locator(f"{EXPLORER} {HEAD_DIM} .noUi-handle").first
-    handle.focus()
+    head_dim = page.locator(f"{EXPLORER} {HEAD_DIM}")
+    head_dim.focus()
     for key in ("End", "Home"):  # head_dim 1024 and 1: the longest and shortest readouts
-        result["tops"].append(lab_page.timed_action(page, lambda: handle.press(key))[1])
+        result["tops"].append(explorer_page.timed_action(page, lambda: head_dim.press(key))[1])
         assert not lab_page.clipped(page, f"{EXPLORER} {READOUT}"), "the readout's fixed box cuts its text"
     assert [len(result[k]) for k in ("head_dim", "scale", "seq_len")] == [4, 4, 4]
     assert len(set(result["tops"])) == 1, f"the figure moved: tops={result['tops']}"  # no layout jump
-    box = lab_page.figure_box(page, f"{EXPLORER} {FIGURE}")
-    assert box["shown"] * box["ratio"] <= box["natural"], f"figure stretched: {box}"  # never upscaled
+    box = explorer_page.canvas_box(page)
+    assert box["backing"] == box["shown"] * box["ratio"], f"figure not at the screen's pixels: {box}"
 
 
 def assert_explorer_follows_keyboard(page) -> None:
-    """Two ArrowRight presses on the head_dim handle: slider, readout and figure all follow."""
+    """Two ArrowRight presses on head_dim: slider, readout and figure follow, with attnkit's numbers."""
     explorer = page.locator(EXPLORER)
     assert explorer.count() == 1, "the sharpness explorer did not render"
-    assert explorer.locator(".widget-slider .noUi-handle").count() >= 3, "explorer sliders missing"
-    head_dim, figure = explorer_state(page)
+    assert explorer.locator("input[type=range]").count() == 2, "explorer sliders missing"
+    head_dim, drawn = explorer_state(page)
     shot(page, "baseline-explorer-before", explorer)
-    lab_page.press_on_slider(page, f"{EXPLORER} {HEAD_DIM}", "ArrowRight", times=2)
+    explorer_page.press(page, f"{EXPLORER} {HEAD_DIM}", "ArrowRight", times=2)
     expected = HEAD_DIMS[HEAD_DIMS.index(head_dim) + 2]  # two log steps up
-    page.wait_for_function(  # each key press is one update; wait for the second
-        "([sel, text]) => document.querySelector(sel).innerText.includes(text)",
-        arg=[f"{EXPLORER} {READOUT}", f"head_dim = {expected}"])
-    assert explorer_state(page)[0] == expected
-    assert explorer_state(page)[1] != figure, "the explorer's figure did not change"
+    assert explorer_state(page) == (expected, drawn + 2), "one new figure per key press"
+    assert "".join(explorer_page.readout(page)) == sharpness.summary(sharpness.measure(expected, scaled=False))
     shot(page, "baseline-explorer-after", explorer)
 
 
@@ -190,7 +187,7 @@ def test_untouched_notebook_runs_shows_baseline_and_live_explorer(lab, page):
     time.sleep(2)  # the kernel's language_info lands a moment after it is idle
     assert not lab_page.has_unsaved_changes(page), "the notebook shows unsaved changes right after opening"
     extensions = lab_page.loaded_lab_extensions(page)
-    assert {"@jupyter/nbgrader", "@jupyter-widgets/jupyterlab-manager"} <= set(extensions)
+    assert {"@jupyter/nbgrader", "@jupyter-widgets/jupyterlab-manager", "anywidget"} <= set(extensions)
     lab_page.run_all_cells(page)
     assert_ran_cleanly(page)
     cell, printed = verify_output(page)

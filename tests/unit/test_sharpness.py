@@ -142,3 +142,29 @@ def test_module_imports_only_numpy():
     """Is the explorer's arithmetic free of matplotlib and ipywidgets (importable headless)?"""
     source = open(sharpness.__file__, encoding="utf-8").read()
     assert "matplotlib" not in source and "ipywidgets" not in source
+
+
+def test_draws_nest():
+    """Is a smaller head_dim or seq_len the corner of a larger draw (the explorer grows the same vectors)?"""
+    q, k = random_qk(head_dim=1024, seq_len=64, seed=3)
+    small_q, small_k = random_qk(head_dim=16, seq_len=5, seed=3)
+    np.testing.assert_array_equal(q[:5, :16], small_q)
+    np.testing.assert_array_equal(k[:5, :16], small_k)
+    assert not np.allclose(random_qk(16, 5, seed=4)[0], small_q)  # another seed, another draw
+    assert abs(np.corrcoef(q.ravel(), k.ravel())[0, 1]) < 0.02  # q and k are independent streams
+
+
+def test_raw_scores_is_q_k_at_every_head_dim():
+    """Is raw_scores(seed)[i] the unscaled q·k at head_dims[i], [N, T, T]?"""
+    table = sharpness.raw_scores(seed=2, seq_len=6)
+    assert table.shape == (len(HEAD_DIMS), 6, 6) and table.dtype == np.float64
+    for i, head_dim in enumerate(HEAD_DIMS):
+        q, k = random_qk(head_dim, 6, seed=2)
+        np.testing.assert_allclose(table[i], naive.attention_scores(q, k, 1.0), rtol=1e-12)
+
+
+def test_seed_must_be_a_non_negative_integer():
+    """Does a negative or fractional seed fail with the rule and the value?"""
+    for seed in (-1, 1.5):
+        with pytest.raises(ValueError, match=f"seed must be an integer >= 0: seed={seed}"):
+            random_qk(4, 4, seed=seed)

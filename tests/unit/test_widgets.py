@@ -1,10 +1,18 @@
-"""Does the sharpness explorer redraw in place when a slider moves (grading path: test_figures.py)?"""
-import matplotlib.pyplot as plt
+"""Does the browser explorer get the right inputs from Python, and is Python its source of truth?
+
+What the browser computes from them is compared with attnkit in Chromium
+(tests/integration/test_explorer_numbers.py); the grading path is in test_figures.py.
+"""
+import io
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
 from attnkit import sharpness
-from attnkit.widgets import READOUT_HEIGHT, SharpnessExplorer, first_frame_png, readout_html, sharpness_explorer
+from attnkit.sharpness_plot import WIDTH_PX
+from attnkit.widgets import SharpnessExplorer, first_frame_png, module_source, sharpness_explorer
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
@@ -14,102 +22,86 @@ def explorer():
     return sharpness_explorer()
 
 
-def snapshot(ex: SharpnessExplorer) -> dict:
-    return {
-        "png": bytes(ex.image.value),
-        "readout": ex.readout.value,
-        "weights": np.ma.getdata(ex.figure.weights.image.get_array()).copy(),
-        "point": (list(ex.figure.point.get_xdata()), list(ex.figure.point.get_ydata())),
-    }
+def table(ex: SharpnessExplorer) -> np.ndarray:
+    return np.frombuffer(ex.scores, dtype="<f8").reshape(len(ex.head_dims), ex.max_seq_len, ex.max_seq_len)
 
 
-def test_head_dim_slider_redraws_the_same_figure(explorer):
-    """Setting head_dim to 512: do the image, readout, weights and marker change, in the same figure?"""
-    figure, before = explorer.figure.figure, snapshot(explorer)
-    explorer.head_dim.value = 512
-    after = snapshot(explorer)
-    m = sharpness.measure(512, scaled=False)
-    assert explorer.figure.figure is figure and plt.get_fignums() == []
-    assert after["png"] != before["png"] and after["png"].startswith(b"\x89PNG")
-    assert after["readout"] == readout_html(m) != before["readout"]
-    np.testing.assert_allclose(after["weights"], m.weights)
-    assert after["point"] == ([512], [m.mean_entropy])
+def test_sends_the_raw_scores_of_its_seed(explorer):
+    """Is the one buffer sent raw_scores(seed), [N, 64, 64] float64, for the sliders' head_dims?"""
+    assert explorer.head_dims == list(sharpness.HEAD_DIMS) and explorer.max_seq_len == 64
+    np.testing.assert_array_equal(table(explorer), sharpness.raw_scores(0))
+    explorer.seed = 5
+    np.testing.assert_array_equal(table(explorer), sharpness.raw_scores(5))
 
 
-def test_scaling_toggle_moves_the_marker_to_the_scaled_curve(explorer):
-    """Switching to 1/sqrt(head_dim), does the marker jump to the scaled curve's value?"""
-    explorer.scaling.value = True
-    scaled = sharpness.curve(scaled=True, seq_len=8, seed=0)
-    index = list(scaled.head_dims).index(64)
-    assert explorer.figure.point.get_ydata()[0] == scaled.mean_entropy[index]
-    assert explorer.figure.point.get_color() == "tab:blue"
-    assert "× 1/√64" in explorer.readout.value
+def test_the_table_holds_every_setting(explorer):
+    """Is the corner [:T, :T] of table i the q·k that measure() starts from, at head_dims[i] and seq_len T?"""
+    for index, head_dim in enumerate(sharpness.HEAD_DIMS):
+        for seq_len in (2, 13, 64):
+            q, k = sharpness.random_qk(head_dim, seq_len, seed=0)
+            np.testing.assert_allclose(table(explorer)[index, :seq_len, :seq_len], q @ k.T, rtol=1e-12, atol=1e-12)
 
 
-def test_seq_len_seed_and_causal_recompute(explorer):
-    """Do seq_len, seed and the causal toggle each change what is drawn?"""
-    explorer.seq_len.value = 16
-    assert explorer.figure.weights.image.get_array().shape == (16, 16)
-    np.testing.assert_allclose(explorer.figure.lines[False].get_ydata(),
-                               sharpness.curve(scaled=False, seq_len=16, seed=0).mean_entropy)
-    before = snapshot(explorer)
-    explorer.seed.value = 7
-    assert not np.allclose(snapshot(explorer)["weights"], before["weights"])
-    explorer.causal.value = True
-    assert len(explorer.figure.weights.masked.get_paths()) == 16 * 15 // 2
+def test_measure_is_what_the_controls_show(explorer):
+    """After the browser moves the controls (synced back), does measure() follow them?"""
+    explorer.set_state({"head_dim": 256, "scaled": True, "seq_len": 20, "causal": True})
+    expected = sharpness.measure(256, scaled=True, seq_len=20, seed=0, causal=True)
+    np.testing.assert_array_equal(explorer.measure().weights, expected.weights)
 
 
-def test_controls_have_stable_hooks(explorer):
-    """Can a test or a browser find the head_dim slider (1…1024, log steps), the readout and the figure?"""
-    assert explorer.head_dim.options == (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
-    assert explorer.head_dim.description == "head_dim"
-    assert [o for o, _ in explorer.scaling.options] == ["不缩放", "× 1/√head_dim"]
-    assert explorer.widget._dom_classes == ("attn-explorer",)
-    assert explorer.head_dim._dom_classes == ("attn-head-dim",)
-    assert explorer.readout._dom_classes == ("attn-readout",)
-    assert explorer.image._dom_classes == ("attn-figure",)
-    assert "head_dim = 64（不缩放）" in explorer.readout.value
+@pytest.mark.parametrize("setting, message", [
+    ({"head_dim": 100}, "head_dim must be a power of two from 1 to 1024: head_dim=100"),
+    ({"seq_len": 65}, "seq_len must be an integer from 2 to 64: seq_len=65"),
+    ({"seq_len": 1}, "seq_len must be an integer from 2 to 64: seq_len=1"),
+    ({"seed": -1}, "seed must be an integer >= 0: seed=-1"),
+])
+def test_settings_it_cannot_show_are_refused_with_the_rule(setting, message):
+    """Does a value outside the sliders' range fail at once, naming the rule and the value?"""
+    with pytest.raises(ValueError) as raised:
+        sharpness_explorer(**setting)
+    assert str(raised.value) == message
 
 
-def test_displays_as_the_widget(explorer):
-    """Shown as a cell's value, does the explorer render as its root widget?"""
+def test_setting_a_bad_value_later_keeps_the_old_one(explorer):
+    """Setting head_dim=3 on a live explorer: refused with the same message, and head_dim stays 64?"""
+    with pytest.raises(Exception, match="head_dim must be a power of two"):
+        explorer.head_dim = 3
+    assert explorer.head_dim == 64
+
+
+def test_one_module_with_the_numbers_and_the_view():
+    """Is the widget's module sharpness.js followed by explorer.js, its import of the numbers removed?"""
+    source = module_source()
+    assert source.index("export function measure(") < source.index("function render(")
+    assert 'from "./sharpness.js"' not in source and source.rstrip().endswith("export default {render};")
+    assert SharpnessExplorer._esm == source
+
+
+def test_labels_and_controls_are_chinese_as_before():
+    """Are the controls and panel titles the chapter's Chinese words (identifiers such as head_dim stay)?"""
+    for words in ("因果掩码", "缩放", "不缩放", "× 1/√head_dim", "softmax 权重（斜线格 = 被屏蔽）",
+                  "每一行：1 / 0 = one-hot", "head_dim 越大，权重越尖锐？", "每行最大权重", "熵 / ln(可见键数)",
+                  "均匀分布", "查询行 i", "平均熵（nats）", "原始分数 q·k 的标准差", "平均每行最大权重"):
+        assert words in module_source(), words
+
+
+def test_displays_as_a_widget(explorer):
+    """Shown as a cell's value, is it a widget view of its own model?"""
     bundle = explorer._repr_mimebundle_()
-    assert bundle[WIDGET_MIME]["model_id"] == explorer.widget.model_id
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert data[WIDGET_MIME]["model_id"] == explorer.model_id
 
 
-def test_checkbox_and_labels_are_chinese(explorer):
-    """Are the controls' words Chinese (identifiers such as head_dim and seq_len may stay)?"""
-    assert explorer.causal.description == "因果掩码"
-    labels = [c.value for c in explorer.widget.children[0].children if hasattr(c, "value") and isinstance(c.value, str)]
-    assert "缩放" in labels
+def test_the_live_explorer_needs_no_matplotlib():
+    """Does creating the live explorer leave matplotlib unimported (the browser draws)?"""
+    code = "import sys; from attnkit.widgets import sharpness_explorer; sharpness_explorer(); print('matplotlib' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
 
 
-def test_first_frame_is_a_picture_of_the_same_size(explorer):
-    """Is first_frame_png() a PNG as large as the live explorer's (its title is tested with the figure)?"""
-    import io
+def test_first_frame_is_as_wide_as_the_live_figure():
+    """Is first_frame_png() (grading) a PNG as wide as the browser's figure, 1100 CSS px?"""
+    from PIL import Image
 
-    from PIL import Image as PILImage
-    sizes = [PILImage.open(io.BytesIO(data)).size for data in (first_frame_png(), bytes(explorer.image.value))]
-    assert sizes[0] == sizes[1]
-
-
-def test_readout_is_two_unwrapped_lines_in_a_fixed_box(explorer):
-    """Is the readout the summary's two clauses, each kept on one line, in a box of fixed height?"""
-    m = sharpness.measure(1024, scaled=True)
-    html = readout_html(m)
-    assert html.count("<div") == 2 and html.count("white-space: nowrap") == 2
-    text = html.replace("</div>", "").split(">")
-    assert "".join(part.split("<")[0] for part in text) == sharpness.summary(m)
-    assert explorer.readout.layout.height == READOUT_HEIGHT and explorer.readout.layout.overflow == "hidden"
-
-
-def test_figure_is_shown_at_its_own_width(explorer):
-    """Is the image widget as wide (CSS px) as the PNG, so the browser does not stretch it?"""
-    import io
-
-    from PIL import Image as PILImage
-    width = PILImage.open(io.BytesIO(bytes(explorer.image.value))).width
-    assert explorer.image.layout.width == f"{width}px" and explorer.image.layout.max_width == "100%"
-    sharp = sharpness_explorer(pixel_ratio=2)
-    assert PILImage.open(io.BytesIO(bytes(sharp.image.value))).width == 2 * width
-    assert sharp.image.layout.width == f"{width}px"
+    data = first_frame_png(head_dim=256, causal=True)
+    assert data.startswith(b"\x89PNG") and Image.open(io.BytesIO(data)).width == WIDTH_PX == 1100
+    assert "const WIDTH = 1100, HEIGHT = 360;" in module_source()
