@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from .normalise import is_unanswered, normalise
 
-__all__ = ["NEAR", "NGRAM", "Group", "ngrams", "similarity", "group_answers"]
+__all__ = ["NEAR", "NGRAM", "Group", "ngrams", "similarity", "group_answers", "split_by_judgement"]
 
 NGRAM = 3
 NEAR = 0.7  # copied answers with a word or two changed score 0.75–0.95; different answers to one question < 0.5
@@ -71,26 +71,45 @@ def _leaders(keys: list, near: float) -> dict:
 
 
 def group_answers(answers: dict, stub: str, split=(), near: float = NEAR) -> list:
-    """Groups of ``answers`` ({student: text}): unanswered first, then largest first; ``split`` students alone, last."""
-    split = set(split)
+    """Groups of ``answers`` ({student: text}): unanswered first, then largest first.
+
+    A student in ``split`` stands alone, right after the group their answer would have joined.
+    """
     by_key, blank = defaultdict(list), []
-    for student in sorted(set(answers) - split):
-        text = answers[student]
-        (blank if is_unanswered(text, stub) else by_key[normalise(text)]).append(student)
+    for student in sorted(answers):
+        (blank if is_unanswered(answers[student], stub) else by_key[normalise(answers[student])]).append(student)
     groups = []
     order = sorted(by_key, key=lambda k: (-len(by_key[k]), by_key[k][0]))
     for leader, keys in _leaders(order, near).items():
         kind = "near" if len(keys) > 1 else "identical" if len(by_key[leader]) > 1 else "single"
         groups.append(Group(kind, keys, {k: by_key[k] for k in keys}))
     groups.sort(key=lambda g: (-g.size, g.students[0]))
-    head = [Group("unanswered", [""], {"": blank})] if blank else []
-    alone = [_alone(student, answers[student], stub) for student in sorted(split & set(answers))]
-    return head + groups + alone
+    if blank:
+        groups.insert(0, Group("unanswered", [""], {"": blank}))
+    return _pull_out(groups, set(split) & set(answers))
 
 
-def _alone(student: str, text: str, stub: str) -> Group:
-    key = "" if is_unanswered(text, stub) else normalise(text)
-    return Group("unanswered" if key == "" else "single", [key], {key: [student]})
+def _pull_out(groups: list, split: set) -> list:
+    result = []
+    for group in groups:
+        alone = [s for s in group.students if s in split]
+        if not alone or group.size == 1:
+            result.append(group)
+            continue
+        members = {k: [s for s in v if s not in split] for k, v in group.members.items()}
+        keys = [k for k in group.keys if members[k]]
+        result.append(_regrouped(group.kind, {k: members[k] for k in keys}))
+        for student in alone:
+            key = next(k for k, v in group.members.items() if student in v)
+            result.append(_regrouped(group.kind, {key: [student]}))
+    return result
+
+
+def _regrouped(kind: str, members: dict) -> Group:
+    """A part of a group of ``kind``: still unanswered, else near/identical/single by what is left."""
+    if kind != "unanswered":
+        kind = "near" if len(members) > 1 else "identical" if sum(map(len, members.values())) > 1 else "single"
+    return Group(kind, list(members), members)
 
 
 def split_by_judgement(groups: list, judgement_of) -> list:
@@ -111,6 +130,5 @@ def split_by_judgement(groups: list, judgement_of) -> list:
         for students in parts.values():
             chosen = set(students)
             members = {k: [s for s in group.members[k] if s in chosen] for k in group.keys}
-            keys = [k for k in group.keys if members[k]]
-            result.append(Group(group.kind, keys, {k: members[k] for k in keys}))
+            result.append(_regrouped(group.kind, {k: v for k, v in members.items() if v}))
     return result

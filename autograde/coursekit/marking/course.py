@@ -1,0 +1,82 @@
+"""The course the marking page works on: its folder, gradebook, written questions, rubrics and answers.
+
+Which course: the server's ``CourseMarking.course`` setting, else nbgrader's own
+``CourseDirectory.root`` as the formgrader reads it, else :func:`coursekit.paths.find_course`.
+Which gradebook: :func:`coursekit.gradebook.resolve_gradebook` — the course's one rule — opened
+with :func:`coursekit.gradebook.open_gradebook`; every request gets its own session on that engine.
+"""
+import pathlib
+import threading
+
+from nbgrader.api import Assignment, GradeCell, Notebook, SolutionCell
+from sqlalchemy.orm import Session
+
+from ..gradebook import open_gradebook, resolve_gradebook
+from ..paths import find_course
+from ..settings import course_settings
+from .answers import AnswerReader, Question, master_questions
+from .rubric import load_rubrics
+
+__all__ = ["MarkingCourse"]
+
+
+class MarkingCourse:
+    """One course as the marking page sees it (shared by every request of one server)."""
+
+    def __init__(self, course=None, db_url: str | None = None):
+        self.folder = find_course(course)
+        settings = course_settings(self.folder)
+        self.url = resolve_gradebook(self.folder, db_url)
+        self.course_id, self.stub = settings.course_id, settings.text_stub
+        self.reader = AnswerReader(self.folder)
+        self._engine, self._lock = None, threading.Lock()
+        self._questions = {}
+
+    @property
+    def engine(self):
+        with self._lock:
+            if self._engine is None:
+                self._engine = open_gradebook(self.url, self.course_id).engine
+        return self._engine
+
+    def assignments(self) -> list:
+        """Assignments of the gradebook that have a written (markdown, manually graded) answer."""
+        with Session(self.engine) as db:
+            rows = (db.query(Assignment.name).join(Notebook, Notebook.assignment_id == Assignment.id)
+                    .join(GradeCell, GradeCell.notebook_id == Notebook.id)
+                    .filter(GradeCell.cell_type == "markdown").distinct())
+            return sorted(name for (name,) in rows)
+
+    def questions(self, assignment: str) -> list:
+        """The written questions of ``assignment``: master order and text, the gradebook's points."""
+        with Session(self.engine) as db:
+            rows = (db.query(GradeCell.name, Notebook.name, GradeCell.max_score)
+                    .join(Notebook, GradeCell.notebook_id == Notebook.id)
+                    .join(Assignment, Notebook.assignment_id == Assignment.id)
+                    .join(SolutionCell, (SolutionCell.notebook_id == Notebook.id) & (SolutionCell.name == GradeCell.name))
+                    .filter(Assignment.name == assignment, GradeCell.cell_type == "markdown").all())
+        graded = {name: (notebook, float(points)) for name, notebook, points in rows}
+        from_master = []
+        for notebook in sorted({nb for nb, _ in graded.values()}):
+            master = self.folder / "source" / assignment / f"{notebook}.ipynb"
+            if master.is_file():
+                from_master += [q for q in master_questions(master) if q.grade_id in graded]
+        known = {q.grade_id for q in from_master}
+        rest = [Question(name, nb, points, "", "") for name, (nb, points) in sorted(graded.items()) if name not in known]
+        return [Question(q.grade_id, q.notebook, graded[q.grade_id][1], q.reference, q.prompt)
+                for q in from_master] + rest
+
+    def rubrics(self, assignment: str, questions: list):
+        return load_rubrics(self.folder, assignment, [q.grade_id for q in questions])
+
+    def answers(self, assignment: str, question: Question, students) -> dict:
+        """{student: answer text, or None when their notebook is missing} for one question."""
+        result = {}
+        for student in students:
+            texts = self.reader.answers(student, assignment, question.notebook)
+            result[student] = None if texts is None else texts.get(question.grade_id, "")
+        return result
+
+    def close(self) -> None:
+        if self._engine is not None:
+            self._engine.dispose()
