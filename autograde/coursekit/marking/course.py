@@ -11,7 +11,7 @@ import threading
 from nbgrader.api import Assignment, GradeCell, Notebook, SolutionCell
 from sqlalchemy.orm import Session
 
-from ..gradebook import open_gradebook, resolve_gradebook
+from ..gradebook import open_gradebook, resolve_gradebook, sqlite_file
 from ..paths import find_course
 from ..settings import course_settings
 from .answers import AnswerReader, Question, master_questions
@@ -38,6 +38,11 @@ class MarkingCourse:
             if self._engine is None:
                 self._engine = open_gradebook(self.url, self.course_id).engine
         return self._engine
+
+    def gradebook_exists(self) -> bool:
+        """False for a sqlite gradebook whose file is not there yet (opening it would create it)."""
+        path = sqlite_file(self.url)
+        return path is None or path.exists()
 
     def assignments(self) -> list:
         """Assignments of the gradebook that have a written (markdown, manually graded) answer."""
