@@ -7,7 +7,7 @@ scores and comments (:mod:`.store`), groups (:mod:`.grouping`), the rubric and i
     {"assignment", "question": {grade_id, max_score, prompt_html, reference_html},
      "questions": [{grade_id, max_score}], "rubric": {points: [{text, share, terms}], unit} | null,
      "warnings": [str], "progress": {grade_id: [marked, submissions]},
-     "groups": [{"id", "kind", "variants": [{"html", "students": [student]}],
+     "groups": [{"id", "kind", "variants": [{"html", "students": [student], "suggestion"}],
                  "suggestion": {"ticks", "score", "reason"} | null}],
      "students": {student: {"score", "comment", "token", "ticks", "remark", "unanswered", "auto_score"}}}
 
@@ -80,7 +80,9 @@ def question_board(course, assignment: str, grade_id: str) -> dict:
         leader_text = answers[group.members[group.keys[0]][0]]
         board_groups.append({
             "id": f"{group.kind}:{group.students[0]}", "kind": group.kind,
-            "variants": [{"html": render_markdown(answers[group.members[k][0]]), "students": group.members[k]}
+            "variants": [{"html": render_markdown(answers[group.members[k][0]]), "students": group.members[k],
+                          "suggestion": _suggestion(group, answers[group.members[k][0]], rubric, question.max_score,
+                                                    {}, True)}
                          for k in group.keys],
             "suggestion": _suggestion(group, leader_text, rubric, question.max_score, judged_keys,
                                       views[group.students[0]]["score"] is not None)})

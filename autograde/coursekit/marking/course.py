@@ -9,7 +9,7 @@ import pathlib
 import threading
 
 from nbgrader.api import Assignment, GradeCell, Notebook, SolutionCell
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from ..gradebook import open_gradebook, resolve_gradebook, sqlite_file
 from ..paths import find_course
@@ -54,11 +54,12 @@ class MarkingCourse:
 
     def questions(self, assignment: str) -> list:
         """The written questions of ``assignment``: master order and text, the gradebook's points."""
+        solution = aliased(SolutionCell, flat=True)  # grade and solution cells share nbgrader's base_cell table
         with Session(self.engine) as db:
             rows = (db.query(GradeCell.name, Notebook.name, GradeCell.max_score)
                     .join(Notebook, GradeCell.notebook_id == Notebook.id)
                     .join(Assignment, Notebook.assignment_id == Assignment.id)
-                    .join(SolutionCell, (SolutionCell.notebook_id == Notebook.id) & (SolutionCell.name == GradeCell.name))
+                    .join(solution, (solution.notebook_id == Notebook.id) & (solution.name == GradeCell.name))
                     .filter(Assignment.name == assignment, GradeCell.cell_type == "markdown").all())
         graded = {name: (notebook, float(points)) for name, notebook, points in rows}
         from_master = []

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from nbgrader.api import (Assignment, Comment, Grade, GradeCell, Notebook, SolutionCell, Student,
                           SubmittedAssignment, SubmittedNotebook)
 from sqlalchemy import and_, func, text
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 __all__ = ["AnswerState", "Saved", "state_token", "question_states", "marked_counts", "write_judgement"]
 
@@ -45,6 +45,7 @@ def state_token(score, comment) -> str:
 
 
 def _rows(db, assignment: str, notebook: str, grade_id: str, students=None):
+    solution = aliased(SolutionCell, flat=True)  # grade and solution cells share nbgrader's base_cell table
     query = (db.query(Student.id, Grade, Comment)
              .join(SubmittedNotebook, Grade.notebook_id == SubmittedNotebook.id)
              .join(GradeCell, Grade.cell_id == GradeCell.id)
@@ -52,8 +53,8 @@ def _rows(db, assignment: str, notebook: str, grade_id: str, students=None):
              .join(SubmittedAssignment, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
              .join(Assignment, SubmittedAssignment.assignment_id == Assignment.id)
              .join(Student, SubmittedAssignment.student_id == Student.id)
-             .outerjoin(SolutionCell, and_(SolutionCell.notebook_id == Notebook.id, SolutionCell.name == grade_id))
-             .outerjoin(Comment, and_(Comment.notebook_id == SubmittedNotebook.id, Comment.cell_id == SolutionCell.id))
+             .outerjoin(solution, and_(solution.notebook_id == Notebook.id, solution.name == grade_id))
+             .outerjoin(Comment, and_(Comment.notebook_id == SubmittedNotebook.id, Comment.cell_id == solution.id))
              .filter(Assignment.name == assignment, Notebook.name == notebook, GradeCell.name == grade_id))
     if students is not None:
         query = query.filter(Student.id.in_(list(students)))
