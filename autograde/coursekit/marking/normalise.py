@@ -6,6 +6,7 @@ widths, then every whitespace, punctuation and symbol character is dropped. Digi
 characters and the maths symbols that carry meaning in this chapter (``√``, ``×``, ``=``…) stay,
 since ``4 × 64²`` and ``4 + 64`` are different answers.
 """
+import functools
 import unicodedata
 
 __all__ = ["normalise", "is_unanswered"]
@@ -21,6 +22,7 @@ def _kept(char: str) -> bool:
     return not (category[0] in "PSZC")  # punctuation, symbols, separators (spaces), control/format
 
 
+@functools.lru_cache(maxsize=50_000)
 def normalise(text: str) -> str:
     """``text`` as compared for grouping: NFKC, lower case, no whitespace or formatting punctuation."""
     folded = unicodedata.normalize("NFKC", text or "").lower()

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 from nbgrader.api import (Assignment, Comment, Grade, GradeCell, Notebook, SolutionCell, Student,
                           SubmittedAssignment, SubmittedNotebook)
-from sqlalchemy import and_, func, text
+from sqlalchemy import and_, func
+from sqlalchemy import text as sql
 from sqlalchemy.orm import Session, aliased
 
 __all__ = ["AnswerState", "Saved", "state_token", "question_states", "marked_counts", "write_judgement"]
@@ -100,7 +101,7 @@ def write_judgement(engine, assignment: str, notebook: str, grade_id: str, chang
     saved = Saved()
     with Session(engine) as db, db.begin():
         if engine.dialect.name == "sqlite":  # take the write lock before reading: no second writer in between
-            db.execute(text("BEGIN IMMEDIATE"))
+            db.execute(sql("BEGIN IMMEDIATE"))
         rows = _rows(db, assignment, notebook, grade_id, changes).with_for_update(of=Grade)
         found = {s: (g, c) for s, g, c in rows}
         for student, (score, text) in changes.items():

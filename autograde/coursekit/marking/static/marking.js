@@ -270,6 +270,72 @@
     }
   }
 
+  // ---- saving: one request at a time, in order; what is still queued when the tab closes is sent at once ----
+  // A judgement carries the group's whole state, so a queued one replaces an older one for the same answers.
+  const queue = [];
+  let sending = false;
+
+  function enqueue(item) {
+    const i = queue.findIndex((q) => q.key === item.key);
+    if (i >= 0) queue[i] = item; else queue.push(item);
+    probe.pending = queue.length + (sending ? 1 : 0);
+    if (!sending) S.chain = sendNext();
+  }
+
+  function bodyOf(item) {
+    const board = item.board, body = Object.assign({}, item.body, { seen: {} });
+    body.students.forEach((s) => { body.seen[s] = board.students[s].token; });
+    return body;
+  }
+
+  async function sendNext() {
+    sending = true;
+    while (queue.length) {
+      const item = queue.shift();
+      probe.pending = queue.length + 1;
+      await (item.split ? sendSplit(item) : sendJudgement(item));
+    }
+    sending = false;
+    probe.pending = 0;
+  }
+
+  async function sendJudgement(item) {
+    const board = item.board, g = item.group;
+    try {
+      const saved = await call("judge", bodyOf(item));
+      Object.assign(board.students, saved.students);
+      board.progress[board.question.grade_id] = saved.progress;
+      probe.saves += 1;
+      const replaced = Object.keys(saved.replaced);
+      if (replaced.length) {
+        const who = S.anonymous ? replaced.length + " 份回答" : replaced.join("、");
+        notice("覆盖了另一位老师刚保存的判定：" + who + "（原为 " + replaced.map((s) => {
+          const r = saved.replaced[s]; return r.score === null ? "未批改" : fmt(r.score) + " 分"; }).join("、") + "）");
+      }
+    } catch (error) {
+      probe.errors += 1;
+      notice("保存失败：" + error.message + "。已重新读取本题。", "error");
+      S.boards = {};
+      await fetchBoard(board.question.grade_id).then((b) => show(b, true)).catch(() => null);
+    }
+    if (S.board === board) {
+      const i = board.groups.indexOf(g);
+      if (i >= 0) redraw(i);
+      drawQuestions();
+    }
+  }
+
+  async function sendSplit(item) {
+    await call("split", item.body).catch((error) => notice("拆分没有保存：" + error.message, "error"));
+  }
+
+  window.addEventListener("pagehide", () => {  // the tab closes or reloads: send what is queued now
+    while (queue.length) {
+      const item = queue.shift();
+      call(item.split ? "split" : "judge", item.split ? item.body : bodyOf(item)).catch(() => null);
+    }
+  });
+
   // ---- judging --------------------------------------------------------------------------------
   function save(index, judgement) {
     const board = S.board, g = board.groups[index], students = studentsOf(g), rubric = board.rubric;
@@ -286,36 +352,7 @@
     redraw(index);
     const body = Object.assign({ question: board.question.grade_id, students: students, remark: "",
       unanswered: false, clear: false, ticks: null, score: null }, judgement);
-    delete body.pending;
-    probe.pending += 1;
-    S.chain = S.chain.then(async () => {
-      body.seen = {};
-      students.forEach((s) => { body.seen[s] = board.students[s].token; });
-      try {
-        const saved = await call("judge", body);
-        Object.assign(board.students, saved.students);
-        board.progress[board.question.grade_id] = saved.progress;
-        probe.saves += 1;
-        const replaced = Object.keys(saved.replaced);
-        if (replaced.length) {
-          const who = S.anonymous ? replaced.length + " 份回答" : replaced.join("、");
-          notice("覆盖了另一位老师刚保存的判定：" + who + "（原为 " + replaced.map((s) => {
-            const r = saved.replaced[s]; return r.score === null ? "未批改" : fmt(r.score) + " 分"; }).join("、") + "）");
-        }
-      } catch (error) {
-        probe.errors += 1;
-        notice("保存失败：" + error.message + "。已重新读取本题。", "error");
-        S.boards = {};
-        await fetchBoard(board.question.grade_id).then((b) => show(b, true)).catch(() => null);
-      } finally {
-        probe.pending -= 1;
-      }
-      if (S.board === board) {
-        const i = board.groups.indexOf(g);
-        if (i >= 0) redraw(i);
-        drawQuestions();
-      }
-    });
+    enqueue({ key: students.join(" "), body: body, board: board, group: g });
     drawQuestions();
   }
 
@@ -404,10 +441,7 @@
     board.groups.splice(S.focus + 1, 0, alone);
     S.mode = "browse";
     drawAnswers();
-    probe.pending += 1;
-    S.chain = S.chain.then(() => call("split", { question: board.question.grade_id, student: student })
-      .catch((error) => notice("拆分没有保存：" + error.message, "error"))
-      .finally(() => { probe.pending -= 1; }));
+    enqueue({ key: "split " + student, split: true, body: { question: board.question.grade_id, student: student } });
   }
 
   // ---- keys -----------------------------------------------------------------------------------
@@ -433,6 +467,14 @@
     if (/^[1-9]$/.test(key)) { e.preventDefault(); toggle(Number(key) - 1); return; }
     if (actions[key]) { e.preventDefault(); actions[key](); }
   }
+
+  probe.current = () => {
+    const g = current();
+    if (!g) return null;
+    return { students: studentsOf(g), kind: g.kind, marked: isMarked(g), index: S.focus, count: S.board.groups.length,
+      suggestion: g.suggestion, state: stateOf(g), mode: S.mode,
+      remaining: S.board.groups.filter((x) => !isMarked(x)).length, question: S.board.question.grade_id };
+  };
 
   document.addEventListener("keydown", onKey);
   if (initial.error) {
