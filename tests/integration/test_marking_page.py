@@ -60,8 +60,8 @@ def test_does_grouping_keep_the_judgements_under_40_percent_of_2400(marked):
           f"{presses.keys} key presses ({presses.keys / answers:.2f} per answer), {presses.splits} splits; "
           f"per question: {presses.by_question}")
     assert presses.judgements < 0.4 * answers
-    kinds = [k for q in questions() for k in written.kinds[q].values()]
-    assert kinds.count("blank") + kinds.count("copied") + kinds.count("reformatted") > answers - presses.judgements - 8 * 5
+    own = sum(k in ("correct", "partial") for q in questions() for k in written.kinds[q].values())
+    assert presses.judgements <= own + len(questions())  # blank answers: one judgement a question; copies: none
 
 
 def test_are_the_scores_and_comments_in_the_gradebook_as_the_instructor_meant(marked):
@@ -102,7 +102,8 @@ def test_does_the_formgrader_show_the_same_scores(marked):
     assert len(listed) == 300 and not any(n["needs_manual_grade"] for n in listed)
     for notebook in listed:  # the 12 autograded points + the written ones
         assert abs(notebook["score"] - 12.0 - sum(expected[notebook["student"]].values())) < 1e-6
-    context = browser.new_context(viewport=VIEWPORT)
+    context = browser.new_context(viewport=VIEWPORT)  # the formgrader's own requests carry no token: a header does
+    context.set_extra_http_headers({"Authorization": f"token {server.token}"})
     form = context.new_page()
     for notebook in listed[:2]:
         form.goto(f"{server.url}formgrader/submissions/{notebook['id']}/?token={server.token}")
@@ -173,7 +174,8 @@ def test_does_a_reload_in_the_middle_lose_nothing(marked):
     page.wait_for_function("() => window.__marking && window.__marking.ready")
     page.wait_for_timeout(500)
     marks = _gradebook_marks(written, question)
-    assert all(marks[s][0] == 1.0 and "重新加载之前写的评语" in marks[s][1] for s in students)
+    assert all(marks[s][0] == 1.0 and "重新加载之前写的评语" in (marks[s][1] or "") for s in students), \
+        ({s: marks[s] for s in students}, marked["server"].log()[-3000:])
     page.reload()
     page.wait_for_function("() => window.__marking && window.__marking.ready")
     state = page.evaluate("(s) => window.__marking.current && true", students[0])

@@ -5,7 +5,8 @@ Built from the real master (its cells and nbgrader metadata) and the real rubric
 second for 300 students. Each student's answer to each of the 8 written questions is one of:
 
 * **correct** — every rubric point, each in one of two phrasings, sometimes with a filler word;
-* **partial** — one or two of the points, built the same way;
+* **partial** — one or two of the points, built the same way, often naming a missed point's key
+  term without explaining it (so the page's keyword hint is wrong and the marker must tick by hand);
 * **blank** — the untouched release stub (nbgrader's auto score 0), now and then with a space added;
 * **copied** — exactly another student's (correct or partial) answer;
 * **reformatted** — such a copy with spaces, punctuation and full/half-width characters changed.
@@ -65,6 +66,8 @@ PHRASES = {
         ["出错时能立刻定位到是哪一段。", "哪里错了一眼就能定位。"],
         ["多头只是在外面加上投影、切分和拼接，没有新的数学。", "多头不过是多了投影和拼接，核心计算一样。"]],
 }
+# A partial answer that names a missed point's key term without saying it: the term suggests the point, wrongly.
+MUDDLES = ["我不太明白{}在这里起什么作用。", "{}这部分我没有想清楚。", "可能也和{}有关，但我说不清。"]
 FILLERS = ["", "", "", "我认为", "简单来说，", "所以", "答：", "从实验看，"]
 CONNECTORS = ["", "", "另外，", "而且", "同时", "此外，"]
 # What students add of their own, covering no rubric point: keeps two own answers from being one group.
@@ -94,8 +97,10 @@ def questions() -> list:
             if c["cell_type"] == "markdown" and c["metadata"].get("nbgrader", {}).get("solution")]
 
 
-def _own(rng, phrases, points) -> str:
+def _own(rng, phrases, points, terms=()) -> str:
+    """An answer covering ``points``; ``terms`` of missed points may be named without being explained."""
     sentences = [rng.choice(CONNECTORS) + rng.choice(phrases[i]) for i in points]
+    sentences += [rng.choice(MUDDLES).format(term) for term in terms]
     if rng.random() < 0.3:
         rng.shuffle(sentences)
     if rng.random() < 0.7:
@@ -112,6 +117,7 @@ def _reformat(rng, text) -> str:
 def class_answers(students: list, seed: int = 4) -> tuple:
     """({grade_id: {student: text}}, {grade_id: {student: truth}}, {grade_id: {student: kind}})."""
     answers, truth, kinds = {}, {}, {}
+    rubric = load_rubrics(COURSE, ASSIGNMENT).by_question
     for q_index, question in enumerate(questions()):
         rng = random.Random(seed * 100 + q_index)
         phrases, n = PHRASES[question], len(PHRASES[question])
@@ -120,9 +126,14 @@ def class_answers(students: list, seed: int = 4) -> tuple:
         for student, kind in zip(students, assigned):  # own answers first: copies need sources
             if kind in ("correct", "partial"):
                 points = list(range(n)) if kind == "correct" else sorted(rng.sample(range(n), rng.choice([1, 2])))
-                text[student], covered[student] = _own(rng, phrases, points), tuple(i in points for i in range(n))
+                missed = [rubric[question].points[i].terms[0] for i in range(n) if i not in points and rng.random() < 0.6]
+                text[student] = _own(rng, phrases, points, missed)
+                covered[student] = tuple(i in points for i in range(n))
                 sources.append(student)
         popular = sources[:8]
+        if not popular:  # a tiny class: the first student writes their own answer for the others to copy
+            assigned[0] = "correct"
+            return class_answers(students, seed + 1) if len(students) > 1 else class_answers(students[:0], seed)
         for student, kind in zip(students, assigned):
             if kind == "blank":
                 text[student], covered[student] = STUB if rng.random() < 0.85 else STUB + " ", (False,) * n

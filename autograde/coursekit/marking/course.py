@@ -15,6 +15,7 @@ from ..gradebook import open_gradebook, resolve_gradebook, sqlite_file
 from ..paths import find_course
 from ..settings import course_settings
 from .answers import AnswerReader, Question, master_questions
+from .judging import Ordering
 from .rubric import load_rubrics
 
 __all__ = ["MarkingCourse"]
@@ -30,7 +31,7 @@ class MarkingCourse:
         self.course_id, self.stub = settings.course_id, settings.text_stub
         self.reader = AnswerReader(self.folder)
         self._engine, self._lock = None, threading.Lock()
-        self._questions = {}
+        self.ordering = Ordering()  # one page's judgements in the order it made them
 
     @property
     def engine(self):

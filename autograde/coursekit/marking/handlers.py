@@ -21,7 +21,7 @@ from tornado import web
 from tornado.ioloop import IOLoop
 
 from .board import question_board, student_view
-from .judging import JudgementError, apply, parse_request
+from .judging import JudgementError, parse_request
 from .rubric import RubricError
 from .splits import add_split
 from .store import marked_counts
@@ -120,7 +120,7 @@ class JudgeHandler(_Marking, APIHandler):
             raise web.HTTPError(404, f"{assignment} has no written question {request.question!r}")
         rubric = self.marking.rubrics(assignment, questions).by_question.get(question.grade_id)
         try:
-            saved = apply(self.marking.engine, assignment, question, rubric, request)
+            saved = self.marking.ordering.apply(self.marking.engine, assignment, question, rubric, request)
         except (JudgementError, ValueError) as error:
             raise web.HTTPError(400, str(error)) from None
         marked, total = marked_counts(self.marking.engine, assignment).get(question.grade_id, (0, 0))

@@ -10,13 +10,14 @@ shows the same sum, checked by a test); without one ``score`` is taken as sent, 
 0…max. ``unanswered`` scores 0 with the "not answered" reason; ``clear`` removes the score and
 the comment (the answer is unmarked again).
 """
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, replace
 
 from .comment import Judgement, compose
 from .rubric import score_of
 from .store import write_judgement
 
-__all__ = ["JudgementError", "Request", "parse_request", "apply"]
+__all__ = ["JudgementError", "Request", "Ordering", "parse_request", "apply"]
 
 
 class JudgementError(ValueError):
@@ -31,6 +32,8 @@ class Request:
     judgement: Judgement
     score: float | None
     clear: bool = False
+    page: str = ""                  # the page that sent it (random per page load) …
+    seq: int = 0                    # … and its running number there: later judgements win
 
 
 def _field(body: dict, name: str, kinds, default=None):
@@ -55,7 +58,30 @@ def parse_request(body) -> Request:
     judgement = Judgement(None if ticks is None else tuple(ticks), _field(body, "remark", str, ""),
                           _field(body, "unanswered", bool, False))
     return Request(_field(body, "question", str), tuple(students), dict(_field(body, "seen", dict, {})), judgement,
-                   None if score is None else float(score), _field(body, "clear", bool, False))
+                   None if score is None else float(score), _field(body, "clear", bool, False),
+                   _field(body, "page", str, ""), _field(body, "seq", int, 0))
+
+
+class Ordering:
+    """A page's judgements take effect in the order the marker made them, whatever order they arrive in.
+
+    A page sends one judgement at a time, but when its tab closes it sends all it still holds at
+    once, and those may overtake the one in flight. Each carries ``(page, seq)``; an answer already
+    given a later judgement by the same page is left out of an earlier one.
+    """
+
+    def __init__(self):
+        self._last, self._lock = {}, threading.Lock()   # {(page, student): seq}; one lock: writes are quick
+
+    def apply(self, engine, assignment: str, question, rubric, request: Request):
+        with self._lock:
+            if request.page:
+                stale = {s for s in request.students if self._last.get((request.page, s), -1) > request.seq}
+                request = replace(request, students=tuple(s for s in request.students if s not in stale))
+            saved = apply(engine, assignment, question, rubric, request)
+            for student in request.students:
+                self._last[(request.page, student)] = request.seq
+            return saved
 
 
 def _score(request: Request, rubric, max_score: float) -> float | None:

@@ -274,8 +274,15 @@
   // A judgement carries the group's whole state, so a queued one replaces an older one for the same answers.
   const queue = [];
   let sending = false;
+  const pageId = Math.random().toString(36).slice(2) + Date.now().toString(36);
+  let seq = 0;
+  const version = {};  // {student: local changes made}: a reply older than the latest change keeps the latter
 
   function enqueue(item) {
+    item.body.page = pageId;
+    item.body.seq = ++seq;
+    item.versions = {};
+    (item.body.students || []).forEach((s) => { version[s] = (version[s] || 0) + 1; item.versions[s] = version[s]; });
     const i = queue.findIndex((q) => q.key === item.key);
     if (i >= 0) queue[i] = item; else queue.push(item);
     probe.pending = queue.length + (sending ? 1 : 0);
@@ -303,7 +310,10 @@
     const board = item.board, g = item.group;
     try {
       const saved = await call("judge", bodyOf(item));
-      Object.assign(board.students, saved.students);
+      Object.entries(saved.students).forEach(([s, state]) => {
+        if (version[s] === item.versions[s]) board.students[s] = state;   // nothing newer here: the server's word
+        else board.students[s].token = state.token;                         // a newer change is queued: keep it
+      });
       board.progress[board.question.grade_id] = saved.progress;
       probe.saves += 1;
       const replaced = Object.keys(saved.replaced);
@@ -320,7 +330,7 @@
     }
     if (S.board === board) {
       const i = board.groups.indexOf(g);
-      if (i >= 0) redraw(i);
+      if (i >= 0 && !(S.mode !== "browse" && i === S.focus)) redraw(i);  // never under an open comment or split
       drawQuestions();
     }
   }
