@@ -10,7 +10,8 @@ import subprocess
 import sys
 
 import pytest
-from nbgrader.api import Gradebook
+from nbgrader.api import (Comment, Gradebook, Grade, GradeCell, SolutionCell, Student, SubmittedAssignment,
+                          SubmittedNotebook)
 
 from coursekit.marking import enable
 from coursekit.marking.comment import parse
@@ -45,11 +46,20 @@ def marked(tmp_path_factory):
 
 
 def _gradebook_marks(written, question):
-    """{student: (manual score, manual comment)} of one question, read back through nbgrader.api."""
+    """{student: (manual score, manual comment)} of one question, read back with nbgrader.api's tables."""
     with Gradebook(written.url) as gradebook:
-        return {s: (gradebook.find_grade(question, ASSIGNMENT, ASSIGNMENT, s).manual_score,
-                    gradebook.find_comment(question, ASSIGNMENT, ASSIGNMENT, s).manual_comment)
-                for s in written.students}
+        db = gradebook.db
+        scores = dict(db.query(Student.id, Grade.manual_score)
+                      .join(SubmittedNotebook, Grade.notebook_id == SubmittedNotebook.id)
+                      .join(SubmittedAssignment, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
+                      .join(Student, SubmittedAssignment.student_id == Student.id)
+                      .join(GradeCell, Grade.cell_id == GradeCell.id).filter(GradeCell.name == question))
+        comments = dict(db.query(Student.id, Comment.manual_comment)
+                        .join(SubmittedNotebook, Comment.notebook_id == SubmittedNotebook.id)
+                        .join(SubmittedAssignment, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
+                        .join(Student, SubmittedAssignment.student_id == Student.id)
+                        .join(SolutionCell, Comment.cell_id == SolutionCell.id).filter(SolutionCell.name == question))
+    return {s: (scores[s], comments[s]) for s in written.students}
 
 
 def test_does_grouping_keep_the_judgements_under_40_percent_of_2400(marked):

@@ -38,13 +38,12 @@ def current(page) -> dict:
     return page.evaluate("() => window.__marking.current()")
 
 
-def _split_odd_ones(page, truth: dict, presses: Presses, question: str) -> None:
-    """Split out, one by one, the members whose true marks differ from the group's majority."""
+def _split_odd_ones(page, group: dict, truth: dict, presses: Presses, question: str) -> dict:
+    """Split out, one by one, the members whose true marks differ from the group's majority; the group left."""
     while True:
-        group = current(page)
         marks = Counter(truth[s] for s in group["students"])
         if len(marks) == 1:
-            return
+            return group
         majority = marks.most_common(1)[0][0]
         odd = next(i for i, s in enumerate(group["students"]) if truth[s] != majority)
         presses.press(page, "s", question)
@@ -52,6 +51,7 @@ def _split_odd_ones(page, truth: dict, presses: Presses, question: str) -> None:
             presses.press(page, "j", question)
         presses.press(page, "Enter", question)
         presses.splits += 1
+        group = current(page)
 
 
 def _judge(page, group: dict, wanted: tuple, presses: Presses, question: str) -> None:
@@ -78,8 +78,7 @@ def mark_question(page, truth: dict, presses: Presses) -> None:
             presses.press(page, "j", group["question"])
             continue
         question = group["question"]
-        _split_odd_ones(page, truth, presses, question)
-        group = current(page)
+        group = _split_odd_ones(page, group, truth, presses, question)
         _judge(page, group, truth[group["students"][0]], presses, question)
 
 

@@ -7,6 +7,7 @@ with :func:`coursekit.gradebook.open_gradebook`; every request gets its own sess
 """
 import pathlib
 import threading
+import time
 
 from nbgrader.api import Assignment, GradeCell, Notebook, SolutionCell
 from sqlalchemy.orm import Session, aliased
@@ -16,9 +17,12 @@ from ..paths import find_course
 from ..settings import course_settings
 from .answers import AnswerReader, Question, master_questions
 from .judging import Ordering
-from .rubric import load_rubrics
+from .rubric import load_rubrics, rubric_file
 
-__all__ = ["MarkingCourse"]
+__all__ = ["FRESH_SECONDS", "MarkingCourse"]
+
+# The gradebook's assignments and cells change only with generate_assignment/autograde: read again after this long.
+FRESH_SECONDS = 10.0
 
 
 class MarkingCourse:
@@ -30,7 +34,7 @@ class MarkingCourse:
         self.url = resolve_gradebook(self.folder, db_url)
         self.course_id, self.stub = settings.course_id, settings.text_stub
         self.reader = AnswerReader(self.folder)
-        self._engine, self._lock = None, threading.Lock()
+        self._engine, self._lock, self._cache = None, threading.Lock(), {}
         self.ordering = Ordering()  # one page's judgements in the order it made them
 
     @property
@@ -47,6 +51,21 @@ class MarkingCourse:
 
     def assignments(self) -> list:
         """Assignments of the gradebook that have a written (markdown, manually graded) answer."""
+        return self._cached(("assignments",), (), self._assignments)
+
+    def _cached(self, key, version, compute, forever=False):
+        """``compute()``, kept while ``version`` is unchanged and (unless ``forever``) for :data:`FRESH_SECONDS`."""
+        now = time.monotonic()
+        with self._lock:
+            hit = self._cache.get(key)
+        if hit and hit[0] == version and (forever or now - hit[1] < FRESH_SECONDS):
+            return hit[2]
+        value = compute()
+        with self._lock:
+            self._cache[key] = (version, now, value)
+        return value
+
+    def _assignments(self) -> list:
         with Session(self.engine) as db:
             rows = (db.query(Assignment.name).join(Notebook, Notebook.assignment_id == Assignment.id)
                     .join(GradeCell, GradeCell.notebook_id == Notebook.id)
@@ -55,6 +74,11 @@ class MarkingCourse:
 
     def questions(self, assignment: str) -> list:
         """The written questions of ``assignment``: master order and text, the gradebook's points."""
+        masters = sorted((self.folder / "source" / assignment).glob("*.ipynb"))
+        version = tuple((p.name, p.stat().st_mtime_ns) for p in masters)
+        return self._cached(("questions", assignment), version, lambda: self._questions(assignment))
+
+    def _questions(self, assignment: str) -> list:
         solution = aliased(SolutionCell, flat=True)  # grade and solution cells share nbgrader's base_cell table
         with Session(self.engine) as db:
             rows = (db.query(GradeCell.name, Notebook.name, GradeCell.max_score)
@@ -74,7 +98,12 @@ class MarkingCourse:
                 for q in from_master] + rest
 
     def rubrics(self, assignment: str, questions: list):
-        return load_rubrics(self.folder, assignment, [q.grade_id for q in questions])
+        """The rubrics (:func:`.rubric.load_rubrics`), read again as soon as the file changes."""
+        path = rubric_file(self.folder, assignment)
+        version = (path.stat().st_mtime_ns, path.stat().st_size) if path.is_file() else None
+        names = tuple(q.grade_id for q in questions)
+        return self._cached(("rubrics", assignment, names), version,
+                            lambda: load_rubrics(self.folder, assignment, names), forever=True)
 
     def answers(self, assignment: str, question: Question, students) -> dict:
         """{student: answer text, or None when their notebook is missing} for one question."""

@@ -123,7 +123,7 @@ class JudgeHandler(_Marking, APIHandler):
             saved = self.marking.ordering.apply(self.marking.engine, assignment, question, rubric, request)
         except (JudgementError, ValueError) as error:
             raise web.HTTPError(400, str(error)) from None
-        marked, total = marked_counts(self.marking.engine, assignment).get(question.grade_id, (0, 0))
+        marked, total = marked_counts(self.marking.engine, assignment, question.grade_id).get(question.grade_id, (0, 0))
         return {"students": {s: student_view(state, rubric) for s, state in saved.states.items()},
                 "replaced": {s: student_view(state, rubric) for s, state in saved.replaced.items()},
                 "missing": saved.missing, "progress": [marked, total]}

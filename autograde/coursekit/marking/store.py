@@ -45,8 +45,12 @@ def state_token(score, comment) -> str:
     return hashlib.sha1(repr((None if score is None else float(score), comment or None)).encode()).hexdigest()[:12]
 
 
+# Grade and solution cells share nbgrader's base_cell table; one alias, made once, keeps SQLAlchemy's query cache warm.
+_SOLUTION = aliased(SolutionCell, flat=True)
+
+
 def _rows(db, assignment: str, notebook: str, grade_id: str, students=None):
-    solution = aliased(SolutionCell, flat=True)  # grade and solution cells share nbgrader's base_cell table
+    solution = _SOLUTION
     query = (db.query(Student.id, Grade, Comment)
              .join(SubmittedNotebook, Grade.notebook_id == SubmittedNotebook.id)
              .join(GradeCell, Grade.cell_id == GradeCell.id)
@@ -73,15 +77,17 @@ def question_states(engine, assignment: str, notebook: str, grade_id: str) -> di
         return {s: _state(s, g, c) for s, g, c in _rows(db, assignment, notebook, grade_id)}
 
 
-def marked_counts(engine, assignment: str) -> dict:
-    """{grade_id: (marked, submissions)} for every grade cell of ``assignment`` (manual scores only)."""
+def marked_counts(engine, assignment: str, grade_id: str | None = None) -> dict:
+    """{grade_id: (marked, submissions)} for every grade cell of ``assignment`` (or one), manual scores only."""
     with Session(engine) as db:
         rows = (db.query(GradeCell.name, func.count(Grade.id), func.count(Grade.manual_score))
                 .join(Grade, Grade.cell_id == GradeCell.id)
                 .join(Notebook, GradeCell.notebook_id == Notebook.id)
                 .join(Assignment, Notebook.assignment_id == Assignment.id)
-                .filter(Assignment.name == assignment).group_by(GradeCell.name))
-        return {name: (marked, total) for name, total, marked in rows}
+                .filter(Assignment.name == assignment))
+        if grade_id is not None:
+            rows = rows.filter(GradeCell.name == grade_id)
+        return {name: (marked, total) for name, total, marked in rows.group_by(GradeCell.name)}
 
 
 def _comment_row(db, student_grade: Grade, grade_id: str) -> Comment:
