@@ -205,3 +205,14 @@ def test_is_the_page_reachable_from_the_lab_menu(marked):
     marking.wait_for_function("() => window.__marking && window.__marking.ready", timeout=30_000)
     assert marking.url.split("?")[0].endswith("/marking/")
     context.close()
+
+
+def test_does_the_page_add_up_the_rubric_as_python_does(marked):
+    """For every rubric and every combination of ticks, the page's score equals coursekit's (the source of truth)?"""
+    page, written = marked["page"], marked["class"]
+    for question, rubric in load_rubrics(written.course, ASSIGNMENT).by_question.items():
+        combos = [[bool(mask >> i & 1) for i in range(len(rubric.points))] for mask in range(2 ** len(rubric.points))]
+        for max_score in (1.0, 3.0):
+            shown = page.evaluate("([r, combos, m]) => combos.map(t => window.__marking.scoreOf(r, t, m))",
+                                  [rubric.to_dict(), combos, max_score])
+            assert shown == [score_of(rubric, t, max_score) for t in combos], question

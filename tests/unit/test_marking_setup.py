@@ -45,3 +45,21 @@ def test_does_the_student_notebook_carry_no_rubric_text():
 def test_does_a_course_copy_take_the_rubric(tmp_path):
     paths.copy_course(tmp_path / "copy")
     assert (tmp_path / "copy" / "rubrics" / f"{ASSIGNMENT}.toml").read_bytes() == rubric_file(COURSE, ASSIGNMENT).read_bytes()
+
+
+def test_does_only_the_hub_instructor_get_the_marking_page(tmp_path):
+    """The instructor's ~/.jupyter turns the marking page on for their course; a student's does not?"""
+    from hub import accounts
+    from hub import plan as hub_plan
+
+    plan = hub_plan.HubPlan(state=str(tmp_path), unix_users=False, instructor="teacher", students=["s1"],
+                            passwords={}, homes={}, exchange="/srv/exchange", python="python", python_env={},
+                            proxy="chp", port=1, hub_port=2, proxy_api_port=3, api_token="x")
+    course = paths.copy_course(tmp_path / "course")
+    accounts.write_user_settings(tmp_path / "teacher", plan, course)
+    accounts.write_user_settings(tmp_path / "student", plan)
+    config = json.loads((tmp_path / "teacher" / ".jupyter" / enable.CONFIG_FILE).read_text())
+    assert config == enable.server_config(course)
+    menu = (tmp_path / "teacher" / ".jupyter" / "lab" / "user-settings" / enable.MENU_SETTINGS).read_text()
+    assert "/user/teacher/marking/" in menu
+    assert not (tmp_path / "student" / ".jupyter" / "jupyter_server_config.d").exists()
