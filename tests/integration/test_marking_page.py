@@ -203,7 +203,15 @@ def test_is_the_page_reachable_from_the_lab_menu(marked):
         lab.locator(".lm-Menu-itemLabel", has_text="按题批改书面回答").click()
     marking = opened.value
     marking.wait_for_function("() => window.__marking && window.__marking.ready", timeout=30_000)
-    assert marking.url.split("?")[0].endswith("/marking/")
+    assert marking.url.split("?")[0].endswith("/marking/") and "token=" not in marking.url
+    before = current(marking)["state"]
+    for key in ("x", "u"):  # saved with the Lab's login cookie and the page's _xsrf cookie, no token
+        marking.keyboard.press(key)
+    settle(marking)
+    assert marking.evaluate("() => [window.__marking.saves, window.__marking.errors]") == [2, 0]
+    if before["score"] is not None:  # put the first group's judgement back as it was
+        marking.keyboard.press("x" if before["unanswered"] else "f")
+        settle(marking)
     context.close()
 
 
