@@ -48,7 +48,9 @@ $(NEWS_OFF):
 	mkdir -p $(dir $@)
 	echo '{"fetchNews": "false", "checkForUpdates": false}' > $@
 
+# The marking page (coursekit.marking): server extension + the 批改 menu, written into .state/ (instructors' Lab).
 lab: venv $(NEWS_OFF)
+	$(PY) -m coursekit.marking.enable --base-url /
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 $(ALLOW_ROOT) \
 	  --LabApp.default_url=/lab/tree/notebooks/ch04_attention.ipynb $(LAB_ARGS)
 

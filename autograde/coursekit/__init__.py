@@ -2,6 +2,8 @@
 
 * :mod:`coursekit.grading` — ``make grade``: a class autograded by parallel nbgrader workers;
 * :mod:`coursekit.report` — ``make report``: what the class got wrong, from the gradebook and the grader's records;
+* :mod:`coursekit.marking` — the marking page: written answers marked by question in the instructor's Jupyter
+  (a server extension; grouped answers, the rubric of ``rubrics/``, keyboard only);
 * :mod:`coursekit.plugins` — what ``nbgrader_config.py`` plugs into nbgrader (kernel, output cap, failures,
   feedback, export);
 * at the top, what every job shares: :mod:`coursekit.paths` (where things are, which course),

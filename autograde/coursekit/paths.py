@@ -19,7 +19,7 @@ CONFIG_FILE = "nbgrader_config.py"
 MASTER = COURSE / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
 STUDENT_NOTEBOOK = REPO / "notebooks" / f"{ASSIGNMENT}.ipynb"
 
-COURSE_PARTS = ("source", "grader", CONFIG_FILE)  # what a course copy takes: never what nbgrader generates
+COURSE_PARTS = ("source", "grader", "rubrics", CONFIG_FILE)  # what a course copy takes: never what nbgrader generates
 
 
 def grader_of(course) -> pathlib.Path:

@@ -15,6 +15,7 @@ from .paths import CONFIG_FILE
 __all__ = ["CourseSettings", "course_settings"]
 
 DEFAULT_COURSE_ID = "default_course"  # nbgrader's own default when a config names none
+DEFAULT_TEXT_STUB = "YOUR ANSWER HERE"  # nbgrader's ClearSolutions.text_stub default
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,7 @@ class CourseSettings:
     course_id: str
     db_url: str     # "" when the config names no gradebook
     exchange: str   # "" when the config names no exchange root
+    text_stub: str = DEFAULT_TEXT_STUB  # what the release puts in a written answer cell (the marking page's "unanswered")
 
 
 @functools.lru_cache(maxsize=8)
@@ -37,5 +39,6 @@ def course_settings(course) -> CourseSettings:
     stat = config_file.stat()
     config = _load(config_file, (stat.st_mtime_ns, stat.st_size))
     directory, exchange = config.get("CourseDirectory", {}), config.get("Exchange", {})
+    stub = config.get("ClearSolutions", {}).get("text_stub", DEFAULT_TEXT_STUB)
     return CourseSettings(str(directory.get("course_id", DEFAULT_COURSE_ID)), str(directory.get("db_url", "")),
-                          str(exchange.get("root", "")))
+                          str(exchange.get("root", "")), str(stub))

@@ -12,6 +12,7 @@ import pathlib
 import pwd
 import subprocess
 
+from coursekit.marking import enable as marking
 from coursekit.paths import copy_course
 
 # The formgrader is an <iframe> inside JupyterLab; JupyterHub >= 4.1 sends "frame-ancestors 'none'"
@@ -57,7 +58,8 @@ def _write(path: pathlib.Path, text: str) -> None:
 
 
 def write_user_settings(home: pathlib.Path, plan, course_dir=None) -> None:
-    """~/.jupyter: the nbgrader exchange and course id, the formgrader's frame policy, a quiet Lab."""
+    """~/.jupyter: the nbgrader exchange and course id, the formgrader's frame policy, a quiet Lab;
+    for the instructor also the marking page (:mod:`coursekit.marking.enable`)."""
     jupyter = pathlib.Path(home) / ".jupyter"
     lines = ["c = get_config()  # noqa: F821 -- written by autograde/hub/accounts.py"]
     if course_dir is not None:  # the instructor: the course's own settings first
@@ -68,6 +70,8 @@ def write_user_settings(home: pathlib.Path, plan, course_dir=None) -> None:
     _write(jupyter / "jupyter_server_config.json", json.dumps(SERVER_CONFIG, indent=1))
     for name, values in LAB_SETTINGS.items():
         _write(jupyter / "lab" / "user-settings" / name, json.dumps(values))
+    if course_dir is not None:  # the instructor: the marking page (/marking/, menu 批改) on the course
+        marking.write(jupyter, jupyter / "lab" / "user-settings", f"/user/{plan.instructor}/", course_dir)
 
 
 def chown_tree(path: pathlib.Path, user: str) -> None:

@@ -1,12 +1,13 @@
 """``index.html`` of the class report: one self-contained page (inline CSS and SVG, no script).
 
 Sections, in the order an instructor preparing Monday's lesson reads them: the class at a
-glance, the most common mistakes with what to reteach, score distributions, the pass rate of
-every check, students not graded or without a submission, one line per student.
+glance, the most common mistakes with what to reteach, score distributions, the written questions'
+manual marking (marked, to mark, mean and spread), the pass rate of every check, students not graded or without a submission, one line per student.
 """
 import html
 
 from . import figures
+from .written import written_stats
 from .tables import GRADED, NO_SUBMISSION, NOT_GRADED, PENDING
 
 __all__ = ["render"]
@@ -131,12 +132,25 @@ def _students(report) -> str:
     return _table(header, rows, numeric)
 
 
+def _written(report) -> str:
+    """Per written question: marked / not answered / to mark, and the manual scores (coursekit.report.written)."""
+    rows = [[f"<code>{_e(s.question)}</code>", f"{s.max_score:g}", s.submissions, s.marked, s.unanswered, s.to_mark,
+             "" if s.mean is None else f"{s.mean:.2f}", "" if s.median is None else f"{s.median:g}",
+             _e("  ".join(f"{score:g} 分 × {n}" for score, n in s.scores.items()))]
+            for s in written_stats(report.grades)]
+    if not rows:
+        return "<p>本作业没有书面题。</p>"
+    return _table(["书面题", "满分", "提交", "已批改", "未作答（自动 0 分）", "待批改", "平均分", "中位数", "人工分数分布"],
+                  rows, numeric=range(1, 8))
+
+
 def render(report) -> str:
     """The whole page for ``report`` (a :class:`coursekit.report.ClassReport`)."""
     title = f"班级报告：{report.grades.assignment}"
     sections = [("概况", _summary(report) + _warnings(report)),
                 ("最常见的错误（诊断）", _mistakes(report)),
                 ("分数分布", _distributions(report)),
+                ("书面题的人工评分", _written(report)),
                 ("每个检查的通过率（从低到高）", _checks(report)),
                 ("未评分与未提交的学生", _not_graded(report)),
                 ("每个学生一行", _students(report))]

@@ -1,0 +1,97 @@
+"""One question's marking board: every answer, grouped, with its saved judgement and a hint.
+
+:func:`question_board` joins what the other modules provide — answers (:mod:`.answers`), saved
+scores and comments (:mod:`.store`), groups (:mod:`.grouping`), the rubric and its hints
+(:mod:`.rubric`, :mod:`.comment`) — into the JSON the page draws. Shape::
+
+    {"assignment", "question": {grade_id, max_score, prompt_html, reference_html},
+     "questions": [{grade_id, max_score}], "rubric": {points: [{text, share, terms}], unit} | null,
+     "warnings": [str], "progress": {grade_id: [marked, submissions]},
+     "groups": [{"id", "kind", "variants": [{"html", "students": [student], "suggestion"}],
+                 "suggestion": {"ticks", "score", "reason"} | null}],
+     "students": {student: {"score", "comment", "token", "ticks", "remark", "unanswered", "auto_score"}}}
+
+A suggestion is a hint only: nothing reaches the gradebook until the marker confirms it.
+"""
+from .comment import parse
+from .grouping import group_answers, split_by_judgement
+from .render import render_markdown
+from .rubric import score_of, suggest
+from .splits import read_splits
+from .store import marked_counts, question_states
+
+__all__ = ["MISSING_TEXT", "question_board", "student_view"]
+
+MISSING_TEXT = "（找不到这名学生的笔记本：autograded/ 和 submitted/ 里都没有。）"
+UNANSWERED_REASON = "未作答：与发布时的占位文字相同（或为空）"
+
+
+def student_view(state, rubric) -> dict:
+    """What the page needs of one saved answer state (:class:`.store.AnswerState`)."""
+    texts = [p.text for p in rubric.points] if rubric else []
+    judgement = parse(state.comment, texts)
+    return {"score": state.score, "comment": state.comment, "token": state.token, "auto_score": state.auto_score,
+            "ticks": list(judgement.ticks) if judgement.ticks is not None else None,
+            "remark": judgement.remark, "unanswered": judgement.unanswered}
+
+
+def _suggestion(group, text, rubric, max_score, judged_keys, judged: bool) -> dict | None:
+    if group.kind == "unanswered":
+        return {"ticks": [False] * len(rubric.points) if rubric else None, "score": 0.0, "reason": UNANSWERED_REASON}
+    earlier = judged_keys.get(group.keys[0]) if not judged else None
+    if earlier is not None:
+        return {**earlier, "reason": "与已批改的相同回答一致"}
+    if rubric is None:
+        return None
+    ticks = suggest(rubric, text)
+    return {"ticks": ticks, "score": score_of(rubric, ticks, max_score), "reason": "按要点关键词推测"}
+
+
+def _warnings(rubrics, question) -> list:
+    if rubrics.missing_file:
+        return [f"没有评分要点文件 {rubrics.path}：本页只能直接打分（f 满分、h 一半、0 零分），见 autograde/README.md"]
+    if question.grade_id not in rubrics.by_question:
+        return [f"{rubrics.path} 里没有 [{question.grade_id}] 的评分要点：本题只能直接打分（f、h、0）"]
+    return []
+
+
+def question_board(course, assignment: str, grade_id: str) -> dict:
+    """The board of ``grade_id`` (see the module docstring); KeyError names an unknown question."""
+    questions = course.questions(assignment)
+    question = next((q for q in questions if q.grade_id == grade_id), None)
+    if question is None:
+        raise KeyError(f"{assignment} has no written question {grade_id!r} "
+                       f"(its questions: {', '.join(q.grade_id for q in questions) or 'none'})")
+    rubrics = course.rubrics(assignment, questions)
+    rubric = rubrics.by_question.get(grade_id)
+    states = question_states(course.engine, assignment, question.notebook, grade_id)
+    texts = course.answers(assignment, question, states)
+    views = {s: student_view(state, rubric) for s, state in states.items()}
+    answers = {s: (MISSING_TEXT if t is None else t) for s, t in texts.items()}
+    groups = group_answers(answers, course.stub, read_splits(course.folder, assignment).get(grade_id, ()))
+    groups = split_by_judgement(groups, lambda s: views[s]["token"])
+    judged_keys = {}
+    for group in groups:
+        first = views[group.students[0]]
+        if first["score"] is not None and len(group.keys) == 1:
+            judged_keys.setdefault(group.keys[0], {"ticks": first["ticks"], "score": first["score"]})
+    board_groups = []
+    for group in groups:
+        leader_text = answers[group.members[group.keys[0]][0]]
+        board_groups.append({
+            "id": f"{group.kind}:{group.students[0]}", "kind": group.kind,
+            "variants": [{"html": render_markdown(answers[group.members[k][0]]), "students": group.members[k],
+                          "suggestion": _suggestion(group, answers[group.members[k][0]], rubric, question.max_score,
+                                                    {}, True)}
+                         for k in group.keys],
+            "suggestion": _suggestion(group, leader_text, rubric, question.max_score, judged_keys,
+                                      views[group.students[0]]["score"] is not None)})
+    counts = marked_counts(course.engine, assignment)
+    return {"assignment": assignment,
+            "question": {"grade_id": grade_id, "max_score": question.max_score,
+                         "prompt_html": render_markdown(question.prompt),
+                         "reference_html": render_markdown(question.reference) if question.reference else ""},
+            "questions": [{"grade_id": q.grade_id, "max_score": q.max_score} for q in questions],
+            "rubric": rubric.to_dict() if rubric else None, "warnings": _warnings(rubrics, question),
+            "progress": {q.grade_id: list(counts.get(q.grade_id, (0, 0))) for q in questions},
+            "groups": board_groups, "students": views}

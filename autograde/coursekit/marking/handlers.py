@@ -1,0 +1,149 @@
+"""The marking page's HTTP side: the page itself, its static files and a small JSON API.
+
+Routes (under the server's ``base_url``):
+
+* ``GET  marking/?assignment=…&question=…`` — the page, with the first question's board inline;
+* ``GET  marking/api/board?assignment=…&question=…`` — one question's board (:mod:`.board`);
+* ``POST marking/api/judge?assignment=…`` — save a judgement (:mod:`.judging`), one transaction;
+* ``POST marking/api/split?assignment=…`` — ``{"question", "student"}``: that answer stands alone;
+* ``GET  marking/static/…`` — ``marking.js``, ``marking.css``.
+
+Gradebook work runs in a thread (a sqlite writer may wait for another), never on the server's
+event loop. The page's Content-Security-Policy allows its own scripts only: a student's answer is
+rendered escaped (:mod:`.render`) and could run nothing even if it were not.
+"""
+import json
+import pathlib
+
+from jupyter_server.base.handlers import APIHandler, JupyterHandler
+from jupyter_server.utils import url_path_join
+from tornado import web
+from tornado.ioloop import IOLoop
+
+from .board import question_board, student_view
+from .judging import JudgementError, parse_request
+from .rubric import RubricError
+from .splits import add_split
+from .store import marked_counts
+
+__all__ = ["STATIC", "handlers"]
+
+STATIC = pathlib.Path(__file__).resolve().parent / "static"
+PAGE_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'")
+
+
+def _blocking(function, *args):
+    return IOLoop.current().run_in_executor(None, function, *args)
+
+
+class _Marking:
+    """What every marking handler shares: the course, the chosen assignment and question."""
+
+    @property
+    def marking(self):
+        return self.settings["coursekit_marking"]
+
+    def assignment(self) -> str:
+        assignments = self.marking.assignments()
+        name = self.get_argument("assignment", "") or (assignments[0] if assignments else "")
+        if name not in assignments:
+            raise web.HTTPError(404, f"no assignment {name!r} with written answers in {self.marking.url} "
+                                     f"(found: {', '.join(assignments) or 'none'}; run nbgrader autograde first)")
+        return name
+
+    def board(self, assignment: str, question: str) -> dict:
+        if not question:
+            questions = self.marking.questions(assignment)
+            if not questions:
+                raise web.HTTPError(404, f"{assignment} has no written (markdown) answer cells")
+            question = questions[0].grade_id
+        try:
+            return question_board(self.marking, assignment, question)
+        except KeyError as error:
+            raise web.HTTPError(404, str(error.args[0])) from None
+        except RubricError as error:
+            raise web.HTTPError(500, str(error)) from None
+
+
+class PageHandler(_Marking, JupyterHandler):
+    @property
+    def content_security_policy(self) -> str:
+        return PAGE_CSP
+
+    @web.authenticated
+    async def get(self):
+        self.xsrf_token  # noqa: B018 -- sets the _xsrf cookie the page's POSTs send back
+        try:
+            assignment = await _blocking(self.assignment)
+            board = await _blocking(self.board, assignment, self.get_argument("question", ""))
+            data = {"board": board}
+        except web.HTTPError as error:
+            self.set_status(error.status_code)
+            data = {"error": error.log_message}
+        # The board sits in a JSON script element: "</" is escaped so no answer can end that element.
+        inline = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+        static = url_path_join(self.base_url, "marking", "static")
+        page = (STATIC / "marking.html").read_text(encoding="utf-8")
+        page = page.replace("{{static}}", static).replace("{{version}}", _version()).replace("{{data}}", inline)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(page)
+
+
+def _version() -> str:
+    return str(max(int(p.stat().st_mtime) for p in STATIC.iterdir()))
+
+
+class BoardHandler(_Marking, APIHandler):
+    @web.authenticated
+    async def get(self):
+        assignment = await _blocking(self.assignment)
+        self.finish(json.dumps(await _blocking(self.board, assignment, self.get_argument("question", "")),
+                               ensure_ascii=False))
+
+
+class JudgeHandler(_Marking, APIHandler):
+    @web.authenticated
+    async def post(self):
+        assignment = await _blocking(self.assignment)
+        try:
+            request = parse_request(self.get_json_body())
+        except JudgementError as error:
+            raise web.HTTPError(400, str(error)) from None
+        self.finish(json.dumps(await _blocking(self._save, assignment, request), ensure_ascii=False))
+
+    def _save(self, assignment: str, request) -> dict:
+        questions = self.marking.questions(assignment)
+        question = next((q for q in questions if q.grade_id == request.question), None)
+        if question is None:
+            raise web.HTTPError(404, f"{assignment} has no written question {request.question!r}")
+        rubric = self.marking.rubrics(assignment, questions).by_question.get(question.grade_id)
+        try:
+            saved = self.marking.ordering.apply(self.marking.engine, assignment, question, rubric, request)
+        except (JudgementError, ValueError) as error:
+            raise web.HTTPError(400, str(error)) from None
+        marked, total = marked_counts(self.marking.engine, assignment, question.grade_id).get(question.grade_id, (0, 0))
+        return {"students": {s: student_view(state, rubric) for s, state in saved.states.items()},
+                "replaced": {s: student_view(state, rubric) for s, state in saved.replaced.items()},
+                "missing": saved.missing, "progress": [marked, total]}
+
+
+class SplitHandler(_Marking, APIHandler):
+    @web.authenticated
+    async def post(self):
+        assignment = await _blocking(self.assignment)
+        body = self.get_json_body() or {}
+        question, student = body.get("question"), body.get("student")
+        if not isinstance(question, str) or not isinstance(student, str):
+            raise web.HTTPError(400, 'a split is {"question": grade_id, "student": student id}')
+        splits = await _blocking(add_split, self.marking.folder, assignment, question, student)
+        self.finish(json.dumps({"split": sorted(splits.get(question, ()))}, ensure_ascii=False))
+
+
+def handlers(base_url: str) -> list:
+    routes = [("marking/?", PageHandler), ("marking/api/board", BoardHandler),
+              ("marking/api/judge", JudgeHandler), ("marking/api/split", SplitHandler)]
+    result = [(url_path_join(base_url, path), handler) for path, handler in routes]
+    result.append((url_path_join(base_url, "marking/static/(.*)"), web.StaticFileHandler, {"path": str(STATIC)}))
+    return result

@@ -1,0 +1,109 @@
+"""A marker's judgement, as the page sends it, turned into scores and comments and saved in one transaction.
+
+Request shape (JSON)::
+
+    {"question": grade_id, "students": [student], "seen": {student: token},
+     "ticks": [bool] | null, "score": number | null, "remark": str, "unanswered": bool, "clear": bool}
+
+With a rubric the score is computed here from ``ticks`` (Python is the source of truth; the page
+shows the same sum, checked by a test); without one ``score`` is taken as sent, within
+0…max. ``unanswered`` scores 0 with the "not answered" reason; ``clear`` removes the score and
+the comment (the answer is unmarked again).
+"""
+import threading
+from dataclasses import dataclass, replace
+
+from .comment import Judgement, compose
+from .rubric import score_of
+from .store import write_judgement
+
+__all__ = ["JudgementError", "Request", "Ordering", "parse_request", "apply"]
+
+
+class JudgementError(ValueError):
+    """A request the page should never send (names the field and what was expected)."""
+
+
+@dataclass(frozen=True)
+class Request:
+    question: str
+    students: tuple
+    seen: dict
+    judgement: Judgement
+    score: float | None
+    clear: bool = False
+    page: str = ""                  # the page that sent it (random per page load) …
+    seq: int = 0                    # … and its running number there: later judgements win
+
+
+def _field(body: dict, name: str, kinds, default=None):
+    value = body.get(name, default)
+    kinds = kinds if isinstance(kinds, tuple) else (kinds,)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        expected = " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
+        raise JudgementError(f"judgement field {name!r} must be {expected}, got {value!r}")
+    return value
+
+
+def parse_request(body) -> Request:
+    if not isinstance(body, dict):
+        raise JudgementError(f"a judgement is a JSON object, got {type(body).__name__}")
+    students = _field(body, "students", list)
+    if not students or not all(isinstance(s, str) for s in students):
+        raise JudgementError("judgement field 'students' must be a non-empty list of student ids")
+    ticks = _field(body, "ticks", (list, type(None)))
+    if ticks is not None and not all(isinstance(t, bool) for t in ticks):
+        raise JudgementError(f"judgement field 'ticks' must be a list of true/false, got {ticks!r}")
+    score = _field(body, "score", (int, float, type(None)))
+    judgement = Judgement(None if ticks is None else tuple(ticks), _field(body, "remark", str, ""),
+                          _field(body, "unanswered", bool, False))
+    return Request(_field(body, "question", str), tuple(students), dict(_field(body, "seen", dict, {})), judgement,
+                   None if score is None else float(score), _field(body, "clear", bool, False),
+                   _field(body, "page", str, ""), _field(body, "seq", int, 0))
+
+
+class Ordering:
+    """A page's judgements take effect in the order the marker made them, whatever order they arrive in.
+
+    A page sends one judgement at a time, but when its tab closes it sends all it still holds at
+    once, and those may overtake the one in flight. Each carries ``(page, seq)``; an answer already
+    given a later judgement by the same page is left out of an earlier one.
+    """
+
+    def __init__(self):
+        self._last, self._lock = {}, threading.Lock()   # {(page, student): seq}; one lock: writes are quick
+
+    def apply(self, engine, assignment: str, question, rubric, request: Request):
+        with self._lock:
+            if request.page:
+                stale = {s for s in request.students if self._last.get((request.page, s), -1) > request.seq}
+                request = replace(request, students=tuple(s for s in request.students if s not in stale))
+            saved = apply(engine, assignment, question, rubric, request)
+            for student in request.students:
+                self._last[(request.page, student)] = request.seq
+            return saved
+
+
+def _score(request: Request, rubric, max_score: float) -> float | None:
+    judgement = request.judgement
+    if judgement.unanswered:
+        return 0.0
+    if judgement.ticks is not None:
+        if rubric is None:
+            raise JudgementError(f"{request.question} has no rubric: send a score, not ticks")
+        return score_of(rubric, judgement.ticks, max_score)
+    if request.score is not None and not 0 <= request.score <= max_score:
+        raise JudgementError(f"score {request.score:g} is outside 0…{max_score:g} for {request.question}")
+    return request.score
+
+
+def apply(engine, assignment: str, question, rubric, request: Request):
+    """Save ``request`` for every student it names; :class:`.store.Saved`."""
+    if request.clear:
+        score, text = None, None
+    else:
+        score = _score(request, rubric, question.max_score)
+        texts = [p.text for p in rubric.points] if rubric else []
+        text = compose(request.judgement, texts, score, question.max_score)
+    changes = {student: (score, text) for student in request.students}
+    return write_judgement(engine, assignment, question.notebook, question.grade_id, changes, request.seen)

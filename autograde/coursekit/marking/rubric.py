@@ -1,0 +1,113 @@
+"""The marking guide's rubric: key points per written answer, their share of the points, key terms.
+
+It lives in one file the instructor edits, ``<course>/rubrics/<assignment>.toml`` — outside
+``source/``, whose every file nbgrader releases to students. One table per answer cell
+(its ``grade_id``), one ``[[<grade_id>.points]]`` entry per key point::
+
+    [[q_think1_scale.points]]
+    text = "点积的方差约为 head_dim，维度越大分数差距越大"   # shown to the marker and in the feedback
+    share = 0.5                                          # part of the cell's points; a cell's shares add up to 1
+    terms = ["方差", "head_dim"]                          # highlighted in answers; a hit suggests the point
+
+A score is ``points × (sum of the ticked shares)``. Shares are kept as integer ten-thousandths
+so that the page's JavaScript and this module add them up to the same number.
+"""
+import pathlib
+import tomllib
+from dataclasses import dataclass, field
+
+__all__ = ["RubricError", "Point", "Rubric", "rubric_file", "load_rubrics", "score_of", "suggest"]
+
+UNIT = 10_000  # shares in ten-thousandths
+
+
+class RubricError(ValueError):
+    """The rubric file is not what :mod:`coursekit.marking.rubric` expects (names the file and the entry)."""
+
+
+@dataclass(frozen=True)
+class Point:
+    text: str
+    share: int                      # ten-thousandths of the cell's points
+    terms: tuple = ()
+
+
+@dataclass(frozen=True)
+class Rubric:
+    question: str                   # the answer cell's grade_id
+    points: tuple = ()              # Point, in the order the keys 1…9 tick them
+
+    def to_dict(self) -> dict:
+        return {"question": self.question, "unit": UNIT,
+                "points": [{"text": p.text, "share": p.share, "terms": list(p.terms)} for p in self.points]}
+
+
+@dataclass
+class Rubrics:
+    path: pathlib.Path
+    by_question: dict = field(default_factory=dict)   # {grade_id: Rubric}
+    missing_file: bool = False
+
+
+def rubric_file(course, assignment: str) -> pathlib.Path:
+    return pathlib.Path(course) / "rubrics" / f"{assignment}.toml"
+
+
+def _point(path, question, index, entry) -> Point:
+    where = f"{path}: [[{question}.points]] #{index + 1}"
+    if not isinstance(entry, dict) or not isinstance(entry.get("text"), str) or not entry["text"].strip():
+        raise RubricError(f"{where} needs text = \"…\" (the key point, in words)")
+    share = entry.get("share")
+    if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1:
+        raise RubricError(f"{where} needs share = a number in (0, 1] (its part of the points), got {share!r}")
+    terms = entry.get("terms", [])
+    if not isinstance(terms, list) or not all(isinstance(t, str) and t.strip() for t in terms):
+        raise RubricError(f"{where}: terms must be a list of non-empty strings, got {terms!r}")
+    return Point(entry["text"].strip(), round(share * UNIT), tuple(t.strip() for t in terms))
+
+
+def _rubric(path, question, table) -> Rubric:
+    entries = table.get("points") if isinstance(table, dict) else None
+    if not isinstance(entries, list) or not entries:
+        raise RubricError(f"{path}: [{question}] needs at least one [[{question}.points]] entry")
+    if len(entries) > 9:
+        raise RubricError(f"{path}: [{question}] has {len(entries)} points; keys 1–9 tick at most 9")
+    points = tuple(_point(path, question, i, e) for i, e in enumerate(entries))
+    total = sum(p.share for p in points)
+    if total != UNIT:
+        raise RubricError(f"{path}: the shares of [{question}] add up to {total / UNIT:g}, expected 1")
+    return Rubric(question, points)
+
+
+def load_rubrics(course, assignment: str, questions=()) -> Rubrics:
+    """Every rubric of ``assignment``; a missing file gives an empty :class:`Rubrics` (``missing_file``).
+
+    ``questions`` (grade ids), when given, must contain every table of the file: a typo in a
+    grade id would otherwise leave that question without its rubric, silently.
+    """
+    path = rubric_file(course, assignment)
+    if not path.is_file():
+        return Rubrics(path, {}, missing_file=True)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise RubricError(f"{path} is not valid TOML: {error}") from None
+    unknown = sorted(set(data) - set(questions)) if questions else []
+    if unknown:
+        raise RubricError(f"{path}: {', '.join(unknown)} is not a written answer of {assignment} "
+                          f"(expected one of {', '.join(questions)})")
+    return Rubrics(path, {q: _rubric(path, q, t) for q, t in data.items()})
+
+
+def score_of(rubric: Rubric, ticked, max_score: float) -> float:
+    """The score of the ticked points (``ticked``: one bool per point)."""
+    if len(ticked) != len(rubric.points):
+        raise ValueError(f"{rubric.question}: {len(ticked)} ticks for {len(rubric.points)} rubric points")
+    shares = sum(p.share for p, tick in zip(rubric.points, ticked) if tick)
+    return round(max_score * shares / UNIT, 4)
+
+
+def suggest(rubric: Rubric, text: str) -> list:
+    """One bool per point: does ``text`` contain one of its terms (case-insensitive)? A hint, never saved by itself."""
+    folded = (text or "").lower()
+    return [any(term.lower() in folded for term in p.terms) for p in rubric.points]

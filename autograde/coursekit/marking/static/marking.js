@@ -1,0 +1,499 @@
+// The marking page: one question's answers as groups, the marking guide beside them, keyboard only.
+// Data comes from coursekit.marking.board (inline for the first question, then GET api/board);
+// every judgement is POSTed at once to api/judge (Python recomputes the score: the source of truth).
+"use strict";
+(function () {
+  const root = location.pathname.replace(/\/marking\/?$/, "/marking/");
+  const params = new URLSearchParams(location.search);
+  const token = params.get("token");
+  const initial = JSON.parse(document.getElementById("initial").textContent);
+  const $ = (id) => document.getElementById(id);
+
+  const S = {
+    board: null, boards: {}, focus: 0, mode: "browse", splitIndex: 0, chain: Promise.resolve(),
+    anonymous: localStorage.getItem("coursekit.marking.anonymous") === "1",
+  };
+  // What the tests and the benchmark read: saves in flight, move → paint times (ms).
+  const probe = window.__marking = { ready: false, pending: 0, saves: 0, moves: [], question: null, errors: 0 };
+
+  // ---- arithmetic (the same as coursekit.marking.rubric.score_of; a test compares both) ----------
+  function scoreOf(rubric, ticks, maxScore) {
+    let shares = 0;
+    rubric.points.forEach((p, i) => { if (ticks[i]) shares += p.share; });
+    return Math.round(maxScore * shares / rubric.unit * 1e4) / 1e4;
+  }
+  probe.scoreOf = scoreOf;
+  const fmt = (x) => (Math.round(x * 1e4) / 1e4).toString();
+
+  // ---- server ---------------------------------------------------------------------------------
+  function headers() {
+    const h = { "Content-Type": "application/json" };
+    const xsrf = document.cookie.match(/(?:^|; )_xsrf=([^;]*)/);
+    if (xsrf) h["X-XSRFToken"] = decodeURIComponent(xsrf[1]);
+    if (token) h["Authorization"] = "token " + token;
+    return h;
+  }
+  async function call(path, body) {
+    const query = "?assignment=" + encodeURIComponent(S.board ? S.board.assignment : params.get("assignment") || "");
+    const init = body === undefined ? { headers: headers() }
+      : { method: "POST", headers: headers(), body: JSON.stringify(body), keepalive: true };
+    const response = await fetch(root + "api/" + path + (path.includes("?") ? "&" + query.slice(1) : query), init);
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(data.message || response.status + " " + response.statusText);
+    return data;
+  }
+
+  function notice(text, kind) {
+    const div = document.createElement("div");
+    div.className = "notice" + (kind ? " " + kind : "");
+    div.textContent = text;
+    $("notices").appendChild(div);
+    setTimeout(() => div.remove(), kind === "error" ? 15000 : 8000);
+  }
+
+  // ---- one group's state ----------------------------------------------------------------------
+  const studentsOf = (g) => g.variants.flatMap((v) => v.students);
+  const stateOf = (g) => S.board.students[studentsOf(g)[0]];
+  const isMarked = (g) => stateOf(g).score !== null && stateOf(g).score !== undefined;
+
+  function kindOf(variants) {  // as coursekit.marking.grouping._regrouped
+    const size = variants.reduce((n, v) => n + v.students.length, 0);
+    return variants.length > 1 ? "near" : size > 1 ? "identical" : "single";
+  }
+  const KIND = { unanswered: "未作答", identical: "相同回答", near: "相近回答（建议合并）", single: "单份回答" };
+
+  // ---- drawing --------------------------------------------------------------------------------
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function termPattern(rubric) {
+    if (!rubric) return null;
+    const terms = rubric.points.flatMap((p) => p.terms).filter((t) => t.length).sort((a, b) => b.length - a.length);
+    if (!terms.length) return null;
+    return new RegExp(terms.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "gi");
+  }
+
+  function highlight(container, pattern) {  // wraps key terms in <mark>, text nodes only (never inside MathML)
+    if (!pattern) return;
+    const walker = document.createTreeWalker(container, NodeFilter.SHOW_TEXT, {
+      acceptNode: (n) => n.parentElement.closest("math") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT });
+    const nodes = [];
+    while (walker.nextNode()) nodes.push(walker.currentNode);
+    for (const node of nodes) {
+      const text = node.nodeValue;
+      pattern.lastIndex = 0;
+      if (!pattern.test(text)) continue;
+      pattern.lastIndex = 0;
+      const frag = document.createDocumentFragment();
+      let last = 0, m;
+      while ((m = pattern.exec(text)) !== null) {
+        frag.appendChild(document.createTextNode(text.slice(last, m.index)));
+        frag.appendChild(el("mark", "term", m[0]));
+        last = m.index + m[0].length;
+      }
+      frag.appendChild(document.createTextNode(text.slice(last)));
+      node.replaceWith(frag);
+    }
+  }
+
+  function ticksLine(state, rubric) {
+    const line = el("div", "ticks");
+    if (!rubric || !state.ticks) return line;
+    state.ticks.forEach((on, i) => line.appendChild(
+      el("span", "tick " + (on ? "on" : "off"), (on ? "✓" : "✗") + (i + 1) + " " + rubric.points[i].text.slice(0, 14))));
+    return line;
+  }
+
+  function card(g, index) {
+    const board = S.board, rubric = board.rubric, state = stateOf(g), max = board.question.max_score;
+    const div = el("div", "group" + (isMarked(g) ? " marked" : "") + (index === S.focus ? " focus" : ""));
+    div.dataset.index = index;
+    div.dataset.kind = g.kind;
+    const head = div.appendChild(el("div", "head"));
+    const size = studentsOf(g).length;
+    head.appendChild(el("span", "kind " + g.kind, KIND[g.kind] + (size > 1 ? " ×" + size : "")));
+    head.appendChild(el("span", "nth", "第 " + (index + 1) + " / " + board.groups.length + " 组"));
+    const marked = isMarked(g);
+    head.appendChild(el("span", "score" + (marked ? "" : " unmarked"),
+      marked ? fmt(state.score) + " / " + fmt(max) + " 分" + (state.pending ? " …" : "") : "未批改"));
+    if (state.unanswered) div.appendChild(el("div", "ticks", "未作答（0 分）"));
+    else div.appendChild(ticksLine(state, rubric));
+    if (!marked && g.suggestion) {
+      const s = g.suggestion;
+      const ticks = s.ticks && rubric ? " · 要点 " + s.ticks.map((t, i) => (t ? "✓" : "✗") + (i + 1)).join(" ") : "";
+      div.appendChild(el("div", "suggestion", "建议 " + fmt(s.score) + " 分" + ticks + "（" + s.reason + "）· Enter 采纳"));
+    }
+    if (state.remark) div.appendChild(el("div", "remark", "评语：" + state.remark));
+    const pattern = S.pattern;
+    let k = 0;
+    g.variants.forEach((v) => {
+      const box = div.appendChild(el("div", "variant"));
+      const who = box.appendChild(el("div", "who"));
+      who.appendChild(el("span", "count", v.students.length + " 人"));
+      who.appendChild(el("span", "ids", "：" + v.students.join("、")));
+      const text = box.appendChild(el("div", "text"));
+      text.innerHTML = v.html;  // rendered and escaped by coursekit.marking.render (and the page's CSP)
+      highlight(text, pattern);
+      if (S.mode === "split" && index === S.focus) {
+        v.students.forEach((student) => {
+          const row = box.appendChild(el("div", "variant split-row" + (k === S.splitIndex ? " selected" : "")));
+          row.appendChild(el("span", "ids", student));
+          row.appendChild(el("span", "", k === S.splitIndex ? "  ← Enter 拆出" : ""));
+          k += 1;
+        });
+      }
+    });
+    return div;
+  }
+
+  function drawAnswers() {
+    const list = $("answers");
+    list.replaceChildren(...S.board.groups.map(card));
+  }
+
+  function redraw(index) {
+    const old = $("answers").children[index];
+    if (old) old.replaceWith(card(S.board.groups[index], index));
+  }
+
+  function drawQuestions() {
+    const nav = $("questions"), board = S.board;
+    nav.replaceChildren(...board.questions.map((q) => {
+      const [marked, total] = board.progress[q.grade_id] || [0, 0];
+      const span = el("span", "q" + (q.grade_id === board.question.grade_id ? " current" : "")
+        + (total && marked === total ? " done" : ""), q.grade_id + " " + marked + "/" + total);
+      span.dataset.question = q.grade_id;
+      return span;
+    }));
+    let marked = 0, total = 0;
+    Object.values(board.progress).forEach(([m, t]) => { marked += m; total += t; });
+    const [qm, qt] = board.progress[board.question.grade_id] || [0, 0];
+    $("status").textContent = "本题已批改 " + qm + " / " + qt + "，剩 " + (qt - qm)
+      + " · 全部 " + marked + " / " + total + "，剩 " + (total - marked) + " · 按 ? 看键盘";
+  }
+
+  function drawGuide() {
+    const board = S.board, guide = $("guide"), rubric = board.rubric, max = board.question.max_score;
+    guide.replaceChildren();
+    board.warnings.forEach((w) => guide.appendChild(el("p", "warning", w)));
+    guide.appendChild(el("h2", "", "题目 " + board.question.grade_id + "（" + fmt(max) + " 分）"));
+    const prompt = guide.appendChild(el("div", "prompt"));
+    prompt.innerHTML = board.question.prompt_html;
+    if (rubric) {
+      guide.appendChild(el("h2", "", "评分要点（按数字键勾选）"));
+      const ol = guide.appendChild(el("ol", "rubric"));
+      rubric.points.forEach((p) => {
+        const li = ol.appendChild(el("li", "", p.text + " "));
+        li.appendChild(el("span", "share", "（" + fmt(max * p.share / rubric.unit) + " 分）"));
+        if (p.terms.length) li.appendChild(el("div", "terms", "关键词：" + p.terms.join("、")));
+      });
+    }
+    guide.appendChild(el("h2", "", "参考答案"));
+    const reference = guide.appendChild(el("div", "reference"));
+    if (board.question.reference_html) reference.innerHTML = board.question.reference_html;
+    else reference.textContent = "（母版里没有这道题的参考答案）";
+  }
+
+  function show(board, keepFocus) {
+    const previous = S.board && S.board.question.grade_id === board.question.grade_id
+      ? (S.board.groups[S.focus] || {}).id : null;
+    S.board = board;
+    S.boards[board.question.grade_id] = board;
+    S.pattern = termPattern(board.rubric);
+    S.mode = "browse";
+    const kept = keepFocus && previous ? board.groups.findIndex((g) => g.id === previous) : -1;
+    S.focus = kept >= 0 ? kept : Math.max(0, board.groups.findIndex((g) => !isMarked(g)));
+    probe.question = board.question.grade_id;
+    document.body.classList.toggle("anonymous", S.anonymous);
+    drawQuestions();
+    drawGuide();
+    drawAnswers();
+    scrollToFocus();
+    const next = params.get("question");
+    params.set("question", board.question.grade_id);
+    if (next !== board.question.grade_id) history.replaceState(null, "", "?" + params.toString());
+  }
+
+  function scrollToFocus() {
+    const node = $("answers").children[S.focus];
+    if (node) node.scrollIntoView({ block: "nearest" });
+  }
+
+  // ---- moving ---------------------------------------------------------------------------------
+  function moveTo(index, event) {
+    const groups = S.board.groups;
+    if (!groups.length) return;
+    index = Math.max(0, Math.min(groups.length - 1, index));
+    const list = $("answers").children;
+    if (list[S.focus]) list[S.focus].classList.remove("focus");
+    S.focus = index;
+    list[index].classList.add("focus");
+    scrollToFocus();
+    if (event) {  // keydown → the frame showing the new focus has been painted
+      const start = event.timeStamp;
+      requestAnimationFrame(() => setTimeout(() => probe.moves.push(performance.now() - start), 0));
+    }
+  }
+
+  function nextUnmarked() {
+    const groups = S.board.groups;
+    for (let step = 1; step <= groups.length; step++) {
+      const i = (S.focus + step) % groups.length;
+      if (!isMarked(groups[i])) return i;
+    }
+    return -1;
+  }
+
+  async function openQuestion(offset) {
+    const qs = S.board.questions.map((q) => q.grade_id);
+    const i = qs.indexOf(S.board.question.grade_id) + offset;
+    if (i < 0 || i >= qs.length) { notice(offset > 0 ? "已经是最后一题" : "已经是第一题"); return; }
+    await load(qs[i], false);
+    const after = qs[i + 1];
+    if (after && !S.boards[after]) fetchBoard(after).catch(() => null);  // ready before the marker gets there
+  }
+
+  function fetchBoard(question) {
+    return call("board?question=" + encodeURIComponent(question)).then((b) => { S.boards[question] = b; return b; });
+  }
+
+  async function load(question, fresh) {
+    try {
+      await S.chain;  // a reload shows this page's own saves
+      show(!fresh && S.boards[question] ? S.boards[question] : await fetchBoard(question), fresh);
+    } catch (error) {
+      notice("读取失败：" + error.message, "error");
+    }
+  }
+
+  // ---- saving: one request at a time, in order; what is still queued when the tab closes is sent at once ----
+  // A judgement carries the group's whole state, so a queued one replaces an older one for the same answers.
+  const queue = [];
+  let sending = false;
+  const pageId = Math.random().toString(36).slice(2) + Date.now().toString(36);
+  let seq = 0;
+  const version = {};  // {student: local changes made}: a reply older than the latest change keeps the latter
+
+  function enqueue(item) {
+    item.body.page = pageId;
+    item.body.seq = ++seq;
+    item.versions = {};
+    (item.body.students || []).forEach((s) => { version[s] = (version[s] || 0) + 1; item.versions[s] = version[s]; });
+    const i = queue.findIndex((q) => q.key === item.key);
+    if (i >= 0) queue[i] = item; else queue.push(item);
+    probe.pending = queue.length + (sending ? 1 : 0);
+    if (!sending) S.chain = sendNext();
+  }
+
+  function bodyOf(item) {
+    const board = item.board, body = Object.assign({}, item.body, { seen: {} });
+    body.students.forEach((s) => { body.seen[s] = board.students[s].token; });
+    return body;
+  }
+
+  async function sendNext() {
+    sending = true;
+    while (queue.length) {
+      const item = queue.shift();
+      probe.pending = queue.length + 1;
+      await (item.split ? sendSplit(item) : sendJudgement(item));
+    }
+    sending = false;
+    probe.pending = 0;
+  }
+
+  async function sendJudgement(item) {
+    const board = item.board, g = item.group;
+    try {
+      const saved = await call("judge", bodyOf(item));
+      Object.entries(saved.students).forEach(([s, state]) => {
+        if (version[s] === item.versions[s]) board.students[s] = state;   // nothing newer here: the server's word
+        else board.students[s].token = state.token;                         // a newer change is queued: keep it
+      });
+      board.progress[board.question.grade_id] = saved.progress;
+      probe.saves += 1;
+      const replaced = Object.keys(saved.replaced);
+      if (replaced.length) {
+        const who = S.anonymous ? replaced.length + " 份回答" : replaced.join("、");
+        notice("覆盖了另一位老师刚保存的判定：" + who + "（原为 " + replaced.map((s) => {
+          const r = saved.replaced[s]; return r.score === null ? "未批改" : fmt(r.score) + " 分"; }).join("、") + "）");
+      }
+    } catch (error) {
+      probe.errors += 1;
+      notice("保存失败：" + error.message + "。已重新读取本题。", "error");
+      S.boards = {};
+      await fetchBoard(board.question.grade_id).then((b) => show(b, true)).catch(() => null);
+    }
+    if (S.board === board) {
+      const i = board.groups.indexOf(g);
+      if (i >= 0 && !(S.mode !== "browse" && i === S.focus)) redraw(i);  // never under an open comment or split
+      drawQuestions();
+    }
+  }
+
+  async function sendSplit(item) {
+    await call("split", item.body).catch((error) => notice("拆分没有保存：" + error.message, "error"));
+  }
+
+  window.addEventListener("pagehide", () => {  // the tab closes or reloads: send what is queued now
+    while (queue.length) {
+      const item = queue.shift();
+      call(item.split ? "split" : "judge", item.split ? item.body : bodyOf(item)).catch(() => null);
+    }
+  });
+
+  // ---- judging --------------------------------------------------------------------------------
+  function save(index, judgement) {
+    const board = S.board, g = board.groups[index], students = studentsOf(g), rubric = board.rubric;
+    const max = board.question.max_score;
+    const score = judgement.clear ? null : judgement.unanswered ? 0
+      : judgement.ticks && rubric ? scoreOf(rubric, judgement.ticks, max) : judgement.score;
+    const hasComment = judgement.clear ? false : true;
+    students.forEach((s) => {
+      const old = board.students[s];
+      board.students[s] = Object.assign({}, old, { score: score === undefined ? null : score, pending: true,
+        ticks: judgement.clear ? null : judgement.ticks || null, remark: hasComment ? judgement.remark || "" : "",
+        unanswered: !!judgement.unanswered });
+    });
+    redraw(index);
+    const body = Object.assign({ question: board.question.grade_id, students: students, remark: "",
+      unanswered: false, clear: false, ticks: null, score: null }, judgement);
+    enqueue({ key: students.join(" "), body: body, board: board, group: g });
+    drawQuestions();
+  }
+
+  function current() {
+    return S.board.groups[S.focus];
+  }
+
+  function toggle(point) {
+    const g = current(), rubric = S.board.rubric;
+    if (!g) return;
+    if (!rubric) { notice("本题没有评分要点：用 f（满分）、h（一半）、0（零分）打分"); return; }
+    if (point >= rubric.points.length) { notice("本题只有 " + rubric.points.length + " 个评分要点"); return; }
+    const state = stateOf(g);
+    const ticks = isMarked(g) && state.ticks ? state.ticks.slice() : rubric.points.map(() => false);
+    ticks[point] = !ticks[point];
+    save(S.focus, { ticks: ticks, remark: state.remark || "" });
+  }
+
+  function setScore(fraction) {
+    const g = current(), rubric = S.board.rubric, max = S.board.question.max_score;
+    if (!g) return;
+    const remark = stateOf(g).remark || "";
+    if (rubric && fraction !== 0 && fraction !== 1) { notice("本题有评分要点：用数字键勾选"); return; }
+    if (rubric) save(S.focus, { ticks: rubric.points.map(() => fraction === 1), remark: remark });
+    else save(S.focus, { score: max * fraction, remark: remark });
+  }
+
+  function confirmAndNext() {
+    const g = current();
+    if (!g) return;
+    if (!isMarked(g) && g.suggestion) {
+      const s = g.suggestion;
+      save(S.focus, g.kind === "unanswered" ? { unanswered: true }
+        : s.ticks && S.board.rubric ? { ticks: s.ticks.slice() } : { score: s.score });
+    } else if (!isMarked(g)) {
+      notice("这一组还没有分数：用数字键、f、0 打分");
+      return;
+    }
+    const next = nextUnmarked();
+    if (next < 0) notice("本题已全部批改。按 ] 去下一题。");
+    else moveTo(next);
+  }
+
+  function openComment() {
+    const g = current();
+    if (!g) return;
+    S.mode = "comment";
+    const node = $("answers").children[S.focus];
+    const area = node.appendChild(el("textarea", "comment"));
+    area.value = stateOf(g).remark || "";
+    area.placeholder = "评语（学生会在反馈里看到）。Enter 保存，Shift+Enter 换行，Esc 取消";
+    area.addEventListener("keydown", (e) => {
+      e.stopPropagation();
+      if (e.key === "Escape") { S.mode = "browse"; area.remove(); }
+      else if (e.key === "Enter" && !e.shiftKey) {
+        e.preventDefault();
+        const state = stateOf(g);
+        S.mode = "browse";
+        const keep = state.unanswered ? { unanswered: true }
+          : state.ticks && S.board.rubric && isMarked(g) ? { ticks: state.ticks.slice() }
+          : { score: isMarked(g) ? state.score : null };
+        save(S.focus, Object.assign(keep, { remark: area.value }));
+      }
+    });
+    area.focus();
+  }
+
+  function splitKey(key) {
+    const g = current(), students = studentsOf(g);
+    if (key === "Escape") { S.mode = "browse"; redraw(S.focus); return; }
+    if (key === "j" || key === "ArrowDown") S.splitIndex = Math.min(students.length - 1, S.splitIndex + 1);
+    else if (key === "k" || key === "ArrowUp") S.splitIndex = Math.max(0, S.splitIndex - 1);
+    else if (key === "Enter" || key === "s") { splitOut(students[S.splitIndex]); return; }
+    redraw(S.focus);
+  }
+
+  function splitOut(student) {
+    const board = S.board, g = current();
+    const variant = g.variants.find((v) => v.students.includes(student));
+    const alone = { id: "split:" + student, kind: g.kind === "unanswered" ? "unanswered" : "single",
+      variants: [{ html: variant.html, students: [student], suggestion: variant.suggestion }],
+      suggestion: g.kind === "unanswered" ? g.suggestion : variant.suggestion };
+    variant.students = variant.students.filter((s) => s !== student);
+    g.variants = g.variants.filter((v) => v.students.length);
+    if (g.kind !== "unanswered") g.kind = kindOf(g.variants);
+    board.groups.splice(S.focus + 1, 0, alone);
+    S.mode = "browse";
+    drawAnswers();
+    enqueue({ key: "split " + student, split: true, body: { question: board.question.grade_id, student: student } });
+  }
+
+  // ---- keys -----------------------------------------------------------------------------------
+  function onKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || !S.board) return;
+    if (S.mode === "comment") return;
+    const key = e.key;
+    if (S.mode === "split") { e.preventDefault(); splitKey(key); return; }
+    if (key === "?") { $("help").hidden = !$("help").hidden; return; }
+    if (!$("help").hidden && key === "Escape") { $("help").hidden = true; return; }
+    const actions = {
+      j: () => moveTo(S.focus + 1, e), ArrowDown: () => moveTo(S.focus + 1, e),
+      k: () => moveTo(S.focus - 1, e), ArrowUp: () => moveTo(S.focus - 1, e),
+      "]": () => openQuestion(1), "[": () => openQuestion(-1),
+      Enter: confirmAndNext, f: () => setScore(1), 0: () => setScore(0), h: () => setScore(0.5),
+      x: () => current() && save(S.focus, { unanswered: true }), u: () => current() && save(S.focus, { clear: true }),
+      c: openComment, a: () => { S.anonymous = !S.anonymous; localStorage.setItem("coursekit.marking.anonymous",
+        S.anonymous ? "1" : "0"); document.body.classList.toggle("anonymous", S.anonymous); },
+      r: () => load(S.board.question.grade_id, true),
+      s: () => { if (current() && studentsOf(current()).length > 1) { S.mode = "split"; S.splitIndex = 0; redraw(S.focus); }
+        else notice("这一组只有一份回答"); },
+    };
+    if (/^[1-9]$/.test(key)) { e.preventDefault(); toggle(Number(key) - 1); return; }
+    if (actions[key]) { e.preventDefault(); actions[key](); }
+  }
+
+  probe.current = () => {
+    const g = current();
+    if (!g) return null;
+    return { students: studentsOf(g), kind: g.kind, marked: isMarked(g), index: S.focus, count: S.board.groups.length,
+      suggestion: g.suggestion, state: stateOf(g), mode: S.mode,
+      remaining: S.board.groups.filter((x) => !isMarked(x)).length, question: S.board.question.grade_id };
+  };
+
+  document.addEventListener("keydown", onKey);
+  if (initial.error) {
+    $("answers").replaceChildren(el("p", "error-page", "无法打开批改页：" + initial.error));
+  } else {
+    show(initial.board, false);
+    const qs = initial.board.questions.map((q) => q.grade_id);
+    const after = qs[qs.indexOf(initial.board.question.grade_id) + 1];
+    if (after) fetchBoard(after).catch(() => null);
+  }
+  probe.ready = true;
+})();

@@ -1,0 +1,128 @@
+"""Written answers' scores and comments in nbgrader's own gradebook: read a question, write a judgement.
+
+A score is ``Grade.manual_score`` and a comment ``Comment.manual_comment``, exactly where the
+formgrader keeps them, so the formgrader, ``generate_feedback`` and the class report see every
+judgement. Writing follows the formgrader: a score clears ``needs_manual_grade``, removing it
+sets the flag again when nbgrader gave no automatic score.
+
+One judgement (one answer, or a whole group) is one transaction. Two markers may judge the same
+answer: the later write wins, and is told what it replaced (:attr:`Saved.replaced`) — the page
+shows it, so nothing is lost silently.
+"""
+import hashlib
+from dataclasses import dataclass, field
+
+from nbgrader.api import (Assignment, Comment, Grade, GradeCell, Notebook, SolutionCell, Student,
+                          SubmittedAssignment, SubmittedNotebook)
+from sqlalchemy import and_, func
+from sqlalchemy import text as sql
+from sqlalchemy.orm import Session, aliased
+
+__all__ = ["AnswerState", "Saved", "state_token", "question_states", "marked_counts", "write_judgement"]
+
+
+@dataclass(frozen=True)
+class AnswerState:
+    student: str
+    score: float | None          # the manual score; None: not marked
+    comment: str | None          # the manual comment
+    auto_score: float | None     # nbgrader's (0 for an untouched release stub)
+
+    @property
+    def token(self) -> str:
+        return state_token(self.score, self.comment)
+
+
+@dataclass
+class Saved:
+    states: dict = field(default_factory=dict)      # {student: AnswerState} after the write
+    replaced: dict = field(default_factory=dict)    # {student: AnswerState} someone else had written meanwhile
+    missing: list = field(default_factory=list)     # students without a submission of this notebook
+
+
+def state_token(score, comment) -> str:
+    """A short fingerprint of a saved judgement: what a page saw, sent back with its next write."""
+    return hashlib.sha1(repr((None if score is None else float(score), comment or None)).encode()).hexdigest()[:12]
+
+
+# Grade and solution cells share nbgrader's base_cell table; one alias, made once, keeps SQLAlchemy's query cache warm.
+_SOLUTION = aliased(SolutionCell, flat=True)
+
+
+def _rows(db, assignment: str, notebook: str, grade_id: str, students=None):
+    solution = _SOLUTION
+    query = (db.query(Student.id, Grade, Comment)
+             .join(SubmittedNotebook, Grade.notebook_id == SubmittedNotebook.id)
+             .join(GradeCell, Grade.cell_id == GradeCell.id)
+             .join(Notebook, GradeCell.notebook_id == Notebook.id)
+             .join(SubmittedAssignment, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
+             .join(Assignment, SubmittedAssignment.assignment_id == Assignment.id)
+             .join(Student, SubmittedAssignment.student_id == Student.id)
+             .outerjoin(solution, and_(solution.notebook_id == Notebook.id, solution.name == grade_id))
+             .outerjoin(Comment, and_(Comment.notebook_id == SubmittedNotebook.id, Comment.cell_id == solution.id))
+             .filter(Assignment.name == assignment, Notebook.name == notebook, GradeCell.name == grade_id))
+    if students is not None:
+        query = query.filter(Student.id.in_(list(students)))
+    return query
+
+
+def _state(student, grade, comment) -> AnswerState:
+    return AnswerState(student, grade.manual_score, comment.manual_comment if comment is not None else None,
+                       grade.auto_score)
+
+
+def question_states(engine, assignment: str, notebook: str, grade_id: str) -> dict:
+    """{student: AnswerState} of every submission's answer to ``grade_id``."""
+    with Session(engine) as db:
+        return {s: _state(s, g, c) for s, g, c in _rows(db, assignment, notebook, grade_id)}
+
+
+def marked_counts(engine, assignment: str, grade_id: str | None = None) -> dict:
+    """{grade_id: (marked, submissions)} for every grade cell of ``assignment`` (or one), manual scores only."""
+    with Session(engine) as db:
+        rows = (db.query(GradeCell.name, func.count(Grade.id), func.count(Grade.manual_score))
+                .join(Grade, Grade.cell_id == GradeCell.id)
+                .join(Notebook, GradeCell.notebook_id == Notebook.id)
+                .join(Assignment, Notebook.assignment_id == Assignment.id)
+                .filter(Assignment.name == assignment))
+        if grade_id is not None:
+            rows = rows.filter(GradeCell.name == grade_id)
+        return {name: (marked, total) for name, total, marked in rows.group_by(GradeCell.name)}
+
+
+def _comment_row(db, student_grade: Grade, grade_id: str) -> Comment:
+    cell = db.query(SolutionCell).filter(SolutionCell.notebook_id == student_grade.cell.notebook_id,
+                                         SolutionCell.name == grade_id).one()
+    comment = Comment(cell_id=cell.id, notebook_id=student_grade.notebook_id)
+    db.add(comment)
+    return comment
+
+
+def write_judgement(engine, assignment: str, notebook: str, grade_id: str, changes: dict, seen: dict) -> Saved:
+    """Write ``changes`` ({student: (score or None, comment or None)}) in one transaction.
+
+    ``seen`` ({student: token}) is what the marker's page showed; an answer whose saved state
+    differs was changed by someone else since, and is reported in :attr:`Saved.replaced`.
+    """
+    saved = Saved()
+    with Session(engine) as db, db.begin():
+        if engine.dialect.name == "sqlite":  # take the write lock before reading: no second writer in between
+            db.execute(sql("BEGIN IMMEDIATE"))
+        rows = _rows(db, assignment, notebook, grade_id, changes).with_for_update(of=Grade)
+        found = {s: (g, c) for s, g, c in rows}
+        for student, (score, text) in changes.items():
+            if student not in found:
+                saved.missing.append(student)
+                continue
+            grade, comment = found[student]
+            before = _state(student, grade, comment)
+            if student in seen and seen[student] != before.token:
+                saved.replaced[student] = before
+            grade.manual_score = None if score is None else float(score)
+            grade.needs_manual_grade = grade.manual_score is None and grade.auto_score is None
+            if comment is None and text is not None:
+                comment = _comment_row(db, grade, grade_id)
+            if comment is not None:
+                comment.manual_comment = text
+            saved.states[student] = _state(student, grade, comment)
+    return saved

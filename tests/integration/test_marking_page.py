@@ -1,0 +1,226 @@
+"""Does an instructor mark a class of 300 by question, keyboard only, with every judgement in nbgrader's gradebook?
+
+One JupyterLab (with the marking page turned on as ``make lab`` does, and nbgrader's formgrader)
+and one Chromium for the module; the class is :mod:`support.written_answers` (300 students,
+8 written questions: correct, partial, blank, copied and reformatted answers).
+"""
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+from nbgrader.api import (Comment, Gradebook, Grade, GradeCell, SolutionCell, Student, SubmittedAssignment,
+                          SubmittedNotebook)
+
+from coursekit.marking import enable
+from coursekit.marking.comment import parse
+from coursekit.marking.rubric import load_rubrics, score_of
+from support.lab_page import VIEWPORT, chromium_browser
+from support.lab_server import lab_server
+from support.marking_page import current, mark_all, open_marking, settle
+from support.written_answers import ASSIGNMENT, STUB, questions, write_written_class
+
+pytestmark = pytest.mark.timeout(300)
+
+
+@pytest.fixture(scope="module")
+def marked(tmp_path_factory):
+    """The running server, the browser, the class, and the presses of marking it all (done once)."""
+    base = tmp_path_factory.mktemp("marking")
+    course = base / "notebooks" / "course"  # inside the server's root, where the formgrader wants it
+    written = write_written_class(course, 300)
+    (base / "config").mkdir()
+    (base / "config" / "nbgrader_config.py").write_text(  # as the hub writes an instructor's settings
+        f"c = get_config()\nload_subconfig({str(course / 'nbgrader_config.py')!r})\n"
+        f"c.CourseDirectory.root = {str(course)!r}\n")
+    enable.write(base / "config", base / "lab-settings", "/")
+    with lab_server(base) as server, chromium_browser(base / "chromium", "the marking page test") as browser:
+        context = browser.new_context(viewport=VIEWPORT)
+        page = context.new_page()
+        open_marking(page, server)
+        presses = mark_all(page, {q: written.truth[q] for q in questions()})
+        yield {"server": server, "browser": browser, "page": page, "class": written, "presses": presses,
+               "course": course}
+        context.close()
+
+
+def _gradebook_marks(written, question):
+    """{student: (manual score, manual comment)} of one question, read back with nbgrader.api's tables."""
+    with Gradebook(written.url) as gradebook:
+        db = gradebook.db
+        scores = dict(db.query(Student.id, Grade.manual_score)
+                      .join(SubmittedNotebook, Grade.notebook_id == SubmittedNotebook.id)
+                      .join(SubmittedAssignment, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
+                      .join(Student, SubmittedAssignment.student_id == Student.id)
+                      .join(GradeCell, Grade.cell_id == GradeCell.id).filter(GradeCell.name == question))
+        comments = dict(db.query(Student.id, Comment.manual_comment)
+                        .join(SubmittedNotebook, Comment.notebook_id == SubmittedNotebook.id)
+                        .join(SubmittedAssignment, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
+                        .join(Student, SubmittedAssignment.student_id == Student.id)
+                        .join(SolutionCell, Comment.cell_id == SolutionCell.id).filter(SolutionCell.name == question))
+    return {s: (scores[s], comments[s]) for s in written.students}
+
+
+def test_does_grouping_keep_the_judgements_under_40_percent_of_2400(marked):
+    """Every answer marked by keys only, in fewer than 960 judgements; blank and copied answers are the saving?"""
+    presses, written = marked["presses"], marked["class"]
+    answers = len(written.students) * len(questions())
+    print(f"\nmarking {answers} answers: {presses.judgements} judgements ({presses.judgements / answers:.1%}), "
+          f"{presses.keys} key presses ({presses.keys / answers:.2f} per answer), {presses.splits} splits; "
+          f"per question: {presses.by_question}")
+    assert presses.judgements < 0.4 * answers
+    own = sum(k in ("correct", "partial") for q in questions() for k in written.kinds[q].values())
+    assert presses.judgements <= own + len(questions())  # blank answers: one judgement a question; copies: none
+
+
+def test_are_the_scores_and_comments_in_the_gradebook_as_the_instructor_meant(marked):
+    """Each student's manual score is the rubric score of what they covered, with ✓/✗ points in the comment?"""
+    written = marked["class"]
+    rubrics = load_rubrics(written.course, ASSIGNMENT).by_question
+    for question in questions():
+        rubric, texts = rubrics[question], [p.text for p in rubrics[question].points]
+        for student, (score, comment) in _gradebook_marks(written, question).items():
+            truth = written.truth[question][student]
+            assert score == score_of(rubric, truth, 1.0), (question, student, written.answers[question][student])
+            judgement = parse(comment, texts)
+            if written.answers[question][student].strip() == STUB:
+                assert judgement.unanswered and "未作答" in comment
+            else:
+                assert judgement.ticks == truth, (question, student, comment)
+
+
+def test_does_the_page_show_progress_and_the_marking_guide(marked):
+    """All 2,400 answers counted as marked; the guide shows the master's reference answer and the rubric?"""
+    page = marked["page"]
+    open_marking(page, marked["server"], "question=q_think2_mask_order")
+    assert "全部 2400 / 2400，剩 0" in page.locator("#status").inner_text()
+    guide = page.locator("#guide").inner_text()
+    assert "softmax 是按行归一化的" in guide  # the master's reference answer
+    assert "事后清零后每行的和小于 1" in guide and "0.3 分" in guide  # a rubric point and its share
+    first = page.locator(".group").first
+    assert first.get_attribute("data-kind") == "unanswered" and "0 / 1 分" in first.inner_text()
+    assert page.locator(".group mark.term").count() > 0  # the rubric's key terms are highlighted
+
+
+def test_does_the_formgrader_show_the_same_scores(marked):
+    """nbgrader's formgrader lists every submission as graded, and its grading form shows the page's scores?"""
+    server, browser, written = marked["server"], marked["browser"], marked["class"]
+    rubrics = load_rubrics(written.course, ASSIGNMENT).by_question
+    expected = {s: {q: score_of(rubrics[q], written.truth[q][s], 1.0) for q in questions()} for s in written.students}
+    listed = server.api(f"formgrader/api/submitted_notebooks/{ASSIGNMENT}/{ASSIGNMENT}")
+    assert len(listed) == 300 and not any(n["needs_manual_grade"] for n in listed)
+    for notebook in listed:  # the 12 autograded points + the written ones
+        assert abs(notebook["score"] - 12.0 - sum(expected[notebook["student"]].values())) < 1e-6
+    context = browser.new_context(viewport=VIEWPORT)  # the formgrader's own requests carry no token: a header does
+    context.set_extra_http_headers({"Authorization": f"token {server.token}"})
+    form = context.new_page()
+    for notebook in listed[:2]:
+        form.goto(f"{server.url}formgrader/submissions/{notebook['id']}/?token={server.token}")
+        for question in questions():
+            box = form.locator(f"input.score#{question}")
+            form.wait_for_function("(q) => document.getElementById(q) && document.getElementById(q).value !== ''",
+                                   arg=question, timeout=30_000)
+            assert float(box.input_value()) == expected[notebook["student"]][question]
+    context.close()
+
+
+def test_does_the_feedback_show_the_comments(marked):
+    """nbgrader generate_feedback puts the comment and the ticked/missed points beside the answer, in Chinese?"""
+    course, written = marked["course"], marked["class"]
+    student = next(s for s in written.students if written.kinds["q_lab1_no_scale"][s] == "partial")
+    env = dict(os.environ, PATH=os.pathsep.join([str(pathlib.Path(sys.executable).parent), os.environ["PATH"]]))
+    subprocess.run([sys.executable, "-m", "nbgrader", "generate_feedback", ASSIGNMENT, "--student", student],
+                   cwd=course, env=env, check=True, capture_output=True, timeout=120)
+    html = (course / "feedback" / student / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text(encoding="utf-8")
+    assert "得分要点" in html and "✓" in html and "✗" in html
+    assert "不缩放时分数的标准差约为" in html  # a rubric point's text, ticked or missed
+
+
+def test_do_two_markers_at_once_lose_no_write(marked):
+    """Two browser contexts judge the same question at once: every write lands, an overwrite is reported?"""
+    browser, server, written = marked["browser"], marked["server"], marked["class"]
+    question = "q_think4_split"
+    pages = [browser.new_context(viewport=VIEWPORT).new_page() for _ in range(2)]
+    for page in pages:
+        open_marking(page, server, f"question={question}")
+    one, two = pages
+    for page in pages:  # both start on group 2 and clear it, then tick point 1
+        page.keyboard.press("j")
+    for key in ("u", "1"):
+        one.keyboard.press(key)
+        two.keyboard.press(key)
+    shared = current(one)["students"]
+    for _ in range(3):  # then each judges groups the other does not touch
+        one.keyboard.press("j")
+        two.keyboard.press("k")
+    mine, theirs = current(one)["students"], current(two)["students"]
+    one.keyboard.press("f")
+    two.keyboard.press("0")
+    for page in pages:
+        settle(page)
+    marks = _gradebook_marks(written, question)
+    assert all(marks[s][0] == 0.4 for s in shared)  # both wrote point 1 (0.4): the same, nothing lost
+    assert all(marks[s][0] == 1.0 for s in mine) and all(marks[s][0] == 0.0 for s in theirs)
+    one.reload()
+    one.wait_for_function("() => window.__marking && window.__marking.ready")
+    one.keyboard.press("j"), one.keyboard.press("k")
+    for page in pages:
+        page.context.close()
+
+
+def test_does_a_reload_in_the_middle_lose_nothing(marked):
+    """Keys pressed just before a reload are saved, and the reloaded page shows them?"""
+    page, server, written = marked["page"], marked["server"], marked["class"]
+    question = "q_lab3_matmul_speed"
+    open_marking(page, server, f"question={question}")
+    page.keyboard.press("j")
+    students = current(page)["students"]
+    for key in ("u", "1", "2", "3", "c"):
+        page.keyboard.press(key)
+    page.keyboard.type("重新加载之前写的评语")
+    page.keyboard.press("Enter")
+    page.reload()  # without waiting for the saves
+    page.wait_for_function("() => window.__marking && window.__marking.ready")
+    page.wait_for_timeout(500)
+    marks = _gradebook_marks(written, question)
+    assert all(marks[s][0] == 1.0 and "重新加载之前写的评语" in (marks[s][1] or "") for s in students), \
+        ({s: marks[s] for s in students}, marked["server"].log()[-3000:])
+    page.reload()
+    page.wait_for_function("() => window.__marking && window.__marking.ready")
+    state = page.evaluate("(s) => window.__marking.current && true", students[0])
+    assert state
+
+
+def test_is_the_page_reachable_from_the_lab_menu(marked):
+    """JupyterLab's menu bar has 批改, whose item opens the marking page in a new tab?"""
+    server, browser = marked["server"], marked["browser"]
+    context = browser.new_context(viewport=VIEWPORT)
+    lab = context.new_page()
+    lab.goto(f"{server.url}lab?token={server.token}")
+    lab.locator(".lm-MenuBar-itemLabel", has_text="批改").first.click(timeout=60_000)
+    with context.expect_page() as opened:
+        lab.locator(".lm-Menu-itemLabel", has_text="按题批改书面回答").click()
+    marking = opened.value
+    marking.wait_for_function("() => window.__marking && window.__marking.ready", timeout=30_000)
+    assert marking.url.split("?")[0].endswith("/marking/") and "token=" not in marking.url
+    before = current(marking)["state"]
+    for key in ("x", "u"):  # saved with the Lab's login cookie and the page's _xsrf cookie, no token
+        marking.keyboard.press(key)
+    settle(marking)
+    assert marking.evaluate("() => [window.__marking.saves, window.__marking.errors]") == [2, 0]
+    if before["score"] is not None:  # put the first group's judgement back as it was
+        marking.keyboard.press("x" if before["unanswered"] else "f")
+        settle(marking)
+    context.close()
+
+
+def test_does_the_page_add_up_the_rubric_as_python_does(marked):
+    """For every rubric and every combination of ticks, the page's score equals coursekit's (the source of truth)?"""
+    page, written = marked["page"], marked["class"]
+    for question, rubric in load_rubrics(written.course, ASSIGNMENT).by_question.items():
+        combos = [[bool(mask >> i & 1) for i in range(len(rubric.points))] for mask in range(2 ** len(rubric.points))]
+        for max_score in (1.0, 3.0):
+            shown = page.evaluate("([r, combos, m]) => combos.map(t => window.__marking.scoreOf(r, t, m))",
+                                  [rubric.to_dict(), combos, max_score])
+            assert shown == [score_of(rubric, t, max_score) for t in combos], question

@@ -1,0 +1,81 @@
+"""Does one question's board join answers, saved judgements, groups, the rubric and hints correctly?"""
+import shutil
+
+import pytest
+
+from coursekit.marking.board import MISSING_TEXT, question_board
+from coursekit.marking.course import MarkingCourse
+from coursekit.marking.splits import add_split, read_splits
+from coursekit.marking.store import write_judgement
+from test_marking_store import _template
+from support.written_answers import ASSIGNMENT, questions
+
+Q = "q_lab2_neg_inf"
+
+
+@pytest.fixture
+def course(tmp_path_factory, tmp_path, monkeypatch):
+    monkeypatch.delenv("DB_URL", raising=False)
+    written = _template(tmp_path_factory.getbasetemp() / "written-12")
+    shutil.copytree(written.course, tmp_path / "course")
+    marking = MarkingCourse(tmp_path / "course")
+    yield written, marking
+    marking.close()
+
+
+def test_are_the_questions_in_master_order_with_the_reference_and_the_prompt(course):
+    written, marking = course
+    board = question_board(marking, ASSIGNMENT, Q)
+    assert [q["grade_id"] for q in board["questions"]] == questions()
+    assert "-1e9" in board["question"]["reference_html"] and "实验题 2" in board["question"]["prompt_html"]
+    assert len(board["rubric"]["points"]) == 3 and board["warnings"] == []
+    assert sum(len(v["students"]) for g in board["groups"] for v in g["variants"]) == 12
+
+
+def test_is_the_unanswered_group_first_with_a_suggested_zero_not_saved(course):
+    written, marking = course
+    board = question_board(marking, ASSIGNMENT, Q)
+    blank = board["groups"][0]
+    assert blank["kind"] == "unanswered" and blank["suggestion"]["score"] == 0.0
+    assert "未作答" in blank["suggestion"]["reason"]
+    assert all(board["students"][s]["score"] is None for v in blank["variants"] for s in v["students"])
+
+
+def test_is_an_answer_judged_apart_from_its_group_shown_apart(course):
+    written, marking = course
+    board = question_board(marking, ASSIGNMENT, Q)
+    group = next(g for g in board["groups"] if sum(len(v["students"]) for v in g["variants"]) > 1)
+    one = group["variants"][0]["students"][0]
+    write_judgement(marking.engine, ASSIGNMENT, ASSIGNMENT, Q, {one: (1.0, None)}, {})
+    again = question_board(marking, ASSIGNMENT, Q)
+    alone = next(g for g in again["groups"] if [s for v in g["variants"] for s in v["students"]] == [one])
+    others = [s for v in group["variants"] for s in v["students"] if s != one]
+    assert again["students"][one]["score"] == 1.0 and alone["variants"][0]["students"] == [one]
+    assert any([s for v in g["variants"] for s in v["students"]] == others for g in again["groups"])
+
+
+def test_does_a_split_survive_a_reload(course):
+    written, marking = course
+    board = question_board(marking, ASSIGNMENT, Q)
+    group = next(g for g in board["groups"] if sum(len(v["students"]) for v in g["variants"]) > 1)
+    student = group["variants"][0]["students"][-1]
+    add_split(marking.folder, ASSIGNMENT, Q, student)
+    assert read_splits(marking.folder, ASSIGNMENT) == {Q: {student}}
+    groups = question_board(marking, ASSIGNMENT, Q)["groups"]
+    assert any([s for v in g["variants"] for s in v["students"]] == [student] for g in groups)
+
+
+def test_are_a_missing_rubric_and_a_missing_notebook_said_in_one_line_each(course):
+    written, marking = course
+    (marking.folder / "rubrics" / f"{ASSIGNMENT}.toml").unlink()
+    shutil.rmtree(marking.folder / "autograded" / written.students[0])
+    board = question_board(marking, ASSIGNMENT, Q)
+    assert board["rubric"] is None and len(board["warnings"]) == 1 and "没有评分要点文件" in board["warnings"][0]
+    htmls = [v["html"] for g in board["groups"] for v in g["variants"] if written.students[0] in v["students"]]
+    assert MISSING_TEXT in htmls[0]
+
+
+def test_does_an_unknown_question_name_the_questions_there_are(course):
+    written, marking = course
+    with pytest.raises(KeyError, match="q_lab1_no_scale"):
+        question_board(marking, ASSIGNMENT, "q_nope")

@@ -1,0 +1,25 @@
+"""Does the class report count, per written question, what is marked and what remains, with the manual scores?"""
+from types import SimpleNamespace
+
+from coursekit.report.grades import CellGrade, CellInfo, ClassGrades
+from coursekit.report.html_page import _written
+from coursekit.report.written import written_stats
+
+
+def _grades():
+    cells = [CellInfo("test1_scores", "nb", 4.0, True), CellInfo("q_a", "nb", 1.0, False)]
+    grades = {"ann": {"q_a": CellGrade(None, 1.0, 1.0)}, "bo": {"q_a": CellGrade(None, 0.5, 0.5)},
+              "cy": {"q_a": CellGrade(0.0, None, 0.0)}, "di": {"q_a": CellGrade(None, None, 0.0)},
+              "ed": {"q_a": CellGrade(None, 1.0, 1.0)}}
+    return ClassGrades("a1", sorted(grades), cells, grades)
+
+
+def test_are_marked_unanswered_and_to_mark_counted_with_mean_and_spread():
+    (stat,) = written_stats(_grades())
+    assert (stat.question, stat.submissions, stat.marked, stat.unanswered, stat.to_mark) == ("q_a", 5, 3, 1, 1)
+    assert stat.mean == 2.5 / 3 and stat.median == 1.0 and stat.scores == {0.5: 1, 1.0: 2}
+
+
+def test_does_the_page_show_the_written_questions_table():
+    html = _written(SimpleNamespace(grades=_grades()))
+    assert "<code>q_a</code>" in html and "待批改" in html and "1 分 × 2" in html and "test1_scores" not in html
