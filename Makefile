@@ -23,7 +23,7 @@ export npm_config_cache     := $(STATE)/npm
 # told by the course config; this is coursekit.paths.GRADER, which tests/unit/test_paths.py checks).
 export ATTN_GRADER          := $(CURDIR)/autograde/grader/__init__.py
 
-.PHONY: lab test test-fast venv release book grade report browser-deps clean hub hub-remove
+.PHONY: lab test test-fast venv release book grade report system-deps clean hub hub-remove
 
 venv: $(STAMP)
 
@@ -54,7 +54,7 @@ lab: venv $(NEWS_OFF)
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 $(ALLOW_ROOT) \
 	  --LabApp.default_url=/lab/tree/notebooks/ch04_attention.ipynb $(LAB_ARGS)
 
-test: venv browser-deps
+test: venv system-deps
 	$(PY) -m pytest
 
 # Unit tests only (attnkit, the grader, the nbgrader extensions): no nbgrader CLI, no servers, no browser.
@@ -98,8 +98,9 @@ book: venv
 report: venv
 	cd autograde && ../$(PY) -m coursekit.report --assignment $(ASSIGNMENT) $(if $(DB_URL),--db-url '$(DB_URL)')
 
-browser-deps:
-	@bash scripts/ensure-browser.sh
+# Chromium, a CJK font and bubblewrap (the grading sandbox), installed when root + apt (as CI).
+system-deps:
+	@bash scripts/ensure-system-deps.sh
 
 clean:
 	rm -rf $(VENV) $(STATE) artefacts book/_build

@@ -89,6 +89,7 @@ def _write(path: pathlib.Path, data: bytes) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp", delete=False) as handle:
             handle.write(data)
+        os.chmod(handle.name, 0o644)  # a picture for every kernel, sandboxed ones (another uid) included
         os.replace(handle.name, path)
     except OSError:
         pass  # read-only home: the figure is still shown, just not cached

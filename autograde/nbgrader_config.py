@@ -21,6 +21,7 @@ from coursekit import plugins
 from coursekit.paths import grader_of
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+GRADER = str(grader_of(HERE))  # the course's grader: loaded by the kernels, kept out of feedback
 c = get_config()  # noqa: F821 -- injected by traitlets when nbgrader loads this file
 
 c.CourseDirectory.root = HERE
@@ -33,9 +34,16 @@ c.Exchange.root = os.environ.get("ATTN_EXCHANGE", os.path.join(HERE, "exchange")
 # remaining cells still run (nbgrader's Execute interrupts on timeout by default).
 c.Execute.timeout = int(os.environ.get("ATTN_TIMEOUT", "60"))
 
-# Grading kernels are told where this course's grader is (the test cells' hidden regions load it).
+# Every grading kernel runs in the sandbox (coursekit/sandbox/; ATTN_SANDBOX=off for a class you trust)
+# and is told where this course's grader is (the test cells' hidden regions load it).
 c.Execute.kernel_manager_class = plugins.GradingKernelManager
-c.GradingKernelManager.grader = str(grader_of(HERE))
+c.GradingKernelManager.grader = GRADER
+# What one sandboxed kernel may use (sizes like 2G, 512M); a function that goes over scores 0 with the reason.
+c.GradingKernelManager.memory = "2G"      # address space of each process
+c.GradingKernelManager.processes = "64"   # processes and threads
+c.GradingKernelManager.scratch = "64M"    # its private copy of the submission folder
+c.GradingKernelManager.tmp = "64M"        # its /tmp
+c.GradingKernelManager.file_size = "32M"  # the largest file it may write
 
 # Release stubs: the C lab's input checks stay outside the solution region, so an
 # untouched function still returns 0 / returns quietly, and verify shows the lab's
@@ -51,10 +59,12 @@ c.OverwriteCells.add_missing_cells = True
 c.GenerateFeedback.preprocessors = [GetGrades, plugins.ClearHiddenTestsInFeedback, CoalesceStreamsPreprocessor,
                                     CSSHTMLHeaderPreprocessor]
 c.CoalesceStreamsPreprocessor.enabled = True  # nbconvert's preprocessors start disabled
+c.ClearHiddenTestsInFeedback.grader = GRADER  # and any of the grader's lines a student printed
 
-# Submissions that cannot be graded: 0 with a reason, the class goes on.
-c.Autograde.sanitize_preprocessors = plugins.with_rejected_duplicates(
-    Autograde.class_traits()["sanitize_preprocessors"].default())
+# Submissions that cannot be graded: 0 with a reason, the class goes on. Only a test cell a student
+# really changed is reported (not the hidden region the release never had, nbgrader#1961).
+c.Autograde.sanitize_preprocessors = plugins.with_release_check(plugins.with_rejected_duplicates(
+    Autograde.class_traits()["sanitize_preprocessors"].default()))
 c.Autograde.exporter_class = plugins.ZeroOnFailureExporter
 
 # What grading keeps of a cell's outputs (autograde and validate; the live chapter is unaffected):

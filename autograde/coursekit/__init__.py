@@ -6,9 +6,11 @@
   (a server extension; grouped answers, the rubric of ``rubrics/``, keyboard only);
 * :mod:`coursekit.plugins` — what ``nbgrader_config.py`` plugs into nbgrader (kernel, output cap, failures,
   feedback, export);
+* :mod:`coursekit.sandbox` — the sandbox around every grading kernel;
 * at the top, what every job shares: :mod:`coursekit.paths` (where things are, which course),
-  :mod:`coursekit.settings` (the course's nbgrader settings) and :mod:`coursekit.gradebook` (the one
-  rule that picks the gradebook).
+  :mod:`coursekit.settings` (the course's nbgrader settings), :mod:`coursekit.gradebook` (the one
+  rule that picks the gradebook) and :mod:`coursekit.autograded` (what an autograded notebook
+  says beyond its scores).
 
 Installed with the project (``pip install -e '.[course]'``); never imported by a student's kernel
 (the kernel-side grader is the course's ``grader/``, loaded by path).

@@ -5,6 +5,7 @@ settings — the course id, the gradebook URL — without building an nbgrader a
 file holds settings only, so loading it has no effect beyond the values it returns.
 """
 import functools
+import os
 import pathlib
 from dataclasses import dataclass
 
@@ -12,7 +13,7 @@ from traitlets.config.loader import PyFileConfigLoader
 
 from .paths import CONFIG_FILE
 
-__all__ = ["CourseSettings", "course_settings"]
+__all__ = ["CourseSettings", "course_settings", "sandbox_default"]
 
 DEFAULT_COURSE_ID = "default_course"  # nbgrader's own default when a config names none
 DEFAULT_TEXT_STUB = "YOUR ANSWER HERE"  # nbgrader's ClearSolutions.text_stub default
@@ -23,7 +24,13 @@ class CourseSettings:
     course_id: str
     db_url: str     # "" when the config names no gradebook
     exchange: str   # "" when the config names no exchange root
+    sandbox: bool = True  # grading kernels run in the sandbox (GradingKernelManager.sandbox, else ATTN_SANDBOX)
     text_stub: str = DEFAULT_TEXT_STUB  # what the release puts in a written answer cell (the marking page's "unanswered")
+
+
+def sandbox_default() -> bool:
+    """On unless the environment says ``ATTN_SANDBOX=off`` (or 0, false, no)."""
+    return os.environ.get("ATTN_SANDBOX", "on").strip().lower() not in ("off", "0", "false", "no")
 
 
 @functools.lru_cache(maxsize=8)
@@ -35,10 +42,11 @@ def course_settings(course) -> CourseSettings:
     """What ``<course>/nbgrader_config.py`` sets (defaults where it is silent or absent)."""
     config_file = pathlib.Path(course).resolve() / CONFIG_FILE
     if not config_file.is_file():
-        return CourseSettings(DEFAULT_COURSE_ID, "", "")
+        return CourseSettings(DEFAULT_COURSE_ID, "", "", sandbox_default())
     stat = config_file.stat()
     config = _load(config_file, (stat.st_mtime_ns, stat.st_size))
     directory, exchange = config.get("CourseDirectory", {}), config.get("Exchange", {})
     stub = config.get("ClearSolutions", {}).get("text_stub", DEFAULT_TEXT_STUB)
+    kernel = config.get("GradingKernelManager", {})
     return CourseSettings(str(directory.get("course_id", DEFAULT_COURSE_ID)), str(directory.get("db_url", "")),
-                          str(exchange.get("root", "")), str(stub))
+                          str(exchange.get("root", "")), bool(kernel.get("sandbox", sandbox_default())), str(stub))

@@ -41,8 +41,8 @@ def grade(number: int, *fns) -> float:
             cell = evaluate(number, fns, namespace, fresh)
     except KeyboardInterrupt:  # the cell timed out: attnkit remembers the function, it is not called again
         cell = outcome.failed(record, test, record.TIMEOUT, "运行超时被中断（可能有死循环），本项记 0 分。")
-    except MemoryError:
-        cell = outcome.failed(record, test, record.LIMIT, "内存超过评分的上限，本项记 0 分。")
+    except MemoryError as exc:  # the sandbox's memory limit, reached outside a student call
+        cell = outcome.failed(record, test, record.LIMIT, guard.limit_hit(exc) + "，本项记 0 分。")
     except BaseException as exc:  # noqa: B036 -- a traceback would print instructor code
         cell = outcome.failed(record, test, record.ERROR, f"评分中断（{type(exc).__name__}），本项记 0 分。")
     print(outcome.text(cell))
@@ -68,6 +68,8 @@ def evaluate(number: int, fns: tuple, namespace: dict, fresh: dict | None = None
     with contextlib.redirect_stdout(io.StringIO()):
         visible = getattr(fresh["verify"], f"run_test{number}")(*traced).checks
     hidden = checks.run_checks(checks.HIDDEN[number], traced, tol)
+    if probe.over_limit:
+        return outcome.failed(record, test, record.LIMIT, "；".join(sorted(probe.over_limit)) + "，本项记 0 分。")
     return outcome.graded(record, test, visible, hidden, sorted(probe.forbidden), _findings(test.stages, fns))
 
 

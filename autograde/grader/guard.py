@@ -16,6 +16,7 @@ Everything is restored when the student function returns or raises. What stays o
 reach is listed in autograde/README.md ("Integrity").
 """
 import contextlib
+import errno
 import os
 import sys
 import threading
@@ -39,12 +40,24 @@ def _fork_exec():
     return ()
 
 
+_LIMITS = {errno.EAGAIN: "进程/线程数超过评分的上限", errno.EFBIG: "写入的文件超过评分的上限",
+           errno.ENOSPC: "写满了评分时的磁盘空间", errno.EMFILE: "打开的文件数超过评分的上限"}
+
+
+def limit_hit(exc: BaseException) -> str:
+    """Which of the sandbox's limits ``exc`` means, in Chinese; "" for an ordinary error."""
+    if isinstance(exc, MemoryError):
+        return f"内存超过 {os.environ.get('ATTN_SANDBOX_MEMORY', '评分的上限')}"
+    return _LIMITS.get(getattr(exc, "errno", None), "")
+
+
 class Guard:
     """Wraps student functions; ``forbidden`` collects what they reached (Chinese descriptions)."""
 
     def __init__(self, attnkit_dir: str, hung, mark_if_hung):
         self.attnkit_dir, self.hung, self.mark_if_hung = attnkit_dir, hung, mark_if_hung
         self.forbidden: set = set()
+        self.over_limit: set = set()  # the sandbox's limits the functions ran into (Chinese descriptions)
         self.hook = self._hook  # one bound method, so that "is the probe still installed?" can compare it
         self.spawners = _SPAWNERS + _fork_exec()
         self.stubs = self._stubs()
@@ -56,8 +69,14 @@ class Guard:
         def call(*args):
             if guard.hung(fn):
                 raise RuntimeError(f"{role} 在前面的单元格里运行超时，评分时不再调用")
-            with guard.mark_if_hung(fn), guard.watching():
-                return fn(*args)
+            try:
+                with guard.mark_if_hung(fn), guard.watching():
+                    return fn(*args)
+            except (MemoryError, OSError) as exc:
+                limit = limit_hit(exc)
+                if limit:
+                    guard.over_limit.add(limit)
+                raise
 
         return call
 

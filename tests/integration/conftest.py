@@ -1,13 +1,38 @@
 """The integration tier's shared fixtures: the graded classes (tests/support/classes.py), built once."""
+import os
+import subprocess
+
 import pytest
 
+from coursekit.sandbox import missing_tool
 from support.classes import grade_both
 from support.hub_tools import course_hub, require_hub_machine
 
 
 @pytest.fixture(scope="session")
-def graded_classes(tmp_path_factory):
-    """(shared, serial): the whole table by `make grade`, a few of it by one serial `nbgrader autograde`."""
+def bystanders():
+    """Processes that have nothing to do with grading, started before it: no submission may touch them."""
+    started = [subprocess.Popen(["sleep", "3600"])]
+    if os.geteuid() == 0:  # another user's process too
+        started.append(subprocess.Popen(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "sleep", "3600"]))
+    yield started
+    for process in started:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture(scope="session")
+def graded_classes(tmp_path_factory, bystanders):
+    """(shared, serial): the whole table by `make grade`, a few of it by one serial `nbgrader autograde`.
+
+    Every kernel in the sandbox: without bubblewrap these tests skip with the line saying what to
+    install (under CI=true they fail instead).
+    """
+    problem = missing_tool()
+    if problem and os.environ.get("CI") == "true":
+        pytest.fail(problem)
+    if problem:
+        pytest.skip(problem)
     shared, serial = grade_both(tmp_path_factory.mktemp("classes"))
     print(f"\nmake grade of {len(shared.expected)} submissions: {shared.seconds:.1f} s; "
           f"nbgrader autograde of {len(serial.expected)}: {serial.seconds:.1f} s")

@@ -10,6 +10,7 @@ hand-derived points. tests/integration/test_grading.py shows that ``make grade``
 import nbformat
 import pytest
 
+from support import redteam
 from support.cases import BY_NAME as CASES
 from support.course_tools import ASSIGNMENT, POINTS
 from support.mistakes import MISTAKES
@@ -19,7 +20,7 @@ REQUIRED_BUGS = ["bug_hardcoded", "bug_q_qt", "bug_k_qt", "bug_no_scale", "bug_d
                  "bug_rebind_out", "bug_mask_assigned", "bug_mask_multiplied", "bug_mask_rebound",
                  "bug_softmax_axis0", "bug_softmax_no_max", "bug_softmax_unnormalised",
                  "bug_softmax_rebind_out", "bug_softmax_global_max", "bug_delegate_softmax"]
-STUDENTS = [m.name for m in MISTAKES] + list(CASES)
+STUDENTS = [m.name for m in MISTAKES] + list(CASES) + [row.name for row in redteam.ROWS]
 GRADABLE = [s for s in STUDENTS if s not in CASES or CASES[s].gradable]
 
 
@@ -46,7 +47,7 @@ def test_does_no_test_cell_raise_or_write_stderr(shared_class):
         broken += [(student, c.metadata.get("nbgrader", {}).get("grade_id", c.get("id")), o.output_type)
                    for c in nb.cells if c.cell_type == "code" for o in c.outputs
                    if o.output_type == "error" or (o.output_type == "stream" and o.name == "stderr")]
-    assert {(s, cell) for s, cell, _ in broken} == {("e_infinite_loop", "test3_softmax")}
+    assert {(s, cell) for s, cell, _ in broken} == {("e_infinite_loop", "test3_softmax")}, broken
 
 
 @pytest.mark.parametrize("student", STUDENTS)

@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from attnkit.record import MIME
+from support import redteam
 from support.cases import CASES
 from support.classes import ABSENT
 from support.course_tools import POINTS
@@ -20,7 +21,8 @@ from support.mistakes import MISTAKES
 from support.report_page import open_report
 
 VISIBLE_CHECKS, HIDDEN_CHECKS = 22, 7 + 6 + 8 + 5  # autograde/README.md "Points"
-EXPECTED_FIRST = {m.name: m.diagnosis for m in MISTAKES} | {c.name: c.diagnosis for c in CASES if c.gradable}
+EXPECTED_FIRST = {m.name: m.diagnosis for m in MISTAKES} | {c.name: c.diagnosis for c in (*CASES, *redteam.ROWS)
+                                                            if c.gradable}
 
 
 def _read(path):

@@ -53,6 +53,15 @@ def with_cell_after(nb, grade_id, source):
     return nb
 
 
+def with_source_replaced(nb, grade_id, old, new):
+    """Cell ``grade_id`` with its first ``old`` replaced by ``new`` (metadata kept)."""
+    nb = copy.deepcopy(nb)
+    cell = nb.cells[index_of(nb, grade_id)]
+    assert old in cell.source, (grade_id, old)
+    cell.source = cell.source.replace(old, new, 1)
+    return nb
+
+
 def with_function(nb, grade_id, source):
     """The solution cell ``grade_id`` rewritten as ``source`` (metadata kept)."""
     nb = copy.deepcopy(nb)
@@ -103,6 +112,9 @@ CASES = (
     Case("patched_verify", lambda r: with_cell_after(r, "student_attention_scores",
                                                      "import attnkit\nattnkit.verify._eq = lambda value, expected: True"),
          ZERO),
+    # a test cell edited to claim full marks: nbgrader grades the released cell; the student is listed (#1961)
+    Case("edited_test_cell", lambda r: with_source_replaced(submission(r), "test1_scores",
+                                                                     "gradecell.run(1, student_attention_scores)", "4.0"), FULL),
 )
 
 BY_NAME = {case.name: case for case in CASES}

@@ -13,6 +13,7 @@ Tests that change a course (a re-run, Ctrl-C, another flag) work on :func:`copy_
 the shared folders. ``tests/integration/conftest.py`` builds both classes once, side by side.
 """
 import concurrent.futures
+import hashlib
 import pathlib
 import shutil
 import subprocess
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 import nbformat
 from nbgrader.api import Gradebook
 
+from support import redteam
 from support.cases import CASES
 from support.course_tools import (
     ASSIGNMENT,
@@ -39,7 +41,9 @@ TIMEOUT = "10"  # seconds per cell (ATTN_TIMEOUT): the hung student costs one; c
 ABSENT = "absent"  # on the roster, never submitted
 # graded serially too: a correct one, one bug per function (TEST 4 differs too), and every ungradable case
 SERIAL = ("ok_dot", "bug_no_scale", "bug_mask_multiplied", "bug_softmax_no_max",
-          *(case.name for case in CASES if not case.gradable), "e_infinite_loop")
+          *(case.name for case in CASES if not case.gradable), "e_infinite_loop",
+          *(case.name for case in redteam.ROWS))
+PROTECTED = ("grader", "source", "release", "nbgrader_config.py")  # what no submission may change
 # the shared class's students whose feedback the tests read (everyone's costs half a second each)
 FEEDBACK = (*SERIAL, "flood", "shadow_grader")
 
@@ -52,6 +56,7 @@ class GradedClass:
     seconds: float                    # its wall time
     expected: dict                    # {student: (test1 … test4 points)}
     reasons: dict                     # {student: what the not-graded reason contains} (ungradable only)
+    protected: dict = None            # {path: sha256} of PROTECTED before grading
 
     def notebook(self, student, folder="autograded") -> pathlib.Path:
         return self.course / folder / student / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
@@ -69,7 +74,7 @@ class GradedClass:
 def table_rows(names=None):
     """(name, build, points, reason, files) of the mistake table and the cases, optionally only ``names``."""
     rows = [(m.name, lambda r, m=m: mistake_notebook(r, m), m.points, "", {}) for m in MISTAKES]
-    rows += [(c.name, c.build, c.points, c.reason, c.files) for c in CASES]
+    rows += [(c.name, c.build, c.points, c.reason, c.files) for c in (*CASES, *redteam.ROWS)]
     return [row for row in rows if names is None or row[0] in names]
 
 
@@ -95,8 +100,20 @@ def _course(root: pathlib.Path, rows):
     return course, env
 
 
+def digest(course) -> dict:
+    """``{relative path: sha256}`` of every file under :data:`PROTECTED` in ``course``."""
+    course, found = pathlib.Path(course), {}
+    for name in PROTECTED:
+        paths = [course / name] if (course / name).is_file() else sorted((course / name).rglob("*"))
+        for path in paths:
+            if path.is_file() and "__pycache__" not in path.parts:
+                found[str(path.relative_to(course))] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return found
+
+
 def _graded(course, env, rows, command, feedback=None) -> GradedClass:
     """Grade with ``command``; then the feedback of ``feedback`` (default: everyone)."""
+    protected = digest(course)
     start = time.perf_counter()
     run = command()
     seconds = time.perf_counter() - start
@@ -105,7 +122,7 @@ def _graded(course, env, rows, command, feedback=None) -> GradedClass:
     fed = run_nbgrader("generate_feedback", ASSIGNMENT, *exclude, cwd=course, env=env)
     assert fed.returncode == 0, fed.stderr[-3000:]
     return GradedClass(course, env, run, seconds, {name: points for name, _, points, _, _ in rows},
-                       {name: reason for name, _, _, reason, _ in rows if reason})
+                       {name: reason for name, _, _, reason, _ in rows if reason}, protected)
 
 
 def make_grade(course, env, *args, timeout=900) -> subprocess.CompletedProcess:
@@ -144,4 +161,5 @@ def copy_graded(graded: GradedClass, dest) -> GradedClass:
     dest = pathlib.Path(dest)
     shutil.copytree(graded.course, dest / "course", symlinks=True)
     env = isolated_env(dest / "home", ATTN_TIMEOUT=TIMEOUT)
-    return GradedClass(dest / "course", env, graded.run, graded.seconds, graded.expected, graded.reasons)
+    return GradedClass(dest / "course", env, graded.run, graded.seconds, graded.expected, graded.reasons,
+                       graded.protected)

@@ -92,13 +92,13 @@ def test_is_the_config_settings_only():
                    for target in (node.targets if isinstance(node, ast.Assign) else [node.target])]
     calls = [ast.unparse(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)]
     assert not defined
-    assert all(a.startswith("c.") or a in ("c", "HERE") for a in assignments), assignments
+    assert all(a.startswith("c.") or a in ("c", "HERE", "GRADER") for a in assignments), assignments
     assert not [c for c in calls if c.startswith(("sys.", "os.environ.__setitem__", "os.putenv", "setattr"))]
     assert "sys" not in {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
 
 
 def test_does_the_grading_kernel_learn_where_the_grader_is(monkeypatch):
-    """GradingKernelManager starts the kernel with ATTN_GRADER set to its setting, not nbgrader's environment?"""
+    """Unsandboxed, GradingKernelManager starts the kernel with ATTN_GRADER set to its setting, not nbgrader's?"""
     import asyncio
 
     from jupyter_client.manager import AsyncKernelManager
@@ -110,7 +110,7 @@ def test_does_the_grading_kernel_learn_where_the_grader_is(monkeypatch):
 
     monkeypatch.setattr(AsyncKernelManager, "start_kernel", start)
     monkeypatch.setenv("ATTN_GRADER", "/somewhere/else.py")
-    asyncio.run(GradingKernelManager(grader="/course/grader/__init__.py").start_kernel(cwd="/tmp"))
+    asyncio.run(GradingKernelManager(grader="/course/grader/__init__.py", sandbox=False).start_kernel(cwd="/tmp"))
     assert seen["env"]["ATTN_GRADER"] == "/course/grader/__init__.py" and seen["cwd"] == "/tmp"
     assert seen["env"]["PATH"] == __import__("os").environ["PATH"]
 
@@ -120,3 +120,32 @@ def test_can_nbformat_round_trip_the_cleaned_notebook():
     nb = new_notebook(cells=[_grade_cell(HIDDEN, "test1_scores")])
     nb, _ = ClearHiddenTestsInFeedback().preprocess(nb, {})
     nbformat.validate(nb)
+
+
+def test_is_grader_source_scrubbed_from_every_kind_of_output(tmp_path):
+    """Lines of the grader printed, in a traceback or in a display: replaced by the note, the rest kept?"""
+    grader = tmp_path / "grader"
+    grader.mkdir()
+    (grader / "__init__.py").write_text("def grade(number, *fns):\n    return secret_scoring_rule(number, fns)\n")
+    (grader / "checks.py").write_text("HIDDEN_CASES = {'test1': 'a very secret input matrix'}\nx = 1\n")
+    cell = _grade_cell("print(1)", "student_softmax", solution=True, grade=False)
+    cell.outputs = [new_output("stream", name="stdout", text="mine\nHIDDEN_CASES = {'test1': 'a very secret input matrix'}\n"),
+                    new_output("error", ename="E", evalue="x", traceback=["    return secret_scoring_rule(number, fns)"]),
+                    new_output("display_data", data={"text/plain": "def grade(number, *fns):"})]
+    nb = new_notebook(cells=[cell])
+    nb, _ = ClearHiddenTestsInFeedback(grader=str(grader / "__init__.py")).preprocess(nb, {})
+    text = nbformat.writes(nb)
+    assert "secret_scoring_rule" not in text and "HIDDEN_CASES" not in text and "mine" in text
+    assert text.count("此处是评分器的代码") == 3
+
+
+def test_is_a_test_cell_as_released_the_master_without_its_hidden_region():
+    """What the student was given: the master's test cell with the hidden region cleared; whitespace at line
+    ends does not count as a change, an edited line does?"""
+    from coursekit.plugins.released_cells import _as_released, _same
+
+    master = _grade_cell(HIDDEN, "test1_scores")
+    released = _as_released(master)
+    assert "secret_check" not in released and "print('visible')" in released and master.source == HIDDEN
+    assert _same(released.replace("print('visible')", "print('visible')   "), released)
+    assert not _same(released.replace("_score", "4.0"), released)

@@ -17,6 +17,7 @@ class StudentResult:
     seconds: float = 0.0  # wall time in the worker
     worker: int = 0
     timings: dict = dataclasses.field(default_factory=dict)  # "kernel", "cells" (.warm_execute)
+    notes: list = dataclasses.field(default_factory=list)    # graded, but worth the instructor's eye (one line each)
 
 
 def format_duration(seconds: float) -> str:
@@ -66,6 +67,7 @@ class Progress:
         lines = [f"{'Interrupted' if interrupted else 'Done'}: {graded} graded, {len(self.failed)} failed, "
                  f"{self.total - len(self.results)} not graded, of {self.total} in {format_duration(elapsed)}{per}"]
         lines += [f"  FAILED {o.student}: {o.reason}" for o in self.failed]
+        lines += [f"  NOTE   {o.student}: {note}" for o in self.results for note in o.notes]
         if self.failed or interrupted:
             lines.append("Run `make grade` again to grade the failed and the missing students only.")
         return "\n".join(lines)

@@ -23,6 +23,8 @@ from nbgrader.api import MissingEntry
 
 from ..gradebook import alembic_on_path, describe, open_gradebook, resolve_gradebook
 from ..paths import ASSIGNMENT, find_course
+from ..plugins.kernel import UNSANDBOXED
+from ..sandbox import missing_tool
 from ..settings import course_settings
 from .progress import Progress, StudentResult
 from .selection import graded_students, parse_shard, submitted_students, to_grade
@@ -48,6 +50,11 @@ def main(argv=None) -> int:
     except FileNotFoundError as error:
         parser.error(str(error))
     alembic_on_path()  # for the gradebook opened here and in the workers
+    sandboxed = course_settings(course).sandbox
+    problem = missing_tool() if sandboxed else ""
+    if problem:
+        print(f"make grade: {problem}", file=sys.stderr)
+        return 2
     url = resolve_gradebook(course, args.db_url)
     students = _select(course, args.assignment, url, shard, args.force)
     if not students:
@@ -57,9 +64,14 @@ def main(argv=None) -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     in_shard = f" (shard {shard})" if shard.count > 1 else ""
-    print(f"Grading {len(students)} students{in_shard} with {args.workers} workers into {describe(url)}; "
-          f"nbgrader's logs: {course / LOGS}/", flush=True)
-    progress, interrupted = grade_class(course, args.assignment, students, url, args.workers, warm=not args.cold)
+    print(f"Grading {len(students)} students{in_shard} with {args.workers} workers into {describe(url)}, "
+          f"{'each kernel in a sandbox' if sandboxed else 'WITHOUT A SANDBOX'}; nbgrader's logs: {course / LOGS}/",
+          flush=True)
+    if not sandboxed:
+        print(f"WARNING: {UNSANDBOXED}", flush=True)
+    # a sandboxed kernel gets its submission when it starts: none can be started ahead for a student not known yet
+    warm = not args.cold and not sandboxed
+    progress, interrupted = grade_class(course, args.assignment, students, url, args.workers, warm=warm)
     print(progress.summary(interrupted), flush=True)
     _save_results(course / LOGS / "last-run.json", progress)
     return 130 if interrupted else (1 if progress.failed else 0)

@@ -16,6 +16,7 @@ stops the workers with SIGTERM: nbgrader then removes the interrupted student's 
 """
 import ctypes
 import os
+import pathlib
 import resource
 import signal
 import sys
@@ -26,6 +27,9 @@ from nbgrader.apps.autogradeapp import AutogradeApp
 from nbgrader.converters import Autograde, NbGraderException
 from nbgrader.preprocessors import Execute
 
+from attnkit.record import LIMIT
+
+from ..autograded import read_graded_notebook
 from .progress import StudentResult
 from .warm_execute import TIMINGS, WarmExecute, shutdown_spare
 
@@ -83,7 +87,31 @@ def grade_student(app: AutogradeApp, student: str, retries: int = 1) -> StudentR
         reason = _convert(app, student)
         if reason is None or not reason.startswith(GRADEBOOK_TROUBLE):
             break
-    return StudentResult(student, reason is None, reason or "", time.perf_counter() - started)
+    result = StudentResult(student, reason is None, reason or "", time.perf_counter() - started)
+    if result.ok:
+        result.notes = notes(app, student)
+    return result
+
+
+def notes(app: AutogradeApp, student: str) -> list:
+    """What the instructor should see about a graded student: test cells changed, sandbox limits hit.
+
+    Read from the autograded notebooks nbgrader just wrote: the sanitizing step's record of changed
+    cells (trusted) and the grader's records of cells that went over a limit.
+    """
+    folder = pathlib.Path(app.coursedir.format_path(app.coursedir.autograded_directory, student,
+                                                   app.coursedir.assignment_id))
+    found = []
+    for path in sorted(folder.glob("*.ipynb")):
+        try:
+            graded = read_graded_notebook(path)
+        except (OSError, ValueError) as exc:
+            found.append(f"{path.name} could not be read back: {type(exc).__name__}")
+            continue
+        found += [f"changed test cell {grade_id} (the released cell was graded)" for grade_id in graded.changed_cells]
+        found += [f"{grade_id} over a sandbox limit: {record.reason}" for grade_id, record in graded.records.items()
+                  if record.status == LIMIT]
+    return found
 
 
 def _convert(app: AutogradeApp, student: str):

@@ -5,12 +5,15 @@ the error, removes that student's autograded copy and goes on with the next stud
 that, :class:`ZeroOnFailureExporter` (``Autograde.exporter_class``) sets every grade of the
 notebook to 0 and writes the reason into its comments in the gradebook — where the formgrader,
 ``nbgrader.api`` and the class report read it — and keeps it as data (:attr:`failure`) for the
-grading worker that asked.
+grading worker that asked. A sandbox that cannot start on this machine is no student's fault:
+the run stops with the one line that says what to install, and nobody is given a 0.
 """
 from dataclasses import dataclass
 
 from nbconvert.exporters import NotebookExporter
 from nbgrader.api import Gradebook
+
+from ..sandbox import SandboxUnavailable
 
 __all__ = ["NOT_GRADED_COMMENT", "Failure", "ZeroOnFailureExporter", "record_zero"]
 
@@ -33,6 +36,8 @@ class ZeroOnFailureExporter(NotebookExporter):
     def from_filename(self, filename, resources=None, **kw):
         try:
             return super().from_filename(filename, resources=resources, **kw)
+        except SandboxUnavailable as exc:  # nothing to do with the student: stop the whole run, say what to install
+            raise SystemExit(str(exc)) from None
         except Exception as exc:
             error = f"{type(exc).__name__}: {str(exc).strip()[:300]}"
             try:

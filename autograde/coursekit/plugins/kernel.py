@@ -1,23 +1,46 @@
-"""The kernel nbgrader starts to validate or autograde a notebook of this course.
+"""The kernel nbgrader starts to validate or autograde a notebook of this course: sandboxed.
 
 ``nbgrader_config.py`` makes nbgrader's executor start its kernels with
-:class:`GradingKernelManager` (``c.Execute.kernel_manager_class``, read by ``nbgrader autograde``
-and ``validate``, the formgrader's buttons and ``make grade``'s workers alike). The kernel learns
-where the course's grader is from ``ATTN_GRADER`` — the hidden region of each test cell loads it
-from there — without the config writing into nbgrader's own environment.
+:class:`GradingKernelManager` (``c.Execute.kernel_manager_class``), so every way of grading
+goes through it: ``nbgrader autograde`` and ``validate`` run by hand, the formgrader's buttons,
+``make grade``'s workers. Each kernel runs in the sandbox of :mod:`coursekit.sandbox` (on by
+default, ``ATTN_SANDBOX=off`` or ``c.GradingKernelManager.sandbox = False`` to grade a trusted
+class without it, with a warning for every kernel). It talks to nbgrader over IPC sockets in a
+private folder, since the sandbox has no network, and learns where the grader is from
+``ATTN_GRADER``: the hidden region of each test cell loads it from there.
 """
+import contextlib
 import os
+import pathlib
+import shutil
+import signal
+import tempfile
 
 from jupyter_client.manager import AsyncKernelManager
-from traitlets import Unicode
+from traitlets import Bool, Unicode, default
+
+from ..sandbox import Limits, SandboxUnavailable, acquire, kernel_command, missing_tool, parse_size, processes_of
+from ..settings import sandbox_default
+from .figure_cache import warm
 
 __all__ = ["GRADER_VARIABLE", "GradingKernelManager"]
 
 GRADER_VARIABLE = "ATTN_GRADER"
+UNSANDBOXED = ("GRADING WITHOUT A SANDBOX (ATTN_SANDBOX=off): this student's code runs with your rights and "
+               "can read or change the grader, the gradebook and other students' work.")
+
+
+def _children(pid: int) -> list:
+    """The pids ``pid`` started (Linux: /proc/<pid>/task/*/children)."""
+    found = []
+    for task in pathlib.Path(f"/proc/{pid}/task").glob("*/children"):
+        with contextlib.suppress(OSError):
+            found += [int(child) for child in task.read_text().split()]
+    return found
 
 
 class GradingKernelManager(AsyncKernelManager):
-    """jupyter_client's AsyncKernelManager whose kernels are told where the grader is.
+    """jupyter_client's AsyncKernelManager for grading kernels: sandboxed, told where the grader is.
 
     Asynchronous like nbclient's own default: with a blocking manager nbclient's client waits for
     output in a blocking poll, and neither the cell timeout nor a dead kernel is ever noticed.
@@ -25,9 +48,91 @@ class GradingKernelManager(AsyncKernelManager):
 
     grader = Unicode("", help="The course's grader (…/grader/__init__.py); the kernel gets it as "
                               "ATTN_GRADER. Empty: the kernel inherits nbgrader's environment.").tag(config=True)
+    sandbox = Bool(help="Run every grading kernel in the sandbox (coursekit.sandbox). Default: on, "
+                        "unless the environment says ATTN_SANDBOX=off.").tag(config=True)
+    memory = Unicode("2G", help="Address space of each process in the sandbox (e.g. 2G).").tag(config=True)
+    processes = Unicode("64", help="Processes and threads the sandboxed kernel may have.").tag(config=True)
+    scratch = Unicode("64M", help="Size of the private home holding the copy of the submission.").tag(config=True)
+    tmp = Unicode("64M", help="Size of the sandbox's /tmp.").tag(config=True)
+    file_size = Unicode("32M", help="Largest file the sandboxed kernel may write.").tag(config=True)
+    figure_cache = Unicode(help="The chapter's cached figures, shown read-only to the kernel "
+                                "(default: $ATTNKIT_CACHE_DIR or ~/.cache/attnkit).").tag(config=True)
+
+    @default("sandbox")
+    def _sandbox_default(self):
+        return sandbox_default()
+
+    @default("figure_cache")
+    def _figure_cache_default(self):
+        from attnkit.static import cache_dir
+        return str(cache_dir())
+
+    def limits(self) -> Limits:
+        return Limits(memory=parse_size(self.memory, "GradingKernelManager.memory"),
+                      processes=int(parse_size(self.processes, "GradingKernelManager.processes")),
+                      scratch=parse_size(self.scratch, "GradingKernelManager.scratch"),
+                      tmp=parse_size(self.tmp, "GradingKernelManager.tmp"),
+                      file_size=parse_size(self.file_size, "GradingKernelManager.file_size"))
 
     async def start_kernel(self, **kw):
         env = dict(kw.pop("env", None) or os.environ)
+        if not self.sandbox:
+            self.log.warning(UNSANDBOXED)
+            if self.grader:
+                env[GRADER_VARIABLE] = self.grader
+            return await super().start_kernel(env=env, **kw)
+        problem = missing_tool()
+        if problem:
+            raise SandboxUnavailable(problem)
         if self.grader:
-            env[GRADER_VARIABLE] = self.grader
+            await warm(pathlib.Path(self.grader).parent.parent, self.figure_cache, self.log)
+        self._prepare_sandbox(kw.get("cwd") or os.getcwd(), env)
+        self.kernel_spec.interrupt_mode = "message"  # a signal would reach bwrap, not the kernel (PID 1 inside)
         return await super().start_kernel(env=env, **kw)
+
+    def _prepare_sandbox(self, submission: str, env: dict) -> None:
+        """A uid, a private socket folder and the command's ingredients for the next launch."""
+        self._identity = acquire()
+        folder = pathlib.Path(tempfile.mkdtemp(prefix="attn-kernel-"))
+        if self._identity.privileged:
+            os.chown(folder, self._identity.uid, self._identity.uid)
+        self._ipc_dir, self.transport = folder, "ipc"
+        self.ip, self.connection_file = str(folder / "kernel"), str(folder / "connection.json")
+        limits = self.limits()
+        extra = 0 if self._identity.privileged else len(processes_of(self._identity.uid))  # the user's own
+        grader = pathlib.Path(self.grader).parent if self.grader else None
+        self._wrap = dict(identity=self._identity, limits=limits, submission=submission, ipc_dir=folder,
+                          grader=grader, cache=self.figure_cache, env=env, processes=limits.processes + extra)
+
+    def _kill_sandbox(self) -> None:
+        """SIGKILL the kernel itself: PID 1 of its namespace, so everything it started goes with it.
+
+        Killing bubblewrap (what jupyter_client would do) is not enough: a namespace's PID 1 ignores
+        the parent-death signal, so the kernel would outlive it.
+        """
+        process = getattr(self.provisioner, "process", None)
+        if process is None:
+            return
+        for child in _children(process.pid):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(child, signal.SIGKILL)
+
+    def write_connection_file(self, **kwargs):
+        super().write_connection_file(**kwargs)
+        identity = getattr(self, "_identity", None)
+        if identity is not None and identity.privileged:  # jupyter_client writes it 0600 as root
+            os.chown(self.connection_file, identity.uid, identity.uid)
+
+    def format_kernel_cmd(self, extra_arguments=None):
+        command = super().format_kernel_cmd(extra_arguments)
+        wrap = getattr(self, "_wrap", None)
+        return kernel_command(command, **wrap) if wrap else command
+
+    async def shutdown_kernel(self, now: bool = False, restart: bool = False) -> None:
+        if now and getattr(self, "_ipc_dir", None) is not None:
+            self._kill_sandbox()
+        await super().shutdown_kernel(now=now, restart=restart)
+        if getattr(self, "_ipc_dir", None) is not None and not restart:
+            shutil.rmtree(self._ipc_dir, ignore_errors=True)  # the sockets and the connection file
+            self._ipc_dir = None
+            self._identity.release()  # the kernel and all it started are gone: the uid is free

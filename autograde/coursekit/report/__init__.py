@@ -1,7 +1,7 @@
 """``make report``: what the class got wrong, at a glance.
 
 * :mod:`.grades` — the class's scores as the gradebook holds them (the authoritative points);
-* :mod:`.results` — the grader's records read back from the autograded notebooks;
+  the grader's records come from :mod:`coursekit.autograded`;
 * :mod:`.tables` — both joined into the tables the instructor reads;
 * :mod:`.csv_files`, :mod:`.html_page`, :mod:`.figures` — the tables written out (CSV, one HTML page, SVG);
 * :mod:`.reteach` — what to reteach for each diagnosed mistake;

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from attnkit import record
 from attnkit.lab import STAGES
 
+from ..autograded import read_graded_notebook
 from .grades import ClassGrades
-from .results import read_notebook_results
 from .reteach import reteach
 
 __all__ = ["GRADED", "NOT_GRADED", "NO_SUBMISSION", "PENDING", "ROW_STATUSES", "CheckStat", "Mistake",
@@ -91,31 +91,40 @@ def _progress(done: int, total: int, out) -> None:
         print(f"  read {done}/{total} autograded notebooks", file=out, flush=True)
 
 
-def _notebook_results(path: pathlib.Path, student: str, unreadable: list) -> dict:
-    """The payloads of one autograded notebook; a file that cannot be read is listed, not fatal."""
+CHANGED = "changed"  # a flagged cell's status: the student changed this test cell (the released one was graded)
+
+
+def _notebook_results(path: pathlib.Path, student: str, flagged: list) -> dict:
+    """The records of one autograded notebook; an unreadable file and changed test cells go to ``flagged``."""
     try:
-        return read_notebook_results(path) if path.exists() else {}
+        graded = read_graded_notebook(path) if path.exists() else None
     except (OSError, ValueError, KeyError, TypeError) as exc:  # JSONDecodeError is a ValueError
-        unreadable.append((student, path.name, "unreadable", f"{type(exc).__name__}: {exc}"[:300]))
+        flagged.append((student, path.name, "unreadable", f"{type(exc).__name__}: {exc}"[:300]))
         return {}
+    if graded is None:
+        return {}
+    flagged += [(student, grade_id, CHANGED, "学生改动了这个测试单元格；评分用的是发布时的单元格")
+                for grade_id in graded.changed_cells]
+    return graded.records
 
 
 def read_results(course, grades: ClassGrades, out=sys.stderr) -> tuple:
-    """``({student: {grade_id: CellResult}}, unreadable)`` from ``autograded/<student>/<assignment>/*.ipynb``.
+    """``({student: {grade_id: CellRecord}}, flagged)`` from ``autograded/<student>/<assignment>/*.ipynb``.
 
-    ``unreadable`` lists ``(student, notebook file, "unreadable", reason)`` for files that are not
-    valid JSON or hold a malformed payload; the rest of the class is still reported.
+    ``flagged`` lists ``(student, notebook file or cell, status, reason)``: files that are not valid
+    JSON or hold a malformed record (``unreadable``), and test cells a student changed (``changed``);
+    the rest of the class is still reported.
     """
     course, notebooks = pathlib.Path(course), sorted({c.notebook for c in grades.cells})
-    students, results, unreadable = sorted(grades.grades), {}, []
+    students, results, flagged = sorted(grades.grades), {}, []
     for n, student in enumerate(students, 1):
         for notebook in notebooks:
             path = course / "autograded" / student / grades.assignment / f"{notebook}.ipynb"
-            found = _notebook_results(path, student, unreadable)
-            if found:  # a notebook graded before the grader wrote payloads counts as not diagnosed
+            found = _notebook_results(path, student, flagged)
+            if found:  # a notebook graded before the grader wrote records counts as not diagnosed
                 results.setdefault(student, {}).update(found)
         _progress(n, len(students), out)
-    return results, unreadable
+    return results, flagged
 
 
 def _pending(course, assignment: str) -> set:
@@ -187,10 +196,10 @@ def _cross_check(results: dict, grades: ClassGrades) -> tuple:
 
 def build_report(course, grades: ClassGrades, out=sys.stderr) -> ClassReport:
     """Every table of the report for the class in ``grades``, reading its autograded notebooks in ``course``."""
-    results, unreadable = read_results(course, grades, out)
+    results, noted = read_results(course, grades, out)
     pending = _pending(course, grades.assignment) - set(grades.grades)
     students = sorted(set(grades.students) | pending)
     rows = [_row(s, grades, results.get(s), pending) for s in students]
     flagged, mismatches = _cross_check(results, grades)
-    return ClassReport(grades, rows, _check_stats(results), _mistakes(rows), unreadable + flagged, mismatches,
+    return ClassReport(grades, rows, _check_stats(results), _mistakes(rows), noted + flagged, mismatches,
                        len(results))

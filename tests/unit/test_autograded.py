@@ -1,11 +1,11 @@
-"""Does the report read the grader's records back from an autograded notebook file, and only those?"""
+"""Does the report read the grader's records and the changed test cells back from an autograded notebook file?"""
 import json
 
 import nbformat
 import pytest
 
 from attnkit.record import MIME
-from coursekit.report.results import read_notebook_results
+from coursekit.autograded import read_graded_notebook
 from support.synthetic_class import autograded_notebook, check, finding, payload
 
 
@@ -22,7 +22,7 @@ def test_every_field_of_a_record_is_read(tmp_path):
     """Are checks (visible and hidden), findings, score and status of each test cell read as written?"""
     path = tmp_path / "nb.ipynb"
     nbformat.write(_notebook(), path)
-    results = read_notebook_results(path)
+    results = read_graded_notebook(path).records
     assert set(results) == {"test1_scores", "test2_mask"}
     first = results["test1_scores"]
     assert (first.test, first.points, first.score, first.status) == (1, 4.0, 2.5, "graded")
@@ -39,7 +39,7 @@ def test_a_notebook_without_records_has_no_results(tmp_path):
     """Does a notebook autograded by an older grader (no record) give an empty result, not an error?"""
     path = tmp_path / "nb.ipynb"
     nbformat.write(autograded_notebook([]), path)
-    assert read_notebook_results(path) == {}
+    assert read_graded_notebook(path).records == {} and read_graded_notebook(path).changed_cells == ()
 
 
 def test_an_unknown_schema_is_refused_with_the_file_name(tmp_path):
@@ -49,4 +49,13 @@ def test_an_unknown_schema_is_refused_with_the_file_name(tmp_path):
     path = tmp_path / "student.ipynb"
     path.write_text(json.dumps(nb), encoding="utf-8")
     with pytest.raises(ValueError, match=r"student\.ipynb: grading record schema 2, expected 1"):
-        read_notebook_results(path)
+        read_graded_notebook(path)
+
+
+def test_the_changed_test_cells_are_read_from_the_metadata(tmp_path):
+    """Are the test cells nbgrader's sanitizing step found changed read back, in order?"""
+    nb = _notebook()
+    nb.metadata["attnkit"] = {"changed_cells": ["test2_mask", "test1_scores"]}
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(nb, path)
+    assert read_graded_notebook(path).changed_cells == ("test2_mask", "test1_scores")

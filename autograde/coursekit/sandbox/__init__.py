@@ -1,0 +1,20 @@
+"""The sandbox around every grading kernel: a submission is hostile until proven otherwise.
+
+* :mod:`.bubblewrap` — the command line: bubblewrap's namespaces and read-only binds, ``prlimit``'s
+  limits, ``setpriv``'s unprivileged uid; what the kernel sees inside;
+* :mod:`.identity` — which uid a kernel runs as (one of its own per kernel when grading as root);
+* :mod:`.limits` — memory, processes, disk and files, as sizes the course config writes ("2G").
+
+:class:`coursekit.plugins.GradingKernelManager` starts kernels through it; autograde/README.md
+("The sandbox") says what it keeps out and what it cannot.
+"""
+from .bubblewrap import CACHE, GRADER, HOME, SUBMISSION, kernel_command, missing_tool
+from .identity import Identity, acquire, processes_of
+from .limits import Limits, human_size, parse_size
+
+__all__ = ["CACHE", "GRADER", "HOME", "SUBMISSION", "Identity", "Limits", "SandboxUnavailable", "acquire",
+           "human_size", "kernel_command", "missing_tool", "parse_size", "processes_of"]
+
+
+class SandboxUnavailable(RuntimeError):
+    """The sandbox cannot start on this machine; the message says what to install."""

@@ -1,0 +1,115 @@
+"""Does a hostile submission score exactly what the untouched release scores, and leave the class as it was?
+
+The red-team table (tests/support/redteam.py) is graded with everyone else: by ``make grade``
+(the shared class) and by one serial ``nbgrader autograde`` (the serial class), every kernel in
+the sandbox (coursekit/sandbox). Each attack keeps the release's stubs, so it must score the
+release's baseline; then nothing it aimed at may have changed: the grader and the course's
+sources, the gradebook (only nbgrader's own writes), other students' and the grader's text
+kept out of every feedback page, no process of a student left, the machine's other processes
+alive, no connection to the listener it was told about, no file written outside its sandbox.
+"""
+
+import pytest
+from nbgrader.api import Gradebook
+
+from coursekit.plugins.feedback import grader_lines
+from coursekit.sandbox import processes_of
+from coursekit.sandbox.identity import FIRST_UID, SLOTS
+from support import redteam
+from support.classes import digest
+from support.course_tools import ASSIGNMENT, POINTS, visible_text
+
+CLASSES = ["shared_class", "serial_class"]
+ATTACKERS = [row.name for row in redteam.REDTEAM]
+
+
+@pytest.fixture(params=CLASSES)
+def graded(request):
+    return request.getfixturevalue(request.param)
+
+
+@pytest.mark.parametrize("student", [row.name for row in redteam.ROWS])
+def test_does_every_row_score_exactly_as_the_table_says(graded, student):
+    """Each attack: the untouched release's points; the limit row: 0 where it went over; the control: full?"""
+    scores = graded.scores(student)
+    assert {g: scores[g] for g in POINTS} == pytest.approx(dict(zip(POINTS, graded.expected[student])), abs=1e-9)
+
+
+def test_are_the_grader_and_the_course_byte_identical(graded):
+    """grader/, source/, release/ and nbgrader_config.py hash as before grading; nothing was planted?"""
+    assert digest(graded.course) == graded.protected
+    assert not list(graded.course.rglob("planted_by_student.py"))
+
+
+def test_does_the_gradebook_hold_only_nbgraders_own_writes(graded):
+    """No manual score anywhere (the attack tried 99 for everyone), every auto score the table's?"""
+    with Gradebook(f"sqlite:///{graded.course / 'gradebook.db'}") as gradebook:
+        manual = [(s.student.id, g.name) for s in gradebook.find_assignment(ASSIGNMENT).submissions
+                  for n in s.notebooks for g in n.grades if g.manual_score is not None]
+    assert manual == []
+
+
+def test_does_no_feedback_show_the_grader_or_another_student(graded):
+    """No line of the grader's source, no classmate's answer, no file of a home folder in any feedback page?"""
+    lines = grader_lines(graded.course / "grader" / "__init__.py")
+    assert len(lines) > 200  # the detector has something to detect
+    for page in (graded.course / "feedback").glob(f"*/{ASSIGNMENT}/*.html"):
+        student, text = page.parent.parent.name, visible_text(page.read_text(encoding="utf-8"))
+        assert [line for line in lines if line in text] == [], student
+        assert redteam.HOME_SECRET not in text, student
+        if student != redteam.CONTROL.name:
+            assert redteam.SECRET not in text, student
+
+
+def test_did_the_hidden_checks_attack_see_them_and_feedback_remove_them(graded):
+    """The attack could read the grader inside the sandbox (it must load it), so the scrubbing did the work?"""
+    notebook = graded.notebook("red_print_hidden_checks").read_text(encoding="utf-8")
+    feedback = graded.feedback("red_print_hidden_checks").read_text(encoding="utf-8")
+    assert "def run_checks" in notebook and "def run_checks" not in feedback
+    assert "此处是评分器的代码，已从反馈中删去" in visible_text(feedback)
+
+
+def test_did_nothing_reach_outside():
+    """No connection to the listener the attack was told about; no sandbox uid owns a process any more?"""
+    assert redteam.targets().connections() == 0
+    assert [uid for uid in range(FIRST_UID, FIRST_UID + SLOTS) if processes_of(uid)] == []
+
+
+def test_are_the_machines_other_processes_alive(graded_classes, bystanders):
+    """The processes started before grading (the test's own, another user's) outlived every attack?"""
+    assert [process.poll() for process in bystanders] == [None] * len(bystanders)
+
+
+def test_was_nothing_written_into_the_students_folders(graded):
+    """The filler files and the sleeping processes' traces stayed in the sandbox's private copy?"""
+    for folder in ("submitted", "autograded"):
+        assert not list((graded.course / folder).rglob("filler.bin")), folder
+
+
+@pytest.mark.parametrize("graded_name", CLASSES)
+def test_does_the_limit_row_say_why_it_scored_nothing(graded_name, request):
+    """The function that went over the memory limit: TEST 3 and TEST 4 name the limit in Chinese?"""
+    text = request.getfixturevalue(graded_name).notebook("limit_memory_in_softmax").read_text(encoding="utf-8")
+    assert "内存超过 2 GB，本项记 0 分。" in text
+
+
+def test_does_make_grade_list_the_limit(shared_class):
+    """make grade's summary names the student and the limit?"""
+    notes = [line for line in shared_class.run.stdout.splitlines() if line.startswith("  NOTE   limit_memory_in_softmax")]
+    assert notes and all("内存超过 2 GB" in line for line in notes)
+
+
+def test_is_only_the_edited_test_cell_reported(graded):
+    """nbgrader's checksum alarm: no warning for a student who did not touch a test cell (nbgrader#1961),
+    one for the student who did, naming the cell?"""
+    log = graded.run.stderr + graded.run.stdout
+    log += "".join(p.read_text() for p in (graded.course / "grading-logs").glob("worker-*.log"))
+    assert "Attribute 'checksum'" not in log
+    if "edited_test_cell" in graded.expected:
+        assert log.count("was changed by the student") == 1 and "Test cell test1_scores" in log
+
+
+def test_does_make_grade_list_the_edited_test_cell(shared_class):
+    """make grade's summary names the student who changed a test cell, and no one else?"""
+    notes = [line for line in shared_class.run.stdout.splitlines() if "changed test cell" in line]
+    assert notes == ["  NOTE   edited_test_cell: changed test cell test1_scores (the released cell was graded)"]

@@ -1,0 +1,108 @@
+"""What does a grading kernel see from inside its sandbox, and does grading stop cleanly without one?
+
+One real kernel, started the way nbgrader starts it (nbclient with the course's
+GradingKernelManager, its config), runs a notebook that looks around: who it is, which folders
+exist, what it may write, whether the network answers. Then the sandbox is made impossible (no
+bubblewrap on PATH): ``make grade`` stops with one line saying what to install, before grading
+anyone; and ``ATTN_SANDBOX=off`` grades with a warning in the summary.
+"""
+import json
+import os
+import shutil
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from traitlets.config.loader import PyFileConfigLoader
+
+from coursekit.paths import COURSE
+from coursekit.plugins import GradingKernelManager
+from coursekit.sandbox import missing_tool
+from coursekit.sandbox.bubblewrap import python_paths
+from support.classes import copy_graded, make_grade
+
+LOOK = r"""
+import json, os, socket
+def can(action):
+    try:
+        action()
+        return "yes"
+    except OSError as e:
+        return type(e).__name__
+s = socket.socket(); s.settimeout(1)
+print(json.dumps({
+    "uid": os.getuid(), "pid": os.getpid(), "cwd": os.getcwd(), "files": sorted(os.listdir(".")),
+    "root": sorted(os.listdir("/")), "course": os.path.exists(COURSE), "home": os.environ["HOME"],
+    "grader": os.environ.get("ATTN_GRADER"), "read grader": can(lambda: open(os.environ["ATTN_GRADER"]).read(1)),
+    "write grader": can(lambda: open(os.environ["ATTN_GRADER"], "a")),
+    "write here": can(lambda: open("mine.txt", "w").write("x")), "write /usr": can(lambda: open("/usr/x", "w")),
+    "network": s.connect_ex(("1.1.1.1", 80)), "processes": len([p for p in os.listdir("/proc") if p.isdigit()]),
+}))
+"""
+
+
+@pytest.fixture(scope="module")
+def seen(tmp_path_factory):
+    if missing_tool():
+        if os.environ.get("CI") == "true":
+            pytest.fail(missing_tool())
+        pytest.skip(missing_tool())
+    folder = tmp_path_factory.mktemp("submission")
+    (folder / "data.txt").write_text("the student's own file")
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(COURSE)).load_config()
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(LOOK.replace("COURSE", repr(str(COURSE))))])
+    NotebookClient(nb, timeout=60, kernel_name="python3", kernel_manager_class=GradingKernelManager, config=config,
+                   resources={"metadata": {"path": str(folder)}}).execute()
+    output = "".join(o.get("text", "") for o in nb.cells[0].outputs)
+    return json.loads(output), folder
+
+
+def test_is_the_kernel_pid_1_of_its_own_world_with_nobodys_uid(seen):
+    """PID 1, one process in its namespace, not root when grading runs as root?"""
+    facts, _ = seen
+    assert facts["pid"] == 1 and facts["processes"] == 1
+    assert facts["uid"] != 0 or os.geteuid() != 0
+
+
+def test_does_it_see_its_submission_copy_and_nothing_of_the_course(seen):
+    """Its files in a private home, the course folder absent, the root holding only system folders?"""
+    facts, folder = seen
+    assert facts["files"] == ["data.txt"] and facts["cwd"].startswith(facts["home"])
+    assert facts["course"] is False
+    assert set(facts["root"]) <= {"bin", "dev", "etc", "home", "lib", "lib32", "lib64", "libx32", "proc", "run",
+                                  "sbin", "tmp", "usr", *{p.split("/")[1] for p in python_paths()}}
+    assert not (folder / "mine.txt").exists()  # what it wrote stayed in its copy
+
+
+def test_can_it_read_the_grader_but_write_only_its_own_copy(seen):
+    """The grader readable (the test cells load it), not writable; its own folder writable, /usr not?"""
+    facts, _ = seen
+    assert facts["grader"] == "/run/attn/grader/__init__.py" and facts["read grader"] == "yes"
+    assert facts["write grader"] != "yes" and facts["write /usr"] != "yes" and facts["write here"] == "yes"
+
+
+def test_is_there_no_network(seen):
+    """No route anywhere (an errno, not 0)?"""
+    assert seen[0]["network"] != 0
+
+
+def test_does_make_grade_stop_in_one_line_without_bubblewrap(serial_class, tmp_path):
+    """No bwrap on PATH: exit 2 and one line naming bubblewrap and ATTN_SANDBOX=off, before anyone is graded?"""
+    graded = copy_graded(serial_class, tmp_path / "class")
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for tool in ("prlimit", "setpriv"):
+        (tools / tool).symlink_to(shutil.which(tool))
+    env = dict(graded.env, PATH=str(tools))
+    done = make_grade(graded.course, env, "--force")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().count("\n") == 0 and "bubblewrap" in done.stderr and "ATTN_SANDBOX=off" in done.stderr
+
+
+def test_does_grading_without_the_sandbox_say_so(serial_class, tmp_path):
+    """ATTN_SANDBOX=off: graded, with WITHOUT A SANDBOX in the header and the warning before the results?"""
+    graded = copy_graded(serial_class, tmp_path / "class")
+    shutil.rmtree(graded.course / "autograded" / "ok_dot")
+    done = make_grade(graded.course, dict(graded.env, ATTN_SANDBOX="off"))
+    assert "WITHOUT A SANDBOX" in done.stdout and "WARNING: GRADING WITHOUT A SANDBOX" in done.stdout
+    assert "ok     ok_dot" in done.stdout
