@@ -26,6 +26,10 @@ from .figure_cache import warm
 __all__ = ["GRADER_VARIABLE", "GradingKernelManager"]
 
 GRADER_VARIABLE = "ATTN_GRADER"
+# Every thread the kernel needs, started before any student code: a student who uses up the sandbox's
+# process limit (a fork bomb) must not leave the kernel unable to send its output (pyzmq starts its
+# garbage-collector thread on the first large message).
+START_THREADS = "--IPKernelApp.exec_lines=['import zmq.utils.garbage as _zmq_gc; _zmq_gc.gc.start(); del _zmq_gc']"
 UNSANDBOXED = ("GRADING WITHOUT A SANDBOX (ATTN_SANDBOX=off): this student's code runs with your rights and "
                "can read or change the grader, the gradebook and other students' work.")
 
@@ -87,8 +91,18 @@ class GradingKernelManager(AsyncKernelManager):
         if self.grader:
             await warm(pathlib.Path(self.grader).parent.parent, self.figure_cache, self.log)
         self._prepare_sandbox(kw.get("cwd") or os.getcwd(), env)
-        self.kernel_spec.interrupt_mode = "message"  # a signal would reach bwrap, not the kernel (PID 1 inside)
         return await super().start_kernel(env=env, **kw)
+
+    async def interrupt_kernel(self) -> None:
+        """SIGINT to the kernel itself (PID 1 of its namespace), never to the processes it started.
+
+        jupyter_client would signal bubblewrap; ipykernel's own interrupt message signals its whole
+        process group, and a forked child of the kernel that catches it would answer on the kernel's
+        sockets and garble them.
+        """
+        if getattr(self, "_ipc_dir", None) is None:
+            return await super().interrupt_kernel()
+        self._signal_sandbox(signal.SIGINT)
 
     def _prepare_sandbox(self, submission: str, env: dict) -> None:
         """A uid, a private socket folder and the command's ingredients for the next launch."""
@@ -110,12 +124,16 @@ class GradingKernelManager(AsyncKernelManager):
         Killing bubblewrap (what jupyter_client would do) is not enough: a namespace's PID 1 ignores
         the parent-death signal, so the kernel would outlive it.
         """
+        self._signal_sandbox(signal.SIGKILL)
+
+    def _signal_sandbox(self, signum: int) -> None:
+        """Send ``signum`` to the kernel: bubblewrap's child, the namespace's PID 1."""
         process = getattr(self.provisioner, "process", None)
         if process is None:
             return
         for child in _children(process.pid):
             with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(child, signal.SIGKILL)
+                os.kill(child, signum)
 
     def write_connection_file(self, **kwargs):
         super().write_connection_file(**kwargs)
@@ -126,7 +144,7 @@ class GradingKernelManager(AsyncKernelManager):
     def format_kernel_cmd(self, extra_arguments=None):
         command = super().format_kernel_cmd(extra_arguments)
         wrap = getattr(self, "_wrap", None)
-        return kernel_command(command, **wrap) if wrap else command
+        return kernel_command(command + [START_THREADS], **wrap) if wrap else command
 
     async def shutdown_kernel(self, now: bool = False, restart: bool = False) -> None:
         if now and getattr(self, "_ipc_dir", None) is not None:
