@@ -7,12 +7,16 @@ would pay the drawing (seconds each). Before the first sandboxed kernel of a pro
 therefore runs the course's *release* notebook (the instructor's own: stubs, no student code)
 outside the sandbox with ``NBGRADER_EXECUTION=autograde`` and the real cache, and leaves a mark
 for that release and that attnkit; later runs find the mark and start at once. The diagnosis
-picture of a wrong function depends on the student, so it is still drawn in the sandbox.
+picture of a wrong function depends on the student, so it is still drawn in the sandbox — with
+matplotlib's font list made here too (``<cache>/matplotlib``, copied into each sandbox's /tmp), so
+that no kernel rebuilds it (seconds, and ``fc-list`` complaining on stderr).
 """
 import fcntl
 import hashlib
 import os
 import pathlib
+import subprocess
+import sys
 import tempfile
 
 import nbformat
@@ -27,7 +31,7 @@ TIMEOUT = 300  # seconds for the whole release notebook (the loops-vs-matmul tim
 def _mark(cache: pathlib.Path, releases: list) -> pathlib.Path:
     from attnkit.static import _code_version
 
-    digest = hashlib.sha256(_code_version().encode())
+    digest = hashlib.sha256(f"{_code_version()} fonts".encode())  # the mark covers the font list too
     for path in releases:
         digest.update(path.read_bytes())
     return cache / f"warm-{digest.hexdigest()[:24]}"
@@ -47,7 +51,8 @@ async def warm(course, cache, log=None) -> None:
         fcntl.flock(lock, fcntl.LOCK_EX)  # another worker may be warming the same cache right now
         if mark.exists():
             return
-        env = dict(os.environ, NBGRADER_EXECUTION="autograde", ATTNKIT_CACHE_DIR=str(cache))
+        env = dict(os.environ, NBGRADER_EXECUTION="autograde", ATTNKIT_CACHE_DIR=str(cache),
+                   MPLCONFIGDIR=str(cache / "matplotlib"))
         for release in releases:
             if log:
                 log.info("drawing the chapter's figures for grading, once: %s", release)
@@ -56,4 +61,8 @@ async def warm(course, cache, log=None) -> None:
                 client = NotebookClient(nb, timeout=TIMEOUT, allow_errors=True, kernel_name="python3",
                                         kernel_manager_class=AsyncKernelManager, resources={"metadata": {"path": folder}})
                 await client.async_execute(env=env)
-        mark.touch()
+        fonts = subprocess.run([sys.executable, "-c", "import matplotlib.font_manager"], env=env, capture_output=True)
+        if fonts.returncode == 0:
+            for path in (cache / "matplotlib").rglob("*"):
+                path.chmod(path.stat().st_mode | 0o044 | (0o011 if path.is_dir() else 0))  # readable by sandbox uids
+            mark.touch()

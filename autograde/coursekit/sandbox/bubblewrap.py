@@ -41,9 +41,11 @@ SUBMISSION = "/run/attn/submission"
 PASSED = ("NBGRADER_EXECUTION", "NBGRADER_VALIDATING", "JPY_PARENT_PID", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "LANG", "LC_ALL", "TZ")
 # what the set-up step needs as root before setpriv drops every capability: read the submission, own its copy
 _SETUP_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_CHOWN", "CAP_DAC_READ_SEARCH")
-_ETC = ("ld.so.cache", "localtime", "passwd", "group", "nsswitch.conf", "mime.types")
-# copy the submission into the private home, make it the kernel's, then become the kernel (exec: it stays PID 1)
-_ENTER = 'cp -R "$0"/. . 2>/dev/null; {chown}exec "$@"'
+_ETC = ("ld.so.cache", "localtime", "passwd", "group", "nsswitch.conf", "mime.types", "fonts")
+# copy the submission into the private home and matplotlib's font list into /tmp, make them the kernel's,
+# then become the kernel (exec: it stays PID 1)
+_ENTER = ('cp -R "$0"/. . 2>/dev/null; mkdir -p /tmp/matplotlib; cp -R /run/attn/cache/matplotlib/. /tmp/matplotlib '
+          '2>/dev/null; {chown}exec "$@"')
 
 
 def missing_tool() -> str:
@@ -91,7 +93,9 @@ def _system() -> list:
             args += ["--ro-bind", str(host), f"/{name}"]
     for name in _ETC:
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
-    return args + ["--proc", "/proc", "--dev", "/dev"]
+    # multiprocessing's semaphores live in /dev/shm: a private, small one
+    return args + ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(8 * 1024 ** 2), "--tmpfs",
+                   "/dev/shm"]
 
 
 def _environment(env: dict, workdir: str, grader: bool, cache: bool, limits: Limits) -> list:
@@ -143,7 +147,7 @@ def kernel_command(kernel: list, *, identity: Identity, limits: Limits, submissi
     if identity.privileged:
         drop = ["setpriv", f"--reuid={identity.uid}", f"--regid={identity.uid}", "--clear-groups",
                 "--inh-caps=-all", "--bounding-set=-all", "--"]
-        inner = ["/bin/sh", "-c", _ENTER.format(chown=f"chown -R {identity.uid}:{identity.uid} .; "), SUBMISSION,
+        inner = ["/bin/sh", "-c", _ENTER.format(chown=f"chown -R {identity.uid}:{identity.uid} . /tmp/matplotlib; "), SUBMISSION,
                  *drop, *kernel]
     else:
         inner = ["/bin/sh", "-c", _ENTER.format(chown=""), SUBMISSION, *kernel]
