@@ -44,9 +44,9 @@ def test_does_no_test_cell_raise_or_write_stderr(shared_class):
     broken = []
     for student in GRADABLE:
         nb = nbformat.read(shared_class.notebook(student), as_version=4)
-        broken += [(student, c.metadata.get("nbgrader", {}).get("grade_id", c.get("id")), o.output_type)
-                   for c in nb.cells if c.cell_type == "code" for o in c.outputs
-                   if o.output_type == "error" or (o.output_type == "stream" and o.name == "stderr")]
+        broken += [(student, c.metadata["nbgrader"]["grade_id"], o.output_type)
+                   for c in nb.cells if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("grade")
+                   for o in c.outputs if o.output_type == "error" or (o.output_type == "stream" and o.name == "stderr")]
     assert {(s, cell) for s, cell, _ in broken} == {("e_infinite_loop", "test3_softmax")}, broken
 
 
