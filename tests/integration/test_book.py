@@ -109,7 +109,7 @@ def test_opens_from_disk_without_console_errors_and_the_explorer_moves(book, bro
     with offline_page(browser, problems) as page:
         open_book(page, book)
         assert page.locator(EXPLORER).count() == 1
-        start = explorer_page.frames(page)
+        start = explorer_page.settled_frames(page)
         explorer_page.press(page, f"{EXPLORER} .attn-head-dim", "ArrowRight", times=2)  # 64 → 256
         page.locator(f"{EXPLORER} .attn-scale button").nth(1).click()
         explorer_page.press(page, f"{EXPLORER} .attn-seq-len", "ArrowRight", times=3)  # 8 → 11

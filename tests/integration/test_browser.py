@@ -142,9 +142,11 @@ def verify_output(page):
     return cell, cell.locator(".jp-OutputArea").inner_text()
 
 
-def explorer_state(page) -> tuple:
-    """What the explorer shows: the head_dim slider's value and how many figures it has drawn."""
-    return (int(page.locator(f"{EXPLORER} {HEAD_DIM} + output").inner_text()), explorer_page.frames(page))
+def explorer_state(page, settle: bool = False) -> tuple:
+    """What the explorer shows: the head_dim slider's value and how many figures it has drawn
+    (with ``settle``, once it has stopped redrawing on its own)."""
+    drawn = explorer_page.settled_frames(page) if settle else explorer_page.frames(page)
+    return (int(page.locator(f"{EXPLORER} {HEAD_DIM} + output").inner_text()), drawn)
 
 
 def assert_explorer_steady_and_sharp(page) -> None:
@@ -171,7 +173,7 @@ def assert_explorer_follows_keyboard(page) -> None:
     explorer = page.locator(EXPLORER)
     assert explorer.count() == 1, "the sharpness explorer did not render"
     assert explorer.locator("input[type=range]").count() == 2, "explorer sliders missing"
-    head_dim, drawn = explorer_state(page)
+    head_dim, drawn = explorer_state(page, settle=True)
     shot(page, "baseline-explorer-before", explorer)
     explorer_page.press(page, f"{EXPLORER} {HEAD_DIM}", "ArrowRight", times=2)
     expected = HEAD_DIMS[HEAD_DIMS.index(head_dim) + 2]  # two log steps up

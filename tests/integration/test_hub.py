@@ -177,7 +177,7 @@ def test_does_the_course_loop_work_for_an_instructor_and_two_students(hub, sessi
     open_from_nbgrader_menu(teacher, "Formgrader")
     formgrader_action(teacher, "collect", "instructor_collected")
     graded = grade(hub)
-    assert graded.returncode == 0, graded.stderr[-3000:]
+    assert graded.returncode == 0, (graded.stdout + graded.stderr)[-3000:]
     teacher.reload()
     open_from_nbgrader_menu(teacher, "Formgrader")
     formgrader_action(teacher, "generate-feedback", "instructor_feedback_generated")

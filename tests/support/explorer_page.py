@@ -33,6 +33,24 @@ def frames(page, root: str = EXPLORER) -> int:
     return page.evaluate(_CANVAS_JS, f"{root} .attn-figure")["frame"]
 
 
+def settled_frames(page, root: str = EXPLORER, quiet_ms: int = 400, timeout_ms: int = 15000) -> int:
+    """The frame count once the explorer has drawn nothing new for ``quiet_ms``.
+
+    Right after a cell runs, the explorer may still redraw on its own (its first size from the
+    ResizeObserver, the table arriving): a count taken then is not the one key presses add to.
+    """
+    return page.evaluate("""async ([sel, quiet, timeout]) => {
+      const canvas = document.querySelector(sel), start = performance.now();
+      let last = canvas.dataset.frame, since = performance.now();
+      while (performance.now() - since < quiet) {
+        if (performance.now() - start > timeout) throw new Error(`the explorer kept redrawing for ${timeout} ms`);
+        await new Promise((done) => setTimeout(done, 50));
+        if (canvas.dataset.frame !== last) { last = canvas.dataset.frame; since = performance.now(); }
+      }
+      return Number(last);
+    }""", [f"{root} .attn-figure", quiet_ms, timeout_ms])
+
+
 def canvas_box(page, root: str = EXPLORER) -> dict:
     """The canvas's backing-store width, its shown CSS width and the page's devicePixelRatio."""
     return page.evaluate(_CANVAS_JS, f"{root} .attn-figure")

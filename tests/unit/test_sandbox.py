@@ -20,7 +20,8 @@ def _command(tmp_path, privileged=True, **kw):
     (tmp_path / "ch04_attention").mkdir()
     args = dict(identity=identity, limits=Limits(), submission=tmp_path / "ch04_attention",
                 ipc_dir=tmp_path / "ipc", grader=tmp_path / "grader", cache=None,
-                env={"NBGRADER_EXECUTION": "autograde", "SECRET_TOKEN": "x", "OPENBLAS_CORETYPE": "Haswell"})
+                env={"NBGRADER_EXECUTION": "autograde", "SECRET_TOKEN": "x", "OPENBLAS_CORETYPE": "Haswell",
+                     "LD_LIBRARY_PATH": "/srv/python/lib"})
     return kernel_command(KERNEL, **{**args, **kw})
 
 
@@ -60,20 +61,23 @@ def test_is_only_what_the_kernel_needs_bound_and_read_only(tmp_path):
 
 
 def test_are_home_and_tmp_private_and_capped(tmp_path):
-    """A fresh tmpfs for the home and /tmp, each with its size, before the socket folder is bound into /tmp?"""
+    """A fresh tmpfs for /dev/shm (8 MiB), the home and /tmp (64 MiB each), before the socket folder is bound?"""
     command = _command(tmp_path, ipc_dir=pathlib.Path("/tmp/attn-kernel-x"))
     tmpfs = [command[i + 1] for i, arg in enumerate(command) if arg == "--tmpfs"]
     sizes = [command[i + 1] for i, arg in enumerate(command) if arg == "--size"]
-    assert tmpfs == [HOME, "/tmp"] and sizes == [str(64 * 1024 ** 2)] * 2
+    assert tmpfs == ["/dev/shm", HOME, "/tmp"]
+    assert sizes == [str(8 * 1024 ** 2)] + [str(64 * 1024 ** 2)] * 2
     assert command.index("--tmpfs") < command.index("--bind")
 
 
 def test_does_the_kernel_get_a_clean_environment(tmp_path):
-    """--clearenv, then only what is listed: grading's mode and the BLAS settings pass, a secret does not?"""
+    """--clearenv, then only what is listed: grading's mode, the BLAS settings and the interpreter's own library
+    folder (the hub's copied Python needs it) pass, a secret does not?"""
     command = _command(tmp_path)
     env = dict(_pairs(command, "--setenv"))
     assert "--clearenv" in command and env["NBGRADER_EXECUTION"] == "autograde"
     assert env["OPENBLAS_CORETYPE"] == "Haswell" and "SECRET_TOKEN" not in env
+    assert env["LD_LIBRARY_PATH"] == "/srv/python/lib"
     assert env["ATTN_GRADER"] == f"{GRADER}/__init__.py" and env["HOME"] == HOME and env["ATTN_SANDBOX_MEMORY"] == "2 GB"
 
 

@@ -37,8 +37,10 @@ HOME = "/home/student"
 GRADER = "/run/attn/grader"
 CACHE = "/run/attn/cache"
 SUBMISSION = "/run/attn/submission"
-# passed into the sandbox from nbgrader's environment when set (OPENBLAS_*: this machine's BLAS needs them)
-PASSED = ("NBGRADER_EXECUTION", "NBGRADER_VALIDATING", "JPY_PARENT_PID", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "LANG", "LC_ALL", "TZ")
+# passed into the sandbox from nbgrader's environment when set (OPENBLAS_*: this machine's BLAS needs them;
+# LD_LIBRARY_PATH: the hub's copied interpreter finds its own libpython there, not the system's)
+PASSED = ("NBGRADER_EXECUTION", "NBGRADER_VALIDATING", "JPY_PARENT_PID", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE",
+          "LANG", "LC_ALL", "TZ", "LD_LIBRARY_PATH")
 # what the set-up step needs as root before setpriv drops every capability: read the submission, own its copy
 _SETUP_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_CHOWN", "CAP_DAC_READ_SEARCH")
 _ETC = ("ld.so.cache", "localtime", "passwd", "group", "nsswitch.conf", "mime.types", "fonts")
