@@ -19,7 +19,19 @@ import tempfile
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Bool, Unicode, default
 
-from ..sandbox import Limits, SandboxUnavailable, acquire, kernel_command, missing_tool, parse_size, processes_of
+from ..sandbox import (
+    CACHE,
+    HOME,
+    Limits,
+    SandboxUnavailable,
+    acquire,
+    kernel_command,
+    missing_tool,
+    parse_size,
+    processes_of,
+)
+from ..sandbox.bubblewrap import environment
+from ..sandbox.forkserver import FORK_PROVISIONER, ForkedKernel, template
 from ..settings import sandbox_default
 from .figure_cache import warm
 
@@ -61,6 +73,12 @@ class GradingKernelManager(AsyncKernelManager):
     file_size = Unicode("32M", help="Largest file the sandboxed kernel may write.").tag(config=True)
     figure_cache = Unicode(help="The chapter's cached figures, shown read-only to the kernel "
                                 "(default: $ATTNKIT_CACHE_DIR or ~/.cache/attnkit).").tag(config=True)
+    fork = Bool(help="Fork each sandboxed kernel from a pre-imported template (coursekit.sandbox.template) "
+                     "instead of starting a new Python. Default: on, unless ATTN_FORK=off.").tag(config=True)
+
+    @default("fork")
+    def _fork_default(self):
+        return os.environ.get("ATTN_FORK", "on").strip().lower() not in ("off", "0", "false", "no")
 
     @default("sandbox")
     def _sandbox_default(self):
@@ -90,7 +108,11 @@ class GradingKernelManager(AsyncKernelManager):
             raise SandboxUnavailable(problem)
         if self.grader:
             await warm(pathlib.Path(self.grader).parent.parent, self.figure_cache, self.log)
-        self._prepare_sandbox(kw.get("cwd") or os.getcwd(), env)
+        submission = kw.get("cwd") or os.getcwd()
+        if self.fork:
+            self._prepare_fork(submission, env)
+        else:
+            self._prepare_sandbox(submission, env)
         return await super().start_kernel(env=env, **kw)
 
     async def interrupt_kernel(self) -> None:
@@ -118,6 +140,36 @@ class GradingKernelManager(AsyncKernelManager):
         self._wrap = dict(identity=self._identity, limits=limits, submission=submission, ipc_dir=folder,
                           grader=grader, cache=self.figure_cache, env=env, processes=limits.processes + extra)
 
+    def _prepare_fork(self, submission: str, env: dict) -> None:
+        """A uid, a folder in the template's (connection file, sockets, the submission's copy), the request."""
+        self._identity = acquire()
+        grader = pathlib.Path(self.grader).parent if self.grader else None
+        self._template = template(self._identity.privileged, grader, self.figure_cache, env)
+        folder = self._template.kernel_folder()
+        shutil.copytree(submission, folder / "submission", symlinks=True)
+        uid = self._identity.uid if self._identity.privileged else 0  # uid 0 of the template's user namespace
+        if self._identity.privileged:
+            for path in [folder, *folder.rglob("*")]:
+                os.chown(path, uid, uid, follow_symlinks=False)
+        self._ipc_dir, self.transport = folder, "ipc"
+        self.ip, self.connection_file = str(folder / "kernel"), str(folder / "connection.json")
+        limits = self.limits()
+        extra = 0 if self._identity.privileged else len(processes_of(self._identity.uid))
+        workdir = f"{HOME}/{pathlib.Path(submission).name}"
+        has_cache = bool(self.figure_cache) and pathlib.Path(self.figure_cache).is_dir()
+        self._request = {
+            "folder": str(folder), "home": HOME, "workdir": workdir, "uid": uid,
+            "limits": {"memory": limits.memory, "processes": limits.processes + extra, "scratch": limits.scratch,
+                       "tmp": limits.tmp, "file_size": limits.file_size, "open_files": limits.open_files},
+            "env": environment(env, workdir, bool(grader), has_cache, limits),
+            "fonts": f"{CACHE}/matplotlib" if has_cache else None}
+        self.kernel_spec.metadata["kernel_provisioner"] = {"provisioner_name": FORK_PROVISIONER}
+
+    def fork_kernel(self, command: list) -> int:
+        """Ask the template for this kernel (:class:`coursekit.sandbox.ForkProvisioner` calls it); its pid."""
+        argv = command[command.index("-f"):] + [START_THREADS]  # ipykernel's own arguments
+        return self._template.fork({**self._request, "argv": argv})
+
     def _kill_sandbox(self) -> None:
         """SIGKILL the kernel itself: PID 1 of its namespace, so everything it started goes with it.
 
@@ -127,11 +179,11 @@ class GradingKernelManager(AsyncKernelManager):
         self._signal_sandbox(signal.SIGKILL)
 
     def _signal_sandbox(self, signum: int) -> None:
-        """Send ``signum`` to the kernel: bubblewrap's child, the namespace's PID 1."""
+        """Send ``signum`` to the kernel, the namespace's PID 1: bubblewrap's child, or the forked kernel itself."""
         process = getattr(self.provisioner, "process", None)
         if process is None:
             return
-        for child in _children(process.pid):
+        for child in ([process.pid] if isinstance(process, ForkedKernel) else _children(process.pid)):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(child, signum)
 
@@ -143,7 +195,7 @@ class GradingKernelManager(AsyncKernelManager):
 
     def format_kernel_cmd(self, extra_arguments=None):
         command = super().format_kernel_cmd(extra_arguments)
-        wrap = getattr(self, "_wrap", None)
+        wrap = getattr(self, "_wrap", None)  # a kernel started by bubblewrap (not forked)
         return kernel_command(command + [START_THREADS], **wrap) if wrap else command
 
     async def shutdown_kernel(self, now: bool = False, restart: bool = False) -> None:

@@ -31,7 +31,8 @@ import sys
 from .identity import Identity
 from .limits import Limits, human_size
 
-__all__ = ["HOME", "GRADER", "CACHE", "SUBMISSION", "kernel_command", "python_paths", "missing_tool"]
+__all__ = ["HOME", "GRADER", "CACHE", "SUBMISSION", "environment", "kernel_command", "template_command",
+           "python_paths", "missing_tool"]
 
 HOME = "/home/student"
 GRADER = "/run/attn/grader"
@@ -100,7 +101,8 @@ def _system() -> list:
                    "/dev/shm"]
 
 
-def _environment(env: dict, workdir: str, grader: bool, cache: bool, limits: Limits) -> list:
+def environment(env: dict, workdir: str, grader: bool, cache: bool, limits: Limits) -> dict:
+    """The whole environment of a sandboxed kernel: set here, plus :data:`PASSED` from nbgrader's ``env``."""
     values = {"ATTN_SANDBOX_MEMORY": human_size(limits.memory),  # the grader names it when a function runs out
               "HOME": HOME, "PWD": workdir, "PATH": f"{os.path.dirname(sys.executable)}:/usr/bin:/bin",
               "IPYTHONDIR": "/tmp/ipython", "MPLCONFIGDIR": "/tmp/matplotlib", "XDG_CACHE_HOME": "/tmp/cache",
@@ -111,9 +113,32 @@ def _environment(env: dict, workdir: str, grader: bool, cache: bool, limits: Lim
         values["ATTN_GRADER"] = f"{GRADER}/__init__.py"
     if cache:
         values["ATTNKIT_CACHE_DIR"] = CACHE
+    return values
+
+
+def _environment_args(values: dict) -> list:
     args = ["--clearenv"]
     for name, value in values.items():
         args += ["--setenv", name, value]
+    return args
+
+
+def _namespaces(privileged: bool, caps) -> list:
+    """As root: every namespace but the user one, and ``caps`` for the set-up; otherwise all, user included."""
+    if privileged:
+        return (["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+                + [arg for cap in caps for arg in ("--cap-add", cap)])
+    return ["--unshare-all"]
+
+
+def _view(made: set, grader, cache, extra=()) -> list:
+    """The read-only world every grading kernel sees: system, Python, grader, figure cache (and ``extra``)."""
+    args = _system()
+    for folder in [*python_paths(), *extra]:
+        args += _parents(folder, made) + ["--ro-bind", folder, folder]
+    for source, inside in ((grader, GRADER), (cache, CACHE)):
+        if source and pathlib.Path(source).is_dir():
+            args += _parents(inside, made) + ["--ro-bind", str(source), inside]
     return args
 
 
@@ -128,24 +153,16 @@ def kernel_command(kernel: list, *, identity: Identity, limits: Limits, submissi
     """
     workdir = f"{HOME}/{pathlib.Path(submission).name}"
     made = set()
-    args = ["bwrap", "--die-with-parent", "--new-session", "--as-pid-1"]
-    if identity.privileged:  # namespaces and mounts as root, then setpriv drops to the kernel's uid
-        args += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
-        args += [arg for cap in _SETUP_CAPS for arg in ("--cap-add", cap)]
-    else:
-        args += ["--unshare-all"]
-    args += _system()
-    for folder in python_paths():
-        args += _parents(folder, made) + ["--ro-bind", folder, folder]
-    for source, inside in ((grader, GRADER), (cache, CACHE), (submission, SUBMISSION)):
-        if source and pathlib.Path(source).is_dir():
-            args += _parents(inside, made) + ["--ro-bind", str(source), inside]
+    args = ["bwrap", "--die-with-parent", "--new-session", "--as-pid-1", *_namespaces(identity.privileged, _SETUP_CAPS)]
+    args += _view(made, grader, cache)
+    args += _parents(SUBMISSION, made) + ["--ro-bind", str(submission), SUBMISSION]
     for size, folder in ((limits.scratch, HOME), (limits.tmp, "/tmp")):  # before the binds that may lie inside
         args += _parents(folder, made) + ["--perms", "1777", "--size", str(size), "--tmpfs", folder]
         made.add(folder)
     args += _parents(str(ipc_dir), made) + ["--bind", str(ipc_dir), str(ipc_dir)]
     args += ["--perms", "0777", "--dir", workdir, "--chdir", workdir, "--remount-ro", "/"]
-    args += _environment(env or {}, workdir, bool(grader), bool(cache) and pathlib.Path(cache).is_dir(), limits)
+    has_cache = bool(cache) and pathlib.Path(cache).is_dir()
+    args += _environment_args(environment(env or {}, workdir, bool(grader), has_cache, limits))
     if identity.privileged:
         drop = ["setpriv", f"--reuid={identity.uid}", f"--regid={identity.uid}", "--clear-groups",
                 "--inh-caps=-all", "--bounding-set=-all", "--"]
@@ -154,3 +171,34 @@ def kernel_command(kernel: list, *, identity: Identity, limits: Limits, submissi
     else:
         inner = ["/bin/sh", "-c", _ENTER.format(chown=""), SUBMISSION, *kernel]
     return ["prlimit", *limits.prlimit_args(processes), "--", *args, "--", *inner]
+
+
+# what the kernel template needs to give each forked kernel its own namespaces, mounts and uid, then drop
+_TEMPLATE_CAPS = ("CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_CHOWN", "CAP_SETPCAP", "CAP_DAC_READ_SEARCH",
+                  "CAP_FOWNER")
+
+
+def template_command(folder, *, privileged: bool, grader=None, cache=None, env=None) -> list:
+    """bubblewrap around the kernel template (:mod:`.template`): the kernels' read-only world, the
+    template's folder (control socket, one folder per kernel) read-write, coursekit read-only, the
+    mount points each forked kernel covers with its own tmpfs, and what it needs to do so.
+
+    As root the template keeps the capabilities of :data:`_TEMPLATE_CAPS` and each kernel drops them
+    with its uid; otherwise it is root of a user namespace of its own and each kernel drops that.
+    """
+    import coursekit
+    made = set()
+    args = ["bwrap", "--die-with-parent", "--new-session", *_namespaces(privileged, _TEMPLATE_CAPS)]
+    if not privileged:
+        args += ["--uid", "0", "--gid", "0", "--cap-add", "ALL"]
+    args += _view(made, grader, cache, extra=[os.path.dirname(os.path.abspath(coursekit.__file__))])
+    for mount_point in (HOME, "/run/attn/stage"):
+        args += _parents(mount_point, made) + ["--perms", "0755", "--dir", mount_point]
+    args += _parents("/tmp", made) + ["--tmpfs", "/tmp"]
+    args += _parents(str(folder), made) + ["--bind", str(folder), str(folder), "--remount-ro", "/"]
+    values = {"PATH": f"{os.path.dirname(sys.executable)}:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
+              "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "2", "MPLBACKEND": "Agg",
+              "PYTHONDONTWRITEBYTECODE": "1", "MPLCONFIGDIR": "/tmp/matplotlib"}
+    values.update({name: (env or {})[name] for name in PASSED if (env or {}).get(name)})
+    args += _environment_args(values)
+    return [*args, "--", sys.executable, "-m", "coursekit.sandbox.template", str(folder)]

@@ -1,0 +1,198 @@
+"""The grading side of the kernel template: start it once per process, ask it for a kernel per student.
+
+:class:`Template` starts :mod:`.template` inside bubblewrap (:func:`.bubblewrap.template_command`)
+in a private folder, and waits until it has imported everything and listens. :meth:`Template.fork`
+sends one request — where the kernel's folder is, its uid, limits, environment and ipykernel's
+arguments — and returns the kernel's pid as this machine sees it. :class:`ForkProvisioner` is the
+jupyter_client kernel provisioner that does this instead of starting a process (registered as
+``attn-forked`` in pyproject.toml); :class:`ForkedKernel` stands in for the ``Popen`` object
+jupyter_client expects, for a process that is not our child.
+
+One template serves a whole process — every student of a ``make grade`` worker, of a hand-run
+``nbgrader autograde``, of a formgrader — and is replaced when the grader, the figure cache or
+attnkit changes. It dies with the process that started it (bubblewrap's ``--die-with-parent``;
+its PID namespace, and every kernel inside it, go with it).
+"""
+import atexit
+import contextlib
+import json
+import os
+import pathlib
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+
+from jupyter_client.provisioning import LocalProvisioner
+
+from .bubblewrap import template_command
+
+__all__ = ["FORK_PROVISIONER", "Template", "template", "ForkProvisioner", "ForkedKernel", "host_pid_of"]
+
+FORK_PROVISIONER = "attn-forked"  # the entry point's name (pyproject.toml, jupyter_client.kernel_provisioners)
+START_SECONDS = 120  # the imports on a busy 2-core machine
+_templates: dict = {}
+_lock = threading.Lock()
+
+
+class Template:
+    """One kernel template, running; :meth:`fork` a kernel, :meth:`stop` it all."""
+
+    def __init__(self, privileged: bool, grader, cache, env: dict):
+        self.folder = pathlib.Path(tempfile.mkdtemp(prefix="attn-template-"))
+        self.folder.chmod(0o711)  # forked kernels (other uids) must reach their own folder below it
+        command = template_command(self.folder, privileged=privileged, grader=grader, cache=cache, env=env)
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                        start_new_session=True)
+        ready = self.process.stdout.readline()
+        if ready.strip() != b"ready":
+            self.stop()
+            raise RuntimeError(f"the kernel template did not start (exit status {self.process.poll()}); "
+                               "its error is in the grading log")
+        self.process.stdout.close()
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def kernel_folder(self) -> pathlib.Path:
+        """A new folder for one kernel: its connection file, sockets and the copy of its submission."""
+        return pathlib.Path(tempfile.mkdtemp(prefix="kernel-", dir=self.folder))
+
+    def fork(self, request: dict, timeout: float = 30) -> int:
+        """Ask for a kernel; its pid on this machine."""
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+            conn.settimeout(timeout)
+            conn.connect(str(self.folder / "control.sock"))
+            conn.sendall(json.dumps(request).encode() + b"\n")
+            answer = b""
+            while not answer.endswith(b"\n"):
+                chunk = conn.recv(4096)
+                if not chunk:
+                    raise RuntimeError("the kernel template closed the connection without an answer")
+                answer += chunk
+        return host_pid_of(self.process.pid, json.loads(answer)["pid"], timeout)
+
+    def stop(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def template(privileged: bool, grader, cache, env: dict) -> Template:
+    """The process's template for these settings, started (or restarted) when needed."""
+    from attnkit.static import _code_version
+
+    key = (privileged, str(grader), str(cache), _code_version(), _grader_version(grader))
+    with _lock:
+        current = _templates.get("current")
+        if current is not None and (current[0] != key or not current[1].alive()):
+            current[1].stop()
+            current = None
+        if current is None:
+            current = (key, Template(privileged, grader, cache, env))
+            _templates["current"] = current
+        return current[1]
+
+
+def _grader_version(grader) -> tuple:
+    if not grader:
+        return ()
+    return tuple((p.name, p.stat().st_mtime_ns) for p in sorted(pathlib.Path(grader).glob("*.py")))
+
+
+@atexit.register
+def _stop_all() -> None:
+    for _, running in list(_templates.values()):
+        running.stop()
+    _templates.clear()
+
+
+def _ns_pids(pid: int) -> list:
+    """The pid of ``pid`` in each PID namespace from this machine's down ("NSpid" of /proc/<pid>/status)."""
+    try:
+        status = pathlib.Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return []
+    line = next((line for line in status.splitlines() if line.startswith("NSpid:")), "NSpid:")
+    return [int(part) for part in line.split()[1:]]
+
+
+def _descendants(pid: int) -> list:
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        for task in pathlib.Path(f"/proc/{parent}/task").glob("*/children"):
+            with contextlib.suppress(OSError):
+                children = [int(child) for child in task.read_text().split()]
+                found += children
+                todo += children
+    return found
+
+
+def host_pid_of(bubblewrap: int, pid_in_template: int, timeout: float = 30) -> int:
+    """The kernel the template's child ``pid_in_template`` started, as a pid of this machine.
+
+    That child is the middle process of the kernel's new PID namespace; the kernel is its one child.
+    """
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for pid in _descendants(bubblewrap):
+            chain = _ns_pids(pid)
+            if len(chain) >= 2 and chain[-1] == pid_in_template:
+                kernels = _descendants(pid)
+                if kernels:
+                    return kernels[0]
+        time.sleep(0.005)
+    raise RuntimeError(f"the forked kernel {pid_in_template} did not appear within {timeout} s")
+
+
+class ForkedKernel:
+    """What jupyter_client needs of ``Popen`` for a kernel that is not a child of this process."""
+
+    stdin = stdout = stderr = None
+
+    def __init__(self, pid: int):
+        self.pid, self.returncode = pid, None
+
+    def poll(self):
+        if self.returncode is None:
+            try:
+                state = pathlib.Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                state = "X"
+            if state in ("Z", "X"):
+                self.returncode = 0
+        return self.returncode
+
+    def wait(self, timeout=None):
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if deadline is not None and time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(str(self.pid), timeout)
+            time.sleep(0.01)
+        return self.returncode
+
+    def send_signal(self, signum: int) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signum)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGKILL)  # the kernel is PID 1 of its namespace: a TERM it does not handle is lost
+
+
+class ForkProvisioner(LocalProvisioner):
+    """jupyter_client's provisioner for a kernel forked from the template (see the module docstring)."""
+
+    async def launch_kernel(self, cmd: list, **kwargs):
+        manager = self.parent
+        pid = manager.fork_kernel(cmd)
+        self.process, self.pid, self.pgid = ForkedKernel(pid), pid, None
+        self.cwd = kwargs.get("cwd", os.getcwd())
+        return self.connection_info

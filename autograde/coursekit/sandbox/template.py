@@ -1,0 +1,164 @@
+"""The kernel template: a pre-imported Python inside the sandbox that forks one fresh kernel per student.
+
+    python -m coursekit.sandbox.template <folder>     (started by :mod:`.forkserver`, inside bubblewrap)
+
+Starting a kernel costs an interpreter, the imports of ipykernel, numpy, matplotlib and attnkit,
+and a few hundred milliseconds before the first cell. This process pays them once: it imports
+(:data:`PRELOAD`), then waits on ``<folder>/control.sock``. For each request it forks; the child
+becomes that student's kernel and nothing it does reaches this process or the next child
+(copy-on-write memory, no shared file it can write).
+
+The child walls itself off first (:mod:`.isolate`): a mount namespace in which its own kernel
+folder is the only one of ``<folder>`` left, fresh capped tmpfs for its home (holding a copy of the
+submission), /tmp and /dev/shm; a PID namespace of which the kernel is PID 1 (a middle process
+waits for it and reports back); then it drops to the kernel's uid with no capability, takes the
+limits, a clean environment, and starts ipykernel on the connection file nbgrader wrote.
+
+Forking after threads exist is unsafe (a lock held by another thread stays locked in the child;
+BLAS pools and ZMQ's I/O threads are not copied). So nothing here starts a thread: BLAS is told
+one thread (``OPENBLAS_NUM_THREADS=1`` in the template's environment), no ZMQ context exists
+before the child creates its own, IPython's history is in memory, and the requests are served one
+at a time. Random state is shared with the template, but the chapter seeds every draw it makes.
+"""
+import json
+import os
+import shutil
+import signal
+import socket
+import sys
+
+from . import isolate
+
+__all__ = ["PRELOAD", "main"]
+
+PRELOAD = ("numpy", "attnkit", "attnkit.diagnose", "attnkit.figures", "attnkit.plotting", "attnkit.diagnose_plot",
+           "matplotlib.pyplot", "IPython", "ipykernel.kernelapp", "ipykernel.ipkernel", "nbformat")
+STAGE = "/run/attn/stage"  # an empty folder, where the child keeps its kernel folder while it covers the others
+
+
+def _preload() -> None:
+    import importlib
+
+    import matplotlib
+    matplotlib.use("Agg")  # what the inline backend draws with, without a GUI
+    for name in PRELOAD:
+        importlib.import_module(name)
+
+
+def _read(conn) -> dict:
+    chunks = []
+    while not chunks or not chunks[-1].endswith(b"\n"):
+        chunk = conn.recv(65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return json.loads(b"".join(chunks))
+
+
+def _reap(signum, frame) -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def main(argv=None) -> None:
+    folder = (argv or sys.argv[1:])[0]
+    _preload()
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(os.path.join(folder, "control.sock"))
+    server.listen(8)
+    signal.signal(signal.SIGCHLD, _reap)
+    print("ready", flush=True)
+    while True:
+        try:
+            conn, _ = server.accept()
+        except InterruptedError:
+            continue
+        with conn:
+            request = _read(conn)
+            pid = os.fork()
+            if pid == 0:
+                server.close()
+                _child(request, folder)  # never returns
+            conn.sendall(json.dumps({"pid": pid}).encode() + b"\n")
+
+
+def _child(request: dict, folder: str) -> None:
+    """Become the student's kernel; on any failure, say why on stderr and exit (the worker sees it die)."""
+    try:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        os.setsid()
+        _wall_off(request, folder)
+        kernel = os.fork()  # the first child of the new PID namespace: PID 1 there
+        if kernel:
+            _wait_for(kernel)
+        _become_kernel(request)
+    except BaseException as exc:  # noqa: B036 -- report and go: the grading side notices a dead kernel
+        print(f"sandboxed kernel could not start: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+        os._exit(70)
+
+
+def _wall_off(request: dict, folder: str) -> None:
+    limits, own = request["limits"], request["folder"]
+    if not own.startswith("/tmp/"):
+        raise ValueError(f"a kernel folder must lie in /tmp, which each kernel gets afresh: {own}")
+    isolate.unshare(isolate.CLONE_NEWNS | isolate.CLONE_NEWPID | isolate.CLONE_NEWIPC)
+    isolate.mount_private()
+    isolate.bind(own, STAGE)  # keep this kernel's folder: the fresh /tmp below covers the template's and all others
+    for target, size in ((request["home"], limits["scratch"]), ("/tmp", limits["tmp"]), ("/dev/shm", 8 * 1024 ** 2)):
+        isolate.mount_tmpfs(target, size)
+    os.makedirs(own)
+    isolate.move(STAGE, own)
+    workdir = request["workdir"]
+    shutil.copytree(os.path.join(own, "submission"), workdir, dirs_exist_ok=True)
+    fonts = request.get("fonts")
+    if fonts and os.path.isdir(fonts):
+        shutil.copytree(fonts, "/tmp/matplotlib", dirs_exist_ok=True)
+    uid = request["uid"]
+    for top in (request["home"], "/tmp/matplotlib"):
+        for root, dirs, files in os.walk(top):
+            for name in [root, *(os.path.join(root, n) for n in dirs + files)]:
+                os.chown(name, uid, uid, follow_symlinks=False)
+
+
+def _wait_for(kernel: int) -> None:
+    """The middle process: forward an interrupt to the kernel, exit with its status when it ends."""
+    signal.signal(signal.SIGINT, lambda signum, frame: os.kill(kernel, signal.SIGINT))
+    signal.signal(signal.SIGTERM, lambda signum, frame: os.kill(kernel, signal.SIGKILL))
+    while True:
+        try:
+            _, status = os.waitpid(kernel, 0)
+            break
+        except InterruptedError:
+            continue
+    os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
+
+
+def _become_kernel(request: dict) -> None:
+    limits = request["limits"]
+    isolate.mount_proc()
+    isolate.apply_limits(limits["memory"], limits["processes"], limits["file_size"], limits["open_files"])
+    isolate.drop_privileges(request["uid"])
+    os.chdir(request["workdir"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    log = os.open(os.path.join(request["folder"], "kernel.log"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0), os.dup2(log, 1), os.dup2(log, 2)
+    os.closerange(3, 1024)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    from ipykernel.kernelapp import IPKernelApp
+
+    app = IPKernelApp.instance()
+    app.initialize(request["argv"])
+    app.start()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
