@@ -6,7 +6,7 @@ exchange elsewhere. Three settings also come from the environment:
 
 * ``ATTN_COURSE_ID``  course id (default ``attention-ch04``)
 * ``ATTN_EXCHANGE``   exchange root (default ``<this folder>/exchange``)
-* ``ATTN_TIMEOUT``    seconds one cell may run while validating/autograding (default 60)
+* ``ATTN_TIMEOUT``    seconds one cell may run while validating/autograding (default 10)
 
 What the plugged-in classes do is documented in ``coursekit/plugins/`` (installed with the
 project). Command-line flags (e.g. ``--Exchange.root=/srv/exchange``) still override these.
@@ -31,8 +31,9 @@ c.Exchange.root = os.environ.get("ATTN_EXCHANGE", os.path.join(HERE, "exchange")
 # c.CourseDirectory.db_url = "postgresql+psycopg://grader@db.example/ch04"
 
 # A student's infinite loop is interrupted after this long; the cell scores 0 and the
-# remaining cells still run (nbgrader's Execute interrupts on timeout by default).
-c.Execute.timeout = int(os.environ.get("ATTN_TIMEOUT", "60"))
+# remaining cells still run (nbgrader's Execute interrupts on timeout by default). 10 s is
+# over 3x the slowest cell of a correct submission with pure-Python loops (autograde/README.md).
+c.Execute.timeout = int(os.environ.get("ATTN_TIMEOUT", "10"))
 
 # Every grading kernel runs in the sandbox (coursekit/sandbox/; ATTN_SANDBOX=off for a class you trust)
 # and is told where this course's grader is (the test cells' hidden regions load it).

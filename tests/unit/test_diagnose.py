@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from attnkit import lab
-from attnkit.diagnose import Finding, diagnose, first_deviation, format_findings
+from attnkit.diagnose import Finding, diagnose, diagnose_stage, first_deviation, format_findings
 from attnkit.probes import PROBES
 from support.mistakes import BY_NAME, DIAGNOSED, DIAGNOSED_BY_NAME, MISTAKES, functions, release
 
@@ -156,3 +156,37 @@ def test_numeric_side_imports_no_plotting_library():
     code = "import sys, attnkit.diagnose; print(sorted({'matplotlib', 'ipywidgets'} & set(sys.modules)))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+# --- computed once per function under grading --------------------------------
+
+def _counting(fn, calls: list):
+    def counted(*args):
+        calls.append(1)
+        return fn(*args)
+    return counted
+
+
+@pytest.mark.parametrize("mode", ["autograde", None])
+def test_is_each_function_diagnosed_once_under_grading_and_every_time_otherwise(monkeypatch, mode):
+    """The 4.9 demo and the graded cells ask alike: under grading, the second ask runs no student code;
+    in the student's own run, every ask runs it again?"""
+    if mode:
+        monkeypatch.setenv("NBGRADER_EXECUTION", mode)
+    else:
+        monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    calls = []
+    fns = [_counting(fn, calls) for fn in lab.REFERENCE]
+    first = diagnose(*fns)
+    once = len(calls)
+    assert once > 0 and diagnose(*fns) == first
+    assert diagnose_stage("softmax", fns[2]) == []
+    assert len(calls) == (once if mode else 2 * once + len(PROBES["softmax"]))
+
+
+def test_does_a_new_function_get_its_own_diagnosis_under_grading(monkeypatch):
+    """A function redefined (a new object) is diagnosed afresh, not given the old one's findings?"""
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    assert diagnose_stage("softmax", lambda out, inp: REF_SOFTMAX(out, inp)) == []
+    wrong = BY_NAME["bug_softmax_no_max"]
+    assert diagnose_stage("softmax", functions(wrong, RELEASE)[2]) != []

@@ -20,7 +20,7 @@ import time
 
 from jupyter_core.utils import ensure_async, run_sync
 from nbgrader.preprocessors import Execute
-from traitlets import Enum
+from traitlets import Bool, Enum
 
 __all__ = ["WarmExecute", "TIMINGS", "shutdown_spare"]
 
@@ -34,6 +34,8 @@ class WarmExecute(Execute):
     # Every output is in once the last cell replied; a graceful shutdown only makes the worker wait
     # about a second per student for the kernel process to exit on its own.
     shutdown_kernel = Enum(["graceful", "immediate"], default_value="immediate").tag(config=True)
+    # Off when each kernel must be made for its student (a sandboxed kernel gets its submission as it starts)
+    start_ahead = Bool(True, help="Start the next student's kernel while this one's cells run.").tag(config=True)
 
     def preprocess(self, nb, resources=None, km=None):
         self._started, self._warm = time.perf_counter(), False
@@ -56,7 +58,8 @@ class WarmExecute(Execute):
         if self._warm:
             await self._enter_notebook_folder()
         TIMINGS["kernel"] = time.perf_counter() - self._started
-        await self._start_spare()
+        if self.start_ahead:
+            await self._start_spare()
         return kc
 
     start_new_kernel_client = run_sync(async_start_new_kernel_client)

@@ -63,10 +63,10 @@ def make_app(course, assignment: str, db_url: str, warm: bool = True) -> Autogra
     app = AutogradeApp()
     app.initialize([assignment, f"--CourseDirectory.db_url={db_url}"])
     app.coursedir.assignment_id = assignment
-    if warm:
-        steps = Autograde.class_traits()["autograde_preprocessors"].default()
-        configured = app.config.Autograde.get("autograde_preprocessors", steps)
-        app.config.Autograde.autograde_preprocessors = [_warm(p) for p in configured]
+    steps = Autograde.class_traits()["autograde_preprocessors"].default()
+    configured = app.config.Autograde.get("autograde_preprocessors", steps)
+    app.config.Autograde.autograde_preprocessors = [_warm(p) for p in configured]
+    app.config.WarmExecute.start_ahead = warm  # off: each kernel is still stopped at once and timed
     return app
 
 
