@@ -1,13 +1,16 @@
-"""Grading a class: serial `nbgrader autograde` vs `make grade` (coursekit.grading), sandboxed and not.
+"""Grading a class: serial `nbgrader autograde` vs `make grade` (coursekit.grading): forked, started, unsandboxed.
 
 Run: .venv/bin/python benchmarks/bench_class.py --n 300 [--sample 10] [--workers 1,2]
 Builds N synthetic submissions (the rows of the mistake table, correct and buggy, in turn) in a
 throw-away copy of the course, then from one run prints side by side:
   * serial `nbgrader autograde` on the first --sample submissions (start-up included), sandboxed,
-  * `python -m coursekit.grading --workers W` on all N, for each W, every kernel in the sandbox,
-  * the same with the largest W and ATTN_SANDBOX=off, each kernel started cold as the sandbox
-    starts it (the sandbox's own cost per student is the difference), and started ahead (--warm,
-    how make grade graded before the sandbox),
+  * `python -m coursekit.grading --workers W` on all N, for each W: every kernel in the sandbox,
+    forked from the worker's pre-imported template (the default),
+  * the same with the largest W and ATTN_FORK=off: each sandboxed kernel a new Python started
+    by bubblewrap,
+  * the same with ATTN_SANDBOX=off, each kernel started cold (the sandbox's own cost per student
+    is the difference from the row above), and started ahead while the previous student's cells
+    run (how make grade graded before the sandbox),
 wall seconds, wall and CPU seconds per submission (CPU of every process: graders and kernels),
 and where one submission's time goes in the workers (kernel until ready, cells, nbgrader's
 bookkeeping = the rest). Machine noise (other jobs on the same cores) shows in every figure.
@@ -88,7 +91,8 @@ def main() -> None:
         counts = [int(w) for w in args.workers.split(",")]
         runs = [(f"make grade WORKERS={w}", w, env, []) for w in counts]
         off = dict(env, ATTN_SANDBOX="off")
-        runs += [("  … ATTN_SANDBOX=off, cold", counts[-1], off, ["--cold"]),
+        runs += [("  … ATTN_FORK=off", counts[-1], dict(env, ATTN_FORK="off"), []),
+                 ("  … ATTN_SANDBOX=off, cold", counts[-1], off, ["--cold"]),
                  ("  … ATTN_SANDBOX=off, warm", counts[-1], off, [])]
         for name, workers, run_env, extra in runs:
             copy = sample_of(course, tmp / name.replace(" ", "_"), args.n)
@@ -100,7 +104,7 @@ def main() -> None:
     print(f"{'':<30} {'n':>5} {'wall s':>8} {'wall s/sub':>10} {'CPU s/sub':>9}  per submission in a worker")
     for name, n, wall, cpu, detail in rows:
         print(f"{name:<30} {n:>5} {wall:>8.1f} {wall / n:>10.2f} {cpu / n:>9.2f}  {detail}")
-    sandboxed, cold = rows[len(counts)], rows[len(counts) + 1]
+    sandboxed, cold = rows[len(counts) + 1], rows[len(counts) + 2]
     print(f"the sandbox's own cost: {1000 * (sandboxed[2] - cold[2]) / args.n * counts[-1]:+.0f} ms of worker time "
           f"per student ({counts[-1]} workers, cold kernels both)")
 

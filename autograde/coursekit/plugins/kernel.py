@@ -9,15 +9,17 @@ class without it, with a warning for every kernel). It talks to nbgrader over IP
 private folder, since the sandbox has no network, and learns where the grader is from
 ``ATTN_GRADER``: the hidden region of each test cell loads it from there.
 """
+import asyncio
 import contextlib
 import os
 import pathlib
 import shutil
 import signal
 import tempfile
+import time
 
 from jupyter_client.manager import AsyncKernelManager
-from traitlets import Bool, Unicode, default
+from traitlets import Bool, DottedObjectName, Type, Unicode, default
 
 from ..sandbox import (
     CACHE,
@@ -62,6 +64,8 @@ class GradingKernelManager(AsyncKernelManager):
     output in a blocking poll, and neither the cell timeout nor a dead kernel is ever noticed.
     """
 
+    client_class = DottedObjectName("coursekit.plugins.kernel_client.GradingKernelClient")  # ready at once
+    client_factory = Type(klass="coursekit.plugins.kernel_client.GradingKernelClient")
     grader = Unicode("", help="The course's grader (…/grader/__init__.py); the kernel gets it as "
                               "ATTN_GRADER. Empty: the kernel inherits nbgrader's environment.").tag(config=True)
     sandbox = Bool(help="Run every grading kernel in the sandbox (coursekit.sandbox). Default: on, "
@@ -178,6 +182,14 @@ class GradingKernelManager(AsyncKernelManager):
         """
         self._signal_sandbox(signal.SIGKILL)
 
+    async def _exited(self, timeout: float = 2.0) -> None:
+        """Until the killed kernel's process is gone, looked at every 5 ms (jupyter_client looks every
+        100 ms, and that wait is paid once per student); jupyter_client's own wait then ends at once."""
+        process = getattr(self.provisioner, "process", None)
+        deadline = time.monotonic() + timeout
+        while process is not None and process.poll() is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.005)
+
     def _signal_sandbox(self, signum: int) -> None:
         """Send ``signum`` to the kernel, the namespace's PID 1: bubblewrap's child, or the forked kernel itself."""
         process = getattr(self.provisioner, "process", None)
@@ -201,6 +213,7 @@ class GradingKernelManager(AsyncKernelManager):
     async def shutdown_kernel(self, now: bool = False, restart: bool = False) -> None:
         if now and getattr(self, "_ipc_dir", None) is not None:
             self._kill_sandbox()
+            await self._exited()
         await super().shutdown_kernel(now=now, restart=restart)
         if getattr(self, "_ipc_dir", None) is not None and not restart:
             shutil.rmtree(self._ipc_dir, ignore_errors=True)  # the sockets and the connection file

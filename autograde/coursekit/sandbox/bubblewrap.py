@@ -198,7 +198,8 @@ def template_command(folder, *, privileged: bool, grader=None, cache=None, env=N
     args += _parents(str(folder), made) + ["--bind", str(folder), str(folder), "--remount-ro", "/"]
     values = {"PATH": f"{os.path.dirname(sys.executable)}:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
               "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "2", "MPLBACKEND": "Agg",
-              "PYTHONDONTWRITEBYTECODE": "1", "MPLCONFIGDIR": "/tmp/matplotlib"}
+              "PYTHONDONTWRITEBYTECODE": "1", "MPLCONFIGDIR": "/tmp/matplotlib",
+              "PYDEVD_DISABLE_FILE_VALIDATION": "1"}  # debugpy's import-time warning, in the grading log
     values.update({name: (env or {})[name] for name in PASSED if (env or {}).get(name)})
     args += _environment_args(values)
     return [*args, "--", sys.executable, "-m", "coursekit.sandbox.template", str(folder)]
