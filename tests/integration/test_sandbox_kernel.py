@@ -1,7 +1,8 @@
 """What does a grading kernel see from inside its sandbox, and does grading stop cleanly without one?
 
 One real kernel, started the way nbgrader starts it (nbclient with the course's
-GradingKernelManager, its config), runs a notebook that looks around: who it is, which folders
+GradingKernelManager, its config), forked from the template and then started by bubblewrap
+(ATTN_FORK=off), runs a notebook that looks around: who it is, which folders
 exist, what it may write, whether the network answers. Then the sandbox is made impossible (no
 bubblewrap on PATH): ``make grade`` stops with one line saying what to install, before grading
 anyone; and ``ATTN_SANDBOX=off`` grades with a warning in the summary.
@@ -41,8 +42,8 @@ print(json.dumps({
 """
 
 
-@pytest.fixture(scope="module")
-def seen(tmp_path_factory):
+@pytest.fixture(scope="module", params=["forked", "started"])
+def seen(tmp_path_factory, request):
     if missing_tool():
         if os.environ.get("CI") == "true":
             pytest.fail(missing_tool())
@@ -50,6 +51,7 @@ def seen(tmp_path_factory):
     folder = tmp_path_factory.mktemp("submission")
     (folder / "data.txt").write_text("the student's own file")
     config = PyFileConfigLoader("nbgrader_config.py", path=str(COURSE)).load_config()
+    config.GradingKernelManager.fork = request.param == "forked"
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(LOOK.replace("COURSE", repr(str(COURSE))))])
     NotebookClient(nb, timeout=60, kernel_name="python3", kernel_manager_class=GradingKernelManager, config=config,
                    resources={"metadata": {"path": str(folder)}}).execute()

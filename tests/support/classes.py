@@ -141,10 +141,16 @@ def grade_shared_class(root) -> GradedClass:
 
 
 def grade_serial_class(root) -> GradedClass:
-    """The rows of :data:`SERIAL`, graded by ONE ``nbgrader autograde``; everyone's feedback."""
+    """The rows of :data:`SERIAL`, graded by ONE ``nbgrader autograde``; everyone's feedback.
+
+    Each kernel a new Python that bubblewrap starts (ATTN_FORK=off), where ``make grade`` forks
+    them from its template: the gradebooks compared by tests/integration/test_grading.py are
+    one path's against the other's.
+    """
     rows = table_rows(SERIAL)
     course, env = _course(pathlib.Path(root), rows)
-    return _graded(course, env, rows, lambda: run_nbgrader("autograde", ASSIGNMENT, cwd=course, env=env))
+    started = dict(env, ATTN_FORK="off")
+    return _graded(course, env, rows, lambda: run_nbgrader("autograde", ASSIGNMENT, cwd=course, env=started))
 
 
 def grade_both(root):

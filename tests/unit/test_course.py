@@ -26,14 +26,14 @@ def _config():
 
 
 def test_does_the_config_keep_everything_inside_the_course_by_default(monkeypatch):
-    """Without env vars: course id attention-ch04, exchange under autograde/, 60 s cell timeout?"""
+    """Without env vars: course id attention-ch04, exchange under autograde/, 10 s cell timeout?"""
     for var in ("ATTN_COURSE_ID", "ATTN_EXCHANGE", "ATTN_TIMEOUT"):
         monkeypatch.delenv(var, raising=False)
     cfg = _config()
     assert cfg.CourseDirectory.course_id == "attention-ch04"
     assert cfg.CourseDirectory.root == str(COURSE)
     assert cfg.Exchange.root == str(COURSE / "exchange")
-    assert cfg.Execute.timeout == 60
+    assert cfg.Execute.timeout == 10
 
 
 def test_can_course_id_exchange_and_timeout_be_overridden_by_env(monkeypatch, tmp_path):

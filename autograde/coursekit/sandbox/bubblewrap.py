@@ -38,6 +38,7 @@ HOME = "/home/student"
 GRADER = "/run/attn/grader"
 CACHE = "/run/attn/cache"
 SUBMISSION = "/run/attn/submission"
+TOOLKIT = "/run/attn/toolkit"  # coursekit, for the kernel template only (it runs coursekit.sandbox.template)
 # passed into the sandbox from nbgrader's environment when set (OPENBLAS_*: this machine's BLAS needs them;
 # LD_LIBRARY_PATH: the hub's copied interpreter finds its own libpython there, not the system's)
 PASSED = ("NBGRADER_EXECUTION", "NBGRADER_VALIDATING", "JPY_PARENT_PID", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE",
@@ -131,10 +132,10 @@ def _namespaces(privileged: bool, caps) -> list:
     return ["--unshare-all"]
 
 
-def _view(made: set, grader, cache, extra=()) -> list:
-    """The read-only world every grading kernel sees: system, Python, grader, figure cache (and ``extra``)."""
+def _view(made: set, grader, cache) -> list:
+    """The read-only world every grading kernel sees: system, Python, grader, figure cache."""
     args = _system()
-    for folder in [*python_paths(), *extra]:
+    for folder in python_paths():
         args += _parents(folder, made) + ["--ro-bind", folder, folder]
     for source, inside in ((grader, GRADER), (cache, CACHE)):
         if source and pathlib.Path(source).is_dir():
@@ -191,7 +192,10 @@ def template_command(folder, *, privileged: bool, grader=None, cache=None, env=N
     args = ["bwrap", "--die-with-parent", "--new-session", *_namespaces(privileged, _TEMPLATE_CAPS)]
     if not privileged:
         args += ["--uid", "0", "--gid", "0", "--cap-add", "ALL"]
-    args += _view(made, grader, cache, extra=[os.path.dirname(os.path.abspath(coursekit.__file__))])
+    args += _view(made, grader, cache)
+    # coursekit under a neutral folder, never at its own path: in the repository that lies in the course
+    args += _parents(f"{TOOLKIT}/coursekit", made) + ["--ro-bind", os.path.dirname(os.path.abspath(coursekit.__file__)),
+                                                       f"{TOOLKIT}/coursekit"]
     for mount_point in (HOME, "/run/attn/stage"):
         args += _parents(mount_point, made) + ["--perms", "0755", "--dir", mount_point]
     args += _parents("/tmp", made) + ["--tmpfs", "/tmp"]
@@ -199,7 +203,7 @@ def template_command(folder, *, privileged: bool, grader=None, cache=None, env=N
     values = {"PATH": f"{os.path.dirname(sys.executable)}:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
               "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "2", "MPLBACKEND": "Agg",
               "PYTHONDONTWRITEBYTECODE": "1", "MPLCONFIGDIR": "/tmp/matplotlib",
-              "PYDEVD_DISABLE_FILE_VALIDATION": "1"}  # debugpy's import-time warning, in the grading log
+              "PYDEVD_DISABLE_FILE_VALIDATION": "1", "PYTHONPATH": TOOLKIT}  # debugpy's import-time warning, in the grading log
     values.update({name: (env or {})[name] for name in PASSED if (env or {}).get(name)})
     args += _environment_args(values)
     return [*args, "--", sys.executable, "-m", "coursekit.sandbox.template", str(folder)]
