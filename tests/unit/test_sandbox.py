@@ -112,3 +112,14 @@ def test_do_two_kernels_at_once_get_different_uids():
     finally:
         first.release()
         second.release()
+
+
+def test_is_a_python_under_tmp_never_forked(monkeypatch):
+    """An interpreter under /tmp or the kernel's home would be covered by the forked kernel's own tmpfs:
+    such a Python is told apart (and gets kernels started by bubblewrap)?"""
+    from coursekit.sandbox import bubblewrap
+
+    monkeypatch.setattr(bubblewrap, "python_paths", lambda: ["/usr", "/srv/venv/lib/python3.11/site-packages"])
+    assert not bubblewrap.python_in_private_folders()
+    monkeypatch.setattr(bubblewrap, "python_paths", lambda: ["/usr", "/tmp/hub-env/lib/python3.11/site-packages"])
+    assert bubblewrap.python_in_private_folders()

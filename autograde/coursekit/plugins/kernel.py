@@ -32,7 +32,7 @@ from ..sandbox import (
     parse_size,
     processes_of,
 )
-from ..sandbox.bubblewrap import environment
+from ..sandbox.bubblewrap import environment, python_in_private_folders
 from ..sandbox.forkserver import FORK_PROVISIONER, ForkedKernel, template
 from ..settings import sandbox_default
 from .figure_cache import warm
@@ -113,7 +113,7 @@ class GradingKernelManager(AsyncKernelManager):
         if self.grader:
             await warm(pathlib.Path(self.grader).parent.parent, self.figure_cache, self.log)
         submission = kw.get("cwd") or os.getcwd()
-        if self.fork:
+        if self.fork and not python_in_private_folders():
             self._prepare_fork(submission, env)
         else:
             self._prepare_sandbox(submission, env)

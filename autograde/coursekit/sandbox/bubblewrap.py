@@ -32,7 +32,7 @@ from .identity import Identity
 from .limits import Limits, human_size
 
 __all__ = ["HOME", "GRADER", "CACHE", "SUBMISSION", "environment", "kernel_command", "template_command",
-           "python_paths", "missing_tool"]
+           "python_paths", "python_in_private_folders", "missing_tool"]
 
 HOME = "/home/student"
 GRADER = "/run/attn/grader"
@@ -75,6 +75,14 @@ def python_paths() -> list:
     folders = [sys.base_prefix, sys.prefix, *sites, os.path.dirname(os.path.abspath(attnkit.__file__))]
     resolved = list(dict.fromkeys(str(pathlib.Path(f).resolve()) for f in folders))
     return [f for f in resolved if not any(f != other and f.startswith(other + "/") for other in resolved)]
+
+
+def python_in_private_folders() -> bool:
+    """Does the Python live under /tmp or the kernel's home? A forked kernel covers both with fresh
+    tmpfs once its interpreter is running, and would lose what it has not imported yet: such a
+    Python (the hub tests' user environment) gets kernels started by bubblewrap instead."""
+    return any(folder == private or folder.startswith(private + "/")
+               for folder in python_paths() for private in ("/tmp", HOME))
 
 
 def _parents(path: str, made: set) -> list:
