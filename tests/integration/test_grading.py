@@ -9,7 +9,9 @@ leaves no process and no half-written result. Last, a course whose own config na
 PostgreSQL 15 gradebook, shared by two shards graded at the same time, and reported on.
 """
 import concurrent.futures
+import contextlib
 import json
+import os
 import pathlib
 import re
 import shutil
@@ -140,13 +142,32 @@ def test_does_a_rerun_grade_only_the_missing(serial_class, tmp_path):
 def processes_with_home(home, command="") -> list:
     """Live processes whose environment has HOME=``home`` (the run's graders and kernels), whose
     command line contains ``command``."""
-    marker, found = f"HOME={home}".encode() + b"\0", []
+    marker, found = (f"HOME={home}".encode() + b"\0" if home else b""), []
     for environ in pathlib.Path("/proc").glob("[0-9]*/environ"):
         try:
             if marker in environ.read_bytes() and command.encode() in (environ.parent / "cmdline").read_bytes():
                 found.append(environ.parent.name)
         except OSError:  # gone meanwhile, or not ours to read
             pass
+    return found
+
+
+def _started_at(pid: str) -> float:
+    """When process ``pid`` started, in seconds since the epoch (/proc/<pid>/stat's 22nd field)."""
+    ticks = int(pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+    boot = next(int(line.split()[1]) for line in pathlib.Path("/proc/stat").read_text().splitlines()
+                if line.startswith("btime"))
+    return boot + ticks / os.sysconf("SC_CLK_TCK")
+
+
+def forked_since(since: float) -> list:
+    """Kernel templates and the kernels forked from them (they keep the template's command line)
+    started after ``since``: a grading run's, whatever HOME they were given."""
+    found = []
+    for pid in processes_with_home("", "coursekit.sandbox.template"):
+        with contextlib.suppress(OSError, ValueError):
+            if _started_at(pid) >= since - 1:
+                found.append(pid)
     return found
 
 
@@ -159,7 +180,9 @@ def test_does_ctrl_c_stop_cleanly(serial_class, tmp_path):
                             "--workers", "2"], cwd=parallel, env=graded.env, stdout=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
-        while not processes_with_home(home, "ipykernel") and time.monotonic() < deadline:  # a student is graded
+        # a student is graded: a kernel started (ipykernel), or forked (template, middle process, kernel)
+        while not processes_with_home(home, "ipykernel") and len(forked_since(started)) < 3 \
+                and time.monotonic() < deadline:
             time.sleep(0.2)
         time.sleep(1.0)
         run.send_signal(signal.SIGINT)
@@ -167,7 +190,7 @@ def test_does_ctrl_c_stop_cleanly(serial_class, tmp_path):
     finally:
         run.kill()
     assert run.returncode == 130 and "Interrupted:" in out, out
-    assert processes_with_home(home) == []
+    assert processes_with_home(home) == [] and forked_since(started) == []
     graded = set(re.findall(r"^\[\s*\d+/\d+\] ok +(\S+)", out, re.M))
     assert graded < set(CLASS), out  # someone was interrupted, or the test proves nothing
     for student in CLASS:  # graded now, the previous result untouched (not begun), none, or whole (stopped late)
