@@ -74,16 +74,10 @@ hub-remove: venv
 
 # Autograde every submission in autograde/submitted/ with WORKERS nbgrader workers (coursekit.grading).
 # DB_URL=postgresql://… shares one gradebook; SHARD=i/n grades shard i of n; FORCE=1 grades again.
-ASSIGNMENT ?= ch04_attention
-WORKERS    ?= $(shell nproc 2>/dev/null || echo 2)
-DB_URL     ?=
-SHARD      ?=
-FORCE      ?=
+# The command lines live in autograde/Makefile, the course's own (a hub instructor runs it in ~/course).
 
 grade: venv
-	cd autograde && ../$(PY) -m coursekit.grading $(ASSIGNMENT) \
-	  --workers $(WORKERS) $(if $(DB_URL),--db-url '$(DB_URL)') $(if $(SHARD),--shard '$(SHARD)') \
-	  $(if $(filter 1 yes true,$(FORCE)),--force)
+	$(MAKE) --no-print-directory -C autograde grade PYTHON=$(CURDIR)/$(PY)
 
 # Regenerate notebooks/ch04_attention.ipynb from the nbgrader master (autograde/source/…).
 release: venv
@@ -96,7 +90,7 @@ book: venv
 # The class report after autograding: autograde/reports/$(ASSIGNMENT)/index.html + three CSV files.
 # The gradebook, for every command: DB_URL when set, else the course config's, else autograde/gradebook.db.
 report: venv
-	cd autograde && ../$(PY) -m coursekit.report --assignment $(ASSIGNMENT) $(if $(DB_URL),--db-url '$(DB_URL)')
+	$(MAKE) --no-print-directory -C autograde report PYTHON=$(CURDIR)/$(PY)
 
 # Chromium, a CJK font and bubblewrap (the grading sandbox), installed when root + apt (as CI).
 system-deps:

@@ -4,6 +4,10 @@ A course folder holds ``nbgrader_config.py``, the master under ``source/``, the 
 ``grader/`` and everything nbgrader generates (release/, submitted/, gradebook.db …). This
 repository's course is ``autograde/``; a hub instructor's is ``~/course``. Every command finds
 its course with :func:`find_course`, and every kernel its grader with :func:`grader_of`.
+
+Installed as a package (the hub's user environment: a wheel, never the course), this module lies
+in ``site-packages`` and :data:`COURSE` names no course: commands then work on the folder they
+are run from, or the one they are given, and say so when it holds no ``nbgrader_config.py``.
 """
 import os
 import pathlib
@@ -19,7 +23,7 @@ CONFIG_FILE = "nbgrader_config.py"
 MASTER = COURSE / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
 STUDENT_NOTEBOOK = REPO / "notebooks" / f"{ASSIGNMENT}.ipynb"
 
-COURSE_PARTS = ("source", "grader", "rubrics", CONFIG_FILE)  # what a course copy takes: never what nbgrader generates
+COURSE_PARTS = ("source", "grader", "rubrics", CONFIG_FILE, "Makefile")  # what a course copy takes: never what nbgrader generates
 
 
 def grader_of(course) -> pathlib.Path:
@@ -32,14 +36,20 @@ GRADER = grader_of(COURSE)
 
 def find_course(explicit=None) -> pathlib.Path:
     """The course a command works on: ``explicit``, else the current folder when it holds an
-    ``nbgrader_config.py`` (as nbgrader itself decides), else this repository's ``autograde/``."""
+    ``nbgrader_config.py`` (as nbgrader itself decides), else this repository's ``autograde/``
+    (when this module is the repository's, not an installed copy)."""
     if explicit:
         course = pathlib.Path(explicit).resolve()
         if not course.is_dir():
             raise FileNotFoundError(f"no course folder {course} (give the folder that holds {CONFIG_FILE})")
         return course
     here = pathlib.Path(os.getcwd()).resolve()
-    return here if (here / CONFIG_FILE).is_file() else COURSE
+    if (here / CONFIG_FILE).is_file():
+        return here
+    if not (COURSE / CONFIG_FILE).is_file():
+        raise FileNotFoundError(f"{here} holds no {CONFIG_FILE}: run the command from the course folder "
+                                "(e.g. cd ~/course), or name it with --course")
+    return COURSE
 
 
 def copy_course(dest, source=COURSE) -> pathlib.Path:

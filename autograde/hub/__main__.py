@@ -7,9 +7,11 @@ import signal
 import sys
 import threading
 
-from hub import accounts, launch
+from hub import accounts, launch, userenv
 
 INSTRUCTOR, STUDENTS = "attn-instructor", ("attn-student1", "attn-student2", "attn-student3")
+# As root the hub's exchange and settings must lie outside the repository, which students may not enter.
+DEFAULT_STATE = pathlib.Path("/srv/attention-hub") if accounts.is_root() else launch.STATE / "hub"
 
 
 def _previous_passwords(state: pathlib.Path) -> dict:
@@ -31,18 +33,22 @@ def _banner(plan) -> str:
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--state", type=pathlib.Path, default=launch.STATE / "hub")
+    parser.add_argument("--state", type=pathlib.Path, default=DEFAULT_STATE,
+                        help=f"the hub's folder: private files, exchange, system-wide settings (default {DEFAULT_STATE})")
+    parser.add_argument("--user-env", type=pathlib.Path, default=launch.USER_ENV,
+                        help=f"the users' shared Python environment (default {launch.USER_ENV})")
     parser.add_argument("--remove", action="store_true",
-                        help="delete the course's Unix users, their homes and the hub's state, then exit")
+                        help="delete the course's Unix users, their homes, the hub's state and the user environment")
     args = parser.parse_args(argv)
     if args.remove:
         for user in (INSTRUCTOR, *STUDENTS):
             accounts.remove_unix_user(user)
         shutil.rmtree(args.state, ignore_errors=True)
-        print(f"removed the users {INSTRUCTOR}, {', '.join(STUDENTS)} (if any) and {args.state}")
+        removed = [str(args.state), *(userenv.remove(args.user_env) if accounts.is_root() else [])]
+        print(f"removed the users {INSTRUCTOR}, {', '.join(STUDENTS)} (if any) and {', '.join(removed)}")
         return
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # `kill` stops the hub as cleanly as Ctrl-C
-    plan = launch.make_plan(args.state, INSTRUCTOR, STUDENTS, port=args.port,
+    plan = launch.make_plan(args.state, INSTRUCTOR, STUDENTS, port=args.port, user_env=args.user_env,
                             passwords=_previous_passwords(args.state.resolve()))
     with launch.running_hub(plan, launch.REPO / "autograde"):
         print(_banner(plan), flush=True)

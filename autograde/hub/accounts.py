@@ -1,15 +1,20 @@
-"""The hub's people on disk: Unix users (or demo homes), their Jupyter/nbgrader settings, the exchange, the course.
+"""The hub's people on disk: Unix users (or demo homes), the hub's Jupyter settings, the exchange, the course.
 
 Root (CI, TLJH): every hub user is a Unix user with a private home (mode 700), and nbgrader's
 exchange is a world-writable folder owned by the instructor, exactly the permissions nbgrader
 expects (nbgrader#1340, #1406: the exchange root 777, ``inbound`` 733 so students can submit
 but not list, ``feedback`` 711 with unguessable file names). Not root: demo mode, one Unix
 account, homes under the hub's state folder.
+
+As TLJH does, the settings every server shares are system-wide, in one folder readable by all
+(``plan.settings``, the servers' ``JUPYTER_CONFIG_PATH``), not a copy per home; only the
+instructor's home gets settings of its own: their course and the marking page.
 """
 import json
 import os
 import pathlib
 import pwd
+import stat
 import subprocess
 
 from coursekit.marking import enable as marking
@@ -17,10 +22,14 @@ from coursekit.paths import copy_course
 
 # The formgrader is an <iframe> inside JupyterLab; JupyterHub >= 4.1 sends "frame-ancestors 'none'"
 # (nbgrader#1870), which blanks it. 'self' lets the user's own Lab frame it and nobody else.
-SERVER_CONFIG = {"ServerApp": {"tornado_settings": {"headers": {
-    "Content-Security-Policy": "frame-ancestors 'self'"}}}}
-LAB_SETTINGS = {"@jupyterlab/apputils-extension/notification.jupyterlab-settings":
-                {"fetchNews": "false", "checkForUpdates": False}}
+# Terminals: without a shell command, Jupyter starts a login shell, and Debian's /etc/profile then
+# sets PATH back to the system's, losing the user environment's commands (nbgrader, python).
+SERVER_CONFIG = {"ServerApp": {
+    "tornado_settings": {"headers": {"Content-Security-Policy": "frame-ancestors 'self'"}},
+    "terminado_settings": {"shell_command": ["/bin/bash"]}}}
+LAB_OVERRIDES = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}}
+SERVER_CONFIG_FILE = "jupyter_server_config.d/attention-hub.json"
+LAB_OVERRIDES_FILE = "labconfig/default_setting_overrides.json"
 
 
 def is_root() -> bool:
@@ -52,26 +61,53 @@ def remove_unix_user(name: str) -> None:
         subprocess.run(["userdel", "--remove", name], capture_output=True)
 
 
-def _write(path: pathlib.Path, text: str) -> None:
+def _write(path: pathlib.Path, text: str, mode=None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
+    if mode is not None:
+        path.chmod(mode)
+
+
+def write_system_settings(plan) -> None:
+    """The settings every server reads (``plan.settings``): exchange and course id, frame policy and
+    terminal shell, a quiet Lab. Readable by all, written by the hub only."""
+    folder = plan.settings
+    lines = ["c = get_config()  # noqa: F821 -- written by autograde/hub/accounts.py",
+             f"c.Exchange.root = {plan.exchange!r}", f"c.CourseDirectory.course_id = {plan.course_id!r}"]
+    _write(folder / "nbgrader_config.py", "\n".join(lines) + "\n", 0o644)
+    _write(folder / SERVER_CONFIG_FILE, json.dumps(SERVER_CONFIG, indent=1), 0o644)
+    _write(folder / LAB_OVERRIDES_FILE, json.dumps(LAB_OVERRIDES, indent=1), 0o644)
+    for sub in (folder.parent, folder, *(p for p in folder.rglob("*") if p.is_dir())):
+        sub.chmod(0o755)
 
 
 def write_user_settings(home: pathlib.Path, plan, course_dir=None) -> None:
-    """~/.jupyter: the nbgrader exchange and course id, the formgrader's frame policy, a quiet Lab;
-    for the instructor also the marking page (:mod:`coursekit.marking.enable`)."""
+    """The instructor's ~/.jupyter (``course_dir`` given): their course's nbgrader settings and root,
+    and the marking page (:mod:`coursekit.marking.enable`). A student's home gets nothing: their
+    settings are the hub's system-wide ones (:func:`write_system_settings`)."""
+    if course_dir is None:
+        return
     jupyter = pathlib.Path(home) / ".jupyter"
-    lines = ["c = get_config()  # noqa: F821 -- written by autograde/hub/accounts.py"]
-    if course_dir is not None:  # the instructor: the course's own settings first
-        lines.append(f"load_subconfig({str(pathlib.Path(course_dir) / 'nbgrader_config.py')!r})  # noqa: F821")
-        lines.append(f"c.CourseDirectory.root = {str(course_dir)!r}")
-    lines += [f"c.Exchange.root = {plan.exchange!r}", f"c.CourseDirectory.course_id = {plan.course_id!r}"]
+    lines = ["c = get_config()  # noqa: F821 -- written by autograde/hub/accounts.py",
+             f"load_subconfig({str(pathlib.Path(course_dir) / 'nbgrader_config.py')!r})  # noqa: F821",
+             f"c.CourseDirectory.root = {str(course_dir)!r}",
+             f"c.Exchange.root = {plan.exchange!r}", f"c.CourseDirectory.course_id = {plan.course_id!r}"]
     _write(jupyter / "nbgrader_config.py", "\n".join(lines) + "\n")
-    _write(jupyter / "jupyter_server_config.json", json.dumps(SERVER_CONFIG, indent=1))
-    for name, values in LAB_SETTINGS.items():
-        _write(jupyter / "lab" / "user-settings" / name, json.dumps(values))
-    if course_dir is not None:  # the instructor: the marking page (/marking/, menu 批改) on the course
-        marking.write(jupyter, jupyter / "lab" / "user-settings", f"/user/{plan.instructor}/", course_dir)
+    marking.write(jupyter, jupyter / "lab" / "user-settings", f"/user/{plan.instructor}/", course_dir)
+
+
+def reachable_by_others(path) -> bool:
+    """Could a user other than the owner (and its group) enter ``path``: others may search it and every parent?"""
+    path = pathlib.Path(path).resolve()
+    return all(p.stat().st_mode & stat.S_IXOTH for p in (path, *path.parents))
+
+
+def require_private(path, what: str) -> None:
+    """Stop the hub before it starts when students could enter ``path`` (it holds ``what``)."""
+    if reachable_by_others(path):
+        raise RuntimeError(f"{path} can be entered by every user, and it holds {what}: students could read "
+                           f"them. Make it private (chmod o-rwx {path}, or clone the repository into a "
+                           "private folder such as /root), then start the hub again")
 
 
 def chown_tree(path: pathlib.Path, user: str) -> None:
@@ -99,9 +135,9 @@ def prepare_people(plan, source_course: pathlib.Path) -> None:
     course_dir = plan.course_dir()
     if not course_dir.exists():  # a restarted hub keeps the instructor's work
         copy_course(course_dir, source_course)
-    for user in plan.users:
-        home = pathlib.Path(plan.homes[user])
-        write_user_settings(home, plan, course_dir if user == plan.instructor else None)
-        if plan.unix_users:
-            chown_tree(home, user)
+    instructor_home = pathlib.Path(plan.homes[plan.instructor])
+    write_user_settings(instructor_home, plan, course_dir)
+    if plan.unix_users:
+        chown_tree(instructor_home, plan.instructor)
+    write_system_settings(plan)
     make_exchange(plan)

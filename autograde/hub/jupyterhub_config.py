@@ -38,16 +38,17 @@ c.JupyterHub.load_roles = [{
     "name": "course-admin", "services": ["course-admin"],
     "scopes": ["admin:users", "admin:servers", "tokens", "access:servers", "list:users", "read:users"]}]
 
-# Every server: JupyterLab from the project's environment, opened on Lab.
+# Every server: JupyterLab from the shared user environment (hub/userenv.py), opened on Lab; its
+# commands first on PATH (terminals inherit it), the hub's system-wide settings on the config path.
 c.Spawner.cmd = [plan.python, "-m", "jupyterhub.singleuser"]
 c.Spawner.default_url = "/lab"
 c.Spawner.start_timeout = 120  # a first start on a busy 2-core machine
 c.Spawner.http_timeout = 90
 c.Spawner.environment = {
     "PATH": os.pathsep.join([os.path.dirname(plan.python), "/usr/local/bin", "/usr/bin", "/bin"]),
+    "JUPYTER_CONFIG_PATH": str(plan.settings),
     "ATTN_EXCHANGE": plan.exchange, "ATTN_COURSE_ID": plan.course_id,
-    "ATTN_HUB_STATE": plan.state,  # the launcher finds leftover processes by it
-    **plan.python_env}
+    "ATTN_HUB_STATE": plan.state}  # the launcher finds leftover processes by it
 
 if plan.unix_users:
     c.JupyterHub.spawner_class = "localprocess"  # each server runs as its user's Unix account

@@ -1,8 +1,11 @@
 """Start the course hub on 127.0.0.1, wait until it answers, and always stop it with everything it started.
 
 ``running_hub(state, ...)`` is what the tests use; ``python -m hub`` (``make hub``) keeps the hub
-running until Ctrl-C. The hub's private files (database, cookie secret, plan with passwords) are
-in ``<state>/hub`` (mode 700); ``<state>/exchange`` is nbgrader's shared exchange.
+running until Ctrl-C. ``<state>`` (mode 711) holds the hub's private files in ``hub/`` (mode 700:
+database, cookie secret, plan with passwords, log), nbgrader's shared exchange in ``exchange/`` and
+the servers' system-wide Jupyter settings in ``etc/jupyter/``. The users' servers run the shared
+user environment (:mod:`hub.userenv`, default ``/opt/attention-hub/user``), never the repository,
+which students need not enter: with Unix users the hub refuses to start while they could.
 """
 import contextlib
 import json
@@ -22,6 +25,7 @@ from hub import plan as hub_plan
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 STATE = REPO / ".state"
+USER_ENV = pathlib.Path("/opt/attention-hub/user")  # as TLJH's /opt/tljh/user: one per machine, shared by every hub
 PROXY_PACKAGE = "configurable-http-proxy@5"
 CONFIG = pathlib.Path(__file__).with_name("jupyterhub_config.py")
 
@@ -40,26 +44,32 @@ def ensure_proxy(prefix: pathlib.Path = STATE / "hub-proxy") -> pathlib.Path:
     return executable
 
 
-def make_plan(state, instructor, students, port=None, unix_users=None, passwords=None) -> hub_plan.HubPlan:
-    """Ports, passwords, homes and paths for a hub whose files live in ``state``."""
+def make_plan(state, instructor, students, port=None, unix_users=None, passwords=None,
+              user_env=USER_ENV) -> hub_plan.HubPlan:
+    """Ports, passwords, homes and paths for a hub whose files live in ``state``; with Unix users,
+    the shared user environment at ``user_env`` is built or brought up to date first."""
     state = pathlib.Path(state).resolve()
     unix_users = accounts.is_root() if unix_users is None else unix_users
     users = [instructor, *students]
     passwords = dict(passwords or {})
     for user in users:
         passwords.setdefault(user, hub_plan.new_password(user))
-    python = userenv.user_python(STATE / "hub-python") if unix_users else pathlib.Path(sys.executable)
+    python = userenv.ensure(user_env) if unix_users else pathlib.Path(sys.executable)  # demo: one account
     return hub_plan.HubPlan(
         state=str(state), unix_users=unix_users, instructor=instructor, students=list(students),
         passwords=passwords, homes={u: str(state / "homes" / u) for u in users},
-        exchange=str(state / "exchange"), python=str(python), python_env=userenv.library_env(python),
+        exchange=str(state / "exchange"), python=str(python),
         proxy=str(ensure_proxy()),
         port=port or hub_plan.free_port(), hub_port=hub_plan.free_port(),
         proxy_api_port=hub_plan.free_port(), api_token=secrets.token_hex(32))
 
 
 def prepare(plan, source_course: pathlib.Path) -> pathlib.Path:
-    """Folders with the right modes, the people, the plan file; returns the plan's path."""
+    """Folders with the right modes, the people, the plan file; returns the plan's path. With Unix
+    users, first: neither the repository nor the course copied from may be open to them."""
+    if plan.unix_users:
+        accounts.require_private(REPO, "the course's master (autograde/source), grader and rubrics")
+        accounts.require_private(source_course, "the course's master, grader and rubrics")
     state = pathlib.Path(plan.state)
     state.mkdir(parents=True, exist_ok=True)
     state.chmod(0o711)  # users reach exchange/ and nothing else

@@ -22,8 +22,7 @@ class HubPlan:
     passwords: dict            # {user: password}; the hub's only authentication
     homes: dict                # {user: home folder}
     exchange: str              # nbgrader's shared exchange root
-    python: str                # interpreter that runs every single-user server
-    python_env: dict           # environment it needs (a copied interpreter: LD_LIBRARY_PATH)
+    python: str                # the shared user environment's interpreter: every single-user server and kernel
     proxy: str                 # configurable-http-proxy executable (npm, under .state/)
     port: int                  # the public URL's port (the proxy)
     hub_port: int
@@ -38,6 +37,11 @@ class HubPlan:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/"
+
+    @property
+    def settings(self) -> pathlib.Path:
+        """The hub's system-wide Jupyter settings (``JUPYTER_CONFIG_PATH`` of every server), readable by all."""
+        return pathlib.Path(self.state) / "etc" / "jupyter"
 
     def course_dir(self) -> pathlib.Path:
         """The instructor's course (source/, release/, submitted/, gradebook.db ...)."""

@@ -1,82 +1,173 @@
-"""The Python every hub user's server and kernels run: the project's .venv, reachable by other Unix users.
+"""The hub users' Python: one shared environment, as TLJH's ``/opt/tljh/user``, holding the chapter's packages and never the course.
 
-The repository's ``.venv`` may be built on an interpreter other users cannot execute (pyenv
-under ``/root``, mode 700). ``user_python`` then copies that interpreter's core (binary, shared
-library, standard library; not its site-packages or tests) into a folder everyone can read, adds
-one ``.pth`` line pointing at the .venv's site-packages (editable ``attnkit`` included), and links
-the .venv's Jupyter data and config (nbgrader's lab and server extensions) into it. The same
-CPython build, not merely the same minor version: Debian's 3.11.2, for one, mis-compiles the
-possessive regexes soupsieve uses when nbgrader writes HTML feedback.
+:func:`ensure` makes ``prefix`` a venv of :func:`hub.interpreter.base_python` with
+
+* the project **as a package**: a wheel of ``attnkit`` and ``coursekit`` built from a copy of
+  exactly their sources (:data:`SOURCES`), never an editable install, so nothing in it points
+  back into the repository, and checked to hold those two packages only (no master, grader or
+  rubric: they stay in the instructor's course);
+* its dependencies and the ``course`` extra (JupyterLab, nbgrader, ``jupyterhub-singleuser``,
+  the marking page's renderers), at the versions of the project's own ``.venv`` (its
+  ``pip freeze`` as constraints), so the hub runs what the tests ran.
+
+Folders 755, files 644: every user reads it, only root writes it. ``<prefix>/attention-hub.json``
+says what was built: the environment is made again when the base interpreter or the
+dependencies change, and only the project is reinstalled when only its sources change.
 """
+import contextlib
+import fcntl
+import hashlib
+import json
 import os
 import pathlib
 import shutil
-import stat
+import subprocess
 import sys
-import sysconfig
+import tempfile
+import time
+import tomllib
+import zipfile
 
-# Commands the users' servers and terminals need (nbgrader itself runs `alembic`): thin wrappers
-# around `python -m`, since the .venv's own scripts start the interpreter other users cannot run.
-COMMANDS = {"alembic": "alembic", "jupyter": "jupyter", "nbgrader": "nbgrader"}
-_STDLIB_SKIP = shutil.ignore_patterns("site-packages", "test", "idlelib", "tkinter", "turtledemo",
-                                      "ensurepip", "config-*", "lib2to3")
-VERSION = f"python{sys.version_info.major}.{sys.version_info.minor}"
+from hub import interpreter
 
+__all__ = ["SOURCES", "source_digest", "build_wheel", "ensure", "remove"]
 
-def world_reachable(path) -> bool:
-    """Can any user open ``path``: every parent folder searchable by others, the file readable?"""
-    path = pathlib.Path(path).resolve()
-    if not path.exists() or not path.stat().st_mode & stat.S_IROTH:
-        return False
-    return all(parent.stat().st_mode & stat.S_IXOTH for parent in path.parents)
+REPO = pathlib.Path(__file__).resolve().parents[2]
+SOURCES = ("pyproject.toml", "README.md", "attnkit", "autograde/coursekit")  # what the wheel is built from
+PACKAGES = ("attnkit", "coursekit")  # the only top-level folders the wheel may hold (with its .dist-info)
+STAMP = "attention-hub.json"
+_SKIP = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints", "*.pyc")
 
 
-def library_env(python) -> dict:
-    """Environment a copied interpreter needs: its libpython is beside it, not where it was built."""
-    lib = pathlib.Path(python).parent.parent / "lib"
-    return {"LD_LIBRARY_PATH": str(lib)} if list(lib.glob("libpython*.so*")) else {}
+def _source_files(repo: pathlib.Path) -> list:
+    files = []
+    for name in SOURCES:
+        path = repo / name
+        found = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+        files += [p for p in found if "__pycache__" not in p.parts and ".ipynb_checkpoints" not in p.parts
+                  and p.suffix != ".pyc"]
+    return files
 
 
-def _copy_interpreter(folder: pathlib.Path) -> pathlib.Path:
-    base = pathlib.Path(sys.base_prefix)
-    (folder / "bin").mkdir(parents=True, exist_ok=True)
-    python = folder / "bin" / VERSION
-    shutil.copy2(base / "bin" / VERSION, python)
-    for library in (base / "lib").glob("libpython*.so*"):
-        shutil.copy2(library, folder / "lib" / library.name, follow_symlinks=True)
-    shutil.copytree(base / "lib" / VERSION, folder / "lib" / VERSION, ignore=_STDLIB_SKIP, dirs_exist_ok=True)
-    (folder / "lib" / VERSION / "site-packages").mkdir(exist_ok=True)
-    return python
+def source_digest(repo=REPO) -> str:
+    """SHA-256 over the wheel's sources (relative paths and contents): the project's version for the hub."""
+    repo = pathlib.Path(repo)
+    digest = hashlib.sha256()
+    for path in _source_files(repo):
+        digest.update(str(path.relative_to(repo)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
-def _link_project(folder: pathlib.Path, python: pathlib.Path, site_packages: pathlib.Path) -> None:
-    (folder / "lib" / VERSION / "site-packages" / "_attn_project_venv.pth").write_text(
-        f"import site; site.addsitedir({str(site_packages)!r})\n")
-    for sub in ("share/jupyter", "etc/jupyter"):
-        link = folder / sub
-        link.parent.mkdir(parents=True, exist_ok=True)
-        if link.is_symlink():
-            link.unlink()
-        link.symlink_to(pathlib.Path(sys.prefix) / sub)
-    exports = "".join(f'export {k}="{v}"\n' for k, v in library_env(python).items())
-    for command, module in COMMANDS.items():
-        script = folder / "bin" / command
-        script.write_text(f'#!/bin/sh\n{exports}exec "{python}" -m {module} "$@"\n')
-        script.chmod(0o755)
+def build_wheel(out_dir, repo=REPO) -> pathlib.Path:
+    """The project's wheel, built from a copy of :data:`SOURCES` (the repository gets no build/ folder)."""
+    repo, out_dir = pathlib.Path(repo), pathlib.Path(out_dir)
+    with tempfile.TemporaryDirectory(prefix="attn-wheel-") as tmp:
+        src = pathlib.Path(tmp) / "src"
+        for name in SOURCES:
+            if (repo / name).is_dir():
+                shutil.copytree(repo / name, src / name, ignore=_SKIP)
+            else:
+                (src / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(repo / name, src / name)
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                        "--wheel-dir", str(out_dir), str(src)], check=True, capture_output=True, text=True)
+    (wheel,) = out_dir.glob("attnkit-*.whl")
+    check_wheel(wheel)
+    return wheel
 
 
-def user_python(folder: pathlib.Path) -> pathlib.Path:
-    """An interpreter any Unix user can run that sees this venv's packages; ``sys.executable`` if it already is one."""
-    site_packages = pathlib.Path(sysconfig.get_paths()["purelib"])
-    if not world_reachable(site_packages):
-        raise RuntimeError(f"{site_packages} is not readable by other users: clone the repository "
-                           "into a folder every user can enter (e.g. /srv or /opt), then `make hub`")
-    if world_reachable(os.path.realpath(sys.executable)):
-        return pathlib.Path(sys.executable)
-    folder = pathlib.Path(folder)
-    python = folder / "bin" / VERSION
-    if not python.exists():
-        (folder / "lib").mkdir(parents=True, exist_ok=True)
-        python = _copy_interpreter(folder)
-    _link_project(folder, python, site_packages)
-    return python
+def check_wheel(wheel) -> None:
+    """Refuse a wheel that holds anything but attnkit, coursekit and its own metadata."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    allowed = (*(f"{p}/" for p in PACKAGES), "attnkit-")
+    stray = [n for n in names if not n.startswith(allowed) or n.startswith(("coursekit/grader", "coursekit/source"))]
+    if stray:
+        raise RuntimeError(f"{wheel} holds files that are not the packages {PACKAGES}: {stray[:5]} — "
+                           "the hub's environment is readable by every student; fix [tool.setuptools] in pyproject.toml")
+
+
+def _constraints() -> str:
+    """The project's .venv as pins (``pip freeze``), without the project itself or direct references."""
+    frozen = subprocess.run([sys.executable, "-m", "pip", "freeze", "--exclude-editable"], check=True,
+                            capture_output=True, text=True).stdout.splitlines()
+    return "\n".join(line for line in frozen if line and " @ " not in line
+                     and not line.lower().startswith(("attnkit", "-e"))) + "\n"
+
+
+def _dependencies_digest(base: pathlib.Path, constraints: str, repo: pathlib.Path) -> str:
+    project = tomllib.loads((repo / "pyproject.toml").read_text())["project"]
+    wanted = [*project["dependencies"], *project["optional-dependencies"]["course"]]
+    text = json.dumps([str(base), sys.version, wanted, constraints])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _pip_env() -> dict:
+    """This process's environment without what would point pip or Python at the project's .venv."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    return {**env, "PATH": os.pathsep.join(["/usr/local/bin", "/usr/bin", "/bin"])}
+
+
+def _pip(prefix: pathlib.Path, *args) -> None:
+    done = subprocess.run([str(prefix / "bin" / "python"), "-m", "pip", "install", "--quiet",
+                           "--disable-pip-version-check", *args], env=_pip_env(), capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(f"installing into the hub's user environment {prefix} failed:\n{done.stderr[-3000:]}")
+
+
+@contextlib.contextmanager
+def _locked(prefix: pathlib.Path):
+    """One builder at a time (make hub, the hub tests of another work tree ...)."""
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    with open(prefix.parent / f".{prefix.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def _read_stamp(prefix: pathlib.Path) -> dict:
+    try:
+        return json.loads((prefix / STAMP).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def ensure(prefix, repo=REPO, log=print) -> pathlib.Path:
+    """Bring the user environment at ``prefix`` up to this repository's version; its ``bin/python``."""
+    prefix, repo = pathlib.Path(prefix), pathlib.Path(repo)
+    with _locked(prefix):
+        base = interpreter.base_python(prefix.parent)
+        constraints = _constraints()
+        wanted = {"base": str(base), "dependencies": _dependencies_digest(base, constraints, repo),
+                  "project": source_digest(repo)}
+        stamp = _read_stamp(prefix)
+        if {k: stamp.get(k) for k in wanted} == wanted:
+            return prefix / "bin" / "python"
+        started = time.monotonic()
+        fresh = stamp.get("base") != wanted["base"] or stamp.get("dependencies") != wanted["dependencies"]
+        log(f"{'building' if fresh else 'updating the project in'} the hub's user environment {prefix} ...")
+        with tempfile.TemporaryDirectory(prefix="attn-hub-env-") as tmp:
+            wheel = build_wheel(tmp, repo)
+            if fresh:
+                subprocess.run([str(base), "-m", "venv", "--clear", str(prefix)], check=True, env=_pip_env())
+                (pathlib.Path(tmp) / "constraints.txt").write_text(constraints)
+                _pip(prefix, "--constraint", str(pathlib.Path(tmp) / "constraints.txt"), f"{wheel}[course]")
+            else:
+                _pip(prefix, "--no-deps", "--force-reinstall", str(wheel))
+        interpreter.make_readable(prefix)
+        seconds = round(time.monotonic() - started, 1)
+        (prefix / STAMP).write_text(json.dumps({**wanted, "seconds": seconds, "fresh": fresh}, indent=1))
+        (prefix / STAMP).chmod(0o644)
+        log(f"hub user environment ready in {seconds} s: {prefix}")
+        return prefix / "bin" / "python"
+
+
+def remove(prefix) -> list:
+    """Delete the environment at ``prefix``, its lock and the interpreter installed beside it; what was removed."""
+    prefix = pathlib.Path(prefix)
+    removed = [p for p in (prefix, prefix.parent / interpreter.INSTALLED) if p.exists()]
+    for path in removed:
+        shutil.rmtree(path)
+    (prefix.parent / f".{prefix.name}.lock").unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        prefix.parent.rmdir()  # only when nothing else is left in it
+    return [str(p) for p in removed]

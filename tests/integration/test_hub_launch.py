@@ -1,19 +1,21 @@
 """Does the hub's launcher prepare the right files, and say so when it runs in demo mode?
 
-Unit tests of autograde/hub (accounts, userenv) on temp folders, and one real hub in demo mode
-(every hub user is the current account), which needs node/npm but not root.
+Unit tests of autograde/hub (accounts, interpreter, userenv) on temp folders, and one real hub in
+demo mode (every hub user is the current account), which needs node/npm but not root.
 """
+import json
 import os
 import pathlib
 import shutil
 import stat
 import urllib.request
+import zipfile
 
 import pytest
 from traitlets.config.loader import PyFileConfigLoader
 
-from coursekit.paths import copy_course
-from hub import accounts, launch, userenv
+from coursekit.paths import REPO, copy_course
+from hub import accounts, interpreter, launch, userenv
 from hub import plan as hub_plan
 from support.course_tools import course_copy
 from support.hub_tools import ARTEFACTS, start_servers
@@ -21,7 +23,7 @@ from support.hub_tools import ARTEFACTS, start_servers
 
 def _plan(tmp_path, **changes):
     fields = dict(state=str(tmp_path), unix_users=False, instructor="teacher", students=["s1"],
-                  passwords={}, homes={}, exchange="/srv/exchange", python="python", python_env={},
+                  passwords={}, homes={}, exchange="/srv/exchange", python="python",
                   proxy="chp", port=1, hub_port=2, proxy_api_port=3, api_token="x")
     return hub_plan.HubPlan(**{**fields, **changes})
 
@@ -36,13 +38,55 @@ def test_does_the_instructors_nbgrader_config_load_the_course_and_point_at_the_e
     assert "# 在这里写你的实现" in config.ClearSolutions.code_stub["python"]  # from the course's config
 
 
-def test_does_a_student_get_the_exchange_and_the_formgrader_frame_policy_only(tmp_path):
-    """A student's config names the exchange, not a course folder; the server may be framed by itself only?"""
-    accounts.write_user_settings(tmp_path / "home", _plan(tmp_path))
-    config = PyFileConfigLoader("nbgrader_config.py", str(tmp_path / "home" / ".jupyter")).load_config()
+def test_are_the_settings_every_server_reads_system_wide_and_a_students_home_left_alone(tmp_path):
+    """One folder for all (exchange, course id, frame policy, terminal shell, quiet Lab), readable by others;
+    a student's home gets no settings of its own?"""
+    plan = _plan(tmp_path)
+    accounts.write_system_settings(plan)
+    accounts.write_user_settings(tmp_path / "home", plan)
+    config = PyFileConfigLoader("nbgrader_config.py", str(plan.settings)).load_config()
     assert "root" not in config.CourseDirectory and config.Exchange.root == "/srv/exchange"
-    server = (tmp_path / "home" / ".jupyter" / "jupyter_server_config.json").read_text()
-    assert "frame-ancestors 'self'" in server
+    assert config.CourseDirectory.course_id == "attention-ch04"
+    server = json.loads((plan.settings / accounts.SERVER_CONFIG_FILE).read_text())["ServerApp"]
+    assert server["tornado_settings"]["headers"]["Content-Security-Policy"] == "frame-ancestors 'self'"
+    assert server["terminado_settings"]["shell_command"] == ["/bin/bash"]  # not a login shell: PATH kept
+    assert "fetchNews" in (plan.settings / accounts.LAB_OVERRIDES_FILE).read_text()
+    assert all(p.stat().st_mode & stat.S_IROTH for p in plan.settings.rglob("*"))
+    assert not (tmp_path / "home").exists()
+
+
+def test_does_the_hub_refuse_a_repository_that_other_users_can_enter(tmp_path):
+    """A course folder others may enter stops the hub with the folder's name and the fix; a mode-700 parent is enough?"""
+    open_folder = tmp_path / "open"
+    open_folder.mkdir(mode=0o755)
+    tmp_path.chmod(0o755)
+    if accounts.reachable_by_others(open_folder):  # pytest's own base folder may already be private
+        with pytest.raises(RuntimeError, match=f"{open_folder} can be entered by every user.*chmod o-rwx"):
+            accounts.require_private(open_folder, "the master")
+    tmp_path.chmod(0o700)
+    accounts.require_private(open_folder, "the master")
+
+
+def test_does_the_wheel_hold_the_two_packages_and_nothing_of_the_course(tmp_path):
+    """The hub's wheel: attnkit and coursekit (marking page and assets included), no master, grader or rubric?"""
+    wheel = userenv.build_wheel(tmp_path)
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    tops = {name.split("/")[0] for name in names}
+    assert tops == {"attnkit", "coursekit", f"{wheel.name.split('-py3')[0]}.dist-info"}
+    assert {"coursekit/marking/static/marking.js", "attnkit/assets/explorer.js"} <= set(names)
+    assert not [n for n in names if "grader" in n.split("/")[:-1] or "source" in n.split("/") or n.endswith(".toml")]
+    assert not list(tmp_path.glob("build")) and not (REPO / "build").exists()
+
+
+def test_does_a_wheel_with_a_stray_folder_get_refused(tmp_path):
+    """A wheel that would carry the grader into the students' environment is refused, naming it?"""
+    wheel = tmp_path / "attnkit-0.1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr("attnkit/__init__.py", "")
+        archive.writestr("grader/checks.py", "")
+    with pytest.raises(RuntimeError, match=r"grader/checks\.py"):
+        userenv.check_wheel(wheel)
 
 
 def test_does_the_course_copy_leave_generated_files_behind(tmp_path):
@@ -64,9 +108,9 @@ def test_does_world_reachable_notice_a_private_parent(tmp_path):
     private.mkdir(mode=0o700)
     (private / "file").write_text("x")
     (private / "file").chmod(0o644)
-    assert not userenv.world_reachable(private / "file")
-    assert userenv.world_reachable("/usr/bin/env")
-    assert not userenv.world_reachable(tmp_path / "missing")
+    assert not interpreter.world_reachable(private / "file")
+    assert interpreter.world_reachable("/usr/bin/env")
+    assert not interpreter.world_reachable(tmp_path / "missing")
 
 
 def _node_or_skip():
@@ -88,7 +132,7 @@ def test_does_demo_mode_announce_itself_and_keep_homes_in_the_state_folder(tmp_p
             start_servers(plan, ["demostudent"])
             home = pathlib.Path(plan.homes["demostudent"])
             assert home.parent == state.resolve() / "homes"
-            assert (home / ".jupyter" / "nbgrader_config.py").is_file()
+            assert (pathlib.Path(plan.settings) / "nbgrader_config.py").is_file()
             assert not accounts.unix_user_exists("demostudent")
             assert stat.S_IMODE((state / "hub").stat().st_mode) == 0o700
     finally:

@@ -5,7 +5,6 @@ uniquely named Unix users, in a /tmp folder the hub's users can enter; it always
 deletes the users and their homes, and keeps the hub's log in ``artefacts/hub/``.
 """
 import asyncio
-import atexit
 import contextlib
 import json
 import os
@@ -44,32 +43,33 @@ def require_hub_machine() -> None:
         pytest.fail(reason)
     if reason:
         pytest.skip(reason)
-    if os.environ.get("CI") == "true":
-        _let_hub_users_enter_the_clone()
 
 
-def _let_hub_users_enter_the_clone() -> None:
-    """CI may clone inside a private folder (e.g. /root, mode 700), where the hub's users cannot reach the
-    venv and attnkit: give others the search bit only (no listing) on the folders above the clone, for this
-    run, restored when it ends. Outside CI the launcher stops with a message saying where to clone instead."""
-    for folder in REPO.resolve().parents:
-        mode = folder.stat().st_mode
-        if not mode & stat.S_IXOTH:
-            folder.chmod(stat.S_IMODE(mode) | stat.S_IXOTH)
-            atexit.register(folder.chmod, stat.S_IMODE(mode))
+@contextlib.contextmanager
+def private_repository():
+    """The repository closed to other users while the block runs (as a hub machine keeps it: students
+    never enter it), its mode restored afterwards; nothing changes when it already is private."""
+    mode = stat.S_IMODE(REPO.stat().st_mode)
+    REPO.chmod(mode & ~0o007)
+    try:
+        yield REPO
+    finally:
+        REPO.chmod(mode)
 
 
 @contextlib.contextmanager
 def course_hub(tmp_path, log_name, students=("s1", "s2")):
     """A running hub: instructor ``<prefix>-teacher``, students ``<prefix>-s1``, ``<prefix>-s2``; yields the plan.
 
-    The hub's log is kept as ``artefacts/hub/<log_name>``.
+    The servers run the machine's shared user environment (``launch.USER_ENV``, built or updated
+    here when the project changed); the repository is private while the hub runs. The hub's log is
+    kept as ``artefacts/hub/<log_name>``.
     """
     prefix = "t" + secrets.token_hex(3)  # unique Unix names, so a crashed run never collides
     state = pathlib.Path(tempfile.mkdtemp(prefix="attn-hub-"))  # not under pytest's root-only tmp
     plan = launch.make_plan(state, f"{prefix}-teacher", [f"{prefix}-{s}" for s in students])
     try:
-        with launch.running_hub(plan, course_copy(tmp_path)):
+        with private_repository(), launch.running_hub(plan, course_copy(tmp_path)):
             yield plan
     finally:
         ARTEFACTS.mkdir(parents=True, exist_ok=True)
@@ -86,7 +86,8 @@ def as_user(plan, user, *command, cwd=None, timeout=600):
     """Run ``command`` as ``user``'s Unix account with their HOME (what their terminal would do)."""
     home = plan.homes[user]
     env = {"HOME": home, "USER": user, "PATH": f"{pathlib.Path(plan.python).parent}:/usr/bin:/bin",
-           "LANG": "C.UTF-8", "ATTN_EXCHANGE": plan.exchange, "ATTN_COURSE_ID": plan.course_id, **plan.python_env}
+           "LANG": "C.UTF-8", "JUPYTER_CONFIG_PATH": str(plan.settings),
+           "ATTN_EXCHANGE": plan.exchange, "ATTN_COURSE_ID": plan.course_id}
     return subprocess.run(list(command), user=user, group=user, extra_groups=[], cwd=cwd or home, env=env,
                           capture_output=True, text=True, timeout=timeout)
 

@@ -53,7 +53,7 @@ def test_does_only_the_hub_instructor_get_the_marking_page(tmp_path):
     from hub import plan as hub_plan
 
     plan = hub_plan.HubPlan(state=str(tmp_path), unix_users=False, instructor="teacher", students=["s1"],
-                            passwords={}, homes={}, exchange="/srv/exchange", python="python", python_env={},
+                            passwords={}, homes={}, exchange="/srv/exchange", python="python",
                             proxy="chp", port=1, hub_port=2, proxy_api_port=3, api_token="x")
     course = paths.copy_course(tmp_path / "course")
     accounts.write_user_settings(tmp_path / "teacher", plan, course)
