@@ -28,7 +28,7 @@ SERVER_CONFIG = {"ServerApp": {
     "tornado_settings": {"headers": {"Content-Security-Policy": "frame-ancestors 'self'"}},
     "terminado_settings": {"shell_command": ["/bin/bash"]}}}
 LAB_OVERRIDES = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}}
-SERVER_CONFIG_FILE = "jupyter_server_config.d/attention-hub.json"
+SERVER_CONFIG_FILE = "jupyter_server_config.json"  # a .d folder only enables extensions
 LAB_OVERRIDES_FILE = "labconfig/default_setting_overrides.json"
 
 
