@@ -5,7 +5,7 @@ Chromium: the instructor opens the formgrader inside JupyterLab (blank under Jup
 unless the frame policy allows it, nbgrader#1870), generates and releases the chapter; each
 student fetches it from the Assignment List, has code typed in (through their own server's
 contents API: one correct, one with the classic missing-scale bug), validates and submits there;
-the instructor collects in the formgrader, grades (``hub_tools.grade``), generates and releases
+the instructor collects in the formgrader, grades (``make grade`` in a hub terminal), generates and releases
 feedback in the formgrader; each student fetches feedback and opens it, seeing their own score
 and the diagnosis. Screenshots and the hub's log land in ``artefacts/hub/``.
 """
@@ -17,11 +17,12 @@ import pytest
 
 from support import lab_page
 from support.course_tools import ASSIGNMENT, POINTS, gradebook_scores
-from support.hub_tools import ARTEFACTS, grade, require_hub_machine, server_api, user_token
-from support.mistakes import submission
+from support.hub_terminal import make_grade
+from support.hub_tools import ARTEFACTS, CLASS, require_hub_machine, server_api, user_token
+from support.mistakes import BY_NAME, submission
 
 NOTEBOOK = f"{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
-IMPLEMENTATIONS = {"correct": ("dot", "add", "vectorised"), "missing scale": ("no_scale", "add", "vectorised")}
+IMPLEMENTATIONS = {kind: BY_NAME[mistake].code for kind, mistake in CLASS.items()}
 # What TEST 4 prints for a student whose attention scores deviate (attnkit.diagnose via the master).
 DIAGNOSIS = "最先偏离参考实现的是 student_attention_scores"
 ANSWER = "（hub 测试写下的回答）"  # Validate counts an untouched written answer as missing
@@ -176,8 +177,8 @@ def test_does_the_course_loop_work_for_an_instructor_and_two_students(hub, sessi
     teacher.reload()
     open_from_nbgrader_menu(teacher, "Formgrader")
     formgrader_action(teacher, "collect", "instructor_collected")
-    graded = grade(hub)
-    assert graded.returncode == 0, (graded.stdout + graded.stderr)[-3000:]
+    status, shown = make_grade(hub)  # in the instructor's hub terminal, as the docs say
+    assert status == 0, shown[-3000:]
     teacher.reload()
     open_from_nbgrader_menu(teacher, "Formgrader")
     formgrader_action(teacher, "generate-feedback", "instructor_feedback_generated")

@@ -16,7 +16,7 @@ import pytest
 from support.course_tools import ASSIGNMENT
 from support.hub_tools import (
     as_user,
-    instructor_nbgrader,
+    loop_by_cli,
     run_in_kernel,
     server_api,
     start_servers,
@@ -50,16 +50,7 @@ print(json.dumps({label: probe(path, kind) for label, (path, kind) in TARGETS.it
 def hub(course_hub_plan):
     plan = course_hub_plan
     if not any(pathlib.Path(plan.exchange, plan.course_id, "feedback").glob("*")):  # the loop has not run yet
-        for step in ("generate_assignment", "release_assignment"):
-            done = instructor_nbgrader(plan, step, ASSIGNMENT)
-            assert done.returncode == 0, done.stderr[-2000:]
-        for student in plan.students:
-            for step in ("fetch_assignment", "submit"):
-                done = as_user(plan, student, plan.python, "-m", "nbgrader", step, ASSIGNMENT)
-                assert done.returncode == 0, f"{student} {step}: {done.stderr[-2000:]}"
-        for step in ("collect", "autograde", "generate_feedback", "release_feedback"):
-            done = instructor_nbgrader(plan, step, ASSIGNMENT)
-            assert done.returncode == 0, f"{step}: {done.stderr[-2000:]}"
+        loop_by_cli(plan, until="release_feedback")
     start_servers(plan, plan.users)
     return plan
 

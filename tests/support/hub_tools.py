@@ -20,15 +20,20 @@ import urllib.error
 import urllib.request
 import uuid
 
+import nbformat
 import pytest
 
 from coursekit.paths import ASSIGNMENT, REPO
 from support.course_tools import course_copy
+from support.mistakes import BY_NAME, submission
 
 sys.path.insert(0, str(REPO / "autograde"))  # `import hub` (tests/conftest.py may do it too)
 from hub import accounts, launch  # noqa: E402
 
 ARTEFACTS = REPO / "artefacts" / "hub"
+# What the hub's students submit, in order: rows of the mistake table (tests/support/mistakes.py), the
+# same in the Chromium loop (test_hub.py) and the CLI loop, so every hub test knows their points.
+CLASS = {"correct": "ok_dot", "missing scale": "bug_no_scale"}
 
 
 def require_hub_machine() -> None:
@@ -97,10 +102,26 @@ def instructor_nbgrader(plan, *args):
     return as_user(plan, plan.instructor, plan.python, "-m", "nbgrader", *args, cwd=plan.course_dir())
 
 
-def grade(plan):
-    """The instructor grades every collected submission as `make grade` does: coursekit.grading, 2 workers."""
-    return as_user(plan, plan.instructor, plan.python, "-m", "coursekit.grading", ASSIGNMENT, "--workers", "2",
-                   cwd=plan.course_dir())
+def loop_by_cli(plan, until="collect"):
+    """The course loop with nbgrader's own CLI, run as each user, up to the instructor's step ``until``
+    (``collect``, or ``release_feedback`` through autograde): release, each student fetches, types the
+    code :data:`CLASS` gives them into the fetched notebook and submits, the instructor collects ...
+    For a module run without test_hub.py, which walks the same loop in Chromium."""
+    for step in ("generate_assignment", "release_assignment"):
+        done = instructor_nbgrader(plan, step, ASSIGNMENT)
+        assert done.returncode == 0, done.stderr[-2000:]
+    for student, mistake in zip(plan.students, CLASS.values()):
+        done = as_user(plan, student, plan.python, "-m", "nbgrader", "fetch_assignment", ASSIGNMENT)
+        assert done.returncode == 0, f"{student} fetch: {done.stderr[-2000:]}"
+        path = pathlib.Path(plan.homes[student]) / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+        nbformat.write(submission(nbformat.read(path, as_version=4), *BY_NAME[mistake].code), path)
+        shutil.chown(path, student, student)  # as if the student had typed it
+        done = as_user(plan, student, plan.python, "-m", "nbgrader", "submit", ASSIGNMENT)
+        assert done.returncode == 0, f"{student} submit: {done.stderr[-2000:]}"
+    steps = ("collect", "autograde", "generate_feedback", "release_feedback")
+    for step in steps[:steps.index(until) + 1]:
+        done = instructor_nbgrader(plan, step, ASSIGNMENT)
+        assert done.returncode == 0, f"{step}: {done.stderr[-2000:]}"
 
 
 def start_servers(plan, users, timeout=180):
