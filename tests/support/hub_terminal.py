@@ -11,6 +11,7 @@ import asyncio
 import json
 import re
 import secrets
+import threading
 
 from coursekit.paths import ASSIGNMENT
 from support.hub_tools import server_api, user_token
@@ -28,7 +29,13 @@ class Terminal:
         self.plan, self.user = plan, user
         self.token = user_token(plan, user)
         self.name = self._socket = None
+        # Its own event loop in its own thread: the caller may be inside one (Playwright's sync API is).
         self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
+
+    def _wait(self, coroutine, timeout=None):
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout)
 
     def __enter__(self):
         from tornado.httpclient import HTTPRequest
@@ -39,7 +46,10 @@ class Terminal:
         self.name = model["name"]
         url = f"ws://127.0.0.1:{self.plan.port}/user/{self.user}/terminals/websocket/{self.name}"
         request = HTTPRequest(url, headers={"Authorization": f"token {self.token}"})
-        self._socket = self._loop.run_until_complete(websocket_connect(request))
+        async def connect():
+            return await websocket_connect(request)
+
+        self._socket = self._wait(connect(), 60)
         return self
 
     def run(self, command: str, timeout: float = 600) -> tuple:
@@ -48,7 +58,7 @@ class Terminal:
         # The terminal echoes what is typed: the marker is split by quotes there, whole only in the output.
         typed = f'{command}; echo "@@{marker[:4]}""{marker[4:]} $?@@"\r'
         done = re.compile(rf"@@{marker} (\d+)@@")
-        return self._loop.run_until_complete(self._read_until(typed, done, command, timeout))
+        return self._wait(self._read_until(typed, done, command, timeout))
 
     async def _read_until(self, typed, done, command, timeout):
         await self._socket.write_message(json.dumps(["stdin", typed]))
@@ -67,8 +77,10 @@ class Terminal:
 
     def __exit__(self, *exc):
         if self._socket is not None:
-            self._socket.close()
+            self._loop.call_soon_threadsafe(self._socket.close)
         server_api(self.plan, self.user, f"terminals/{self.name}", self.token, "DELETE")
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
         self._loop.close()
 
 
