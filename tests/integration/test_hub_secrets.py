@@ -99,7 +99,8 @@ def under_prefix(script: str, prefix: pathlib.Path, instructor: str, wheel: path
     script = re.sub(r"(?<![\w/.$])/(opt/tljh|srv/nbgrader|home|root/attention-chapter)\b", rf"{prefix}/\1", script)
     script = re.sub(r"^\S+/pip install .*$", f"{sys.executable} -m pip install --quiet --no-deps --no-index "
                     f"--prefix {prefix}/opt/tljh/user {wheel}", script, count=1, flags=re.M)
-    outside = [p for p in re.findall(r"(?<![\w/.$])/[\w.-]+(?:/[\w.$-]+)*", script)
+    commands = re.sub(r"(^|\s)#.*$", "", script, flags=re.M)  # comments name paths but touch none
+    outside = [p for p in re.findall(r"(?<![\w/.$\"])/[\w.-]+(?:/[\w.$-]+)*", commands)
                if not p.startswith((str(prefix), "/bin/", "/usr/bin/", sys.executable, str(wheel)))]
     assert not outside, f"the recipe in {DOCS} names paths outside the prefix: {outside}"
     return script
