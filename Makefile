@@ -68,7 +68,8 @@ HUB_PORT ?= 8000
 hub: venv
 	cd autograde && $(CURDIR)/$(PY) -m hub --port $(HUB_PORT)
 
-# Delete the hub's Unix users (attn-*), their homes (the instructor's ~/course too) and .state/hub.
+# Delete the hub's Unix users (attn-*), their homes (the instructor's ~/course too), the hub's folder
+# (/srv/attention-hub; .state/hub in demo mode) and the users' environment /opt/attention-hub.
 hub-remove: venv
 	cd autograde && $(CURDIR)/$(PY) -m hub --remove
 

@@ -95,10 +95,12 @@ def _constraints() -> str:
                      and not line.lower().startswith(("attnkit", "-e"))) + "\n"
 
 
-def _dependencies_digest(base: pathlib.Path, constraints: str, repo: pathlib.Path) -> str:
+def _dependencies_digest(constraints: str, repo: pathlib.Path) -> str:
+    """What the dependencies depend on: the interpreter's version, the project's requirements, the pins
+    (the base's path is a stamp field of its own, so a copy of the environment elsewhere stays valid)."""
     project = tomllib.loads((repo / "pyproject.toml").read_text())["project"]
     wanted = [*project["dependencies"], *project["optional-dependencies"]["course"]]
-    text = json.dumps([str(base), sys.version, wanted, constraints])
+    text = json.dumps([sys.version, wanted, constraints])
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -137,7 +139,7 @@ def ensure(prefix, repo=REPO, log=print) -> pathlib.Path:
     with _locked(prefix):
         base = interpreter.base_python(prefix.parent)
         constraints = _constraints()
-        wanted = {"base": str(base), "dependencies": _dependencies_digest(base, constraints, repo),
+        wanted = {"base": str(base), "dependencies": _dependencies_digest(constraints, repo),
                   "project": source_digest(repo)}
         stamp = _read_stamp(prefix)
         if {k: stamp.get(k) for k in wanted} == wanted:

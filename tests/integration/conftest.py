@@ -6,7 +6,7 @@ import pytest
 
 from coursekit.sandbox import missing_tool
 from support.classes import grade_both
-from support.hub_tools import course_hub, require_hub_machine
+from support.hub_tools import course_hub, require_hub_machine, spawn_servers
 
 
 @pytest.fixture(scope="session")
@@ -58,4 +58,5 @@ def course_hub_plan(tmp_path_factory):
     """
     require_hub_machine()
     with course_hub(tmp_path_factory.mktemp("hub"), "jupyterhub.log") as plan:
+        spawn_servers(plan, plan.users)  # started side by side while the first test gets ready
         yield plan

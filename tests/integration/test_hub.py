@@ -123,13 +123,18 @@ def type_code(plan, student, implementations):
     assert status == 200
 
 
-def fetch_solve_validate_submit(page, plan, student, kind):
+def fetch_solve_validate(page, plan, student, kind):
+    """Fetch, have the code typed in, press Validate (not waiting: the other student's runs alongside)."""
     open_from_nbgrader_menu(page, "Assignment List")
     assignment_list_button(page, "released", "fetch").click()
     assignment_list_button(page, "fetched", "Submit").wait_for()
     type_code(plan, student, IMPLEMENTATIONS[kind])
     page.locator("#fetched_assignments_list .assignment-notebooks-link").click()
     assignment_list_button(page, "fetched", "Validate").click()
+
+
+def verdict_then_submit(page, kind):
+    """The Validate dialog's verdict (its class), then Submit."""
     dialog = page.locator(".jp-Dialog").filter(has=page.locator("#validation-message"))
     dialog.wait_for(timeout=LONG)
     shot(page, f"student_{kind.replace(' ', '_')}_validate")
@@ -170,7 +175,9 @@ def test_does_the_course_loop_work_for_an_instructor_and_two_students(hub, sessi
 
     kinds = dict(zip(hub.students, IMPLEMENTATIONS))
     pages = {student: sessions(hub, student) for student in hub.students}
-    verdicts = {kind: fetch_solve_validate_submit(pages[s], hub, s, kind) for s, kind in kinds.items()}
+    for student, kind in kinds.items():
+        fetch_solve_validate(pages[student], hub, student, kind)
+    verdicts = {kind: verdict_then_submit(pages[s], kind) for s, kind in kinds.items()}
     assert "validation-success" in verdicts["correct"]
     assert "validation-failed" in verdicts["missing scale"]
 

@@ -5,6 +5,7 @@ uniquely named Unix users, in a /tmp folder the hub's users can enter; it always
 deletes the users and their homes, and keeps the hub's log in ``artefacts/hub/``.
 """
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import os
@@ -15,6 +16,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -24,6 +26,7 @@ import nbformat
 import pytest
 
 from coursekit.paths import ASSIGNMENT, REPO
+from support import hub_userenv
 from support.course_tools import course_copy
 from support.mistakes import BY_NAME, submission
 
@@ -66,13 +69,18 @@ def private_repository():
 def course_hub(tmp_path, log_name, students=("s1", "s2")):
     """A running hub: instructor ``<prefix>-teacher``, students ``<prefix>-s1``, ``<prefix>-s2``; yields the plan.
 
-    The servers run the machine's shared user environment (``launch.USER_ENV``, built or updated
-    here when the project changed); the repository is private while the hub runs. The hub's log is
-    kept as ``artefacts/hub/<log_name>``.
+    The servers run a user environment of the hub's own, in its folder (:mod:`support.hub_userenv`:
+    the tests' cached one, hard-linked), removed with it; the repository is private while the hub
+    runs. The hub's log is kept as ``artefacts/hub/<log_name>``.
     """
     prefix = "t" + secrets.token_hex(3)  # unique Unix names, so a crashed run never collides
     state = pathlib.Path(tempfile.mkdtemp(prefix="attn-hub-"))  # not under pytest's root-only tmp
-    plan = launch.make_plan(state, f"{prefix}-teacher", [f"{prefix}-{s}" for s in students])
+    try:
+        user_env = hub_userenv.session_copy(state / "env")
+        plan = launch.make_plan(state, f"{prefix}-teacher", [f"{prefix}-{s}" for s in students], user_env=user_env)
+    except BaseException:
+        shutil.rmtree(state, ignore_errors=True)
+        raise
     try:
         with private_repository(), launch.running_hub(plan, course_copy(tmp_path)):
             yield plan
@@ -124,11 +132,24 @@ def loop_by_cli(plan, until="collect"):
         assert done.returncode == 0, f"{step}: {done.stderr[-2000:]}"
 
 
+def _spawn(plan, user) -> None:
+    with contextlib.suppress(urllib.error.HTTPError):  # 400: already running or starting
+        launch.api(plan, f"users/{user}/server", "POST")
+
+
+def spawn_servers(plan, users) -> list:
+    """Ask the hub to start the users' single-user servers side by side (each request waits up to the
+    hub's 10 s before it answers, so one thread each); the threads, for whoever wants to join them."""
+    threads = [threading.Thread(target=_spawn, args=(plan, user), daemon=True) for user in users]
+    for thread in threads:
+        thread.start()
+    return threads
+
+
 def start_servers(plan, users, timeout=180):
     """Start the users' single-user servers through the hub's API (all at once) and wait until they are ready."""
-    for user in users:
-        with contextlib.suppress(urllib.error.HTTPError):  # 400: already running
-            launch.api(plan, f"users/{user}/server", "POST")
+    for thread in spawn_servers(plan, users):
+        thread.join()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if all(launch.api(plan, f"users/{u}")["servers"].get("", {}).get("ready") for u in users):
@@ -175,7 +196,10 @@ async def _run_code(ws_url: str, token: str, code: str, timeout: float) -> str:
     await connection.write_message(json.dumps(request))
     stdout, deadline = [], time.monotonic() + timeout
     while time.monotonic() < deadline:
-        message = json.loads(await asyncio.wait_for(connection.read_message(), timeout))
+        frame = await asyncio.wait_for(connection.read_message(), timeout)
+        if not isinstance(frame, str):  # a message with binary buffers (a widget's): never ours
+            continue
+        message = json.loads(frame)
         if message.get("parent_header", {}).get("msg_id") != request["header"]["msg_id"]:
             continue
         kind, content = message["msg_type"], message["content"]
@@ -189,12 +213,17 @@ async def _run_code(ws_url: str, token: str, code: str, timeout: float) -> str:
     return "".join(stdout)
 
 
-def run_in_kernel(plan, user, token, code, timeout=90) -> str:
-    """Start a kernel on ``user``'s server, run ``code``, return its stdout; the kernel is shut down."""
+def run_in_kernel(plan, user, token, code, timeout=90, before_shutdown=None) -> str:
+    """Start a kernel on ``user``'s server, run ``code``, return its stdout; the kernel is shut down,
+    after ``before_shutdown(stdout)`` when given (a benchmark measures the kernel there)."""
     status, kernel = server_api(plan, user, "kernels", token, "POST", {"name": "python3"})
     assert status == 201, f"starting a kernel on {user}'s server: HTTP {status}"
     ws_url = f"ws://127.0.0.1:{plan.port}/user/{user}/api/kernels/{kernel['id']}/channels"
     try:
-        return asyncio.run(_run_code(ws_url, token, code, timeout))
+        with concurrent.futures.ThreadPoolExecutor(1) as apart:  # the caller may hold a loop (Playwright's sync API)
+            stdout = apart.submit(asyncio.run, _run_code(ws_url, token, code, timeout)).result()
+        if before_shutdown is not None:
+            before_shutdown(stdout)
+        return stdout
     finally:
         server_api(plan, user, f"kernels/{kernel['id']}", token, "DELETE")
