@@ -28,6 +28,7 @@ __all__ = ["world_reachable", "project_base", "base_python", "make_readable"]
 VERSION = f"python{sys.version_info.major}.{sys.version_info.minor}"
 STAMP = "attention-hub-python.json"
 INSTALLED = "python"  # the folder beside the user environment that receives a copied build
+UNFINISHED = ".python-"  # a build being copied, next to INSTALLED until it is swapped in
 _STDLIB_SKIP = shutil.ignore_patterns("site-packages", "test", "tests", "idle_test", "idlelib", "tkinter",
                                       "turtledemo", "config-*", "__pycache__")
 # Where each kind of ELF file in the installed prefix finds libpython and its other libraries.
@@ -76,7 +77,7 @@ def _read_stamp(prefix: pathlib.Path):
 def _install_copy(base, binary, target: pathlib.Path, stamp: dict) -> None:
     """Copy the build into a fresh folder next to ``target``, relocate and compile it, then swap it in."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    fresh = pathlib.Path(tempfile.mkdtemp(prefix=".python-", dir=target.parent))
+    fresh = pathlib.Path(tempfile.mkdtemp(prefix=UNFINISHED, dir=target.parent))
     try:
         _copy_build(base, binary, fresh)
         _relocate(fresh)

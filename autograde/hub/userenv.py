@@ -164,9 +164,11 @@ def ensure(prefix, repo=REPO, log=print) -> pathlib.Path:
 
 
 def remove(prefix) -> list:
-    """Delete the environment at ``prefix``, its lock and the interpreter installed beside it; what was removed."""
+    """Delete the environment at ``prefix``, its lock and the interpreter installed beside it (with
+    any copy an interrupted build left); what was removed."""
     prefix = pathlib.Path(prefix)
-    removed = [p for p in (prefix, prefix.parent / interpreter.INSTALLED) if p.exists()]
+    unfinished = sorted(prefix.parent.glob(f"{interpreter.UNFINISHED}*"))
+    removed = [p for p in (prefix, prefix.parent / interpreter.INSTALLED, *unfinished) if p.exists()]
     for path in removed:
         shutil.rmtree(path)
     (prefix.parent / f".{prefix.name}.lock").unlink(missing_ok=True)
