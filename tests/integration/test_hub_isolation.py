@@ -64,7 +64,7 @@ def intruder(hub):
 
 def _targets(plan):
     """{label: (path, how to touch it)}: the victims' files, and student 1's own as controls."""
-    me, other, teacher = plan.students[0], plan.students[1], plan.instructor
+    me, other = plan.students[0], plan.students[1]
     course, exchange = plan.course_dir(), f"{plan.exchange}/{plan.course_id}"
     return {
         "own notebook": (f"{plan.homes[me]}/{NOTEBOOK}", "read"),
