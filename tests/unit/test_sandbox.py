@@ -70,6 +70,15 @@ def test_are_home_and_tmp_private_and_capped(tmp_path):
     assert command.index("--tmpfs") < command.index("--bind")
 
 
+def test_is_a_python_under_tmp_bound_on_top_of_the_private_tmp(tmp_path, monkeypatch):
+    """An interpreter under /tmp (the hub tests' user environment): its bind comes after /tmp's tmpfs, not hidden by it?"""
+    venv = "/tmp/attn-hub-x/env/user"
+    monkeypatch.setattr("coursekit.sandbox.bubblewrap.python_paths", lambda: [venv])
+    command = _command(tmp_path)
+    private_tmp = next(i for i, arg in enumerate(command) if arg == "--tmpfs" and command[i + 1] == "/tmp")
+    assert private_tmp < command.index(venv)
+
+
 def test_does_the_kernel_get_a_clean_environment(tmp_path):
     """--clearenv, then only what is listed: grading's mode, the BLAS settings and the interpreter's own library
     folder (the hub's copied Python needs it) pass, a secret does not?"""

@@ -141,8 +141,8 @@ def _namespaces(privileged: bool, caps) -> list:
 
 
 def _view(made: set, grader, cache) -> list:
-    """The read-only world every grading kernel sees: system, Python, grader, figure cache."""
-    args = _system()
+    """What every grading kernel sees read-only besides the system (:func:`_system`): Python, grader, figure cache."""
+    args = []
     for folder in python_paths():
         args += _parents(folder, made) + ["--ro-bind", folder, folder]
     for source, inside in ((grader, GRADER), (cache, CACHE)):
@@ -163,11 +163,14 @@ def kernel_command(kernel: list, *, identity: Identity, limits: Limits, submissi
     workdir = f"{HOME}/{pathlib.Path(submission).name}"
     made = set()
     args = ["bwrap", "--die-with-parent", "--new-session", "--as-pid-1", *_namespaces(identity.privileged, _SETUP_CAPS)]
-    args += _view(made, grader, cache)
-    args += _parents(SUBMISSION, made) + ["--ro-bind", str(submission), SUBMISSION]
-    for size, folder in ((limits.scratch, HOME), (limits.tmp, "/tmp")):  # before the binds that may lie inside
+    args += _system()
+    # The private folders first: a bind that lies inside one (a venv under /tmp, as the hub tests'
+    # is) is then mounted on top of it instead of being hidden by it.
+    for size, folder in ((limits.scratch, HOME), (limits.tmp, "/tmp")):
         args += _parents(folder, made) + ["--perms", "1777", "--size", str(size), "--tmpfs", folder]
         made.add(folder)
+    args += _view(made, grader, cache)
+    args += _parents(SUBMISSION, made) + ["--ro-bind", str(submission), SUBMISSION]
     args += _parents(str(ipc_dir), made) + ["--bind", str(ipc_dir), str(ipc_dir)]
     args += ["--perms", "0777", "--dir", workdir, "--chdir", workdir, "--remount-ro", "/"]
     has_cache = bool(cache) and pathlib.Path(cache).is_dir()
@@ -200,7 +203,7 @@ def template_command(folder, *, privileged: bool, grader=None, cache=None, env=N
     args = ["bwrap", "--die-with-parent", "--new-session", *_namespaces(privileged, _TEMPLATE_CAPS)]
     if not privileged:
         args += ["--uid", "0", "--gid", "0", "--cap-add", "ALL"]
-    args += _view(made, grader, cache)
+    args += _system() + _view(made, grader, cache)
     # coursekit under a neutral folder, never at its own path: in the repository that lies in the course
     args += _parents(f"{TOOLKIT}/coursekit", made) + ["--ro-bind", os.path.dirname(os.path.abspath(coursekit.__file__)),
                                                        f"{TOOLKIT}/coursekit"]
