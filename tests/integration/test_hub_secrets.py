@@ -18,6 +18,7 @@ source and the rubrics:
 
 A control: as the instructor, the walk finds the master and the grader in their own course.
 """
+import importlib.metadata
 import os
 import pathlib
 import re
@@ -97,8 +98,10 @@ def under_prefix(script: str, prefix: pathlib.Path, instructor: str, wheel: path
     project installed from its wheel with ``--prefix`` (a TLJH user environment is not here)."""
     script = re.sub(r"^INSTRUCTOR=\S+", f"INSTRUCTOR={instructor}", script, count=1, flags=re.M)
     script = re.sub(r"(?<![\w/.$])/(opt/tljh|srv/nbgrader|home|root/attention-chapter)\b", rf"{prefix}/\1", script)
+    # --ignore-installed: with --prefix alone, pip first uninstalls the project from the environment
+    # it runs in (the .venv's editable attnkit), then installs under the prefix.
     script = re.sub(r"^\S+/pip install .*$", f"{sys.executable} -m pip install --quiet --no-deps --no-index "
-                    f"--prefix {prefix}/opt/tljh/user {wheel}", script, count=1, flags=re.M)
+                    f"--ignore-installed --prefix {prefix}/opt/tljh/user {wheel}", script, count=1, flags=re.M)
     commands = re.sub(r"(^|\s)#.*$", "", script, flags=re.M)  # comments name paths but touch none
     outside = [p for p in re.findall(r"(?<![\w/.$\"])/[\w.-]+(?:/[\w.$-]+)*", commands)
                if not p.startswith((str(prefix), "/bin/", "/usr/bin/", sys.executable, str(wheel)))]
@@ -120,6 +123,8 @@ def tljh(hub, tmp_path_factory):
         script = under_prefix(recipe(), prefix, hub.instructor, wheel)
         done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], capture_output=True, text=True)
         assert done.returncode == 0, f"the recipe failed under {prefix}:\n{done.stderr[-3000:]}"
+        kept = {d.metadata["Name"] for d in importlib.metadata.distributions()}
+        assert "attnkit" in kept, "the recipe's pip, run with the test's interpreter, removed the project from it"
         _fill_with_the_loop(hub, prefix)
         yield prefix
     finally:
