@@ -5,8 +5,9 @@ characters) of the master's solution and hidden-test regions and reference answe
 grader's source and of the rubrics, that appears neither in anything students are given (the
 released notebook, the attnkit and coursekit sources) nor in any Python file of the project's
 own environment and standard library (lines such as ``from IPython import get_ipython`` prove
-nothing); each also as it is written inside a notebook's JSON and in HTML; and the names only the
-hidden regions use (``_attn_grader``), which survive a highlighted HTML page.
+nothing); each also as it is written inside a notebook's JSON and in HTML; the names only the
+hidden regions use (``_attn_grader``), which survive a highlighted HTML page; and nbgrader's
+region markers (:data:`MARKERS`), the sign of any master, except in nbgrader's own package.
 
 :func:`walk` runs as that account (its uid and gid, no other groups): ``find -readable`` lists
 every regular file it may open under the given folders, each on its own filesystem only (so
@@ -40,6 +41,10 @@ MIN_LINE = 24
 COMPRESSED = (".whl", ".zip", ".gz", ".tgz", ".xz", ".bz2", ".zst", ".deb", ".jar", ".pack", ".7z", ".lz4")
 _REGION = re.compile(r"### (BEGIN|END) (SOLUTION|HIDDEN TESTS)")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{7,}")
+# nbgrader's region markers: any master carries them, this course's or another's. nbgrader's own
+# documentation and tests in the shared environment carry them too, and there they mark nothing.
+MARKERS = ("### BEGIN SOLUTION", "### BEGIN HIDDEN TESTS")
+NBGRADER_OWN = "/site-packages/nbgrader/"
 
 
 @dataclasses.dataclass
@@ -106,7 +111,7 @@ def fingerprints(course, repo) -> list:
     generic = _generic(candidates | names)  # one pass over the environment for both
     candidates -= generic
     names -= generic
-    written = set(names)
+    written = set(names) | set(MARKERS)
     for line in candidates:
         written |= {line, json.dumps(line, ensure_ascii=False)[1:-1], json.dumps(line)[1:-1], html.escape(line)}
     return sorted(written)
@@ -177,16 +182,18 @@ def walk(user: str, roots, prints, own=("/",), since=None, timeout=600) -> Walk:
     finally:
         os.close(fd)
     hits = {path: _which(path, prints) for path in found.stdout.decode(errors="surrogateescape").splitlines()}
+    hits = {path: seen for path, seen in hits.items() if not (NBGRADER_OWN in path and set(seen) <= set(MARKERS))}
     return Walk(user, len(files), len(to_read), round(time.monotonic() - started, 1), hits, others)
 
 
 def _which(path: str, prints) -> list:
-    """The first few fingerprints in ``path`` (read by the caller, root), for the failure message."""
+    """The fingerprints in ``path`` (read by the caller, root): markers last, at most three others."""
     try:
         text = pathlib.Path(path).read_bytes().decode("utf-8", errors="replace")
     except OSError:
         return ["(gone before it could be named)"]
-    return [p for p in prints if p in text][:3]
+    seen = [p for p in prints if p in text and p not in MARKERS][:3]
+    return seen + [m for m in MARKERS if m in text]
 
 
 if __name__ == "__main__":  # python -m support.secret_walk USER ROOT... (from tests/): every file, by hand
