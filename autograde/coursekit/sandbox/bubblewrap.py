@@ -40,7 +40,7 @@ CACHE = "/run/attn/cache"
 SUBMISSION = "/run/attn/submission"
 TOOLKIT = "/run/attn/toolkit"  # coursekit, for the kernel template only (it runs coursekit.sandbox.template)
 # passed into the sandbox from nbgrader's environment when set (OPENBLAS_*: this machine's BLAS needs them;
-# LD_LIBRARY_PATH: the hub's copied interpreter finds its own libpython there, not the system's)
+# LD_LIBRARY_PATH: an interpreter that finds its libpython only through it; the hub's finds its own by run-path)
 PASSED = ("NBGRADER_EXECUTION", "NBGRADER_VALIDATING", "JPY_PARENT_PID", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE",
           "LANG", "LC_ALL", "TZ", "LD_LIBRARY_PATH")
 # what the set-up step needs as root before setpriv drops every capability: read the submission, own its copy
