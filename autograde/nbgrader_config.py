@@ -31,8 +31,8 @@ c.Exchange.root = os.environ.get("ATTN_EXCHANGE", os.path.join(HERE, "exchange")
 # c.CourseDirectory.db_url = "postgresql+psycopg://grader@db.example/ch04"
 
 # A student's infinite loop is interrupted after this long; the cell scores 0 and the
-# remaining cells still run (nbgrader's Execute interrupts on timeout by default). 10 s is
-# over 3x the slowest cell of a correct submission with pure-Python loops (autograde/README.md).
+# remaining cells still run (nbgrader's Execute interrupts on timeout by default). 10 s: the
+# slowest cell of a correct pure-Python-loops submission takes ~0.15 s (autograde/README.md).
 c.Execute.timeout = int(os.environ.get("ATTN_TIMEOUT", "10"))
 
 # Every grading kernel runs in the sandbox (coursekit/sandbox/; ATTN_SANDBOX=off for a class you trust)
