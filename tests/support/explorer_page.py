@@ -89,6 +89,14 @@ def explorer_latencies(page, root: str = EXPLORER, moves: int = 10, seq_len_from
     seq_len.evaluate("(input, value) => { input.value = String(value); input.dispatchEvent(new Event('input')); }",
                      min(seq_len_from, 64 - moves))
     page.evaluate(_PROBE_JS, f"{root} .attn-figure")
+    return timed_moves(page, head_dim, buttons, seq_len, moves)
+
+
+def timed_moves(page, head_dim, buttons, seq_len, moves: int) -> dict:
+    """``moves`` rounds of: head_dim one arrow key (right, left, …), the other scale button, seq_len one
+    step up (a new seq_len: both curves recomputed), each timed by :func:`timed_action` (the page's
+    latency probe must be installed). Both explorers are driven by it: this module's, and the old
+    kernel round trip (``lab_page.explorer_latencies``)."""
     result = {"head_dim": [], "scale": [], "seq_len": [], "tops": []}
 
     def record(name, action):
@@ -102,5 +110,5 @@ def explorer_latencies(page, root: str = EXPLORER, moves: int = 10, seq_len_from
         record("head_dim", lambda: head_dim.press(key))
         record("scale", lambda: buttons.nth((i + 1) % 2).click())
         seq_len.focus()
-        record("seq_len", lambda: seq_len.press("ArrowRight"))  # a new seq_len: both curves recomputed
+        record("seq_len", lambda: seq_len.press("ArrowRight"))
     return result

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from support.explorer_page import timed_moves
+
 CHROMIUM = pathlib.Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -176,15 +178,6 @@ def figure_box(page, figure_selector: str) -> dict:
     return page.evaluate(_FIGURE_BOX_JS, figure_selector)
 
 
-def timed_action(page, action) -> tuple:
-    """Run ``action()`` (one key press or click); return (ms until the new figure is painted, its top y)."""
-    count = page.evaluate("() => window.__attnLatency.done.length")
-    action()
-    page.wait_for_function("(n) => window.__attnLatency.done.length > n", arg=count, polling=10)
-    probe = page.evaluate("() => window.__attnLatency")
-    return probe["done"][-1], probe["tops"][-1]
-
-
 def explorer_latencies(page, root: str, moves: int = 10) -> dict:
     """Milliseconds per action on the explorer under ``root``: head_dim keys, scale clicks, seq_len keys.
 
@@ -196,18 +189,4 @@ def explorer_latencies(page, root: str, moves: int = 10) -> dict:
     head_dim = page.locator(f"{root} .attn-head-dim .noUi-handle").first
     seq_len = page.locator(f"{root} .widget-slider").filter(has_text="seq_len").locator(".noUi-handle").first
     buttons = page.locator(f"{root} .widget-toggle-button")
-    result = {"head_dim": [], "scale": [], "seq_len": [], "tops": []}
-
-    def record(name, action):
-        ms, top = timed_action(page, action)
-        result[name].append(ms)
-        result["tops"].append(top)
-
-    for i in range(moves):
-        key = "ArrowRight" if i % 2 == 0 else "ArrowLeft"
-        head_dim.focus()
-        record("head_dim", lambda: head_dim.press(key))
-        record("scale", lambda: buttons.nth((i + 1) % 2).click())
-        seq_len.focus()
-        record("seq_len", lambda: seq_len.press("ArrowRight"))  # a new seq_len every time
-    return result
+    return timed_moves(page, head_dim, buttons, seq_len, moves)
