@@ -136,13 +136,20 @@ class GradingKernelManager(AsyncKernelManager):
         folder = pathlib.Path(tempfile.mkdtemp(prefix="attn-kernel-"))
         if self._identity.privileged:
             os.chown(folder, self._identity.uid, self._identity.uid)
-        self._ipc_dir, self.transport = folder, "ipc"
-        self.ip, self.connection_file = str(folder / "kernel"), str(folder / "connection.json")
+        self._talk_through(folder)
         limits = self.limits()
-        extra = 0 if self._identity.privileged else len(processes_of(self._identity.uid))  # the user's own
         grader = pathlib.Path(self.grader).parent if self.grader else None
         self._wrap = dict(identity=self._identity, limits=limits, submission=submission, ipc_dir=folder,
-                          grader=grader, cache=self.figure_cache, env=env, processes=limits.processes + extra)
+                          grader=grader, cache=self.figure_cache, env=env, processes=self._processes(limits))
+
+    def _talk_through(self, folder: pathlib.Path) -> None:
+        """The kernel's connection file and IPC sockets in ``folder`` (no TCP: the sandbox has no network)."""
+        self._ipc_dir, self.transport = folder, "ipc"
+        self.ip, self.connection_file = str(folder / "kernel"), str(folder / "connection.json")
+
+    def _processes(self, limits) -> int:
+        """The process limit: as another user, that user's own processes count against it too."""
+        return limits.processes + (0 if self._identity.privileged else len(processes_of(self._identity.uid)))
 
     def _prepare_fork(self, submission: str, env: dict) -> None:
         """A uid, a folder in the template's (connection file, sockets, the submission's copy), the request."""
@@ -155,15 +162,13 @@ class GradingKernelManager(AsyncKernelManager):
         if self._identity.privileged:
             for path in [folder, *folder.rglob("*")]:
                 os.chown(path, uid, uid, follow_symlinks=False)
-        self._ipc_dir, self.transport = folder, "ipc"
-        self.ip, self.connection_file = str(folder / "kernel"), str(folder / "connection.json")
+        self._talk_through(folder)
         limits = self.limits()
-        extra = 0 if self._identity.privileged else len(processes_of(self._identity.uid))
         workdir = f"{HOME}/{pathlib.Path(submission).name}"
         has_cache = bool(self.figure_cache) and pathlib.Path(self.figure_cache).is_dir()
         self._request = {
             "folder": str(folder), "home": HOME, "workdir": workdir, "uid": uid,
-            "limits": {"memory": limits.memory, "processes": limits.processes + extra, "scratch": limits.scratch,
+            "limits": {"memory": limits.memory, "processes": self._processes(limits), "scratch": limits.scratch,
                        "tmp": limits.tmp, "file_size": limits.file_size, "open_files": limits.open_files},
             "env": environment(env, workdir, bool(grader), has_cache, limits),
             "fonts": f"{CACHE}/matplotlib" if has_cache else None}
