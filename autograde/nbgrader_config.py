@@ -78,3 +78,11 @@ c.Autograde.autograde_preprocessors = plugins.with_capped_execute(
 # nbgrader's own LimitOutput (1000 lines per cell, after the run) would cut again, in English, and could
 # drop a late stderr line that decides a test cell's score: the cap above is the only truncation.
 c.LimitOutput.max_lines = -1
+
+# The grading service (coursekit/service/, run by the hub; autograde/README.md "The grading service"):
+# each submission graded as it arrives, its feedback released to that student. Settings only:
+c.GradingService.assignments = ["ch04_attention"]  # graded automatically; [] switches the service off
+c.GradingService.cooldown = 0       # seconds between two automatic feedbacks of one student (0: none)
+c.GradingService.max_attempts = 0   # automatic feedbacks per student and assignment (0: no limit)
+c.GradingService.deadlines = {}     # {"ch04_attention": "2027-01-15 23:59:00+08:00"}: no automatic feedback after it
+c.GradingService.workers = 1        # students graded at the same time (each one fresh kernel at a time)

@@ -13,7 +13,7 @@ from traitlets.config.loader import PyFileConfigLoader
 
 from .paths import CONFIG_FILE
 
-__all__ = ["CourseSettings", "course_settings", "sandbox_default"]
+__all__ = ["CourseSettings", "course_settings", "config_section", "sandbox_default"]
 
 DEFAULT_COURSE_ID = "default_course"  # nbgrader's own default when a config names none
 DEFAULT_TEXT_STUB = "YOUR ANSWER HERE"  # nbgrader's ClearSolutions.text_stub default
@@ -50,3 +50,12 @@ def course_settings(course) -> CourseSettings:
     kernel = config.get("GradingKernelManager", {})
     return CourseSettings(str(directory.get("course_id", DEFAULT_COURSE_ID)), str(directory.get("db_url", "")),
                           str(exchange.get("root", "")), bool(kernel.get("sandbox", sandbox_default())), str(stub))
+
+
+def config_section(course, name: str) -> dict:
+    """The plain values ``<course>/nbgrader_config.py`` sets for ``c.<name>.…`` ({} when none)."""
+    config_file = pathlib.Path(course).resolve() / CONFIG_FILE
+    if not config_file.is_file():
+        return {}
+    stat = config_file.stat()
+    return dict(_load(config_file, (stat.st_mtime_ns, stat.st_size)).get(name, {}))

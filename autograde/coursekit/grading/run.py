@@ -26,6 +26,7 @@ from ..paths import ASSIGNMENT, find_course
 from ..plugins.kernel import UNSANDBOXED
 from ..sandbox import missing_tool
 from ..settings import course_settings
+from . import lock
 from .progress import Progress, StudentResult
 from .selection import graded_students, parse_shard, submitted_students, to_grade
 from .worker import run_worker
@@ -71,7 +72,9 @@ def main(argv=None) -> int:
         print(f"WARNING: {UNSANDBOXED}", flush=True)
     # a sandboxed kernel gets its submission when it starts: none can be started ahead for a student not known yet
     warm = not args.cold and not sandboxed
-    progress, interrupted = grade_class(course, args.assignment, students, url, args.workers, warm=warm)
+    # the grading service (coursekit.service) takes no new job meanwhile; the one in progress ends first
+    with lock.exclusive(course, "make grade", notify=lambda text: print(f"make grade: {text}", flush=True)):
+        progress, interrupted = grade_class(course, args.assignment, students, url, args.workers, warm=warm)
     print(progress.summary(interrupted), flush=True)
     _save_results(course / LOGS / "last-run.json", progress)
     return 130 if interrupted else (1 if progress.failed else 0)

@@ -33,7 +33,7 @@ from ..autograded import read_graded_notebook
 from .progress import StudentResult
 from .warm_execute import TIMINGS, WarmExecute, shutdown_spare
 
-__all__ = ["make_app", "grade_student", "run_worker"]
+__all__ = ["make_app", "grade_student", "run_worker", "terminate_with_parent", "log_to"]
 
 GRADEBOOK_TROUBLE = "gradebook unavailable (not graded; the next make grade grades it)"
 
@@ -147,8 +147,8 @@ def run_worker(index: int, course: str, assignment: str, db_url: str, tasks, res
     """Process body: grade the students taken from ``tasks`` until ``None``; report to ``results``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides; it sends SIGTERM
     signal.signal(signal.SIGTERM, _interrupt)
-    _terminate_with_parent()
-    _log_to(log_path)
+    terminate_with_parent()
+    log_to(log_path)
     try:
         app = make_app(course, assignment, db_url, warm)
         while (student := tasks.get()) is not None:
@@ -177,7 +177,7 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def _terminate_with_parent() -> None:
+def terminate_with_parent() -> None:
     """SIGTERM this worker when ``make grade`` dies without stopping it (SIGKILL, a closed terminal).
 
     multiprocessing's daemon flag only covers a parent that exits normally. Linux only; elsewhere
@@ -192,7 +192,7 @@ def _terminate_with_parent() -> None:
         os.kill(os.getpid(), signal.SIGTERM)
 
 
-def _log_to(path: str) -> None:
+def log_to(path: str) -> None:
     """This process's stdout/stderr (nbgrader's log, kernels' output) into ``path``."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)

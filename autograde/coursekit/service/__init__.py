@@ -1,0 +1,17 @@
+"""The course grading service: feedback seconds after a student presses Submit.
+
+Run by JupyterHub as a managed service (``autograde/hub/jupyterhub_config.py``), as the
+instructor's Unix user, on the instructor's course folder; or by hand, ``python -m
+coursekit.service`` in the course folder. One module per concept:
+
+* :mod:`.inbox` — the exchange's inbound folder: each student's newest complete submission;
+* :mod:`.fair_queue` — one pending job per student, students served in turn;
+* :mod:`.policy` — when feedback goes out (on/off per assignment, cooldown, attempts, deadline);
+* :mod:`.journal` — what was done, kept across restarts, rewritten atomically;
+* :mod:`.steps` — nbgrader's collect / generate_feedback / release_feedback for one student;
+* :mod:`.notice` — the feedback page of a submission that could not be graded;
+* :mod:`.worker`, :mod:`.pool` — the grading processes (the course's one grading path,
+  :func:`coursekit.grading.worker.grade_student`, under :mod:`coursekit.grading.lock`);
+* :mod:`.scheduler` — the main loop; :mod:`.log` — the instructor's log, student by student;
+* :mod:`.control` — pause / resume; :mod:`.command` — ``python -m coursekit.service``.
+"""

@@ -1,0 +1,125 @@
+"""``python -m coursekit.service``: the course's grading service, and the instructor's handles on it.
+
+    python -m coursekit.service [run] [--course DIR]   # until SIGTERM/Ctrl-C (JupyterHub runs this)
+    python -m coursekit.service pause                  # no new job; returns once nothing is being graded
+    python -m coursekit.service resume
+    python -m coursekit.service status                 # per student: graded, score, feedback, waiting
+
+The course's own ``make pause-service`` / ``make resume-service`` / ``make service-status`` run these.
+"""
+import argparse
+import fcntl
+import os
+import signal
+import sys
+
+from ..gradebook import alembic_on_path, describe, resolve_gradebook
+from ..paths import find_course
+from ..sandbox import missing_tool
+from ..settings import course_settings
+from . import control
+from .journal import Journal
+from .log import ServiceLog, short_time
+from .policy import load_policy
+from .pool import WorkerPool
+from .scheduler import Scheduler
+
+__all__ = ["main", "journal_of"]
+
+LOGS = "grading-logs"
+
+
+def journal_of(course) -> Journal:
+    return Journal(control.state_dir(course) / "journal.json")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m coursekit.service", description=__doc__.split("\n\n")[0])
+    parser.add_argument("action", nargs="?", default="run", choices=["run", "pause", "resume", "status"])
+    parser.add_argument("--course", default=None, help="the course folder (default: the current one when it "
+                                                       "holds nbgrader_config.py)")
+    args = parser.parse_args(argv)
+    try:
+        course = find_course(args.course)
+    except FileNotFoundError as error:
+        parser.error(str(error))
+    if args.action == "pause":
+        control.pause(course, notify=print)
+        print(f"grading service paused: nothing is being graded; `python -m coursekit.service resume` "
+              f"(make resume-service) resumes it. Submissions keep arriving and are graded then.")
+        return 0
+    if args.action == "resume":
+        print("grading service resumed" if control.resume(course) else "the grading service was not paused")
+        return 0
+    if args.action == "status":
+        print(status(course))
+        return 0
+    return run(course)
+
+
+def _single_instance(course):
+    """An open, locked file while this is the course's only service; None when another one runs."""
+    folder = control.state_dir(course)
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder / "service.pid", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
+def run(course) -> int:
+    log = ServiceLog(course / LOGS / "service.log")
+    alembic_on_path()
+    policy, settings = load_policy(course), course_settings(course)
+    problem = missing_tool() if settings.sandbox else ""
+    if problem:
+        log.write(f"cannot grade: {problem}")
+        return 2
+    me = _single_instance(course)
+    if me is None:
+        log.write(f"another grading service already runs on {course}: this one stops")
+        return 1
+    url = resolve_gradebook(course)
+    on = ", ".join(policy.assignments) or "none (set c.GradingService.assignments in nbgrader_config.py)"
+    log.write(f"started (pid {os.getpid()}) on {course}: assignments {on}; {policy.workers} worker(s); "
+              f"cooldown {policy.cooldown:g} s; max attempts {policy.max_attempts or 'no limit'}; "
+              f"gradebook {describe(url)}; exchange {settings.exchange}")
+    stopping = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append("SIGTERM"))
+    signal.signal(signal.SIGINT, lambda *_: stopping.append("SIGINT"))
+    pool = WorkerPool(course, url, policy.workers, course / LOGS)
+    scheduler = Scheduler(course, policy, settings.exchange, settings.course_id, journal_of(course), pool, log)
+    try:
+        scheduler.resume()
+        while not stopping:
+            scheduler.policy = load_policy(course)  # settings edited while it runs apply at once
+            scheduler.step(scheduler.policy.poll_seconds)
+    finally:
+        pool.stop()
+        log.write(f"stopped ({', '.join(stopping) or 'error'}); "
+                  f"{len(scheduler.running)} job(s) interrupted, done again at the next start")
+        os.close(me)
+    return 0
+
+
+def status(course) -> str:
+    journal = journal_of(course)
+    lines = [f"grading service of {course}: {'PAUSED' if control.is_paused(course) else 'not paused'}"]
+    for (assignment, student), entry in sorted(journal.entries.items()):
+        result = entry.result or {}
+        score = f"{result['score']:g}/{result['max_score']:g}" if result.get("ok") else \
+            ("not graded: " + result.get("reason", "")[:60] if result else "graded elsewhere")
+        held = f"; feedback waits ({entry.held['reason']})" if entry.held else ""
+        busy = f"; IN PROGRESS since {entry.in_flight['since']:.0f}" if entry.in_flight else ""
+        lines.append(f"  {assignment}  {student}: submitted {short_time(entry.graded)} {score}; "
+                     f"{len(entry.releases)} automatic feedback(s){held}{busy}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,31 @@
+"""The feedback page of a submission that could not be graded: what happened, in the student's words.
+
+nbgrader writes no feedback for a notebook it could not grade (invalid JSON, a kernel that died,
+a job stopped after the service's time limit): the autograded copy is removed and the gradebook
+holds 0 with the reason. The student would see nothing after Fetch Feedback; this page, released
+in place of nbgrader's, tells them their submission was received but not graded, why, and what to
+do. The reason is the one the gradebook holds (escaped: it may quote the student's notebook).
+"""
+import html
+
+__all__ = ["notice_page"]
+
+_PAGE = """<!DOCTYPE html>
+<html lang="zh-CN"><head><meta charset="utf-8"><title>{assignment}：未能自动评分</title>
+<style>body{{font-family:sans-serif;max-width:46em;margin:2em auto;line-height:1.6}}
+pre{{white-space:pre-wrap;background:#f6f6f6;padding:.8em;border-left:4px solid #c33}}</style></head>
+<body><h1>{assignment}：这次提交没有被自动评分</h1>
+<p>评分服务收到了你在 <b>{timestamp}</b> 的提交，但没能给它评分，原因如下：</p>
+<pre>{reason}</pre>
+<p>这不是你的分数：请在 JupyterLab 里打开笔记本，确认它能完整运行（Kernel → Restart Kernel and Run All Cells），
+再点 Validate 检查，然后重新提交。如果重新提交后还是这样，请告诉老师。</p>
+<p style="color:#666">（The grading service received this submission but could not grade it; the reason above is
+what the gradebook holds.）</p>
+</body></html>
+"""
+
+
+def notice_page(assignment: str, timestamp: str, reason: str) -> str:
+    """The HTML page for a submission of ``assignment`` made at ``timestamp`` that was not graded."""
+    return _PAGE.format(assignment=html.escape(assignment), timestamp=html.escape(timestamp),
+                        reason=html.escape(reason))

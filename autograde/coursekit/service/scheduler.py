@@ -1,0 +1,221 @@
+"""The service's main loop: notice submissions, queue them fairly, hand them to workers, keep the journal.
+
+Each round (every ``poll_seconds``):
+
+1. list the exchange's inbound folder (:mod:`.inbox`); a student's newest submission that is
+   newer than what the journal has graded becomes (or replaces) that student's pending job;
+2. feedback that waited (cooldown) and may go now becomes a release-only job;
+3. unless the service is paused or ``make grade`` holds the course, idle workers get the fairest
+   jobs (:mod:`.fair_queue`); the policy (:mod:`.policy`) decides, as each job starts, whether its
+   feedback goes out at the end;
+4. the workers' reports update the journal (:mod:`.journal`) and the log (:mod:`.log`); a worker
+   that dies is replaced and its job retried once, a job that overruns ``job_timeout`` is stopped
+   and its submission gets the "not graded" page.
+
+The pool, the clock and the log are given, so the whole loop is unit-tested with a fake pool.
+"""
+import dataclasses
+import pathlib
+import time
+
+from nbgrader.utils import parse_utc
+
+from ..grading import lock
+from . import control
+from .fair_queue import GRADE, RELEASE, FairQueue, Job
+from .inbox import inbound_folder, newest_submissions
+from .log import short_time
+from .policy import decide
+
+__all__ = ["Scheduler", "TIMEOUT_REASON", "DIED_REASON"]
+
+TIMEOUT_REASON = "评分超过 {seconds:g} 秒仍未结束，已被停止（Grading took longer than {seconds:g} s and was stopped）"
+DIED_REASON = "评分进程两次意外退出（The grading process died twice on this submission）"
+
+
+@dataclasses.dataclass
+class _Running:
+    job: Job
+    worker: int
+    started: float       # monotonic
+    decision: object     # policy.Decision taken when it started
+    result: dict = None  # the grading's result, once reported
+
+
+class Scheduler:
+    def __init__(self, course, policy, exchange_root, course_id, journal, pool, log,
+                 clock=time.time, monotonic=time.monotonic):
+        self.course, self.policy, self.journal, self.pool, self.log = pathlib.Path(course), policy, journal, pool, log
+        self.inbound = inbound_folder(exchange_root, course_id)
+        self.clock, self.monotonic = clock, monotonic
+        self.queue, self.running, self.deaths = FairQueue(), {}, {}
+        self._complete, self._waiting_for = set(), ""
+
+    # ---------- start-up ----------
+
+    def resume(self) -> None:
+        """Jobs the journal says were running when the service stopped are done again."""
+        for key, flight in self.journal.interrupted().items():
+            self.journal.stopped(key)
+            entry = self.journal.entry(key)
+            self.log.write(f"interrupted while doing the submission of {short_time(flight['timestamp'])} "
+                           "(service stopped or killed): doing it again", key)
+            if flight["kind"] == RELEASE or entry.graded == flight["timestamp"]:
+                self._offer_release(key, entry)
+
+    # ---------- one round ----------
+
+    def step(self, wait: float) -> None:
+        self.poll()
+        self.offer_waiting_feedback()
+        self.dispatch()
+        self.handle(self.pool.get(timeout=wait))
+        self.watch()
+
+    def poll(self) -> None:
+        now = self.clock()
+        for key, submission in newest_submissions(self.inbound, self.policy.assignments, self._complete).items():
+            if not self._is_new(key, submission):
+                continue
+            if key not in self.journal.entries and self._graded_elsewhere(submission):
+                self.journal.graded(key, submission.timestamp, None)
+                self.log.write(f"submission of {short_time(submission.timestamp)} was graded before the service "
+                               "saw it: left as it is", key)
+                continue
+            replaced = self.queue.offer(Job(key, GRADE, submission.timestamp, arrived=now))
+            if replaced is not None and replaced.kind == GRADE:
+                self.log.write(f"newer submission {short_time(submission.timestamp)} replaces the pending one of "
+                               f"{short_time(replaced.timestamp)} (only the newest is graded)", key)
+
+    def _is_new(self, key, submission) -> bool:
+        known = [self.journal.entries[key].graded] if key in self.journal.entries else []
+        if key in self.running:
+            known.append(self.running[key].job.timestamp)
+        pending = self.queue.pending(key)
+        if pending is not None and pending.kind == GRADE:
+            known.append(pending.timestamp)
+        return all(not ts or parse_utc(ts) < submission.when for ts in known)
+
+    def _graded_elsewhere(self, submission) -> bool:
+        stamp = self.course / "autograded" / submission.student / submission.assignment / "timestamp.txt"
+        try:
+            return stamp.read_text(encoding="utf-8").strip() == submission.timestamp
+        except OSError:
+            return False
+
+    def offer_waiting_feedback(self) -> None:
+        now = self.clock()
+        for key, entry in self.journal.entries.items():
+            if entry.held and key not in self.running and self.queue.pending(key) is None \
+                    and decide(self.policy, key[0], entry.releases, now).release:
+                self._offer_release(key, entry)
+
+    def _offer_release(self, key, entry) -> None:
+        notice = "" if not entry.result or entry.result.get("ok") else entry.result.get("reason", "")
+        self.queue.offer(Job(key, RELEASE, entry.graded, arrived=self.clock(), notice=notice))
+
+    def dispatch(self) -> None:
+        if not self._may_start():
+            return
+        for index in self.pool.idle():
+            job = self.queue.take()
+            if job is None:
+                return
+            entry, now = self.journal.entry(job.key), self.clock()
+            decision = decide(self.policy, job.assignment, entry.releases, now)
+            if job.kind == RELEASE and not decision.release:
+                self.queue.done(job.key)
+                self.journal.finished(job.key, job.timestamp, held={"reason": decision.reason, "until": decision.until})
+                continue
+            job = dataclasses.replace(job, release=decision.release)
+            self.journal.begin(job.key, job.kind, job.timestamp, now)
+            self.running[job.key] = _Running(job, index, self.monotonic(), decision)
+            self.pool.send(index, job)
+
+    def _may_start(self) -> bool:
+        waiting_for = ("the pause file (python -m coursekit.service resume)" if control.is_paused(self.course)
+                       else lock.gate_holder(self.course))
+        if waiting_for != self._waiting_for:
+            self.log.write(f"paused: waiting for {waiting_for}" if waiting_for else "resumed")
+            self._waiting_for = waiting_for
+        return not waiting_for
+
+    # ---------- reports ----------
+
+    def handle(self, message) -> None:
+        if message is None:
+            return
+        kind, index, *rest = message
+        if kind == "graded":
+            key, timestamp, result = rest
+            if key in self.running:
+                self.running[key].result = result
+                self.running[key].job = dataclasses.replace(self.running[key].job, timestamp=timestamp)
+            self.journal.graded(key, timestamp, result)
+        elif kind == "done":
+            key, outcome = rest
+            self._done(index, key, outcome)
+
+    def _done(self, index, key, outcome) -> None:
+        running = self.running.pop(key, None)
+        self.pool.finished(index)
+        self.queue.done(key)
+        self.deaths.pop(key, None)
+        if running is None:
+            return
+        timestamp, decision = outcome["timestamp"] or running.job.timestamp, running.decision
+        if outcome["released"]:
+            self.journal.finished(key, timestamp, released_at=self.clock())
+        elif outcome["error"]:
+            self.journal.finished(key, timestamp)
+        else:
+            self.journal.finished(key, timestamp, held={"reason": decision.reason, "until": decision.until})
+        self.log.write(self._describe(running, timestamp, outcome), key)
+
+    def _describe(self, running, timestamp, outcome) -> str:
+        entry, result = self.journal.entry(running.job.key), running.result
+        attempt = f" (automatic feedback {len(entry.releases)})" if outcome["released"] else ""
+        then = ("feedback released" + attempt) if outcome["released"] else \
+            running.decision.describe(self.policy, len(entry.releases))
+        if outcome["error"]:
+            then = f"FAILED, not because of the student ({outcome['error']}); see grading-logs/service-worker-*.log"
+        if running.job.kind == RELEASE:
+            return f"submission of {short_time(timestamp)}: {then}"
+        if result is None:
+            return f"submission of {short_time(timestamp)}: {then}"
+        if not result["ok"]:
+            return f"NOT GRADED (submitted {short_time(timestamp)}): {result['reason']}; {then}" + \
+                ("; the feedback says so" if outcome["released"] else "")
+        notes = "".join(f"; NOTE {note}" for note in result.get("notes", []))
+        return (f"submitted {short_time(timestamp)} → graded {result['score']:g}/{result['max_score']:g} "
+                f"in {result['seconds']:.1f} s; {then}{notes}")
+
+    # ---------- workers that die or overrun ----------
+
+    def watch(self) -> None:
+        for index, job in self.pool.dead():
+            if job is None or job.key not in self.running:
+                continue
+            self.running.pop(job.key)
+            self.queue.done(job.key)
+            self.journal.stopped(job.key)
+            self.deaths[job.key] = self.deaths.get(job.key, 0) + 1
+            if self.deaths[job.key] >= 2:
+                self._ungradable(job, DIED_REASON)
+            else:
+                self.log.write(f"the grading process died on the submission of {short_time(job.timestamp)}: "
+                               "trying once more", job.key)
+                self.queue.offer(job)
+        now = self.monotonic()
+        for key, running in list(self.running.items()):
+            if now - running.started > self.policy.job_timeout:
+                self.pool.replace(running.worker)
+                self.running.pop(key)
+                self.queue.done(key)
+                self.journal.stopped(key)
+                self._ungradable(running.job, TIMEOUT_REASON.format(seconds=self.policy.job_timeout))
+
+    def _ungradable(self, job, reason) -> None:
+        self.journal.graded(job.key, job.timestamp, {"ok": False, "score": 0, "max_score": 0, "reason": reason})
+        self.log.write(f"NOT GRADED (submitted {short_time(job.timestamp)}): {reason}", job.key)
+        self._offer_release(job.key, self.journal.entry(job.key))

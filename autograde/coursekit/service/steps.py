@@ -1,0 +1,124 @@
+"""nbgrader's own steps for ONE student, on the application a grading worker already built.
+
+``collect --update --student``, then autograde (:func:`coursekit.grading.worker.grade_student`,
+the course's one grading path: sandboxed kernels forked from the pre-imported template), then
+``generate_feedback`` and ``release_feedback`` for that student only — nbgrader's exchange and
+converter classes, configured by the course's ``nbgrader_config.py`` exactly as its CLI is.
+
+Feedback is generated into a staging folder and moved into ``feedback/<student>/<assignment>/``
+file by file with ``os.replace``, the page last: a service killed half-way leaves the previous
+feedback or the new one, never a half-written page (nbgrader's release copies it to the exchange
+through a temporary file and a rename, too).
+"""
+import os
+import pathlib
+import shutil
+
+from nbgrader.api import MissingEntry
+from nbgrader.auth import Authenticator
+from nbgrader.converters import GenerateFeedback, NbGraderException
+from nbgrader.exchange import ExchangeError, ExchangeFactory
+
+from ..gradebook import open_gradebook
+from .inbox import SECRET_FILE
+from .journal import write_atomically
+from .notice import notice_page
+
+__all__ = ["StepFailed", "collect", "submitted_timestamp", "score", "generate_feedback", "write_notice",
+           "release_feedback"]
+
+STAGING = ".feedback-staging"  # beside feedback/ in the course folder
+
+
+class StepFailed(RuntimeError):
+    """An nbgrader step failed for reasons of the course, not of the student's notebook."""
+
+
+def _exchange(app):
+    return ExchangeFactory(parent=app), Authenticator(parent=app)
+
+
+def _folder(app, step: str, student: str) -> pathlib.Path:
+    coursedir = app.coursedir
+    return pathlib.Path(coursedir.format_path(step, student, coursedir.assignment_id))
+
+
+def collect(app, student: str) -> str:
+    """``nbgrader collect --update --student <student>``: the newest submission; its timestamp."""
+    app.coursedir.student_id = student
+    factory, authenticator = _exchange(app)
+    step = factory.Collect(coursedir=app.coursedir, authenticator=authenticator, parent=app)
+    step.update = True
+    try:
+        step.start()
+    except ExchangeError as error:
+        raise StepFailed(f"nbgrader collect failed for {student}: {error}") from None
+    return submitted_timestamp(app, student)
+
+
+def submitted_timestamp(app, student: str) -> str:
+    """The timestamp of ``submitted/<student>/<assignment>/`` ("" when there is none)."""
+    path = _folder(app, app.coursedir.submitted_directory, student) / "timestamp.txt"
+    return path.read_text(encoding="utf-8").strip() if path.exists() else ""
+
+
+def score(app, student: str) -> tuple:
+    """(score, max score) of the student's submission in the gradebook."""
+    with open_gradebook(app.coursedir.db_url, app.coursedir.course_id) as gradebook:
+        try:
+            submission = gradebook.find_submission(app.coursedir.assignment_id, student)
+        except MissingEntry:  # nbgrader failed before it wrote the submission's rows
+            return 0.0, 0.0
+        return submission.score, submission.max_score
+
+
+def _move_in(staged: pathlib.Path, dest: pathlib.Path) -> None:
+    """Every file of ``staged`` into ``dest`` with one rename each, the pages (``.html``) last."""
+    dest.mkdir(parents=True, exist_ok=True)
+    files = sorted((p for p in staged.rglob("*") if p.is_file()), key=lambda p: (p.suffix == ".html", str(p)))
+    for path in files:
+        target = dest / path.relative_to(staged)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(path, target)
+
+
+def generate_feedback(app, student: str) -> None:
+    """``nbgrader generate_feedback --student <student> --force``, moved into place atomically."""
+    coursedir, original = app.coursedir, app.coursedir.feedback_directory
+    staged = _folder(app, STAGING, student)
+    shutil.rmtree(staged, ignore_errors=True)
+    coursedir.student_id, coursedir.feedback_directory = student, STAGING
+    try:
+        converter = GenerateFeedback(coursedir=coursedir, parent=app)
+        converter.force = True
+        converter.start()
+    except NbGraderException as error:
+        raise StepFailed(f"nbgrader generate_feedback failed for {student}: {error}") from None
+    finally:
+        coursedir.feedback_directory = original
+    _move_in(staged, _folder(app, original, student))
+    shutil.rmtree(staged, ignore_errors=True)
+
+
+def write_notice(app, student: str, reason: str) -> None:
+    """The "not graded" page (:mod:`.notice`) as the student's feedback, for each submitted notebook."""
+    submitted = _folder(app, app.coursedir.submitted_directory, student)
+    dest = _folder(app, app.coursedir.feedback_directory, student)
+    timestamp = submitted_timestamp(app, student)
+    names = sorted(p.stem for p in submitted.glob("*.ipynb")) or [app.coursedir.assignment_id]
+    write_atomically(dest / "timestamp.txt", timestamp)
+    if (submitted / SECRET_FILE).exists():
+        write_atomically(dest / SECRET_FILE, (submitted / SECRET_FILE).read_text(encoding="utf-8"))
+    for name in names:
+        write_atomically(dest / f"{name}.html", notice_page(app.coursedir.assignment_id, timestamp, reason))
+
+
+def release_feedback(app, student: str) -> None:
+    """``nbgrader release_feedback --student <student>``: the student's Fetch Feedback finds it."""
+    app.coursedir.student_id = student
+    factory, authenticator = _exchange(app)
+    step = factory.ReleaseFeedback(coursedir=app.coursedir, authenticator=authenticator, parent=app)
+    try:
+        step.start()
+    except ExchangeError as error:
+        raise StepFailed(f"nbgrader release_feedback failed for {student}: {error}") from None

@@ -1,0 +1,83 @@
+"""One grading process of the service: a student's job at a time, on nbgrader's app built once.
+
+The process builds nbgrader's ``AutogradeApp`` for the course once per assignment
+(:func:`coursekit.grading.worker.make_app`, as ``make grade``'s workers do), so the grading
+kernels' pre-imported template stays warm between submissions. Each job, under the course's
+shared grading lock (:mod:`coursekit.grading.lock`):
+
+1. ``grade``: collect the student's newest submission and autograde it with
+   :func:`coursekit.grading.worker.grade_student` — the course's one grading path;
+2. unless the job says the feedback waits: generate and release that student's feedback, or,
+   for a submission that could not be graded, the page saying so (:mod:`.notice`).
+
+It tells the scheduler what happened as plain tuples on ``results``: ``("start", k, key)``,
+``("graded", k, key, timestamp, result)``, ``("done", k, key, outcome)``, ``("exit", k, None)``.
+It dies with the scheduler (``PR_SET_PDEATHSIG``): nbgrader removes a half-written autograded
+folder, and the journal makes the restarted service do that submission again.
+"""
+import signal
+import time
+import traceback
+
+from ..grading import lock
+from ..grading.warm_execute import shutdown_spare
+from ..grading.worker import grade_student, log_to, make_app, terminate_with_parent
+from . import steps
+from .fair_queue import GRADE
+
+__all__ = ["serve", "run_job"]
+
+
+def serve(index: int, course: str, db_url: str, jobs, results, log_path: str) -> None:
+    """Process body: run the jobs taken from ``jobs`` until ``None``; report to ``results``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the scheduler decides; it sends SIGTERM
+    signal.signal(signal.SIGTERM, _interrupt)
+    terminate_with_parent()
+    log_to(log_path)
+    apps = {}
+    try:
+        while (job := jobs.get()) is not None:
+            results.put(("start", index, job.key))
+            if job.assignment not in apps:
+                apps[job.assignment] = make_app(course, job.assignment, db_url, warm=False)
+            with lock.shared(course):
+                outcome = run_job(apps[job.assignment], job, lambda *msg: results.put((msg[0], index, *msg[1:])))
+            results.put(("done", index, job.key, outcome))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        shutdown_spare()
+        results.put(("exit", index, None))
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def run_job(app, job, report) -> dict:
+    """Do ``job`` (a :class:`.fair_queue.Job` with ``release`` and ``notice``); the outcome as a dict."""
+    student, started = job.student, time.perf_counter()
+    timestamp, notice = job.timestamp, job.notice
+    try:
+        if job.kind == GRADE:
+            timestamp = steps.collect(app, student)
+            graded = grade_student(app, student)
+            points, total = steps.score(app, student)
+            result = {"ok": graded.ok, "score": points, "max_score": total, "reason": graded.reason,
+                      "notes": graded.notes, "seconds": round(graded.seconds, 2)}
+            report("graded", job.key, timestamp, result)
+            notice = "" if graded.ok else graded.reason
+        if job.release:
+            if notice:
+                steps.write_notice(app, student, notice)
+            else:
+                steps.generate_feedback(app, student)
+            steps.release_feedback(app, student)
+    except steps.StepFailed as error:
+        return {"timestamp": timestamp, "released": False, "error": str(error),
+                "seconds": time.perf_counter() - started}
+    except Exception as error:  # the course's code or nbgrader: never the student's (that is `reason`)
+        app.log.error("service job %s failed:\n%s", job, traceback.format_exc())
+        return {"timestamp": timestamp, "released": False, "error": f"{type(error).__name__}: {error}",
+                "seconds": time.perf_counter() - started}
+    return {"timestamp": timestamp, "released": job.release, "error": "", "seconds": time.perf_counter() - started}
