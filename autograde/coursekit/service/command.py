@@ -92,7 +92,7 @@ def run(course) -> int:
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append("SIGTERM"))
     signal.signal(signal.SIGINT, lambda *_: stopping.append("SIGINT"))
-    pool = WorkerPool(course, url, policy.workers, course / LOGS)
+    pool = WorkerPool(course, url, policy.workers, course / LOGS, policy.assignments)
     scheduler = Scheduler(course, policy, settings.exchange, settings.course_id, journal_of(course), pool, log)
     try:
         scheduler.resume()

@@ -16,8 +16,9 @@ STOP_SECONDS = 30
 
 
 class WorkerPool:
-    def __init__(self, course, db_url: str, count: int, logs: pathlib.Path):
+    def __init__(self, course, db_url: str, count: int, logs: pathlib.Path, assignments=()):
         self.course, self.db_url, self.logs = str(course), db_url, pathlib.Path(logs)
+        self.assignments = list(assignments)
         self.context = multiprocessing.get_context("spawn")
         self.results = self.context.Queue()
         self.procs, self.jobs = [None] * count, [None] * count
@@ -29,7 +30,7 @@ class WorkerPool:
         self.jobs[index] = self.context.Queue()
         self.procs[index] = self.context.Process(
             target=serve, name=f"grading-service-worker-{index}", daemon=True,
-            args=(index, self.course, self.db_url, self.jobs[index], self.results,
+            args=(index, self.course, self.db_url, self.assignments, self.jobs[index], self.results,
                   str(self.logs / f"service-worker-{index}.log")))
         self.procs[index].start()
         self.holding[index] = None

@@ -146,7 +146,9 @@ class Scheduler:
         if message is None:
             return
         kind, index, *rest = message
-        if kind == "graded":
+        if kind == "ready":
+            self.log.write(f"grading worker {index} ready (its kernel template is warm)")
+        elif kind == "graded":
             key, timestamp, result = rest
             if key in self.running:
                 self.running[key].result = result

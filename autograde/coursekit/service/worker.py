@@ -10,14 +10,20 @@ shared grading lock (:mod:`coursekit.grading.lock`):
 2. unless the job says the feedback waits: generate and release that student's feedback, or,
    for a submission that could not be graded, the page saying so (:mod:`.notice`).
 
-It tells the scheduler what happened as plain tuples on ``results``: ``("start", k, key)``,
+It tells the scheduler what happened as plain tuples on ``results``: ``("ready", k, None)``, ``("start", k, key)``,
 ``("graded", k, key, timestamp, result)``, ``("done", k, key, outcome)``, ``("exit", k, None)``.
 It dies with the scheduler (``PR_SET_PDEATHSIG``): nbgrader removes a half-written autograded
 folder, and the journal makes the restarted service do that submission again.
 """
+import os
 import signal
+import tempfile
 import time
 import traceback
+
+from jupyter_client.manager import AsyncKernelManager
+from jupyter_core.utils import run_sync
+from traitlets.utils.importstring import import_item
 
 from ..grading import lock
 from ..grading.warm_execute import shutdown_spare
@@ -28,7 +34,7 @@ from .fair_queue import GRADE
 __all__ = ["serve", "run_job"]
 
 
-def serve(index: int, course: str, db_url: str, jobs, results, log_path: str) -> None:
+def serve(index: int, course: str, db_url: str, assignments, jobs, results, log_path: str) -> None:
     """Process body: run the jobs taken from ``jobs`` until ``None``; report to ``results``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the scheduler decides; it sends SIGTERM
     signal.signal(signal.SIGTERM, _interrupt)
@@ -36,10 +42,13 @@ def serve(index: int, course: str, db_url: str, jobs, results, log_path: str) ->
     log_to(log_path)
     apps = {}
     try:
+        for assignment in assignments:  # before the first submission arrives, not after
+            apps[assignment] = ready_app(course, assignment, db_url)
+        results.put(("ready", index, None))
         while (job := jobs.get()) is not None:
             results.put(("start", index, job.key))
             if job.assignment not in apps:
-                apps[job.assignment] = make_app(course, job.assignment, db_url, warm=False)
+                apps[job.assignment] = ready_app(course, job.assignment, db_url)
             with lock.shared(course):
                 outcome = run_job(apps[job.assignment], job, lambda *msg: results.put((msg[0], index, *msg[1:])))
             results.put(("done", index, job.key, outcome))
@@ -48,6 +57,31 @@ def serve(index: int, course: str, db_url: str, jobs, results, log_path: str) ->
     finally:
         shutdown_spare()
         results.put(("exit", index, None))
+
+
+def ready_app(course: str, assignment: str, db_url: str):
+    """nbgrader's autograde app for ``assignment``, with one grading kernel started and stopped.
+
+    The first kernel of a process pays for the kernel template (the pre-imported, sandboxed parent
+    every later kernel is forked from) and for drawing the figure cache: here, at start-up, rather
+    than in the first student's wait.
+    """
+    app = make_app(course, assignment, db_url, warm=False)
+    try:
+        run_sync(_one_kernel)(app)
+    except Exception:  # the first student's grading says what is wrong, with nbgrader's own words
+        app.log.exception("warming up a grading kernel failed")
+    return app
+
+
+async def _one_kernel(app) -> None:
+    manager = app.config.Execute.get("kernel_manager_class", AsyncKernelManager)
+    if isinstance(manager, str):
+        manager = import_item(manager)
+    with tempfile.TemporaryDirectory(prefix="attn-warm-") as folder:
+        km = manager(config=app.config, kernel_name="python3")
+        await km.start_kernel(cwd=folder, env=dict(os.environ, NBGRADER_EXECUTION="autograde"))
+        await km.shutdown_kernel(now=True)
 
 
 def _interrupt(signum, frame):

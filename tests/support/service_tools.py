@@ -1,0 +1,177 @@
+"""The grading service (coursekit.service) as a plain process on a throw-away course, and students who submit.
+
+``service_course`` makes a course copy with its own exchange, generated and released;
+``running_service`` starts ``python -m coursekit.service`` on it and always stops it (and, if a
+test killed it, whatever it left); ``submit`` is nbgrader's own ``ExchangeSubmit`` run
+in-process as one student (what Assignment List → Submit runs), and ``fetchable`` asks what
+Fetch Feedback asks: is there a released page for that submission's secret?
+Used by tests/integration/test_service*.py and benchmarks/bench_submit.py.
+"""
+import contextlib
+import dataclasses
+import os
+import pathlib
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import nbformat
+from nbgrader.auth import Authenticator
+from nbgrader.coursedir import CourseDirectory
+from nbgrader.exchange.default import ExchangeSubmit
+from nbgrader.utils import notebook_hash
+from traitlets.config import Config
+
+from support.course_tools import ASSIGNMENT, course_copy, isolated_env, run_nbgrader
+
+COURSE_ID = "attention-ch04"
+SERVICE_LOG = pathlib.Path("grading-logs") / "service.log"
+
+
+@dataclasses.dataclass
+class ServiceCourse:
+    course: pathlib.Path
+    exchange: pathlib.Path
+    env: dict
+    homes: pathlib.Path   # one folder per student: their fetched assignment and nbgrader's cache
+
+    def configure(self, **settings) -> None:
+        """Append ``c.GradingService.<name> = <value>`` lines to the course's config (the policy)."""
+        lines = "".join(f"c.GradingService.{name} = {value!r}\n" for name, value in settings.items())
+        with (self.course / "nbgrader_config.py").open("a", encoding="utf-8") as fh:
+            fh.write("\n" + lines)
+
+    def log(self) -> str:
+        path = self.course / SERVICE_LOG
+        return path.read_text(encoding="utf-8") if path.exists() else ""
+
+    def log_lines(self, student) -> list:
+        return [line for line in self.log().splitlines() if f"  {student}  " in line]
+
+
+def service_course(tmp_path, timeout="10") -> ServiceCourse:
+    """A course copy, its assignment generated and released into an exchange of its own."""
+    tmp_path = pathlib.Path(tmp_path)
+    exchange = tmp_path / "exchange"
+    exchange.mkdir()
+    env = isolated_env(tmp_path / "home", ATTN_TIMEOUT=timeout, ATTN_EXCHANGE=str(exchange), ATTN_COURSE_ID=COURSE_ID)
+    course = course_copy(tmp_path)
+    for step in ("generate_assignment", "release_assignment"):
+        done = run_nbgrader(step, ASSIGNMENT, cwd=course, env=env)
+        assert done.returncode == 0, done.stderr[-3000:]
+    return ServiceCourse(course, exchange, env, tmp_path / "students")
+
+
+@dataclasses.dataclass(frozen=True)
+class Submitted:
+    student: str
+    timestamp: str
+    secret: str
+    at: float  # time.time() when nbgrader's submit returned
+
+
+def submit(sc: ServiceCourse, student: str, notebook) -> Submitted:
+    """``nbgrader submit`` as ``student``: ``notebook`` (an nbformat notebook or JSON text) into the inbound folder."""
+    home = sc.homes / student
+    (home / ASSIGNMENT).mkdir(parents=True, exist_ok=True)
+    text = notebook if isinstance(notebook, str) else nbformat.writes(notebook)
+    (home / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").write_text(text, encoding="utf-8")
+    config = Config()
+    config.Exchange.root, config.Exchange.cache = str(sc.exchange), str(home / ".cache")
+    config.Exchange.assignment_dir = str(home)
+    config.CourseDirectory.course_id, config.CourseDirectory.assignment_id = COURSE_ID, ASSIGNMENT
+    config.CourseDirectory.student_id = student
+    step = ExchangeSubmit(coursedir=CourseDirectory(config=config), authenticator=Authenticator(config=config),
+                          config=config)
+    step.start()
+    cached = home / ".cache" / COURSE_ID / f"{student}+{ASSIGNMENT}+{step.timestamp}"
+    return Submitted(student, step.timestamp, (cached / "submission_secret.txt").read_text(), time.time())
+
+
+def feedback_page(sc: ServiceCourse, submitted: Submitted) -> pathlib.Path:
+    """Where Fetch Feedback looks for this submission's page (nbgrader's hash of its secret)."""
+    digest = notebook_hash(secret=submitted.secret, notebook_id=ASSIGNMENT)
+    return sc.exchange / COURSE_ID / "feedback" / f"{digest}.html"
+
+
+def fetchable(sc: ServiceCourse, submitted: Submitted) -> bool:
+    return feedback_page(sc, submitted).exists()
+
+
+def wait_for(predicate, timeout, what, poll=0.1):
+    """Poll ``predicate`` until it is true; TimeoutError naming ``what`` otherwise."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(poll)
+    raise TimeoutError(f"{what}: not after {timeout:.0f} s")
+
+
+def _service_pids(course: pathlib.Path) -> list:
+    """PIDs of the service and its workers for ``course`` (marked in their environment), e.g. left by a kill."""
+    needle, found = f"ATTN_SERVICE_COURSE={course}\0".encode(), []
+    for proc in pathlib.Path("/proc").glob("[0-9]*"):
+        with contextlib.suppress(OSError):
+            if needle in (proc / "environ").read_bytes() + b"\0":
+                found.append(int(proc.name))
+    return found
+
+
+@dataclasses.dataclass
+class Service:
+    process: subprocess.Popen
+    output: pathlib.Path
+
+    def kill(self) -> None:
+        """``kill -9`` the service (not its workers: they must notice on their own)."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+
+def start_service(sc: ServiceCourse, name="service") -> Service:
+    output = sc.course.parent / f"{name}.out"
+    env = dict(sc.env, ATTN_SERVICE_COURSE=str(sc.course))  # lets the clean-up find what a kill left behind
+    with output.open("ab") as out:
+        process = subprocess.Popen([sys.executable, "-m", "coursekit.service", "--course", str(sc.course)],
+                                   cwd=sc.course, env=env, stdout=out, stderr=subprocess.STDOUT)
+    before = sc.log().count("ready (its kernel template is warm)")
+    wait_for(lambda: sc.log().count("ready (its kernel template is warm)") > before or process.poll() is not None,
+             90, "the service's first worker ready")
+    assert process.poll() is None, output.read_text()[-3000:]
+    return Service(process, output)
+
+
+def stop_service(sc: ServiceCourse, service: Service) -> None:
+    """SIGTERM (the service stops its workers), SIGKILL after 30 s; then any process it left."""
+    if service.process.poll() is None:
+        service.process.send_signal(signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            service.process.wait(30)
+    if service.process.poll() is None:
+        service.process.kill()
+        service.process.wait()
+    deadline = time.monotonic() + 30
+    while (left := _service_pids(sc.course)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    for pid in left:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+@contextlib.contextmanager
+def running_service(sc: ServiceCourse, name="service"):
+    service = start_service(sc, name)
+    try:
+        yield service
+    finally:
+        stop_service(sc, service)
+
+
+def graded_line(student, timestamp):
+    """A regular expression for the log line of ``student``'s submission at ``timestamp`` being graded."""
+    clock = timestamp.split()[1].split(".")[0]
+    return re.compile(rf"  {re.escape(student)}  submitted {clock} → graded ")
