@@ -69,7 +69,10 @@ class Scheduler:
         self.poll()
         self.offer_waiting_feedback()
         self.dispatch()
-        self.handle(self.pool.get(timeout=wait))
+        message = self.pool.get(timeout=wait)
+        while message is not None:  # every report that is in, then the next round at once
+            self.handle(message)
+            message = self.pool.get(timeout=0)
         self.watch()
 
     def poll(self) -> None:

@@ -1,0 +1,246 @@
+"""The grading service's main loop (coursekit.service.scheduler) with a fake pool: fairness, policy, restarts.
+
+Real inbound folder, journal and log on disk; the workers are a fake whose jobs the test finishes
+by hand, and the clock is the test's. So each rule is seen in the decisions the loop takes.
+"""
+import pytest
+
+from coursekit.service import control
+from coursekit.service.fair_queue import GRADE, RELEASE
+from coursekit.service.journal import Journal
+from coursekit.service.log import ServiceLog
+from coursekit.service.policy import Policy
+from coursekit.service.scheduler import Scheduler
+
+A, COURSE_ID = "ch04_attention", "c1"
+
+
+class FakePool:
+    """Workers that take jobs and finish when told (``finish``), or die (``die``)."""
+
+    def __init__(self, count=1):
+        self.holding, self.sent, self.messages, self.died = [None] * count, [], [], []
+
+    def idle(self):
+        return [k for k, job in enumerate(self.holding) if job is None]
+
+    def send(self, index, job):
+        self.holding[index] = job
+        self.sent.append(job)
+
+    def finished(self, index):
+        self.holding[index] = None
+
+    def get(self, timeout):
+        return self.messages.pop(0) if self.messages else None
+
+    def dead(self):
+        found, self.died = self.died, []
+        for index, _ in found:
+            self.holding[index] = None
+        return found
+
+    def replace(self, index):
+        job, self.holding[index] = self.holding[index], None
+        return job
+
+    def finish(self, index=0, ok=True, score=12.0):
+        job = self.holding[index]
+        if job.kind == GRADE:
+            result = {"ok": ok, "score": score if ok else 0.0, "max_score": 20.0,
+                      "reason": "" if ok else "NotJSONError: not JSON", "notes": [], "seconds": 1.0}
+            self.messages.append(("graded", index, job.key, job.timestamp, result))
+        self.messages.append(("done", index, job.key, {"timestamp": job.timestamp, "released": job.release,
+                                                       "error": "", "seconds": 1.0}))
+
+    def die(self, index=0):
+        self.died.append((index, self.holding[index]))
+
+
+class World:
+    def __init__(self, tmp_path, policy, workers=1):
+        self.tmp, self.now, self.n = tmp_path, 1_000.0, 0
+        self.course = tmp_path / "course"
+        self.course.mkdir()
+        self.pool = FakePool(workers)
+        self.scheduler = self.make(policy)
+
+    def make(self, policy):
+        journal = Journal(self.course / "grading-service" / "journal.json")
+        log = ServiceLog(self.course / "service.log", echo=False)
+        return Scheduler(self.course, policy, self.tmp / "exchange", COURSE_ID, journal, self.pool, log,
+                         clock=lambda: self.now, monotonic=lambda: self.now)
+
+    def submit(self, student):
+        self.n += 1
+        stamp = f"2026-12-01 10:{self.n // 60:02d}:{self.n % 60:02d}.000000 UTC"
+        folder = self.tmp / "exchange" / COURSE_ID / "inbound" / f"{student}+{A}+{stamp}+r{self.n}"
+        folder.mkdir(parents=True)
+        (folder / "submission_secret.txt").write_text("a" * 128)
+        return stamp
+
+    def step(self, rounds=1):
+        for _ in range(rounds):
+            self.scheduler.step(0)
+
+    def entry(self, student):
+        return self.scheduler.journal.entry((A, student))
+
+    def log(self):
+        return (self.course / "service.log").read_text()
+
+
+def test_twenty_submissions_delay_another_student_by_one_grading(tmp_path):
+    """a submits 20 times while being graded, b once after: b is next, and a is graded twice, not 21 times."""
+    world = World(tmp_path, Policy((A,)))
+    world.submit("a")
+    world.step()
+    assert [j.student for j in world.pool.sent] == ["a"]
+    stamps = []
+    for _ in range(20):
+        stamps.append(world.submit("a"))
+        world.step()
+    world.submit("b")
+    world.step()
+    world.pool.finish()
+    world.step(2)
+    assert [j.student for j in world.pool.sent] == ["a", "b"]
+    world.pool.finish()
+    world.step(2)
+    assert [(j.student, j.timestamp) for j in world.pool.sent][-1] == ("a", stamps[-1])
+    world.pool.finish()
+    world.step(2)
+    assert len(world.pool.sent) == 3 and world.entry("a").graded == stamps[-1]
+    assert "only the newest is graded" in world.log()
+
+
+def test_two_workers_never_grade_one_student_twice_at_once(tmp_path):
+    """With two idle workers and a's second submission, does the second worker wait for a's first job?"""
+    world = World(tmp_path, Policy((A,)), workers=2)
+    world.submit("a")
+    world.step()
+    world.submit("a")
+    world.step(2)
+    assert len(world.pool.sent) == 1
+    world.pool.finish()
+    world.step(2)
+    assert len(world.pool.sent) == 2
+
+
+def test_cooldown_holds_feedback_then_releases_it(tmp_path):
+    """Within the cooldown the submission is graded at once, its feedback released only when the cooldown ends."""
+    world = World(tmp_path, Policy((A,), cooldown=60))
+    world.submit("a")
+    world.step()
+    world.pool.finish()
+    world.step(2)
+    assert world.entry("a").releases == [1000.0]
+    world.now += 10
+    second = world.submit("a")
+    world.step()
+    assert world.pool.sent[-1].kind == GRADE and not world.pool.sent[-1].release
+    world.pool.finish(score=15.0)
+    world.step()
+    assert world.entry("a").graded == second and world.entry("a").result["score"] == 15.0
+    assert world.entry("a").held == {"timestamp": second, "reason": "cooldown", "until": 1060.0}
+    world.now = 1059.0
+    world.step(3)
+    assert len(world.pool.sent) == 2
+    world.now = 1060.5
+    world.step()
+    assert world.pool.sent[-1].kind == RELEASE and world.pool.sent[-1].release
+    world.pool.finish()
+    world.step()
+    assert world.entry("a").releases == [1000.0, 1060.5] and world.entry("a").held is None
+    assert "feedback waits for the cooldown of 60 s" in world.log()
+
+
+def test_attempts_and_deadline_leave_feedback_to_the_instructor(tmp_path):
+    """After max_attempts feedbacks, or after the deadline, later submissions are graded, their feedback kept back."""
+    world = World(tmp_path, Policy((A,), max_attempts=1, deadlines={A: 1500.0}))
+    for student, now in (("a", 1000.0), ("a", 1100.0), ("b", 1600.0)):
+        world.now = now
+        world.submit(student)
+        world.step()
+        world.pool.finish()
+        world.step(2)
+    assert world.entry("a").releases == [1000.0] and world.entry("a").held["reason"] == "attempts"
+    assert world.entry("b").releases == [] and world.entry("b").held["reason"] == "deadline"
+    world.now = 10_000.0
+    world.step(3)
+    assert len(world.pool.sent) == 3
+    assert "1 of 1 automatic feedbacks used" in world.log() and "the deadline has passed" in world.log()
+
+
+def test_an_assignment_switched_off_is_not_graded(tmp_path):
+    """Does the service leave alone every assignment not listed in c.GradingService.assignments?"""
+    world = World(tmp_path, Policy(("another",)))
+    world.submit("a")
+    world.step(2)
+    assert world.pool.sent == []
+
+
+def test_paused_service_takes_no_new_job(tmp_path):
+    """While paused, are submissions left waiting, and graded after resume?"""
+    world = World(tmp_path, Policy((A,)))
+    control.pause_file(world.course).parent.mkdir(parents=True)
+    control.pause_file(world.course).write_text("by hand")
+    world.submit("a")
+    world.step(2)
+    assert world.pool.sent == []
+    control.resume(world.course)
+    world.step()
+    assert [j.student for j in world.pool.sent] == ["a"]
+    assert "paused: waiting for the pause file" in world.log() and "resumed" in world.log()
+
+
+@pytest.mark.parametrize("graded_before_kill, kind", [(False, GRADE), (True, RELEASE)])
+def test_a_restart_does_the_interrupted_submission_again(tmp_path, graded_before_kill, kind):
+    """Killed mid-job: does the next service grade it again (or, graded already, only release it), once?"""
+    world = World(tmp_path, Policy((A,)))
+    stamp = world.submit("a")
+    world.step()
+    if graded_before_kill:
+        world.pool.finish()
+        world.pool.messages.pop()  # the "graded" report arrived, the "done" never will
+        world.step()
+    world.pool = FakePool()  # the old service and its workers are gone
+    world.scheduler = world.make(Policy((A,)))
+    world.scheduler.resume()
+    world.step()
+    assert [(j.kind, j.timestamp) for j in world.pool.sent] == [(kind, stamp)]
+    world.pool.finish()
+    world.step(3)
+    assert len(world.pool.sent) == 1 and world.entry("a").releases == [1000.0]
+    assert "interrupted while doing the submission of 10:00:01" in world.log()
+
+
+def test_ungradable_and_dead_workers(tmp_path):
+    """A submission nbgrader cannot grade gets the page saying so; a worker that dies twice on one does too."""
+    world = World(tmp_path, Policy((A,)))
+    world.submit("a")
+    world.step()
+    world.pool.finish(ok=False)
+    world.step(2)
+    assert world.entry("a").releases == [1000.0]
+    assert "NOT GRADED (submitted 10:00:01): NotJSONError: not JSON; feedback released" in world.log()
+    world.submit("b")
+    world.step()
+    world.pool.die()
+    world.step(2)
+    assert [j.student for j in world.pool.sent] == ["a", "b", "b"]
+    world.pool.die()
+    world.step(2)
+    last = world.pool.sent[-1]
+    assert (last.student, last.kind) == ("b", RELEASE) and "died twice" in last.notice
+
+
+def test_overrunning_job_is_stopped(tmp_path):
+    """Is a job running past job_timeout stopped, and its submission released as not graded?"""
+    world = World(tmp_path, Policy((A,), job_timeout=30))
+    world.submit("a")
+    world.step()
+    world.now += 31
+    world.step(2)
+    last = world.pool.sent[-1]
+    assert last.kind == RELEASE and "评分超过 30 秒" in last.notice
