@@ -212,7 +212,7 @@ def test_a_restart_does_the_interrupted_submission_again(tmp_path, graded_before
     world.pool.finish()
     world.step(3)
     assert len(world.pool.sent) == 1 and world.entry("a").releases == [1000.0]
-    assert "interrupted while doing the submission of 10:00:01" in world.log()
+    assert "interrupted while doing the submission of 10:00:01.00" in world.log()
 
 
 def test_ungradable_and_dead_workers(tmp_path):
@@ -223,7 +223,7 @@ def test_ungradable_and_dead_workers(tmp_path):
     world.pool.finish(ok=False)
     world.step(2)
     assert world.entry("a").releases == [1000.0]
-    assert "NOT GRADED (submitted 10:00:01): NotJSONError: not JSON; feedback released" in world.log()
+    assert "NOT GRADED (submitted 10:00:01.00): NotJSONError: not JSON; feedback released" in world.log()
     world.submit("b")
     world.step()
     world.pool.die()

@@ -3,9 +3,9 @@
 Written to ``<course>/grading-logs/service.log`` (and to standard output, which JupyterHub keeps
 in its own log), e.g.::
 
-    2026-12-01 15:30:04  ch04_attention  s1  submitted 15:30:01 → graded 8.75/20 in 1.9 s; feedback released (attempt 2)
-    2026-12-01 15:30:09  ch04_attention  s1  submitted 15:30:08 → graded 12/20 in 1.8 s; feedback waits for the cooldown …
-    2026-12-01 15:31:10  ch04_attention  s2  NOT GRADED (submitted 15:31:07): NotJSONError …; the feedback says so
+    2026-12-01 15:30:04  ch04_attention  s1  submitted 15:30:01.37 → graded 8.75/20 in 1.9 s; feedback released (attempt 2)
+    2026-12-01 15:30:09  ch04_attention  s1  submitted 15:30:08.02 → graded 12/20 in 1.8 s; feedback waits for the cooldown …
+    2026-12-01 15:31:10  ch04_attention  s2  NOT GRADED (submitted 15:31:07.90): NotJSONError …; the feedback says so
 """
 import datetime
 import pathlib
@@ -15,9 +15,10 @@ __all__ = ["ServiceLog", "short_time"]
 
 
 def short_time(timestamp: str) -> str:
-    """``"2026-12-01 15:30:01.123456 UTC"`` -> ``"15:30:01"`` (the time of day as nbgrader wrote it)."""
+    """``"2026-12-01 15:30:01.123456 UTC"`` -> ``"15:30:01.12"``: the time of day as nbgrader wrote it,
+    to the hundredth (a student may submit twice within a second)."""
     parts = timestamp.split()
-    return parts[1].split(".")[0] if len(parts) > 1 else timestamp
+    return parts[1][:11] if len(parts) > 1 else timestamp
 
 
 class ServiceLog:

@@ -1,0 +1,147 @@
+"""Does the grading service (coursekit.service) give feedback seconds after Submit, by the course's policy,
+and lose nothing when it is killed?
+
+The service runs as a plain process (``python -m coursekit.service``, as the hub runs it) on a
+throw-away course with its own exchange; students submit with nbgrader's own ``ExchangeSubmit``
+and the tests ask what Fetch Feedback asks (a released page for that submission's secret). Real
+nbgrader, real sandboxed kernels forked from the service's template, a real sqlite gradebook.
+The module starts the service twice: the first is killed (``kill -9``) in the middle of a grading.
+"""
+import re
+import sqlite3
+import time
+
+import nbformat
+import pytest
+
+from coursekit.sandbox import missing_tool
+from coursekit.service.command import journal_of
+from support import service_tools as st
+from support.cases import CASES
+from support.course_tools import ASSIGNMENT, POINTS, released, visible_text
+from support.mistakes import BY_NAME, submission
+
+COOLDOWN, MAX_ATTEMPTS = 12, 2
+SLEEPY = "import time\ntime.sleep(4)  # a slow student cell: the service is killed while it runs"
+INVALID = next(case for case in CASES if case.name == "c_invalid_json")
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    problem = missing_tool()
+    if problem:
+        pytest.skip(problem)
+    sc = st.service_course(tmp_path_factory.mktemp("service"))
+    sc.configure(cooldown=COOLDOWN, max_attempts=MAX_ATTEMPTS)
+    return sc
+
+
+@pytest.fixture(scope="module")
+def service(course):
+    """The running service; a test that kills it starts the next one into ``holder[0]``."""
+    holder = [st.start_service(course, "service-1")]
+    yield holder
+    st.stop_service(course, holder[0])
+
+
+def notebook(course, mistake="ok_dot", slow=False):
+    nb = submission(released(course.course), *BY_NAME[mistake].code)
+    if slow:
+        nb.cells.insert(1, nbformat.v4.new_code_cell(SLEEPY))
+    return nb
+
+
+def in_flight(course, student):
+    entry = journal_of(course.course).entries.get((ASSIGNMENT, student))
+    return entry is not None and entry.in_flight is not None
+
+
+def graded(course, student) -> str:
+    """The timestamp of the student's newest submission the service has graded ("" if none)."""
+    entry = journal_of(course.course).entries.get((ASSIGNMENT, student))
+    return entry.graded if entry is not None else ""
+
+
+def gradebook_rows(course, student) -> dict:
+    """Rows nbgrader wrote for ``student``, counted straight from the sqlite file (no nbgrader API)."""
+    with sqlite3.connect(course.course / "gradebook.db") as db:
+        count = lambda sql: db.execute(sql, (student,)).fetchone()[0]  # noqa: E731
+        return {
+            "submissions": count("SELECT count(*) FROM submitted_assignment WHERE student_id = ?"),
+            "notebooks": count("SELECT count(*) FROM submitted_notebook n JOIN submitted_assignment a "
+                               "ON n.assignment_id = a.id WHERE a.student_id = ?"),
+            "grades": count("SELECT count(*) FROM grade g JOIN submitted_notebook n ON g.notebook_id = n.id "
+                            "JOIN submitted_assignment a ON n.assignment_id = a.id WHERE a.student_id = ?"),
+            "auto_score": count("SELECT sum(g.auto_score) FROM grade g JOIN submitted_notebook n "
+                                "ON g.notebook_id = n.id JOIN submitted_assignment a ON n.assignment_id = a.id "
+                                "WHERE a.student_id = ?")}
+
+
+def test_killed_mid_grading_the_submission_is_graded_once_after_the_restart(course, service):
+    """kill -9 while a kernel runs the student's cells: nothing half-written, and after the restart
+    that submission is graded once, its feedback released once, the gradebook without duplicates."""
+    sent = st.submit(course, "k1", notebook(course, slow=True))
+    st.wait_for(lambda: in_flight(course, "k1") and (course.course / "autograded" / "k1").exists(), 60,
+                "k1's grading to start")
+    time.sleep(1.5)  # inside the slow cell
+    service[0].kill()
+    st.wait_for(lambda: not st._service_pids(course.course), 30, "the killed service's workers to stop")
+    assert not list(course.exchange.rglob("*.html")), "no page, whole or half, was released"
+    assert not (course.course / "feedback" / "k1").exists()
+    assert in_flight(course, "k1")  # the journal remembers what was interrupted
+    assert not list((course.course / "grading-service").glob("*.tmp"))
+
+    service[0] = st.start_service(course, "service-2")  # what the hub does after its next poll
+    st.wait_for(lambda: st.fetchable(course, sent), 90, "k1's feedback after the restart")
+    page = st.feedback_page(course, sent).read_text(encoding="utf-8")
+    assert "time.sleep(4)" in visible_text(page) and page.rstrip().endswith("</html>")  # k1's, whole
+    rows = gradebook_rows(course, "k1")
+    assert rows == {"submissions": 1, "notebooks": 1, "grades": len(POINTS) + 8, "auto_score": 12.0}, rows
+    lines = course.log_lines("k1")
+    assert any("interrupted while doing the submission of" in line for line in lines), lines
+    assert len([line for line in lines if st.graded_line("k1", sent.timestamp).search(line)]) == 1, lines
+    entry = journal_of(course.course).entry((ASSIGNMENT, "k1"))
+    assert entry.in_flight is None and len(entry.releases) == 1 and entry.released == sent.timestamp
+    assert len(list((course.exchange / st.COURSE_ID / "feedback").glob("*.html"))) == 1
+
+
+def test_policy_cooldown_newest_only_fairness_attempts(course, service):
+    """p1 submits again and again, p2 once, in the middle: p2 waits one grading at most; of p1's burst only
+    the newest is graded; inside the cooldown feedback waits, then comes; past max_attempts it stays back."""
+    first = st.submit(course, "p1", notebook(course))
+    st.wait_for(lambda: st.fetchable(course, first), 60, "p1's first feedback")
+    second = st.submit(course, "p1", notebook(course, "bug_no_scale"))
+    st.wait_for(lambda: in_flight(course, "p1"), 30, "p1's second grading to start")
+    burst = [st.submit(course, "p1", notebook(course, "bug_no_scale")) for _ in range(3)]
+    other = st.submit(course, "p2", INVALID.build(released(course.course)))
+
+    st.wait_for(lambda: graded(course, "p1") == burst[-1].timestamp, 90, "p1's newest graded")
+    log = course.log()
+    # fairness: p2 (never served) before p1's newest; newest only: the middle of the burst never graded
+    p2_done = log.index("  p2  NOT GRADED")
+    assert p2_done < st.graded_line("p1", burst[-1].timestamp).search(log).start()
+    for skipped in burst[:-1]:
+        assert not st.graded_line("p1", skipped.timestamp).search(log)
+    assert st.graded_line("p1", second.timestamp).search(log)
+    # graded at once, feedback waiting for the cooldown of the first release
+    entry = journal_of(course.course).entry((ASSIGNMENT, "p1"))
+    assert entry.graded == burst[-1].timestamp and entry.held and entry.held["reason"] == "cooldown"
+    released_at = entry.releases[0]
+    assert not st.fetchable(course, second)
+    assert not st.fetchable(course, burst[-1]) or time.time() >= released_at + COOLDOWN
+    st.wait_for(lambda: st.fetchable(course, burst[-1]), COOLDOWN + 30, "p1's held feedback after the cooldown")
+    assert time.time() >= released_at + COOLDOWN
+    assert not st.fetchable(course, second)  # superseded before its feedback could go out
+    # the ungradable submission got a page that says so
+    page = visible_text(st.feedback_page(course, other).read_text(encoding="utf-8"))
+    assert "这次提交没有被自动评分" in page and "NotJSONError" in page
+
+    # max_attempts: the third submission is graded, its feedback left to the instructor
+    third = st.submit(course, "p1", notebook(course))
+    st.wait_for(lambda: graded(course, "p1") == third.timestamp and not in_flight(course, "p1"), 60,
+                "p1's third graded")
+    entry = journal_of(course.course).entry((ASSIGNMENT, "p1"))
+    assert len(entry.releases) == MAX_ATTEMPTS and entry.held["reason"] == "attempts"
+    assert not st.fetchable(course, third)
+    assert re.search(r"  p1  submitted \S+ → graded 12/20 .*feedback waits for the instructor: 2 of 2 automatic",
+                     course.log())
