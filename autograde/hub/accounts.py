@@ -19,6 +19,7 @@ import subprocess
 
 from coursekit.marking import enable as marking
 from coursekit.paths import copy_course
+from coursekit.service import control as service_control
 
 # The formgrader is an <iframe> inside JupyterLab; JupyterHub >= 4.1 sends "frame-ancestors 'none'"
 # (nbgrader#1870), which blanks it. 'self' lets the user's own Lab frame it and nobody else.
@@ -135,6 +136,9 @@ def prepare_people(plan, source_course: pathlib.Path) -> None:
     course_dir = plan.course_dir()
     if not course_dir.exists():  # a restarted hub keeps the instructor's work
         copy_course(course_dir, source_course)
+    if plan.service_paused:
+        service_control.pause_file(course_dir).parent.mkdir(parents=True, exist_ok=True)
+        service_control.pause_file(course_dir).write_text("paused by the hub's plan\n")
     instructor_home = pathlib.Path(plan.homes[plan.instructor])
     write_user_settings(instructor_home, plan, course_dir)
     if plan.unix_users:

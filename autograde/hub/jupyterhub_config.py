@@ -33,7 +33,16 @@ c.Authenticator.allowed_users = set(plan.users)
 c.Authenticator.admin_users = {plan.instructor}
 
 # A service token for scripts and tests (create user tokens, start servers), never given to users.
-c.JupyterHub.services = [{"name": "course-admin", "api_token": plan.api_token}]
+# The course's grading service (coursekit.service): started, and restarted when it dies, by the hub, as
+# the instructor's Unix user, on their course; it grades each submission and releases its feedback.
+course = str(plan.course_dir())
+c.JupyterHub.services = [
+    {"name": "course-admin", "api_token": plan.api_token},
+    {"name": "grading-service", "command": [plan.python, "-m", "coursekit.service", "run", "--course", course],
+     "cwd": course, "user": plan.instructor if plan.unix_users else "",
+     "environment": {"PATH": os.pathsep.join([os.path.dirname(plan.python), "/usr/local/bin", "/usr/bin", "/bin"]),
+                     "JUPYTER_CONFIG_PATH": str(plan.settings), "ATTN_EXCHANGE": plan.exchange,
+                     "ATTN_COURSE_ID": plan.course_id, "ATTN_HUB_STATE": plan.state, "LANG": "C.UTF-8"}}]
 c.JupyterHub.load_roles = [{
     "name": "course-admin", "services": ["course-admin"],
     "scopes": ["admin:users", "admin:servers", "tokens", "access:servers", "list:users", "read:users"]}]

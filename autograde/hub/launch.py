@@ -45,7 +45,7 @@ def ensure_proxy(prefix: pathlib.Path = STATE / "hub-proxy") -> pathlib.Path:
 
 
 def make_plan(state, instructor, students, port=None, unix_users=None, passwords=None,
-              user_env=USER_ENV) -> hub_plan.HubPlan:
+              user_env=USER_ENV, service_paused=False) -> hub_plan.HubPlan:
     """Ports, passwords, homes and paths for a hub whose files live in ``state``; with Unix users,
     the shared user environment at ``user_env`` is built or brought up to date first."""
     state = pathlib.Path(state).resolve()
@@ -61,7 +61,7 @@ def make_plan(state, instructor, students, port=None, unix_users=None, passwords
         exchange=str(state / "exchange"), python=str(python),
         proxy=str(ensure_proxy()),
         port=port or hub_plan.free_port(), hub_port=hub_plan.free_port(),
-        proxy_api_port=hub_plan.free_port(), api_token=secrets.token_hex(32))
+        proxy_api_port=hub_plan.free_port(), api_token=secrets.token_hex(32), service_paused=service_paused)
 
 
 def prepare(plan, source_course: pathlib.Path) -> pathlib.Path:

@@ -29,6 +29,7 @@ class HubPlan:
     proxy_api_port: int
     api_token: str             # a hub service token with admin scopes, for tests and scripts
     course_id: str = COURSE_ID
+    service_paused: bool = False  # the grading service starts paused (the tests' hub: its loop grades by hand)
 
     @property
     def users(self) -> list:

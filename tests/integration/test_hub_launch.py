@@ -19,6 +19,7 @@ from hub import accounts, interpreter, launch, userenv
 from hub import plan as hub_plan
 from support.course_tools import course_copy
 from support.hub_tools import ARTEFACTS, start_servers
+from support.service_tools import wait_for
 
 
 def _plan(tmp_path, **changes):
@@ -135,6 +136,9 @@ def test_does_demo_mode_announce_itself_and_keep_homes_in_the_state_folder(tmp_p
             assert (pathlib.Path(plan.settings) / "nbgrader_config.py").is_file()
             assert not accounts.unix_user_exists("demostudent")
             assert stat.S_IMODE((state / "hub").stat().st_mode) == 0o700
+            # the hub started the grading service on the instructor's course (as the same account here)
+            log = plan.course_dir() / "grading-logs" / "service.log"
+            wait_for(lambda: log.exists() and "started (pid" in log.read_text(), 60, "the grading service")
     finally:
         ARTEFACTS.mkdir(parents=True, exist_ok=True)
         if (state / "hub" / "jupyterhub.log").exists():

@@ -77,7 +77,9 @@ def course_hub(tmp_path, log_name, students=("s1", "s2")):
     state = pathlib.Path(tempfile.mkdtemp(prefix="attn-hub-"))  # not under pytest's root-only tmp
     try:
         user_env = hub_userenv.session_copy(state / "env")
-        plan = launch.make_plan(state, f"{prefix}-teacher", [f"{prefix}-{s}" for s in students], user_env=user_env)
+        # the grading service starts paused: the loop's tests grade by hand; test_hub_service.py resumes it
+        plan = launch.make_plan(state, f"{prefix}-teacher", [f"{prefix}-{s}" for s in students], user_env=user_env,
+                                service_paused=True)
     except BaseException:
         shutil.rmtree(state, ignore_errors=True)
         raise
