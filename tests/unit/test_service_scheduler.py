@@ -44,14 +44,17 @@ class FakePool:
         job, self.holding[index] = self.holding[index], None
         return job
 
-    def finish(self, index=0, ok=True, score=12.0):
+    def finish(self, index=0, ok=True, score=12.0, collected=None, error="", graded=True):
+        """The job ends: graded (``collected``: the newer submission collect found instead), released as
+        the job said, or failed for the course's reasons (``error``; ``graded``: before or after grading)."""
         job = self.holding[index]
-        if job.kind == GRADE:
+        stamp = collected or job.timestamp
+        if job.kind == GRADE and graded:
             result = {"ok": ok, "score": score if ok else 0.0, "max_score": 20.0,
                       "reason": "" if ok else "NotJSONError: not JSON", "notes": [], "seconds": 1.0}
-            self.messages.append(("graded", index, job.key, job.timestamp, result))
-        self.messages.append(("done", index, job.key, {"timestamp": job.timestamp, "released": job.release,
-                                                       "error": "", "seconds": 1.0}))
+            self.messages.append(("graded", index, job.key, stamp, result))
+        self.messages.append(("done", index, job.key, {"timestamp": stamp, "released": job.release and not error,
+                                                       "error": error, "seconds": 1.0}))
 
     def die(self, index=0):
         self.died.append((index, self.holding[index]))
@@ -244,3 +247,33 @@ def test_overrunning_job_is_stopped(tmp_path):
     world.step(2)
     last = world.pool.sent[-1]
     assert last.kind == RELEASE and "评分超过 30 秒" in last.notice
+
+
+def test_a_submission_collected_early_is_not_graded_twice(tmp_path):
+    """collect took a's newer submission, which was also queued meanwhile: is that queued job dropped?"""
+    world = World(tmp_path, Policy((A,)))
+    world.submit("a")
+    world.step()
+    newer = world.submit("a")
+    world.step()
+    world.pool.finish(collected=newer)
+    world.step(3)
+    assert len(world.pool.sent) == 1 and world.entry("a").graded == newer and world.entry("a").released == newer
+
+
+@pytest.mark.parametrize("graded", [False, True])
+def test_a_failure_of_the_course_is_retried_after_a_pause(tmp_path, graded):
+    """The gradebook or the exchange failed (before or after grading): the job is tried again, 30 s later."""
+    world = World(tmp_path, Policy((A,)))
+    world.submit("a")
+    world.step()
+    world.pool.finish(error="StepFailed: exchange gone", graded=graded)
+    world.step(3)
+    assert len(world.pool.sent) == 1 and world.entry("a").releases == []
+    assert "FAILED, not because of the student (StepFailed: exchange gone); tried again in 30 s" in world.log()
+    world.now += 31
+    world.step()
+    assert [j.kind for j in world.pool.sent] == [GRADE, RELEASE if graded else GRADE]
+    world.pool.finish()
+    world.step(2)
+    assert world.entry("a").releases == [1031.0]

@@ -75,7 +75,11 @@ def _single_instance(course):
 def run(course) -> int:
     log = ServiceLog(course / LOGS / "service.log")
     alembic_on_path()
-    policy, settings = load_policy(course), course_settings(course)
+    try:
+        policy, settings = load_policy(course), course_settings(course)
+    except ValueError as error:
+        log.write(f"cannot start: {error}")
+        return 2
     problem = missing_tool() if settings.sandbox else ""
     if problem:
         log.write(f"cannot grade: {problem}")
@@ -96,8 +100,12 @@ def run(course) -> int:
     scheduler = Scheduler(course, policy, settings.exchange, settings.course_id, journal_of(course), pool, log)
     try:
         scheduler.resume()
+        said = ""
         while not stopping:
-            scheduler.policy = load_policy(course)  # settings edited while it runs apply at once
+            policy, problem = _reloaded(course, scheduler.policy)  # settings edited while it runs apply
+            if problem and problem != said:
+                log.write(f"settings not applied, the previous ones stay: {problem}")
+            scheduler.policy, said = policy, problem
             scheduler.step(scheduler.policy.poll_seconds)
     finally:
         pool.stop()
@@ -105,6 +113,14 @@ def run(course) -> int:
                   f"{len(scheduler.running)} job(s) interrupted, done again at the next start")
         os.close(me)
     return 0
+
+
+def _reloaded(course, current):
+    """(the course's policy as its config says now, "") — or (``current``, why not) while the config is wrong."""
+    try:
+        return load_policy(course), ""
+    except ValueError as error:
+        return current, str(error)
 
 
 def status(course) -> str:

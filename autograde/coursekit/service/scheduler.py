@@ -29,6 +29,7 @@ from .policy import decide
 
 __all__ = ["Scheduler", "TIMEOUT_REASON", "DIED_REASON"]
 
+RETRY_SECONDS = 30  # after a job failed for the course's reasons (gradebook, exchange): wait, then again
 TIMEOUT_REASON = "评分超过 {seconds:g} 秒仍未结束，已被停止（Grading took longer than {seconds:g} s and was stopped）"
 DIED_REASON = "评分进程两次意外退出（The grading process died twice on this submission）"
 
@@ -48,7 +49,7 @@ class Scheduler:
         self.course, self.policy, self.journal, self.pool, self.log = pathlib.Path(course), policy, journal, pool, log
         self.inbound = inbound_folder(exchange_root, course_id)
         self.clock, self.monotonic = clock, monotonic
-        self.queue, self.running, self.deaths = FairQueue(), {}, {}
+        self.queue, self.running, self.deaths, self.retry_after = FairQueue(), {}, {}, {}
         self._complete, self._waiting_for = set(), ""
 
     # ---------- start-up ----------
@@ -78,7 +79,7 @@ class Scheduler:
     def poll(self) -> None:
         now = self.clock()
         for key, submission in newest_submissions(self.inbound, self.policy.assignments, self._complete).items():
-            if not self._is_new(key, submission):
+            if self._backing_off(key) or not self._is_new(key, submission):
                 continue
             if key not in self.journal.entries and self._graded_elsewhere(submission):
                 self.journal.graded(key, submission.timestamp, None)
@@ -89,6 +90,9 @@ class Scheduler:
             if replaced is not None and replaced.kind == GRADE:
                 self.log.write(f"newer submission {short_time(submission.timestamp)} replaces the pending one of "
                                f"{short_time(replaced.timestamp)} (only the newest is graded)", key)
+
+    def _backing_off(self, key) -> bool:
+        return self.retry_after.get(key, 0) > self.monotonic()
 
     def _is_new(self, key, submission) -> bool:
         known = [self.journal.entries[key].graded] if key in self.journal.entries else []
@@ -110,7 +114,7 @@ class Scheduler:
         now = self.clock()
         for key, entry in self.journal.entries.items():
             if entry.held and key not in self.running and self.queue.pending(key) is None \
-                    and decide(self.policy, key[0], entry.releases, now).release:
+                    and not self._backing_off(key) and decide(self.policy, key[0], entry.releases, now).release:
                 self._offer_release(key, entry)
 
     def _offer_release(self, key, entry) -> None:
@@ -125,6 +129,9 @@ class Scheduler:
             if job is None:
                 return
             entry, now = self.journal.entry(job.key), self.clock()
+            if job.kind == GRADE and entry.graded and parse_utc(job.timestamp) <= parse_utc(entry.graded):
+                self.queue.done(job.key)  # collected and graded already by the job before it (it took the newest)
+                continue
             decision = decide(self.policy, job.assignment, entry.releases, now)
             if job.kind == RELEASE and not decision.release:
                 self.queue.done(job.key)
@@ -172,7 +179,9 @@ class Scheduler:
         if outcome["released"]:
             self.journal.finished(key, timestamp, released_at=self.clock())
         elif outcome["error"]:
-            self.journal.finished(key, timestamp)
+            self.retry_after[key] = self.monotonic() + RETRY_SECONDS
+            graded = running.result is not None
+            self.journal.finished(key, timestamp, held={"reason": "error", "until": None} if graded else None)
         else:
             self.journal.finished(key, timestamp, held={"reason": decision.reason, "until": decision.until})
         self.log.write(self._describe(running, timestamp, outcome), key)
@@ -183,7 +192,8 @@ class Scheduler:
         then = ("feedback released" + attempt) if outcome["released"] else \
             running.decision.describe(self.policy, len(entry.releases))
         if outcome["error"]:
-            then = f"FAILED, not because of the student ({outcome['error']}); see grading-logs/service-worker-*.log"
+            then = (f"FAILED, not because of the student ({outcome['error']}); tried again in {RETRY_SECONDS} s; "
+                    "see grading-logs/service-worker-*.log")
         if running.job.kind == RELEASE:
             return f"submission of {short_time(timestamp)}: {then}"
         if result is None:

@@ -27,7 +27,7 @@ from traitlets.utils.importstring import import_item
 
 from ..grading import lock
 from ..grading.warm_execute import shutdown_spare
-from ..grading.worker import grade_student, log_to, make_app, terminate_with_parent
+from ..grading.worker import GRADEBOOK_TROUBLE, grade_student, log_to, make_app, terminate_with_parent
 from . import steps
 from .fair_queue import GRADE
 
@@ -96,6 +96,8 @@ def run_job(app, job, report) -> dict:
         if job.kind == GRADE:
             timestamp = steps.collect(app, student)
             graded = grade_student(app, student)
+            if graded.reason.startswith(GRADEBOOK_TROUBLE):  # the course's trouble, not the student's: retried
+                raise steps.StepFailed(graded.reason)
             points, total = steps.score(app, student)
             result = {"ok": graded.ok, "score": points, "max_score": total, "reason": graded.reason,
                       "notes": graded.notes, "seconds": round(graded.seconds, 2)}
