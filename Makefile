@@ -54,12 +54,17 @@ lab: venv $(NEWS_OFF)
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 $(ALLOW_ROOT) \
 	  --LabApp.default_url=/lab/tree/notebooks/ch04_attention.ipynb $(LAB_ARGS)
 
+# pytest-xdist: JOBS workers (default: one per core). Tests sharing a session's graded class or hub run
+# in one worker, so each is made once (tests/conftest.py). JOBS=0 runs everything in this process.
+JOBS ?= auto
+XDIST := -n $(JOBS) --dist loadgroup
+
 test: venv system-deps
-	$(PY) -m pytest
+	$(PY) -m pytest $(XDIST)
 
 # Unit tests only (attnkit, the grader, the nbgrader extensions): no nbgrader CLI, no servers, no browser.
 test-fast: venv
-	$(PY) -m pytest -m "not integration"
+	$(PY) -m pytest $(XDIST) -m "not integration"
 
 # The course on JupyterHub, 127.0.0.1 only (docs/deploy-hub.md): prints the URL and the logins.
 # As root each hub user is a Unix user; otherwise a labelled single-account demo. Ctrl-C stops it.

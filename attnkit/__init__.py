@@ -24,7 +24,8 @@ Imported explicitly, never by ``import attnkit`` (they pull in matplotlib / anyw
 :mod:`attnkit.plotting` (heatmaps, pipeline, per-head grid), :mod:`attnkit.sharpness_plot`
 (the explorer's figure as a PNG, under grading), :mod:`attnkit.widgets` (``sharpness_explorer()``,
 computed and drawn in the browser by ``attnkit/assets/``),
-:mod:`attnkit.diagnose_plot` (the |student − reference| heatmap of the first deviating stage),
+:mod:`attnkit.diagnose_plot` (the |student − reference| heatmap of the first deviating stage; under
+grading :mod:`attnkit.deviation` shows it as an HTML table),
 :mod:`attnkit.figures` (the chapter's demo figures: live, or a cached PNG under nbgrader).
 """
 import os as _os

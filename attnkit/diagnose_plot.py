@@ -9,39 +9,27 @@ nothing wraps mid-word); the colour bar sits beside the heatmap at exactly its h
 so it never covers the title.
 
 Under nbgrader (:func:`attnkit.static.under_grading`) :func:`show_diagnosis` shows the same
-heatmap as a cached PNG: students with the same mistake get the same probe arrays, so a
-class needs one drawing per mistake. matplotlib is imported only when something is drawn
-(importing pyplot alone costs ≈ 0.3 s of every graded notebook).
+numbers as an HTML table (:func:`attnkit.deviation.gap_table`) instead: a graded kernel cannot
+keep a drawing for the next student (its cache is read-only in the sandbox), and drawing would
+cost every buggy submission ≈ 0.4 s. matplotlib is imported only when something is drawn.
 """
 import sys
 
 import numpy as np
-from IPython.display import Image, display
+from IPython.display import HTML, display
 
+from . import deviation
 from .diagnose import diagnose, first_deviation, format_findings
 from .errors import require
-from .static import cached_png, under_grading
+from .static import under_grading
 
-__all__ = ["plot_deviation", "plot_first_deviation", "show_diagnosis", "title_text"]
-
-ANNOTATE_MAX = 8
-
-
-def _gap(finding) -> np.ndarray:
-    """``|student − reference|`` as float64; NaN where either side is not finite."""
-    student, reference = np.asarray(finding.student, np.float64), np.asarray(finding.reference, np.float64)
-    with np.errstate(all="ignore"):
-        gap = np.abs(student - reference)
-    gap[~np.isfinite(gap)] = np.nan
-    while gap.ndim > 2:
-        gap = gap[0]  # (T, S): the first matrix of a stacked probe
-    return np.atleast_2d(gap)
+__all__ = ["plot_deviation", "plot_first_deviation", "show_diagnosis"]
 
 
 def _annotate(ax, gap: np.ndarray, top: float) -> list:
     texts = []
     for (i, j), value in np.ndenumerate(gap):
-        dark = np.isfinite(value) and top > 0 and value > 0.6 * top  # white text on dark red
+        dark = np.isfinite(value) and top > 0 and value > deviation.DARK * top  # white text on dark red
         label = "NaN" if np.isnan(value) else f"{value:.2g}"
         texts.append(ax.text(j, i, label, ha="center", va="center", fontsize=8,
                              color="white" if dark else "black"))
@@ -57,13 +45,13 @@ def plot_deviation(finding, ax=None):
     from .plotting import cjk_font_family
 
     ax = ax if ax is not None else plt.figure(figsize=(4.6, 4.2), layout="constrained").gca()
-    gap = _gap(finding)
+    gap = deviation.gap(finding)
     cmap = plt.get_cmap("Reds").with_extremes(bad="0.75")
     top = np.nanmax(gap) if np.any(np.isfinite(gap)) else 0.0
     image = ax.imshow(np.ma.masked_invalid(gap), cmap=cmap, vmin=0.0, vmax=top if top > 0 else 1.0)
-    if max(gap.shape) <= ANNOTATE_MAX:
+    if max(gap.shape) <= deviation.ANNOTATE_MAX:
         _annotate(ax, gap, top)
-    ax.set_title(title_text(finding), fontsize=9, fontfamily=cjk_font_family())
+    ax.set_title(deviation.title_text(finding), fontsize=9, fontfamily=cjk_font_family())
     ax.set_xticks(range(gap.shape[1]))
     ax.set_yticks(range(gap.shape[0]))
     ax.set_xlabel("列 j", fontfamily=cjk_font_family())
@@ -71,11 +59,6 @@ def plot_deviation(finding, ax=None):
     # an inset follows the heatmap's aspect-adjusted box: same height, right beside it
     ax.figure.colorbar(image, cax=ax.inset_axes([1.04, 0.0, 0.05, 1.0]))
     return image
-
-
-def title_text(finding) -> str:
-    """Three short lines: what is drawn and at which stage, the likely bug, the probe."""
-    return f"|你的结果 − 参考结果|（{finding.stage} 阶段）\n可能的错误：{finding.bug}\n探针：{finding.probe}"
 
 
 def plot_first_deviation(findings, ax=None):
@@ -89,18 +72,9 @@ def show_diagnosis(scores_fn, mask_fn, softmax_fn, file=None) -> list:
     findings = diagnose(scores_fn, mask_fn, softmax_fn)
     print(format_findings(findings), file=file or sys.stdout, flush=True)
     if under_grading():
-        _show_cached(first_deviation(findings))
+        finding = first_deviation(findings)
+        if finding is not None:
+            display(HTML(deviation.gap_table(finding)))
     else:
         plot_first_deviation(findings)
     return findings
-
-
-def _show_cached(finding) -> None:
-    """Under grading: the same heatmap, drawn once per distinct finding and read back after."""
-    if finding is None:
-        return
-    from .figures import png_of  # light; it imports pyplot only to draw
-
-    params = {"stage": finding.stage, "bug": finding.bug, "probe": finding.probe,
-              "student": np.asarray(finding.student), "reference": np.asarray(finding.reference)}
-    display(Image(data=cached_png("diagnosis", params, lambda: png_of(lambda: plot_deviation(finding)))))

@@ -38,7 +38,25 @@ os.environ.setdefault("ATTN_GRADER", str(GRADER))
 matplotlib.use("Agg")
 
 
+# Session fixtures (tests/integration/conftest.py) that many modules share and that cost minutes to make.
+# Under pytest-xdist (``make test`` runs ``-n auto --dist loadgroup``) every module using one of them
+# goes to the same worker, so each is made once; any other integration module keeps its tests (and
+# its module fixtures) together on one worker; unit tests spread test by test.
+SHARED = {"graded_classes": "graded-classes", "shared_class": "graded-classes", "serial_class": "graded-classes",
+          "course_hub_plan": "hub"}
+
+
 def pytest_collection_modifyitems(config, items):
+    modules = {}
     for item in items:
         if INTEGRATION in pathlib.Path(str(item.fspath)).resolve().parents:
             item.add_marker(pytest.mark.integration)
+            modules.setdefault(str(item.fspath), []).append(item)
+    for path, tests in modules.items():
+        shared = sorted({SHARED[name] for test in tests for name in test.fixturenames if name in SHARED})
+        if len(shared) > 1:
+            raise pytest.UsageError(f"{path} uses {' and '.join(shared)}: split it, so that each shared "
+                                    "set-up is made by one pytest-xdist worker")
+        group = shared[0] if shared else pathlib.Path(path).stem
+        for test in tests:
+            test.add_marker(pytest.mark.xdist_group(group))

@@ -160,11 +160,13 @@ def _started_at(pid: str) -> float:
     return boot + ticks / os.sysconf("SC_CLK_TCK")
 
 
-def forked_since(since: float) -> list:
-    """Kernel templates and the kernels forked from them (they keep the template's command line)
-    started after ``since``: a grading run's, whatever HOME they were given."""
+def forked_since(since: float, folder) -> list:
+    """Kernel templates and the kernels forked from them (they keep the template's command line, which names
+    its folder under the run's TMPDIR ``folder``) started after ``since``, whatever HOME they were given.
+
+    Other tests may be grading beside this one: their templates live in other folders."""
     found = []
-    for pid in processes_with_home("", "coursekit.sandbox.template"):
+    for pid in processes_with_home("", f"coursekit.sandbox.template\0{folder}/"):
         with contextlib.suppress(OSError, ValueError):
             if _started_at(pid) >= since - 1:
                 found.append(pid)
@@ -174,14 +176,16 @@ def forked_since(since: float) -> list:
 def test_does_ctrl_c_stop_cleanly(serial_class, tmp_path):
     """Ctrl-C while students are being graded: status 130, no worker or kernel left, no half-written folder?"""
     graded = copy_graded(serial_class, tmp_path)
-    parallel, home = graded.course, tmp_path / "home"
+    parallel, home, scratch = graded.course, tmp_path / "home", tmp_path / "tmp"
+    scratch.mkdir()
     started = time.time()
     run = subprocess.Popen([sys.executable, "-m", "coursekit.grading", "--course", str(parallel), "--force",
-                            "--workers", "2"], cwd=parallel, env=graded.env, stdout=subprocess.PIPE, text=True)
+                            "--workers", "2"], cwd=parallel, env=dict(graded.env, TMPDIR=str(scratch)),
+                           stdout=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
         # a student is graded: a kernel started (ipykernel), or forked (template, middle process, kernel)
-        while not processes_with_home(home, "ipykernel") and len(forked_since(started)) < 3 \
+        while not processes_with_home(home, "ipykernel") and len(forked_since(started, scratch)) < 3 \
                 and time.monotonic() < deadline:
             time.sleep(0.2)
         time.sleep(1.0)
@@ -190,7 +194,7 @@ def test_does_ctrl_c_stop_cleanly(serial_class, tmp_path):
     finally:
         run.kill()
     assert run.returncode == 130 and "Interrupted:" in out, out
-    assert processes_with_home(home) == [] and forked_since(started) == []
+    assert processes_with_home(home) == [] and forked_since(started, scratch) == []
     graded = set(re.findall(r"^\[\s*\d+/\d+\] ok +(\S+)", out, re.M))
     assert graded < set(CLASS), out  # someone was interrupted, or the test proves nothing
     for student in CLASS:  # graded now, the previous result untouched (not begun), none, or whole (stopped late)

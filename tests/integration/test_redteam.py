@@ -13,8 +13,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from coursekit.plugins.feedback import grader_lines
-from coursekit.sandbox import processes_of
-from coursekit.sandbox.identity import FIRST_UID, SLOTS
+from coursekit.sandbox import abandoned
 from support import redteam
 from support.classes import digest
 from support.course_tools import ASSIGNMENT, POINTS, visible_text
@@ -69,10 +68,11 @@ def test_did_the_hidden_checks_attack_see_them_and_feedback_remove_them(graded):
     assert "此处是评分器的代码，已从反馈中删去" in visible_text(feedback)
 
 
-def test_did_nothing_reach_outside():
-    """No connection to the listener the attack was told about; no sandbox uid owns a process any more?"""
+def test_did_nothing_reach_outside(graded_classes):
+    """No connection to the listener the attack was told about; no process left under a sandbox uid that no
+    grading holds (tests running beside this one may be grading right now)?"""
     assert redteam.targets().connections() == 0
-    assert [uid for uid in range(FIRST_UID, FIRST_UID + SLOTS) if processes_of(uid)] == []
+    assert abandoned() == {}
 
 
 def test_are_the_machines_other_processes_alive(graded_classes, bystanders):

@@ -7,7 +7,9 @@ test_report.py, test_report_csv.py, test_report_html.py, test_export.py.
 """
 import atexit
 import functools
+import importlib.metadata
 import json
+import os
 import pathlib
 import shutil
 import tempfile
@@ -18,6 +20,7 @@ from nbgrader.api import Comment, Grade, Gradebook, SubmittedAssignment, Submitt
 
 from attnkit.record import MIME, CellRecord
 from coursekit.gradebook import alembic_on_path
+from coursekit.paths import REPO
 
 ASSIGNMENT = NOTEBOOK = "ch04_attention"
 AUTO = {"test1_scores": 4.0, "test2_mask": 3.0, "test3_softmax": 3.0, "test4_end_to_end": 2.0}
@@ -139,12 +142,21 @@ def make_student(name, failing=(), findings=None, manual=None, score_override=No
 
 @functools.lru_cache(maxsize=None)
 def _empty_gradebook_file() -> pathlib.Path:
-    """A new gradebook file, made once per test process: nbgrader runs ``alembic`` for each new one (seconds)."""
-    folder = pathlib.Path(tempfile.mkdtemp(prefix="empty-gradebook-"))
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    alembic_on_path()
-    Gradebook(f"sqlite:///{folder / 'gradebook.db'}").close()
-    return folder / "gradebook.db"
+    """A new gradebook file, made once per nbgrader and SQLAlchemy version and kept in ``.state/test-cache``.
+
+    nbgrader runs the ``alembic`` command for each new gradebook (seconds); test processes (and
+    pytest-xdist's workers) copy this one instead. Made under a temporary name, then renamed.
+    """
+    versions = "-".join(f"{name}{importlib.metadata.version(name)}" for name in ("nbgrader", "sqlalchemy"))
+    kept = REPO / ".state" / "test-cache" / f"empty-gradebook-{versions}.db"
+    if not kept.exists():
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        folder = pathlib.Path(tempfile.mkdtemp(prefix="empty-gradebook-", dir=kept.parent))
+        alembic_on_path()
+        Gradebook(f"sqlite:///{folder / 'gradebook.db'}").close()
+        os.replace(folder / "gradebook.db", kept)
+        shutil.rmtree(folder, ignore_errors=True)
+    return kept
 
 
 def empty_gradebook(path) -> str:

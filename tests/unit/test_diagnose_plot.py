@@ -3,8 +3,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from attnkit import diagnose_plot, lab
-from attnkit.diagnose import Finding, diagnose
+from attnkit import deviation, diagnose_plot, lab
+from attnkit.diagnose import Finding, diagnose, first_deviation
 from attnkit.diagnose_plot import plot_deviation, plot_first_deviation, show_diagnosis
 from attnkit.errors import ShapeError
 
@@ -94,17 +94,14 @@ def test_title_is_whole_and_the_colour_bar_fits_the_heatmap():
     assert colour_bar.x0 >= heatmap.x1
 
 
-def test_under_grading_the_heatmap_is_a_cached_png(monkeypatch, tmp_path, capsys):
-    """Under autograde: the same text, the heatmap shown as a PNG drawn once, nothing for a correct student?"""
+def test_under_grading_the_gap_is_a_table_and_nothing_is_drawn(monkeypatch, capsys):
+    """Under autograde: the same text, the gap shown as the HTML table (no figure), nothing for a correct student?"""
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
-    monkeypatch.setenv("ATTNKIT_CACHE_DIR", str(tmp_path))
     shown = []
     monkeypatch.setattr(diagnose_plot, "display", shown.append)
+    monkeypatch.setattr(diagnose_plot, "plot_deviation", lambda *_: pytest.fail("drew a figure under grading"))
     findings = show_diagnosis(*lab.STUBS)
     assert capsys.readouterr().out.startswith("诊断：最先偏离参考实现的是 student_attention_scores")
-    assert len(shown) == 1 and shown[0].data.startswith(b"\x89PNG") and plt.get_fignums() == []
-    monkeypatch.setattr(diagnose_plot, "plot_deviation", lambda *_: pytest.fail("drew again on a warm cache"))
-    assert [f.bug for f in show_diagnosis(*lab.STUBS)] == [f.bug for f in findings]
-    assert shown[1].data == shown[0].data
+    assert len(shown) == 1 and shown[0].data == deviation.gap_table(first_deviation(findings))
     show_diagnosis(*lab.REFERENCE)
-    assert len(shown) == 2
+    assert len(shown) == 1 and plt.get_fignums() == []

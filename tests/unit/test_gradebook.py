@@ -88,12 +88,12 @@ def _hold_write_lock(path, seconds, ready):
 
 @pytest.mark.parametrize("busy_seconds, waits", [(10, True), (0.2, False)])
 def test_does_a_second_writer_wait_for_the_lock(tmp_path, busy_seconds, waits):
-    """While another process holds the write lock for 1.5 s, a gradebook write waits (long timeout) or
+    """While another connection holds the write lock for 0.8 s, a gradebook write waits (long timeout) or
     fails with sqlite's "database is locked" (short timeout, what nbgrader then calls a schema problem)?"""
     url = resolve_gradebook(tmp_path, busy_seconds=busy_seconds)
     empty_gradebook(tmp_path / "gradebook.db")  # tables created before the race
     ready = threading.Event()
-    holder = threading.Thread(target=_hold_write_lock, args=(tmp_path / "gradebook.db", 1.5, ready))
+    holder = threading.Thread(target=_hold_write_lock, args=(tmp_path / "gradebook.db", 0.8, ready))
     holder.start()
     ready.wait()
     try:

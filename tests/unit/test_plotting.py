@@ -1,4 +1,5 @@
 """Do the chapter's heatmaps show the right numbers, keep -1e9 out of the colour scale, and render Chinese?"""
+import functools
 import io
 import re
 import subprocess
@@ -147,14 +148,16 @@ def test_bad_input_names_the_shapes(call, message):
     assert str(info.value) == message
 
 
-def render_and_collect_warnings(draw) -> list:
+def render(draw) -> tuple:
+    """(the figure ``draw`` makes, rendered once to PNG; the messages of the warnings rendering gave)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         figure = draw()
-        figure.savefig(io.BytesIO(), format="png")
-    return [str(w.message) for w in caught]
+        figure.savefig(io.BytesIO(), format="png")  # tick labels and glyphs exist once drawn
+    return figure, [str(w.message) for w in caught]
 
 
+@functools.cache
 def chapter_figures():
     """Every figure the chapter draws, with its Chinese tokens."""
     x = np.random.default_rng(0).normal(size=(len(TOKENS), 64))
@@ -182,17 +185,19 @@ IDENTIFIERS = {"head_dim", "softmax", "scale", "ln", "nats", "one", "hot", "NaN"
 
 
 def english_words(figure) -> list:
-    """Words of two or more Latin letters in the figure's texts that are not identifiers."""
-    figure.canvas.draw()  # tick labels exist once drawn
+    """Words of two or more Latin letters in the texts of ``figure`` (drawn) that are not identifiers."""
     words = [w for t in figure.findobj(Text) if t.get_visible()
              for w in re.findall(r"[A-Za-z_]{2,}", t.get_text())]
     return [w for w in words if w not in IDENTIFIERS]
 
 
 @pytest.mark.parametrize("name", FIGURES)
-def test_chapter_figures_speak_chinese(name):
-    """Walking every text artist of each chapter figure, is there no English word but identifiers?"""
-    assert english_words(chapter_figures()[name]()) == []
+def test_chapter_figures_speak_chinese_with_every_glyph(name):
+    """Rendering each chapter figure once: no English word in its texts but identifiers, and no warning of a
+    missing glyph (Chinese included)?"""
+    figure, messages = render(chapter_figures()[name])
+    assert english_words(figure) == []
+    assert not [m for m in messages if MISSING_GLYPH in m]
 
 
 def test_english_words_would_be_caught():
@@ -201,7 +206,7 @@ def test_english_words_would_be_caught():
     ax.plot([0, 1], label="max weight")
     ax.set_title("weights")
     ax.legend()
-    assert english_words(fig) == ["weights", "max", "weight"]
+    assert english_words(render(lambda: fig)[0]) == ["weights", "max", "weight"]
 
 
 def test_wrong_order_says_so_and_shows_the_sums():
@@ -248,20 +253,13 @@ def test_blocked_hatching_keeps_a_students_nonzero_weight():
     assert len(p.weights.masked.get_paths()) == 0 and "0.30" in [t.get_text() for t in p.weights.texts]
 
 
-@pytest.mark.parametrize("name", FIGURES)
-def test_chapter_figures_have_every_glyph(name):
-    """Rendering each chapter figure, does matplotlib warn of no missing glyph (Chinese included)?"""
-    messages = render_and_collect_warnings(chapter_figures()[name])
-    assert not [m for m in messages if MISSING_GLYPH in m]
-
-
 def test_missing_glyphs_would_be_caught():
     """Control: without the CJK fallback, does the same check see the missing-glyph warning?"""
     def draw():
         fig = plt.figure()
         fig.gca().set_title("小猫", fontfamily="DejaVu Sans")
         return fig
-    assert any(MISSING_GLYPH in m for m in render_and_collect_warnings(draw))
+    assert any(MISSING_GLYPH in m for m in render(draw)[1])
 
 
 def test_cjk_glyphs_come_from_the_packaged_font():

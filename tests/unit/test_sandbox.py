@@ -5,6 +5,7 @@ red-team table, is tests/integration/test_redteam.py and test_sandbox_kernel.py.
 """
 import os
 import pathlib
+import time
 
 import pytest
 
@@ -121,6 +122,33 @@ def test_do_two_kernels_at_once_get_different_uids():
     finally:
         first.release()
         second.release()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="uids are handed out only when grading runs as root")
+def test_is_a_process_of_a_uid_nobody_holds_abandoned():
+    """A process under a sandbox uid is listed while its uid's lock is free, not while a grader holds it?"""
+    import fcntl
+    import subprocess
+
+    from coursekit.sandbox import abandoned, processes_of
+    from coursekit.sandbox.identity import FIRST_UID, LOCKS, SLOTS
+
+    uid = FIRST_UID + SLOTS - 1  # the last one: a grading run beside this test takes the lowest free uid
+    LOCKS.mkdir(mode=0o700, exist_ok=True)
+    lock = os.open(LOCKS / f"{uid}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(lock, fcntl.LOCK_EX)  # held, as a grading process holds it for its kernel's life
+    sleeper = subprocess.Popen(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "sleep", "60"])
+    try:
+        for _ in range(50):  # until setpriv has changed the uid
+            if processes_of(uid):
+                break
+            time.sleep(0.02)
+        assert uid not in abandoned()
+        os.close(lock)  # the grader is gone: its kernel's process is left behind
+        assert abandoned().get(uid) == [sleeper.pid]
+    finally:
+        sleeper.kill()
+        sleeper.wait()
 
 
 def test_is_a_python_under_tmp_never_forked(monkeypatch):

@@ -9,10 +9,10 @@
 ("The sandbox") says what it keeps out and what it cannot.
 """
 from .bubblewrap import CACHE, GRADER, HOME, SUBMISSION, kernel_command, missing_tool
-from .identity import Identity, acquire, processes_of
+from .identity import Identity, abandoned, acquire, processes_of
 from .limits import Limits, human_size, parse_size
 
-__all__ = ["CACHE", "GRADER", "HOME", "SUBMISSION", "Identity", "Limits", "SandboxUnavailable", "acquire",
+__all__ = ["CACHE", "GRADER", "HOME", "SUBMISSION", "Identity", "Limits", "SandboxUnavailable", "abandoned", "acquire",
            "human_size", "kernel_command", "missing_tool", "parse_size", "processes_of"]
 
 

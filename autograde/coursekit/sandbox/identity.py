@@ -20,7 +20,7 @@ import signal
 import tempfile
 from dataclasses import dataclass
 
-__all__ = ["FIRST_UID", "SLOTS", "Identity", "acquire", "processes_of"]
+__all__ = ["FIRST_UID", "SLOTS", "Identity", "acquire", "abandoned", "processes_of"]
 
 FIRST_UID = 61000
 SLOTS = 256  # kernels graded at the same time on one machine, at most
@@ -60,12 +60,37 @@ def acquire() -> Identity:
 
 def processes_of(uid: int) -> list:
     """Pids of the live processes whose real uid is ``uid``."""
-    found = []
+    return _processes_by_uid().get(uid, [])
+
+
+def abandoned() -> dict:
+    """``{uid: pids}`` of sandbox uids that own processes while no grading process holds their lock.
+
+    Those were left behind by a grading process that died (:func:`acquire` kills them before it
+    hands the uid out again). Kernels of a grading run still going hold their locks: not listed.
+    """
+    found = {}
+    for uid, pids in _processes_by_uid().items():
+        if not FIRST_UID <= uid < FIRST_UID + SLOTS or not (LOCKS / f"{uid}.lock").exists():
+            continue
+        fd = os.open(LOCKS / f"{uid}.lock", os.O_RDWR)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            continue  # in use
+        finally:
+            os.close(fd)  # drops the lock if it was taken here
+        found[uid] = pids
+    return found
+
+
+def _processes_by_uid() -> dict:
+    """``{real uid: [pid, …]}`` of every live process."""
+    found = {}
     for status in pathlib.Path("/proc").glob("[0-9]*/status"):
         try:
             line = next(line for line in status.read_text().splitlines() if line.startswith("Uid:"))
         except (OSError, StopIteration):
             continue
-        if int(line.split()[1]) == uid:
-            found.append(int(status.parent.name))
+        found.setdefault(int(line.split()[1]), []).append(int(status.parent.name))
     return found
