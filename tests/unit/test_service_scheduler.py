@@ -54,7 +54,7 @@ class FakePool:
                       "reason": "" if ok else "NotJSONError: not JSON", "notes": [], "seconds": 1.0}
             self.messages.append(("graded", index, job.key, stamp, result))
         self.messages.append(("done", index, job.key, {"timestamp": stamp, "released": job.release and not error,
-                                                       "error": error, "seconds": 1.0}))
+                                                       "error": error, "timings": {"grade": 1.0}}))
 
     def die(self, index=0):
         self.died.append((index, self.holding[index]))

@@ -184,7 +184,9 @@ class Scheduler:
             self.journal.finished(key, timestamp, held={"reason": "error", "until": None} if graded else None)
         else:
             self.journal.finished(key, timestamp, held={"reason": decision.reason, "until": decision.until})
-        self.log.write(self._describe(running, timestamp, outcome), key)
+        steps = outcome.get("timings") or {}
+        spent = f" [{', '.join(f'{k} {v:.1f} s' for k, v in steps.items())}]" if steps else ""
+        self.log.write(self._describe(running, timestamp, outcome) + spent, key)
 
     def _describe(self, running, timestamp, outcome) -> str:
         entry, result = self.journal.entry(running.job.key), running.result

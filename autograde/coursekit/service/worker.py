@@ -15,6 +15,7 @@ It tells the scheduler what happened as plain tuples on ``results``: ``("ready",
 It dies with the scheduler (``PR_SET_PDEATHSIG``): nbgrader removes a half-written autograded
 folder, and the journal makes the restarted service do that submission again.
 """
+import contextlib
 import os
 import signal
 import tempfile
@@ -89,31 +90,53 @@ def _interrupt(signum, frame):
 
 
 def run_job(app, job, report) -> dict:
-    """Do ``job`` (a :class:`.fair_queue.Job` with ``release`` and ``notice``); the outcome as a dict."""
-    student, started = job.student, time.perf_counter()
+    """Do ``job`` (a :class:`.fair_queue.Job` with ``release`` and ``notice``); the outcome as a dict.
+
+    ``timings``: seconds of each step (collect, grade, feedback, release), for the log and the benchmark.
+    """
+    student, timings = job.student, {}
     timestamp, notice = job.timestamp, job.notice
+    clock = _Stopwatch(timings)
     try:
         if job.kind == GRADE:
-            timestamp = steps.collect(app, student)
-            graded = grade_student(app, student)
-            if graded.reason.startswith(GRADEBOOK_TROUBLE):  # the course's trouble, not the student's: retried
-                raise steps.StepFailed(graded.reason)
-            points, total = steps.score(app, student)
+            with clock("collect"):
+                timestamp = steps.collect(app, student)
+            with clock("grade"):
+                graded = grade_student(app, student)
+                if graded.reason.startswith(GRADEBOOK_TROUBLE):  # the course's trouble, not the student's: retried
+                    raise steps.StepFailed(graded.reason)
+                points, total = steps.score(app, student)
             result = {"ok": graded.ok, "score": points, "max_score": total, "reason": graded.reason,
                       "notes": graded.notes, "seconds": round(graded.seconds, 2)}
             report("graded", job.key, timestamp, result)
             notice = "" if graded.ok else graded.reason
         if job.release:
-            if notice:
-                steps.write_notice(app, student, notice)
-            else:
-                steps.generate_feedback(app, student)
-            steps.release_feedback(app, student)
+            with clock("feedback"):
+                if notice:
+                    steps.write_notice(app, student, notice)
+                else:
+                    steps.generate_feedback(app, student)
+            with clock("release"):
+                steps.release_feedback(app, student)
     except steps.StepFailed as error:
-        return {"timestamp": timestamp, "released": False, "error": str(error),
-                "seconds": time.perf_counter() - started}
+        return {"timestamp": timestamp, "released": False, "error": str(error), "timings": timings}
     except Exception as error:  # the course's code or nbgrader: never the student's (that is `reason`)
         app.log.error("service job %s failed:\n%s", job, traceback.format_exc())
         return {"timestamp": timestamp, "released": False, "error": f"{type(error).__name__}: {error}",
-                "seconds": time.perf_counter() - started}
-    return {"timestamp": timestamp, "released": job.release, "error": "", "seconds": time.perf_counter() - started}
+                "timings": timings}
+    return {"timestamp": timestamp, "released": job.release, "error": "", "timings": timings}
+
+
+class _Stopwatch:
+    """``with clock("step"):`` adds the block's wall seconds to ``timings["step"]``."""
+
+    def __init__(self, timings: dict):
+        self.timings = timings
+
+    @contextlib.contextmanager
+    def __call__(self, step: str):
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.timings[step] = round(time.perf_counter() - started, 2)
