@@ -18,6 +18,7 @@ from coursekit.sandbox import missing_tool
 from coursekit.service.command import journal_of
 from support import service_tools as st
 from support.cases import CASES
+from support.classes import make_grade
 from support.course_tools import ASSIGNMENT, POINTS, released, visible_text
 from support.mistakes import BY_NAME, submission
 
@@ -145,3 +146,10 @@ def test_policy_cooldown_newest_only_fairness_attempts(course, service):
     assert not st.fetchable(course, third)
     assert re.search(r"  p1  submitted \S+ → graded 12/20 .*feedback waits for the instructor: 2 of 2 automatic",
                      course.log())
+
+
+def test_make_grade_counts_the_services_gradings_as_done(course, service):
+    """The instructor's `make grade` on the same course: is every submission the service graded already graded?"""
+    done = make_grade(course.course, course.env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Nothing to grade: every submitted student of this shard is graded" in done.stdout
