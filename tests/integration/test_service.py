@@ -149,7 +149,8 @@ def test_policy_cooldown_newest_only_fairness_attempts(course, service):
 
 
 def test_make_grade_counts_the_services_gradings_as_done(course, service):
-    """The instructor's `make grade` on the same course: is every submission the service graded already graded?"""
+    """The instructor's `make grade` on the same course: the service's gradings count as done; only the
+    ungradable submission (no autograded notebook, as after `nbgrader autograde`) is tried again."""
     done = make_grade(course.course, course.env)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert "Nothing to grade: every submitted student of this shard is graded" in done.stdout
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "Grading 1 students" in done.stdout and "FAILED p2: Not graded automatically" in done.stdout
