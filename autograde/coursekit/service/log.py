@@ -3,7 +3,7 @@
 Written to ``<course>/grading-logs/service.log`` (and to standard output, which JupyterHub keeps
 in its own log), e.g.::
 
-    2026-12-01 15:30:04  ch04_attention  s1  submitted 15:30:01.37 → graded 8.75/20 in 1.9 s; feedback released (attempt 2)
+    2026-12-01 15:30:04  ch04_attention  s1  submitted 15:30:01.37 → graded 8.75/20 in 1.9 s; feedback released (automatic feedback 2) [collect 0.1 s, grade 1.9 s, feedback 0.9 s, release 0.0 s]
     2026-12-01 15:30:09  ch04_attention  s1  submitted 15:30:08.02 → graded 12/20 in 1.8 s; feedback waits for the cooldown …
     2026-12-01 15:31:10  ch04_attention  s2  NOT GRADED (submitted 15:31:07.90): NotJSONError …; the feedback says so
 """
