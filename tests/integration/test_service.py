@@ -136,6 +136,7 @@ def test_policy_cooldown_newest_only_fairness_attempts(course, service):
     # the ungradable submission got a page that says so
     page = visible_text(st.feedback_page(course, other).read_text(encoding="utf-8"))
     assert "这次提交没有被自动评分" in page and "NotJSONError" in page
+    assert st.feedback_page(course, other).stat().st_mode & 0o044 == 0o044  # students read it (another uid)
 
     # max_attempts: the third submission is graded, its feedback left to the instructor
     third = st.submit(course, "p1", notebook(course))

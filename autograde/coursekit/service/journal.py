@@ -35,12 +35,16 @@ class Entry:
         return cls(**{k: v for k, v in data.items() if k in names})
 
 
-def write_atomically(path: pathlib.Path, text: str) -> None:
-    """``text`` into ``path`` through a temporary file in the same folder and one rename."""
+def write_atomically(path: pathlib.Path, text: str, mode: int = 0o644) -> None:
+    """``text`` into ``path`` through a temporary file in the same folder and one rename.
+
+    ``mode``: a feedback page must stay readable by the student once released (mkstemp makes 0600).
+    """
     path = pathlib.Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
@@ -73,7 +77,7 @@ class Journal:
 
     def save(self) -> None:
         data = {"version": VERSION, "entries": {"/".join(k): e.to_dict() for k, e in sorted(self.entries.items())}}
-        write_atomically(self.path, json.dumps(data, indent=1, ensure_ascii=False))
+        write_atomically(self.path, json.dumps(data, indent=1, ensure_ascii=False), mode=0o600)
 
     def interrupted(self) -> dict:
         """``{key: in_flight}`` of jobs that were running when the service stopped."""
