@@ -125,9 +125,13 @@ class Scheduler:
         if not self._may_start():
             return
         for index in self.pool.idle():
-            job = self.queue.take()
-            if job is None:
+            started = self._start_next(index)
+            if not started:
                 return
+
+    def _start_next(self, index: int) -> bool:
+        """Give worker ``index`` the fairest job still worth doing; False when there is none."""
+        while (job := self.queue.take()) is not None:
             entry, now = self.journal.entry(job.key), self.clock()
             if job.kind == GRADE and entry.graded and parse_utc(job.timestamp) <= parse_utc(entry.graded):
                 self.queue.done(job.key)  # collected and graded already by the job before it (it took the newest)
@@ -141,6 +145,8 @@ class Scheduler:
             self.journal.begin(job.key, job.kind, job.timestamp, now)
             self.running[job.key] = _Running(job, index, self.monotonic(), decision)
             self.pool.send(index, job)
+            return True
+        return False
 
     def _may_start(self) -> bool:
         waiting_for = ("the pause file (python -m coursekit.service resume)" if control.is_paused(self.course)
