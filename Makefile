@@ -23,7 +23,7 @@ export npm_config_cache     := $(STATE)/npm
 # told by the course config; this is coursekit.paths.GRADER, which tests/unit/test_paths.py checks).
 export ATTN_GRADER          := $(CURDIR)/autograde/grader/__init__.py
 
-.PHONY: lab test test-fast venv release book grade report system-deps clean hub hub-remove
+.PHONY: lab test test-fast venv release book grade report service system-deps clean hub hub-remove
 
 venv: $(STAMP)
 
@@ -84,6 +84,11 @@ hub-remove: venv
 
 grade: venv
 	$(MAKE) --no-print-directory -C autograde grade PYTHON=$(CURDIR)/$(PY)
+
+# The grading service on autograde/ (coursekit.service): each submission in the exchange graded and its
+# feedback released as it arrives, until Ctrl-C; the hub runs it by itself (docs/deploy-hub.md).
+service: venv
+	$(MAKE) --no-print-directory -C autograde service PYTHON=$(CURDIR)/$(PY)
 
 # Regenerate notebooks/ch04_attention.ipynb from the nbgrader master (autograde/source/…).
 release: venv
