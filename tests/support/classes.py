@@ -92,12 +92,22 @@ def submit(course, rows) -> None:
             (folder / relative).write_text(text, encoding="utf-8")
 
 
-def _course(root: pathlib.Path, rows):
+def generated_course(root: pathlib.Path) -> pathlib.Path:
+    """A course copy in ``root``/course with the assignment generated (release/ and the gradebook's rows)."""
     course, env = course_copy(root), isolated_env(root / "home", ATTN_TIMEOUT=TIMEOUT)
     generated = run_nbgrader("generate_assignment", ASSIGNMENT, cwd=course, env=env)
     assert generated.returncode == 0, generated.stderr[-3000:]
+    return course
+
+
+def _course(root: pathlib.Path, rows, generated=None):
+    """The class's course: a copy of ``generated`` (one generate_assignment for several classes) or its own."""
+    if generated is None:
+        course = generated_course(root)
+    else:
+        course = pathlib.Path(shutil.copytree(generated, root / "course", symlinks=True))
     submit(course, rows)
-    return course, env
+    return course, isolated_env(root / "home", ATTN_TIMEOUT=TIMEOUT)
 
 
 def digest(course) -> dict:
@@ -131,16 +141,16 @@ def make_grade(course, env, *args, timeout=900) -> subprocess.CompletedProcess:
                           cwd=course, env=env, capture_output=True, text=True, timeout=timeout)
 
 
-def grade_shared_class(root) -> GradedClass:
+def grade_shared_class(root, generated=None) -> GradedClass:
     """Every row, graded by ``make grade`` with two workers; ``absent`` on the roster; everyone's feedback."""
     rows = table_rows()
-    course, env = _course(pathlib.Path(root), rows)
+    course, env = _course(pathlib.Path(root), rows, generated)
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
         gradebook.add_student(ABSENT)
     return _graded(course, env, rows, lambda: make_grade(course, env, "--workers", "2"), feedback=FEEDBACK)
 
 
-def grade_serial_class(root) -> GradedClass:
+def grade_serial_class(root, generated=None) -> GradedClass:
     """The rows of :data:`SERIAL`, graded by ONE ``nbgrader autograde``; everyone's feedback.
 
     Each kernel a new Python that bubblewrap starts (ATTN_FORK=off), where ``make grade`` forks
@@ -148,17 +158,18 @@ def grade_serial_class(root) -> GradedClass:
     one path's against the other's.
     """
     rows = table_rows(SERIAL)
-    course, env = _course(pathlib.Path(root), rows)
+    course, env = _course(pathlib.Path(root), rows, generated)
     started = dict(env, ATTN_FORK="off")
     return _graded(course, env, rows, lambda: run_nbgrader("autograde", ASSIGNMENT, cwd=course, env=started))
 
 
 def grade_both(root):
-    """(shared, serial), graded side by side: two independent courses."""
+    """(shared, serial), graded side by side: two independent courses, copies of one generated course."""
     root = pathlib.Path(root)
+    generated = generated_course(root / "generated")  # once, copied into both
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        shared = pool.submit(grade_shared_class, root / "shared")
-        serial = pool.submit(grade_serial_class, root / "serial")
+        shared = pool.submit(grade_shared_class, root / "shared", generated)
+        serial = pool.submit(grade_serial_class, root / "serial", generated)
         return shared.result(), serial.result()
 
 
