@@ -197,12 +197,38 @@ def test_paused_service_takes_no_new_job(tmp_path):
     assert "paused: waiting for the pause file" in world.log() and "resumed" in world.log()
 
 
+def autograded(world, student, stamp):
+    """What nbgrader's autograde leaves: autograded/<student>/<assignment>/timestamp.txt of the submission."""
+    folder = world.course / "autograded" / student / A
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "timestamp.txt").write_text(stamp)
+
+
+def test_graded_by_hand_while_paused_is_left_to_the_instructor(tmp_path):
+    """Paused, the service saw a submission; the instructor graded it by hand: after resume, no second grading."""
+    world = World(tmp_path, Policy((A,)))
+    control.pause_file(world.course).parent.mkdir(parents=True)
+    control.pause_file(world.course).write_text("by hand")
+    stamp = world.submit("a")
+    world.step()
+    autograded(world, "a", stamp)
+    control.resume(world.course)
+    world.step(2)
+    assert world.pool.sent == [] and world.entry("a").graded == stamp
+    assert "was graded by hand (autograded/ holds it): left to the instructor" in world.log()
+    newer = world.submit("a")
+    world.step()
+    assert [j.timestamp for j in world.pool.sent] == [newer]
+
+
 @pytest.mark.parametrize("graded_before_kill, kind", [(False, GRADE), (True, RELEASE)])
 def test_a_restart_does_the_interrupted_submission_again(tmp_path, graded_before_kill, kind):
-    """Killed mid-job: does the next service grade it again (or, graded already, only release it), once?"""
+    """Killed mid-job: does the next service grade it again (or, graded already, only release it), once?
+    (nbgrader may have written autograded/ before the kill: that is not a grading by hand.)"""
     world = World(tmp_path, Policy((A,)))
     stamp = world.submit("a")
     world.step()
+    autograded(world, "a", stamp)
     if graded_before_kill:
         world.pool.finish()
         world.pool.messages.pop()  # the "graded" report arrived, the "done" never will

@@ -51,6 +51,7 @@ class Scheduler:
         self.clock, self.monotonic = clock, monotonic
         self.queue, self.running, self.deaths, self.retry_after = FairQueue(), {}, {}, {}
         self._complete, self._waiting_for = set(), ""
+        self._redo = set()  # keys whose grading a stop cut short: graded again even if autograded/ looks current
 
     # ---------- start-up ----------
 
@@ -59,6 +60,7 @@ class Scheduler:
         for key, flight in self.journal.interrupted().items():
             self.journal.stopped(key)
             entry = self.journal.entry(key)
+            self._redo.add(key)
             self.log.write(f"interrupted while doing the submission of {short_time(flight['timestamp'])} "
                            "(service stopped or killed): doing it again", key)
             if flight["kind"] == RELEASE or entry.graded == flight["timestamp"]:
@@ -81,11 +83,6 @@ class Scheduler:
         for key, submission in newest_submissions(self.inbound, self.policy.assignments, self._complete).items():
             if self._backing_off(key) or not self._is_new(key, submission):
                 continue
-            if key not in self.journal.entries and self._graded_elsewhere(submission):
-                self.journal.graded(key, submission.timestamp, None)
-                self.log.write(f"submission of {short_time(submission.timestamp)} was graded before the service "
-                               "saw it: left as it is", key)
-                continue
             replaced = self.queue.offer(Job(key, GRADE, submission.timestamp, arrived=now))
             if replaced is not None and replaced.kind == GRADE:
                 self.log.write(f"newer submission {short_time(submission.timestamp)} replaces the pending one of "
@@ -103,10 +100,14 @@ class Scheduler:
             known.append(pending.timestamp)
         return all(not ts or parse_utc(ts) < submission.when for ts in known)
 
-    def _graded_elsewhere(self, submission) -> bool:
-        stamp = self.course / "autograded" / submission.student / submission.assignment / "timestamp.txt"
+    def _graded_by_hand(self, job) -> bool:
+        """Is ``autograded/`` already this submission's (``make grade`` or ``nbgrader autograde`` while paused,
+        or before the service ran), and not because a job of ours was cut short after grading it?"""
+        if job.key in self._redo:
+            return False
+        stamp = self.course / "autograded" / job.student / job.assignment / "timestamp.txt"
         try:
-            return stamp.read_text(encoding="utf-8").strip() == submission.timestamp
+            return stamp.read_text(encoding="utf-8").strip() == job.timestamp
         except OSError:
             return False
 
@@ -135,6 +136,12 @@ class Scheduler:
             entry, now = self.journal.entry(job.key), self.clock()
             if job.kind == GRADE and entry.graded and parse_utc(job.timestamp) <= parse_utc(entry.graded):
                 self.queue.done(job.key)  # collected and graded already by the job before it (it took the newest)
+                continue
+            if job.kind == GRADE and self._graded_by_hand(job):
+                self.queue.done(job.key)
+                self.journal.graded(job.key, job.timestamp, None)
+                self.log.write(f"submission of {short_time(job.timestamp)} was graded by hand (autograded/ holds it): "
+                               "left to the instructor, no automatic feedback", job.key)
                 continue
             decision = decide(self.policy, job.assignment, entry.releases, now)
             if job.kind == RELEASE and not decision.release:
@@ -179,6 +186,7 @@ class Scheduler:
         self.pool.finished(index)
         self.queue.done(key)
         self.deaths.pop(key, None)
+        self._redo.discard(key)
         if running is None:
             return
         timestamp, decision = outcome["timestamp"] or running.job.timestamp, running.decision
