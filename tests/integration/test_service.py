@@ -13,12 +13,13 @@ import time
 
 import nbformat
 import pytest
+from nbgrader.api import Gradebook
 
+from coursekit.grading.selection import graded_students, submitted_students
 from coursekit.sandbox import missing_tool
 from coursekit.service.command import journal_of
 from support import service_tools as st
 from support.cases import CASES
-from support.classes import make_grade
 from support.course_tools import ASSIGNMENT, POINTS, released, visible_text
 from support.mistakes import BY_NAME, submission
 
@@ -150,8 +151,10 @@ def test_policy_cooldown_newest_only_fairness_attempts(course, service):
 
 
 def test_make_grade_counts_the_services_gradings_as_done(course, service):
-    """The instructor's `make grade` on the same course: the service's gradings count as done; only the
-    ungradable submission (no autograded notebook, as after `nbgrader autograde`) is tried again."""
-    done = make_grade(course.course, course.env)
-    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
-    assert "Grading 1 students" in done.stdout and "FAILED p2: Not graded automatically" in done.stdout
+    """`make grade`'s own rule (coursekit.grading.selection) on the same course: the service's gradings count
+    as done; only the ungradable submission (no autograded notebook, as after `nbgrader autograde`) is missing."""
+    submitted = submitted_students(course.course, ASSIGNMENT)
+    with Gradebook(f"sqlite:///{course.course / 'gradebook.db'}") as gradebook:
+        in_gradebook = {s.student.id for s in gradebook.find_assignment(ASSIGNMENT).submissions}
+    done = graded_students(course.course, ASSIGNMENT, submitted, in_gradebook)
+    assert set(submitted) == {"k1", "p1", "p2"} and set(submitted) - done == {"p2"}
