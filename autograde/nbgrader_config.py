@@ -34,6 +34,9 @@ c.Exchange.root = os.environ.get("ATTN_EXCHANGE", os.path.join(HERE, "exchange")
 # remaining cells still run (nbgrader's Execute interrupts on timeout by default). 10 s: the
 # slowest cell of a correct pure-Python-loops submission takes ~0.15 s (autograde/README.md).
 c.Execute.timeout = int(os.environ.get("ATTN_TIMEOUT", "10"))
+# After a cell's reply, nbclient waits this long for the rest of its output before it calls the cell timed
+# out (its default, 4 s, is too short for a cell that prints 300 progress lines on a busy machine).
+c.Execute.iopub_timeout = c.Execute.timeout
 
 # Every grading kernel runs in the sandbox (coursekit/sandbox/; ATTN_SANDBOX=off for a class you trust)
 # and is told where this course's grader is (the test cells' hidden regions load it).
