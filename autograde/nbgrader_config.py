@@ -76,8 +76,9 @@ c.Autograde.exporter_class = plugins.ZeroOnFailureExporter
 # left out. Scores never change: graded cells' results and errors are always kept.
 c.CappedExecute.cell_output_limit = 300_000
 c.CappedExecute.notebook_output_limit = 1_200_000
-c.Autograde.autograde_preprocessors = plugins.with_capped_execute(
-    Autograde.class_traits()["autograde_preprocessors"].default())
+# The scores go into the gradebook in one transaction per notebook (nbgrader's rules, not one commit per cell).
+c.Autograde.autograde_preprocessors = plugins.with_grades_saved_at_once(plugins.with_capped_execute(
+    Autograde.class_traits()["autograde_preprocessors"].default()))
 # nbgrader's own LimitOutput (1000 lines per cell, after the run) would cut again, in English, and could
 # drop a late stderr line that decides a test cell's score: the cap above is the only truncation.
 c.LimitOutput.max_lines = -1

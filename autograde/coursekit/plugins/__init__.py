@@ -5,6 +5,7 @@ One module each:
 * :mod:`.kernel` — the grading kernel (``c.Execute.kernel_manager_class``): told where the grader is;
 * :mod:`.output_cap` — what grading keeps of a cell's output (``CappedExecute`` for nbgrader's Execute);
 * :mod:`.released_cells` — only a test cell the student changed is reported (#1961);
+* :mod:`.saved_grades` — a notebook's scores saved in one gradebook transaction, not one per cell;
 * :mod:`.duplicates` — a notebook with a copied nbgrader cell is refused, not guessed (#1083);
 * :mod:`.failures` — a notebook that cannot be graded scores 0 with the reason;
 * :mod:`.feedback` — hidden regions and the grader's records stripped from feedback (#917);
@@ -21,9 +22,10 @@ from .feedback import ClearHiddenTestsInFeedback
 from .kernel import GradingKernelManager
 from .output_cap import CappedExecute, cap_validator_outputs, with_capped_execute
 from .released_cells import OverwriteCellsFromRelease, with_release_check
+from .saved_grades import SaveAutoGradesAtOnce, with_grades_saved_at_once
 
 __all__ = ["ClearHiddenTestsInFeedback", "CappedExecute", "GradingKernelManager", "OverwriteCellsFromRelease",
-           "RejectDuplicateIds", "ZeroOnFailureExporter", "with_capped_execute", "with_rejected_duplicates",
-           "with_release_check"]
+           "RejectDuplicateIds", "SaveAutoGradesAtOnce", "ZeroOnFailureExporter", "with_capped_execute",
+           "with_grades_saved_at_once", "with_rejected_duplicates", "with_release_check"]
 
 cap_validator_outputs()
