@@ -15,7 +15,6 @@ import os
 
 from nbconvert.preprocessors import CoalesceStreamsPreprocessor, CSSHTMLHeaderPreprocessor
 from nbgrader.converters import Autograde
-from nbgrader.preprocessors import GetGrades
 
 from coursekit import plugins
 from coursekit.paths import grader_of
@@ -55,10 +54,12 @@ c.ClearSolutions.text_stub = "在这里写你的回答。"
 # A student who deletes a test cell gets it back at autograding time.
 c.OverwriteCells.add_missing_cells = True
 
-# Feedback without hidden regions or the grader's records (nbgrader#917); each line verify prints
-# arrives as its own stream output: merged, a cell shows one block.
-c.GenerateFeedback.preprocessors = [GetGrades, plugins.ClearHiddenTestsInFeedback, CoalesceStreamsPreprocessor,
-                                    CSSHTMLHeaderPreprocessor]
+# Feedback in the chapter's words: each graded cell named by its heading, unmarked written answers shown as
+# pending (待批改) and counted in the log, without hidden regions or the grader's records (nbgrader#917); each
+# line verify prints arrives as its own stream output: merged, a cell shows one block.
+c.GenerateFeedback.exporter_class = plugins.CourseFeedbackExporter
+c.GenerateFeedback.preprocessors = [plugins.GetGradesForFeedback, plugins.ClearHiddenTestsInFeedback,
+                                    CoalesceStreamsPreprocessor, CSSHTMLHeaderPreprocessor]
 c.CoalesceStreamsPreprocessor.enabled = True  # nbconvert's preprocessors start disabled
 c.ClearHiddenTestsInFeedback.grader = GRADER  # and any of the grader's lines a student printed
 

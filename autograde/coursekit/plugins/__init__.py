@@ -8,6 +8,8 @@ One module each:
 * :mod:`.duplicates` — a notebook with a copied nbgrader cell is refused, not guessed (#1083);
 * :mod:`.failures` — a notebook that cannot be graded scores 0 with the reason;
 * :mod:`.feedback` — hidden regions and the grader's records stripped from feedback (#917);
+* :mod:`.feedback_page` — the feedback page in the chapter's words (:mod:`.cell_names`), unmarked answers
+  pending (:mod:`.pending`);
 * :mod:`.export` — ``nbgrader export`` with one column per graded cell.
 
 Importing this package makes ``nbgrader validate`` run ``CappedExecute`` as well
@@ -18,11 +20,13 @@ the process that imports the course's plugins — nbgrader's, when it loads ``nb
 from .duplicates import RejectDuplicateIds, with_rejected_duplicates
 from .failures import ZeroOnFailureExporter
 from .feedback import ClearHiddenTestsInFeedback
+from .feedback_page import CourseFeedbackExporter, GetGradesForFeedback
 from .kernel import GradingKernelManager
 from .output_cap import CappedExecute, cap_validator_outputs, with_capped_execute
 from .released_cells import OverwriteCellsFromRelease, with_release_check
 
-__all__ = ["ClearHiddenTestsInFeedback", "CappedExecute", "GradingKernelManager", "OverwriteCellsFromRelease",
+__all__ = ["ClearHiddenTestsInFeedback", "CappedExecute", "CourseFeedbackExporter", "GetGradesForFeedback",
+           "GradingKernelManager", "OverwriteCellsFromRelease",
            "RejectDuplicateIds", "ZeroOnFailureExporter", "with_capped_execute", "with_rejected_duplicates",
            "with_release_check"]
 

@@ -1,0 +1,72 @@
+"""Written answers no instructor has marked yet: *pending* (待批改), never a 0.
+
+nbgrader gives a written answer (a manually graded cell) no score until someone marks it and then
+shows it as ``0.0 / 1.0``, which a student reads as a failed answer; an untouched release stub
+it even scores 0 itself. For this course an answer is **pending** while its cell is manually graded
+and the gradebook holds no manual score for it (:func:`is_pending`), whatever nbgrader filled in.
+The feedback page shows it as :data:`PENDING`, and ``generate_feedback`` / ``release_feedback``
+tell the instructor how many there are, per student and in total, without stopping.
+"""
+from dataclasses import dataclass
+
+from nbgrader.api import Assignment, Grade, GradeCell, SolutionCell, Student, SubmittedAssignment, SubmittedNotebook
+from sqlalchemy.orm import aliased
+
+__all__ = ["PENDING", "PendingAnswer", "class_pending", "is_pending", "student_line", "total_line"]
+
+PENDING = "待批改"
+
+
+@dataclass(frozen=True)
+class PendingAnswer:
+    notebook: str
+    grade_id: str
+    max_score: float
+
+
+def is_pending(manually_graded: bool, manual_score) -> bool:
+    """A manually graded cell with no manual score: nobody has marked it yet."""
+    return bool(manually_graded) and manual_score is None
+
+
+def class_pending(gradebook, assignment: str) -> dict:
+    """``{student: [PendingAnswer, …]}`` of ``assignment`` in an open gradebook (students with none left out)."""
+    db, solution = gradebook.db, aliased(SolutionCell, flat=True)  # both cell kinds share one table
+    rows = (db.query(Student.id, GradeCell.notebook_id, GradeCell.name, GradeCell.max_score, Grade.manual_score)
+            .join(SubmittedNotebook, Grade.notebook_id == SubmittedNotebook.id)
+            .join(SubmittedAssignment, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
+            .join(Student, SubmittedAssignment.student_id == Student.id)
+            .join(Assignment, SubmittedAssignment.assignment_id == Assignment.id)
+            .join(GradeCell, Grade.cell_id == GradeCell.id)
+            .join(solution, (solution.notebook_id == GradeCell.notebook_id) & (solution.name == GradeCell.name))  # a grade cell that is also a solution: marked by hand
+            .filter(Assignment.name == assignment)
+            .order_by(Student.id, GradeCell.notebook_id, GradeCell.id))
+    notebooks = {nb.id: nb.name for nb in gradebook.find_assignment(assignment).notebooks}
+    pending = {}
+    for student, notebook, name, points, manual in rows:
+        if is_pending(True, manual):
+            pending.setdefault(student, []).append(PendingAnswer(notebooks[notebook], name, float(points)))
+    return pending
+
+
+def _points(answers) -> str:
+    return f"{sum(a.max_score for a in answers):g} 分"
+
+
+def student_line(student: str, assignment: str, answers) -> str:
+    """What the instructor reads about one student's pending answers."""
+    return (f"{student}：{assignment} 还有 {len(answers)} 道书面题{PENDING}（{_points(answers)}），"
+            f"反馈里显示为「{PENDING}」，老师批改前不算分。")
+
+
+def total_line(assignment: str, pending: dict, scope: str = "全班") -> str:
+    """One line for the whole run: how many students and answers are pending, and what to do after marking.
+
+    ``pending`` is ``{student: answers}``; ``scope`` says whose ("全班", "本次发布的反馈里").
+    """
+    if not pending:
+        return f"{assignment}：{scope}没有{PENDING}的书面题。"
+    answers = [a for student_answers in pending.values() for a in student_answers]
+    return (f"{assignment}：{scope}有 {len(pending)} 名学生共 {len(answers)} 道书面题{PENDING}"
+            f"（{_points(answers)}），反馈照常生成和发布。批改后运行 nbgrader generate_feedback {assignment} --force "
+            f"和 nbgrader release_feedback {assignment}，学生再取一次反馈就能看到分数。")
