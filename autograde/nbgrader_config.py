@@ -62,6 +62,8 @@ c.GenerateFeedback.preprocessors = [plugins.GetGradesForFeedback, plugins.ClearH
                                     CoalesceStreamsPreprocessor, CSSHTMLHeaderPreprocessor]
 c.CoalesceStreamsPreprocessor.enabled = True  # nbconvert's preprocessors start disabled
 c.ClearHiddenTestsInFeedback.grader = GRADER  # and any of the grader's lines a student printed
+# release_feedback as nbgrader's, then how many answers the released pages still show as pending
+c.ExchangeFactory.release_feedback = plugins.ReleaseFeedbackTellingPending
 
 # Submissions that cannot be graded: 0 with a reason, the class goes on. Only a test cell a student
 # really changed is reported (not the hidden region the release never had, nbgrader#1961).

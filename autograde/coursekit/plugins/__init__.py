@@ -9,7 +9,7 @@ One module each:
 * :mod:`.failures` — a notebook that cannot be graded scores 0 with the reason;
 * :mod:`.feedback` — hidden regions and the grader's records stripped from feedback (#917);
 * :mod:`.feedback_page` — the feedback page in the chapter's words (:mod:`.cell_names`), unmarked answers
-  pending (:mod:`.pending`);
+  pending (:mod:`.pending`); :mod:`.release_feedback` — ``release_feedback`` says how many are still pending;
 * :mod:`.export` — ``nbgrader export`` with one column per graded cell.
 
 Importing this package makes ``nbgrader validate`` run ``CappedExecute`` as well
@@ -23,11 +23,12 @@ from .feedback import ClearHiddenTestsInFeedback
 from .feedback_page import CourseFeedbackExporter, GetGradesForFeedback
 from .kernel import GradingKernelManager
 from .output_cap import CappedExecute, cap_validator_outputs, with_capped_execute
+from .release_feedback import ReleaseFeedbackTellingPending
 from .released_cells import OverwriteCellsFromRelease, with_release_check
 
 __all__ = ["ClearHiddenTestsInFeedback", "CappedExecute", "CourseFeedbackExporter", "GetGradesForFeedback",
            "GradingKernelManager", "OverwriteCellsFromRelease",
-           "RejectDuplicateIds", "ZeroOnFailureExporter", "with_capped_execute", "with_rejected_duplicates",
+           "RejectDuplicateIds", "ReleaseFeedbackTellingPending", "ZeroOnFailureExporter", "with_capped_execute", "with_rejected_duplicates",
            "with_release_check"]
 
 cap_validator_outputs()

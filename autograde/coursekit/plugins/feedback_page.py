@@ -11,6 +11,7 @@ instructor, in the log, how many answers are pending: the whole class once, then
 """
 import copy
 import pathlib
+import re
 
 from nbconvert.exporters import HTMLExporter
 from nbgrader import utils
@@ -19,9 +20,9 @@ from nbgrader.preprocessors import GetGrades
 from traitlets.config import Config
 
 from .cell_names import cell_names
-from .pending import PENDING, PendingAnswer, class_pending, is_pending, student_line, total_line
+from .pending import PENDING, PendingAnswer, Tally, class_tallies, is_pending, student_line, total_line
 
-__all__ = ["CourseFeedbackExporter", "GetGradesForFeedback", "NO_RESPONSE", "TEMPLATE", "TEMPLATES"]
+__all__ = ["CourseFeedbackExporter", "GetGradesForFeedback", "NO_RESPONSE", "TEMPLATE", "TEMPLATES", "page_tally"]
 
 TEMPLATES = pathlib.Path(__file__).with_name("templates")
 TEMPLATE = "course_feedback"
@@ -45,13 +46,13 @@ class GetGradesForFeedback(GetGrades):
         if not self._told_class:
             self._told_class = True
             with Gradebook(info["db_url"]) as gradebook:
-                self.log.warning(total_line(info["assignment"], class_pending(gradebook, info["assignment"])))
+                self.log.warning(total_line(info["assignment"], class_tallies(gradebook, info["assignment"])))
         self._names, self._pending = cell_names(nb), []
         nb, resources = super().preprocess(nb, resources)
-        resources["course_feedback"] = {"pending": len(self._pending), "pending_word": PENDING,
-                                        "pending_points": sum(a.max_score for a in self._pending)}
-        if self._pending:
-            self.log.warning(student_line(info["student"], info["assignment"], self._pending))
+        tally = Tally.of(self._pending)
+        resources["course_feedback"] = {"pending": tally.answers, "pending_points": tally.points, "pending_word": PENDING}
+        if tally.answers:
+            self.log.warning(student_line(info["student"], info["assignment"], tally))
         return nb, resources
 
     def _get_score(self, cell, resources):
@@ -87,3 +88,13 @@ class CourseFeedbackExporter(HTMLExporter):
         ours.setdefault("extra_template_basedirs", [str(TEMPLATES), *nbgraders])
         ours.setdefault("extra_template_paths", [*config.HTMLExporter.get("extra_template_paths", []), *nbgraders])
         super().__init__(config=config, **kwargs)
+
+
+# what the template writes on the page's container: read back by release_feedback (a page of nbgrader's has none)
+_PAGE_TALLY = re.compile(r'data-pending="(\d+)" data-pending-points="([0-9.]+)"')
+
+
+def page_tally(page: str) -> Tally | None:
+    """The pending answers a feedback page shows (``None``: not a page of the course's template)."""
+    found = _PAGE_TALLY.search(page)
+    return Tally(int(found.group(1)), float(found.group(2))) if found else None

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from nbgrader.api import Assignment, Grade, GradeCell, SolutionCell, Student, SubmittedAssignment, SubmittedNotebook
 from sqlalchemy.orm import aliased
 
-__all__ = ["PENDING", "PendingAnswer", "class_pending", "is_pending", "student_line", "total_line"]
+__all__ = ["PENDING", "PendingAnswer", "Tally", "class_pending", "class_tallies", "is_pending", "student_line",
+           "total_line"]
 
 PENDING = "待批改"
 
@@ -49,24 +50,43 @@ def class_pending(gradebook, assignment: str) -> dict:
     return pending
 
 
-def _points(answers) -> str:
-    return f"{sum(a.max_score for a in answers):g} 分"
+def class_tallies(gradebook, assignment: str) -> dict:
+    """``{student: Tally}`` of :func:`class_pending`."""
+    return {student: Tally.of(answers) for student, answers in class_pending(gradebook, assignment).items()}
 
 
-def student_line(student: str, assignment: str, answers) -> str:
+@dataclass(frozen=True)
+class Tally:
+    """How many answers are pending, and the points they are worth."""
+    answers: int = 0
+    points: float = 0.0
+
+    @classmethod
+    def of(cls, answers) -> "Tally":
+        return cls(len(answers), sum(a.max_score for a in answers))
+
+    def __add__(self, other: "Tally") -> "Tally":
+        return Tally(self.answers + other.answers, self.points + other.points)
+
+    def __str__(self) -> str:
+        return f"{self.answers} 道书面题{PENDING}（{self.points:g} 分）"
+
+
+def student_line(student: str, assignment: str, tally: Tally) -> str:
     """What the instructor reads about one student's pending answers."""
-    return (f"{student}：{assignment} 还有 {len(answers)} 道书面题{PENDING}（{_points(answers)}），"
-            f"反馈里显示为「{PENDING}」，老师批改前不算分。")
+    return f"{student}：{assignment} 还有 {tally}，反馈里显示为「{PENDING}」，老师批改前不算分。"
 
 
 def total_line(assignment: str, pending: dict, scope: str = "全班") -> str:
-    """One line for the whole run: how many students and answers are pending, and what to do after marking.
+    """One line for a whole run: how many students and answers are pending, and what to do after marking.
 
-    ``pending`` is ``{student: answers}``; ``scope`` says whose ("全班", "本次发布的反馈里").
+    ``pending`` is ``{student: Tally}`` (students with nothing pending may be left out); ``scope``
+    says whose they are ("全班", "本次发布的反馈里").
     """
+    pending = {student: tally for student, tally in pending.items() if tally.answers}
     if not pending:
         return f"{assignment}：{scope}没有{PENDING}的书面题。"
-    answers = [a for student_answers in pending.values() for a in student_answers]
-    return (f"{assignment}：{scope}有 {len(pending)} 名学生共 {len(answers)} 道书面题{PENDING}"
-            f"（{_points(answers)}），反馈照常生成和发布。批改后运行 nbgrader generate_feedback {assignment} --force "
-            f"和 nbgrader release_feedback {assignment}，学生再取一次反馈就能看到分数。")
+    total = sum(pending.values(), Tally())
+    return (f"{assignment}：{scope}有 {len(pending)} 名学生共 {total}，反馈照常生成和发布。"
+            f"批改后运行 nbgrader generate_feedback {assignment} --force 和 nbgrader release_feedback {assignment}，"
+            "学生再取一次反馈就能看到分数。")
