@@ -14,8 +14,10 @@ One module each:
 
 Importing this package makes ``nbgrader validate`` run ``CappedExecute`` as well
 (:func:`.output_cap.cap_validator_outputs`: nbgrader 0.9's ``Validator.preprocessors`` is not a
-configurable trait, so its class default is swapped). The swap is idempotent and affects only
-the process that imports the course's plugins — nbgrader's, when it loads ``nbgrader_config.py``.
+configurable trait, so its class default is swapped) and name the written questions still
+unanswered in one Chinese entry (:func:`.validation.name_unanswered_questions` wraps
+``Validator.validate``). Both are idempotent and affect only the process that imports the
+course's plugins — nbgrader's, when it loads ``nbgrader_config.py``.
 """
 from .duplicates import RejectDuplicateIds, with_rejected_duplicates
 from .failures import ZeroOnFailureExporter
@@ -25,6 +27,7 @@ from .kernel import GradingKernelManager
 from .output_cap import CappedExecute, cap_validator_outputs, with_capped_execute
 from .release_feedback import ReleaseFeedbackTellingPending
 from .released_cells import OverwriteCellsFromRelease, with_release_check
+from .validation import name_unanswered_questions
 
 __all__ = ["ClearHiddenTestsInFeedback", "CappedExecute", "CourseFeedbackExporter", "GetGradesForFeedback",
            "GradingKernelManager", "OverwriteCellsFromRelease",
@@ -32,3 +35,4 @@ __all__ = ["ClearHiddenTestsInFeedback", "CappedExecute", "CourseFeedbackExporte
            "with_release_check"]
 
 cap_validator_outputs()
+name_unanswered_questions()
