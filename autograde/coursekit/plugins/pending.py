@@ -41,7 +41,7 @@ def class_pending(gradebook, assignment: str) -> dict:
             .join(GradeCell, Grade.cell_id == GradeCell.id)
             .join(solution, (solution.notebook_id == GradeCell.notebook_id) & (solution.name == GradeCell.name))  # a grade cell that is also a solution: marked by hand
             .filter(Assignment.name == assignment)
-            .order_by(Student.id, GradeCell.notebook_id, GradeCell.id))
+            .order_by(Student.id, GradeCell.notebook_id, GradeCell.name))
     notebooks = {nb.id: nb.name for nb in gradebook.find_assignment(assignment).notebooks}
     pending = {}
     for student, notebook, name, points, manual in rows:
