@@ -1,6 +1,6 @@
 """Does the course's feedback page name each graded cell and show unmarked answers as pending?
 
-coursekit/plugins/feedback_page.py and pending.py on a small synthetic notebook and gradebook, exported
+coursekit/plugins/feedback_page.py, pending.py and release_feedback.py on a small synthetic notebook and gradebook, exported
 the way ``generate_feedback`` exports (nbgrader's own GenerateFeedback config, no CLI).
 """
 import logging
@@ -12,7 +12,7 @@ from nbgrader.api import Gradebook
 from nbgrader.converters import GenerateFeedback
 from nbgrader.coursedir import CourseDirectory
 
-from coursekit.plugins import CourseFeedbackExporter, GetGradesForFeedback
+from coursekit.plugins import CourseFeedbackExporter, GetGradesForFeedback, ReleaseFeedbackTellingPending
 from coursekit.plugins.feedback_page import page_tally
 from coursekit.plugins.pending import PENDING, Tally, class_pending, total_line
 from support.course_tools import visible_text
@@ -110,3 +110,24 @@ def test_does_the_total_line_count_students_and_points_and_skip_students_with_no
     line = total_line(A, {"a": Tally(8, 8.0), "b": Tally(0, 0.0), "c": Tally(2, 1.5)}, scope="本次发布的反馈里")
     assert line.startswith("ch04_attention：本次发布的反馈里有 2 名学生共 10 道书面题待批改（9.5 分）")
     assert "nbgrader generate_feedback ch04_attention --force" in line
+
+
+def test_does_release_feedback_read_the_released_page_and_name_one_generated_before_the_marking(
+        gradebook, tmp_path, caplog):
+    """ReleaseFeedbackTellingPending: the page's 2 pending answers per student and in total; marked since: named?"""
+    page = _page(gradebook)
+    folder = tmp_path / "feedback" / "s1" / A
+    folder.mkdir(parents=True)
+    (folder / f"{A}.html").write_text(page, encoding="utf-8")
+    with Gradebook(gradebook) as gb:  # the instructor marks one answer after generating the page
+        gb.find_grade("q_think2", A, A, "s1").manual_score = 1.0
+        gb.db.commit()
+    coursedir = CourseDirectory(root=str(tmp_path), assignment_id=A, db_url=gradebook)
+    release = ReleaseFeedbackTellingPending(coursedir=coursedir)
+    release.init_src()
+    with caplog.at_level(logging.WARNING):
+        release._tell_pending()
+    assert "s1：ch04_attention 还有 2 道书面题待批改（2 分）" in caplog.text
+    assert "s1 的反馈是在批改之前生成的：页面上 2 道待批改，成绩册里只剩 1 道" in caplog.text
+    assert f"nbgrader generate_feedback {A} --student s1 --force" in caplog.text
+    assert "ch04_attention：本次发布的反馈里有 1 名学生共 2 道书面题待批改（2 分）" in caplog.text
