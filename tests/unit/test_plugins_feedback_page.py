@@ -1,7 +1,7 @@
 """Does the course's feedback page name each graded cell and show unmarked answers as pending?
 
-coursekit/plugins/feedback_page.py, pending.py and release_feedback.py on a small synthetic notebook and gradebook, exported
-the way ``generate_feedback`` exports (nbgrader's own GenerateFeedback config, no CLI).
+coursekit/plugins/feedback_page.py, pending.py and release_feedback.py on a small synthetic notebook and
+gradebook, exported the way ``generate_feedback`` exports (nbgrader's own GenerateFeedback config, no CLI).
 """
 import logging
 import re
