@@ -35,7 +35,8 @@ def _notebook():
              _meta(new_code_cell("def student_attention_scores(): ..."), "student_attention_scores", False, True),
              test]
     for grade_id, heading in QUESTIONS.items():
-        cells += [new_markdown_cell(f"### {heading}\n\n题目"), _meta(new_markdown_cell("回答"), grade_id, True, True, 1)]
+        answer = _meta(new_markdown_cell("回答"), grade_id, True, True, 1)
+        cells += [new_markdown_cell(f"### {heading}\n\n题目"), answer]
     return new_notebook(cells=cells)
 
 

@@ -30,8 +30,8 @@ from .released_cells import OverwriteCellsFromRelease, with_release_check
 from .validation import name_unanswered_questions
 
 __all__ = ["ClearHiddenTestsInFeedback", "CappedExecute", "CourseFeedbackExporter", "GetGradesForFeedback",
-           "GradingKernelManager", "OverwriteCellsFromRelease",
-           "RejectDuplicateIds", "ReleaseFeedbackTellingPending", "ZeroOnFailureExporter", "with_capped_execute", "with_rejected_duplicates",
+           "GradingKernelManager", "OverwriteCellsFromRelease", "RejectDuplicateIds", "ReleaseFeedbackTellingPending",
+           "ZeroOnFailureExporter", "name_unanswered_questions", "with_capped_execute", "with_rejected_duplicates",
            "with_release_check"]
 
 cap_validator_outputs()

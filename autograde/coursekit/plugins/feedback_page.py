@@ -50,7 +50,8 @@ class GetGradesForFeedback(GetGrades):
         self._names, self._pending = cell_names(nb), []
         nb, resources = super().preprocess(nb, resources)
         tally = Tally.of(self._pending)
-        resources["course_feedback"] = {"pending": tally.answers, "pending_points": tally.points, "pending_word": PENDING}
+        resources["course_feedback"] = {"pending": tally.answers, "pending_points": tally.points,
+                                        "pending_word": PENDING}
         if tally.answers:
             self.log.warning(student_line(info["student"], info["assignment"], tally))
         return nb, resources

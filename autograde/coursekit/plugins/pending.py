@@ -1,8 +1,8 @@
 """Written answers no instructor has marked yet: *pending* (待批改), never a 0.
 
-nbgrader gives a written answer (a manually graded cell) no score until someone marks it and then
-shows it as ``0.0 / 1.0``, which a student reads as a failed answer; an untouched release stub
-it even scores 0 itself. For this course an answer is **pending** while its cell is manually graded
+nbgrader gives a written answer (a manually graded cell) no score until someone marks it, and
+its feedback shows that as ``0.0 / 1.0``, which a student reads as a failed answer; an answer
+left as released it even scores 0 itself. For this course an answer is **pending** while its cell is manually graded
 and the gradebook holds no manual score for it (:func:`is_pending`), whatever nbgrader filled in.
 The feedback page shows it as :data:`PENDING`, and ``generate_feedback`` / ``release_feedback``
 tell the instructor how many there are, per student and in total, without stopping.
@@ -39,7 +39,8 @@ def class_pending(gradebook, assignment: str) -> dict:
             .join(Student, SubmittedAssignment.student_id == Student.id)
             .join(Assignment, SubmittedAssignment.assignment_id == Assignment.id)
             .join(GradeCell, Grade.cell_id == GradeCell.id)
-            .join(solution, (solution.notebook_id == GradeCell.notebook_id) & (solution.name == GradeCell.name))  # a grade cell that is also a solution: marked by hand
+            # a grade cell that is also a solution cell is marked by hand
+            .join(solution, (solution.notebook_id == GradeCell.notebook_id) & (solution.name == GradeCell.name))
             .filter(Assignment.name == assignment)
             .order_by(Student.id, GradeCell.notebook_id, GradeCell.name))
     notebooks = {nb.id: nb.name for nb in gradebook.find_assignment(assignment).notebooks}

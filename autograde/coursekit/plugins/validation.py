@@ -31,14 +31,17 @@ def _unanswered(cell) -> bool:
             and utils.determine_grade(cell)[0] == 0)
 
 
+def _bullets(names) -> str:
+    return "\n".join(f"  · {name}" for name in names)
+
+
 def unanswered_entry(names: list, tests: int, failing: list) -> dict:
     """The one failed entry for ``names`` (unanswered questions); ``failing``: test cells that did not pass."""
-    listed = "\n".join(f"  · {name}" for name in names)
     if failing:
-        code = f"代码：{len(failing)} 个评分单元格没有全部通过（见上面各自的条目）：\n" + "\n".join(f"  · {n}" for n in failing)
+        code = f"代码：{len(failing)} 个评分单元格没有全部通过（见上面各自的条目）：\n{_bullets(failing)}"
     else:
         code = f"代码：{tests} 个评分单元格全部通过。"
-    text = (f"还没有作答的书面题（{len(names)} 道）：\n{listed}\n"
+    text = (f"还没有作答的书面题（{len(names)} 道）：\n{_bullets(names)}\n"
             "在每道题下方的回答单元格里写上你的回答（双击进入编辑，Shift + Enter 完成），提交后由老师批改。\n"
             f"{code}")
     return {"source": f"{len(names)} 道书面题还没有作答", "error": text, "raw_error": text}
