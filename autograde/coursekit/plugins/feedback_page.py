@@ -22,12 +22,12 @@ from traitlets.config import Config
 from .cell_names import cell_names
 from .pending import PENDING, PendingAnswer, Tally, class_tallies, is_pending, student_line, total_line
 
-__all__ = ["CourseFeedbackExporter", "GetGradesForFeedback", "NO_RESPONSE", "TEMPLATE", "TEMPLATES", "page_tally"]
+__all__ = ["CourseFeedbackExporter", "GetGradesForFeedback", "NBGRADER_COMMENTS", "TEMPLATE", "TEMPLATES", "page_tally"]
 
 TEMPLATES = pathlib.Path(__file__).with_name("templates")
 TEMPLATE = "course_feedback"
 # nbgrader's automatic comment on an answer left as released, in the page's language
-NO_RESPONSE = {"No response.": "未作答：这里还是发下来时的样子。"}
+NBGRADER_COMMENTS = {"No response.": "未作答：这里还是发下来时的样子。"}
 
 
 class GetGradesForFeedback(GetGrades):
@@ -68,7 +68,7 @@ class GetGradesForFeedback(GetGrades):
     def _get_comment(self, cell, resources):
         super()._get_comment(cell, resources)
         comment = cell.metadata.nbgrader.get("comment")
-        cell.metadata.nbgrader["comment"] = NO_RESPONSE.get(comment, comment)
+        cell.metadata.nbgrader["comment"] = NBGRADER_COMMENTS.get(comment, comment)
 
 
 class CourseFeedbackExporter(HTMLExporter):
