@@ -79,6 +79,8 @@ class CourseFeedbackExporter(HTMLExporter):
     section first, so it adds there what it needs unless the config names it: the course's template,
     the course's folder in front of nbgrader's, and nbgrader's folder as a search path too, for the
     ``{% extends 'feedback/index.html.j2' %}`` that extends nbgrader's page instead of copying it.
+    Outside ``generate_feedback``, pass it GenerateFeedback's config (``GenerateFeedback(...).config``),
+    as tests/unit/test_plugins_feedback_page.py does.
     """
 
     def __init__(self, config=None, **kwargs):
