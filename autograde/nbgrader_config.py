@@ -15,7 +15,6 @@ import os
 
 from nbconvert.preprocessors import CoalesceStreamsPreprocessor, CSSHTMLHeaderPreprocessor
 from nbgrader.converters import Autograde
-from nbgrader.preprocessors import GetGrades
 
 from coursekit import plugins
 from coursekit.paths import grader_of
@@ -58,12 +57,16 @@ c.ClearSolutions.text_stub = "在这里写你的回答。"
 # A student who deletes a test cell gets it back at autograding time.
 c.OverwriteCells.add_missing_cells = True
 
-# Feedback without hidden regions or the grader's records (nbgrader#917); each line verify prints
-# arrives as its own stream output: merged, a cell shows one block.
-c.GenerateFeedback.preprocessors = [GetGrades, plugins.ClearHiddenTestsInFeedback, CoalesceStreamsPreprocessor,
-                                    CSSHTMLHeaderPreprocessor]
+# Feedback in the chapter's words: each graded cell named by its heading, unmarked written answers shown as
+# pending (待批改) and counted in the log, without hidden regions or the grader's records (nbgrader#917); each
+# line verify prints arrives as its own stream output: merged, a cell shows one block.
+c.GenerateFeedback.exporter_class = plugins.CourseFeedbackExporter
+c.GenerateFeedback.preprocessors = [plugins.GetGradesForFeedback, plugins.ClearHiddenTestsInFeedback,
+                                    CoalesceStreamsPreprocessor, CSSHTMLHeaderPreprocessor]
 c.CoalesceStreamsPreprocessor.enabled = True  # nbconvert's preprocessors start disabled
 c.ClearHiddenTestsInFeedback.grader = GRADER  # and any of the grader's lines a student printed
+# release_feedback as nbgrader's, then how many answers the released pages still show as pending
+c.ExchangeFactory.release_feedback = plugins.ReleaseFeedbackTellingPending
 
 # Submissions that cannot be graded: 0 with a reason, the class goes on. Only a test cell a student
 # really changed is reported (not the hidden region the release never had, nbgrader#1961).
