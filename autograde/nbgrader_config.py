@@ -15,7 +15,6 @@ import os
 
 from nbconvert.preprocessors import CoalesceStreamsPreprocessor, CSSHTMLHeaderPreprocessor
 from nbgrader.converters import Autograde
-from nbgrader.preprocessors import GetGrades
 
 from coursekit import plugins
 from coursekit.paths import grader_of
@@ -34,6 +33,9 @@ c.Exchange.root = os.environ.get("ATTN_EXCHANGE", os.path.join(HERE, "exchange")
 # remaining cells still run (nbgrader's Execute interrupts on timeout by default). 10 s: the
 # slowest cell of a correct pure-Python-loops submission takes ~0.15 s (autograde/README.md).
 c.Execute.timeout = int(os.environ.get("ATTN_TIMEOUT", "10"))
+# After a cell's reply, nbclient waits this long for the rest of its output before it calls the cell timed
+# out (its default, 4 s, is too short for a cell that prints 300 progress lines on a busy machine).
+c.Execute.iopub_timeout = c.Execute.timeout
 
 # Every grading kernel runs in the sandbox (coursekit/sandbox/; ATTN_SANDBOX=off for a class you trust)
 # and is told where this course's grader is (the test cells' hidden regions load it).
@@ -55,12 +57,16 @@ c.ClearSolutions.text_stub = "在这里写你的回答。"
 # A student who deletes a test cell gets it back at autograding time.
 c.OverwriteCells.add_missing_cells = True
 
-# Feedback without hidden regions or the grader's records (nbgrader#917); each line verify prints
-# arrives as its own stream output: merged, a cell shows one block.
-c.GenerateFeedback.preprocessors = [GetGrades, plugins.ClearHiddenTestsInFeedback, CoalesceStreamsPreprocessor,
-                                    CSSHTMLHeaderPreprocessor]
+# Feedback in the chapter's words: each graded cell named by its heading, unmarked written answers shown as
+# pending (待批改) and counted in the log, without hidden regions or the grader's records (nbgrader#917); each
+# line verify prints arrives as its own stream output: merged, a cell shows one block.
+c.GenerateFeedback.exporter_class = plugins.CourseFeedbackExporter
+c.GenerateFeedback.preprocessors = [plugins.GetGradesForFeedback, plugins.ClearHiddenTestsInFeedback,
+                                    CoalesceStreamsPreprocessor, CSSHTMLHeaderPreprocessor]
 c.CoalesceStreamsPreprocessor.enabled = True  # nbconvert's preprocessors start disabled
 c.ClearHiddenTestsInFeedback.grader = GRADER  # and any of the grader's lines a student printed
+# release_feedback as nbgrader's, then how many answers the released pages still show as pending
+c.ExchangeFactory.release_feedback = plugins.ReleaseFeedbackTellingPending
 
 # Submissions that cannot be graded: 0 with a reason, the class goes on. Only a test cell a student
 # really changed is reported (not the hidden region the release never had, nbgrader#1961).
@@ -73,8 +79,9 @@ c.Autograde.exporter_class = plugins.ZeroOnFailureExporter
 # left out. Scores never change: graded cells' results and errors are always kept.
 c.CappedExecute.cell_output_limit = 300_000
 c.CappedExecute.notebook_output_limit = 1_200_000
-c.Autograde.autograde_preprocessors = plugins.with_capped_execute(
-    Autograde.class_traits()["autograde_preprocessors"].default())
+# The scores go into the gradebook in one transaction per notebook (nbgrader's rules, not one commit per cell).
+c.Autograde.autograde_preprocessors = plugins.with_grades_saved_at_once(plugins.with_capped_execute(
+    Autograde.class_traits()["autograde_preprocessors"].default()))
 # nbgrader's own LimitOutput (1000 lines per cell, after the run) would cut again, in English, and could
 # drop a late stderr line that decides a test cell's score: the cap above is the only truncation.
 c.LimitOutput.max_lines = -1

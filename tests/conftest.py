@@ -44,6 +44,9 @@ matplotlib.use("Agg")
 # its module fixtures) together on one worker; unit tests spread test by test.
 SHARED = {"graded_classes": "graded-classes", "shared_class": "graded-classes", "serial_class": "graded-classes",
           "course_hub_plan": "hub"}
+# pytest-timeout counts a fixture's set-up in the first test that asks for it: grading the classes on
+# two busy cores can take longer than the 600 s every other test gets.
+SHARED_SETUP_SECONDS = 1800
 
 
 def pytest_collection_modifyitems(config, items):
@@ -60,3 +63,5 @@ def pytest_collection_modifyitems(config, items):
         group = shared[0] if shared else pathlib.Path(path).stem
         for test in tests:
             test.add_marker(pytest.mark.xdist_group(group))
+            if shared and not test.get_closest_marker("timeout"):  # the first test also waits for the set-up
+                test.add_marker(pytest.mark.timeout(SHARED_SETUP_SECONDS))

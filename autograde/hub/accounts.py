@@ -70,10 +70,11 @@ def _write(path: pathlib.Path, text: str, mode=None) -> None:
 
 
 def write_system_settings(plan) -> None:
-    """The settings every server reads (``plan.settings``): exchange and course id, frame policy and
-    terminal shell, a quiet Lab. Readable by all, written by the hub only."""
+    """The settings every server reads (``plan.settings``): exchange and course id, the course's Validate
+    (coursekit.plugins), frame policy and terminal shell, a quiet Lab. Readable by all, written by the hub only."""
     folder = plan.settings
     lines = ["c = get_config()  # noqa: F821 -- written by autograde/hub/accounts.py",
+             "import coursekit.plugins  # noqa: E402,F401 -- Validate names unanswered written questions (in Chinese)",
              f"c.Exchange.root = {plan.exchange!r}", f"c.CourseDirectory.course_id = {plan.course_id!r}"]
     _write(folder / "nbgrader_config.py", "\n".join(lines) + "\n", 0o644)
     _write(folder / SERVER_CONFIG_FILE, json.dumps(SERVER_CONFIG, indent=1), 0o644)

@@ -2,7 +2,7 @@
 
 generate_assignment → validate (master / release) → release_assignment → fetch_assignment and
 submit by three students, each in their own home with ``--student`` → collect → autograde →
-generate_feedback → export. The course id and the exchange come from ATTN_COURSE_ID and
+generate_feedback → release_feedback → export. The course id and the exchange come from ATTN_COURSE_ID and
 ATTN_EXCHANGE; every HOME and Jupyter directory is a temp dir. alice submits a correct
 solution, bob the untouched release, carol a softmax without the max subtraction.
 """
@@ -16,7 +16,10 @@ from nbconvert import HTMLExporter
 
 from coursekit.paths import ASSIGNMENT, COURSE, MASTER
 from coursekit.paths import STUDENT_NOTEBOOK as STUDENT
+from coursekit.plugins.cell_names import cell_names
+from coursekit.plugins.pending import PENDING
 from support.course_tools import (
+    MANUAL,
     POINTS,
     course_copy,
     gradebook_scores,
@@ -67,7 +70,7 @@ def workflow(tmp_path_factory):
         done[f"fetch_{student}"] = run_nbgrader("fetch_assignment", ASSIGNMENT, *where, cwd=home, env=env)
         _student_edit(home / ASSIGNMENT / NOTEBOOK, implementations)
         done[f"submit_{student}"] = run_nbgrader("submit", ASSIGNMENT, *where, "--student", student, cwd=home, env=env)
-    for step in ("collect", "autograde", "generate_feedback"):
+    for step in ("collect", "autograde", "generate_feedback", "release_feedback"):
         done[step] = run_nbgrader(step, ASSIGNMENT, cwd=course, env=teacher)
     done["export"] = run_nbgrader("export", "--to", str(tmp / "grades.csv"), cwd=course, env=teacher)
     return SimpleNamespace(tmp=tmp, course=course, exchange=exchange, homes=homes, done=done,
@@ -109,12 +112,39 @@ def test_does_every_step_succeed(workflow):
 
 
 def test_does_validate_pass_the_master_and_show_the_releases_baseline(workflow):
-    """Master: all tests pass; release: the 4 test cells give partial credit and the 8 answers are empty?"""
+    """Master: all tests pass; release: the 4 test cells give partial credit, the 8 empty answers one Chinese entry?"""
     assert "Success! Your notebook passes all the tests." in workflow.done["validate_source"].stdout
     release = workflow.done["validate_release"].stdout
-    assert "VALIDATION FAILED ON 12 CELL(S)!" in release
+    assert "VALIDATION FAILED ON 5 CELL(S)!" in release and "You did not provide a response." not in release
     assert release.count("Partial credit; passed some but not all of the tests") == len(POINTS)
-    assert release.count("You did not provide a response.") == 8
+    names = cell_names(nbformat.read(STUDENT, as_version=4))
+    written = [names[grade_id] for grade_id in MANUAL]
+    assert "还没有作答的书面题（8 道）：\n" + "".join(f"      · {name}\n" for name in written) in release
+    assert "代码：4 个评分单元格没有全部通过" in release and f"  · {names['test4_end_to_end']}" in release
+
+
+def test_is_the_instructor_told_how_many_answers_are_pending_without_being_stopped(workflow):
+    """generate_feedback and release_feedback: the class's 24 pending answers, each student's 8, exit status 0?"""
+    generated, released = workflow.done["generate_feedback"], workflow.done["release_feedback"]
+    assert generated.returncode == released.returncode == 0
+    assert generated.stderr.count(f"{ASSIGNMENT}：全班有 3 名学生共 24 道书面题待批改（24 分）") == 1  # once a run
+    assert f"{ASSIGNMENT}：本次发布的反馈里有 3 名学生共 24 道书面题待批改（24 分）" in released.stderr
+    for student in STUDENTS:
+        line = f"{student}：{ASSIGNMENT} 还有 8 道书面题待批改（8 分）"
+        assert generated.stderr.count(line) == released.stderr.count(line) == 1
+    assert len(list((workflow.exchange / COURSE_ID / "feedback").glob("*.html"))) == len(STUDENTS)
+
+
+@pytest.mark.parametrize("student", list(STUDENTS))
+def test_does_feedback_name_each_graded_cell_and_show_written_answers_as_pending(workflow, student):
+    """Every graded cell under the chapter's name with its score; the 8 unmarked answers 待批改, never 0?"""
+    text, names = _feedback(workflow, student), cell_names(nbformat.read(STUDENT, as_version=4))
+    for grade_id, points in zip(POINTS, STUDENTS[student][1]):
+        assert f"{names[grade_id]}：{points:g} / {POINTS[grade_id]:g} 分" in text
+    for grade_id in MANUAL:
+        assert f"{names[grade_id]}：{PENDING} （1 分）" in text and f"{names[grade_id]}：0" not in text
+    assert f"目前得分 {sum(STUDENTS[student][1]):g} / 20 分；其中 8 道书面题（8 分）还" in text
+    assert "Test cell" not in text and "Written response" not in text
 
 
 def test_do_students_fetch_the_release_and_submit_under_their_own_ids(workflow):

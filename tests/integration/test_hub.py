@@ -15,6 +15,7 @@ import shutil
 import nbformat
 import pytest
 
+from coursekit.plugins.pending import PENDING
 from support import lab_page
 from support.course_tools import ASSIGNMENT, POINTS, gradebook_scores
 from support.hub_terminal import make_grade
@@ -193,9 +194,10 @@ def test_does_the_course_loop_work_for_an_instructor_and_two_students(hub, sessi
 
     for student, kind in kinds.items():
         text = fetch_and_open_feedback(pages[student], hub, student, kind)
-        shown = re.search(rf"{ASSIGNMENT} \(Score: ([\d.]+) / ([\d.]+)\)", text)
+        shown = re.search(r"目前得分 ([\d.]+) / ([\d.]+) 分", text)  # the course's page (coursekit/plugins/templates)
         assert shown, f"{student}'s feedback page has no score line"
         assert float(shown.group(1)) == pytest.approx(gradebook_scores(hub.course_dir(), student)["total"])
+        assert f"思考题 1：{PENDING}" in text  # nobody has marked the written answers yet: pending, not 0
         if kind == "correct":
             assert float(shown.group(1)) == sum(POINTS.values()) and DIAGNOSIS not in text
         else:

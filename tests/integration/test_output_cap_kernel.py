@@ -49,8 +49,9 @@ def synthetic_notebook():
 @pytest.fixture(scope="module")
 def runs():
     """{"plain": notebook run by nbgrader's Execute, "capped": the same run by CappedExecute(**LIMITS)}."""
-    plain, _ = Execute(timeout=60).preprocess(synthetic_notebook(), {})
-    capped, _ = CappedExecute(timeout=60, **LIMITS).preprocess(synthetic_notebook(), {})
+    waits = {"timeout": 60, "iopub_timeout": 30}  # a flood's last output can take seconds on busy cores
+    plain, _ = Execute(**waits).preprocess(synthetic_notebook(), {})
+    capped, _ = CappedExecute(**waits, **LIMITS).preprocess(synthetic_notebook(), {})
     return {run: {c.metadata.get("name"): c for c in nb.cells} for run, nb in (("plain", plain), ("capped", capped))}
 
 

@@ -1,0 +1,103 @@
+"""The feedback page a student reads: nbgrader's, in the chapter's words, with pending answers as pending.
+
+``generate_feedback`` (the instructor's, the formgrader's button, any automatic path) exports
+with :class:`CourseFeedbackExporter` (``GenerateFeedback.exporter_class``), which renders the
+template ``templates/course_feedback`` — nbgrader's ``feedback`` template extended, not copied:
+each graded cell is named as the chapter names it (:func:`.cell_names.cell_names`), a written
+answer nobody has marked shows :data:`.pending.PENDING` instead of ``0.0 / 1.0``, and the total
+says how many points are still pending. :class:`GetGradesForFeedback` takes the place of
+nbgrader's ``GetGrades`` and puts those facts where the template reads them; it also tells the
+instructor, in the log, how many answers are pending: the whole class once, then each student.
+"""
+import copy
+import pathlib
+import re
+
+from nbconvert.exporters import HTMLExporter
+from nbgrader import utils
+from nbgrader.api import Gradebook
+from nbgrader.preprocessors import GetGrades
+from traitlets.config import Config
+
+from .cell_names import cell_names
+from .pending import PENDING, PendingAnswer, Tally, class_tallies, is_pending, student_line, total_line
+
+__all__ = ["CourseFeedbackExporter", "GetGradesForFeedback", "NBGRADER_COMMENTS", "TEMPLATE", "TEMPLATES", "page_tally"]
+
+TEMPLATES = pathlib.Path(__file__).with_name("templates")
+TEMPLATE = "course_feedback"
+# nbgrader's automatic comment on an answer left as released, in the page's language
+NBGRADER_COMMENTS = {"No response.": "未作答：这里还是发下来时的样子。"}
+
+
+class GetGradesForFeedback(GetGrades):
+    """nbgrader's GetGrades, plus each graded cell's name and pending state, and the totals.
+
+    Per graded cell: ``metadata.nbgrader.name`` and ``.pending``; per page:
+    ``resources["course_feedback"]`` with ``pending`` (answers), ``pending_points`` and
+    ``pending_word``. One instance serves a whole ``generate_feedback`` run, so the class-wide
+    line is logged once, before the first student's.
+    """
+
+    _told_class = False
+
+    def preprocess(self, nb, resources):
+        info = resources["nbgrader"]
+        if not self._told_class:
+            self._told_class = True
+            with Gradebook(info["db_url"]) as gradebook:
+                self.log.warning(total_line(info["assignment"], class_tallies(gradebook, info["assignment"])))
+        self._names, self._pending = cell_names(nb), []
+        nb, resources = super().preprocess(nb, resources)
+        tally = Tally.of(self._pending)
+        resources["course_feedback"] = {"pending": tally.answers, "pending_points": tally.points,
+                                        "pending_word": PENDING}
+        if tally.answers:
+            self.log.warning(student_line(info["student"], info["assignment"], tally))
+        return nb, resources
+
+    def _get_score(self, cell, resources):
+        meta = cell.metadata.nbgrader
+        grade = self.gradebook.find_grade(meta["grade_id"], self.notebook_id, self.assignment_id, self.student_id)
+        meta["score"], meta["points"] = grade.score, grade.max_score
+        meta["name"] = self._names.get(meta["grade_id"], meta["grade_id"])
+        meta["pending"] = is_pending(utils.is_solution(cell), grade.manual_score)
+        if meta["pending"]:
+            self._pending.append(PendingAnswer(self.notebook_id, meta["grade_id"], float(grade.max_score)))
+
+    def _get_comment(self, cell, resources):
+        super()._get_comment(cell, resources)
+        comment = cell.metadata.nbgrader.get("comment")
+        cell.metadata.nbgrader["comment"] = NBGRADER_COMMENTS.get(comment, comment)
+
+
+class CourseFeedbackExporter(HTMLExporter):
+    """``generate_feedback``'s exporter: the page rendered with the course's template.
+
+    ``GenerateFeedback`` configures ``HTMLExporter`` with nbgrader's template and its folder (the
+    formgrader's button even forces ``template_name = 'feedback'``). This class reads its own config
+    section first, so it adds there what it needs unless the config names it: the course's template,
+    the course's folder in front of nbgrader's, and nbgrader's folder as a search path too, for the
+    ``{% extends 'feedback/index.html.j2' %}`` that extends nbgrader's page instead of copying it.
+    Outside ``generate_feedback``, pass it GenerateFeedback's config (``GenerateFeedback(...).config``),
+    as tests/unit/test_plugins_feedback_page.py does.
+    """
+
+    def __init__(self, config=None, **kwargs):
+        config = copy.deepcopy(config) if config is not None else Config()  # the converter's own stays as it is
+        nbgraders = list(config.HTMLExporter.get("extra_template_basedirs", []))
+        ours = config[type(self).__name__]
+        ours.setdefault("template_name", TEMPLATE)
+        ours.setdefault("extra_template_basedirs", [str(TEMPLATES), *nbgraders])
+        ours.setdefault("extra_template_paths", [*config.HTMLExporter.get("extra_template_paths", []), *nbgraders])
+        super().__init__(config=config, **kwargs)
+
+
+# what the template writes on the page's container: read back by release_feedback (a page of nbgrader's has none)
+_PAGE_TALLY = re.compile(r'data-pending="(\d+)" data-pending-points="([0-9.]+)"')
+
+
+def page_tally(page: str) -> Tally | None:
+    """The pending answers a feedback page shows (``None``: not a page of the course's template)."""
+    found = _PAGE_TALLY.search(page)
+    return Tally(int(found.group(1)), float(found.group(2))) if found else None

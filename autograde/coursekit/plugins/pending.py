@@ -1,0 +1,93 @@
+"""Written answers no instructor has marked yet: *pending* (待批改), never a 0.
+
+nbgrader gives a written answer (a manually graded cell) no score until someone marks it, and
+its feedback shows that as ``0.0 / 1.0``, which a student reads as a failed answer; an answer
+left as released it even scores 0 itself. For this course an answer is **pending** while its cell is manually graded
+and the gradebook holds no manual score for it (:func:`is_pending`), whatever nbgrader filled in.
+The feedback page shows it as :data:`PENDING`, and ``generate_feedback`` / ``release_feedback``
+tell the instructor how many there are, per student and in total, without stopping.
+"""
+from dataclasses import dataclass
+
+from nbgrader.api import Assignment, Grade, GradeCell, SolutionCell, Student, SubmittedAssignment, SubmittedNotebook
+from sqlalchemy.orm import aliased
+
+__all__ = ["PENDING", "PendingAnswer", "Tally", "class_pending", "class_tallies", "is_pending", "student_line",
+           "total_line"]
+
+PENDING = "待批改"
+
+
+@dataclass(frozen=True)
+class PendingAnswer:
+    notebook: str
+    grade_id: str
+    max_score: float
+
+
+def is_pending(manually_graded: bool, manual_score) -> bool:
+    """A manually graded cell with no manual score: nobody has marked it yet."""
+    return bool(manually_graded) and manual_score is None
+
+
+def class_pending(gradebook, assignment: str) -> dict:
+    """``{student: [PendingAnswer, …]}`` of ``assignment`` in an open gradebook (students with none left out)."""
+    db, solution = gradebook.db, aliased(SolutionCell, flat=True)  # both cell kinds share one table
+    rows = (db.query(Student.id, GradeCell.notebook_id, GradeCell.name, GradeCell.max_score, Grade.manual_score)
+            .join(SubmittedNotebook, Grade.notebook_id == SubmittedNotebook.id)
+            .join(SubmittedAssignment, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
+            .join(Student, SubmittedAssignment.student_id == Student.id)
+            .join(Assignment, SubmittedAssignment.assignment_id == Assignment.id)
+            .join(GradeCell, Grade.cell_id == GradeCell.id)
+            # a grade cell that is also a solution cell is marked by hand
+            .join(solution, (solution.notebook_id == GradeCell.notebook_id) & (solution.name == GradeCell.name))
+            .filter(Assignment.name == assignment)
+            .order_by(Student.id, GradeCell.notebook_id, GradeCell.name))
+    notebooks = {nb.id: nb.name for nb in gradebook.find_assignment(assignment).notebooks}
+    pending = {}
+    for student, notebook, name, points, manual in rows:
+        if is_pending(True, manual):
+            pending.setdefault(student, []).append(PendingAnswer(notebooks[notebook], name, float(points)))
+    return pending
+
+
+def class_tallies(gradebook, assignment: str) -> dict:
+    """``{student: Tally}`` of :func:`class_pending`."""
+    return {student: Tally.of(answers) for student, answers in class_pending(gradebook, assignment).items()}
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How many answers are pending, and the points they are worth."""
+    answers: int = 0
+    points: float = 0.0
+
+    @classmethod
+    def of(cls, answers) -> "Tally":
+        return cls(len(answers), sum(a.max_score for a in answers))
+
+    def __add__(self, other: "Tally") -> "Tally":
+        return Tally(self.answers + other.answers, self.points + other.points)
+
+    def __str__(self) -> str:
+        return f"{self.answers} 道书面题{PENDING}（{self.points:g} 分）"
+
+
+def student_line(student: str, assignment: str, tally: Tally) -> str:
+    """What the instructor reads about one student's pending answers."""
+    return f"{student}：{assignment} 还有 {tally}，反馈里显示为「{PENDING}」，老师批改前不算分。"
+
+
+def total_line(assignment: str, pending: dict, scope: str = "全班") -> str:
+    """One line for a whole run: how many students and answers are pending, and what to do after marking.
+
+    ``pending`` is ``{student: Tally}`` (students with nothing pending may be left out); ``scope``
+    says whose they are ("全班", "本次发布的反馈里").
+    """
+    pending = {student: tally for student, tally in pending.items() if tally.answers}
+    if not pending:
+        return f"{assignment}：{scope}没有{PENDING}的书面题。"
+    total = sum(pending.values(), Tally())
+    return (f"{assignment}：{scope}有 {len(pending)} 名学生共 {total}，反馈照常生成和发布。"
+            f"批改后运行 nbgrader generate_feedback {assignment} --force 和 nbgrader release_feedback {assignment}，"
+            "学生再取一次反馈就能看到分数。")

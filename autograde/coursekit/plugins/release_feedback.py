@@ -1,0 +1,66 @@
+"""``release_feedback`` that tells the instructor what the released pages still show as pending.
+
+nbgrader's release copies every feedback page to the exchange without a word about its content.
+:class:`ReleaseFeedbackTellingPending` (``ExchangeFactory.release_feedback``) releases exactly as
+nbgrader does, then reads each released page's pending answers (written there by the course's
+template, :func:`.feedback_page.page_tally`) and logs them per student and in total. A page
+that shows more pending answers than the gradebook still holds was generated before the marking:
+it is named, with the command that brings it up to date. Nothing is held back.
+"""
+import glob
+import os
+import pathlib
+import re
+
+from nbgrader.api import Gradebook
+from nbgrader.exchange.default.release_feedback import ExchangeReleaseFeedback
+
+from .feedback_page import page_tally
+from .pending import PENDING, Tally, class_tallies, student_line, total_line
+
+__all__ = ["ReleaseFeedbackTellingPending", "released_pages"]
+
+
+def released_pages(coursedir, src_path: str) -> dict:
+    """``{student: [page, …]}`` of the feedback pages nbgrader's release copies from ``src_path``."""
+    excluded = set(filter(None, (coursedir.student_id_exclude or "").split(",")))
+    pattern = re.escape(os.path.sep).join([
+        coursedir.format_path(coursedir.feedback_directory, "(?P<student_id>.*)", coursedir.assignment_id, escape=True),
+        ".*\\.html"])
+    pages = {}
+    for page in sorted(glob.glob(os.path.join(src_path, "*.html"))):
+        found = re.match(pattern, page)
+        if found and found.group("student_id") not in excluded:
+            pages.setdefault(found.group("student_id"), []).append(pathlib.Path(page))
+    return pages
+
+
+class ReleaseFeedbackTellingPending(ExchangeReleaseFeedback):
+    """nbgrader's release of feedback, then one line per student with pending answers and one in total."""
+
+    def copy_files(self):
+        super().copy_files()
+        try:
+            self._tell_pending()
+        except Exception:  # the pages are released already: a failed count must not look like a failed release
+            self.log.exception("没能统计已发布反馈里待批改的书面题（反馈已照常发布）")
+
+    def _tell_pending(self):
+        assignment = self.coursedir.assignment_id
+        shown = {}
+        for student, pages in released_pages(self.coursedir, self.src_path).items():
+            tallies = [page_tally(page.read_text(encoding="utf-8")) for page in pages]
+            shown[student] = sum((t for t in tallies if t is not None), Tally())
+        with Gradebook(self.coursedir.db_url) as gradebook:
+            in_gradebook = class_tallies(gradebook, assignment)
+        for student, tally in shown.items():
+            if tally.answers:
+                self.log.warning(student_line(student, assignment, tally))
+            left = in_gradebook.get(student, Tally())
+            if tally.answers > left.answers:
+                self.log.warning(
+                    f"{student} 的反馈是在批改之前生成的：页面上 {tally.answers} 道{PENDING}，成绩册里只剩 "
+                    f"{left.answers} 道。运行 nbgrader generate_feedback {assignment} --student {student} --force "
+                    f"再发布一次，学生才能看到新的分数。")
+        self.log.warning(total_line(assignment, shown, scope="本次发布的反馈里"))
+

@@ -1,0 +1,67 @@
+"""The autograder's scores saved in one gradebook transaction per notebook, not one per cell.
+
+nbgrader's ``SaveAutoGrades`` looks each graded cell's row up with its own six-table join and
+commits after every cell: for this chapter about 20 lookups and 20 commits per student, a fifth of
+what grading a submission costs outside its kernel (profiled with the worker, cProfile).
+:class:`SaveAutoGradesAtOnce` reads the submission's grade and comment rows in one query, applies
+nbgrader's rules to each cell, and commits once. The rules are nbgrader 0.9's, unchanged:
+
+* a grade cell: ``auto_score`` is what the cell scored (:func:`nbgrader.utils.determine_grade`);
+  it needs manual grading when an instructor already gave it a manual score, or when it has no
+  automatic one (a written answer);
+* a solution or task cell: the auto comment is "No response." when the cell is as released
+  (same checksum), else none. A task cell never gets it.
+
+``tests/unit/test_plugins_saved_grades.py`` checks that a gradebook written this way equals one
+written by nbgrader's ``SaveAutoGrades``, row by row.
+"""
+from nbgrader import utils
+from nbgrader.api import Comment, Grade, Gradebook
+from nbgrader.preprocessors import SaveAutoGrades
+from sqlalchemy.orm import joinedload
+
+__all__ = ["SaveAutoGradesAtOnce", "with_grades_saved_at_once"]
+
+NO_RESPONSE = "No response."  # nbgrader's auto comment on an answer left as released
+
+
+class SaveAutoGradesAtOnce(SaveAutoGrades):
+    """nbgrader's SaveAutoGrades, with the rows read in one query and written in one commit."""
+
+    def preprocess(self, nb, resources):
+        info = resources["nbgrader"]
+        self.notebook_id, self.assignment_id = info["notebook"], info["assignment"]
+        self.student_id, self.db_url = info["student"], info["db_url"]
+        with Gradebook(self.db_url) as gradebook:
+            self.gradebook = gradebook
+            submitted = gradebook.find_submission_notebook(self.notebook_id, self.assignment_id, self.student_id)
+            self._grades, self._comments = (
+                {row.cell.name: row for row in gradebook.db.query(table).options(joinedload(table.cell))
+                 .filter(table.notebook_id == submitted.id)}
+                for table in (Grade, Comment))  # each with its cell, in one query
+            nb, resources = super(SaveAutoGrades, self).preprocess(nb, resources)  # every cell, as nbgrader's does
+            gradebook.db.commit()
+        return nb, resources
+
+    def _add_score(self, cell, resources) -> None:
+        grade = self._row(self._grades, cell, self.gradebook.find_grade)
+        grade.auto_score, _ = utils.determine_grade(cell, self.log)
+        grade.needs_manual_grade = grade.manual_score is not None or grade.auto_score is None
+
+    def _add_comment(self, cell, resources) -> None:
+        comment = self._row(self._comments, cell, self.gradebook.find_comment)
+        as_released = cell.metadata.nbgrader.get("checksum", None) == utils.compute_checksum(cell)
+        comment.auto_comment = NO_RESPONSE if as_released and not utils.is_task(cell) else None
+
+    def _row(self, rows: dict, cell, find):
+        """The preloaded row of ``cell``; a cell missing from the submission's rows is looked up as nbgrader does
+        (which raises nbgrader's MissingEntry, naming the cell)."""
+        name = cell.metadata["nbgrader"]["grade_id"]
+        if name in rows:
+            return rows[name]
+        return find(name, self.notebook_id, self.assignment_id, self.student_id)
+
+
+def with_grades_saved_at_once(steps: list) -> list:
+    """``steps`` (a converter's preprocessor classes) with SaveAutoGrades replaced by SaveAutoGradesAtOnce."""
+    return [SaveAutoGradesAtOnce if step is SaveAutoGrades else step for step in steps]

@@ -1,0 +1,79 @@
+"""``nbgrader validate`` (and the Validate button) names the written questions still unanswered, in Chinese.
+
+nbgrader reports each written answer left as released as a failed cell of its own, all alike:
+the stub as "source" and ``You did not provide a response.`` as the error — eight identical
+entries that name no question and bury the code's verdict. :func:`name_unanswered_questions`
+makes the Validator fold them into **one** entry that lists the questions by the chapter's
+names (:func:`.cell_names.cell_names`) and says, apart, how the code did: every test cell
+passed, or which did not (those keep nbgrader's own entries above it).
+
+nbgrader 0.9 builds its ``Validator`` itself (the CLI, the Validate button's handler) and offers
+no setting for this, so the class's ``validate`` is wrapped, in the process that imports
+:mod:`coursekit.plugins` — as :func:`.output_cap.cap_validator_outputs` swaps its preprocessors.
+Wrapping twice changes nothing. What nbgrader decides (pass/fail, the other entries) is unchanged.
+"""
+import os
+
+from nbformat import current_nbformat, read
+from nbgrader import utils
+from nbgrader.validator import Validator
+
+from .cell_names import cell_names
+
+__all__ = ["NO_RESPONSE", "name_unanswered_questions", "unanswered_entry"]
+
+NO_RESPONSE = "You did not provide a response."  # nbgrader's error for an answer left as released
+
+
+def _unanswered(cell) -> bool:
+    """A written answer (markdown, graded, a solution) still as released: nbgrader scores it 0."""
+    return (cell.cell_type == "markdown" and utils.is_grade(cell) and utils.is_solution(cell)
+            and utils.determine_grade(cell)[0] == 0)
+
+
+def _bullets(names) -> str:
+    return "\n".join(f"  · {name}" for name in names)
+
+
+def unanswered_entry(names: list, tests: int, failing: list) -> dict:
+    """The one failed entry for ``names`` (unanswered questions); ``failing``: test cells that did not pass."""
+    if failing:
+        code = f"代码：{len(failing)} 个评分单元格没有全部通过（见上面各自的条目）：\n{_bullets(failing)}"
+    else:
+        code = f"代码：{tests} 个评分单元格全部通过。"
+    text = (f"还没有作答的书面题（{len(names)} 道）：\n{_bullets(names)}\n"
+            "在每道题下方的回答单元格里写上你的回答（双击进入编辑，Shift + Enter 完成），提交后由老师批改。\n"
+            f"{code}")
+    return {"source": f"{len(names)} 道书面题还没有作答", "error": text, "raw_error": text}
+
+
+def _fold(results: dict, nb) -> dict:
+    """``results`` with the entries of unanswered written answers folded into :func:`unanswered_entry`."""
+    written = [cell for cell in nb.cells if _unanswered(cell)]
+    if not written or "failed" not in results:
+        return results
+    names, left = cell_names(nb), {cell.source.strip() for cell in written}
+    kept = [entry for entry in results["failed"] if not (entry["source"] in left and entry["raw_error"] == NO_RESPONSE)]
+    tests = [cell for cell in nb.cells if utils.is_grade(cell) and not utils.is_solution(cell)]
+    failing = [names[cell.metadata.nbgrader["grade_id"]] for cell in tests
+               if cell.source.strip() in {entry["source"] for entry in kept}]
+    entry = unanswered_entry([names[cell.metadata.nbgrader["grade_id"]] for cell in written], len(tests), failing)
+    return dict(results, failed=[*kept, entry])
+
+
+def name_unanswered_questions() -> None:
+    """Wrap ``Validator.validate`` once so that its results go through :func:`_fold` (idempotent)."""
+    original = Validator.validate
+    if getattr(original, "folds_unanswered", False):
+        return
+
+    def validate(self, filename):
+        results = original(self, filename)
+        if "failed" not in results:
+            return results
+        return _fold(results, read(os.path.abspath(filename), as_version=current_nbformat))
+
+    validate.folds_unanswered = True
+    validate.__wrapped__ = original
+    validate.__doc__ = original.__doc__
+    Validator.validate = validate

@@ -1,0 +1,46 @@
+"""Are graded cells named as the chapter names them (coursekit/plugins/cell_names.py)?"""
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from attnkit.gradecell import TEST_CELLS
+from coursekit.paths import MASTER
+from coursekit.plugins.cell_names import cell_names, heading_above
+
+
+def _graded(cell, grade_id, solution=False):
+    cell.metadata["nbgrader"] = {"grade": True, "solution": solution, "grade_id": grade_id, "points": 1}
+    return cell
+
+
+def test_does_every_graded_cell_of_the_master_get_the_heading_above_it():
+    """Each of the master's 12 graded cells has a name of its own, read from its heading, never its grade id?"""
+    nb = nbformat.read(MASTER, as_version=4)
+    names = cell_names(nb)
+    graded = [c.metadata["nbgrader"]["grade_id"] for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
+    assert list(names) == graded and len(set(names.values())) == len(graded) == 12
+    assert not [grade_id for grade_id, name in names.items() if grade_id in name]
+    assert names["q_think1_scale"] == "思考题 1"
+    assert names["q_lab2_neg_inf"] == "实验题 2：把 -1e9 换成 -inf"  # the heading's code marks dropped
+
+
+def test_does_each_test_cell_carry_its_test_number_once():
+    """TEST 1–4 each start their name with 'TEST n' or already contain it, exactly once?"""
+    names = cell_names(nbformat.read(MASTER, as_version=4))
+    for test in TEST_CELLS:
+        assert names[test.grade_id].count(f"TEST {test.number}") == 1, names[test.grade_id]
+    assert names["test1_scores"].startswith("TEST 1 · 任务 4.2：实现 student_attention_scores")
+
+
+def test_are_headings_found_past_code_cells_and_the_last_heading_of_a_cell_wins():
+    """A question heading above a demo code cell names the answer; a cell without any heading keeps its id?"""
+    nb = new_notebook(cells=[
+        _graded(new_markdown_cell("no heading above me"), "q_orphan", solution=True),
+        new_markdown_cell("## 4.11 问题\n\n说明文字\n\n### 实验题 1：**不缩放**会怎样？\n\n题目"),
+        new_code_cell("print(1)"),
+        _graded(new_markdown_cell("answer"), "q_lab1", solution=True),
+        new_markdown_cell("# Spare ##"),
+        _graded(new_code_cell("_score"), "test2_mask"),
+    ])
+    assert cell_names(nb) == {"q_orphan": "q_orphan", "q_lab1": "实验题 1：不缩放会怎样？",
+                              "test2_mask": "TEST 2 · Spare"}
+    assert heading_above(nb.cells, 0) == ""

@@ -1,0 +1,134 @@
+"""Does the course's feedback page name each graded cell and show unmarked answers as pending?
+
+coursekit/plugins/feedback_page.py, pending.py and release_feedback.py on a small synthetic notebook and
+gradebook, exported the way ``generate_feedback`` exports (nbgrader's own GenerateFeedback config, no CLI).
+"""
+import logging
+import re
+
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+from nbgrader.api import Gradebook
+from nbgrader.converters import GenerateFeedback
+from nbgrader.coursedir import CourseDirectory
+
+from coursekit.plugins import CourseFeedbackExporter, GetGradesForFeedback, ReleaseFeedbackTellingPending
+from coursekit.plugins.feedback_page import page_tally
+from coursekit.plugins.pending import PENDING, Tally, class_pending, total_line
+from support.course_tools import visible_text
+from support.synthetic_class import empty_gradebook
+
+A = "ch04_attention"
+QUESTIONS = {"q_think1": "思考题 1", "q_think2": "思考题 2", "q_think3": "思考题 3"}
+
+
+def _meta(cell, grade_id, grade, solution, points=0):
+    cell.metadata["nbgrader"] = {"grade": grade, "solution": solution, "locked": not solution, "grade_id": grade_id,
+                                 "points": points, "schema_version": 3}
+    return cell
+
+
+def _notebook():
+    test = _meta(new_code_cell("_score"), "test1_scores", True, False, 4)
+    test.outputs = [new_output("execute_result", data={"text/plain": "4.0"}, execution_count=1)]
+    cells = [new_markdown_cell("### 任务 4.2：实现 `student_attention_scores`"),
+             _meta(new_code_cell("def student_attention_scores(): ..."), "student_attention_scores", False, True),
+             test]
+    for grade_id, heading in QUESTIONS.items():
+        answer = _meta(new_markdown_cell("回答"), grade_id, True, True, 1)
+        cells += [new_markdown_cell(f"### {heading}\n\n题目"), answer]
+    return new_notebook(cells=cells)
+
+
+@pytest.fixture
+def gradebook(tmp_path):
+    """s1: TEST 1 autograded 4/4; q_think1 marked 0.5; q_think2 answered, unmarked; q_think3 left as released."""
+    url = empty_gradebook(tmp_path / "gradebook.db")
+    with Gradebook(url) as gb:
+        gb.add_assignment(A)
+        gb.add_notebook(A, A)
+        gb.add_grade_cell("test1_scores", A, A, max_score=4, cell_type="code")
+        gb.add_solution_cell("student_attention_scores", A, A)
+        for grade_id in QUESTIONS:
+            gb.add_solution_cell(grade_id, A, A)
+            gb.add_grade_cell(grade_id, A, A, max_score=1, cell_type="markdown")
+        gb.add_student("s1")
+        gb.add_submission(A, "s1")
+        gb.find_grade("test1_scores", A, A, "s1").auto_score = 4.0
+        gb.find_grade("q_think1", A, A, "s1").manual_score = 0.5
+        gb.find_grade("q_think3", A, A, "s1").auto_score = 0.0  # what nbgrader gives an untouched stub
+        gb.find_comment("q_think3", A, A, "s1").auto_comment = "No response."
+        gb.db.commit()
+    return url
+
+
+def _page(url):
+    """The page generate_feedback would write for s1 (GenerateFeedback's own HTMLExporter settings)."""
+    exporter = CourseFeedbackExporter(config=GenerateFeedback(coursedir=CourseDirectory()).config)
+    exporter.register_preprocessor(GetGradesForFeedback, enabled=True)
+    resources = {"nbgrader": {"db_url": url, "assignment": A, "notebook": A, "student": "s1"}}
+    return exporter.from_notebook_node(_notebook(), resources=resources)[0]
+
+
+def test_are_cells_named_and_unmarked_answers_pending_never_zero(gradebook, caplog):
+    """TOC by the chapter's names; marked scores as scores; both unmarked answers 待批改, and no 0 for them?"""
+    with caplog.at_level(logging.WARNING):
+        page = _page(gradebook)
+    text = visible_text(page)
+    assert "TEST 1 · 任务 4.2：实现 student_attention_scores：4 / 4 分" in text
+    assert "思考题 1：0.5 / 1 分" in text
+    for name in ("思考题 2", "思考题 3"):
+        assert re.search(f"{name}：{PENDING} （1 分）", text) and not re.search(f"{name}：0", text)
+    assert re.search(rf"目前得分 4\.5 / 7 分；其中 2 道书面题（2 分）还\s+{PENDING}", text)
+    assert not [word for word in ("Test cell", "Written response", "Student's answer", "Score:") if word in text]
+    assert "未作答：这里还是发下来时的样子。" in text  # nbgrader's "No response." comment, in the page's language
+    assert page_tally(page) == Tally(2, 2.0)
+    assert "ch04_attention：全班有 1 名学生共 2 道书面题待批改（2 分）" in caplog.text
+    assert "s1：ch04_attention 还有 2 道书面题待批改（2 分）" in caplog.text
+
+
+def test_does_marking_the_answers_end_pending_everywhere(gradebook, caplog):
+    """Once both are marked: scores on the page, nothing pending in page, gradebook or log?"""
+    with Gradebook(gradebook) as gb:
+        for grade_id in ("q_think2", "q_think3"):
+            gb.find_grade(grade_id, A, A, "s1").manual_score = 1.0
+        gb.db.commit()
+        assert class_pending(gb, A) == {}
+    with caplog.at_level(logging.WARNING):
+        page = _page(gradebook)
+    assert PENDING not in visible_text(page).split("第")[0] and "思考题 3：1 / 1 分" in visible_text(page)
+    assert page_tally(page) == Tally(0, 0.0)
+    assert "ch04_attention：全班没有待批改的书面题。" in caplog.text and "s1：" not in caplog.text
+
+
+def test_are_only_manually_graded_answers_without_a_manual_score_pending(gradebook):
+    """class_pending: the autograded test and the marked answer never; the answered and the untouched one?"""
+    with Gradebook(gradebook) as gb:
+        assert [a.grade_id for a in class_pending(gb, A)["s1"]] == ["q_think2", "q_think3"]  # by name
+
+
+def test_does_the_total_line_count_students_and_points_and_skip_students_with_none():
+    line = total_line(A, {"a": Tally(8, 8.0), "b": Tally(0, 0.0), "c": Tally(2, 1.5)}, scope="本次发布的反馈里")
+    assert line.startswith("ch04_attention：本次发布的反馈里有 2 名学生共 10 道书面题待批改（9.5 分）")
+    assert "nbgrader generate_feedback ch04_attention --force" in line
+
+
+def test_does_release_feedback_read_the_released_page_and_name_one_generated_before_the_marking(
+        gradebook, tmp_path, caplog):
+    """ReleaseFeedbackTellingPending: the page's 2 pending answers per student and in total; marked since: named?"""
+    page = _page(gradebook)
+    folder = tmp_path / "feedback" / "s1" / A
+    folder.mkdir(parents=True)
+    (folder / f"{A}.html").write_text(page, encoding="utf-8")
+    with Gradebook(gradebook) as gb:  # the instructor marks one answer after generating the page
+        gb.find_grade("q_think2", A, A, "s1").manual_score = 1.0
+        gb.db.commit()
+    coursedir = CourseDirectory(root=str(tmp_path), assignment_id=A, db_url=gradebook)
+    release = ReleaseFeedbackTellingPending(coursedir=coursedir)
+    release.init_src()
+    with caplog.at_level(logging.WARNING):
+        release._tell_pending()
+    assert "s1：ch04_attention 还有 2 道书面题待批改（2 分）" in caplog.text
+    assert "s1 的反馈是在批改之前生成的：页面上 2 道待批改，成绩册里只剩 1 道" in caplog.text
+    assert f"nbgrader generate_feedback {A} --student s1 --force" in caplog.text
+    assert "ch04_attention：本次发布的反馈里有 1 名学生共 2 道书面题待批改（2 分）" in caplog.text
