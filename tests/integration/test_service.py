@@ -53,9 +53,11 @@ def notebook(course, mistake="ok_dot", slow=False):
     return nb
 
 
-def in_flight(course, student):
+def in_flight(course, student, timestamp=None):
+    """Is a job of ``student`` running (of the submission made at ``timestamp``, when given)?"""
     entry = journal_of(course.course).entries.get((ASSIGNMENT, student))
-    return entry is not None and entry.in_flight is not None
+    running = entry is not None and entry.in_flight is not None
+    return running and (timestamp is None or entry.in_flight["timestamp"] == timestamp)
 
 
 def graded(course, student) -> str:
@@ -95,6 +97,7 @@ def test_killed_mid_grading_the_submission_is_graded_once_after_the_restart(cour
 
     service[0] = st.start_service(course, "service-2")  # what the hub does after its next poll
     st.wait_for(lambda: st.fetchable(course, sent), 90, "k1's feedback after the restart")
+    st.wait_for(lambda: not in_flight(course, "k1"), 30, "the service to finish k1's job (journal, log)")
     page = st.feedback_page(course, sent).read_text(encoding="utf-8")
     assert "time.sleep(4)" in visible_text(page) and page.rstrip().endswith("</html>")  # k1's, whole
     rows = gradebook_rows(course, "k1")
@@ -111,13 +114,14 @@ def test_policy_cooldown_newest_only_fairness_attempts(course, service):
     """p1 submits again and again, p2 once, in the middle: p2 waits one grading at most; of p1's burst only
     the newest is graded; inside the cooldown feedback waits, then comes; past max_attempts it stays back."""
     first = st.submit(course, "p1", notebook(course))
-    st.wait_for(lambda: st.fetchable(course, first), 60, "p1's first feedback")
+    st.wait_for(lambda: st.fetchable(course, first) and not in_flight(course, "p1"), 60, "p1's first feedback")
     second = st.submit(course, "p1", notebook(course, "bug_no_scale"))
-    st.wait_for(lambda: in_flight(course, "p1"), 30, "p1's second grading to start")
+    st.wait_for(lambda: in_flight(course, "p1", second.timestamp), 30, "p1's second grading to start")
     burst = [st.submit(course, "p1", notebook(course, "bug_no_scale")) for _ in range(3)]
     other = st.submit(course, "p2", INVALID.build(released(course.course)))
 
-    st.wait_for(lambda: graded(course, "p1") == burst[-1].timestamp, 90, "p1's newest graded")
+    st.wait_for(lambda: graded(course, "p1") == burst[-1].timestamp and not in_flight(course, "p1"), 90,
+                "p1's newest graded")
     log = course.log()
     # fairness: p2 (never served) before p1's newest; newest only: the middle of the burst never graded
     p2_done = log.index("  p2  NOT GRADED")
