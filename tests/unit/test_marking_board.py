@@ -2,12 +2,12 @@
 import shutil
 
 import pytest
-from test_marking_store import _template
 
 from coursekit.marking.board import MISSING_TEXT, question_board
 from coursekit.marking.course import MarkingCourse
 from coursekit.marking.splits import add_split, read_splits
 from coursekit.marking.store import write_judgement
+from test_marking_store import _template
 from support.written_answers import ASSIGNMENT, questions
 
 Q = "q_lab2_neg_inf"

@@ -5,6 +5,7 @@ Which course: the server's ``CourseMarking.course`` setting, else nbgrader's own
 Which gradebook: :func:`coursekit.gradebook.resolve_gradebook` — the course's one rule — opened
 with :func:`coursekit.gradebook.open_gradebook`; every request gets its own session on that engine.
 """
+import pathlib
 import threading
 import time
 

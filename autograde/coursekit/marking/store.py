@@ -12,17 +12,8 @@ shows it, so nothing is lost silently.
 import hashlib
 from dataclasses import dataclass, field
 
-from nbgrader.api import (
-    Assignment,
-    Comment,
-    Grade,
-    GradeCell,
-    Notebook,
-    SolutionCell,
-    Student,
-    SubmittedAssignment,
-    SubmittedNotebook,
-)
+from nbgrader.api import (Assignment, Comment, Grade, GradeCell, Notebook, SolutionCell, Student,
+                          SubmittedAssignment, SubmittedNotebook)
 from sqlalchemy import and_, func
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session, aliased

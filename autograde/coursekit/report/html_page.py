@@ -7,8 +7,8 @@ manual marking (marked, to mark, mean and spread), the pass rate of every check,
 import html
 
 from . import figures
-from .tables import GRADED, NO_SUBMISSION, NOT_GRADED, PENDING
 from .written import written_stats
+from .tables import GRADED, NO_SUBMISSION, NOT_GRADED, PENDING
 
 __all__ = ["render"]
 
