@@ -38,13 +38,20 @@ def _load(config_file: pathlib.Path, version: tuple):  # version: (mtime_ns, siz
     return PyFileConfigLoader(config_file.name, path=str(config_file.parent)).load_config()
 
 
-def course_settings(course) -> CourseSettings:
-    """What ``<course>/nbgrader_config.py`` sets (defaults where it is silent or absent)."""
+def _config(course):
+    """The loaded ``<course>/nbgrader_config.py`` (read again once it changed); None when there is none."""
     config_file = pathlib.Path(course).resolve() / CONFIG_FILE
     if not config_file.is_file():
-        return CourseSettings(DEFAULT_COURSE_ID, "", "", sandbox_default())
+        return None
     stat = config_file.stat()
-    config = _load(config_file, (stat.st_mtime_ns, stat.st_size))
+    return _load(config_file, (stat.st_mtime_ns, stat.st_size))
+
+
+def course_settings(course) -> CourseSettings:
+    """What ``<course>/nbgrader_config.py`` sets (defaults where it is silent or absent)."""
+    config = _config(course)
+    if config is None:
+        return CourseSettings(DEFAULT_COURSE_ID, "", "", sandbox_default())
     directory, exchange = config.get("CourseDirectory", {}), config.get("Exchange", {})
     stub = config.get("ClearSolutions", {}).get("text_stub", DEFAULT_TEXT_STUB)
     kernel = config.get("GradingKernelManager", {})
@@ -54,8 +61,5 @@ def course_settings(course) -> CourseSettings:
 
 def config_section(course, name: str) -> dict:
     """The plain values ``<course>/nbgrader_config.py`` sets for ``c.<name>.…`` ({} when none)."""
-    config_file = pathlib.Path(course).resolve() / CONFIG_FILE
-    if not config_file.is_file():
-        return {}
-    stat = config_file.stat()
-    return dict(_load(config_file, (stat.st_mtime_ns, stat.st_size)).get(name, {}))
+    config = _config(course)
+    return {} if config is None else dict(config.get(name, {}))
