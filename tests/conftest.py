@@ -49,6 +49,7 @@ SHARED = {"graded_classes": "graded-classes", "shared_class": "graded-classes", 
 SHARED_SETUP_SECONDS = 1800
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook, which reads the groups set here
 def pytest_collection_modifyitems(config, items):
     modules = {}
     for item in items:
