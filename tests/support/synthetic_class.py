@@ -99,6 +99,29 @@ def _submission(db, assignment, notebook, student: Student):
     db.add(submission)
 
 
+def gradebook_of(notebook, path, assignment=ASSIGNMENT, students=("s1",)) -> str:
+    """A new gradebook at ``path`` holding ``notebook``'s nbgrader cells (graded, solution, task) as the
+    one notebook of ``assignment``, and a submission of it by each of ``students``; its sqlite URL."""
+    url = empty_gradebook(path)
+    with Gradebook(url) as gradebook:
+        gradebook.add_assignment(assignment)
+        gradebook.add_notebook(assignment, assignment)
+        for cell in notebook.cells:
+            meta = cell.metadata.get("nbgrader", {})
+            if meta.get("grade"):
+                gradebook.add_grade_cell(meta["grade_id"], assignment, assignment, max_score=meta["points"],
+                                         cell_type=cell.cell_type)
+            if meta.get("solution"):
+                gradebook.add_solution_cell(meta["grade_id"], assignment, assignment)
+            if meta.get("task"):
+                gradebook.add_task_cell(meta["grade_id"], assignment, assignment, max_score=meta["points"],
+                                        cell_type=cell.cell_type)
+        for student in students:
+            gradebook.add_student(student)
+            gradebook.add_submission(assignment, student)
+    return url
+
+
 def write_class(course, students: list, roster_only=()) -> str:
     """Gradebook (``course/gradebook.db``) + ``autograded/`` for ``students``; ``roster_only``: no submission."""
     course = pathlib.Path(course)

@@ -16,7 +16,7 @@ from coursekit.plugins import CourseFeedbackExporter, GetGradesForFeedback, Rele
 from coursekit.plugins.feedback_page import page_tally
 from coursekit.plugins.pending import PENDING, Tally, class_pending, total_line
 from support.course_tools import visible_text
-from support.synthetic_class import empty_gradebook
+from support.synthetic_class import gradebook_of
 
 A = "ch04_attention"
 QUESTIONS = {"q_think1": "思考题 1", "q_think2": "思考题 2", "q_think3": "思考题 3"}
@@ -43,17 +43,8 @@ def _notebook():
 @pytest.fixture
 def gradebook(tmp_path):
     """s1: TEST 1 autograded 4/4; q_think1 marked 0.5; q_think2 answered, unmarked; q_think3 left as released."""
-    url = empty_gradebook(tmp_path / "gradebook.db")
+    url = gradebook_of(_notebook(), tmp_path / "gradebook.db", A)
     with Gradebook(url) as gb:
-        gb.add_assignment(A)
-        gb.add_notebook(A, A)
-        gb.add_grade_cell("test1_scores", A, A, max_score=4, cell_type="code")
-        gb.add_solution_cell("student_attention_scores", A, A)
-        for grade_id in QUESTIONS:
-            gb.add_solution_cell(grade_id, A, A)
-            gb.add_grade_cell(grade_id, A, A, max_score=1, cell_type="markdown")
-        gb.add_student("s1")
-        gb.add_submission(A, "s1")
         gb.find_grade("test1_scores", A, A, "s1").auto_score = 4.0
         gb.find_grade("q_think1", A, A, "s1").manual_score = 0.5
         gb.find_grade("q_think3", A, A, "s1").auto_score = 0.0  # what nbgrader gives an untouched stub

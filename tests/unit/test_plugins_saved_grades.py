@@ -9,7 +9,7 @@ from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.preprocessors import SaveAutoGrades
 
 from coursekit.plugins.saved_grades import SaveAutoGradesAtOnce, with_grades_saved_at_once
-from support.synthetic_class import empty_gradebook
+from support.synthetic_class import gradebook_of
 
 NB = ASSIGNMENT = "ch04_attention"
 
@@ -44,20 +44,8 @@ def _notebook():
 
 @pytest.fixture
 def gradebook(tmp_path):
-    url = empty_gradebook(tmp_path / "gradebook.db")
+    url = gradebook_of(_notebook(), tmp_path / "gradebook.db", ASSIGNMENT)
     with Gradebook(url) as gb:
-        gb.add_assignment(ASSIGNMENT)
-        gb.add_notebook(NB, ASSIGNMENT)
-        for cell in _notebook().cells:
-            meta = cell.metadata.get("nbgrader", {})
-            if meta.get("grade"):
-                gb.add_grade_cell(meta["grade_id"], NB, ASSIGNMENT, max_score=meta["points"], cell_type=cell.cell_type)
-            if meta.get("solution"):
-                gb.add_solution_cell(meta["grade_id"], NB, ASSIGNMENT)
-            if meta.get("task"):
-                gb.add_task_cell(meta["grade_id"], NB, ASSIGNMENT, max_score=meta["points"], cell_type=cell.cell_type)
-        gb.add_student("s1")
-        gb.add_submission(ASSIGNMENT, "s1")
         gb.find_grade("q_marked", NB, ASSIGNMENT, "s1").manual_score = 0.5  # an instructor marked it earlier
         gb.db.commit()
     return tmp_path / "gradebook.db"
