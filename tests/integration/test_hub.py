@@ -12,23 +12,28 @@ and the diagnosis. Screenshots and the hub's log land in ``artefacts/hub/``.
 import re
 import shutil
 
-import nbformat
 import pytest
 
 from coursekit.plugins.pending import PENDING
 from support import lab_page
 from support.course_tools import ASSIGNMENT, POINTS, gradebook_scores
+from support.hub_page import (
+    LONG,
+    assignment_list_button,
+    feedback_stamps,
+    log_in,
+    open_feedback,
+    open_from_nbgrader_menu,
+    shot,
+    type_code,
+)
 from support.hub_terminal import make_grade
-from support.hub_tools import ARTEFACTS, CLASS, require_hub_machine, server_api, user_token
-from support.mistakes import BY_NAME, submission
+from support.hub_tools import ARTEFACTS, CLASS, require_hub_machine
+from support.mistakes import BY_NAME
 
-NOTEBOOK = f"{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
 IMPLEMENTATIONS = {kind: BY_NAME[mistake].code for kind, mistake in CLASS.items()}
 # What TEST 4 prints for a student whose attention scores deviate (attnkit.diagnose via the master).
 DIAGNOSIS = "最先偏离参考实现的是 student_attention_scores"
-ANSWER = "（hub 测试写下的回答）"  # Validate counts an untouched written answer as missing
-LONG = 180_000  # ms: a first server start or Validate on a busy 2-core machine
-SHORT = 60_000  # ms: anything else the page shows
 
 
 @pytest.fixture(scope="module")
@@ -50,34 +55,15 @@ def sessions(browser):
     """``log_in(plan, user)`` opens a user's browser session; each page's last state is kept as a screenshot."""
     opened = []
 
-    def log_in(plan, user):
-        page = browser.new_context(viewport=lab_page.VIEWPORT).new_page()
-        page.set_default_timeout(SHORT)
+    def open_session(plan, user):
+        page = log_in(browser, plan, user)
         opened.append((user, page))
-        page.goto(f"{plan.url}hub/login")
-        page.fill("#username_input", user)
-        page.fill("#password_input", plan.passwords[user])
-        page.click("#login_submit")
-        page.wait_for_url(re.compile(f"/user/{user}/lab"), timeout=LONG)
-        page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").wait_for(timeout=LONG)
         return page
 
-    yield log_in
+    yield open_session
     for user, page in opened:
         shot(page, f"last_{user.split('-', 1)[1]}")
         page.context.close()
-
-
-# ---------- pages ----------
-
-
-def open_from_nbgrader_menu(page, item):
-    page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").click()
-    page.locator(".lm-Menu-itemLabel").get_by_text(item, exact=True).click()
-
-
-def shot(page, name):
-    page.screenshot(path=ARTEFACTS / f"{name}.png")
 
 
 # ---------- the instructor's formgrader ----------
@@ -103,26 +89,6 @@ def formgrader_action(page, column, name):
 
 
 # ---------- a student's Assignment List ----------
-
-def assignment_list_button(page, section, label):
-    """The button labelled ``label`` in the Assignment List's released / fetched / submitted section."""
-    name = re.compile(f"^{re.escape(label)}$", re.I)  # the page capitalises "fetch" with CSS
-    return page.locator(f"#{section}_assignments_list").get_by_role("button", name=name)
-
-
-def type_code(plan, student, implementations):
-    """What the student types, saved through their own server's contents API (their token)."""
-    token = user_token(plan, student)
-    status, model = server_api(plan, student, f"contents/{NOTEBOOK}", token)
-    assert status == 200, f"{student}'s fetched notebook: HTTP {status}"
-    nb = submission(nbformat.from_dict(model["content"]), *implementations)
-    for cell in nb.cells:
-        if cell.cell_type == "markdown" and cell.metadata.get("nbgrader", {}).get("solution"):
-            cell.source = ANSWER
-    status, _ = server_api(plan, student, f"contents/{NOTEBOOK}", token, "PUT",
-                           {"type": "notebook", "format": "json", "content": nb})
-    assert status == 200
-
 
 def fetch_solve_validate(page, plan, student, kind):
     """Fetch, have the code typed in, press Validate (not waiting: the other student's runs alongside)."""
@@ -153,12 +119,8 @@ def fetch_and_open_feedback(page, plan, student, kind):
     assignment_list_button(page, "submitted", "Fetch Feedback").click()
     page.locator("#submitted_assignments_list", has_text="(view feedback)").wait_for()
     shot(page, f"student_{kind.replace(' ', '_')}_feedback_fetched")
-    token = user_token(plan, student)
-    _, folder = server_api(plan, student, f"contents/{ASSIGNMENT}/feedback", token)
-    (stamp,) = [entry["name"] for entry in folder["content"]]
-    page.goto(f"{plan.url}user/{student}/files/{ASSIGNMENT}/feedback/{stamp}/{ASSIGNMENT}.html")
-    shot(page, f"student_{kind.replace(' ', '_')}_feedback")
-    return page.inner_text("body")
+    (stamp,) = feedback_stamps(plan, student)
+    return open_feedback(page, plan, student, stamp, f"student_{kind.replace(' ', '_')}_feedback")
 
 
 # ---------- the loop ----------

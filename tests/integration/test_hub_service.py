@@ -3,27 +3,41 @@ with no instructor action, and does the hub restart the service when it is kille
 
 On the session's hub (``course_hub_plan``: Unix users, the shared user environment), whose grading
 service started paused so that the loop of test_hub.py grades by hand. Here the instructor resumes
-it (their own command, as their Unix user), a student submits a bug from the mistake table with
-nbgrader's CLI as their Unix user, and Fetch Feedback (``nbgrader fetch_feedback``, what the
-Assignment List runs) brings them the page with the diagnosis. Then ``kill -9`` of the service:
-JupyterHub notices at its next poll (every 30 s) and starts it again.
+it (their own command, as their Unix user). Then a student, in Chromium, types a softmax without the
+max subtraction (a row of the mistake table) into the notebook they fetched, presses Submit in the
+Assignment List, and presses Fetch Feedback until their page arrives (nobody else acts): it shows
+their score, the failed hidden checks, the diagnosis naming ``student_softmax`` and the written
+answers as pending. Then ``kill -9`` of the service: JupyterHub notices at its next poll (every 30 s)
+and starts it again. Screenshots land in ``artefacts/hub/service_*.png``.
 """
-import json
 import os
 import pathlib
 import pwd
-import shutil
+import re
 import signal
+import time
 
-import nbformat
+import pytest
 
-from support.course_tools import ASSIGNMENT, released, visible_text
-from support.hub_tools import as_user, loop_by_cli
-from support.mistakes import BY_NAME, submission
+from coursekit.plugins.pending import PENDING
+from support import lab_page
+from support.course_tools import ASSIGNMENT, released
+from support.hub_page import (
+    SHORT,
+    assignment_list_button,
+    log_in,
+    open_feedback,
+    open_from_nbgrader_menu,
+    shot,
+    type_code,
+)
+from support.hub_tools import as_user, loop_by_cli, require_hub_machine
+from support.mistakes import BY_NAME
 from support.service_tools import wait_for
 
-BUG = "bug_no_scale"
-DIAGNOSIS = "最先偏离参考实现的是 student_attention_scores"
+BUG = BY_NAME["bug_softmax_no_max"]
+DIAGNOSIS = "最先偏离参考实现的是 student_softmax"
+FEEDBACK_WAIT = 180  # s: grading plus feedback on busy cores; idle it is a few seconds
 
 
 def _service_pid(course: pathlib.Path) -> int:
@@ -32,42 +46,78 @@ def _service_pid(course: pathlib.Path) -> int:
     return int(text) if text and pathlib.Path(f"/proc/{text}").exists() else 0
 
 
-def _journal(course: pathlib.Path) -> dict:
-    path = course / "grading-service" / "journal.json"
-    return json.loads(path.read_text())["entries"] if path.exists() else {}
+def _instructor_uid(plan) -> int:
+    return pwd.getpwnam(plan.instructor).pw_uid
 
 
-def test_submit_brings_feedback_through_the_hubs_grading_service(course_hub_plan):
+@pytest.fixture(scope="module")
+def service(course_hub_plan):
+    """The session hub with its grading service resumed by the instructor; the service's pid."""
     plan = course_hub_plan
-    course, student = plan.course_dir(), plan.students[0]
+    course = plan.course_dir()
     if not (pathlib.Path(plan.exchange) / plan.course_id / "outbound" / ASSIGNMENT).exists():
         loop_by_cli(plan, until="collect")  # alone, without test_hub.py: release and a first submission
     pid = wait_for(lambda: _service_pid(course), 90, "the hub's grading service")
-    assert os.stat(f"/proc/{pid}").st_uid == pwd.getpwnam(plan.instructor).pw_uid  # the instructor's, not root's
-
+    assert os.stat(f"/proc/{pid}").st_uid == _instructor_uid(plan)  # the instructor's, not root's
     resumed = as_user(plan, plan.instructor, plan.python, "-m", "coursekit.service", "resume", cwd=course)
     assert resumed.returncode == 0 and "resumed" in resumed.stdout, resumed.stderr
-    home = pathlib.Path(plan.homes[student])
-    path = home / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
-    path.parent.mkdir(exist_ok=True)
-    shutil.chown(path.parent, student, student)
-    nbformat.write(submission(released(course), *BY_NAME[BUG].code), path)
-    shutil.chown(path, student, student)
-    done = as_user(plan, student, plan.python, "-m", "nbgrader", "submit", ASSIGNMENT)
-    assert done.returncode == 0, done.stderr[-2000:]
-    cache = home / ".local" / "share" / "jupyter" / "nbgrader_cache" / plan.course_id
-    timestamp = max(p.name for p in cache.glob(f"{student}+{ASSIGNMENT}+*")).split("+")[2]
+    return pid
 
-    wait_for(lambda: _journal(course).get(f"{ASSIGNMENT}/{student}", {}).get("released") == timestamp, 120,
-             f"{student}'s feedback released by the service")
-    fetched = as_user(plan, student, plan.python, "-m", "nbgrader", "fetch_feedback", ASSIGNMENT)
-    assert fetched.returncode == 0, fetched.stderr[-2000:]
-    page = home / ASSIGNMENT / "feedback" / timestamp / f"{ASSIGNMENT}.html"
-    assert DIAGNOSIS in visible_text(page.read_text(encoding="utf-8"))
 
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    require_hub_machine()
+    with lab_page.chromium_browser(tmp_path_factory.mktemp("chromium-home"), "the hub service browser test") as browser:
+        yield browser
+
+
+def _submissions(page) -> int:
+    return page.locator("#submitted_assignments_list .list_item", has_text=ASSIGNMENT).count()
+
+
+def test_does_a_student_get_feedback_after_submit_with_nobody_else_acting(course_hub_plan, service, browser):
+    plan, student = course_hub_plan, course_hub_plan.students[-1]
+    page = log_in(browser, plan, student)
+    try:
+        type_code(plan, student, BUG.code, over=released(plan.course_dir()))  # retyped from the start
+        open_from_nbgrader_menu(page, "Assignment List")
+        submit = assignment_list_button(page, "fetched", "Submit")
+        submit.wait_for()
+        before = _submissions(page)
+        submit.click()
+        page.wait_for_function(
+            "n => document.querySelectorAll('#submitted_assignments_list .list_item').length > n", arg=before)
+        shot(page, "service_submitted")
+        cache = pathlib.Path(plan.homes[student]) / ".local" / "share" / "jupyter" / "nbgrader_cache" / plan.course_id
+        stamp = max(p.name for p in cache.glob(f"{student}+{ASSIGNMENT}+*")).split("+")[2]
+
+        # the student presses Fetch Feedback now and then, as one waiting for the page would
+        folder = pathlib.Path(plan.homes[student]) / ASSIGNMENT / "feedback" / stamp
+        deadline = time.monotonic() + FEEDBACK_WAIT
+        while not folder.exists():
+            assert time.monotonic() < deadline, f"no feedback for {student}'s submission {stamp} after {FEEDBACK_WAIT} s"
+            assignment_list_button(page, "submitted", "Fetch Feedback").click()
+            page.wait_for_timeout(3000)
+        page.locator("#submitted_assignments_list", has_text="(view feedback)").first.wait_for(timeout=SHORT)
+        shot(page, "service_feedback_fetched")
+        text = open_feedback(page, plan, student, stamp, "service_feedback")
+    finally:
+        page.context.close()
+
+    shown = re.search(r"目前得分 ([\d.]+) / ([\d.]+) 分", text)
+    assert shown and float(shown.group(1)) == pytest.approx(sum(BUG.points)), text[:2000]
+    assert re.search(r"\[FAIL\] 隐藏检查 \d+:", text), "no failed hidden check on the page"
+    assert DIAGNOSIS in text
+    assert f"思考题 1：{PENDING}" in text  # answered, not yet marked: pending, not 0
+
+
+def test_does_the_hub_restart_a_killed_grading_service(course_hub_plan, service):
+    plan = course_hub_plan
+    course = plan.course_dir()
+    pid = _service_pid(course) or service
     os.kill(pid, signal.SIGKILL)
     restarted = wait_for(lambda: _service_pid(course) not in (0, pid) and _service_pid(course), 90,
                          "JupyterHub restarting the killed grading service")
-    assert os.stat(f"/proc/{restarted}").st_uid == pwd.getpwnam(plan.instructor).pw_uid
+    assert os.stat(f"/proc/{restarted}").st_uid == _instructor_uid(plan)
     paused = as_user(plan, plan.instructor, plan.python, "-m", "coursekit.service", "pause", cwd=course)
     assert paused.returncode == 0, paused.stderr

@@ -1,0 +1,76 @@
+"""A hub user in Chromium: log in, the Nbgrader menu, the Assignment List, code typed into a fetched notebook.
+
+Used by test_hub.py (the whole loop, instructor and students) and test_hub_service.py (a student who
+submits and fetches feedback with nobody else acting). Screenshots land in ``artefacts/hub/``.
+"""
+import re
+
+import nbformat
+
+from coursekit.paths import ASSIGNMENT
+from support import lab_page
+from support.hub_tools import ARTEFACTS, server_api, user_token
+from support.mistakes import submission
+
+NOTEBOOK = f"{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
+ANSWER = "（hub 测试写下的回答）"  # Validate counts an untouched written answer as missing
+LONG = 180_000  # ms: a first server start or Validate on a busy 2-core machine
+SHORT = 60_000  # ms: anything else the page shows
+
+
+def log_in(browser, plan, user):
+    """A new browser session of ``user``, logged in to the hub and showing their JupyterLab."""
+    page = browser.new_context(viewport=lab_page.VIEWPORT).new_page()
+    page.set_default_timeout(SHORT)
+    page.goto(f"{plan.url}hub/login")
+    page.fill("#username_input", user)
+    page.fill("#password_input", plan.passwords[user])
+    page.click("#login_submit")
+    page.wait_for_url(re.compile(f"/user/{user}/lab"), timeout=LONG)
+    page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").wait_for(timeout=LONG)
+    return page
+
+
+def shot(page, name):
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=ARTEFACTS / f"{name}.png")
+
+
+def open_from_nbgrader_menu(page, item):
+    page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").click()
+    page.locator(".lm-Menu-itemLabel").get_by_text(item, exact=True).click()
+
+
+def assignment_list_button(page, section, label):
+    """The button labelled ``label`` in the Assignment List's released / fetched / submitted section."""
+    name = re.compile(f"^{re.escape(label)}$", re.I)  # the page capitalises "fetch" with CSS
+    return page.locator(f"#{section}_assignments_list").get_by_role("button", name=name)
+
+
+def type_code(plan, student, implementations, over=None):
+    """What the student types, saved through their own server's contents API (their token): the three
+    functions ``implementations`` names (mistake-table keys) and a line in every written answer, into
+    the fetched notebook as it is, or ``over`` it (the release: code already typed is replaced)."""
+    token = user_token(plan, student)
+    status, model = server_api(plan, student, f"contents/{NOTEBOOK}", token)
+    assert status == 200, f"{student}'s fetched notebook: HTTP {status}"
+    nb = submission(over or nbformat.from_dict(model["content"]), *implementations)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and cell.metadata.get("nbgrader", {}).get("solution"):
+            cell.source = ANSWER
+    status, _ = server_api(plan, student, f"contents/{NOTEBOOK}", token, "PUT",
+                           {"type": "notebook", "format": "json", "content": nb})
+    assert status == 200, f"saving {student}'s notebook: HTTP {status}"
+
+
+def feedback_stamps(plan, student) -> list:
+    """The submission timestamps whose feedback ``student`` has fetched (their server's contents API)."""
+    status, folder = server_api(plan, student, f"contents/{ASSIGNMENT}/feedback", user_token(plan, student))
+    return sorted(entry["name"] for entry in folder["content"]) if status == 200 else []
+
+
+def open_feedback(page, plan, student, stamp, name):
+    """The fetched feedback page of the submission ``stamp``, in the browser; its visible text."""
+    page.goto(f"{plan.url}user/{student}/files/{ASSIGNMENT}/feedback/{stamp}/{ASSIGNMENT}.html")
+    shot(page, name)
+    return page.inner_text("body")
