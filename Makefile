@@ -23,7 +23,7 @@ export npm_config_cache     := $(STATE)/npm
 # told by the course config; this is coursekit.paths.GRADER, which tests/unit/test_paths.py checks).
 export ATTN_GRADER          := $(CURDIR)/autograde/grader/__init__.py
 
-.PHONY: lab test test-fast venv release book grade report service system-deps clean hub hub-remove
+.PHONY: lab test test-fast test-hub-class venv release book grade report service system-deps clean hub hub-remove
 
 venv: $(STAMP)
 
@@ -65,6 +65,13 @@ test: venv system-deps
 # Unit tests only (attnkit, the grader, the nbgrader extensions): no nbgrader CLI, no servers, no browser.
 test-fast: venv
 	$(PY) -m pytest $(XDIST) -m "not integration"
+
+# A class of HUB_CLASS students at once on a hub of its own (as root; docs/deploy-hub.md, "A class at once"):
+# log in, fetch, submit within a minute, feedback from the grading service; prints what it measured.
+HUB_CLASS ?= 30
+
+test-hub-class: venv system-deps
+	ATTN_HUB_CLASS=$(HUB_CLASS) $(PY) -m pytest -s -p no:cacheprovider tests/integration/test_hub_class.py
 
 # The course on JupyterHub, 127.0.0.1 only (docs/deploy-hub.md): prints the URL and the logins.
 # As root each hub user is a Unix user; otherwise a labelled single-account demo. Ctrl-C stops it.
