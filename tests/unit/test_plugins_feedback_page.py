@@ -7,18 +7,20 @@ import logging
 import re
 
 import pytest
+from nbconvert.exporters import HTMLExporter
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 from nbgrader.api import Gradebook
 from nbgrader.converters import GenerateFeedback
 from nbgrader.coursedir import CourseDirectory
 
 from coursekit.plugins import CourseFeedbackExporter, GetGradesForFeedback, ReleaseFeedbackTellingPending
-from coursekit.plugins.feedback_page import page_tally
+from coursekit.plugins.feedback_page import IMAGE_ALT, page_tally
 from coursekit.plugins.pending import PENDING, Tally, class_pending, total_line
 from support.course_tools import visible_text
 from support.synthetic_class import gradebook_of
 
 A = "ch04_attention"
+PNG = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")  # 1×1
 QUESTIONS = {"q_think1": "思考题 1", "q_think2": "思考题 2", "q_think3": "思考题 3"}
 
 
@@ -53,12 +55,32 @@ def gradebook(tmp_path):
     return url
 
 
-def _page(url):
+def _page(url, notebook=None, exporter_class=CourseFeedbackExporter):
     """The page generate_feedback would write for s1 (GenerateFeedback's own HTMLExporter settings)."""
-    exporter = CourseFeedbackExporter(config=GenerateFeedback(coursedir=CourseDirectory()).config)
+    exporter = exporter_class(config=GenerateFeedback(coursedir=CourseDirectory()).config)
     exporter.register_preprocessor(GetGradesForFeedback, enabled=True)
     resources = {"nbgrader": {"db_url": url, "assignment": A, "notebook": A, "student": "s1"}}
-    return exporter.from_notebook_node(_notebook(), resources=resources)[0]
+    return exporter.from_notebook_node(notebook or _notebook(), resources=resources)[0]
+
+
+class NbconvertsPage(CourseFeedbackExporter):
+    """The same page through nbconvert's own HTMLExporter.from_notebook_node (its BeautifulSoup pass)."""
+    from_notebook_node = HTMLExporter.from_notebook_node
+
+
+def test_is_the_page_nbconverts_own_but_for_the_chinese_image_description(gradebook):
+    """Same text and images as HTMLExporter's page; an image without a description gets the Chinese one, one with keeps its own?"""
+    nb = _notebook()
+    figure = new_output("display_data", data={"image/png": PNG, "text/plain": "<Figure>"})
+    nb.cells[2].outputs.append(figure)
+    nb.cells.insert(0, new_markdown_cell('<img src="x.png" alt="作者的说明"> 和 <img src="y.png"/>'))
+    ours, theirs = _page(gradebook, nb), _page(gradebook, nb, NbconvertsPage)
+    assert visible_text(ours).split() == visible_text(theirs).split()  # BeautifulSoup re-spaces what it prints
+    images = re.findall(r"<img\b[^>]*>", ours)
+    assert len(images) == len(re.findall(r"<img\b[^>]*>", theirs)) == 3
+    assert [re.search(r'alt="([^"]*)"', tag).group(1) for tag in images] == ["作者的说明", IMAGE_ALT, IMAGE_ALT]
+    assert re.findall(r'src="([^"]*)"', " ".join(images)) == re.findall(r'src="([^"]*)"', " ".join(
+        re.findall(r"<img\b[^>]*>", theirs)))
 
 
 def test_are_cells_named_and_unmarked_answers_pending_never_zero(gradebook, caplog):
