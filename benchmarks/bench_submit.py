@@ -31,11 +31,7 @@ import conftest  # noqa: E402,F401  -- Jupyter/IPython/matplotlib state under .s
 from support import service_tools as st  # noqa: E402
 from support.course_tools import released  # noqa: E402
 from support.mistakes import MISTAKES, mistake_notebook  # noqa: E402
-
-
-def percentile(values, q):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
+from support.stats import percentile  # noqa: E402
 
 
 def summary(name, latencies, expected):

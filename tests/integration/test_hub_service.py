@@ -95,7 +95,7 @@ def test_does_a_student_get_feedback_after_submit_with_nobody_else_acting(course
         folder = pathlib.Path(plan.homes[student]) / ASSIGNMENT / "feedback" / stamp
         deadline = time.monotonic() + FEEDBACK_WAIT
         while not folder.exists():
-            assert time.monotonic() < deadline, f"no feedback for {student}'s submission {stamp} after {FEEDBACK_WAIT} s"
+            assert time.monotonic() < deadline, f"no feedback for {student}'s {stamp} after {FEEDBACK_WAIT} s"
             assignment_list_button(page, "submitted", "Fetch Feedback").click()
             page.wait_for_timeout(3000)
         page.locator("#submitted_assignments_list", has_text="(view feedback)").first.wait_for(timeout=SHORT)

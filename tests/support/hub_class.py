@@ -4,8 +4,8 @@ waits for the grading service's feedback, all through the hub's pages and the se
 :func:`run_class` drives it on a running :func:`support.hub_tools.course_hub` whose students each
 submit a row of the mistake table, and measures what ``docs/deploy-hub.md`` reports: the hub's and
 the proxy's latency while the class works, the memory of each student's server, and the time from
-each Submit to its feedback being fetchable. Used by tests/integration/test_hub_class.py and
-benchmarks/bench_hub_class.py.
+each Submit to its feedback being fetchable. Used by tests/integration/test_hub_class.py
+(``make test-hub-class`` for the 30 of the docs).
 """
 import concurrent.futures
 import contextlib
@@ -27,6 +27,7 @@ from nbgrader.utils import notebook_hash
 from coursekit.paths import ASSIGNMENT
 from support.hub_tools import as_user, instructor_nbgrader, launch, server_api, user_token
 from support.mistakes import MISTAKES, submission
+from support.stats import percentile
 
 SUBMIT_WINDOW = 60.0  # s: every student submits at a random moment within it
 SERVERS_READY = 600   # s: a class's servers starting at once on 2 cores
@@ -58,17 +59,15 @@ class ClassRun:
         return sorted(s.released_at - s.submitted_at for s in self.students)
 
     def summary(self) -> dict:
-        def pct(values, q):
-            values = sorted(values)
-            return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
         waits, memory = self.waits(), sorted(self.memory_mb.values())
         return {
             "students": len(self.students), "login_s": round(self.login_seconds, 1),
             "servers_ready_s": round(self.servers_seconds, 1),
-            "submit_to_feedback_p50_s": round(pct(waits, 0.5), 1), "submit_to_feedback_p95_s": round(pct(waits, 0.95), 1),
+            "submit_to_feedback_p50_s": round(percentile(waits, 50), 1),
+            "submit_to_feedback_p95_s": round(percentile(waits, 95), 1),
             "submit_to_feedback_max_s": round(waits[-1], 1),
-            "hub_ms_p50": round(pct(self.hub_ms, 0.5)), "hub_ms_p95": round(pct(self.hub_ms, 0.95)),
-            "proxy_ms_p50": round(pct(self.proxy_ms, 0.5)), "proxy_ms_p95": round(pct(self.proxy_ms, 0.95)),
+            "hub_ms_p50": round(percentile(self.hub_ms, 50)), "hub_ms_p95": round(percentile(self.hub_ms, 95)),
+            "proxy_ms_p50": round(percentile(self.proxy_ms, 50)), "proxy_ms_p95": round(percentile(self.proxy_ms, 95)),
             "server_mb_median": round(statistics.median(memory)), "server_mb_max": round(memory[-1]),
         }
 

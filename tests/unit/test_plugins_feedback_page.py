@@ -69,7 +69,7 @@ class NbconvertsPage(CourseFeedbackExporter):
 
 
 def test_is_the_page_nbconverts_own_but_for_the_chinese_image_description(gradebook):
-    """Same text and images as HTMLExporter's page; an image without a description gets the Chinese one, one with keeps its own?"""
+    """Text and images as HTMLExporter's page; an image without a description gets the Chinese one, one with keeps its?"""
     nb = _notebook()
     figure = new_output("display_data", data={"image/png": PNG, "text/plain": "<Figure>"})
     nb.cells[2].outputs.append(figure)

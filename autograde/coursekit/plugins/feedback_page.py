@@ -24,7 +24,8 @@ from traitlets.config import Config
 from .cell_names import cell_names
 from .pending import PENDING, PendingAnswer, Tally, class_tallies, is_pending, student_line, total_line
 
-__all__ = ["CourseFeedbackExporter", "GetGradesForFeedback", "IMAGE_ALT", "NBGRADER_COMMENTS", "TEMPLATE", "TEMPLATES", "page_tally"]
+__all__ = ["CourseFeedbackExporter", "GetGradesForFeedback", "IMAGE_ALT", "NBGRADER_COMMENTS", "TEMPLATE", "TEMPLATES",
+           "page_tally"]
 
 TEMPLATES = pathlib.Path(__file__).with_name("templates")
 TEMPLATE = "course_feedback"
@@ -109,8 +110,8 @@ class CourseFeedbackExporter(HTMLExporter):
         self.register_filter("highlight_code",
                              self.filters.get("highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self)))
         resources = self._init_resources(resources)
-        self.register_filter("filter_data_type",
-                             WidgetsDataTypeFilter(notebook_metadata=self._nb_metadata, parent=self, resources=resources))
+        data_types = WidgetsDataTypeFilter(notebook_metadata=self._nb_metadata, parent=self, resources=resources)
+        self.register_filter("filter_data_type", data_types)
         page, resources = TemplateExporter.from_notebook_node(self, nb, resources, **kw)
         return _IMG_WITHOUT_ALT.sub(f'<img alt="{IMAGE_ALT}"', page), resources
 
