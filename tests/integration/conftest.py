@@ -5,6 +5,7 @@ import subprocess
 import pytest
 
 from coursekit.sandbox import missing_tool
+from support import lab_page
 from support.classes import grade_both
 from support.hub_tools import course_hub, require_hub_machine, spawn_servers
 
@@ -62,3 +63,11 @@ def course_hub_plan(tmp_path_factory):
     with course_hub(tmp_path_factory.mktemp("hub"), "jupyterhub.log") as plan:
         spawn_servers(plan, plan.users)  # started side by side while the first test gets ready
         yield plan
+
+
+@pytest.fixture(scope="module")
+def hub_browser(tmp_path_factory):
+    """Chromium for a hub module's users (test_hub.py, test_hub_service.py), closed after the module."""
+    require_hub_machine()
+    with lab_page.chromium_browser(tmp_path_factory.mktemp("chromium-home"), "the hub browser tests") as browser:
+        yield browser

@@ -15,7 +15,6 @@ import shutil
 import pytest
 
 from coursekit.plugins.pending import PENDING
-from support import lab_page
 from support.course_tools import ASSIGNMENT, POINTS, gradebook_scores
 from support.hub_page import (
     LONG,
@@ -28,7 +27,7 @@ from support.hub_page import (
     type_code,
 )
 from support.hub_terminal import make_grade
-from support.hub_tools import ARTEFACTS, CLASS, require_hub_machine
+from support.hub_tools import ARTEFACTS, CLASS
 from support.mistakes import BY_NAME
 
 IMPLEMENTATIONS = {kind: BY_NAME[mistake].code for kind, mistake in CLASS.items()}
@@ -37,26 +36,19 @@ DIAGNOSIS = "最先偏离参考实现的是 student_attention_scores"
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    require_hub_machine()
-    with lab_page.chromium_browser(tmp_path_factory.mktemp("chromium-home"), "the hub browser test") as browser:
-        yield browser
-
-
-@pytest.fixture(scope="module")
-def hub(browser, course_hub_plan):
+def hub(hub_browser, course_hub_plan):
     shutil.rmtree(ARTEFACTS, ignore_errors=True)
     ARTEFACTS.mkdir(parents=True)
     return course_hub_plan
 
 
 @pytest.fixture
-def sessions(browser):
+def sessions(hub_browser):
     """``log_in(plan, user)`` opens a user's browser session; each page's last state is kept as a screenshot."""
     opened = []
 
     def open_session(plan, user):
-        page = log_in(browser, plan, user)
+        page = log_in(hub_browser, plan, user)
         opened.append((user, page))
         return page
 

@@ -20,7 +20,6 @@ import time
 import pytest
 
 from coursekit.plugins.pending import PENDING
-from support import lab_page
 from support.course_tools import ASSIGNMENT, released
 from support.hub_page import (
     SHORT,
@@ -31,7 +30,7 @@ from support.hub_page import (
     shot,
     type_code,
 )
-from support.hub_tools import as_user, loop_by_cli, require_hub_machine
+from support.hub_tools import as_user, loop_by_cli, newest_submission
 from support.mistakes import BY_NAME
 from support.service_tools import wait_for
 
@@ -64,20 +63,13 @@ def service(course_hub_plan):
     return pid
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    require_hub_machine()
-    with lab_page.chromium_browser(tmp_path_factory.mktemp("chromium-home"), "the hub service browser test") as browser:
-        yield browser
-
-
 def _submissions(page) -> int:
     return page.locator("#submitted_assignments_list .list_item", has_text=ASSIGNMENT).count()
 
 
-def test_does_a_student_get_feedback_after_submit_with_nobody_else_acting(course_hub_plan, service, browser):
+def test_does_a_student_get_feedback_after_submit_with_nobody_else_acting(course_hub_plan, service, hub_browser):
     plan, student = course_hub_plan, course_hub_plan.students[-1]
-    page = log_in(browser, plan, student)
+    page = log_in(hub_browser, plan, student)
     try:
         type_code(plan, student, BUG.code, over=released(plan.course_dir()))  # retyped from the start
         open_from_nbgrader_menu(page, "Assignment List")
@@ -88,8 +80,7 @@ def test_does_a_student_get_feedback_after_submit_with_nobody_else_acting(course
         page.wait_for_function(
             "n => document.querySelectorAll('#submitted_assignments_list .list_item').length > n", arg=before)
         shot(page, "service_submitted")
-        cache = pathlib.Path(plan.homes[student]) / ".local" / "share" / "jupyter" / "nbgrader_cache" / plan.course_id
-        stamp = max(p.name for p in cache.glob(f"{student}+{ASSIGNMENT}+*")).split("+")[2]
+        stamp, _ = newest_submission(plan, student)
 
         # the student presses Fetch Feedback now and then, as one waiting for the page would
         folder = pathlib.Path(plan.homes[student]) / ASSIGNMENT / "feedback" / stamp

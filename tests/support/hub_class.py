@@ -22,11 +22,11 @@ import urllib.parse
 import urllib.request
 
 import nbformat
-from nbgrader.utils import notebook_hash
 
 from coursekit.paths import ASSIGNMENT
-from support.hub_tools import as_user, instructor_nbgrader, launch, server_api, user_token
+from support.hub_tools import as_user, instructor_nbgrader, launch, newest_submission, server_api, user_token
 from support.mistakes import MISTAKES, submission
+from support.service_tools import released_page
 from support.stats import percentile
 
 SUBMIT_WINDOW = 60.0  # s: every student submits at a random moment within it
@@ -72,7 +72,7 @@ class ClassRun:
         }
 
 
-def log_in(plan, user) -> int:
+def post_login_form(plan, user) -> int:
     """The hub's login form, as a browser posts it (its _xsrf cookie and field); the final HTTP status."""
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
@@ -114,15 +114,11 @@ def _submit(plan, student: Student, delay: float) -> None:
     time.sleep(delay)
     _assignment_action(plan, student.name, token, "submit")
     student.submitted_at = time.time()
-    cache = pathlib.Path(plan.homes[student.name]) / ".local/share/jupyter/nbgrader_cache" / plan.course_id
-    (folder,) = cache.glob(f"{student.name}+{ASSIGNMENT}+*")
-    student.timestamp = folder.name.split("+")[2]
-    student.secret = (folder / "submission_secret.txt").read_text()
+    student.timestamp, student.secret = newest_submission(plan, student.name)
 
 
 def _released(plan, student: Student) -> bool:
-    digest = notebook_hash(secret=student.secret, notebook_id=ASSIGNMENT)
-    return (pathlib.Path(plan.exchange) / plan.course_id / "feedback" / f"{digest}.html").exists()
+    return released_page(plan.exchange, plan.course_id, student.secret).exists()
 
 
 def _fetch_feedback(plan, student: Student) -> None:
@@ -182,7 +178,7 @@ def run_class(plan, window: float = SUBMIT_WINDOW, seed: int = 4) -> ClassRun:
     names = [s.name for s in students]
     with concurrent.futures.ThreadPoolExecutor(len(students)) as pool:
         started = time.monotonic()
-        statuses = list(pool.map(lambda name: log_in(plan, name), names))  # each login starts that server
+        statuses = list(pool.map(lambda name: post_login_form(plan, name), names))  # each login starts that server
         logged_in = time.monotonic() - started
         assert all(status == 200 for status in statuses), dict(zip(names, statuses))
         _wait_for_servers(plan, names)

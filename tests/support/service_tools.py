@@ -107,10 +107,14 @@ def submit(sc: ServiceCourse, student: str, notebook) -> Submitted:
     return Submitted(student, step.timestamp, (cached / "submission_secret.txt").read_text(), time.time())
 
 
+def released_page(exchange, course_id: str, secret: str) -> pathlib.Path:
+    """Where Fetch Feedback looks for the page of the submission with ``secret`` (nbgrader's hash of it)."""
+    digest = notebook_hash(secret=secret, notebook_id=ASSIGNMENT)
+    return pathlib.Path(exchange) / course_id / "feedback" / f"{digest}.html"
+
+
 def feedback_page(sc: ServiceCourse, submitted: Submitted) -> pathlib.Path:
-    """Where Fetch Feedback looks for this submission's page (nbgrader's hash of its secret)."""
-    digest = notebook_hash(secret=submitted.secret, notebook_id=ASSIGNMENT)
-    return sc.exchange / COURSE_ID / "feedback" / f"{digest}.html"
+    return released_page(sc.exchange, COURSE_ID, submitted.secret)
 
 
 def fetchable(sc: ServiceCourse, submitted: Submitted) -> bool:
