@@ -32,6 +32,9 @@ $(STAMP): pyproject.toml
 	test -x $(VENV)/bin/pip || $(PYTHON) -m venv --clear $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[course,test]'
+	@# The students' Lab extension: a wheel installs it (pyproject's data-files), an editable install does not.
+	mkdir -p $(VENV)/share/jupyter/labextensions
+	ln -sfn $(CURDIR)/autograde/coursekit/labextension/attention-feedback $(VENV)/share/jupyter/labextensions/
 	@# The torch oracle tests run when a local CPU wheel is on disk; they skip otherwise.
 	-@ls /opt/wheels/torch-2.13.0+cpu-*.whl >/dev/null 2>&1 && \
 	  $(PY) -m pip install --quiet --find-links /opt/wheels 'torch==2.13.0' || true

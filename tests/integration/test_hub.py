@@ -112,7 +112,7 @@ def fetch_and_open_feedback(page, plan, student, kind):
     page.locator("#submitted_assignments_list", has_text="(view feedback)").wait_for()
     shot(page, f"student_{kind.replace(' ', '_')}_feedback_fetched")
     (stamp,) = feedback_stamps(plan, student)
-    return open_feedback(page, plan, student, stamp, f"student_{kind.replace(' ', '_')}_feedback")
+    return open_feedback(page, stamp, f"student_{kind.replace(' ', '_')}_feedback")
 
 
 # ---------- the loop ----------

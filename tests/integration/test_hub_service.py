@@ -91,7 +91,7 @@ def test_does_a_student_get_feedback_after_submit_with_nobody_else_acting(course
             page.wait_for_timeout(3000)
         page.locator("#submitted_assignments_list", has_text="(view feedback)").first.wait_for(timeout=SHORT)
         shot(page, "service_feedback_fetched")
-        text = open_feedback(page, plan, student, stamp, "service_feedback")
+        text = open_feedback(page, stamp, "service_feedback")
     finally:
         page.context.close()
 
