@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -35,6 +36,7 @@ __all__ = ["SOURCES", "source_digest", "build_wheel", "ensure", "remove"]
 REPO = pathlib.Path(__file__).resolve().parents[2]
 SOURCES = ("pyproject.toml", "README.md", "attnkit", "autograde/coursekit")  # what the wheel is built from
 PACKAGES = ("attnkit", "coursekit")  # the only top-level folders the wheel may hold (with its .dist-info)
+LAB_EXTENSIONS = "share/jupyter/labextensions/"  # the only data files: the students' Lab extension
 STAMP = "attention-hub.json"
 _SKIP = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints", "*.pyc")
 
@@ -77,13 +79,14 @@ def build_wheel(out_dir, repo=REPO) -> pathlib.Path:
 
 
 def check_wheel(wheel) -> None:
-    """Refuse a wheel that holds anything but attnkit, coursekit and its own metadata."""
+    """Refuse a wheel that holds anything but attnkit, coursekit, its own metadata and Lab extensions."""
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
-    allowed = (*(f"{p}/" for p in PACKAGES), "attnkit-")
-    stray = [n for n in names if not n.startswith(allowed) or n.startswith(("coursekit/grader", "coursekit/source"))]
+    allowed = (*(f"{p}/" for p in PACKAGES), r"attnkit-[^/]+\.dist-info/", rf"attnkit-[^/]+\.data/data/{LAB_EXTENSIONS}")
+    stray = [n for n in names if not re.match("|".join(allowed), n)
+             or n.startswith(("coursekit/grader", "coursekit/source"))]
     if stray:
-        raise RuntimeError(f"{wheel} holds files that are not the packages {PACKAGES}: {stray[:5]} — "
+        raise RuntimeError(f"{wheel} holds files that are not the packages {PACKAGES} or {LAB_EXTENSIONS}: {stray[:5]} — "
                            "the hub's environment is readable by every student; fix [tool.setuptools] in pyproject.toml")
 
 

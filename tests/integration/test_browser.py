@@ -173,6 +173,8 @@ def assert_explorer_follows_keyboard(page) -> None:
     explorer = page.locator(EXPLORER)
     assert explorer.count() == 1, "the sharpness explorer did not render"
     assert explorer.locator("input[type=range]").count() == 2, "explorer sliders missing"
+    # scrolled to first: coming into view can resize the figure, a redraw that is not a key press's
+    page.locator(f"{EXPLORER} {HEAD_DIM}").first.scroll_into_view_if_needed()
     head_dim, drawn = explorer_state(page, settle=True)
     shot(page, "baseline-explorer-before", explorer)
     explorer_page.press(page, f"{EXPLORER} {HEAD_DIM}", "ArrowRight", times=2)

@@ -74,7 +74,11 @@ def test_does_the_wheel_hold_the_two_packages_and_nothing_of_the_course(tmp_path
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
     tops = {name.split("/")[0] for name in names}
-    assert tops == {"attnkit", "coursekit", f"{wheel.name.split('-py3')[0]}.dist-info"}
+    name = wheel.name.split('-py3')[0]
+    assert tops == {"attnkit", "coursekit", f"{name}.dist-info", f"{name}.data"}
+    data = sorted(n for n in names if n.startswith(f"{name}.data/"))  # the students' Lab extension only
+    extension = f"{name}.data/data/share/jupyter/labextensions/attention-feedback"
+    assert data == [f"{extension}/package.json", f"{extension}/static/remoteEntry.js"]
     assert {"coursekit/marking/static/marking.js", "attnkit/assets/explorer.js"} <= set(names)
     assert not [n for n in names if "grader" in n.split("/")[:-1] or "source" in n.split("/") or n.endswith(".toml")]
     assert not list(tmp_path.glob("build")) and not (REPO / "build").exists()
@@ -88,6 +92,24 @@ def test_does_a_wheel_with_a_stray_folder_get_refused(tmp_path):
         archive.writestr("grader/checks.py", "")
     with pytest.raises(RuntimeError, match=r"grader/checks\.py"):
         userenv.check_wheel(wheel)
+
+
+def test_does_a_wheel_with_stray_data_files_get_refused(tmp_path):
+    """Data files outside share/jupyter/labextensions/ (here: the grader installed into the prefix) are
+    refused, and the same wheel without them passes?"""
+    allowed = {"attnkit/__init__.py": "", "attnkit-0.1.0.dist-info/METADATA": "",
+               "attnkit-0.1.0.data/data/share/jupyter/labextensions/attention-feedback/package.json": "{}"}
+    for name, extra in (("clean", {}), ("stray", {"attnkit-0.1.0.data/data/share/course/grader/checks.py": ""})):
+        wheel = tmp_path / name / "attnkit-0.1.0-py3-none-any.whl"
+        wheel.parent.mkdir()
+        with zipfile.ZipFile(wheel, "w") as archive:
+            for entry, text in {**allowed, **extra}.items():
+                archive.writestr(entry, text)
+        if extra:
+            with pytest.raises(RuntimeError, match=r"share/course/grader/checks\.py"):
+                userenv.check_wheel(wheel)
+        else:
+            userenv.check_wheel(wheel)
 
 
 def test_does_the_course_copy_leave_generated_files_behind(tmp_path):

@@ -73,7 +73,7 @@ def open_feedback(page, stamp, name):
     """One click on "(view feedback)" of the submission ``stamp`` in the open Assignment List, as the
     student does: the course's Lab extension opens the page in Lab's HTML viewer, untrusted. Its
     visible text, once its score line shows."""
-    row = page.locator("#submitted_assignments_list .list_item", has_text=stamp)
+    row = page.locator("#submitted_assignments_list .nested_list_item", has_text=stamp)  # one submission's row
     row.get_by_text("(view feedback)").click()
     viewer = page.locator(".jp-HTMLViewer", has=page.locator("iframe")).last
     viewer.wait_for(timeout=SHORT)
