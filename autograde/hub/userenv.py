@@ -82,12 +82,13 @@ def check_wheel(wheel) -> None:
     """Refuse a wheel that holds anything but attnkit, coursekit, its own metadata and Lab extensions."""
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
-    allowed = (*(f"{p}/" for p in PACKAGES), r"attnkit-[^/]+\.dist-info/", rf"attnkit-[^/]+\.data/data/{LAB_EXTENSIONS}")
-    stray = [n for n in names if not re.match("|".join(allowed), n)
-             or n.startswith(("coursekit/grader", "coursekit/source"))]
+    allowed = "|".join((*(f"{p}/" for p in PACKAGES), r"attnkit-[^/]+\.dist-info/",
+                        rf"attnkit-[^/]+\.data/data/{LAB_EXTENSIONS}"))
+    stray = [n for n in names if not re.match(allowed, n) or n.startswith(("coursekit/grader", "coursekit/source"))]
     if stray:
-        raise RuntimeError(f"{wheel} holds files that are not the packages {PACKAGES} or {LAB_EXTENSIONS}: {stray[:5]} — "
-                           "the hub's environment is readable by every student; fix [tool.setuptools] in pyproject.toml")
+        raise RuntimeError(f"{wheel} holds files that are not the packages {PACKAGES} or {LAB_EXTENSIONS}: "
+                           f"{stray[:5]} — the hub's environment is readable by every student; "
+                           "fix [tool.setuptools] in pyproject.toml")
 
 
 def _constraints() -> str:
