@@ -11,20 +11,23 @@ One module each:
 * :mod:`.feedback` — hidden regions and the grader's records stripped from feedback (#917);
 * :mod:`.feedback_page` — the feedback page in the chapter's words (:mod:`.cell_names`), unmarked answers
   pending (:mod:`.pending`); :mod:`.release_feedback` — ``release_feedback`` says how many are still pending;
-* :mod:`.export` — ``nbgrader export`` with one column per graded cell.
+* :mod:`.export` — ``nbgrader export`` with one column per graded cell;
+* :mod:`.metadata_check` — nbgrader's check of each cell's metadata, its schema checked once.
 
 Importing this package makes ``nbgrader validate`` run ``CappedExecute`` as well
 (:func:`.output_cap.cap_validator_outputs`: nbgrader 0.9's ``Validator.preprocessors`` is not a
 configurable trait, so its class default is swapped) and name the written questions still
 unanswered in one Chinese entry (:func:`.validation.name_unanswered_questions` wraps
-``Validator.validate``). Both are idempotent and affect only the process that imports the
-course's plugins — nbgrader's, when it loads ``nbgrader_config.py``.
+``Validator.validate``), and check each cell's nbgrader metadata against a schema checked once
+(:func:`.metadata_check.check_schemas_once`). All three are idempotent and affect only the process that
+imports the course's plugins — nbgrader's, when it loads ``nbgrader_config.py``.
 """
 from .duplicates import RejectDuplicateIds, with_rejected_duplicates
 from .failures import ZeroOnFailureExporter
 from .feedback import ClearHiddenTestsInFeedback
 from .feedback_page import CourseFeedbackExporter, GetGradesForFeedback
 from .kernel import GradingKernelManager
+from .metadata_check import check_schemas_once
 from .output_cap import CappedExecute, cap_validator_outputs, with_capped_execute
 from .release_feedback import ReleaseFeedbackTellingPending
 from .released_cells import OverwriteCellsFromRelease, with_release_check
@@ -33,8 +36,9 @@ from .validation import name_unanswered_questions
 
 __all__ = ["ClearHiddenTestsInFeedback", "CappedExecute", "CourseFeedbackExporter", "GetGradesForFeedback",
            "GradingKernelManager", "OverwriteCellsFromRelease", "RejectDuplicateIds", "ReleaseFeedbackTellingPending",
-           "SaveAutoGradesAtOnce", "ZeroOnFailureExporter", "name_unanswered_questions", "with_capped_execute",
-           "with_grades_saved_at_once", "with_rejected_duplicates", "with_release_check"]
+           "SaveAutoGradesAtOnce", "ZeroOnFailureExporter", "check_schemas_once", "name_unanswered_questions",
+           "with_capped_execute", "with_grades_saved_at_once", "with_rejected_duplicates", "with_release_check"]
 
 cap_validator_outputs()
 name_unanswered_questions()
+check_schemas_once()
