@@ -12,15 +12,18 @@ One module each:
 * :mod:`.feedback_page` — the feedback page in the chapter's words (:mod:`.cell_names`), unmarked answers
   pending (:mod:`.pending`); :mod:`.release_feedback` — ``release_feedback`` says how many are still pending;
 * :mod:`.export` — ``nbgrader export`` with one column per graded cell;
-* :mod:`.metadata_check` — nbgrader's check of each cell's metadata, its schema checked once.
+* :mod:`.metadata_check` — nbgrader's check of each cell's metadata, its schema checked once;
+* :mod:`.shared_engine` — one SQLAlchemy engine per gradebook URL in a process, not one per ``Gradebook``.
 
 Importing this package makes ``nbgrader validate`` run ``CappedExecute`` as well
 (:func:`.output_cap.cap_validator_outputs`: nbgrader 0.9's ``Validator.preprocessors`` is not a
 configurable trait, so its class default is swapped) and name the written questions still
 unanswered in one Chinese entry (:func:`.validation.name_unanswered_questions` wraps
-``Validator.validate``), and check each cell's nbgrader metadata against a schema checked once
-(:func:`.metadata_check.check_schemas_once`). All three are idempotent and affect only the process that
-imports the course's plugins — nbgrader's, when it loads ``nbgrader_config.py``.
+``Validator.validate``). Two more save nbgrader's own work per notebook: each cell's nbgrader metadata is
+checked against a schema checked once (:func:`.metadata_check.check_schemas_once`), and every
+``Gradebook`` of a URL shares one engine, so its compiled SQL (:func:`.shared_engine.share_engines`).
+All four are idempotent and affect only the process that imports the course's plugins — nbgrader's,
+when it loads ``nbgrader_config.py``.
 """
 from .duplicates import RejectDuplicateIds, with_rejected_duplicates
 from .failures import ZeroOnFailureExporter
@@ -32,13 +35,16 @@ from .output_cap import CappedExecute, cap_validator_outputs, with_capped_execut
 from .release_feedback import ReleaseFeedbackTellingPending
 from .released_cells import OverwriteCellsFromRelease, with_release_check
 from .saved_grades import SaveAutoGradesAtOnce, with_grades_saved_at_once
+from .shared_engine import share_engines
 from .validation import name_unanswered_questions
 
 __all__ = ["ClearHiddenTestsInFeedback", "CappedExecute", "CourseFeedbackExporter", "GetGradesForFeedback",
            "GradingKernelManager", "OverwriteCellsFromRelease", "RejectDuplicateIds", "ReleaseFeedbackTellingPending",
            "SaveAutoGradesAtOnce", "ZeroOnFailureExporter", "check_schemas_once", "name_unanswered_questions",
-           "with_capped_execute", "with_grades_saved_at_once", "with_rejected_duplicates", "with_release_check"]
+           "share_engines", "with_capped_execute", "with_grades_saved_at_once", "with_rejected_duplicates",
+           "with_release_check"]
 
 cap_validator_outputs()
 name_unanswered_questions()
 check_schemas_once()
+share_engines()

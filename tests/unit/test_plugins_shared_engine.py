@@ -1,0 +1,55 @@
+"""Do nbgrader's Gradebooks of one URL share one engine in a process (coursekit/plugins/shared_engine.py),
+a forked child and another URL get their own, and does a closed-and-reopened gradebook still read and
+write as nbgrader's own would?"""
+import os
+
+from nbgrader import api
+from nbgrader.api import Gradebook
+
+import coursekit.plugins  # noqa: F401 -- what loading nbgrader_config.py does: the engines are shared
+from coursekit.plugins import shared_engine
+from support.synthetic_class import empty_gradebook
+
+
+def test_do_gradebooks_of_one_url_share_an_engine_and_others_not(tmp_path):
+    first, other = empty_gradebook(tmp_path / "a.db"), empty_gradebook(tmp_path / "b.db")
+    with Gradebook(first) as one, Gradebook(first) as two, Gradebook(other) as three:
+        assert one.engine is two.engine
+        assert three.engine is not one.engine
+
+
+def test_does_a_reopened_gradebook_see_what_the_last_one_wrote(tmp_path):
+    """Written, closed (the engine disposed of), opened again through the same engine: all there,
+    and a second writer's rows too."""
+    url = empty_gradebook(tmp_path / "gradebook.db")
+    with Gradebook(url) as gradebook:
+        gradebook.add_student("s1", first_name="一")
+        engine = gradebook.engine
+    with Gradebook(url) as gradebook:
+        assert gradebook.engine is engine
+        gradebook.add_student("s2")
+    with Gradebook(url) as gradebook:
+        assert sorted(s.id for s in gradebook.students) == ["s1", "s2"]
+        assert gradebook.find_student("s1").first_name == "一"
+
+
+def test_does_a_forked_child_make_its_own_engine(tmp_path):
+    url = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    parent = shared_engine.create_engine(url, future=True)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: a new engine, not the parent's pool
+        os.close(read)
+        os.write(write, b"own" if shared_engine.create_engine(url, future=True) is not parent else b"shared")
+        os._exit(0)
+    os.close(write)
+    answer = os.read(read, 16)
+    os.waitpid(pid, 0)
+    assert answer == b"own"
+    assert shared_engine.create_engine(url, future=True) is parent
+
+
+def test_is_it_idempotent():
+    shared_engine.share_engines()
+    shared_engine.share_engines()
+    assert api.create_engine is shared_engine.create_engine
