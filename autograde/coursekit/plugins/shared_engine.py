@@ -12,13 +12,13 @@ it affects only the process that imports the course's plugins.
 import os
 import threading
 
+import sqlalchemy
 from nbgrader import api
 
 __all__ = ["share_engines", "create_engine"]
 
 _ENGINES = {}  # {(pid, url, options): engine}
 _LOCK = threading.Lock()
-_create_engine = api.create_engine  # SQLAlchemy's, as nbgrader imported it
 
 
 def create_engine(url, **options):
@@ -27,7 +27,7 @@ def create_engine(url, **options):
     with _LOCK:
         engine = _ENGINES.get(key)
         if engine is None:
-            engine = _ENGINES[key] = _create_engine(url, **options)
+            engine = _ENGINES[key] = sqlalchemy.create_engine(url, **options)
     return engine
 
 
