@@ -6,8 +6,10 @@ kernel shares by import — numpy, builtins, attnkit, the diagnosis memo, a modu
 ``sys.modules`` — and leaves a file in its /tmp and home. The second must see none of it; the
 template must still be the same process, still serving.
 """
+import copy
 import json
 import os
+import shutil
 
 import nbformat
 import pytest
@@ -44,6 +46,23 @@ print(json.dumps({
 }))
 """
 
+# In the kernel: is there bytecode for each of the grader's files, made from the file as it is now?
+BYTECODE = r"""
+import importlib.util, json, os, pathlib, struct
+found = {}
+for source in sorted(pathlib.Path(os.environ["ATTN_GRADER"]).parent.glob("*.py")):
+    try:
+        header = pathlib.Path(importlib.util.cache_from_source(str(source))).read_bytes()[:16]
+    except OSError:
+        found[source.name] = "missing"
+        continue
+    stat = source.stat()
+    fresh = header[:4] == importlib.util.MAGIC_NUMBER and struct.unpack("<III", header[4:]) == (
+        0, int(stat.st_mtime) & 0xFFFFFFFF, stat.st_size & 0xFFFFFFFF)
+    found[source.name] = "fresh" if fresh else "stale"
+print(json.dumps(found))
+"""
+
 
 @pytest.fixture(scope="module")
 def config():
@@ -74,3 +93,14 @@ def test_does_one_students_patching_never_reach_the_next(config, tmp_path):
     assert after == before
     assert after["exp(0)"] == 1.0 and not after["builtin"] and after["softmax"] and not after["poisoned"]
     assert after["memo"] == [] and not after["module"] and not after["files"]
+
+
+def test_does_the_kernel_find_the_graders_bytecode_made_outside_the_sandbox(config, tmp_path):
+    """Each test cell loads the grader from files the kernel sees read-only: compiled for it, not by it?"""
+    grader = tmp_path / "course" / "grader"
+    shutil.copytree(COURSE / "grader", grader, ignore=shutil.ignore_patterns("__pycache__"))
+    (grader / "checks.py").write_text((grader / "checks.py").read_text() + "\n# changed since\n")
+    own = copy.deepcopy(config)
+    own.GradingKernelManager.grader = str(grader / "__init__.py")
+    found = json.loads(_run(BYTECODE, own, tmp_path))
+    assert found == {path.name: "fresh" for path in grader.glob("*.py")}

@@ -143,6 +143,22 @@ def test_does_the_probe_restore_everything_after_a_call():
     assert probe.forbidden == set()
 
 
+def test_does_a_stubbed_reference_function_name_itself_when_called():
+    """While a student function runs, each reference function raises naming itself: its own name, any arguments?"""
+    attention = sys.modules["attnkit.attention"]
+    probe = guard.Guard(os.path.dirname(attention.__file__), lambda fn: False, mark_if_hung)
+    stubbed = {fn.__qualname__: fn for module, fn, *_ in probe.stubs if module is attention}
+    assert {"softmax", "attention_scores"} <= stubbed.keys()
+
+    def delegates(out, inp):
+        stubbed["softmax"](inp, axis=-1)
+
+    with pytest.raises(RuntimeError, match=r"（softmax）"):
+        probe.wrap(delegates, "student_softmax")(None, None)
+    assert probe.forbidden == {"attnkit 参考实现 softmax"}
+    assert attention.softmax(np.zeros(2)).tolist() == [0.5, 0.5]  # the real code is back
+
+
 def _hidden_region(number: int) -> str:
     source = cells_by_id(nbformat.read(MASTER, as_version=4))[TEST_CELLS[number - 1].grade_id].source
     return re.search(r"### BEGIN HIDDEN TESTS\n(.*)### END HIDDEN TESTS", source, flags=re.S).group(1)

@@ -33,6 +33,7 @@ from ..sandbox import (
     processes_of,
 )
 from ..sandbox.bubblewrap import environment, python_in_private_folders
+from ..sandbox.bytecode import compile_grader
 from ..sandbox.forkserver import FORK_PROVISIONER, ForkedKernel, template
 from ..settings import sandbox_default
 from .figure_cache import warm
@@ -112,6 +113,7 @@ class GradingKernelManager(AsyncKernelManager):
             raise SandboxUnavailable(problem)
         if self.grader:
             await warm(pathlib.Path(self.grader).parent.parent, self.figure_cache, self.log)
+            compile_grader(pathlib.Path(self.grader).parent)  # the kernel sees it read-only: no __pycache__ of its own
         submission = kw.get("cwd") or os.getcwd()
         if self.fork and not python_in_private_folders():
             self._prepare_fork(submission, env)

@@ -3,7 +3,8 @@
 * :mod:`.bubblewrap` — the command line: bubblewrap's namespaces and read-only binds, ``prlimit``'s
   limits, ``setpriv``'s unprivileged uid; what the kernel sees inside;
 * :mod:`.identity` — which uid a kernel runs as (one of its own per kernel when grading as root);
-* :mod:`.limits` — memory, processes, disk and files, as sizes the course config writes ("2G").
+* :mod:`.limits` — memory, processes, disk and files, as sizes the course config writes ("2G");
+* :mod:`.bytecode` — the grader compiled outside the sandbox, which shows it read-only to the kernel.
 
 :class:`coursekit.plugins.GradingKernelManager` starts kernels through it; autograde/README.md
 ("The sandbox") says what it keeps out and what it cannot.
