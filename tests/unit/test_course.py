@@ -46,6 +46,35 @@ def test_can_course_id_exchange_and_timeout_be_overridden_by_env(monkeypatch, tm
         "ch04-spring", str(tmp_path / "exchange"), 7)
 
 
+def test_is_the_notebook_checked_once_after_the_last_step_and_still_refused_when_invalid():
+    """Grading's exporter: a notebook invalid after one step is not refused if a later step repairs it, and a
+    notebook invalid at the end still is (checked once, not after each of nbgrader's steps)?"""
+    from nbconvert.preprocessors import Preprocessor
+
+    from coursekit.plugins import ZeroOnFailureExporter
+
+    class Breaks(Preprocessor):
+        def preprocess(self, nb, resources):
+            nb.cells[0].outputs = "not a list"
+            return nb, resources
+
+    class Repairs(Preprocessor):
+        def preprocess(self, nb, resources):
+            nb.cells[0].outputs = []
+            return nb, resources
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")])
+    exporter = ZeroOnFailureExporter(config=_config())
+    exporter.register_preprocessor(Breaks, enabled=True)
+    exporter.register_preprocessor(Repairs, enabled=True)
+    exported, _ = exporter.from_notebook_node(nb)
+    assert nbformat.reads(exported, as_version=4).cells[0].outputs == []
+    broken = ZeroOnFailureExporter(config=_config())
+    broken.register_preprocessor(Breaks, enabled=True)
+    with pytest.raises(nbformat.ValidationError):
+        broken.from_notebook_node(nb)
+
+
 def test_are_deleted_test_cells_restored_and_stubs_chinese():
     """add_missing_cells on; the release stub is the Chinese comment plus `pass`, not NotImplementedError?"""
     cfg = _config()
