@@ -6,6 +6,8 @@ config and the real CLI: tests/integration/test_course_output_cap.py.
 """
 
 import pytest
+from nbclient import NotebookClient
+from nbformat.v4 import new_code_cell, new_notebook
 from nbgrader.preprocessors import Execute
 from nbgrader.validator import Validator
 
@@ -20,6 +22,7 @@ from coursekit.plugins.output_cap import (
     cut_text,
     human,
     text_size,
+    unchecked_output,
     with_capped_execute,
 )
 
@@ -147,6 +150,46 @@ def test_does_cut_text_keep_the_longest_start_that_fits(text):
 
 
 # ---------- plugging it into nbgrader ----------
+
+DISPLAY = {"data": {"text/html": "<b>1</b>", "text/plain": "1"}, "metadata": {"isolated": True},
+           "transient": {"display_id": "d1"}}
+UPDATE = {"data": {"text/plain": "2"}, "metadata": {}, "transient": {"display_id": "d1"}}
+
+
+def _message(msg_type, content):
+    return {"header": {"msg_type": msg_type}, "msg_type": msg_type, "parent_header": {"msg_id": "m1"},
+            "content": content}
+
+
+def _stored(client, messages) -> list:
+    """What ``client`` keeps of ``messages`` (one cell's IOPub messages) through nbclient's own dispatch."""
+    client.reset_execution_trackers()
+    client.clear_before_next_output = False  # as nbclient sets it when a cell starts
+    cell = new_code_cell()
+    client.nb = new_notebook(cells=[cell])
+    for msg_type, content in messages:
+        client.process_message(_message(msg_type, content), cell, 0)
+    return cell.outputs
+
+
+@pytest.mark.parametrize("msg_type, content", [
+    ("stream", stream("x\ny\n", "stderr")), ("display_data", DISPLAY), ("execute_result", result("0.5")),
+    ("error", error("boom"))])
+def test_is_an_output_made_without_the_check_what_nbformat_makes(msg_type, content):
+    from nbformat.v4 import output_from_msg
+    assert unchecked_output(msg_type, content) == output_from_msg(_message(msg_type, content))
+
+
+def test_does_the_capped_executor_keep_what_nbclient_keeps_display_updates_included():
+    """Outputs, a display and its update_display_data, a clear_output(wait=True): the same cell as nbclient's?"""
+    messages = [("stream", stream("a\n")), ("display_data", DISPLAY), ("update_display_data", UPDATE),
+                ("execute_result", result("1.0")), ("clear_output", {"wait": True}), ("stream", stream("b\n")),
+                ("error", error("late"))]
+    capped = CappedExecute()
+    capped.cap = OutputCap(-1, -1)
+    assert _stored(capped, messages) == _stored(NotebookClient(new_notebook()), messages)
+    assert _stored(capped, messages[:4])[1]["data"] == {"text/plain": "2"}  # the update reached the display
+
 
 def test_does_with_capped_execute_replace_only_execute():
     assert with_capped_execute([Validator, Execute, int]) == [Validator, CappedExecute, int]

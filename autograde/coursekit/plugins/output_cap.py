@@ -21,13 +21,14 @@ per output. A limit of -1 means no limit (nbgrader's ``LimitOutput`` convention)
 """
 import json
 
+from nbformat import from_dict
 from nbformat.v4 import new_output
 from nbgrader import utils
 from nbgrader.preprocessors import Execute
 from nbgrader.validator import Validator
 from traitlets import Integer
 
-__all__ = ["CappedExecute", "OutputCap", "cap_validator_outputs", "with_capped_execute"]
+__all__ = ["CappedExecute", "OutputCap", "cap_validator_outputs", "unchecked_output", "with_capped_execute"]
 
 PER_OUTPUT = 100  # keys, brackets and indentation of one output in the .ipynb
 PER_LINE = 11  # quotes, comma, indentation and the escaped "\n" of each stored line
@@ -38,7 +39,20 @@ NOTE = ("[评分时输出过长] 评分只保存每个单元格前 {cell}、整�
         "本单元格从这里往后的 {dropped} 输出没有保存（报错和测试得分照常保留）。"
         "分数按完整运行的结果计算，不受影响；完整输出请在自己的 JupyterLab 里运行查看。"
         "这么多输出通常来自调试用的 print，提交前可以删掉。\n")
-_SIZED = {"stream", "display_data", "execute_result", "error"}  # the messages that become outputs
+# the messages that become outputs, and the fields of each that the output keeps (nbformat's output_from_msg)
+_FIELDS = {"stream": ("name", "text"), "display_data": ("data", "metadata"),
+           "execute_result": ("data", "metadata", "execution_count"), "error": ("ename", "evalue", "traceback")}
+_SIZED = set(_FIELDS)
+
+
+def unchecked_output(msg_type: str, content: dict):
+    """The output nbformat's ``output_from_msg`` makes of a message, without checking it against the schema.
+
+    nbclient checks each output as it arrives (≈ 120 per student); grading checks the whole notebook
+    once after its last step instead (``c.Exporter.optimistic_validation``), which refuses the same
+    outputs before anything is written, and a notebook refused there scores 0 (coursekit.plugins.failures).
+    """
+    return from_dict({"output_type": msg_type, **{key: content[key] for key in _FIELDS[msg_type]}})
 
 
 def text_size(text: str) -> int:
@@ -191,9 +205,17 @@ class CappedExecute(Execute):
             self.clear_before_next_output = False
             self.cap.clear_cell()
         content, note = self.cap.admit(msg["msg_type"], msg["content"])
-        out = None if content is None else super().output(outs, {**msg, "content": content}, display_id, cell_index)
+        out = None if content is None else self._store(outs, unchecked_output(msg["msg_type"], content),
+                                                       display_id, cell_index)
         if note is not None:
             outs.append(note)
+        return out
+
+    def _store(self, outs, out, display_id, cell_index):
+        """nbclient's own step for an output: where a display id's outputs are, for update_display_data."""
+        if display_id:
+            self._display_id_map.setdefault(display_id, {}).setdefault(cell_index, []).append(len(outs))
+        outs.append(out)
         return out
 
     def clear_output(self, outs, msg, cell_index):
