@@ -179,7 +179,11 @@ def assert_explorer_follows_keyboard(page) -> None:
     shot(page, "baseline-explorer-before", explorer)
     explorer_page.press(page, f"{EXPLORER} {HEAD_DIM}", "ArrowRight", times=2)
     expected = HEAD_DIMS[HEAD_DIMS.index(head_dim) + 2]  # two log steps up
-    assert explorer_state(page) == (expected, drawn + 2), "one new figure per key press"
+    shown, after = explorer_state(page)
+    # each press drew its figure; on a loaded machine Lab may add a redraw of its own (the kernel's echo
+    # of a setting arriving after the next press, a late resize), never a figure of an older setting
+    assert shown == expected and after >= drawn + 2, f"a figure per key press: {(shown, after)} after {drawn}"
+    assert explorer_state(page, settle=True)[0] == expected, "the explorer went back to an older head_dim"
     assert "".join(explorer_page.readout(page)) == sharpness.summary(sharpness.measure(expected, scaled=False))
     shot(page, "baseline-explorer-after", explorer)
 
