@@ -8,6 +8,9 @@ sources, the gradebook (only nbgrader's own writes), other students' and the gra
 kept out of every feedback page, no process of a student left, the machine's other processes
 alive, no connection to the listener it was told about, no file written outside its sandbox.
 """
+import importlib.util
+import marshal
+import struct
 
 import pytest
 from nbgrader.api import Gradebook
@@ -38,6 +41,20 @@ def test_are_the_grader_and_the_course_byte_identical(graded):
     """grader/, source/, release/ and nbgrader_config.py hash as before grading; nothing was planted?"""
     assert digest(graded.course) == graded.protected
     assert not list(graded.course.rglob("planted_by_student.py"))
+
+
+def test_is_the_graders_bytecode_what_its_own_files_compile_to(graded):
+    """Grading writes grader/__pycache__ (the digest above leaves it out): is every .pyc there the
+    compiled form of its source as it is now, so that no planted one could run in place of it?"""
+    folder = graded.course / "grader"
+    compiled = sorted((folder / "__pycache__").glob("*.pyc"))
+    assert {p.name.split(".")[0] for p in compiled} == {p.stem for p in folder.glob("*.py")}
+    for pyc in compiled:
+        source = folder / f"{pyc.name.split('.')[0]}.py"
+        data, stat = pyc.read_bytes(), source.stat()
+        assert data[:4] == importlib.util.MAGIC_NUMBER and struct.unpack("<III", data[4:16]) == (
+            0, int(stat.st_mtime) & 0xFFFFFFFF, stat.st_size & 0xFFFFFFFF), pyc.name
+        assert marshal.loads(data[16:]) == compile(source.read_bytes(), str(source), "exec"), pyc.name
 
 
 def test_does_the_gradebook_hold_only_nbgraders_own_writes(graded):
