@@ -130,6 +130,15 @@ def test_are_autograded_notebook_and_feedback_the_same(serial_class, shared_clas
     assert feedback_text(shared_class, student) == feedback_text(serial_class, student)
 
 
+def test_does_make_grade_say_what_each_students_kernel_and_worker_cost(shared_class):
+    """last-run.json (read by benchmarks/bench_class.py): the CPU seconds of every graded student's kernel, a
+    forked one included (not a child of the worker, so getrusage never counts it), and of the worker?"""
+    outcomes = json.loads((shared_class.course / "grading-logs" / "last-run.json").read_text(encoding="utf-8"))
+    graded = [outcome for outcome in outcomes if outcome["ok"]]
+    assert len(graded) > 30
+    assert all(o["timings"]["kernel_cpu"] > 0.05 and o["timings"]["worker_cpu"] > 0.05 for o in graded), graded[:3]
+
+
 def test_does_a_rerun_grade_only_the_missing(serial_class, tmp_path):
     """After a whole run, another grades nothing already graded: only the failed students are tried again?"""
     graded = copy_graded(serial_class, tmp_path)

@@ -11,6 +11,7 @@ import pytest
 
 from coursekit.sandbox import GRADER, HOME, SUBMISSION, Identity, Limits, kernel_command, parse_size
 from coursekit.sandbox.bubblewrap import python_paths
+from coursekit.sandbox.forkserver import ForkedKernel
 
 KERNEL = ["/venv/bin/python", "-m", "ipykernel_launcher", "-f", "/tmp/attn-kernel-x/connection.json"]
 
@@ -160,3 +161,12 @@ def test_is_a_python_under_tmp_never_forked(monkeypatch):
     assert not bubblewrap.python_in_private_folders()
     monkeypatch.setattr(bubblewrap, "python_paths", lambda: ["/usr", "/tmp/hub-env/lib/python3.11/site-packages"])
     assert bubblewrap.python_in_private_folders()
+
+
+def test_does_a_forked_kernel_say_how_much_cpu_it_used():
+    """ForkedKernel.cpu_seconds reads /proc as the kernel's own clock (here: this process, after burning some)?"""
+    start = time.process_time()
+    while time.process_time() - start < 0.3:
+        pass
+    assert abs(ForkedKernel(os.getpid()).cpu_seconds() - time.process_time()) < 0.05
+    assert ForkedKernel(2 ** 22 + 1).cpu_seconds() == 0.0  # gone (no such pid): nothing, no error

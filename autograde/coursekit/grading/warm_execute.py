@@ -22,9 +22,12 @@ from jupyter_core.utils import ensure_async, run_sync
 from nbgrader.preprocessors import Execute
 from traitlets import Bool, Enum
 
+from ..sandbox.forkserver import ForkedKernel
+
 __all__ = ["WarmExecute", "TIMINGS", "shutdown_spare"]
 
-TIMINGS = {}  # seconds of the last notebook: "kernel" (until ready), "cells"; read by the worker
+# seconds of the last notebook: "kernel" (until ready), "cells", and "kernel_cpu" for a forked kernel; read by the worker
+TIMINGS = {}
 _SPARE = {}   # kernel name -> a started kernel manager no notebook has used yet
 
 
@@ -44,6 +47,14 @@ class WarmExecute(Execute):
             return super().preprocess(nb, resources, km)
         finally:
             TIMINGS["cells"] = time.perf_counter() - self._started - TIMINGS.get("kernel", 0.0)
+
+    async def _async_cleanup_kernel(self):
+        process = getattr(getattr(self.km, "provisioner", None), "process", None)
+        if isinstance(process, ForkedKernel):  # read before it is killed; a started kernel is reaped, and counted, by us
+            TIMINGS["kernel_cpu"] = process.cpu_seconds()
+        await super()._async_cleanup_kernel()
+
+    _cleanup_kernel = run_sync(_async_cleanup_kernel)  # what nbconvert's preprocess calls (nbclient binds its own)
 
     def create_kernel_manager(self):
         name = self.kernel_name or self.nb.metadata.get("kernelspec", {}).get("name") or ""

@@ -157,8 +157,9 @@ def run_worker(index: int, course: str, assignment: str, db_url: str, tasks, res
             result = grade_student(app, student)
             after = _cpu_seconds()
             result.worker, result.timings = index, dict(TIMINGS)
-            # the kernel stopped after the notebook was reaped by this process: its CPU counts as a child's
-            result.timings.update(worker_cpu=after[0] - before[0], kernel_cpu=after[1] - before[1])
+            # a kernel this process started was reaped by it: its CPU counts as a child's (a forked one's: TIMINGS)
+            result.timings.update(worker_cpu=after[0] - before[0],
+                                  kernel_cpu=result.timings.get("kernel_cpu", after[1] - before[1]))
             results.put(("done", index, result))
     except KeyboardInterrupt:
         pass

@@ -1,0 +1,192 @@
+"""What a student's cells cost with and without the kernel protocol: the floor an executor could reach.
+
+Run: .venv/bin/python benchmarks/bench_cell_floor.py [--n 40]
+For issue 21 (a class of 300 in a minute): how much of a graded student's CPU is the chapter's own
+work, and how much ipykernel, zmq and nbclient add around it. The same N notebooks (the master's
+cells, the mistake table's functions typed in, in turn; hidden tests included, as autograde runs
+them, with ``NBGRADER_EXECUTION=autograde`` and the course's grader) run two ways, one after the
+other in this one process, and the table gives CPU seconds per student side by side:
+
+* **fresh ipykernel**: each notebook by nbclient in a new ipykernel (what grading does, without
+  the sandbox; the kernel's CPU read from /proc, nbclient's from this process), less what a kernel
+  that runs no cell costs (start-up and the imports of :data:`PRELOAD`, which grading's template pays once);
+* **forked IPython**: a pre-imported parent forks one child per student; the child runs the cells
+  with IPython's ``InteractiveShell.run_cell`` and sends every cell's outputs back over a pipe as
+  JSON; nothing else (no ipykernel, no zmq, no jupyter_client). Not a grader: no timeouts, no
+  sandbox, stdin and C-level output not handled. Its outputs are only counted.
+
+Both figures leave out nbgrader's own bookkeeping (``benchmarks/bench_class.py`` has it).
+Nothing is written outside a temporary directory.
+"""
+import argparse
+import json
+import os
+import pathlib
+import sys
+import tempfile
+import time
+
+import nbformat
+from jupyter_client.manager import AsyncKernelManager
+from nbclient import NotebookClient
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))  # the shared test support: the mistake table
+from coursekit.paths import GRADER, MASTER  # noqa: E402
+from support.course_tools import cells_by_id  # noqa: E402
+from support.mistakes import MISTAKES, mistake_notebook, release  # noqa: E402
+
+PRELOAD = ("numpy", "attnkit", "attnkit.diagnose", "attnkit.figures", "attnkit.plotting", "attnkit.diagnose_plot",
+           "matplotlib.pyplot", "IPython")
+# the kernel imports them as it starts, as grading's template does before it forks: they count as start-up
+PREIMPORT = f"--IPKernelApp.exec_lines={[f'import {name}' for name in PRELOAD]}"
+
+
+def notebooks(folder: pathlib.Path, n: int) -> list:
+    """``n`` notebooks (path, notebook) in folders of their own, cycling through the mistake table: the release
+    with the functions typed in, its test cells as autograde restores them (the master's, hidden tests included)."""
+    tests = {grade_id: cell.source for grade_id, cell in cells_by_id(nbformat.read(MASTER, as_version=4)).items()
+             if grade_id.startswith("test")}
+    found = []
+    for k in range(n):
+        nb = mistake_notebook(release(), MISTAKES[k % len(MISTAKES)])
+        for grade_id, cell in cells_by_id(nb).items():
+            cell.source = tests.get(grade_id, cell.source)
+        path = folder / f"s{k:03d}" / "ch04_attention.ipynb"
+        path.parent.mkdir(parents=True)
+        nbformat.write(nb, path)
+        found.append((path, nb))
+    return found
+
+
+def _cpu_of(pid: int) -> float:
+    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class _Kernel(AsyncKernelManager):
+    """nbclient's kernel manager, adding up its kernels' CPU (read just before each is stopped)."""
+
+    cpu = [0.0]
+
+    async def shutdown_kernel(self, now=False, restart=False):
+        self.cpu[0] += _cpu_of(self.provisioner.process.pid)
+        await super().shutdown_kernel(now=now, restart=restart)
+
+
+def by_kernel(found: list) -> tuple:
+    """(kernel CPU, nbclient CPU, wall) seconds per student."""
+    _Kernel.cpu[0], client_cpu, started = 0.0, time.process_time(), time.perf_counter()
+    for path, nb in found:
+        NotebookClient(nbformat.from_dict(nb), kernel_manager_class=_Kernel, timeout=60, allow_errors=True,
+                       shutdown_kernel="immediate", extra_arguments=["--HistoryManager.hist_file=:memory:", PREIMPORT],
+                       resources={"metadata": {"path": str(path.parent)}}).execute()
+    n = len(found)
+    return _Kernel.cpu[0] / n, (time.process_time() - client_cpu) / n, (time.perf_counter() - started) / n
+
+
+def _run_cells(cells: list, out: int) -> None:
+    """In the child: every cell through one IPython, its outputs collected as nbformat dicts, sent as JSON."""
+    from IPython.core.displayhook import DisplayHook
+    from IPython.core.displaypub import DisplayPublisher
+    from IPython.core.interactiveshell import InteractiveShell
+
+    outputs = []
+
+    class Publisher(DisplayPublisher):
+        def publish(self, data, metadata=None, source=None, *, transient=None, update=False, **kwargs):
+            outputs[-1].append({"output_type": "display_data", "data": data, "metadata": metadata or {}})
+
+        def clear_output(self, wait=False):
+            outputs[-1].clear()
+
+    class Hook(DisplayHook):
+        def write_output_prompt(self):
+            pass
+
+        def write_format_data(self, format_dict, md_dict=None):
+            outputs[-1].append({"output_type": "execute_result", "data": format_dict, "metadata": md_dict or {},
+                                "execution_count": self.shell.execution_count})
+
+        def finish_displayhook(self):
+            pass
+
+    class Stream:
+        def __init__(self, name):
+            self.name = name
+
+        def write(self, text):
+            cell = outputs[-1]
+            if cell and cell[-1]["output_type"] == "stream" and cell[-1]["name"] == self.name:
+                cell[-1]["text"] += text
+            else:
+                cell.append({"output_type": "stream", "name": self.name, "text": text})
+            return len(text)
+
+        def flush(self):
+            pass
+
+    shell = InteractiveShell.instance(display_pub_class=Publisher, displayhook_class=Hook)
+    shell._showtraceback = lambda etype, evalue, stb: outputs[-1].append(
+        {"output_type": "error", "ename": etype.__name__, "evalue": str(evalue), "traceback": stb})
+    sys.stdout, sys.stderr = Stream("stdout"), Stream("stderr")
+    for source in cells:
+        outputs.append([])
+        shell.run_cell(source, store_history=True)
+    os.write(out, json.dumps(outputs, default=str).encode())
+
+
+def by_fork(found: list) -> tuple:
+    """(child CPU, parent CPU, wall) seconds per student, and the outputs counted."""
+    import importlib
+    for name in PRELOAD:
+        importlib.import_module(name)
+    before, started, outputs = os.times(), time.perf_counter(), 0
+    for path, nb in found:
+        cells = [cell.source for cell in nb.cells if cell.cell_type == "code"]
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read)
+            os.chdir(path.parent)
+            try:
+                _run_cells(cells, write)
+            finally:
+                os._exit(0)
+        os.close(write)
+        chunks = []
+        while chunk := os.read(read, 1 << 20):
+            chunks.append(chunk)
+        os.close(read)
+        os.waitpid(pid, 0)
+        outputs += sum(len(cell) for cell in json.loads(b"".join(chunks)))
+    after, n = os.times(), len(found)
+    child = (after.children_user + after.children_system - before.children_user - before.children_system) / n
+    return child, (after.user + after.system - before.user - before.system) / n, \
+        (time.perf_counter() - started) / n, outputs / n
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=40)
+    args = parser.parse_args()
+    os.environ.update(NBGRADER_EXECUTION="autograde", ATTN_GRADER=str(GRADER), OPENBLAS_NUM_THREADS="1",
+                      MPLBACKEND="agg")
+    with tempfile.TemporaryDirectory() as tmp:
+        found = notebooks(pathlib.Path(tmp), args.n)
+        empty = [(path, nbformat.v4.new_notebook()) for path, _ in found]
+        start = by_kernel(empty)  # a kernel started, asked for its info and stopped: no cell
+        kernel = by_kernel(found)
+        child, parent, fork_wall, outputs = by_fork(found)
+    cells = (kernel[0] - start[0], kernel[1] - start[1])
+    print(f"{args.n} students, CPU seconds per student (one run, side by side; wall: the whole notebook)")
+    print(f"{'':<34} {'kernel':>7} {'driver':>7} {'total':>7} {'wall':>7}")
+    print(f"{'fresh ipykernel: start, stop':<34} {start[0]:>7.3f} {start[1]:>7.3f} {sum(start[:2]):>7.3f}")
+    print(f"{'fresh ipykernel: the cells':<34} {cells[0]:>7.3f} {cells[1]:>7.3f} {sum(cells):>7.3f} {kernel[2]:>7.3f}")
+    print(f"{'forked IPython: the cells':<34} {child:>7.3f} {parent:>7.3f} {child + parent:>7.3f} {fork_wall:>7.3f}")
+    print(f"the cells cost {sum(cells) / (child + parent):.1f}x through the kernel protocol; "
+          f"the forked run's outputs: {outputs:.0f} per student")
+
+
+if __name__ == "__main__":
+    main()
