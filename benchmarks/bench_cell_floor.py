@@ -33,6 +33,7 @@ from nbclient import NotebookClient
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # the shared test support: the mistake table
 from coursekit.paths import GRADER, MASTER  # noqa: E402
+from coursekit.sandbox.forkserver import ForkedKernel  # noqa: E402
 from support.course_tools import cells_by_id  # noqa: E402
 from support.mistakes import MISTAKES, mistake_notebook, release  # noqa: E402
 
@@ -59,18 +60,13 @@ def notebooks(folder: pathlib.Path, n: int) -> list:
     return found
 
 
-def _cpu_of(pid: int) -> float:
-    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 class _Kernel(AsyncKernelManager):
     """nbclient's kernel manager, adding up its kernels' CPU (read just before each is stopped)."""
 
     cpu = [0.0]
 
     async def shutdown_kernel(self, now=False, restart=False):
-        self.cpu[0] += _cpu_of(self.provisioner.process.pid)
+        self.cpu[0] += ForkedKernel(self.provisioner.process.pid).cpu_seconds()  # any pid: /proc's clock
         await super().shutdown_kernel(now=now, restart=restart)
 
 
