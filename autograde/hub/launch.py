@@ -22,25 +22,35 @@ import urllib.request
 
 from hub import accounts, userenv
 from hub import plan as hub_plan
+from hub.build_lock import build_lock
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 STATE = REPO / ".state"
 USER_ENV = pathlib.Path("/opt/attention-hub/user")  # as TLJH's /opt/tljh/user: one per machine, shared by every hub
 PROXY_PACKAGE = "configurable-http-proxy@5"
+PROXY_MARK = f".installed-{PROXY_PACKAGE}"  # written once npm has finished installing it
 CONFIG = pathlib.Path(__file__).with_name("jupyterhub_config.py")
 
 
 def ensure_proxy(prefix: pathlib.Path = STATE / "hub-proxy") -> pathlib.Path:
-    """configurable-http-proxy from npm, installed under .state/ (never globally); its executable."""
+    """configurable-http-proxy from npm, installed under .state/ (never globally); its executable.
+
+    Installed by one process at a time (another hub, a second pytest worker, may need it at the same
+    moment), and taken as installed only once npm has finished (:data:`PROXY_MARK`).
+    """
     executable = prefix / "node_modules" / ".bin" / "configurable-http-proxy"
-    if executable.exists():
+    mark = prefix / PROXY_MARK
+    if mark.exists() and executable.exists():
         return executable
     if not (shutil.which("npm") and shutil.which("node")):
         raise RuntimeError("node and npm are needed for JupyterHub's proxy: apt-get install nodejs npm")
-    prefix.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, npm_config_cache=str(STATE / "npm"))
-    subprocess.run(["npm", "install", "--prefix", str(prefix), "--no-save", "--no-audit", "--no-fund",
-                    "--loglevel=error", PROXY_PACKAGE], check=True, env=env, cwd=prefix)
+    with build_lock(prefix):
+        if not (mark.exists() and executable.exists()):  # a half-made install (npm interrupted) is made again
+            prefix.mkdir(parents=True, exist_ok=True)
+            env = dict(os.environ, npm_config_cache=str(STATE / "npm"))
+            subprocess.run(["npm", "install", "--prefix", str(prefix), "--no-save", "--no-audit", "--no-fund",
+                            "--loglevel=error", PROXY_PACKAGE], check=True, env=env, cwd=prefix)
+            mark.write_text(PROXY_PACKAGE + "\n")
     return executable
 
 

@@ -15,7 +15,6 @@ says what was built: the environment is made again when the base interpreter or 
 dependencies change, and only the project is reinstalled when only its sources change.
 """
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
@@ -30,6 +29,7 @@ import tomllib
 import zipfile
 
 from hub import interpreter
+from hub.build_lock import build_lock
 
 __all__ = ["SOURCES", "source_digest", "build_wheel", "ensure", "remove"]
 
@@ -121,15 +121,6 @@ def _pip(prefix: pathlib.Path, *args) -> None:
         raise RuntimeError(f"installing into the hub's user environment {prefix} failed:\n{done.stderr[-3000:]}")
 
 
-@contextlib.contextmanager
-def _locked(prefix: pathlib.Path):
-    """One builder at a time (make hub, the hub tests of another work tree ...)."""
-    prefix.parent.mkdir(parents=True, exist_ok=True)
-    with open(prefix.parent / f".{prefix.name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
-
-
 def _read_stamp(prefix: pathlib.Path) -> dict:
     try:
         return json.loads((prefix / STAMP).read_text())
@@ -140,7 +131,7 @@ def _read_stamp(prefix: pathlib.Path) -> dict:
 def ensure(prefix, repo=REPO, log=print) -> pathlib.Path:
     """Bring the user environment at ``prefix`` up to this repository's version; its ``bin/python``."""
     prefix, repo = pathlib.Path(prefix), pathlib.Path(repo)
-    with _locked(prefix):
+    with build_lock(prefix):  # make hub, the hub tests of another work tree ...
         base = interpreter.base_python(prefix.parent)
         constraints = _constraints()
         wanted = {"base": str(base), "dependencies": _dependencies_digest(constraints, repo),
