@@ -8,12 +8,14 @@ import subprocess
 
 import nbformat
 import pytest
+from nbconvert.preprocessors import Preprocessor
 from traitlets.config.loader import PyFileConfigLoader
 
 from attnkit import lab, verify
 from attnkit.gradecell import TEST_CELLS
 from coursekit.paths import COURSE, MASTER, REPO
 from coursekit.paths import STUDENT_NOTEBOOK as STUDENT
+from coursekit.plugins import ZeroOnFailureExporter
 from grader.checks import HIDDEN
 from support.course_tools import MANUAL, POINTS
 from support.course_tools import cells_by_id as _cells
@@ -49,10 +51,6 @@ def test_can_course_id_exchange_and_timeout_be_overridden_by_env(monkeypatch, tm
 def test_is_the_notebook_checked_once_after_the_last_step_and_still_refused_when_invalid():
     """Grading's exporter: a notebook invalid after one step is not refused if a later step repairs it, and a
     notebook invalid at the end still is (checked once, not after each of nbgrader's steps)?"""
-    from nbconvert.preprocessors import Preprocessor
-
-    from coursekit.plugins import ZeroOnFailureExporter
-
     class Breaks(Preprocessor):
         def preprocess(self, nb, resources):
             nb.cells[0].outputs = "not a list"

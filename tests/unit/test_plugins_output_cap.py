@@ -7,7 +7,7 @@ config and the real CLI: tests/integration/test_course_output_cap.py.
 
 import pytest
 from nbclient import NotebookClient
-from nbformat.v4 import new_code_cell, new_notebook
+from nbformat.v4 import new_code_cell, new_notebook, output_from_msg
 from nbgrader.preprocessors import Execute
 from nbgrader.validator import Validator
 
@@ -176,7 +176,6 @@ def _stored(client, messages) -> list:
     ("stream", stream("x\ny\n", "stderr")), ("display_data", DISPLAY), ("execute_result", result("0.5")),
     ("error", error("boom"))])
 def test_is_an_output_made_without_the_check_what_nbformat_makes(msg_type, content):
-    from nbformat.v4 import output_from_msg
     assert unchecked_output(msg_type, content) == output_from_msg(_message(msg_type, content))
 
 
