@@ -24,7 +24,8 @@ from support.course_tools import ASSIGNMENT, POINTS, released, visible_text
 from support.mistakes import BY_NAME, submission
 
 COOLDOWN, MAX_ATTEMPTS = 12, 2
-SLEEPY = "import time\ntime.sleep(4)  # a slow student cell: the service is killed while it runs"
+# A slow student cell (4 s): one test kills the service while it runs, another submits a burst meanwhile.
+SLEEPY = "import time\ntime.sleep(4)"
 INVALID = next(case for case in CASES if case.name == "c_invalid_json")
 
 
@@ -115,10 +116,12 @@ def test_policy_cooldown_newest_only_fairness_attempts(course, service):
     the newest is graded; inside the cooldown feedback waits, then comes; past max_attempts it stays back."""
     first = st.submit(course, "p1", notebook(course))
     st.wait_for(lambda: st.fetchable(course, first) and not in_flight(course, "p1"), 60, "p1's first feedback")
-    second = st.submit(course, "p1", notebook(course, "bug_no_scale"))
+    # slow: the burst and p2 must arrive while this one is graded (a quick grading is over in 0.7 s)
+    second = st.submit(course, "p1", notebook(course, "bug_no_scale", slow=True))
     st.wait_for(lambda: in_flight(course, "p1", second.timestamp), 30, "p1's second grading to start")
     burst = [st.submit(course, "p1", notebook(course, "bug_no_scale")) for _ in range(3)]
     other = st.submit(course, "p2", INVALID.build(released(course.course)))
+    assert in_flight(course, "p1", second.timestamp), "the burst came after p1's second grading ended"
 
     st.wait_for(lambda: graded(course, "p1") == burst[-1].timestamp and not in_flight(course, "p1"), 90,
                 "p1's newest graded")
