@@ -4,9 +4,9 @@ minute and gets their feedback from the grading service, with nobody acting for 
 A hub of its own (``course_hub``) with ``ATTN_HUB_CLASS`` students, each a Unix user who posts the
 hub's login form (which starts their server), then fetches, types a row of the mistake table into the
 notebook and submits through their server's REST API (what the Assignment List sends), at random
-moments within one minute, and fetches feedback once the service released it. Every page must show
-that row's points, as the gradebook does. ``make test`` runs a small class (6: ≈ 1.5 min);
-``make test-hub-class`` the 30 of docs/deploy-hub.md (≈ 4 min on 2 cores). The measurements
+moments within two seconds per student (30 within one minute), and fetches feedback once the service
+released it. Every page must show that row's points, as the gradebook does. ``make test`` runs a small
+class (6, within 12 s); ``make test-hub-class`` the 30 of docs/deploy-hub.md (≈ 4 min on 2 cores). The measurements
 (hub and proxy latency meanwhile, memory per server, submit → feedback) are printed and kept in
 ``artefacts/hub/class.json``.
 """

@@ -29,7 +29,9 @@ from support.mistakes import MISTAKES, submission
 from support.service_tools import released_page
 from support.stats import percentile
 
-SUBMIT_WINDOW = 60.0  # s: every student submits at a random moment within it
+# s per student: everyone submits at a random moment within (students × this), so 30 students submit within
+# one minute (docs/deploy-hub.md) and a smaller class at the same rate, not idle for the rest of the minute.
+SUBMIT_WINDOW_PER_STUDENT = 2.0
 SERVERS_READY = 600   # s: a class's servers starting at once on 2 cores
 FEEDBACK_WAIT = 600   # s: the last submission's feedback, a class queued before it
 
@@ -167,8 +169,11 @@ class _Prober(threading.Thread):
                 self.errors.append(f"{time.strftime('%H:%M:%S')} {error}")
 
 
-def run_class(plan, window: float = SUBMIT_WINDOW, seed: int = 4) -> ClassRun:
-    """The whole class at once on ``plan``'s hub (its grading service resumed first); what was measured."""
+def run_class(plan, window: float | None = None, seed: int = 4) -> ClassRun:
+    """The whole class at once on ``plan``'s hub (its grading service resumed first); what was measured.
+
+    ``window``: the seconds within which every student submits (default: 2 s per student).
+    """
     for step in ("generate_assignment", "release_assignment"):
         done = instructor_nbgrader(plan, step, ASSIGNMENT)
         assert done.returncode == 0, f"{step}: {done.stderr[-2000:]}"
@@ -176,6 +181,7 @@ def run_class(plan, window: float = SUBMIT_WINDOW, seed: int = 4) -> ClassRun:
     assert resumed.returncode == 0, resumed.stderr
     students = [Student(name, MISTAKES[i % len(MISTAKES)]) for i, name in enumerate(plan.students)]
     names = [s.name for s in students]
+    window = SUBMIT_WINDOW_PER_STUDENT * len(students) if window is None else window
     with concurrent.futures.ThreadPoolExecutor(len(students)) as pool:
         started = time.monotonic()
         statuses = list(pool.map(lambda name: post_login_form(plan, name), names))  # each login starts that server
