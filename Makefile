@@ -38,7 +38,7 @@ $(STAMP): pyproject.toml
 	ln -sfn $(CURDIR)/autograde/coursekit/labextension/attention-feedback $(VENV)/share/jupyter/labextensions/
 	@# The torch oracle tests run when a local CPU wheel is on disk; they skip otherwise.
 	-@ls /opt/wheels/torch-2.13.0+cpu-*.whl >/dev/null 2>&1 && \
-	  $(PY) -m pip install --quiet --find-links /opt/wheels 'torch==2.13.0' || true
+	  $(VENV)/bin/uv pip install --quiet --python $(PY) $$(ls /opt/wheels/torch-2.13.0+cpu-*.whl | head -1) || true
 	touch $(STAMP)
 
 # JupyterLab refuses to run as root unless told; containers and CI machines often are root.

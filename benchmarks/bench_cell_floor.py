@@ -13,7 +13,8 @@ other in this one process, and the table gives CPU seconds per student side by s
 * **forked IPython**: a pre-imported parent forks one child per student; the child runs the cells
   with IPython's ``InteractiveShell.run_cell`` and sends every cell's outputs back over a pipe as
   JSON; nothing else (no ipykernel, no zmq, no jupyter_client). Not a grader: no timeouts, no
-  sandbox, stdin and C-level output not handled. Its outputs are only counted.
+  sandbox, stdin and C-level output not handled. Its outputs are only counted; each cell's CPU is
+  read in the child, and the ten costliest cells close the table.
 
 Both figures leave out nbgrader's own bookkeeping (``benchmarks/bench_class.py`` has it).
 Nothing is written outside a temporary directory.
@@ -126,20 +127,30 @@ def _run_cells(cells: list, out: int) -> None:
     shell._showtraceback = lambda etype, evalue, stb: outputs[-1].append(
         {"output_type": "error", "ename": etype.__name__, "evalue": str(evalue), "traceback": stb})
     sys.stdout, sys.stderr = Stream("stdout"), Stream("stderr")
+    spent = []  # CPU seconds of each cell, in this child
     for source in cells:
         outputs.append([])
+        before = time.process_time()
         shell.run_cell(source, store_history=True)
-    os.write(out, json.dumps(outputs, default=str).encode())
+        spent.append(time.process_time() - before)
+    os.write(out, json.dumps({"outputs": outputs, "cpu": spent}, default=str).encode())
+
+
+def _cell_name(cell) -> str:
+    """A code cell as the table names it: its nbgrader id, else its first line."""
+    grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+    return grade_id or (cell.source.strip().splitlines() or [""])[0][:40]
 
 
 def by_fork(found: list) -> tuple:
-    """(child CPU, parent CPU, wall) seconds per student, and the outputs counted."""
+    """(child CPU, parent CPU, wall) seconds per student, the outputs counted, and {cell: CPU s per student}."""
     import importlib
     for name in PRELOAD:
         importlib.import_module(name)
-    before, started, outputs = os.times(), time.perf_counter(), 0
+    before, started, outputs, per_cell = os.times(), time.perf_counter(), 0, {}
     for path, nb in found:
-        cells = [cell.source for cell in nb.cells if cell.cell_type == "code"]
+        code = [cell for cell in nb.cells if cell.cell_type == "code"]
+        cells = [cell.source for cell in code]
         read, write = os.pipe()
         pid = os.fork()
         if pid == 0:
@@ -155,11 +166,14 @@ def by_fork(found: list) -> tuple:
             chunks.append(chunk)
         os.close(read)
         os.waitpid(pid, 0)
-        outputs += sum(len(cell) for cell in json.loads(b"".join(chunks)))
+        sent = json.loads(b"".join(chunks))
+        outputs += sum(len(cell) for cell in sent["outputs"])
+        for cell, seconds in zip(code, sent["cpu"]):
+            per_cell[_cell_name(cell)] = per_cell.get(_cell_name(cell), 0.0) + seconds / len(found)
     after, n = os.times(), len(found)
     child = (after.children_user + after.children_system - before.children_user - before.children_system) / n
     return child, (after.user + after.system - before.user - before.system) / n, \
-        (time.perf_counter() - started) / n, outputs / n
+        (time.perf_counter() - started) / n, outputs / n, per_cell
 
 
 def main() -> None:
@@ -173,7 +187,7 @@ def main() -> None:
         empty = [(path, nbformat.v4.new_notebook()) for path, _ in found]
         start = by_kernel(empty)  # a kernel started, asked for its info and stopped: no cell
         kernel = by_kernel(found)
-        child, parent, fork_wall, outputs = by_fork(found)
+        child, parent, fork_wall, outputs, per_cell = by_fork(found)
     cells = (kernel[0] - start[0], kernel[1] - start[1])
     print(f"{args.n} students, CPU seconds per student (one run, side by side; wall: the whole notebook)")
     print(f"{'':<34} {'kernel':>7} {'driver':>7} {'total':>7} {'wall':>7}")
@@ -182,6 +196,9 @@ def main() -> None:
     print(f"{'forked IPython: the cells':<34} {child:>7.3f} {parent:>7.3f} {child + parent:>7.3f} {fork_wall:>7.3f}")
     print(f"the cells cost {sum(cells) / (child + parent):.1f}x through the kernel protocol; "
           f"the forked run's outputs: {outputs:.0f} per student")
+    print(f"\nthe forked run's costliest cells, CPU s per student (of {child:.3f}):")
+    for name, seconds in sorted(per_cell.items(), key=lambda item: -item[1])[:10]:
+        print(f"  {seconds:>7.3f}  {name}")
 
 
 if __name__ == "__main__":
