@@ -10,3 +10,12 @@ def test_does_a_bad_shard_or_worker_count_stop_before_grading(capsys, args, mess
     with pytest.raises(SystemExit) as stopped:
         main(args)
     assert stopped.value.code == 2 and message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("cores, workers", [(2, 3), (8, 9), (None, 2)])
+def test_are_there_one_more_workers_than_cores_by_default(monkeypatch, cores, workers):
+    """No WORKERS: one more than the cores (a worker and its kernel take turns); no core count known: 2."""
+    from coursekit.grading import run
+    monkeypatch.setattr(run.os, "cpu_count", lambda: cores)
+    assert run._parser().parse_args([]).workers == workers
+    assert run._parser().parse_args(["--workers", "1"]).workers == 1
