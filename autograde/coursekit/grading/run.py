@@ -5,8 +5,9 @@
 
 Grades the students of ``submitted/`` that are not graded yet (:mod:`.selection`), each in a
 fresh kernel by nbgrader's own autograde machinery (:mod:`.worker`), ``--workers`` students at a
-time, into the gradebook :func:`coursekit.gradebook.resolve_gradebook` picks; prints one line per student with the failures so far and an ETA, then the
-failed students with nbgrader's reasons. Exit status as nbgrader's: 0, or 1 when a student
+time (default :func:`default_workers`), into the gradebook :func:`coursekit.gradebook.resolve_gradebook`
+picks; prints one line per student with the failures so far and an ETA, then the failed students
+with nbgrader's reasons. Exit status as nbgrader's: 0, or 1 when a student
 failed; 130 after Ctrl-C (workers and kernels stopped, no half-written autograded folder).
 """
 import argparse
