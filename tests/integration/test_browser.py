@@ -8,7 +8,6 @@ and on a copy with correct solutions filled in. Screenshots land in
 import json
 import re
 import shutil
-import time
 
 import nbformat
 import pytest
@@ -192,7 +191,7 @@ def assert_explorer_follows_keyboard(page) -> None:
 def test_untouched_notebook_runs_shows_baseline_and_live_explorer(lab, page):
     """Does the untouched notebook run cleanly, print the baseline, and react to the keyboard?"""
     lab_page.open_notebook(page, lab.notebook_url(NOTEBOOK.name))
-    time.sleep(2)  # the kernel's language_info lands a moment after it is idle
+    lab_page.wait_for_language_info(page)  # it lands a moment after the kernel is idle, and may dirty the notebook
     assert not lab_page.has_unsaved_changes(page), "the notebook shows unsaved changes right after opening"
     extensions = lab_page.loaded_lab_extensions(page)
     assert {"@jupyter/nbgrader", "@jupyter-widgets/jupyterlab-manager", "anywidget"} <= set(extensions)

@@ -95,6 +95,31 @@ def open_notebook(page, url: str) -> None:
     page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").click()
 
 
+# True once the kernel's info has arrived and the notebook's language_info equals it (Lab applied it, or
+# the saved one already matched): after this, that reply can no longer change the notebook.
+_LANGUAGE_INFO_APPLIED_JS = """() => {
+  const canonical = value => JSON.stringify(value, (key, v) => v && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : 1)) : v);
+  const panel = window.jupyterapp.shell.currentWidget;
+  const kernel = panel && panel.sessionContext && panel.sessionContext.session
+    && panel.sessionContext.session.kernel;
+  if (!kernel || !panel.context.model) return false;
+  const seen = window.__attnKernelInfo;  // the predicate must answer at once: the reply is kept when it comes
+  if (!seen || seen.id !== kernel.id) {
+    window.__attnKernelInfo = {id: kernel.id, info: null};
+    kernel.info.then(info => { if (window.__attnKernelInfo.id === kernel.id) window.__attnKernelInfo.info = info; });
+    return false;
+  }
+  return seen.info !== null
+    && canonical(panel.context.model.getMetadata('language_info')) === canonical(seen.info.language_info);
+}"""
+
+
+def wait_for_language_info(page, timeout_s: float = 60) -> None:
+    """Wait until the kernel's language_info is in the open notebook (whatever it will do to it, it did)."""
+    page.wait_for_function(_LANGUAGE_INFO_APPLIED_JS, timeout=timeout_s * 1000, polling=100)
+
+
 def has_unsaved_changes(page) -> bool:
     """Does a tab show the "unsaved changes" dot (JupyterLab's ``jp-mod-dirty``)?"""
     return page.evaluate("() => document.querySelectorAll('.lm-TabBar-tab.jp-mod-dirty').length > 0")

@@ -95,6 +95,7 @@ def _command(root_dir: pathlib.Path, port: int) -> list:
         str(VENV_PYTHON), "-m", "jupyterlab", "--no-browser",
         "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
         f"--ServerApp.root_dir={root_dir}", "--ServerApp.allow_root=True",  # CI runs as root
+        "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: the tests ask Lab's models, not timers
         # Safety net should this process die without cleaning up: the orphaned
         # server stops itself after 10 idle minutes.
         "--ServerApp.shutdown_no_activity_timeout=600",
