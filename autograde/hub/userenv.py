@@ -114,26 +114,21 @@ def _pip_env() -> dict:
     return {**env, "PATH": os.pathsep.join(["/usr/local/bin", "/usr/bin", "/bin"])}
 
 
-def _installer(prefix: pathlib.Path) -> tuple:
-    """(install command, its reinstall flag) for ``prefix``: uv's pip interface when it sits beside this
-    Python (``make venv`` puts it there: the same packages as pip, ≈ 9 s instead of ≈ 46 s), otherwise
-    ``prefix``'s own pip.
+def _install(prefix: pathlib.Path, *args, reinstall=False) -> None:
+    """Install ``args`` into ``prefix``: with uv's pip interface when it sits beside this Python (``make venv``
+    puts it there: the same packages as pip, ≈ 9 s instead of ≈ 46 s), otherwise with ``prefix``'s own pip.
 
     uv copies out of its cache (no hard link between the users' files and the instructor's cache) and
     compiles the bytecode, as pip does: users cannot write ``__pycache__`` here.
     """
-    uv = pathlib.Path(sys.executable).with_name("uv")
+    python, uv = str(prefix / "bin" / "python"), pathlib.Path(sys.executable).with_name("uv")
     if uv.is_file() and os.access(uv, os.X_OK):
-        return [str(uv), "pip", "install", "--quiet", "--python", str(prefix / "bin" / "python"),
-                "--link-mode", "copy", "--compile-bytecode"], "--reinstall"
-    return [str(prefix / "bin" / "python"), "-m", "pip", "install", "--quiet",
-            "--disable-pip-version-check"], "--force-reinstall"
-
-
-def _pip(prefix: pathlib.Path, *args, reinstall=False) -> None:
-    command, again = _installer(prefix)
-    done = subprocess.run([*command, *([again] if reinstall else []), *args], env=_pip_env(),
-                          capture_output=True, text=True)
+        command = [str(uv), "pip", "install", "--quiet", "--python", python, "--link-mode", "copy",
+                   "--compile-bytecode", *(["--reinstall"] if reinstall else [])]
+    else:
+        command = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                   *(["--force-reinstall"] if reinstall else [])]
+    done = subprocess.run([*command, *args], env=_pip_env(), capture_output=True, text=True)
     if done.returncode:
         raise RuntimeError(f"installing into the hub's user environment {prefix} failed:\n{done.stderr[-3000:]}")
 
@@ -164,9 +159,9 @@ def ensure(prefix, repo=REPO, log=print) -> pathlib.Path:
             if fresh:
                 subprocess.run([str(base), "-m", "venv", "--clear", str(prefix)], check=True, env=_pip_env())
                 (pathlib.Path(tmp) / "constraints.txt").write_text(constraints)
-                _pip(prefix, "--constraint", str(pathlib.Path(tmp) / "constraints.txt"), f"{wheel}[course]")
+                _install(prefix, "--constraint", str(pathlib.Path(tmp) / "constraints.txt"), f"{wheel}[course]")
             else:
-                _pip(prefix, "--no-deps", str(wheel), reinstall=True)
+                _install(prefix, "--no-deps", str(wheel), reinstall=True)
         interpreter.make_readable(prefix)
         seconds = round(time.monotonic() - started, 1)
         (prefix / STAMP).write_text(json.dumps({**wanted, "seconds": seconds, "fresh": fresh}, indent=1))

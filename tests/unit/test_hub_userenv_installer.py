@@ -1,5 +1,5 @@
-"""Which tool fills the hub's user environment (``hub.userenv._pip``): uv beside the project's Python when
-``make venv`` put it there, copying (never linking users' files to the instructor's cache) and compiling
+"""Which tool fills the hub's user environment (``hub.userenv._install``): uv beside the project's Python
+when ``make venv`` put it there, copying (never linking users' files to the instructor's cache) and compiling
 the bytecode users cannot write; the environment's own pip otherwise. Stand-in tools log their arguments."""
 import re
 import stat
@@ -35,7 +35,7 @@ def project_python(tmp_path, monkeypatch):
 def test_uv_beside_the_project_python_installs_copied_and_compiled(project_python):
     venv_bin, prefix, log = project_python
     _tool(venv_bin / "uv")
-    userenv._pip(prefix, "--no-deps", "the.whl", reinstall=True)
+    userenv._install(prefix, "--no-deps", "the.whl", reinstall=True)
     line = log.read_text().strip()
     assert line.startswith(f"{venv_bin / 'uv'} pip install ")
     words = line.split()
@@ -46,7 +46,7 @@ def test_uv_beside_the_project_python_installs_copied_and_compiled(project_pytho
 
 def test_without_uv_the_environments_own_pip_installs(project_python):
     venv_bin, prefix, log = project_python
-    userenv._pip(prefix, "the.whl", reinstall=True)
+    userenv._install(prefix, "the.whl", reinstall=True)
     words = log.read_text().split()
     assert words[:4] == [str(prefix / "bin" / "python"), "-m", "pip", "install"]
     assert "--force-reinstall" in words and "--reinstall" not in words and words[-1] == "the.whl"
@@ -57,4 +57,4 @@ def test_a_failed_install_names_the_environment(project_python):
     (venv_bin / "uv").write_text("#!/bin/sh\necho 'no such package' >&2\nexit 1\n")
     (venv_bin / "uv").chmod(stat.S_IRWXU)
     with pytest.raises(RuntimeError, match=f"{re.escape(str(prefix))} failed:\n.*no such package"):
-        userenv._pip(prefix, "missing.whl")
+        userenv._install(prefix, "missing.whl")
