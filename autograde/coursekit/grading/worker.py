@@ -31,7 +31,8 @@ from attnkit.record import LIMIT
 
 from ..autograded import read_graded_notebook
 from .progress import StudentResult
-from .warm_execute import TIMINGS, WarmExecute, shutdown_spare
+from .direct_execute import DirectExecute
+from .warm_execute import TIMINGS, shutdown_spare
 
 __all__ = ["make_app", "grade_student", "run_worker", "terminate_with_parent", "log_to"]
 
@@ -71,13 +72,14 @@ def make_app(course, assignment: str, db_url: str, warm: bool = True) -> Autogra
 
 
 def _warm(step):
-    """``step`` with kernels started ahead when it executes the notebook (nbgrader's Execute or the
-    course's subclass of it, e.g. the output cap's CappedExecute); other steps unchanged."""
-    if not (isinstance(step, type) and issubclass(step, Execute)) or issubclass(step, WarmExecute):
+    """``step`` with cells run without the kernel protocol where possible, else kernels started ahead, when it
+    executes the notebook (nbgrader's Execute or the course's subclass of it, e.g. the output cap's
+    CappedExecute); other steps unchanged."""
+    if not (isinstance(step, type) and issubclass(step, Execute)) or issubclass(step, DirectExecute):
         return step
     if step is Execute:
-        return WarmExecute
-    return type(f"Warm{step.__name__}", (WarmExecute, step), {})
+        return DirectExecute
+    return type(f"Direct{step.__name__}", (step, DirectExecute), {})  # step's own steps wrap the execution
 
 
 def grade_student(app: AutogradeApp, student: str, retries: int = 1) -> StudentResult:

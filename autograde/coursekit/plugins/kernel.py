@@ -13,8 +13,10 @@ import asyncio
 import contextlib
 import os
 import pathlib
+import select
 import shutil
 import signal
+import socket
 import tempfile
 import time
 
@@ -108,18 +110,64 @@ class GradingKernelManager(AsyncKernelManager):
             if self.grader:
                 env[GRADER_VARIABLE] = self.grader
             return await super().start_kernel(env=env, **kw)
+        await self._before_sandboxed_start()
+        submission = kw.get("cwd") or os.getcwd()
+        if self.fork and not python_in_private_folders():
+            self._prepare_fork(submission, env)
+            self.kernel_spec.metadata["kernel_provisioner"] = {"provisioner_name": FORK_PROVISIONER}
+        else:
+            self._prepare_sandbox(submission, env)
+        return await super().start_kernel(env=env, **kw)
+
+    async def _before_sandboxed_start(self) -> None:
         problem = missing_tool()
         if problem:
             raise SandboxUnavailable(problem)
         if self.grader:
             await warm(pathlib.Path(self.grader).parent.parent, self.figure_cache, self.log)
             compile_grader(pathlib.Path(self.grader).parent)  # the kernel sees it read-only: no __pycache__ of its own
-        submission = kw.get("cwd") or os.getcwd()
-        if self.fork and not python_in_private_folders():
-            self._prepare_fork(submission, env)
-        else:
-            self._prepare_sandbox(submission, env)
-        return await super().start_kernel(env=env, **kw)
+
+    def runs_cells_directly(self) -> bool:
+        """Can this manager's kernels run cells without the kernel protocol (:mod:`coursekit.sandbox.cells`)?
+        Only forked, sandboxed ones."""
+        return self.sandbox and self.fork and not python_in_private_folders()
+
+    async def start_cell_runner(self, submission: str, env: dict, timeout: float = 30):
+        """A forked, sandboxed kernel that runs cells sent to it over a socket: (its process, the socket).
+
+        The worker listens in the kernel's folder and the kernel connects once it is walled off; a kernel
+        that dies or does not connect within ``timeout`` seconds is an error naming its exit status.
+        """
+        await self._before_sandboxed_start()
+        self._prepare_fork(submission, env)
+        path = self._ipc_dir / "cells.sock"
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+            listener.bind(str(path))
+            if self._identity.privileged:
+                os.chown(path, self._identity.uid, self._identity.uid)
+            listener.listen(1)
+            self._runner = ForkedKernel(self._template.fork({**self._request, "cells": str(path)}))
+            deadline = time.monotonic() + timeout
+            while not select.select([listener], [], [], 0.05)[0]:
+                if self._runner.poll() is not None or time.monotonic() > deadline:
+                    self.stop_cell_runner()
+                    raise RuntimeError("the sandboxed kernel did not start (it exited or did not connect within "
+                                       f"{timeout} s); its error is in the grading log")
+            connection, _ = listener.accept()
+        return self._runner, connection
+
+    def stop_cell_runner(self) -> None:
+        """Kill the cell runner (everything it started goes with it), free its uid, remove its folder."""
+        runner, self._runner = getattr(self, "_runner", None), None
+        if runner is not None:
+            runner.kill()
+            deadline = time.monotonic() + 2.0
+            while runner.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.002)
+        if getattr(self, "_ipc_dir", None) is not None:
+            shutil.rmtree(self._ipc_dir, ignore_errors=True)
+            self._ipc_dir = None
+            self._identity.release()
 
     async def interrupt_kernel(self) -> None:
         """SIGINT to the kernel itself (PID 1 of its namespace), never to the processes it started.
@@ -174,7 +222,6 @@ class GradingKernelManager(AsyncKernelManager):
                        "tmp": limits.tmp, "file_size": limits.file_size, "open_files": limits.open_files},
             "env": environment(env, workdir, bool(grader), has_cache, limits),
             "fonts": f"{CACHE}/matplotlib" if has_cache else None}
-        self.kernel_spec.metadata["kernel_provisioner"] = {"provisioner_name": FORK_PROVISIONER}
 
     def fork_kernel(self, command: list) -> int:
         """Ask the template for this kernel (:class:`coursekit.sandbox.ForkProvisioner` calls it); its pid."""

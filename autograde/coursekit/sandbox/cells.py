@@ -1,0 +1,216 @@
+"""A grading kernel without the kernel protocol: ipykernel's own shell, its messages written to one socket.
+
+A forked kernel of :mod:`.template` normally starts ipykernel, and the worker drives it with
+nbclient over ZeroMQ: per student, that protocol (ipykernel's request handling, its IOPub thread,
+ZMQ's callbacks, nbclient's polling) costs about as much CPU as the cells themselves. Here the
+forked child runs the cells itself. It builds the shell ipykernel builds, ``ZMQInteractiveShell``
+with ipykernel's cell compiler, so the outputs are the ones ipykernel makes (tracebacks, rich
+displays, ``execute_result``, ``input()`` refused as ipykernel refuses it), but every message
+ipykernel would publish goes as one JSON line to the socket the worker listens on
+(:mod:`.channel`): ``execute_input``, ``stream``, ``display_data`` …, ``error``, then
+``execute_reply`` and ``status: idle``. The worker (``coursekit.grading.direct_execute``) hands
+them to nbclient's own message handling.
+
+What differs from ipykernel, on purpose: streams are sent when something else is sent or the cell
+ends (ipykernel: every 0.2 s), and output written straight to file descriptors 1 and 2 (a
+subprocess, C code) is read back after each cell, not as it arrives. No thread is started.
+
+The worker is trusted, this process is not: it is the student's own, and the worker treats every
+line it sends as untrusted data.
+"""
+import os
+import signal
+import socket
+import sys
+
+from jupyter_client.jsonutil import json_default
+from jupyter_client.session import Session
+
+__all__ = ["serve"]
+
+FLUSH_AT = 256 * 1024  # characters of one stream kept before they are sent anyway
+CAPTURED_FDS = ((1, "stdout"), (2, "stderr"))
+NO_STDIN = "raw_input was called, but this frontend does not support stdin."  # ipykernel's words
+
+
+class _Outbox(Session):
+    """The session ipykernel's shell sends through: each message goes to the worker as one line."""
+
+    def __init__(self, sock: socket.socket):
+        super().__init__(key=b"", check_pid=False)
+        self.sock, self._stream = sock, None  # _stream: [name, [pieces], size] not yet sent
+
+    def send(self, stream, msg_or_type, content=None, parent=None, ident=None, buffers=None, track=False,
+             header=None, metadata=None):
+        if isinstance(msg_or_type, dict):
+            msg_type, content = msg_or_type["msg_type"], msg_or_type["content"]
+        else:
+            msg_type = msg_or_type
+        self.put(msg_type, content or {})
+
+    def write(self, name: str, text: str) -> None:
+        """Text for stream ``name``, joined with what the same stream wrote just before."""
+        if self._stream is not None and self._stream[0] != name:
+            self.flush()
+        if self._stream is None:
+            self._stream = [name, [], 0]
+        self._stream[1].append(text)
+        self._stream[2] += len(text)
+        if self._stream[2] >= FLUSH_AT:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._stream is not None:
+            name, pieces, _ = self._stream
+            self._stream = None
+            self._line("stream", {"name": name, "text": "".join(pieces)})
+
+    def put(self, msg_type: str, content: dict) -> None:
+        self.flush()
+        self._line(msg_type, content)
+
+    def _line(self, msg_type: str, content: dict) -> None:
+        import json
+
+        line = json.dumps({"msg_type": msg_type, "content": content}, default=json_default, ensure_ascii=False)
+        data = line.encode("utf-8", "surrogatepass") + b"\n"
+        # An interrupt (the cell timeout) must not cut a line in two: it waits until the line is out.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            self.sock.sendall(data)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+class _Stream:
+    """``sys.stdout`` / ``sys.stderr`` of the shell: text goes to the outbox."""
+
+    encoding, errors = "utf-8", "strict"
+
+    def __init__(self, outbox: _Outbox, name: str, fd: int):
+        self._outbox, self.name, self._fd = outbox, name, fd
+
+    def write(self, text) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if text:
+            self._outbox.write(self.name, text)
+        return len(text)
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        pass  # sent with the next message or at the end of the cell, in order
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def isatty(self) -> bool:
+        return False
+
+    def readable(self) -> bool:
+        return False
+
+    def writable(self) -> bool:
+        return True
+
+    @property
+    def closed(self) -> bool:
+        return False
+
+
+class _FdCapture:
+    """File descriptors 1 and 2 point at anonymous files; after a cell, what they hold becomes stream text."""
+
+    def __init__(self):
+        for fd, name in CAPTURED_FDS:
+            memory = os.memfd_create(f"captured-{name}")
+            os.dup2(memory, fd)
+            os.close(memory)
+
+    def drain(self, outbox: _Outbox) -> None:
+        for fd, name in CAPTURED_FDS:
+            size = os.lseek(fd, 0, os.SEEK_CUR)
+            if size:
+                data = os.pread(fd, size, 0)
+                os.ftruncate(fd, 0)
+                os.lseek(fd, 0, os.SEEK_SET)
+                outbox.write(name, data.decode("utf-8", "replace"))
+
+
+def _no_stdin(*args, **kwargs):
+    from IPython.core.error import StdinNotImplementedError
+
+    raise StdinNotImplementedError(NO_STDIN)
+
+
+def _shell(outbox: _Outbox):
+    """ipykernel's shell, configured as IPKernelApp configures it for nbgrader (history in memory)."""
+    import builtins
+    import getpass
+
+    from ipykernel.compiler import XCachingCompiler
+    from ipykernel.zmqshell import ZMQInteractiveShell
+    from traitlets.config import Config
+
+    config = Config()
+    config.HistoryManager.hist_file = ":memory:"
+    shell = ZMQInteractiveShell.instance(config=config, compiler_class=XCachingCompiler)
+    for hook in (shell.displayhook, shell.display_pub):
+        hook.session, hook.pub_socket = outbox, None
+    shell.displayhook.topic = None
+    builtins.input = getpass.getpass = _no_stdin  # nbclient never allows stdin
+    shell.extension_manager.load_extension("storemagic")  # IPython's default extension, as in ipykernel
+    return shell
+
+
+def serve(sock: socket.socket) -> None:
+    """Run cells the worker sends (``{"code": …}``) until it closes the connection; never returns."""
+    outbox = _Outbox(sock)
+    capture = _FdCapture()
+    sys.stdout, sys.stderr = _Stream(outbox, "stdout", 1), _Stream(outbox, "stderr", 2)
+    shell = _shell(outbox)
+    from ipykernel.ipkernel import IPythonKernel
+
+    outbox.put("kernel_info", {"language_info": IPythonKernel.language_info})
+    buffered = b""
+    while True:
+        try:
+            request, buffered = _next_request(sock, buffered)
+            if request is None:
+                os._exit(0)
+            _run(shell, outbox, capture, request.get("code", ""))
+        except KeyboardInterrupt:
+            continue  # an interrupt that came between cells: the worker has already given up on that cell
+
+
+def _next_request(sock: socket.socket, buffered: bytes):
+    import json
+
+    while b"\n" not in buffered:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return None, b""
+        buffered += chunk
+    line, buffered = buffered.split(b"\n", 1)
+    return json.loads(line), buffered
+
+
+def _run(shell, outbox: _Outbox, capture: _FdCapture, code: str) -> None:
+    """One cell, as ipykernel's ``do_execute`` runs it; its messages in the order ipykernel sends them."""
+    outbox.put("execute_input", {"code": code, "execution_count": shell.execution_count})
+    try:
+        result = shell.run_cell(code, store_history=True, silent=False)
+    finally:
+        capture.drain(outbox)
+    error = result.error_before_exec if result.error_before_exec is not None else result.error_in_exec
+    if result.success and not getattr(shell, "_last_traceback_during_displayhook", False):
+        reply = {"status": "ok"}
+    else:
+        reply = {"status": "error", "traceback": shell._last_traceback or [], "ename": type(error).__name__,
+                 "evalue": str(error)}
+    reply["execution_count"] = shell.execution_count - 1
+    outbox.put("execute_reply", reply)
+    outbox.put("status", {"execution_state": "idle"})
