@@ -13,7 +13,7 @@ from traitlets.config.loader import PyFileConfigLoader
 
 from .paths import CONFIG_FILE
 
-__all__ = ["CourseSettings", "course_settings", "config_section", "sandbox_default"]
+__all__ = ["CourseSettings", "course_settings", "config_section", "sandbox_default", "switched_on"]
 
 DEFAULT_COURSE_ID = "default_course"  # nbgrader's own default when a config names none
 DEFAULT_TEXT_STUB = "YOUR ANSWER HERE"  # nbgrader's ClearSolutions.text_stub default
@@ -28,9 +28,14 @@ class CourseSettings:
     text_stub: str = DEFAULT_TEXT_STUB  # what the release puts in a written answer cell (the marking page's "unanswered")
 
 
+def switched_on(variable: str) -> bool:
+    """A grading switch from the environment: on unless ``variable`` says off (or 0, false, no)."""
+    return os.environ.get(variable, "on").strip().lower() not in ("off", "0", "false", "no")
+
+
 def sandbox_default() -> bool:
-    """On unless the environment says ``ATTN_SANDBOX=off`` (or 0, false, no)."""
-    return os.environ.get("ATTN_SANDBOX", "on").strip().lower() not in ("off", "0", "false", "no")
+    """On unless the environment says ``ATTN_SANDBOX=off``."""
+    return switched_on("ATTN_SANDBOX")
 
 
 @functools.lru_cache(maxsize=8)

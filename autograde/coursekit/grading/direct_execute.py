@@ -22,9 +22,10 @@ from jupyter_core.utils import run_sync
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbclient.util import run_hook
 from nbconvert.preprocessors.execute import NotebookClient
-from traitlets import Bool
+from traitlets import Bool, default
 
 from ..sandbox.channel import ChannelBroken, Reader, send
+from ..settings import switched_on
 from .warm_execute import TIMINGS, WarmExecute
 
 __all__ = ["DirectExecute"]
@@ -38,8 +39,13 @@ POLL = 0.25  # seconds between looks at the runner process while a cell runs
 class DirectExecute(WarmExecute):
     """nbgrader's Execute; cells run in a forked cell runner when the kernel manager can start one."""
 
-    direct = Bool(True, help="Run the cells in a forked, sandboxed cell runner without ipykernel and nbclient's "
-                             "protocol (coursekit.sandbox.cells), when the kernel manager can.").tag(config=True)
+    direct = Bool(help="Run the cells in a forked, sandboxed cell runner without ipykernel and nbclient's protocol "
+                       "(coursekit.sandbox.cells), when the kernel manager can. Default: on, unless the environment "
+                       "says ATTN_DIRECT=off.").tag(config=True)
+
+    @default("direct")
+    def _direct_default(self):
+        return switched_on("ATTN_DIRECT")
 
     def preprocess(self, nb, resources=None, km=None):
         NotebookClient.__init__(self, nb, km)  # as nbconvert's preprocess: the config's traits, kernel manager's too

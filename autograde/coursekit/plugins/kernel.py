@@ -37,7 +37,7 @@ from ..sandbox import (
 from ..sandbox.bubblewrap import environment, python_in_private_folders
 from ..sandbox.bytecode import compile_grader
 from ..sandbox.forkserver import FORK_PROVISIONER, ForkedKernel, template
-from ..settings import sandbox_default
+from ..settings import sandbox_default, switched_on
 from .figure_cache import warm
 
 __all__ = ["GRADER_VARIABLE", "GradingKernelManager"]
@@ -85,7 +85,7 @@ class GradingKernelManager(AsyncKernelManager):
 
     @default("fork")
     def _fork_default(self):
-        return os.environ.get("ATTN_FORK", "on").strip().lower() not in ("off", "0", "false", "no")
+        return switched_on("ATTN_FORK")
 
     @default("sandbox")
     def _sandbox_default(self):

@@ -5,7 +5,7 @@ nbclient over ZeroMQ: per student, that protocol (ipykernel's request handling, 
 ZMQ's callbacks, nbclient's polling) costs about as much CPU as the cells themselves. Here the
 forked child runs the cells itself. It builds the shell ipykernel builds, ``ZMQInteractiveShell``
 with ipykernel's cell compiler, so the outputs are the ones ipykernel makes (tracebacks, rich
-displays, ``execute_result``, ``input()`` refused as ipykernel refuses it), but every message
+displays, ``execute_result``, ``input()`` refused by ipykernel's own method), but every message
 ipykernel would publish goes as one JSON line to the socket the worker listens on
 (:mod:`.channel`): ``execute_input``, ``stream``, ``display_data`` …, ``error``, then
 ``execute_reply`` and ``status: idle``. The worker (``coursekit.grading.direct_execute``) hands
@@ -18,10 +18,12 @@ subprocess, C code) is read back after each cell, not as it arrives. No thread i
 The worker is trusted, this process is not: it is the student's own, and the worker treats every
 line it sends as untrusted data.
 """
+import json
 import os
 import signal
 import socket
 import sys
+import types
 
 from jupyter_client.jsonutil import json_default
 from jupyter_client.session import Session
@@ -30,7 +32,6 @@ __all__ = ["serve"]
 
 FLUSH_AT = 256 * 1024  # characters of one stream kept before they are sent anyway
 CAPTURED_FDS = ((1, "stdout"), (2, "stderr"))
-NO_STDIN = "raw_input was called, but this frontend does not support stdin."  # ipykernel's words
 
 
 class _Outbox(Session):
@@ -70,8 +71,6 @@ class _Outbox(Session):
         self._line(msg_type, content)
 
     def _line(self, msg_type: str, content: dict) -> None:
-        import json
-
         line = json.dumps({"msg_type": msg_type, "content": content}, default=json_default, ensure_ascii=False)
         data = line.encode("utf-8", "surrogatepass") + b"\n"
         # An interrupt (the cell timeout) must not cut a line in two: it waits until the line is out.
@@ -140,10 +139,10 @@ class _FdCapture:
                 outbox.write(name, data.decode("utf-8", "replace"))
 
 
-def _no_stdin(*args, **kwargs):
-    from IPython.core.error import StdinNotImplementedError
+class _NoStdin:
+    """What ipykernel's ``Kernel.raw_input`` and ``getpass`` look at: nbclient's requests never allow stdin."""
 
-    raise StdinNotImplementedError(NO_STDIN)
+    _allow_stdin = False
 
 
 def _shell(outbox: _Outbox):
@@ -152,6 +151,7 @@ def _shell(outbox: _Outbox):
     import getpass
 
     from ipykernel.compiler import XCachingCompiler
+    from ipykernel.kernelbase import Kernel
     from ipykernel.zmqshell import ZMQInteractiveShell
     from traitlets.config import Config
 
@@ -161,7 +161,9 @@ def _shell(outbox: _Outbox):
     for hook in (shell.displayhook, shell.display_pub):
         hook.session, hook.pub_socket = outbox, None
     shell.displayhook.topic = None
-    builtins.input = getpass.getpass = _no_stdin  # nbclient never allows stdin
+    # ipykernel's own methods raise, so the error and its traceback are ipykernel's
+    builtins.input = types.MethodType(Kernel.raw_input, _NoStdin())
+    getpass.getpass = types.MethodType(Kernel.getpass, _NoStdin())
     shell.extension_manager.load_extension("storemagic")  # IPython's default extension, as in ipykernel
     return shell
 
@@ -169,9 +171,9 @@ def _shell(outbox: _Outbox):
 def serve(sock: socket.socket) -> None:
     """Run cells the worker sends (``{"code": …}``) until it closes the connection; never returns."""
     outbox = _Outbox(sock)
+    shell = _shell(outbox)  # what it prints while it starts goes to the kernel's log, as ipykernel's would
     capture = _FdCapture()
     sys.stdout, sys.stderr = _Stream(outbox, "stdout", 1), _Stream(outbox, "stderr", 2)
-    shell = _shell(outbox)
     from ipykernel.ipkernel import IPythonKernel
 
     outbox.put("kernel_info", {"language_info": IPythonKernel.language_info})
@@ -187,8 +189,6 @@ def serve(sock: socket.socket) -> None:
 
 
 def _next_request(sock: socket.socket, buffered: bytes):
-    import json
-
     while b"\n" not in buffered:
         chunk = sock.recv(65536)
         if not chunk:

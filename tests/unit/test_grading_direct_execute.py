@@ -1,0 +1,77 @@
+"""coursekit.grading.direct_execute: does nbgrader's executor, driving a cell runner, do what nbclient would?
+
+The runner is a plain child process (tests/support/cell_runner.py), so the timeout, a dead kernel and
+a runner that sends garbage are seen without a sandbox. That the outputs equal a real ipykernel's is
+tests/integration/test_direct_cells.py; that a class grades the same, tests/integration/test_grading.py.
+"""
+import nbformat
+import pytest
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+from traitlets.config import Config
+
+from coursekit.grading.direct_execute import DirectExecute
+from coursekit.grading.warm_execute import TIMINGS
+from support.cell_runner import UnsandboxedRunnerManager
+
+FORGE = "import gc, socket\n[s for s in gc.get_objects() if isinstance(s, socket.socket)][0].sendall({!r})"
+
+
+def execute(tmp_path, *sources, **settings):
+    """The notebook of these code cells (a markdown cell first), run by DirectExecute with the runner."""
+    nb = new_notebook(cells=[new_markdown_cell("# title"), *[new_code_cell(source) for source in sources]])
+    config = Config({"DirectExecute": {"kernel_manager_class": UnsandboxedRunnerManager, **settings}})
+    executor = DirectExecute(config=config)
+    executed, _ = executor.preprocess(nb, {"metadata": {"path": str(tmp_path)}})
+    return executed.cells[1:]
+
+
+def test_are_the_outputs_and_counts_those_nbclient_stores(tmp_path):
+    cells = execute(tmp_path, "print('hello')\n1 + 1", "raise ValueError('no')", "")
+    first, second, empty = cells
+    assert [o.output_type for o in first.outputs] == ["stream", "execute_result"]
+    assert first.outputs[0].text == "hello\n" and first.outputs[1].data["text/plain"] == "2"
+    assert (first.execution_count, second.execution_count, empty.execution_count) == (1, 2, None)
+    assert [(o.output_type, o.ename) for o in second.outputs] == [("error", "ValueError")]
+    assert set(first.metadata.execution) == {"iopub.status.busy", "iopub.execute_input", "shell.execute_reply",
+                                             "iopub.status.idle"}
+    nbformat.validate(new_notebook(cells=cells))
+
+
+def test_does_the_run_say_where_its_time_went(tmp_path):
+    execute(tmp_path, "sum(range(10 ** 6))")
+    assert TIMINGS["kernel"] > 0 and TIMINGS["cells"] > 0 and TIMINGS["kernel_cpu"] > 0
+
+
+def test_is_a_hung_cell_interrupted_marked_as_timed_out_and_the_next_cell_run(tmp_path):
+    hung, after = execute(tmp_path, "print('before')\nwhile True:\n    pass", "'after'", timeout=1)
+    assert [o.get("ename") for o in hung.outputs if o.output_type == "error"] == \
+        ["KeyboardInterrupt", "CellTimeoutError"]  # the interrupt, then nbgrader's timeout error
+    assert hung.outputs[0].text == "before\n"
+    assert after.outputs[0].data["text/plain"] == "'after'"
+
+
+def test_does_a_cell_that_ignores_the_interrupt_stop_the_notebook_as_nbclient_does(tmp_path):
+    stubborn = "while True:\n    try:\n        while True:\n            pass\n    except KeyboardInterrupt:\n        pass"
+    with pytest.raises(CellTimeoutError, match="Timeout waiting for IOPub output"):
+        execute(tmp_path, stubborn, timeout=1, iopub_timeout=1)
+
+
+def test_is_a_kernel_that_exits_a_dead_kernel(tmp_path):
+    with pytest.raises(DeadKernelError, match="Kernel died"):
+        execute(tmp_path, "import os\nos._exit(3)", "'never'")
+
+
+@pytest.mark.parametrize("forged, why", [
+    (b"junk\n", "not JSON"),
+    (b'{"msg_type": "stream", "content": {}}\n', "unreadable stream message"),
+    (b'{"msg_type": "execute_reply", "content": {"status": "error", "ename": 1}}\n', "execute reply"),
+])
+def test_does_a_student_who_writes_to_the_runners_socket_only_break_their_own_notebook(tmp_path, forged, why):
+    with pytest.raises(DeadKernelError, match=why):
+        execute(tmp_path, FORGE.format(forged))
+
+
+def test_are_messages_grading_does_not_know_ignored(tmp_path):
+    [cell] = execute(tmp_path, FORGE.format(b'{"msg_type": "comm_open", "content": {"x": 1}}\n') + "\n'done'")
+    assert [o.output_type for o in cell.outputs] == ["execute_result"]
