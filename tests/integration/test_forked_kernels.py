@@ -1,7 +1,8 @@
 """Does nothing one student's forked kernel does reach the template, or the next student forked from it?
 
 Two kernels of one grading process, as two students of one ``make grade`` worker: both forked
-from the same pre-imported template (coursekit.sandbox.template). The first patches what every
+from the same pre-imported template (coursekit.sandbox.template), both ipykernels driven by nbclient
+or both cell runners (coursekit.sandbox.cells, what make grade uses). The first patches what every
 kernel shares by import — numpy, builtins, attnkit, the diagnosis memo, a module of its own in
 ``sys.modules`` — and leaves a file in its /tmp and home. The second must see none of it; the
 template must still be the same process, still serving.
@@ -16,6 +17,7 @@ import pytest
 from nbclient import NotebookClient
 from traitlets.config.loader import PyFileConfigLoader
 
+from coursekit.grading.direct_execute import DirectExecute
 from coursekit.paths import COURSE
 from coursekit.plugins import GradingKernelManager
 from coursekit.sandbox import forkserver, missing_tool
@@ -75,20 +77,26 @@ def config():
     return loaded
 
 
-def _run(source: str, config, folder) -> str:
+def _run(source: str, config, folder, way: str = "ipykernel") -> str:
+    """``source`` run by a forked kernel: an ipykernel driven by nbclient, or the cell runner make grade uses."""
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
-    NotebookClient(nb, timeout=60, kernel_name="python3", kernel_manager_class=GradingKernelManager, config=config,
-                   shutdown_kernel="immediate", resources={"metadata": {"path": str(folder)}}).execute()
+    resources = {"metadata": {"path": str(folder)}}
+    if way == "runner":
+        DirectExecute(config=config).preprocess(nb, resources)
+    else:
+        NotebookClient(nb, timeout=60, kernel_name="python3", kernel_manager_class=GradingKernelManager,
+                       config=config, shutdown_kernel="immediate", resources=resources).execute()
     return "".join(o.get("text", "") for o in nb.cells[0].outputs)
 
 
-def test_does_one_students_patching_never_reach_the_next(config, tmp_path):
+@pytest.mark.parametrize("way", ["ipykernel", "runner"])
+def test_does_one_students_patching_never_reach_the_next(config, tmp_path, way):
     """numpy, builtins, attnkit, sys.modules, files: all as the template imported them, for the second student?"""
-    assert _run(LOOK, config, tmp_path).strip()  # a first kernel: the template is running
+    assert _run(LOOK, config, tmp_path, way).strip()  # a first kernel: the template is running
     template = forkserver._templates["current"][1]
-    before = json.loads(_run(LOOK, config, tmp_path))
-    assert _run(POISON, config, tmp_path).strip() == "poisoned"
-    after = json.loads(_run(LOOK, config, tmp_path))
+    before = json.loads(_run(LOOK, config, tmp_path, way))
+    assert _run(POISON, config, tmp_path, way).strip() == "poisoned"
+    after = json.loads(_run(LOOK, config, tmp_path, way))
     assert forkserver._templates["current"][1] is template and template.alive()  # the same template served all
     assert after == before
     assert after["exp(0)"] == 1.0 and not after["builtin"] and after["softmax"] and not after["poisoned"]

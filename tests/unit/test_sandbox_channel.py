@@ -66,5 +66,6 @@ def test_is_an_endless_line_refused_before_it_fills_the_workers_memory(pair):
 def test_is_a_closed_connection_broken(pair):
     ours, theirs = pair
     theirs.close()
-    with pytest.raises(ChannelBroken, match="closed"):
+    with pytest.raises(ChannelBroken, match="closed") as broken:
         Reader(ours).next(1)
+    assert broken.value.closed

@@ -126,6 +126,8 @@ class DirectExecute(WarmExecute):
             if kind == "execute_reply":
                 if reply is None and not interrupted:  # after a timeout nbclient keeps its own reply
                     reply = _checked_reply(content)
+                    if reply is None:
+                        self._broken("an execute reply grading cannot read")
                     if self.record_timing:
                         cell["metadata"]["execution"]["shell.execute_reply"] = _now()
                     deadline = None if deadline is None else time.monotonic() + self.iopub_timeout
@@ -155,40 +157,42 @@ class DirectExecute(WarmExecute):
         try:
             message = self._reader.next(timeout)
         except ChannelBroken as exc:
-            self._broken(str(exc))
+            self._broken(str(exc), died=exc.closed)
         if message is None and self._process.poll() is not None:
-            self._broken("the kernel exited")
+            self._broken("the kernel exited", died=True)
         return message
 
     def _send(self, request: dict) -> None:
         try:
             send(self._sock, request)
         except OSError as exc:
-            self._broken(f"the kernel did not take the next cell ({exc})")
+            self._broken(f"the kernel did not take the next cell ({exc})", died=True)
 
-    def _broken(self, why: str):
+    def _broken(self, why: str, died: bool = False):
+        """Stop the kernel; a kernel that died says what nbclient says ("Kernel died"), one that sent what
+        grading cannot read says that too."""
         self.log.error("Kernel died while waiting for execute reply: %s", why)
         self._process.kill()
-        raise DeadKernelError(f"Kernel died: {why}")
+        raise DeadKernelError("Kernel died" if died else f"Kernel died: it sent {why}")
 
     def _language_info(self) -> dict:
         """The runner's first message, sent before any cell ran: what ipykernel's kernel_info reply says."""
         message = self._next(30)
         if message is None or message["msg_type"] != "kernel_info" or \
                 not isinstance(message["content"].get("language_info"), dict):
-            self._broken("no kernel_info from the kernel within 30 s")
+            self._broken("no kernel_info within 30 s")
         return message["content"]["language_info"]
 
 
 def _checked_reply(content: dict) -> dict:
-    """The runner's execute reply, in the shape nbgrader's ``on_cell_executed`` reads, or an error."""
+    """The runner's execute reply, in the shape nbgrader's ``on_cell_executed`` reads; None if it is not one."""
     status = content.get("status")
     if status == "ok":
         return {"content": {"status": "ok", "execution_count": content.get("execution_count")}}
     fields = {key: content.get(key) for key in ("ename", "evalue", "traceback")}
     if status != "error" or not isinstance(fields["ename"], str) or not isinstance(fields["evalue"], str) or \
             not isinstance(fields["traceback"], list) or not all(isinstance(line, str) for line in fields["traceback"]):
-        raise DeadKernelError("Kernel died: an execute reply grading cannot read")
+        return None
     return {"content": {"status": "error", "execution_count": content.get("execution_count"), **fields}}
 
 

@@ -16,7 +16,11 @@ MAX_LINE = 64 * 1024 ** 2  # one message: a large figure is a few MB; grading ca
 
 
 class ChannelBroken(Exception):
-    """The other side closed the connection or sent something that is not a message."""
+    """The other side closed the connection (``closed``) or sent something that is not a message."""
+
+    def __init__(self, why: str, closed: bool = False):
+        super().__init__(why)
+        self.closed = closed
 
 
 def send(sock: socket.socket, message: dict) -> None:
@@ -49,9 +53,9 @@ class Reader:
             try:
                 chunk = self.sock.recv(1024 ** 2)
             except OSError as exc:
-                raise ChannelBroken(f"the connection failed ({exc})") from None
+                raise ChannelBroken(f"the connection failed ({exc})", closed=True) from None
             if not chunk:
-                raise ChannelBroken("the connection was closed")
+                raise ChannelBroken("the connection was closed", closed=True)
             self._buffer += chunk
 
 
