@@ -10,6 +10,7 @@ template must still be the same process, still serving.
 import copy
 import json
 import os
+import pathlib
 import shutil
 
 import nbformat
@@ -48,11 +49,13 @@ print(json.dumps({
 }))
 """
 
-# In the kernel: is there bytecode for each of the grader's files, made from the file as it is now?
+# In the kernel: is there bytecode for each file of a folder (the grader's, attnkit's), made from the file as it is now?
 BYTECODE = r"""
 import importlib.util, json, os, pathlib, struct
+import attnkit
+folder = {"grader": pathlib.Path(os.environ["ATTN_GRADER"]).parent, "attnkit": pathlib.Path(attnkit.__file__).parent}
 found = {}
-for source in sorted(pathlib.Path(os.environ["ATTN_GRADER"]).parent.glob("*.py")):
+for source in sorted(folder["%s"].glob("*.py")):
     try:
         header = pathlib.Path(importlib.util.cache_from_source(str(source))).read_bytes()[:16]
     except OSError:
@@ -110,5 +113,17 @@ def test_does_the_kernel_find_the_graders_bytecode_made_outside_the_sandbox(conf
     (grader / "checks.py").write_text((grader / "checks.py").read_text() + "\n# changed since\n")
     own = copy.deepcopy(config)
     own.GradingKernelManager.grader = str(grader / "__init__.py")
-    found = json.loads(_run(BYTECODE, own, tmp_path))
+    found = json.loads(_run(BYTECODE % "grader", own, tmp_path))
     assert found == {path.name: "fresh" for path in grader.glob("*.py")}
+
+
+def test_does_the_kernel_find_bytecode_for_the_private_attnkit_each_test_cell_loads(config, tmp_path):
+    """attnkit's folder is read-only in the sandbox too: its .pyc files are written outside, current ones?"""
+    import attnkit
+    from grader.integrity import PRISTINE
+
+    changed = pathlib.Path(attnkit.__file__).parent / "masks.py"
+    stat = changed.stat()
+    os.utime(changed, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))  # its .pyc, if any, is stale now
+    found = json.loads(_run(BYTECODE % "attnkit", config, tmp_path))
+    assert {name: found[f"{name}.py"] for name in PRISTINE} == {name: "fresh" for name in PRISTINE}

@@ -23,6 +23,8 @@ import time
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Bool, DottedObjectName, Type, Unicode, default
 
+import attnkit
+
 from ..sandbox import (
     CACHE,
     HOME,
@@ -35,7 +37,7 @@ from ..sandbox import (
     processes_of,
 )
 from ..sandbox.bubblewrap import environment, python_in_private_folders
-from ..sandbox.bytecode import compile_grader
+from ..sandbox.bytecode import compile_bytecode
 from ..sandbox.forkserver import FORK_PROVISIONER, ForkedKernel, template
 from ..settings import sandbox_default, switched_on
 from .figure_cache import warm
@@ -125,7 +127,8 @@ class GradingKernelManager(AsyncKernelManager):
             raise SandboxUnavailable(problem)
         if self.grader:
             await warm(pathlib.Path(self.grader).parent.parent, self.figure_cache, self.log)
-            compile_grader(pathlib.Path(self.grader).parent)  # the kernel sees it read-only: no __pycache__ of its own
+            compile_bytecode(pathlib.Path(self.grader).parent)  # the kernel sees it read-only: no __pycache__ of its own
+        compile_bytecode(pathlib.Path(attnkit.__file__).parent)  # the same for the private attnkit each test cell loads
 
     def runs_cells_directly(self) -> bool:
         """Can this manager's kernels run cells without the kernel protocol (:mod:`coursekit.sandbox.cells`)?
