@@ -16,7 +16,6 @@ import sys
 from dataclasses import dataclass
 
 from . import verify
-from .diagnose import diagnose, diagnose_stage, format_findings
 from .lab import ROLE, STAGES
 
 __all__ = ["TestCell", "TEST_CELLS", "cell", "run"]
@@ -71,6 +70,10 @@ def run(number: int, *fns) -> float:
 
 def _warning(test: TestCell, fns: tuple) -> str:
     """The diagnosis of this cell's functions, as a warning under the score ('' when nothing is found)."""
+    # imported here, not with the module: the grader loads a private copy of this module in every test
+    # cell (grader.integrity.pristine), which never asks for a diagnosis and would load all of it again
+    from .diagnose import diagnose, diagnose_stage, format_findings
+
     if len(test.stages) > 1:
         findings = diagnose(*fns)
         return "" if not findings else "\n" + format_findings(findings)

@@ -5,7 +5,8 @@ Builds N synthetic submissions (the rows of the mistake table, correct and buggy
 throw-away copy of the course, then from one run prints side by side:
   * serial `nbgrader autograde` on the first --sample submissions (start-up included), sandboxed,
   * `python -m coursekit.grading --workers W` on all N, for each W: every kernel in the sandbox,
-    forked from the worker's pre-imported template (the default),
+    forked from the worker's pre-imported template, its cells run without the kernel protocol (the default),
+  * the same with the largest W and ATTN_DIRECT=off: forked ipykernels driven by nbclient,
   * the same with the largest W and ATTN_FORK=off: each sandboxed kernel a new Python started
     by bubblewrap,
   * the same with ATTN_SANDBOX=off, each kernel started cold (the sandbox's own cost per student
@@ -91,7 +92,8 @@ def main() -> None:
         counts = [int(w) for w in args.workers.split(",")]
         runs = [(f"make grade WORKERS={w}", w, env, []) for w in counts]
         off = dict(env, ATTN_SANDBOX="off")
-        runs += [("  … ATTN_FORK=off", counts[-1], dict(env, ATTN_FORK="off"), []),
+        runs += [("  … ATTN_DIRECT=off", counts[-1], dict(env, ATTN_DIRECT="off"), []),
+                 ("  … ATTN_FORK=off", counts[-1], dict(env, ATTN_FORK="off"), []),
                  ("  … ATTN_SANDBOX=off, cold", counts[-1], off, ["--cold"]),
                  ("  … ATTN_SANDBOX=off, warm", counts[-1], off, [])]
         for name, workers, run_env, extra in runs:
@@ -104,7 +106,8 @@ def main() -> None:
     print(f"{'':<30} {'n':>5} {'wall s':>8} {'wall s/sub':>10} {'CPU s/sub':>9}  per submission in a worker")
     for name, n, wall, cpu, detail in rows:
         print(f"{name:<30} {n:>5} {wall:>8.1f} {wall / n:>10.2f} {cpu / n:>9.2f}  {detail}")
-    sandboxed, cold = rows[len(counts) + 1], rows[len(counts) + 2]
+    by_name = {row[0]: row for row in rows}
+    sandboxed, cold = by_name["  … ATTN_FORK=off"], by_name["  … ATTN_SANDBOX=off, cold"]
     print(f"the sandbox's own cost: {1000 * (sandboxed[2] - cold[2]) / args.n * counts[-1]:+.0f} ms of worker time "
           f"per student ({counts[-1]} workers, cold kernels both)")
 

@@ -14,13 +14,13 @@ Everything the runner sends is untrusted (it is the student's process): a messag
 read ends that kernel as if it had died, and the student's notebook is not graded (0, with why).
 """
 import datetime
+import inspect
 import os
 import signal
 import time
 
 from jupyter_core.utils import run_sync
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
-from nbclient.util import run_hook
 from nbconvert.preprocessors.execute import NotebookClient
 from traitlets import Bool, default
 
@@ -81,23 +81,24 @@ class DirectExecute(WarmExecute):
         """nbclient's ``async_execute_cell``, step for step, with the runner in place of the kernel client."""
         if getattr(self, "_reader", None) is None:
             return super().execute_cell(cell, cell_index, execution_count, store_history)
-        run_sync(run_hook)(self.on_cell_start, cell=cell, cell_index=cell_index)
+        _hook(self.on_cell_start, cell=cell, cell_index=cell_index)
         if cell.cell_type != "code" or not cell.source.strip() or \
                 self.skip_cells_with_tag in cell.metadata.get("tags", []):
             return cell
         if self.record_timing:
             cell["metadata"]["execution"] = {"iopub.status.busy": _now()}
-        run_sync(run_hook)(self.on_cell_execute, cell=cell, cell_index=cell_index)
+        _hook(self.on_cell_execute, cell=cell, cell_index=cell_index)
         self._send({"code": cell.source})
-        run_sync(run_hook)(self.on_cell_complete, cell=cell, cell_index=cell_index)
+        _hook(self.on_cell_complete, cell=cell, cell_index=cell_index)
         self.code_cells_executed += 1
         cell.outputs = []
         self.clear_before_next_output = False
         reply = self._collect(cell, cell_index)
         if execution_count:
             cell["execution_count"] = execution_count
-        run_sync(run_hook)(self.on_cell_executed, cell=cell, cell_index=cell_index, execute_reply=reply)
-        run_sync(self._check_raise_for_error)(cell, cell_index, reply)
+        _hook(self.on_cell_executed, cell=cell, cell_index=cell_index, execute_reply=reply)
+        if reply is not None and reply["content"]["status"] == "error":  # nbclient's check, which may raise
+            run_sync(self._check_raise_for_error)(cell, cell_index, reply)
         self.nb["cells"][cell_index] = cell
         return cell
 
@@ -182,6 +183,18 @@ class DirectExecute(WarmExecute):
                 not isinstance(message["content"].get("language_info"), dict):
             self._broken("no kernel_info within 30 s")
         return message["content"]["language_info"]
+
+
+def _hook(hook, **kwargs) -> None:
+    """nbclient's ``run_hook``, without an event loop unless the hook is a coroutine (nbgrader's is not)."""
+    if hook is not None:
+        result = hook(**kwargs)
+        if inspect.isawaitable(result):
+            run_sync(_awaited)(result)
+
+
+async def _awaited(awaitable):
+    return await awaitable
 
 
 def _checked_reply(content: dict) -> dict:

@@ -167,10 +167,12 @@ class GradingKernelManager(AsyncKernelManager):
             deadline = time.monotonic() + 2.0
             while runner.poll() is None and time.monotonic() < deadline:
                 time.sleep(0.002)
-        if getattr(self, "_ipc_dir", None) is not None:
-            shutil.rmtree(self._ipc_dir, ignore_errors=True)
-            self._ipc_dir = None
-            self._identity.release()
+        folder, self._ipc_dir = getattr(self, "_ipc_dir", None), None
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+        identity, self._identity = getattr(self, "_identity", None), None
+        if identity is not None:  # also when the template failed after the uid was taken
+            identity.release()
 
     async def interrupt_kernel(self) -> None:
         """SIGINT to the kernel itself (PID 1 of its namespace), never to the processes it started.
