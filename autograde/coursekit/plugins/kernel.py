@@ -17,6 +17,7 @@ import select
 import shutil
 import signal
 import socket
+import struct
 import tempfile
 import time
 
@@ -138,8 +139,9 @@ class GradingKernelManager(AsyncKernelManager):
     async def start_cell_runner(self, submission: str, env: dict, timeout: float = 30):
         """A forked, sandboxed kernel that runs cells sent to it over a socket: (its process, the socket).
 
-        The worker listens in the kernel's folder and the kernel connects once it is walled off; a kernel
-        that dies or does not connect within ``timeout`` seconds is an error naming its exit status.
+        The worker listens in the kernel's folder and the kernel connects once it is walled off, before
+        any student code: the connection's peer credentials name its pid on this machine (no search of
+        /proc). A kernel that does not connect within ``timeout`` seconds is an error.
         """
         await self._before_sandboxed_start()
         self._prepare_fork(submission, env)
@@ -149,14 +151,15 @@ class GradingKernelManager(AsyncKernelManager):
             if self._identity.privileged:
                 os.chown(path, self._identity.uid, self._identity.uid)
             listener.listen(1)
-            self._runner = ForkedKernel(self._template.fork({**self._request, "cells": str(path)}))
-            deadline = time.monotonic() + timeout
-            while not select.select([listener], [], [], 0.05)[0]:
-                if self._runner.poll() is not None or time.monotonic() > deadline:
-                    self.stop_cell_runner()
-                    raise RuntimeError("the sandboxed kernel did not start (it exited or did not connect within "
-                                       f"{timeout} s); its error is in the grading log")
+            self._template.fork({**self._request, "cells": str(path)}, locate=False)
+            if not select.select([listener], [], [], timeout)[0]:
+                self.stop_cell_runner()
+                raise RuntimeError(f"the sandboxed kernel did not start within {timeout} s; its error is in the "
+                                   "grading log")
             connection, _ = listener.accept()
+        pid, _, _ = struct.unpack("3i", connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
+                                                              struct.calcsize("3i")))
+        self._runner = ForkedKernel(pid)
         return self._runner, connection
 
     def stop_cell_runner(self) -> None:
@@ -164,9 +167,7 @@ class GradingKernelManager(AsyncKernelManager):
         runner, self._runner = getattr(self, "_runner", None), None
         if runner is not None:
             runner.kill()
-            deadline = time.monotonic() + 2.0
-            while runner.poll() is None and time.monotonic() < deadline:
-                time.sleep(0.002)
+            runner.wait_gone(2.0)
         folder, self._ipc_dir = getattr(self, "_ipc_dir", None), None
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)

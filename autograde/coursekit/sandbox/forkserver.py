@@ -19,6 +19,7 @@ import contextlib
 import json
 import os
 import pathlib
+import select
 import shutil
 import signal
 import socket
@@ -62,8 +63,8 @@ class Template:
         """A new folder for one kernel: its connection file, sockets and the copy of its submission."""
         return pathlib.Path(tempfile.mkdtemp(prefix="kernel-", dir=self.folder))
 
-    def fork(self, request: dict, timeout: float = 30) -> int:
-        """Ask for a kernel; its pid on this machine."""
+    def fork(self, request: dict, timeout: float = 30, locate: bool = True) -> int:
+        """Ask for a kernel; its pid on this machine (``locate=False``: as the template sees it, at once)."""
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
             conn.settimeout(timeout)
             conn.connect(str(self.folder / "control.sock"))
@@ -74,7 +75,8 @@ class Template:
                 if not chunk:
                     raise RuntimeError("the kernel template closed the connection without an answer")
                 answer += chunk
-        return host_pid_of(self.process.pid, json.loads(answer)["pid"], timeout)
+        pid = json.loads(answer)["pid"]
+        return host_pid_of(self.process.pid, pid, timeout) if locate else pid
 
     def stop(self) -> None:
         with contextlib.suppress(ProcessLookupError):
@@ -191,6 +193,22 @@ class ForkedKernel:
 
     def kill(self) -> None:
         self.send_signal(signal.SIGKILL)
+
+    def wait_gone(self, timeout: float) -> None:
+        """Until the process has exited (its pidfd becomes readable), at most ``timeout`` seconds."""
+        try:
+            pidfd = os.pidfd_open(self.pid)
+        except OSError:  # gone already (or a kernel without pidfds: fall back to polling)
+            return None if self.poll() is not None else self._poll_until(timeout)
+        try:
+            select.select([pidfd], [], [], timeout)
+        finally:
+            os.close(pidfd)
+
+    def _poll_until(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while self.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.002)
 
     def terminate(self) -> None:
         self.send_signal(signal.SIGKILL)  # the kernel is PID 1 of its namespace: a TERM it does not handle is lost
