@@ -3,6 +3,8 @@ a forked child and another URL get their own, and does a closed-and-reopened gra
 write as nbgrader's own would?"""
 import os
 
+import sqlalchemy
+
 from nbgrader import api
 from nbgrader.api import Gradebook
 
@@ -53,3 +55,33 @@ def test_is_it_idempotent():
     shared_engine.share_engines()
     shared_engine.share_engines()
     assert api.create_engine is shared_engine.create_engine
+
+
+def _statements(engine) -> list:
+    seen = []
+    sqlalchemy.event.listen(engine, "before_cursor_execute", lambda conn, cursor, statement, *rest: seen.append(statement))
+    return seen
+
+
+def test_are_existing_tables_listed_in_one_query_instead_of_one_per_table(tmp_path):
+    """nbgrader makes sure of every table in each Gradebook(): when all are there, no query per table?"""
+    url = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    with Gradebook(url) as first:
+        seen = _statements(first.engine)
+    with Gradebook(url) as again:
+        again.add_student("s1")
+    assert not [s for s in seen if "PRAGMA" in s], seen  # SQLAlchemy's has_table, once per table
+    assert len([s for s in seen if "sqlite_master" in s]) == 2  # nbgrader's "does it exist" and the list
+    assert any("INSERT INTO student" in s for s in seen)
+
+
+def test_is_a_gradebook_made_again_checked_again(tmp_path):
+    """Deleted and made afresh (a new file): its tables are created, as nbgrader's own Gradebook would."""
+    path = tmp_path / "gradebook.db"
+    url = f"sqlite:///{path}"
+    with Gradebook(url) as gradebook:
+        gradebook.add_student("s1")
+    path.unlink()
+    with Gradebook(url) as gradebook:
+        gradebook.add_student("s2")
+        assert [s.id for s in gradebook.students] == ["s2"]
