@@ -32,6 +32,8 @@ attnkit.lab.softmax = None
 attnkit.POISONED = True
 sys.modules["attnkit.diagnose"]._MEMO["planted"] = ((), ["a finding from the last student"])
 sys.modules["grader_helpers"] = types.ModuleType("grader_helpers")
+get_ipython().planted_by_student = True  # the shell itself: a runner's is built once, in the template
+get_ipython().user_ns["_dh"].append("/elsewhere")
 open("/tmp/left-behind.txt", "w").write("x")
 open(os.path.expanduser("~/left-behind.txt"), "w").write("x")
 print("poisoned")
@@ -46,6 +48,7 @@ print(json.dumps({
     "module": "grader_helpers" in sys.modules,
     "files": os.path.exists("/tmp/left-behind.txt") or os.path.exists(os.path.expanduser("~/left-behind.txt")),
     "random": numpy.random.get_state()[1][:3].tolist(),
+    "shell": hasattr(get_ipython(), "planted_by_student"), "folders": [str(f) for f in get_ipython().user_ns["_dh"]],
 }))
 """
 
@@ -104,6 +107,7 @@ def test_does_one_students_patching_never_reach_the_next(config, tmp_path, way):
     assert after == before
     assert after["exp(0)"] == 1.0 and not after["builtin"] and after["softmax"] and not after["poisoned"]
     assert after["memo"] == [] and not after["module"] and not after["files"]
+    assert not after["shell"] and len(after["folders"]) == 1  # the shell as built, its directory history its own
 
 
 def test_does_the_kernel_find_the_graders_bytecode_made_outside_the_sandbox(config, tmp_path):

@@ -31,13 +31,14 @@ import sys
 from .identity import Identity
 from .limits import Limits, human_size
 
-__all__ = ["HOME", "GRADER", "CACHE", "SUBMISSION", "environment", "kernel_command", "template_command",
+__all__ = ["HOME", "GRADER", "CACHE", "SUBMISSION", "IPYTHONDIR", "environment", "kernel_command", "template_command",
            "python_paths", "python_in_private_folders", "missing_tool"]
 
 HOME = "/home/student"
 GRADER = "/run/attn/grader"
 CACHE = "/run/attn/cache"
 SUBMISSION = "/run/attn/submission"
+IPYTHONDIR = "/tmp/ipython"  # in the kernel's own /tmp
 TOOLKIT = "/run/attn/toolkit"  # coursekit, for the kernel template only (it runs coursekit.sandbox.template)
 # passed into the sandbox from nbgrader's environment when set (OPENBLAS_*: this machine's BLAS needs them;
 # LD_LIBRARY_PATH: an interpreter that finds its libpython only through it; the hub's finds its own by run-path)
@@ -114,7 +115,7 @@ def environment(env: dict, workdir: str, grader: bool, cache: bool, limits: Limi
     """The whole environment of a sandboxed kernel: set here, plus :data:`PASSED` from nbgrader's ``env``."""
     values = {"ATTN_SANDBOX_MEMORY": human_size(limits.memory),  # the grader names it when a function runs out
               "HOME": HOME, "PWD": workdir, "PATH": f"{os.path.dirname(sys.executable)}:/usr/bin:/bin",
-              "IPYTHONDIR": "/tmp/ipython", "MPLCONFIGDIR": "/tmp/matplotlib", "XDG_CACHE_HOME": "/tmp/cache",
+              "IPYTHONDIR": IPYTHONDIR, "MPLCONFIGDIR": "/tmp/matplotlib", "XDG_CACHE_HOME": "/tmp/cache",
               "PYTHONIOENCODING": "utf-8", "LANG": "C.UTF-8", "ATTN_SANDBOX": "on",
               "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "2"}
     values.update({name: env[name] for name in PASSED if env.get(name)})

@@ -27,7 +27,7 @@ import signal
 import socket
 import sys
 
-from . import isolate
+from . import cells, isolate
 
 __all__ = ["PRELOAD", "main"]
 
@@ -76,6 +76,7 @@ def _reap(signum, frame) -> None:
 def main(argv=None) -> None:
     folder = (argv or sys.argv[1:])[0]
     _preload()
+    cells.prepare()
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(os.path.join(folder, "control.sock"))
     server.listen(8)
@@ -161,13 +162,12 @@ def _become_kernel(request: dict) -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if request.get("cells"):  # no kernel protocol: the worker sends the cells over this socket (.cells)
-        from .cells import serve
-
         channel = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         channel.connect(request["cells"])
-        serve(channel)
+        cells.serve(channel)
     from ipykernel.kernelapp import IPKernelApp
 
+    cells.forget_prepared()  # ipykernel builds its own shell, which must not find the runner's
     app = IPKernelApp.instance()
     app.initialize(request["argv"])
     app.start()
