@@ -1,4 +1,4 @@
-"""A cell runner (coursekit.sandbox.cells) as a plain child process, no sandbox, for the runner's and DirectExecute's tests.
+"""A cell runner (coursekit.sandbox.cells) as a plain child process, no sandbox: for its tests and DirectExecute's.
 
 :func:`start_runner` gives the runner's process and the worker's end of its socket;
 :class:`UnsandboxedRunnerManager` is the part of ``GradingKernelManager`` that ``DirectExecute`` uses,

@@ -52,7 +52,8 @@ def test_is_a_hung_cell_interrupted_marked_as_timed_out_and_the_next_cell_run(tm
 
 
 def test_does_a_cell_that_ignores_the_interrupt_stop_the_notebook_as_nbclient_does(tmp_path):
-    stubborn = "while True:\n    try:\n        while True:\n            pass\n    except KeyboardInterrupt:\n        pass"
+    stubborn = ("while True:\n    try:\n        while True:\n            pass\n"
+                "    except KeyboardInterrupt:\n        pass")
     with pytest.raises(CellTimeoutError, match="Timeout waiting for IOPub output"):
         execute(tmp_path, stubborn, timeout=1, iopub_timeout=1)
 

@@ -4,7 +4,6 @@ write as nbgrader's own would?"""
 import os
 
 import sqlalchemy
-
 from nbgrader import api
 from nbgrader.api import Gradebook
 
@@ -59,7 +58,8 @@ def test_is_it_idempotent():
 
 def _statements(engine) -> list:
     seen = []
-    sqlalchemy.event.listen(engine, "before_cursor_execute", lambda conn, cursor, statement, *rest: seen.append(statement))
+    sqlalchemy.event.listen(engine, "before_cursor_execute",
+                            lambda conn, cursor, statement, *rest: seen.append(statement))
     return seen
 
 

@@ -30,8 +30,8 @@ from nbgrader.preprocessors import Execute
 from attnkit.record import LIMIT
 
 from ..autograded import read_graded_notebook
-from .progress import StudentResult
 from .direct_execute import DirectExecute
+from .progress import StudentResult
 from .warm_execute import TIMINGS, shutdown_spare
 
 __all__ = ["make_app", "grade_student", "run_worker", "terminate_with_parent", "log_to"]

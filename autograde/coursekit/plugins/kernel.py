@@ -128,7 +128,7 @@ class GradingKernelManager(AsyncKernelManager):
             raise SandboxUnavailable(problem)
         if self.grader:
             await warm(pathlib.Path(self.grader).parent.parent, self.figure_cache, self.log)
-            compile_bytecode(pathlib.Path(self.grader).parent)  # the kernel sees it read-only: no __pycache__ of its own
+            compile_bytecode(pathlib.Path(self.grader).parent)  # read-only in the sandbox: no __pycache__ of its own
         compile_bytecode(pathlib.Path(attnkit.__file__).parent)  # the same for the private attnkit each test cell loads
 
     def runs_cells_directly(self) -> bool:
