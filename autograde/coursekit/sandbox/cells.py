@@ -3,12 +3,12 @@
 A forked kernel of :mod:`.template` normally starts ipykernel, and the worker drives it with
 nbclient over ZeroMQ: per student, that protocol (ipykernel's request handling, its IOPub thread,
 ZMQ's callbacks, nbclient's polling) costs about as much CPU as the cells themselves. Here the
-forked child runs the cells itself. It builds the shell ipykernel builds, ``ZMQInteractiveShell``
-with ipykernel's cell compiler, so the outputs are the ones ipykernel makes (tracebacks, rich
-displays, ``execute_result``, ``input()`` refused by ipykernel's own method), but every message
-ipykernel would publish goes as one JSON line to the socket the worker listens on
-(:mod:`.channel`): ``execute_input``, ``stream``, ``display_data`` …, ``error``, then
-``execute_reply`` and ``status: idle``. The worker (``coursekit.grading.direct_execute``) hands
+forked child runs the cells itself, in the shell ipykernel builds (``ZMQInteractiveShell`` with
+ipykernel's cell compiler; the template builds it once, :func:`prepare`), so the outputs are the
+ones ipykernel makes (tracebacks, rich displays, ``execute_result``, ``input()`` refused by
+ipykernel's own method), but every message ipykernel would publish goes as one JSON line to the
+socket the worker listens on (:mod:`.channel`): ``execute_input``, ``stream``, ``display_data`` …,
+``error``, then ``execute_reply`` and ``status: idle``. The worker (``coursekit.grading.direct_execute``) hands
 them to nbclient's own message handling.
 
 What differs from ipykernel, on purpose: streams are sent when something else is sent or the cell
