@@ -37,6 +37,8 @@ CELLS = [
     "get_ipython().__class__.__name__",
     "_ + ' again'",
     "In[1][:5], len(Out) > 0",
+    "import os\nos.environ.get('MPLBACKEND')",  # ipykernel's default: matplotlib's inline backend
+    "import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.show()",
 ]
 
 

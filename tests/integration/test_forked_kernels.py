@@ -52,6 +52,8 @@ print(json.dumps({
 }))
 """
 
+FIGURE = "import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.show()"
+
 # In the kernel: is there bytecode for each file of a folder (the grader's, attnkit's), made from the file as it is now?
 BYTECODE = r"""
 import importlib.util, json, os, pathlib, struct
@@ -83,8 +85,8 @@ def config():
     return loaded
 
 
-def _run(source: str, config, folder, way: str = "ipykernel") -> str:
-    """``source`` run by a forked kernel: an ipykernel driven by nbclient, or the cell runner make grade uses."""
+def _executed(source: str, config, folder, way: str = "ipykernel"):
+    """The cell ``source`` run by a forked kernel: an ipykernel driven by nbclient, or make grade's cell runner."""
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
     resources = {"metadata": {"path": str(folder)}}
     if way == "runner":
@@ -92,7 +94,12 @@ def _run(source: str, config, folder, way: str = "ipykernel") -> str:
     else:
         NotebookClient(nb, timeout=60, kernel_name="python3", kernel_manager_class=GradingKernelManager,
                        config=config, shutdown_kernel="immediate", resources=resources).execute()
-    return "".join(o.get("text", "") for o in nb.cells[0].outputs)
+    return nb.cells[0]
+
+
+def _run(source: str, config, folder, way: str = "ipykernel") -> str:
+    """What the cell printed."""
+    return "".join(o.get("text", "") for o in _executed(source, config, folder, way).outputs)
 
 
 @pytest.mark.parametrize("way", ["ipykernel", "runner"])
@@ -131,3 +138,11 @@ def test_does_the_kernel_find_bytecode_for_the_private_attnkit_each_test_cell_lo
     os.utime(changed, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))  # its .pyc, if any, is stale now
     found = json.loads(_run(BYTECODE % "attnkit", config, tmp_path))
     assert {name: found[f"{name}.py"] for name in PRISTINE} == {name: "fresh" for name in PRISTINE}
+
+
+@pytest.mark.parametrize("way", ["ipykernel", "runner"])
+def test_does_a_students_own_figure_show_as_in_a_fresh_kernel(config, tmp_path, way):
+    """The template imported pyplot with Agg; a forked kernel still shows plt's figure inline, as ipykernel does?"""
+    [figure] = _executed(FIGURE, config, tmp_path, way).outputs
+    assert figure.output_type == "display_data" and figure.data["image/png"]
+    assert figure.data["text/plain"] == "<Figure size 640x480 with 1 Axes>"

@@ -30,10 +30,11 @@ from jupyter_client.session import Session
 
 from .bubblewrap import IPYTHONDIR
 
-__all__ = ["prepare", "forget_prepared", "serve"]
+__all__ = ["prepare", "forget_prepared", "inline_figures", "serve"]
 
 FLUSH_AT = 256 * 1024  # characters of one stream kept before they are sent anyway
 CAPTURED_FDS = ((1, "stdout"), (2, "stderr"))
+INLINE = "module://matplotlib_inline.backend_inline"  # ipykernel's default matplotlib backend
 
 
 class _Outbox(Session):
@@ -200,11 +201,28 @@ def _attach(shell, outbox: _Outbox) -> None:
     getpass.getpass = types.MethodType(Kernel.getpass, _NoStdin())
 
 
+def inline_figures(shell) -> None:
+    """A student's own matplotlib figures shown as a fresh ipykernel shows them.
+
+    ipykernel makes matplotlib's inline backend the default (``MPLBACKEND``) before any cell runs; it
+    takes effect when pyplot is first imported. The template has imported pyplot already, with Agg, so
+    a kernel forked from it switches to the inline backend here, as that first import would have.
+    """
+    os.environ.setdefault("MPLBACKEND", INLINE)
+    if "matplotlib.pyplot" in sys.modules:
+        from IPython.core.pylabtools import activate_matplotlib
+        from matplotlib_inline.backend_inline import configure_inline_support
+
+        activate_matplotlib(INLINE)
+        configure_inline_support(shell, INLINE)
+
+
 def serve(sock: socket.socket) -> None:
     """Run cells the worker sends (``{"code": …}``) until it closes the connection; never returns."""
     outbox = _Outbox(sock)
     shell = _PREPARED[0] if _PREPARED else _new_shell()  # what a new one prints goes to the kernel's log
     _attach(shell, outbox)
+    inline_figures(shell)
     capture = _FdCapture()
     sys.stdout, sys.stderr = _Stream(outbox, "stdout", 1), _Stream(outbox, "stderr", 2)
     from ipykernel.ipkernel import IPythonKernel

@@ -170,6 +170,7 @@ def _become_kernel(request: dict) -> None:
     cells.forget_prepared()  # ipykernel builds its own shell, which must not find the runner's
     app = IPKernelApp.instance()
     app.initialize(request["argv"])
+    cells.inline_figures(app.shell)
     app.start()
     os._exit(0)
 
