@@ -198,8 +198,9 @@ class ForkedKernel:
         """Until the process has exited (its pidfd becomes readable), at most ``timeout`` seconds."""
         try:
             pidfd = os.pidfd_open(self.pid)
-        except OSError:  # gone already (or a kernel without pidfds: fall back to polling)
-            return None if self.poll() is not None else self._poll_until(timeout)
+        except OSError:  # gone already, or a Linux without pidfds: look every 2 ms
+            self._poll_until(timeout)
+            return
         try:
             select.select([pidfd], [], [], timeout)
         finally:
