@@ -44,7 +44,7 @@ def test_does_the_run_say_where_its_time_went(tmp_path):
 
 
 def test_is_a_hung_cell_interrupted_marked_as_timed_out_and_the_next_cell_run(tmp_path):
-    hung, after = execute(tmp_path, "print('before')\nwhile True:\n    pass", "'after'", timeout=1)
+    hung, after = execute(tmp_path, "print('before')\nwhile True:\n    pass", "'after'", timeout=2, iopub_timeout=20)
     assert [o.get("ename") for o in hung.outputs if o.output_type == "error"] == \
         ["KeyboardInterrupt", "CellTimeoutError"]  # the interrupt, then nbgrader's timeout error
     assert hung.outputs[0].text == "before\n"
