@@ -228,15 +228,21 @@ def serve(sock: socket.socket) -> None:
     from ipykernel.ipkernel import IPythonKernel
 
     outbox.put("kernel_info", {"language_info": IPythonKernel.language_info})
-    buffered = b""
+    buffered, running = b"", False
     while True:
         try:
             request, buffered = _next_request(sock, buffered)
             if request is None:
                 os._exit(0)
+            running = True
             _run(shell, outbox, capture, request.get("code", ""))
+            running = False
         except KeyboardInterrupt:
-            continue  # an interrupt that came between cells: the worker has already given up on that cell
+            if running:  # the interrupt came outside the cell's own code: the cell still ends, as interrupted
+                running = False
+                outbox.put("execute_reply", {"status": "error", "ename": "KeyboardInterrupt", "evalue": "",
+                                             "traceback": [], "execution_count": shell.execution_count - 1})
+                outbox.put("status", {"execution_state": "idle"})
 
 
 def _next_request(sock: socket.socket, buffered: bytes):
