@@ -3,6 +3,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import time
 import urllib.error
@@ -27,6 +28,19 @@ def _wait_for_url(log_path, process, port, timeout=90.0) -> str:
     raise TimeoutError(log_path.read_text(errors="replace"))
 
 
+def _wait_listening(log_path, process, port, timeout=60.0) -> None:
+    """jupyter_server prints its URL first and binds the port when its event loop starts."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert process.poll() is None, log_path.read_text(errors="replace")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise TimeoutError(f"nothing listens on {port} {timeout:.0f} s after the URL:\n{log_path.read_text(errors='replace')}")
+
+
 def test_make_lab_prints_the_chapter_url_and_serves_it(tmp_path):
     """Is the printed URL the chapter's, token-protected, with the news pop-up switched off?"""
     port, log_path = free_port(), tmp_path / "make-lab.log"
@@ -36,6 +50,7 @@ def test_make_lab_prints_the_chapter_url_and_serves_it(tmp_path):
             cwd=REPO, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         url = _wait_for_url(log_path, process, port)
+        _wait_listening(log_path, process, port)
         token = url.rsplit("=", 1)[1]
         api = f"http://127.0.0.1:{port}/api/contents/notebooks/ch04_attention.ipynb?content=0"
         with pytest.raises(urllib.error.HTTPError, match="403"):
