@@ -22,6 +22,7 @@ from coursekit.grading.direct_execute import DirectExecute
 from coursekit.paths import COURSE
 from coursekit.plugins import GradingKernelManager
 from coursekit.sandbox import forkserver, missing_tool
+from coursekit.sandbox.bubblewrap import python_paths
 
 POISON = r"""
 import builtins, os, sys, types, numpy, attnkit, attnkit.diagnose, attnkit.lab
@@ -82,6 +83,9 @@ def config():
         pytest.skip(missing_tool())
     loaded = PyFileConfigLoader("nbgrader_config.py", path=str(COURSE)).load_config()
     loaded.GradingKernelManager.fork = True
+    manager = GradingKernelManager(config=loaded)
+    assert manager.runs_cells_directly(), (  # else each test here would quietly test unforked kernels
+        f"kernels would not be forked: sandbox={manager.sandbox}, fork={manager.fork}, Python in {python_paths()}")
     return loaded
 
 

@@ -38,7 +38,8 @@ def _wait_listening(log_path, process, port, timeout=60.0) -> None:
             return
         except OSError:
             time.sleep(0.1)
-    raise TimeoutError(f"nothing listens on {port} {timeout:.0f} s after the URL:\n{log_path.read_text(errors='replace')}")
+    log = log_path.read_text(errors="replace")
+    raise TimeoutError(f"nothing listens on {port} {timeout:.0f} s after the URL was printed:\n{log}")
 
 
 def test_make_lab_prints_the_chapter_url_and_serves_it(tmp_path):

@@ -37,8 +37,9 @@ class WarmExecute(Execute):
     # Every output is in once the last cell replied; a graceful shutdown only makes the worker wait
     # about a second per student for the kernel process to exit on its own.
     shutdown_kernel = Enum(["graceful", "immediate"], default_value="immediate").tag(config=True)
-    # Off when each kernel must be made for its student (a sandboxed kernel gets its submission as it starts)
-    start_ahead = Bool(True, help="Start the next student's kernel while this one's cells run.").tag(config=True)
+    # Never for a sandboxed kernel: it gets its submission as it starts and sees no other folder
+    start_ahead = Bool(True, help="Start the next student's kernel while this one's cells run "
+                                  "(kernels that are not sandboxed only).").tag(config=True)
 
     def preprocess(self, nb, resources=None, km=None):
         self._started, self._warm = time.perf_counter(), False
@@ -69,7 +70,8 @@ class WarmExecute(Execute):
         if self._warm:
             await self._enter_notebook_folder()
         TIMINGS["kernel"] = time.perf_counter() - self._started
-        if self.start_ahead:
+        # A sandboxed kernel sees only the folder it was started for: one started ahead could serve no one else
+        if self.start_ahead and not getattr(self.km, "sandbox", False):
             await self._start_spare()
         return kc
 
