@@ -156,7 +156,9 @@ def prepare() -> None:
     with its own copy-on-write copy of a shell no cell has run in, instead of building one (≈ 15 ms of a
     forked child's CPU, most of it copying the pages that building touches)."""
     os.environ["IPYTHONDIR"] = IPYTHONDIR  # where the kernel's environment puts it (coursekit.sandbox.bubblewrap)
-    _PREPARED.append(_new_shell())
+    shell = _new_shell()
+    _inline_backend(shell)  # done after the fork, this was ≈ 8 ms of each child's CPU
+    _PREPARED.append(shell)
 
 
 def forget_prepared() -> None:
@@ -165,6 +167,8 @@ def forget_prepared() -> None:
 
     _PREPARED.clear()
     ZMQInteractiveShell.clear_instance()
+    if "matplotlib_inline.backend_inline" in sys.modules:  # it selects figure formats only for the first shell
+        sys.modules["matplotlib_inline.backend_inline"].configure_inline_support.__dict__.pop("current_backend", None)
 
 
 def _new_shell():
@@ -206,9 +210,16 @@ def inline_figures(shell) -> None:
 
     ipykernel makes matplotlib's inline backend the default (``MPLBACKEND``) before any cell runs; it
     takes effect when pyplot is first imported. The template has imported pyplot already, with Agg, so
-    a kernel forked from it switches to the inline backend here, as that first import would have.
+    a kernel forked from it switches to the inline backend, as that first import would have: the template
+    already did so for the shell it prepared (:func:`prepare`), any other shell is switched here.
     """
     os.environ.setdefault("MPLBACKEND", INLINE)
+    if not any(prepared is shell for prepared in _PREPARED):
+        _inline_backend(shell)
+
+
+def _inline_backend(shell) -> None:
+    """pyplot, if imported, drawing with ipykernel's inline backend, and ``shell`` showing its figures."""
     if "matplotlib.pyplot" in sys.modules:
         from IPython.core.pylabtools import activate_matplotlib
         from matplotlib_inline.backend_inline import configure_inline_support
