@@ -53,7 +53,19 @@ def test_does_a_forked_child_make_its_own_engine(tmp_path):
 def test_is_it_idempotent():
     shared_engine.share_engines()
     shared_engine.share_engines()
-    assert api.create_engine is shared_engine.create_engine
+    assert api.create_engine is shared_engine.create_engine and api.sessionmaker is shared_engine.sessionmaker
+
+
+def test_does_each_gradebook_get_its_own_session_from_one_factory(tmp_path):
+    """One Session class per engine (no new subclass per Gradebook), yet sessions of their own, each
+    seeing what the other committed?"""
+    url = empty_gradebook(tmp_path / "gradebook.db")
+    with Gradebook(url) as one, Gradebook(url) as two:
+        assert type(one.db()) is type(two.db()) and one.db() is not two.db()
+        one.add_student("s1")
+        assert [s.id for s in two.students] == ["s1"]
+    with Gradebook(empty_gradebook(tmp_path / "other.db")) as other:
+        assert type(other.db()) is not type(one.db())
 
 
 def _statements(engine) -> list:

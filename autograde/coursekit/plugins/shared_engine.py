@@ -10,18 +10,23 @@ kept between uses. The engine is this process's only (a forked child makes its o
 
 Each ``Gradebook`` also makes sure that all of nbgrader's tables exist: ``create_all`` asks
 for each table on its own (≈ 0.5 ms, nine times per student). :func:`share_engines` first lists
-the tables in one query, and lets ``create_all`` run only when one is missing. Idempotent; it affects
-only the process that imports the course's plugins.
+the tables in one query, and lets ``create_all`` run only when one is missing. And each makes a new
+``sessionmaker``, which is a new ``Session`` subclass whose event hooks SQLAlchemy sets up again on its
+first use (≈ 0.4 ms per ``Gradebook``): :func:`sessionmaker` hands out one per engine. Every
+``Gradebook`` still gets a session of its own. Idempotent; it affects only the process that imports the
+course's plugins.
 """
 import os
 import threading
 
 import sqlalchemy
+import sqlalchemy.orm
 from nbgrader import api
 
-__all__ = ["share_engines", "create_engine", "create_all"]
+__all__ = ["share_engines", "create_engine", "create_all", "sessionmaker"]
 
 _ENGINES = {}  # {(pid, url, options): engine}
+_FACTORIES = {}  # {(pid, engine, options): session factory}
 _LOCK = threading.Lock()
 _create_all = api.Base.metadata.create_all  # nbgrader's own, bound to its MetaData
 
@@ -42,7 +47,18 @@ def create_all(bind=None, **options) -> None:
         _create_all(bind=bind, **options)
 
 
+def sessionmaker(bind=None, **options):
+    """SQLAlchemy's ``sessionmaker``, made once per (process, engine, options)."""
+    key = (os.getpid(), bind, tuple(sorted(options.items())))
+    with _LOCK:
+        factory = _FACTORIES.get(key)
+        if factory is None:
+            factory = _FACTORIES[key] = sqlalchemy.orm.sessionmaker(bind=bind, **options)
+    return factory
+
+
 def share_engines() -> None:
-    """Point ``nbgrader.api`` at :func:`create_engine` and :func:`create_all` (once)."""
+    """Point ``nbgrader.api`` at :func:`create_engine`, :func:`create_all` and :func:`sessionmaker` (once)."""
     api.create_engine = create_engine
     api.Base.metadata.create_all = create_all
+    api.sessionmaker = sessionmaker
