@@ -1,7 +1,9 @@
 """Can the grading environment be trusted? A private attnkit, and the tamper checks.
 
 * :func:`pristine` loads attnkit's contract modules afresh from their files under a private
-  name, so the grader's verify, points and tolerances cannot be patched from the notebook;
+  name, so the grader's verify, points and tolerances cannot be patched from the notebook (in
+  a kernel forked from the grading template, the copy the template loaded before any student's
+  code existed: :func:`preload`);
 * :func:`tampering` lists (in Chinese) what the notebook changed that grading relies on:
   numpy's and math's callables, the builtins, ``sys.setprofile``, the names ``np``,
   ``attnkit``, ``verify``, ``lab``, every function, class and constant of the live attnkit
@@ -17,7 +19,7 @@ import types
 
 import numpy as np
 
-__all__ = ["PRISTINE", "attnkit_dir", "pristine", "tampering"]
+__all__ = ["PRISTINE", "attnkit_dir", "preload", "pristine", "tampering"]
 
 PRISTINE = ("errors", "masks", "attention", "lab", "verify", "gradecell", "record")
 _ALIAS = "_attn_grader_pristine_attnkit"
@@ -36,7 +38,28 @@ def attnkit_dir() -> str:
 
 
 def pristine() -> dict:
-    """``{name: module}`` for :data:`PRISTINE`, loaded afresh from attnkit's files (never the live ones)."""
+    """``{name: module}`` for :data:`PRISTINE`: the copy :func:`preload` made before any student's code ran in
+    this process, else loaded afresh from attnkit's files now (never the live modules)."""
+    preloaded = getattr(sys.modules.get(_ALIAS), "PRELOADED", None)
+    if isinstance(preloaded, dict):
+        return dict(preloaded)
+    return _load()
+
+
+def preload() -> None:
+    """Load the private copy once, for every later :func:`pristine` in this process and its forks.
+
+    Only for a process no student's code has run in: the grading kernels' template, which forks one kernel
+    per student (``coursekit.sandbox.template``). Each test cell then skips building the copy again (its
+    dataclasses alone were ≈ 4 ms a cell). Nothing of it is importable by name.
+    """
+    modules = _load()
+    holder = types.ModuleType(_ALIAS)  # no __path__: `import <alias>.verify` finds nothing
+    holder.PRELOADED = modules
+    sys.modules[_ALIAS] = holder
+
+
+def _load() -> dict:
     package = types.ModuleType(_ALIAS)
     package.__path__ = [attnkit_dir()]
     sys.modules[_ALIAS] = package

@@ -3,8 +3,8 @@
 Two kernels of one grading process, as two students of one ``make grade`` worker: both forked
 from the same pre-imported template (coursekit.sandbox.template), both ipykernels driven by nbclient
 or both cell runners (coursekit.sandbox.cells, what make grade uses). The first patches what every
-kernel shares by import — numpy, builtins, attnkit, the diagnosis memo, a module of its own in
-``sys.modules`` — and leaves a file in its /tmp and home. The second must see none of it; the
+kernel shares by import — numpy, builtins, attnkit, the diagnosis memo, the grader's private attnkit
+the template preloaded, a module of its own in ``sys.modules`` — and leaves a file in its /tmp and home. The second must see none of it; the
 template must still be the same process, still serving.
 """
 import copy
@@ -31,6 +31,7 @@ numpy.random.seed(1234)
 builtins.planted_by_student = True  # a new builtin every later name lookup would find
 attnkit.lab.softmax = None
 attnkit.POISONED = True
+sys.modules["_attn_grader_pristine_attnkit"].PRELOADED["lab"].TOLERANCE["float64"] = 1.0
 sys.modules["attnkit.diagnose"]._MEMO["planted"] = ((), ["a finding from the last student"])
 sys.modules["grader_helpers"] = types.ModuleType("grader_helpers")
 get_ipython().planted_by_student = True  # the shell itself: a runner's is built once, in the template
@@ -41,8 +42,11 @@ print("poisoned")
 """
 
 LOOK = r"""
-import builtins, json, os, sys, numpy, attnkit, attnkit.diagnose, attnkit.lab
+import builtins, gc, json, os, sys, numpy, attnkit, attnkit.diagnose, attnkit.lab
+preloaded = getattr(sys.modules.get("_attn_grader_pristine_attnkit"), "PRELOADED", {})
 print(json.dumps({
+    "preloaded": sorted(preloaded), "tolerance": preloaded["lab"].TOLERANCE if preloaded else None,
+    "frozen": gc.get_freeze_count() > 0,
     "exp(0)": float(numpy.exp(0.0)), "builtin": hasattr(builtins, "planted_by_student"),
     "softmax": attnkit.lab.softmax is not None,
     "poisoned": hasattr(attnkit, "POISONED"), "memo": sorted(map(str, sys.modules["attnkit.diagnose"]._MEMO)),
@@ -118,7 +122,17 @@ def test_does_one_students_patching_never_reach_the_next(config, tmp_path, way):
     assert after == before
     assert after["exp(0)"] == 1.0 and not after["builtin"] and after["softmax"] and not after["poisoned"]
     assert after["memo"] == [] and not after["module"] and not after["files"]
+    assert after["tolerance"] == {"float32": 1e-4, "float64": 1e-9}
     assert not after["shell"] and len(after["folders"]) == 1  # the shell as built, its directory history its own
+
+
+def test_does_each_kernel_start_with_the_graders_attnkit_copy_preloaded_and_the_template_frozen(config, tmp_path):
+    """The template loaded the grader's private attnkit before any student (each test cell no longer builds it) and
+    froze its objects for the collector (a kernel's collections no longer walk, and so copy, the template's pages)?"""
+    from grader.integrity import PRISTINE
+
+    seen = json.loads(_run(LOOK, config, tmp_path, "runner"))
+    assert seen["preloaded"] == sorted(PRISTINE) and seen["frozen"]
 
 
 def test_does_the_kernel_find_the_graders_bytecode_made_outside_the_sandbox(config, tmp_path):

@@ -186,3 +186,31 @@ def test_does_a_missing_grader_score_zero_with_one_clear_line(monkeypatch, capsy
     out, err = capsys.readouterr()
     assert namespace["_score"] == 0.0 and err == ""
     assert out.strip() == "评分器无法加载（KeyError），本项记 0 分，请告诉老师。"
+
+
+@pytest.fixture
+def preloaded():
+    """The grader's private attnkit preloaded in this process, as the grading template does; removed after."""
+    from grader import integrity
+
+    integrity.preload()
+    yield integrity
+    del sys.modules["_attn_grader_pristine_attnkit"]
+
+
+def test_is_the_preloaded_copy_handed_out_and_not_importable(preloaded):
+    """After preload, every pristine() is the same private copy (no new load), which no import can reach?"""
+    first, second = preloaded.pristine(), preloaded.pristine()
+    assert sorted(first) == sorted(preloaded.PRISTINE) and all(first[n] is second[n] for n in first)
+    assert all(first[n] is not sys.modules[f"attnkit.{n}"] for n in first)
+    with pytest.raises(ModuleNotFoundError):
+        __import__("_attn_grader_pristine_attnkit.verify")
+
+
+def test_does_the_preloaded_copy_still_catch_a_patched_attnkit(preloaded, monkeypatch):
+    """With the copy preloaded, a patched live attnkit is tampering and the points still come from the copy?"""
+    fns = functions(MISTAKES[0], RELEASE)
+    assert grader.evaluate(1, (fns[0],), {}).score == 4.0
+    monkeypatch.setattr(sys.modules["attnkit.verify"], "_eq", lambda value, expected: True)
+    outcome = grader.evaluate(1, (fns[0],), {})
+    assert (outcome.status, outcome.score) == ("tampered", 0.0) and "attnkit.verify._eq 被改动" in outcome.reason

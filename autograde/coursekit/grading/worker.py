@@ -15,6 +15,7 @@ stops the workers with SIGTERM: nbgrader then removes the interrupted student's 
 ``autograded/`` folder and the kernel is shut down.
 """
 import ctypes
+import gc
 import os
 import pathlib
 import resource
@@ -163,6 +164,9 @@ def run_worker(index: int, course: str, assignment: str, db_url: str, tasks, res
             result.timings.update(worker_cpu=after[0] - before[0],
                                   kernel_cpu=result.timings.get("kernel_cpu", after[1] - before[1]))
             results.put(("done", index, result))
+            if not gc.get_freeze_count():  # nbgrader's, SQLAlchemy's and nbconvert's objects, all made by now
+                gc.collect()
+                gc.freeze()  # the collector no longer walks them for every later student
     except KeyboardInterrupt:
         pass
     finally:

@@ -20,6 +20,9 @@ one thread (``OPENBLAS_NUM_THREADS=1`` in the template's environment), no ZMQ co
 before the child creates its own, IPython's history is in memory, and the requests are served one
 at a time. Random state is shared with the template, but the chapter seeds every draw it makes.
 """
+import gc
+import importlib
+import importlib.util
 import json
 import os
 import shutil
@@ -28,6 +31,7 @@ import socket
 import sys
 
 from . import cells, isolate
+from .bubblewrap import GRADER
 
 __all__ = ["PRELOAD", "main"]
 
@@ -45,12 +49,31 @@ STAGE = "/run/attn/stage"  # an empty folder, where the child keeps its kernel f
 
 
 def _preload() -> None:
-    import importlib
-
     import matplotlib
     matplotlib.use("Agg")  # what the inline backend draws with, without a GUI
     for name in PRELOAD:
         importlib.import_module(name)
+
+
+def _preload_grader() -> None:
+    """The grader's private copy of attnkit, loaded once here for every kernel (``grader.integrity.preload``).
+
+    The grader itself is not kept: each test cell still loads it afresh from its files.
+    """
+    path = os.path.join(GRADER, "__init__.py")
+    if not os.path.isfile(path):  # a template without the grader (validating a release)
+        return
+    spec = importlib.util.spec_from_file_location("_attn_grader", path)
+    sys.modules[spec.name] = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(sys.modules[spec.name])
+        sys.modules[spec.name].integrity.preload()
+    except Exception as exc:  # an older grader, or one that fails: each test cell loads everything itself, as before
+        print(f"kernel template: the grader's attnkit copy not preloaded ({type(exc).__name__}: {exc})",
+              file=sys.stderr, flush=True)
+    finally:
+        for name in [n for n in sys.modules if n == spec.name or n.startswith(spec.name + ".")]:
+            del sys.modules[name]
 
 
 def _read(conn) -> dict:
@@ -76,7 +99,10 @@ def _reap(signum, frame) -> None:
 def main(argv=None) -> None:
     folder = (argv or sys.argv[1:])[0]
     _preload()
+    _preload_grader()
     cells.prepare()
+    gc.collect()
+    gc.freeze()  # what is here now is never collected: no kernel's collector touches (and so copies) these pages
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(os.path.join(folder, "control.sock"))
     server.listen(8)
