@@ -8,8 +8,7 @@ class report and the mistake table refer to: keep them when rewording a descript
 Shape legend: T queries, S keys, D head dim, H heads.
 """
 import math
-from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -20,8 +19,7 @@ __all__ = ["Hidden", "HIDDEN", "run_checks"]
 F32, F64 = np.float32, np.float64
 
 
-@dataclass(frozen=True)
-class Hidden:
+class Hidden(NamedTuple):  # not a dataclass: each test cell loads this file again, and a dataclass costs ≈ 0.7 ms to make
     id: str
     description: str
     run: Callable  # (fns: tuple, tol: dict) -> bool
