@@ -137,18 +137,16 @@ def _descendants(pid: int) -> list:
 
 
 def host_pid_of(bubblewrap: int, pid_in_template: int, timeout: float = 30) -> int:
-    """The kernel the template's child ``pid_in_template`` started, as a pid of this machine.
+    """The kernel the template forked as ``pid_in_template``, as a pid of this machine.
 
-    That child is the middle process of the kernel's new PID namespace; the kernel is its one child.
+    The kernel is PID 1 of its own namespace: its pids from this machine's namespace down end in
+    ``pid_in_template`` (as the template sees it), then 1.
     """
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for pid in _descendants(bubblewrap):
-            chain = _ns_pids(pid)
-            if len(chain) >= 2 and chain[-1] == pid_in_template:
-                kernels = _descendants(pid)
-                if kernels:
-                    return kernels[0]
+            if _ns_pids(pid)[-2:] == [pid_in_template, 1]:
+                return pid
         time.sleep(0.005)
     raise RuntimeError(f"the forked kernel {pid_in_template} did not appear within {timeout} s")
 

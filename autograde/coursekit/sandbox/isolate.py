@@ -5,14 +5,14 @@ files, network, processes and, as root, capabilities it was given for this). The
 its own world within that one — a mount namespace with fresh, capped tmpfs for its home, /tmp and
 /dev/shm, a PID namespace of which it is PID 1 — and then to give up everything: its uid, every
 capability, any way back (no_new_privs), and to take the sandbox's limits. Python 3.11's ``os``
-lacks ``unshare`` and ``mount``; these call libc through ctypes, each failure an ``OSError``
+lacks ``unshare``, ``setns`` and ``mount``; these call libc through ctypes, each failure an ``OSError``
 naming the call.
 """
 import ctypes
 import os
 import resource
 
-__all__ = ["CLONE_NEWIPC", "CLONE_NEWNS", "CLONE_NEWPID", "unshare", "mount_private", "mount_tmpfs", "bind",
+__all__ = ["CLONE_NEWIPC", "CLONE_NEWNS", "CLONE_NEWPID", "unshare", "setns", "mount_private", "mount_tmpfs", "bind",
            "move", "mount_proc", "drop_privileges", "apply_limits"]
 
 CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWPID = 0x00020000, 0x08000000, 0x20000000
@@ -30,6 +30,11 @@ def _check(result: int, what: str) -> None:
 
 def unshare(flags: int) -> None:
     _check(_libc.unshare(ctypes.c_int(flags)), "unshare")
+
+
+def setns(fd: int, nstype: int) -> None:
+    """Join the namespace open at ``fd`` (for a PID namespace: where this process's next children go)."""
+    _check(_libc.setns(ctypes.c_int(fd), ctypes.c_int(nstype)), "setns")
 
 
 def _mount(source, target, fstype, flags, data, what) -> None:
