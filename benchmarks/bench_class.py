@@ -13,8 +13,8 @@ throw-away copy of the course, then from one run prints side by side:
     is the difference from the row above), and started ahead while the previous student's cells
     run (how make grade graded before the sandbox),
 wall seconds, wall and CPU seconds per submission (CPU of every process: graders and kernels),
-and where one submission's time goes in the workers (kernel until ready, cells, nbgrader's
-bookkeeping = the rest). Machine noise (other jobs on the same cores) shows in every figure.
+and where one submission's time goes in the workers (kernel until ready: forked, or started by
+bubblewrap or jupyter_client; cells; nbgrader's bookkeeping = the rest). Machine noise (other jobs on the same cores) shows in every figure.
 Nothing is written outside a temporary directory.
 """
 import argparse
@@ -72,9 +72,9 @@ def where_time_goes(course: pathlib.Path) -> str:
     mean = {key: statistics.mean(o["timings"].get(key, 0.0) for o in outcomes)
             for key in ("kernel", "cells", "worker_cpu", "kernel_cpu")}
     total = statistics.mean(o["seconds"] for o in outcomes)
-    return (f"wall: kernel ready {mean['kernel']:.2f} + cells {mean['cells']:.2f} + nbgrader "
-            f"{total - mean['kernel'] - mean['cells']:.2f} = {total:.2f} s; CPU: kernel {mean['kernel_cpu']:.2f} "
-            f"+ nbgrader {mean['worker_cpu']:.2f} s")
+    return (f"wall: kernel ready (fork or start) {mean['kernel']:.2f} + cells {mean['cells']:.2f} + nbgrader's "
+            f"bookkeeping {total - mean['kernel'] - mean['cells']:.2f} = {total:.2f} s; CPU: kernel "
+            f"{mean['kernel_cpu']:.2f} + worker {mean['worker_cpu']:.2f} s")
 
 
 def main() -> None:
