@@ -14,7 +14,8 @@ throw-away copy of the course, then from one run prints side by side:
     run (how make grade graded before the sandbox),
 wall seconds, wall and CPU seconds per submission (CPU of every process: graders and kernels),
 and where one submission's time goes in the workers (kernel until ready: forked, or started by
-bubblewrap or jupyter_client; cells; nbgrader's bookkeeping = the rest). Machine noise (other jobs on the same cores) shows in every figure.
+bubblewrap or jupyter_client; cells; nbgrader's bookkeeping = the rest). Machine noise (other jobs
+on the same cores) shows in every figure.
 Nothing is written outside a temporary directory.
 """
 import argparse

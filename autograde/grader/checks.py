@@ -19,7 +19,8 @@ __all__ = ["Hidden", "HIDDEN", "run_checks"]
 F32, F64 = np.float32, np.float64
 
 
-class Hidden(NamedTuple):  # not a dataclass: each test cell loads this file again, and a dataclass costs ≈ 0.7 ms to make
+# Not a dataclass: each test cell loads this file again, and a frozen dataclass costs ≈ 0.7 ms to make.
+class Hidden(NamedTuple):
     id: str
     description: str
     run: Callable  # (fns: tuple, tol: dict) -> bool

@@ -4,8 +4,8 @@ Two kernels of one grading process, as two students of one ``make grade`` worker
 from the same pre-imported template (coursekit.sandbox.template), both ipykernels driven by nbclient
 or both cell runners (coursekit.sandbox.cells, what make grade uses). The first patches what every
 kernel shares by import — numpy, builtins, attnkit, the diagnosis memo, the grader's private attnkit
-the template preloaded, a module of its own in ``sys.modules`` — and leaves a file in its /tmp and home. The second must see none of it; the
-template must still be the same process, still serving.
+the template preloaded, a module of its own in ``sys.modules`` — and leaves a file in its /tmp and
+home. The second must see none of it; the template must still be the same process, still serving.
 """
 import copy
 import json

@@ -1,4 +1,4 @@
-"""Does OverwriteCellsFromRelease restore cells exactly as nbgrader's OverwriteCells, with one query per kind of cell?"""
+"""Does OverwriteCellsFromRelease restore cells as nbgrader's OverwriteCells does, with one query per kind of cell?"""
 import copy
 
 import pytest

@@ -21,7 +21,6 @@ before the child creates its own, IPython's history is in memory, and the reques
 at a time. Random state is shared with the template, but the chapter seeds every draw it makes.
 """
 import gc
-import importlib
 import importlib.util
 import json
 import os
