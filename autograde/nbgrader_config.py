@@ -37,8 +37,9 @@ c.Execute.timeout = int(os.environ.get("ATTN_TIMEOUT", "10"))
 # out (its default, 4 s, is too short for a cell that prints 300 progress lines on a busy machine).
 c.Execute.iopub_timeout = c.Execute.timeout
 
-# Every grading kernel runs in the sandbox (coursekit/sandbox/; ATTN_SANDBOX=off for a class you trust)
-# and is told where this course's grader is (the test cells' hidden regions load it).
+# Every grading kernel is a cell runner forked from a pre-imported template in the sandbox (coursekit/sandbox/;
+# ATTN_SANDBOX=off only where the machine itself is the sandbox) and is told where this course's grader is
+# (the test cells' hidden regions load it). nbgrader's own Execute drives it, for autograde and validate alike.
 c.Execute.kernel_manager_class = plugins.GradingKernelManager
 c.GradingKernelManager.grader = GRADER
 # What one sandboxed kernel may use (sizes like 2G, 512M); a function that goes over scores 0 with the reason.
@@ -79,12 +80,12 @@ c.Exporter.optimistic_validation = True
 
 # What grading keeps of a cell's outputs (autograde and validate; the live chapter is unaffected):
 # beyond these bytes an output is cut where it overflowed, with a Chinese note saying how much was
-# left out. Scores never change: graded cells' results and errors are always kept.
-c.CappedExecute.cell_output_limit = 300_000
-c.CappedExecute.notebook_output_limit = 1_200_000
+# left out. Scores never change: short results (scores) and errors are always kept.
+c.GradingKernelManager.cell_output_limit = 300_000
+c.GradingKernelManager.notebook_output_limit = 1_200_000
 # The scores go into the gradebook in one transaction per notebook (nbgrader's rules, not one commit per cell).
-c.Autograde.autograde_preprocessors = plugins.with_grades_saved_at_once(plugins.with_capped_execute(
-    Autograde.class_traits()["autograde_preprocessors"].default()))
+c.Autograde.autograde_preprocessors = plugins.with_grades_saved_at_once(
+    Autograde.class_traits()["autograde_preprocessors"].default())
 # nbgrader's own LimitOutput (1000 lines per cell, after the run) would cut again, in English, and could
 # drop a late stderr line that decides a test cell's score: the cap above is the only truncation.
 c.LimitOutput.max_lines = -1

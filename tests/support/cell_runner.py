@@ -1,8 +1,6 @@
-"""A cell runner (coursekit.sandbox.cells) as a plain child process, no sandbox: for its tests and DirectExecute's.
+"""A cell runner (coursekit.sandbox.cells) as a plain child process, no template, no sandbox: for its own tests.
 
-:func:`start_runner` gives the runner's process and the worker's end of its socket;
-:class:`UnsandboxedRunnerManager` is the part of ``GradingKernelManager`` that ``DirectExecute`` uses,
-with such a runner in place of a forked, sandboxed one.
+:func:`start_runner` gives the runner's process and the worker's end of its socket.
 """
 import os
 import socket
@@ -10,12 +8,10 @@ import subprocess
 import sys
 import time
 
-from jupyter_client.manager import AsyncKernelManager
 
 from coursekit.sandbox.channel import Reader, send
-from coursekit.sandbox.forkserver import ForkedKernel
 
-__all__ = ["start_runner", "run_cell", "UnsandboxedRunnerManager"]
+__all__ = ["start_runner", "run_cell"]
 
 SERVE = "import socket, sys; from coursekit.sandbox.cells import serve; serve(socket.socket(fileno=int(sys.argv[1])))"
 
@@ -38,18 +34,3 @@ def run_cell(sock, reader: Reader, code: str, timeout: float = 30) -> list:
         assert message is not None, f"no idle status within {timeout} s; so far: {messages}"
         messages.append((message["msg_type"], message["content"]))
     return messages
-
-
-class UnsandboxedRunnerManager(AsyncKernelManager):
-    """What DirectExecute asks of its kernel manager, with a runner that is a plain child process."""
-
-    def runs_cells_directly(self) -> bool:
-        return True
-
-    async def start_cell_runner(self, submission, env, timeout=30):
-        self._popen, sock = start_runner(submission, env)
-        return ForkedKernel(self._popen.pid), sock
-
-    def stop_cell_runner(self) -> None:
-        self._popen.kill()
-        self._popen.wait()

@@ -36,24 +36,20 @@ def test_is_there_always_a_reason():
     assert "worker's log" in failure_reason(_Converter())
 
 
-def test_does_the_worker_keep_the_course_output_cap_and_start_kernels_ahead(tmp_path, monkeypatch):
-    """The course's executor (CappedExecute) gains the warm start in a worker; nothing else is replaced?"""
+def test_does_the_worker_grade_with_nbgraders_own_execute_and_the_courses_steps(tmp_path, monkeypatch):
+    """A worker's app runs nbgrader's Execute itself (the course's kernel manager under it) and the course's
+    one-commit saving: what the config names, nothing replaced by the worker?"""
     from nbgrader.preprocessors import Execute, SaveAutoGrades
 
-    from coursekit.grading.warm_execute import WarmExecute
     from coursekit.grading.worker import make_app
     from coursekit.paths import copy_course
-    from coursekit.plugins.output_cap import CappedExecute
+    from coursekit.plugins import GradingKernelManager
     from coursekit.plugins.saved_grades import SaveAutoGradesAtOnce
 
     monkeypatch.chdir(tmp_path)  # make_app changes into the course
     course = copy_course(tmp_path / "course")
-    steps = make_app(course, "ch04_attention", f"sqlite:///{tmp_path / 'gradebook.db'}").config.Autograde[
-        "autograde_preprocessors"]
-    executors = [s for s in steps if issubclass(s, Execute)]
-    assert len(executors) == 1 and issubclass(executors[0], WarmExecute) and issubclass(executors[0], CappedExecute)
-    assert SaveAutoGradesAtOnce in steps and SaveAutoGrades not in steps  # the course's one-commit saving stays
-    cold = make_app(course, "ch04_attention", f"sqlite:///{tmp_path / 'gradebook.db'}", warm=False)
-    [cold_executor] = [s for s in cold.config.Autograde["autograde_preprocessors"] if issubclass(s, Execute)]
-    assert issubclass(cold_executor, WarmExecute) and issubclass(cold_executor, CappedExecute)  # stopped at once
-    assert cold.config.WarmExecute.start_ahead is False
+    app = make_app(course, "ch04_attention", f"sqlite:///{tmp_path / 'gradebook.db'}")
+    steps = app.config.Autograde["autograde_preprocessors"]
+    assert [s for s in steps if issubclass(s, Execute)] == [Execute]
+    assert SaveAutoGradesAtOnce in steps and SaveAutoGrades not in steps
+    assert app.config.Execute.kernel_manager_class is GradingKernelManager

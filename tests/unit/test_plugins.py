@@ -97,22 +97,21 @@ def test_is_the_config_settings_only():
     assert "sys" not in {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
 
 
-def test_does_the_grading_kernel_learn_where_the_grader_is(monkeypatch):
-    """Unsandboxed, GradingKernelManager starts the kernel with ATTN_GRADER set to its setting, not nbgrader's?"""
-    import asyncio
+def test_does_the_grading_kernel_learn_where_the_grader_is(monkeypatch, tmp_path):
+    """Unsandboxed, the kernel runs in the notebook's folder with nbgrader's environment, and ATTN_GRADER set to
+    the setting, not to what nbgrader's environment says?"""
+    from nbformat.v4 import new_code_cell
+    from nbgrader.preprocessors import Execute
+    from traitlets.config import Config
 
-    from jupyter_client.manager import AsyncKernelManager
-
-    seen = {}
-
-    async def start(self, **kw):
-        seen.update(kw)
-
-    monkeypatch.setattr(AsyncKernelManager, "start_kernel", start)
     monkeypatch.setenv("ATTN_GRADER", "/somewhere/else.py")
-    asyncio.run(GradingKernelManager(grader="/course/grader/__init__.py", sandbox=False).start_kernel(cwd="/tmp"))
-    assert seen["env"]["ATTN_GRADER"] == "/course/grader/__init__.py" and seen["cwd"] == "/tmp"
-    assert seen["env"]["PATH"] == __import__("os").environ["PATH"]
+    monkeypatch.setenv("NBGRADER_SOMETHING", "passed")
+    config = Config({"Execute": {"kernel_manager_class": GradingKernelManager},
+                     "GradingKernelManager": {"grader": "/course/grader/__init__.py", "sandbox": False}})
+    look = "import os; print(os.environ['ATTN_GRADER'], os.environ['NBGRADER_SOMETHING'], os.getcwd())"
+    nb, _ = Execute(config=config).preprocess(new_notebook(cells=[new_code_cell(look)]),
+                                              {"metadata": {"path": str(tmp_path)}})
+    assert nb.cells[0].outputs[0].text.split() == ["/course/grader/__init__.py", "passed", str(tmp_path)]
 
 
 def test_can_nbformat_round_trip_the_cleaned_notebook():

@@ -6,7 +6,6 @@ import pytest
 from nbformat.v4 import new_code_cell
 from nbgrader.nbgraderformat import MetadataValidator, common
 
-import coursekit.plugins  # noqa: F401 -- what loading nbgrader_config.py does: the check is swapped
 from coursekit.plugins import metadata_check
 
 GOOD = {"schema_version": 3, "grade": True, "solution": False, "locked": True, "points": 4, "grade_id": "test1"}
@@ -42,6 +41,13 @@ def test_is_every_verdict_jsonschemas_own(name, change):
     """Same acceptance, and for a refusal the same best-matching error (message, where, which rule)."""
     schema, instance = MetadataValidator().schema, _metadata(change)
     assert _outcome(metadata_check.validate, instance, schema) == _outcome(jsonschema.validate, instance, schema)
+
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _applied():
+    """What the grading workers do before they build nbgrader's app."""
+    metadata_check.check_schemas_once()
 
 
 def test_does_nbgraders_validator_go_through_it_and_still_refuse_bad_metadata():

@@ -3,13 +3,20 @@ a forked child and another URL get their own, and does a closed-and-reopened gra
 write as nbgrader's own would?"""
 import os
 
+import pytest
 import sqlalchemy
 from nbgrader import api
 from nbgrader.api import Gradebook
 
-import coursekit.plugins  # noqa: F401 -- what loading nbgrader_config.py does: the engines are shared
 from coursekit.plugins import shared_engine
 from support.synthetic_class import empty_gradebook
+
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _applied():
+    """What the grading workers do before they build nbgrader's app."""
+    shared_engine.share_engines()
 
 
 def test_do_gradebooks_of_one_url_share_an_engine_and_others_not(tmp_path):

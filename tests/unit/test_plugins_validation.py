@@ -3,15 +3,22 @@
 Synthetic notebooks and the results nbgrader's Validator returns for them; the real ``nbgrader validate``
 runs in tests/integration/test_course_workflow.py.
 """
+import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from nbgrader import utils
 from nbgrader.validator import Validator
 
-import coursekit.plugins  # noqa: F401 -- what loading nbgrader_config.py does: the Validator is wrapped
 from coursekit.plugins import validation
 from coursekit.plugins.validation import NO_RESPONSE, name_unanswered_questions
 
 STUB = "在这里写你的回答。"
+
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _wrapped():
+    """What the students' server extension does when their Jupyter server starts."""
+    name_unanswered_questions()
 
 
 def _answer(grade_id, source):
@@ -70,10 +77,10 @@ def test_are_results_without_unanswered_answers_left_as_nbgrader_made_them():
     assert validation._fold({}, _class()) == {}
 
 
-def test_is_the_validator_wrapped_once_however_often_the_plugins_load():
-    """Importing coursekit.plugins wrapped Validator.validate; calling the wrapper again changes nothing?"""
+def test_is_the_validator_wrapped_once_however_often_it_is_asked():
+    """The first call wraps Validator.validate; calling it again changes nothing?"""
+    name_unanswered_questions()
     wrapped = Validator.validate
     assert wrapped.folds_unanswered and not getattr(wrapped.__wrapped__, "folds_unanswered", False)
-    name_unanswered_questions()
     name_unanswered_questions()
     assert Validator.validate is wrapped

@@ -1,30 +1,27 @@
-"""Does the sandbox build the command it documents: what is bound, how, with which limits and identity?
+"""Does the sandbox build what it documents: what the template binds, how, the kernels' environment and identity?
 
-The command line only (coursekit.sandbox): nothing is started here. The sandbox at work, with the
-red-team table, is tests/integration/test_redteam.py and test_sandbox_kernel.py.
+The command line and the request only (coursekit.sandbox): nothing is started here. The sandbox at
+work, with the red-team table, is tests/integration/test_redteam.py and test_sandbox_kernel.py.
 """
 import os
 import pathlib
+import sys
 import time
 
 import pytest
 
-from coursekit.sandbox import GRADER, HOME, SUBMISSION, Identity, Limits, kernel_command, parse_size
-from coursekit.sandbox.bubblewrap import python_paths
+from coursekit.sandbox import GRADER, HOME, Limits, parse_size
+from coursekit.sandbox.bubblewrap import environment, interpreter, python_paths, template_command
 from coursekit.sandbox.forkserver import ForkedKernel
 
-KERNEL = ["/venv/bin/python", "-m", "ipykernel_launcher", "-f", "/tmp/attn-kernel-x/connection.json"]
+NBGRADER_ENV = {"NBGRADER_EXECUTION": "autograde", "SECRET_TOKEN": "x", "OPENBLAS_CORETYPE": "Haswell",
+                "LD_LIBRARY_PATH": "/srv/python/lib"}
 
 
-def _command(tmp_path, privileged=True, **kw):
-    identity = Identity(61007, privileged=privileged)
-    (tmp_path / "grader").mkdir()
-    (tmp_path / "ch04_attention").mkdir()
-    args = dict(identity=identity, limits=Limits(), submission=tmp_path / "ch04_attention",
-                ipc_dir=tmp_path / "ipc", grader=tmp_path / "grader", cache=None,
-                env={"NBGRADER_EXECUTION": "autograde", "SECRET_TOKEN": "x", "OPENBLAS_CORETYPE": "Haswell",
-                     "LD_LIBRARY_PATH": "/srv/python/lib"})
-    return kernel_command(KERNEL, **{**args, **kw})
+def _command(tmp_path, privileged=True):
+    (tmp_path / "grader").mkdir(parents=True)
+    return template_command(tmp_path / "template", privileged=privileged, grader=tmp_path / "grader", cache=None,
+                            env=NBGRADER_ENV)
 
 
 def _pairs(command, option):
@@ -43,70 +40,48 @@ def test_is_a_bad_size_named_with_the_setting(text):
         parse_size(text, "GradingKernelManager.memory")
 
 
-def test_are_the_limits_set_before_the_sandbox_starts(tmp_path):
-    """prlimit first, with the address space, processes, file size, open files and no core dumps?"""
-    command = _command(tmp_path)
-    assert command[:6] == ["prlimit", f"--as={2 * 1024 ** 3}", "--nproc=64", f"--fsize={32 * 1024 ** 2}",
-                           "--nofile=256", "--core=0"]
-
-
-def test_is_only_what_the_kernel_needs_bound_and_read_only(tmp_path):
-    """Read-only: the system, the Python paths, the grader, the submission; read-write: only the socket folder?"""
+def test_is_only_what_the_kernels_need_bound_and_read_only(tmp_path):
+    """Read-only: the system, the Python paths, the grader; read-write: only the template's own folder?"""
     command = _command(tmp_path)
     read_only = dict((dest, src) for src, dest in _pairs(command, "--ro-bind"))
     assert read_only["/usr"] == "/usr" and read_only[GRADER] == str(tmp_path / "grader")
-    assert read_only[SUBMISSION] == str(tmp_path / "ch04_attention")
     assert all(read_only[path] == path for path in python_paths())
-    assert _pairs(command, "--bind") == [(str(tmp_path / "ipc"), str(tmp_path / "ipc"))]
+    assert _pairs(command, "--bind") == [(str(tmp_path / "template"), str(tmp_path / "template"))]
     assert "--remount-ro" in command and command[command.index("--remount-ro") + 1] == "/"
     assert str(tmp_path) not in read_only  # never the course folder itself
 
 
-def test_are_home_and_tmp_private_and_capped(tmp_path):
-    """A fresh tmpfs for /dev/shm (8 MiB), the home and /tmp (64 MiB each), before the socket folder is bound?"""
-    command = _command(tmp_path, ipc_dir=pathlib.Path("/tmp/attn-kernel-x"))
-    tmpfs = [command[i + 1] for i, arg in enumerate(command) if arg == "--tmpfs"]
-    sizes = [command[i + 1] for i, arg in enumerate(command) if arg == "--size"]
-    assert tmpfs == ["/dev/shm", HOME, "/tmp"]
-    assert sizes == [str(8 * 1024 ** 2)] + [str(64 * 1024 ** 2)] * 2
-    assert command.index("--tmpfs") < command.index("--bind")
-
-
-def test_is_a_python_under_tmp_bound_on_top_of_the_private_tmp(tmp_path, monkeypatch):
-    """An interpreter under /tmp (the hub tests' user environment): its bind comes after /tmp's tmpfs, not hidden by it?"""
-    venv = "/tmp/attn-hub-x/env/user"
-    monkeypatch.setattr("coursekit.sandbox.bubblewrap.python_paths", lambda: [venv])
+def test_does_the_template_start_its_python_by_the_folders_real_path(tmp_path, monkeypatch):
+    """A venv reached through a symlink (linked into each course folder): bound and started where it really is?"""
+    real = tmp_path / "shared" / "venv"
+    (real / "bin").mkdir(parents=True)
+    (real / "bin" / "python").symlink_to(sys.executable)
+    (tmp_path / "course").mkdir()
+    (tmp_path / "course" / ".venv").symlink_to(real)
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "course" / ".venv" / "bin" / "python"))
+    assert interpreter() == str(real / "bin" / "python")  # the folder resolved, the venv's own name kept
     command = _command(tmp_path)
-    private_tmp = next(i for i, arg in enumerate(command) if arg == "--tmpfs" and command[i + 1] == "/tmp")
-    assert private_tmp < command.index(venv)
+    assert command[command.index("--") + 1] == str(real / "bin" / "python")
 
 
-def test_does_the_kernel_get_a_clean_environment(tmp_path):
-    """--clearenv, then only what is listed: grading's mode, the BLAS settings and the interpreter's own library
-    folder (the hub's copied Python needs it) pass, a secret does not?"""
-    command = _command(tmp_path)
-    env = dict(_pairs(command, "--setenv"))
-    assert "--clearenv" in command and env["NBGRADER_EXECUTION"] == "autograde"
-    assert env["OPENBLAS_CORETYPE"] == "Haswell" and "SECRET_TOKEN" not in env
-    assert env["LD_LIBRARY_PATH"] == "/srv/python/lib"
+def test_does_a_kernel_get_a_clean_environment():
+    """Only what is listed: grading's mode, the BLAS settings and the interpreter's own library folder
+    (the hub's copied Python needs it) pass, a secret does not?"""
+    env = environment(NBGRADER_ENV, f"{HOME}/ch04_attention", grader=True, cache=False, limits=Limits())
+    assert env["NBGRADER_EXECUTION"] == "autograde" and "SECRET_TOKEN" not in env
+    assert env["OPENBLAS_CORETYPE"] == "Haswell" and env["LD_LIBRARY_PATH"] == "/srv/python/lib"
     assert env["ATTN_GRADER"] == f"{GRADER}/__init__.py" and env["HOME"] == HOME and env["ATTN_SANDBOX_MEMORY"] == "2 GB"
 
 
-def test_does_root_drop_to_the_kernels_own_uid_with_no_capabilities(tmp_path):
-    """As root: no user namespace, setpriv to the uid with every capability dropped, then the kernel as PID 1?"""
-    command = _command(tmp_path)
+def test_does_the_template_keep_only_what_it_needs_to_build_each_kernels_world(tmp_path):
+    """As root: no user namespace, the few capabilities the forks drop; otherwise a user namespace of its own?"""
+    command = _command(tmp_path / "root")
     assert "--unshare-user" not in command and "--unshare-all" not in command
-    assert {"--unshare-pid", "--unshare-net", "--unshare-ipc", "--as-pid-1", "--die-with-parent"} <= set(command)
-    drop = command.index("setpriv")
-    assert command[drop + 1:drop + 7] == ["--reuid=61007", "--regid=61007", "--clear-groups", "--inh-caps=-all",
-                                          "--bounding-set=-all", "--"]
-    assert command[-len(KERNEL):] == KERNEL and "chown -R 61007:61007" in " ".join(command)
-
-
-def test_does_another_user_keep_their_uid_in_a_user_namespace(tmp_path):
-    """Not root: --unshare-all (user namespace included), no setpriv, no capability asked for?"""
-    command = _command(tmp_path, privileged=False)
-    assert "--unshare-all" in command and "setpriv" not in command and "--cap-add" not in command
+    assert {"--unshare-pid", "--unshare-net", "--unshare-ipc", "--die-with-parent"} <= set(command)
+    assert {command[i + 1] for i, arg in enumerate(command) if arg == "--cap-add"} == {
+        "CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_CHOWN", "CAP_SETPCAP", "CAP_DAC_READ_SEARCH", "CAP_FOWNER"}
+    other = _command(tmp_path / "other", privileged=False)
+    assert "--unshare-all" in other and ("--uid", "0") == tuple(other[other.index("--uid"):other.index("--uid") + 2])
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="uids are handed out only when grading runs as root")
@@ -152,15 +127,16 @@ def test_is_a_process_of_a_uid_nobody_holds_abandoned():
         sleeper.wait()
 
 
-def test_is_a_python_under_tmp_never_forked(monkeypatch):
-    """An interpreter under /tmp or the kernel's home would be covered by the forked kernel's own tmpfs:
-    such a Python is told apart (and gets kernels started by bubblewrap)?"""
+def test_is_a_python_under_tmp_refused_with_what_to_do(monkeypatch):
+    """An interpreter under /tmp or the kernel's home would be covered by each kernel's own tmpfs: refused, saying
+    where to put it instead?"""
     from coursekit.sandbox import bubblewrap
 
     monkeypatch.setattr(bubblewrap, "python_paths", lambda: ["/usr", "/srv/venv/lib/python3.11/site-packages"])
-    assert not bubblewrap.python_in_private_folders()
+    assert bubblewrap.private_python() == ""
     monkeypatch.setattr(bubblewrap, "python_paths", lambda: ["/usr", "/tmp/hub-env/lib/python3.11/site-packages"])
-    assert bubblewrap.python_in_private_folders()
+    assert "/tmp/hub-env/lib/python3.11/site-packages" in bubblewrap.private_python()
+    assert "install the environment outside /tmp" in bubblewrap.private_python()
 
 
 def test_does_a_forked_kernel_say_how_much_cpu_it_used():

@@ -39,7 +39,10 @@ def test_does_a_cell_give_its_input_outputs_result_reply_and_idle_in_order(runne
     _, sock, reader, _ = runner
     messages = run_cell(sock, reader, "print('a'); print('b')\nfrom IPython.display import HTML, display\n"
                                       "display(HTML('<b>x</b>'))\n6 * 7")
-    assert kinds(messages) == ["execute_input", "stream", "display_data", "execute_result", "execute_reply", "status"]
+    assert kinds(messages) == ["status", "execute_input", "stream", "display_data", "execute_result", "execute_reply",
+                               "status"]
+    assert messages[0][1] == {"execution_state": "busy"}
+    messages = messages[1:]
     _, execute_input = messages[0]
     assert execute_input["code"].startswith("print('a')")
     assert messages[1][1] == {"name": "stdout", "text": "a\nb\n"}  # one stream message for both prints
@@ -51,7 +54,7 @@ def test_does_a_cell_give_its_input_outputs_result_reply_and_idle_in_order(runne
 
 def test_is_an_exception_an_error_output_and_an_error_reply(runner):
     _, sock, reader, _ = runner
-    messages = run_cell(sock, reader, "def f():\n    return 1 / 0\nf()")
+    messages = run_cell(sock, reader, "def f():\n    return 1 / 0\nf()")[1:]
     assert kinds(messages) == ["execute_input", "error", "execute_reply", "status"]
     error, reply = messages[1][1], messages[2][1]
     assert error["ename"] == reply["ename"] == "ZeroDivisionError" and error["evalue"] == "division by zero"
@@ -92,7 +95,7 @@ def test_does_an_interrupt_end_only_the_running_cell(runner):
     time.sleep(1.0)
     process.send_signal(signal.SIGINT)
     messages = []
-    while not messages or messages[-1][0] != "status":
+    while not messages or messages[-1] != ("status", {"execution_state": "idle"}):
         message = reader.next(10)
         assert message is not None, messages
         messages.append((message["msg_type"], message["content"]))
@@ -103,6 +106,6 @@ def test_does_an_interrupt_end_only_the_running_cell(runner):
 
 def test_does_the_execution_count_go_up_by_one_per_cell(runner):
     _, sock, reader, _ = runner
-    first = run_cell(sock, reader, "1")[0][1]["execution_count"]
-    second = run_cell(sock, reader, "2")[0][1]["execution_count"]
+    first = run_cell(sock, reader, "1")[1][1]["execution_count"]
+    second = run_cell(sock, reader, "2")[1][1]["execution_count"]
     assert second == first + 1

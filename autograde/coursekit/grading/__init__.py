@@ -2,7 +2,6 @@
 
 * :mod:`.run` — the command: which students, the workers, progress and the closing summary;
 * :mod:`.worker` — one worker process: nbgrader's own autograde, set up once, a student at a time;
-* :mod:`.warm_execute` — nbgrader's Execute with the next student's fresh kernel started ahead;
 * :mod:`.selection` — who is submitted, graded already, or in this shard;
 * :mod:`.progress` — the progress lines and the summary (pure bookkeeping);
 * :mod:`.lock` — one grader at a time: the lock ``make grade`` and the grading service share.

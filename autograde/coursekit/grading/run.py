@@ -71,11 +71,9 @@ def main(argv=None) -> int:
           flush=True)
     if not sandboxed:
         print(f"WARNING: {UNSANDBOXED}", flush=True)
-    # a sandboxed kernel gets its submission when it starts: none can be started ahead for a student not known yet
-    warm = not args.cold and not sandboxed
     # the grading service (coursekit.service) takes no new job meanwhile; the one in progress ends first
     with lock.exclusive(course, "make grade", notify=lambda text: print(f"make grade: {text}", flush=True)):
-        progress, interrupted = grade_class(course, args.assignment, students, url, args.workers, warm=warm)
+        progress, interrupted = grade_class(course, args.assignment, students, url, args.workers)
     print(progress.summary(interrupted), flush=True)
     _save_results(course / LOGS / "last-run.json", progress)
     return 130 if interrupted else (1 if progress.failed else 0)
@@ -103,7 +101,6 @@ def _parser():
                                                      "sqlite:///<course>/gradebook.db)")
     parser.add_argument("--shard", default="", help="i/n: grade only shard i (0-based) of n")
     parser.add_argument("--force", action="store_true", help="grade again students already graded")
-    parser.add_argument("--cold", action="store_true", help="do not start the next kernel ahead")
     parser.add_argument("--course", default=None, help="the course folder (default: the current one when it "
                                                        "holds nbgrader_config.py, else the repository's autograde/)")
     return parser
@@ -125,7 +122,7 @@ def _select(course, assignment, url, shard, force) -> list:
     return to_grade(submitted, done.__contains__, shard, force=force)
 
 
-def grade_class(course, assignment, students, url, workers, warm=True, show=print):
+def grade_class(course, assignment, students, url, workers, show=print):
     """Grade ``students`` with ``workers`` processes; ``(Progress, interrupted)``."""
     context = multiprocessing.get_context("spawn")  # clean interpreters: nothing inherited but sys.path
     tasks, results = context.Queue(), context.Queue()
@@ -136,8 +133,7 @@ def grade_class(course, assignment, students, url, workers, warm=True, show=prin
         tasks.put(None)
     logs = pathlib.Path(course) / LOGS
     procs = [context.Process(target=run_worker, name=f"grade-worker-{k}", daemon=True,
-                             args=(k, str(course), assignment, url, tasks, results, str(logs / f"worker-{k}.log"),
-                                   warm))
+                             args=(k, str(course), assignment, url, tasks, results, str(logs / f"worker-{k}.log")))
              for k in range(count)]
     for proc in procs:
         proc.start()

@@ -4,10 +4,10 @@ The worker builds nbgrader's ``AutogradeApp`` once in the course folder, so the 
 ``nbgrader_config.py`` is loaded exactly as ``nbgrader autograde`` loads it, and grades into the
 gradebook :func:`coursekit.gradebook.resolve_gradebook` chose. For each student it runs
 nbgrader's ``Autograde`` converter, i.e. ``nbgrader autograde <assignment> --student <id>
---force``, without paying Python's and nbgrader's start-up again. Two changes: the configured
-executor (nbgrader's ``Execute``, or the course's output-capping subclass of it) also gets
-:class:`~.warm_execute.WarmExecute`'s next kernel started ahead; and the converter keeps why a
-student failed as data (:class:`_Recording`), instead of leaving it in the log.
+--force``, without paying Python's and nbgrader's start-up again. One change: the converter keeps
+why a student failed as data (:class:`_Recording`), instead of leaving it in the log. The app is
+built with two of the course's speed-ups to nbgrader's own bookkeeping
+(:func:`coursekit.plugins.check_schemas_once`, :func:`coursekit.plugins.share_engines`).
 
 Its log (nbgrader's, and what kernels print) goes to ``<course>/grading-logs/worker-<k>.log``;
 the parent process shows the progress. Ctrl-C in the terminal reaches only the parent, which
@@ -26,14 +26,13 @@ import time
 import sqlalchemy.exc
 from nbgrader.apps.autogradeapp import AutogradeApp
 from nbgrader.converters import Autograde, NbGraderException
-from nbgrader.preprocessors import Execute
 
 from attnkit.record import LIMIT
 
 from ..autograded import read_graded_notebook
-from .direct_execute import DirectExecute
+from ..plugins import check_schemas_once, share_engines
+from ..plugins.kernel import TIMINGS
 from .progress import StudentResult
-from .warm_execute import TIMINGS, shutdown_spare
 
 __all__ = ["make_app", "grade_student", "run_worker", "terminate_with_parent", "log_to"]
 
@@ -59,28 +58,15 @@ class _Recording(Autograde):
             raise
 
 
-def make_app(course, assignment: str, db_url: str, warm: bool = True) -> AutogradeApp:
+def make_app(course, assignment: str, db_url: str) -> AutogradeApp:
     """nbgrader's autograde application for ``course``, configured as on the command line."""
+    check_schemas_once()
+    share_engines()
     os.chdir(course)  # nbgrader finds nbgrader_config.py in the current folder
     app = AutogradeApp()
     app.initialize([assignment, f"--CourseDirectory.db_url={db_url}"])
     app.coursedir.assignment_id = assignment
-    steps = Autograde.class_traits()["autograde_preprocessors"].default()
-    configured = app.config.Autograde.get("autograde_preprocessors", steps)
-    app.config.Autograde.autograde_preprocessors = [_warm(p) for p in configured]
-    app.config.WarmExecute.start_ahead = warm  # off: each kernel is still stopped at once and timed
     return app
-
-
-def _warm(step):
-    """``step`` with cells run without the kernel protocol where possible, else kernels started ahead, when it
-    executes the notebook (nbgrader's Execute or the course's subclass of it, e.g. the output cap's
-    CappedExecute); other steps unchanged."""
-    if not (isinstance(step, type) and issubclass(step, Execute)) or issubclass(step, DirectExecute):
-        return step
-    if step is Execute:
-        return DirectExecute
-    return type(f"Direct{step.__name__}", (step, DirectExecute), {})  # step's own steps wrap the execution
 
 
 def grade_student(app: AutogradeApp, student: str, retries: int = 1) -> StudentResult:
@@ -145,15 +131,14 @@ def failure_reason(converter) -> str:
     return "nbgrader stopped before the notebook was converted; see the worker's log"
 
 
-def run_worker(index: int, course: str, assignment: str, db_url: str, tasks, results, log_path: str,
-               warm: bool = True) -> None:
+def run_worker(index: int, course: str, assignment: str, db_url: str, tasks, results, log_path: str) -> None:
     """Process body: grade the students taken from ``tasks`` until ``None``; report to ``results``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides; it sends SIGTERM
     signal.signal(signal.SIGTERM, _interrupt)
     terminate_with_parent()
     log_to(log_path)
     try:
-        app = make_app(course, assignment, db_url, warm)
+        app = make_app(course, assignment, db_url)
         while (student := tasks.get()) is not None:
             results.put(("start", index, student))
             before = _cpu_seconds()
@@ -170,7 +155,6 @@ def run_worker(index: int, course: str, assignment: str, db_url: str, tasks, res
     except KeyboardInterrupt:
         pass
     finally:
-        shutdown_spare()
         results.put(("exit", index, None))
 
 

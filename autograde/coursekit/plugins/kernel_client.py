@@ -1,56 +1,246 @@
-"""The grading kernel's client: ready as soon as the kernel has answered, not 0.2 s later.
+"""The grading kernel's client: nbclient drives a cell runner as if it were an ipykernel.
 
-jupyter_client's ``wait_for_ready`` asks for ``kernel_info`` until the shell channel answers,
-then empties the IOPub channel until it has been silent for 0.2 s: a fixed fifth of a second per
-kernel, i.e. per student. :class:`GradingKernelClient` waits instead for the IOPub message that
-ends the ``kernel_info`` request (status ``idle`` with that request as parent). That message also
-proves IOPub connected, and once it is in, nothing of the start is left to drain. nbclient takes
-only the messages of each cell's own request, so nothing read here could have been an output.
+nbgrader executes a notebook with nbclient, which talks to a kernel through a jupyter_client
+``KernelClient``: ``execute`` a cell, read its replies from the shell channel and its outputs
+from the IOPub channel. A grading kernel here is a cell runner (:mod:`coursekit.sandbox.cells`)
+that writes each message ipykernel would publish as one JSON line to a socket.
+:class:`RunnerClient` is that socket seen through the client interface nbclient uses (the
+public one: :meth:`execute`, :meth:`kernel_info`, ``shell_channel.get_msg``,
+``iopub_channel.get_msg``, :meth:`is_alive`), so nbclient's own code runs every cell: its
+timeout and interrupt, its dead-kernel check, its output handling, its hooks.
+
+The runner is the student's process, so what it sends is untrusted. A line grading cannot read
+(too long, not JSON, not a message) stops the kernel: nbclient then finds it dead, and that
+notebook scores 0 with ``DeadKernelError``. Messages of a kind nbclient would not store are
+dropped, and every output is weighed by the notebook's :class:`~.output_cap.OutputCap` before
+nbclient sees it.
 """
 import asyncio
+import collections
+import datetime
 import time
+import uuid
 from queue import Empty
 
-from jupyter_client.asynchronous import AsyncKernelClient
+from ..sandbox.channel import ChannelBroken, Reader, send
+from .output_cap import OutputCap
 
-__all__ = ["GradingKernelClient"]
+__all__ = ["RunnerClient"]
 
-# Seconds to wait for the shell's reply, then for IOPub's idle, before asking again. IOPub's is
-# short: a subscription made after the kernel published drops the message, and only a new
-# request brings another.
-_SHELL_WAIT, _IOPUB_WAIT = 0.5, 0.05
+OUTPUTS = {"stream", "display_data", "update_display_data", "execute_result", "error", "clear_output"}
+SIZED = {"stream", "display_data", "execute_result", "error"}  # what OutputCap weighs
+SHELL = {"execute_reply"}
+KERNEL_INFO = {"status": "ok", "protocol_version": "5.3", "implementation": "ipython", "banner": "", "help_links": []}
 
 
-class GradingKernelClient(AsyncKernelClient):
-    """AsyncKernelClient whose :meth:`wait_for_ready` ends with the kernel's first idle status."""
+class _Wire:
+    """The runner's socket, read without blocking: each message sorted into the shell or the IOPub queue."""
 
-    async def wait_for_ready(self, timeout: float | None = None) -> None:
-        deadline = time.monotonic() + (float("inf") if timeout is None else timeout)
-        while True:
-            asked = self.kernel_info()
-            reply = await self._next(self.shell_channel, asked, "kernel_info_reply", deadline, _SHELL_WAIT)
-            idle = reply and await self._next(self.iopub_channel, asked, "idle", deadline, _IOPUB_WAIT)
-            if idle:
-                self._handle_kernel_info_reply(reply)
-                return
-            if not await self.is_alive():
-                raise RuntimeError("Kernel died before replying to kernel_info")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"Kernel didn't respond in {timeout:.0f} seconds")
+    def __init__(self, sock, sort, fail):
+        self.sock, self.reader, self.sort, self.fail = sock, Reader(sock), sort, fail
+        self.fd = sock.fileno()  # kept: the kernel manager may close the socket before nbclient stops the client
+        self.queues = {"shell": collections.deque(), "iopub": collections.deque()}
+        self.broken = ""  # why the runner can no longer be read ("" while it can)
+        self.closed = False
+        self._readable = None
 
-    @staticmethod
-    async def _next(channel, parent: str, wanted: str, deadline: float, wait: float):
-        """The first message on ``channel`` answering ``parent`` that is ``wanted`` (a msg_type, or
-        the status ``"idle"``) within ``wait`` seconds; None if none came."""
-        until = min(deadline, time.monotonic() + wait)
-        while (left := until - time.monotonic()) > 0:
+    def pump(self) -> None:
+        """Read every complete message that has arrived (none of it waits)."""
+        while not self.broken:
             try:
-                msg = await channel.get_msg(timeout=left)
-            except (Empty, asyncio.TimeoutError):
-                return None
-            if msg.get("parent_header", {}).get("msg_id") != parent:
+                message = self.reader.next(0)
+            except ChannelBroken as exc:
+                self.fail(str(exc), exc.closed)
+                return
+            if message is None:
+                return
+            self.sort(message)
+
+    async def get(self, queue: str, timeout):
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            self.pump()
+            if self.queues[queue]:
+                return self.queues[queue].popleft()
+            left = None if deadline is None else deadline - time.monotonic()
+            if self.broken and queue == "shell":
+                raise Empty  # nbclient then asks whether the kernel is alive: it is not
+            if left is not None and left <= 0:
+                raise Empty
+            if self.broken:
+                await asyncio.sleep(left if left is not None else 3600)  # IOPub waits until nbclient cancels it
                 continue
-            if msg["msg_type"] == wanted or (wanted == "idle" and msg["msg_type"] == "status"
-                                               and msg["content"].get("execution_state") == "idle"):
-                return msg
+            await self.wait_readable(left)
+
+    def close(self) -> None:
+        """Stop watching the socket, then close it (a watch left behind would outlive the descriptor's number)."""
+        if self._readable is not None and not self._readable.done():
+            self._readable.get_loop().remove_reader(self.fd)
+            self._readable.cancel()
+        self.sock.close()
+
+    async def wait_readable(self, timeout) -> None:
+        """Until the socket has something to read, or ``timeout`` seconds; one watch shared by both queues."""
+        loop = asyncio.get_running_loop()
+        if self._readable is None or self._readable.done() or self._readable.get_loop() is not loop:
+            future, fd = loop.create_future(), self.fd
+            loop.add_reader(fd, lambda: future.done() or future.set_result(None))
+            future.add_done_callback(lambda _: loop.remove_reader(fd) if not future.cancelled() else None)
+            self._readable = future
+        try:
+            await asyncio.wait_for(asyncio.shield(self._readable), timeout)
+        except asyncio.TimeoutError:
+            pass
+
+
+class _Channel:
+    """What nbclient calls on ``kc.shell_channel`` and ``kc.iopub_channel``."""
+
+    def __init__(self, wire: _Wire, queue: str):
+        self.wire, self.queue = wire, queue
+
+    async def get_msg(self, timeout=None):
+        return await self.wire.get(self.queue, timeout)
+
+    def msg_ready(self) -> bool:
+        self.wire.pump()
+        return bool(self.wire.queues[self.queue])
+
+
+class RunnerClient:
+    """A ``KernelClient`` for nbclient over one cell runner's socket (see the module docstring)."""
+
+    allow_stdin = False
+
+    def __init__(self, sock, process, cap: OutputCap, log, on_broken=None):
+        self.process, self.cap, self.log, self.on_broken = process, cap, log, on_broken
+        self.wire = _Wire(sock, self._sort, self._break)
+        self.shell_channel, self.iopub_channel = _Channel(self.wire, "shell"), _Channel(self.wire, "iopub")
+        self.session_id, self.language_info = uuid.uuid4().hex, None
+        self._parent, self._clear_pending = "", False
+
+    # ---------- what nbclient calls ----------
+
+    def start_channels(self, *args, **kwargs) -> None:
+        pass  # the socket is connected already
+
+    def stop_channels(self) -> None:
+        self.wire.close()
+
+    @property
+    def channels_running(self) -> bool:
+        return not self.wire.broken
+
+    async def wait_for_ready(self, timeout=None) -> None:
+        """Until the runner has said which language it runs: its first message, before any cell."""
+        deadline = time.monotonic() + (60 if timeout is None else timeout)
+        while self.language_info is None:
+            self.wire.pump()
+            if self.wire.broken or not await self.is_alive():
+                raise RuntimeError(f"Kernel died before replying to kernel_info ({self.wire.broken or 'it exited'})")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"Kernel didn't respond in {timeout} seconds")
+            await self.wire.wait_readable(min(0.25, deadline - time.monotonic()))
+
+    def kernel_info(self) -> str:
+        msg_id = self._new_parent()
+        self.wire.queues["shell"].append(self._message("kernel_info_reply",
+                                                       dict(KERNEL_INFO, language_info=self.language_info)))
+        return msg_id
+
+    def execute(self, code: str, silent: bool = False, store_history: bool = True, user_expressions=None,
+                allow_stdin=None, stop_on_error: bool = True, **kwargs) -> str:
+        msg_id = self._new_parent()
+        self.cap.start_cell()
+        self._clear_pending = False
+        try:
+            send(self.wire.sock, {"code": code})
+        except OSError as exc:  # it died, or stopped reading: nbclient finds out through is_alive
+            self._break(f"the kernel did not take the next cell ({exc})", closed=True)
+        return msg_id
+
+    async def is_alive(self) -> bool:
+        """A runner that closed its socket or sent what grading cannot read runs no more cells: dead."""
+        return not self.wire.broken and self.process.poll() is None
+
+    # ---------- the runner's messages, as nbclient expects them ----------
+
+    def _sort(self, line: dict) -> None:
+        kind, content = line["msg_type"], line["content"]
+        if kind == "kernel_info" and self.language_info is None:
+            if not isinstance(content.get("language_info"), dict):
+                return self._break("a kernel_info without language_info")
+            self.language_info = content["language_info"]
+        elif kind in SHELL:
+            reply = _reply(content)
+            if reply is None:
+                return self._break("an execute reply grading cannot read")
+            self.wire.queues["shell"].append(self._message(kind, reply))
+        elif kind == "status" and content.get("execution_state") == "idle":
+            note = self.cap.note()
+            if note is not None:
+                self.wire.queues["iopub"].append(self._message("stream", note))
+            self.wire.queues["iopub"].append(self._message("status", {"execution_state": "idle"}))
+        elif kind == "execute_input" or (kind == "status" and content.get("execution_state") == "busy"):
+            self.wire.queues["iopub"].append(self._message(kind, content))
+        elif kind in OUTPUTS:
+            self._output(kind, content)
+
+    def _output(self, kind: str, content: dict) -> None:
+        if not _well_formed(kind, content):
+            return self._break(f"an unreadable {kind} message")
+        if kind == "clear_output":
+            self._clear_pending = bool(content.get("wait"))
+            if not self._clear_pending:
+                self.cap.clear_cell()
+        elif kind in SIZED:
+            if self._clear_pending:  # a delayed clear happens at the next output: count as nbclient stores
+                self.cap.clear_cell()
+                self._clear_pending = False
+            content = self.cap.admit(kind, content)
+            if content is None:
+                return None
+        self.wire.queues["iopub"].append(self._message(kind, content))
+
+    def _message(self, kind: str, content: dict) -> dict:
+        header = {"msg_id": uuid.uuid4().hex, "msg_type": kind, "session": self.session_id, "username": "",
+                  "date": datetime.datetime.now(datetime.timezone.utc), "version": "5.3"}
+        return {"header": header, "msg_id": header["msg_id"], "msg_type": kind, "parent_header": {"msg_id": self._parent},
+                "metadata": {}, "content": content, "buffers": []}
+
+    def _new_parent(self) -> str:
+        self._parent = uuid.uuid4().hex
+        return self._parent
+
+    def _break(self, why: str, closed: bool = False) -> None:
+        """The runner cannot be read any more: stop it (nbclient then finds it dead); say why in the log."""
+        if not self.wire.broken:
+            self.wire.broken, self.wire.closed = why, closed
+            if not closed:
+                self.log.error("Kernel died while waiting for execute reply: it sent %s", why)
+            if self.on_broken is not None:
+                self.on_broken()
         return None
+
+
+def _reply(content: dict):
+    """The runner's execute reply in the shape nbclient and nbgrader read; None if it is not one."""
+    status = content.get("status")
+    if status == "ok":
+        return {"status": "ok", "execution_count": content.get("execution_count")}
+    fields = {key: content.get(key) for key in ("ename", "evalue", "traceback")}
+    if status != "error" or not isinstance(fields["ename"], str) or not isinstance(fields["evalue"], str) or \
+            not isinstance(fields["traceback"], list) or not all(isinstance(line, str) for line in fields["traceback"]):
+        return None
+    return {"status": "error", "execution_count": content.get("execution_count"), **fields}
+
+
+def _well_formed(kind: str, content: dict) -> bool:
+    """Does ``content`` have what nbclient reads of a ``kind`` message, with the right types?"""
+    if kind == "stream":
+        return isinstance(content.get("name"), str) and isinstance(content.get("text"), str)
+    if kind == "error":
+        return _reply(dict(content, status="error")) is not None
+    if kind in ("display_data", "update_display_data", "execute_result"):
+        return isinstance(content.get("data"), dict) and isinstance(content.get("metadata", {}), dict)
+    return True

@@ -9,12 +9,12 @@
 :class:`coursekit.plugins.GradingKernelManager` starts kernels through it; autograde/README.md
 ("The sandbox") says what it keeps out and what it cannot.
 """
-from .bubblewrap import CACHE, GRADER, HOME, SUBMISSION, kernel_command, missing_tool
+from .bubblewrap import CACHE, GRADER, HOME, missing_tool, private_python
 from .identity import Identity, abandoned, acquire, processes_of
 from .limits import Limits, human_size, parse_size
 
-__all__ = ["CACHE", "GRADER", "HOME", "SUBMISSION", "Identity", "Limits", "SandboxUnavailable", "abandoned", "acquire",
-           "human_size", "kernel_command", "missing_tool", "parse_size", "processes_of"]
+__all__ = ["CACHE", "GRADER", "HOME", "Identity", "Limits", "SandboxUnavailable", "abandoned", "acquire",
+           "human_size", "missing_tool", "parse_size", "private_python", "processes_of"]
 
 
 class SandboxUnavailable(RuntimeError):

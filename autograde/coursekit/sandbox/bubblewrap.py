@@ -1,7 +1,9 @@
-"""The command line that starts a grading kernel inside bubblewrap, and what the kernel sees there.
+"""The command line that starts the kernel template inside bubblewrap, and what every kernel sees there.
 
-bubblewrap (Debian's ``bubblewrap``, the sandbox of Flatpak) builds the kernel's world from
-nothing: a read-only root, a fresh /proc and /dev, and only what :func:`kernel_command` binds in:
+bubblewrap (Debian's ``bubblewrap``, the sandbox of Flatpak) builds the template's world from
+nothing: a read-only root, a fresh /proc and /dev, and only what :func:`template_command` binds in.
+Each kernel forked from the template (:mod:`.template`) then covers its home, /tmp and /dev/shm with
+fresh tmpfs of its own and sees:
 
 =========================  ==================================================  ============
 inside                     what                                                 mode
@@ -18,48 +20,43 @@ the kernel's socket dir    the connection file and IPC sockets nbgrader talks to
 No course folder, no gradebook, no classmate, no home directory, no network (its own empty
 network namespace), no process outside its own PID namespace. The kernel is PID 1 there: signals
 other processes of the sandbox send it are ignored, and when it exits every process it left
-behind is killed. ``prlimit`` caps memory, processes, file sizes and open files. Run as root,
-bubblewrap sets up the mounts and namespaces and ``setpriv`` then drops to the kernel's own uid
-(:mod:`.identity`) with no capabilities; run as another user, bubblewrap maps that user in a new
-user namespace.
+behind is killed. Its limits cap memory, processes, file sizes and open files. Run as root, the
+template keeps the capabilities it needs to build each kernel's world and the kernel drops to a uid
+of its own (:mod:`.identity`) with no capabilities; run as another user, bubblewrap maps that user
+in a new user namespace and the kernel drops everything it has there.
+
+The interpreter is started through its folder's real path: a venv reached through a symlink (one
+environment linked into each course folder) is bound where it really is, and would not be found
+under the linked name inside.
 """
 import os
 import pathlib
 import shutil
 import sys
 
-from .identity import Identity
 from .limits import Limits, human_size
 
-__all__ = ["HOME", "GRADER", "CACHE", "SUBMISSION", "IPYTHONDIR", "environment", "kernel_command", "template_command",
-           "python_paths", "python_in_private_folders", "missing_tool"]
+__all__ = ["HOME", "GRADER", "CACHE", "IPYTHONDIR", "environment", "template_command", "python_paths",
+           "interpreter", "private_python", "missing_tool"]
 
 HOME = "/home/student"
 GRADER = "/run/attn/grader"
 CACHE = "/run/attn/cache"
-SUBMISSION = "/run/attn/submission"
 IPYTHONDIR = "/tmp/ipython"  # in the kernel's own /tmp
 TOOLKIT = "/run/attn/toolkit"  # coursekit, for the kernel template only (it runs coursekit.sandbox.template)
 # passed into the sandbox from nbgrader's environment when set (OPENBLAS_*: this machine's BLAS needs them;
 # LD_LIBRARY_PATH: an interpreter that finds its libpython only through it; the hub's finds its own by run-path)
 PASSED = ("NBGRADER_EXECUTION", "NBGRADER_VALIDATING", "JPY_PARENT_PID", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE",
           "LANG", "LC_ALL", "TZ", "LD_LIBRARY_PATH")
-# what the set-up step needs as root before setpriv drops every capability: read the submission, own its copy
-_SETUP_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_CHOWN", "CAP_DAC_READ_SEARCH")
 _ETC = ("ld.so.cache", "localtime", "passwd", "group", "nsswitch.conf", "mime.types", "fonts")
-# copy the submission into the private home and matplotlib's font list into /tmp, make them the kernel's,
-# then become the kernel (exec: it stays PID 1)
-_ENTER = ('cp -R "$0"/. . 2>/dev/null; mkdir -p /tmp/matplotlib; cp -R /run/attn/cache/matplotlib/. /tmp/matplotlib '
-          '2>/dev/null; {chown}exec "$@"')
 
 
 def missing_tool() -> str:
     """Why the sandbox cannot start here, in one line with what to install; "" when it can."""
-    missing = [tool for tool in ("bwrap", "prlimit", "setpriv") if shutil.which(tool) is None]
-    if missing:
-        return (f"grading runs every kernel in a sandbox and needs {', '.join(missing)}: install bubblewrap and "
-                f"util-linux (Debian/Ubuntu: sudo apt-get install bubblewrap util-linux), or set ATTN_SANDBOX=off "
-                f"to grade without a sandbox (only for a class you trust)")
+    if shutil.which("bwrap") is None:
+        return ("grading runs every kernel in a sandbox and needs bwrap: install bubblewrap (Debian/Ubuntu: "
+                "sudo apt-get install bubblewrap), or set ATTN_SANDBOX=off to grade without a sandbox (only where "
+                "the machine itself is the sandbox, e.g. a grading pod of its own)")
     return ""
 
 
@@ -78,12 +75,22 @@ def python_paths() -> list:
     return [f for f in resolved if not any(f != other and f.startswith(other + "/") for other in resolved)]
 
 
-def python_in_private_folders() -> bool:
-    """Does the Python live under /tmp or the kernel's home? A forked kernel covers both with fresh
-    tmpfs once its interpreter is running, and would lose what it has not imported yet: such a
-    Python (the hub tests' user environment) gets kernels started by bubblewrap instead."""
-    return any(folder == private or folder.startswith(private + "/")
-               for folder in python_paths() for private in ("/tmp", HOME))
+def interpreter() -> str:
+    """The interpreter to start inside, by its folder's real path (the folder bound inside) and its own name
+    (a venv's ``python`` finds its ``pyvenv.cfg`` next to the name it was started by)."""
+    folder, name = os.path.split(os.path.abspath(sys.executable))
+    return os.path.join(os.path.realpath(folder), name)
+
+
+def private_python() -> str:
+    """Why this Python cannot grade in the sandbox ("" when it can): each kernel covers /tmp and its home
+    with fresh tmpfs once its interpreter runs, and would lose every module not imported by then."""
+    for folder in python_paths():
+        for private in ("/tmp", HOME):
+            if folder == private or folder.startswith(private + "/"):
+                return (f"the Python that grades lives in {folder}, inside {private}, which every sandboxed kernel "
+                        f"replaces with an empty folder of its own: install the environment outside {private}")
+    return ""
 
 
 def _parents(path: str, made: set) -> list:
@@ -114,7 +121,7 @@ def _system() -> list:
 def environment(env: dict, workdir: str, grader: bool, cache: bool, limits: Limits) -> dict:
     """The whole environment of a sandboxed kernel: set here, plus :data:`PASSED` from nbgrader's ``env``."""
     values = {"ATTN_SANDBOX_MEMORY": human_size(limits.memory),  # the grader names it when a function runs out
-              "HOME": HOME, "PWD": workdir, "PATH": f"{os.path.dirname(sys.executable)}:/usr/bin:/bin",
+              "HOME": HOME, "PWD": workdir, "PATH": f"{os.path.dirname(interpreter())}:/usr/bin:/bin",
               "IPYTHONDIR": IPYTHONDIR, "MPLCONFIGDIR": "/tmp/matplotlib", "XDG_CACHE_HOME": "/tmp/cache",
               "PYTHONIOENCODING": "utf-8", "LANG": "C.UTF-8", "ATTN_SANDBOX": "on",
               "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "2"}
@@ -152,40 +159,6 @@ def _view(made: set, grader, cache) -> list:
     return args
 
 
-def kernel_command(kernel: list, *, identity: Identity, limits: Limits, submission, ipc_dir,
-                   grader=None, cache=None, env=None, processes: int | None = None) -> list:
-    """``kernel`` (the kernel's own argv) wrapped in prlimit, bubblewrap and, as root, setpriv.
-
-    ``submission``: the folder nbgrader grades in (copied, never bound); ``ipc_dir``: the kernel's
-    connection file and sockets (bound read-write at the same path); ``grader``: the course's grader
-    folder; ``cache``: the figure cache; ``env``: nbgrader's environment, of which only
-    :data:`PASSED` reaches the kernel.
-    """
-    workdir = f"{HOME}/{pathlib.Path(submission).name}"
-    made = set()
-    args = ["bwrap", "--die-with-parent", "--new-session", "--as-pid-1", *_namespaces(identity.privileged, _SETUP_CAPS)]
-    args += _system()
-    # The private folders first: a bind that lies inside one (a venv under /tmp, as the hub tests'
-    # is) is then mounted on top of it instead of being hidden by it.
-    for size, folder in ((limits.scratch, HOME), (limits.tmp, "/tmp")):
-        args += _parents(folder, made) + ["--perms", "1777", "--size", str(size), "--tmpfs", folder]
-        made.add(folder)
-    args += _view(made, grader, cache)
-    args += _parents(SUBMISSION, made) + ["--ro-bind", str(submission), SUBMISSION]
-    args += _parents(str(ipc_dir), made) + ["--bind", str(ipc_dir), str(ipc_dir)]
-    args += ["--perms", "0777", "--dir", workdir, "--chdir", workdir, "--remount-ro", "/"]
-    has_cache = bool(cache) and pathlib.Path(cache).is_dir()
-    args += _environment_args(environment(env or {}, workdir, bool(grader), has_cache, limits))
-    if identity.privileged:
-        drop = ["setpriv", f"--reuid={identity.uid}", f"--regid={identity.uid}", "--clear-groups",
-                "--inh-caps=-all", "--bounding-set=-all", "--"]
-        inner = ["/bin/sh", "-c", _ENTER.format(chown=f"chown -R {identity.uid}:{identity.uid} . /tmp/matplotlib; "), SUBMISSION,
-                 *drop, *kernel]
-    else:
-        inner = ["/bin/sh", "-c", _ENTER.format(chown=""), SUBMISSION, *kernel]
-    return ["prlimit", *limits.prlimit_args(processes), "--", *args, "--", *inner]
-
-
 # what the kernel template needs to give each forked kernel its own namespaces, mounts and uid, then drop
 _TEMPLATE_CAPS = ("CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_CHOWN", "CAP_SETPCAP", "CAP_DAC_READ_SEARCH",
                   "CAP_FOWNER")
@@ -212,10 +185,9 @@ def template_command(folder, *, privileged: bool, grader=None, cache=None, env=N
         args += _parents(mount_point, made) + ["--perms", "0755", "--dir", mount_point]
     args += _parents("/tmp", made) + ["--tmpfs", "/tmp"]
     args += _parents(str(folder), made) + ["--bind", str(folder), str(folder), "--remount-ro", "/"]
-    values = {"PATH": f"{os.path.dirname(sys.executable)}:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
+    values = {"PATH": f"{os.path.dirname(interpreter())}:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
               "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "2", "MPLBACKEND": "Agg",
-              "PYTHONDONTWRITEBYTECODE": "1", "MPLCONFIGDIR": "/tmp/matplotlib",
-              "PYDEVD_DISABLE_FILE_VALIDATION": "1", "PYTHONPATH": TOOLKIT}  # debugpy's import-time warning, in the grading log
+              "PYTHONDONTWRITEBYTECODE": "1", "MPLCONFIGDIR": "/tmp/matplotlib", "PYTHONPATH": TOOLKIT}
     values.update({name: (env or {})[name] for name in PASSED if (env or {}).get(name)})
     args += _environment_args(values)
-    return [*args, "--", sys.executable, "-m", "coursekit.sandbox.template", str(folder)]
+    return [*args, "--", interpreter(), "-m", "coursekit.sandbox.template", str(folder)]

@@ -8,8 +8,9 @@ ipykernel's cell compiler; the template builds it once, :func:`prepare`), so the
 ones ipykernel makes (tracebacks, rich displays, ``execute_result``, ``input()`` refused by
 ipykernel's own method), but every message ipykernel would publish goes as one JSON line to the
 socket the worker listens on (:mod:`.channel`): ``execute_input``, ``stream``, ``display_data`` …,
-``error``, then ``execute_reply`` and ``status: idle``. The worker (``coursekit.grading.direct_execute``) hands
-them to nbclient's own message handling.
+``error``, then ``execute_reply`` and ``status: idle``. The grading process reads them through
+:class:`coursekit.plugins.kernel_client.RunnerClient`, nbclient's kernel client, so nbclient's own
+code stores them.
 
 What differs from ipykernel, on purpose: streams are sent when something else is sent or the cell
 ends (ipykernel: every 0.2 s), and output written straight to file descriptors 1 and 2 (a
@@ -30,7 +31,7 @@ from jupyter_client.session import Session
 
 from .bubblewrap import IPYTHONDIR
 
-__all__ = ["prepare", "forget_prepared", "inline_figures", "serve"]
+__all__ = ["prepare", "inline_figures", "serve"]
 
 FLUSH_AT = 256 * 1024  # characters of one stream kept before they are sent anyway
 CAPTURED_FDS = ((1, "stdout"), (2, "stderr"))
@@ -161,16 +162,6 @@ def prepare() -> None:
     _PREPARED.append(shell)
 
 
-def forget_prepared() -> None:
-    """No prepared shell (a forked child about to become an ipykernel, whose shell is a new singleton)."""
-    from ipykernel.zmqshell import ZMQInteractiveShell
-
-    _PREPARED.clear()
-    ZMQInteractiveShell.clear_instance()
-    if "matplotlib_inline.backend_inline" in sys.modules:  # it selects figure formats only for the first shell
-        sys.modules["matplotlib_inline.backend_inline"].configure_inline_support.__dict__.pop("current_backend", None)
-
-
 def _new_shell():
     """ipykernel's shell, configured as IPKernelApp configures it for nbgrader (history in memory)."""
     from ipykernel.compiler import XCachingCompiler
@@ -268,6 +259,7 @@ def _next_request(sock: socket.socket, buffered: bytes):
 
 def _run(shell, outbox: _Outbox, capture: _FdCapture, code: str) -> None:
     """One cell, as ipykernel's ``do_execute`` runs it; its messages in the order ipykernel sends them."""
+    outbox.put("status", {"execution_state": "busy"})
     outbox.put("execute_input", {"code": code, "execution_count": shell.execution_count})
     try:
         result = shell.run_cell(code, store_history=True, silent=False)

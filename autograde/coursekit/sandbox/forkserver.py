@@ -1,19 +1,17 @@
 """The grading side of the kernel template: start it once per process, ask it for a kernel per student.
 
-:class:`Template` starts :mod:`.template` inside bubblewrap (:func:`.bubblewrap.template_command`)
-in a private folder, and waits until it has imported everything and listens. :meth:`Template.fork`
-sends one request — where the kernel's folder is, its uid, limits, environment and ipykernel's
-arguments — and returns the kernel's pid as this machine sees it. :class:`ForkProvisioner` is the
-jupyter_client kernel provisioner that does this instead of starting a process (registered as
-``attn-forked`` in pyproject.toml); :class:`ForkedKernel` stands in for the ``Popen`` object
-jupyter_client expects, for a process that is not our child.
+:class:`Template` starts :mod:`.template` (inside bubblewrap, :func:`.bubblewrap.template_command`, or
+as a plain process when grading runs unsandboxed) in a private folder, and waits until it has
+imported everything and listens. :meth:`Template.fork` sends one request — where the kernel's
+folder is, its uid, limits, environment and the socket it must connect to — and returns the
+kernel's pid as the template sees it; :class:`ForkedKernel` stands for that process, which is not
+a child of the grading process.
 
 One template serves a whole process — every student of a ``make grade`` worker, of a hand-run
 ``nbgrader autograde``, of a formgrader — and is replaced when the grader, the figure cache or
 attnkit changes. It dies with the process that started it (bubblewrap's ``--die-with-parent``;
 its PID namespace, and every kernel inside it, go with it).
 """
-import asyncio
 import atexit
 import contextlib
 import json
@@ -24,17 +22,15 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
 
-from jupyter_client.provisioning import LocalProvisioner
-
 from .bubblewrap import template_command
 
-__all__ = ["FORK_PROVISIONER", "Template", "template", "ForkProvisioner", "ForkedKernel", "host_pid_of"]
+__all__ = ["Template", "template", "ForkedKernel"]
 
-FORK_PROVISIONER = "attn-forked"  # the entry point's name (pyproject.toml, jupyter_client.kernel_provisioners)
 START_SECONDS = 120  # the imports on a busy 2-core machine
 _templates: dict = {}
 _lock = threading.Lock()
@@ -43,10 +39,13 @@ _lock = threading.Lock()
 class Template:
     """One kernel template, running; :meth:`fork` a kernel, :meth:`stop` it all."""
 
-    def __init__(self, privileged: bool, grader, cache, env: dict):
+    def __init__(self, privileged: bool, grader, cache, env: dict, sandboxed: bool = True):
         self.folder = pathlib.Path(tempfile.mkdtemp(prefix="attn-template-"))
         self.folder.chmod(0o711)  # forked kernels (other uids) must reach their own folder below it
-        command = template_command(self.folder, privileged=privileged, grader=grader, cache=cache, env=env)
+        if sandboxed:
+            command = template_command(self.folder, privileged=privileged, grader=grader, cache=cache, env=env)
+        else:
+            command = [sys.executable, "-m", "coursekit.sandbox.template", str(self.folder), "--unsandboxed"]
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                         start_new_session=True)
         ready = self.process.stdout.readline()
@@ -63,8 +62,8 @@ class Template:
         """A new folder for one kernel: its connection file, sockets and the copy of its submission."""
         return pathlib.Path(tempfile.mkdtemp(prefix="kernel-", dir=self.folder))
 
-    def fork(self, request: dict, timeout: float = 30, locate: bool = True) -> int:
-        """Ask for a kernel; its pid on this machine (``locate=False``: as the template sees it, at once)."""
+    def fork(self, request: dict, timeout: float = 30) -> int:
+        """Ask for a kernel; its pid as the template sees it."""
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
             conn.settimeout(timeout)
             conn.connect(str(self.folder / "control.sock"))
@@ -75,8 +74,7 @@ class Template:
                 if not chunk:
                     raise RuntimeError("the kernel template closed the connection without an answer")
                 answer += chunk
-        pid = json.loads(answer)["pid"]
-        return host_pid_of(self.process.pid, pid, timeout) if locate else pid
+        return json.loads(answer)["pid"]
 
     def stop(self) -> None:
         with contextlib.suppress(ProcessLookupError):
@@ -85,18 +83,18 @@ class Template:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def template(privileged: bool, grader, cache, env: dict) -> Template:
+def template(privileged: bool, grader, cache, env: dict, sandboxed: bool = True) -> Template:
     """The process's template for these settings, started (or restarted) when needed."""
     from attnkit.static import _code_version
 
-    key = (privileged, str(grader), str(cache), _code_version(), _grader_version(grader))
+    key = (privileged, sandboxed, str(grader), str(cache), _code_version(), _grader_version(grader))
     with _lock:
         current = _templates.get("current")
         if current is not None and (current[0] != key or not current[1].alive()):
             current[1].stop()
             current = None
         if current is None:
-            current = (key, Template(privileged, grader, cache, env))
+            current = (key, Template(privileged, grader, cache, env, sandboxed))
             _templates["current"] = current
         return current[1]
 
@@ -112,43 +110,6 @@ def _stop_all() -> None:
     for _, running in list(_templates.values()):
         running.stop()
     _templates.clear()
-
-
-def _ns_pids(pid: int) -> list:
-    """The pid of ``pid`` in each PID namespace from this machine's down ("NSpid" of /proc/<pid>/status)."""
-    try:
-        status = pathlib.Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return []
-    line = next((line for line in status.splitlines() if line.startswith("NSpid:")), "NSpid:")
-    return [int(part) for part in line.split()[1:]]
-
-
-def _descendants(pid: int) -> list:
-    found, todo = [], [pid]
-    while todo:
-        parent = todo.pop()
-        for task in pathlib.Path(f"/proc/{parent}/task").glob("*/children"):
-            with contextlib.suppress(OSError):
-                children = [int(child) for child in task.read_text().split()]
-                found += children
-                todo += children
-    return found
-
-
-def host_pid_of(bubblewrap: int, pid_in_template: int, timeout: float = 30) -> int:
-    """The kernel the template forked as ``pid_in_template``, as a pid of this machine.
-
-    The kernel is PID 1 of its own namespace: its pids from this machine's namespace down end in
-    ``pid_in_template`` (as the template sees it), then 1.
-    """
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for pid in _descendants(bubblewrap):
-            if _ns_pids(pid)[-2:] == [pid_in_template, 1]:
-                return pid
-        time.sleep(0.005)
-    raise RuntimeError(f"the forked kernel {pid_in_template} did not appear within {timeout} s")
 
 
 class ForkedKernel:
@@ -211,22 +172,3 @@ class ForkedKernel:
 
     def terminate(self) -> None:
         self.send_signal(signal.SIGKILL)  # the kernel is PID 1 of its namespace: a TERM it does not handle is lost
-
-
-class ForkProvisioner(LocalProvisioner):
-    """jupyter_client's provisioner for a kernel forked from the template (see the module docstring)."""
-
-    async def launch_kernel(self, cmd: list, **kwargs):
-        manager = self.parent
-        pid = manager.fork_kernel(cmd)
-        self.process, self.pid, self.pgid = ForkedKernel(pid), pid, None
-        self.cwd = kwargs.get("cwd", os.getcwd())
-        return self.connection_info
-
-    async def wait(self):
-        """Until the kernel is gone: polled every 5 ms (LocalProvisioner's 100 ms is paid per student)."""
-        while self.process is not None and self.process.poll() is None:
-            await asyncio.sleep(0.005)
-        status = 0 if self.process is None else self.process.returncode
-        self.process = None
-        return status

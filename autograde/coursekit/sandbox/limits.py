@@ -1,7 +1,7 @@
 """What one sandboxed grading kernel may use, and how a size is written ("2G", "64M", "300000").
 
 :class:`Limits` is read from the course config (``c.GradingKernelManager.memory = "2G"`` …, see
-:mod:`coursekit.plugins.kernel`) and becomes process limits (``prlimit``) and tmpfs sizes (bwrap).
+:mod:`coursekit.plugins.kernel`) and becomes each kernel's rlimits and tmpfs sizes (:mod:`.template`).
 The defaults fit this chapter: the reference kernel needs about 0.9 GB of address space, a handful
 of processes, and writes nothing but IPython's own scratch.
 """
@@ -40,8 +40,3 @@ class Limits:
     tmp: int = 64 * 1024 ** 2         # /tmp (tmpfs)
     file_size: int = 32 * 1024 ** 2   # any one file written (RLIMIT_FSIZE)
     open_files: int = 256             # file descriptors of each process (RLIMIT_NOFILE)
-
-    def prlimit_args(self, processes: int | None = None) -> list:
-        """``prlimit`` options; ``processes`` overrides the process count (a shared uid has others already)."""
-        return [f"--as={self.memory}", f"--nproc={processes or self.processes}", f"--fsize={self.file_size}",
-                f"--nofile={self.open_files}", "--core=0"]

@@ -1,18 +1,20 @@
 """The kernel template: a pre-imported Python inside the sandbox that forks one fresh kernel per student.
 
-    python -m coursekit.sandbox.template <folder>     (started by :mod:`.forkserver`, inside bubblewrap)
+    python -m coursekit.sandbox.template <folder> [--unsandboxed]   (started by :mod:`.forkserver`)
 
-Starting a kernel costs an interpreter, the imports of ipykernel, numpy, matplotlib and attnkit,
+Starting a kernel costs an interpreter, the imports of IPython, numpy, matplotlib and attnkit,
 and a few hundred milliseconds before the first cell. This process pays them once: it imports
 (:data:`PRELOAD`), then waits on ``<folder>/control.sock``. For each request it forks; the child
-becomes that student's kernel and nothing it does reaches this process or the next child
-(copy-on-write memory, no shared file it can write).
+becomes that student's kernel, a cell runner (:mod:`.cells`), and nothing it does reaches this
+process or the next child (copy-on-write memory, no shared file it can write).
 
-The child is PID 1 of a PID namespace of its own from the fork on (:func:`_fork_as_pid_1`). It
-walls itself off (:mod:`.isolate`): a mount namespace in which its own kernel folder is the only one
-of ``<folder>`` left, fresh capped tmpfs for its home (holding a copy of the submission), /tmp and
-/dev/shm; then it drops to the kernel's uid with no capability, takes the
-limits, a clean environment, and starts ipykernel on the connection file nbgrader wrote.
+Inside bubblewrap (the default) the child is PID 1 of a PID namespace of its own from the fork on
+(:func:`_fork_as_pid_1`). It walls itself off (:mod:`.isolate`): a mount namespace in which its own
+kernel folder is the only one of ``<folder>`` left, fresh capped tmpfs for its home (holding a copy
+of the submission), /tmp and /dev/shm; then it drops to the kernel's uid with no capability, takes
+the limits and a clean environment, and connects to the socket the grading process listens on.
+``--unsandboxed`` (``ATTN_SANDBOX=off``: a pod that is itself the sandbox) forks plain children that
+run in the submission's own folder, as nbgrader's kernels do.
 
 Forking after threads exist is unsafe (a lock held by another thread stays locked in the child;
 BLAS pools and ZMQ's I/O threads are not copied). So nothing here starts a thread: BLAS is told
@@ -35,13 +37,11 @@ from .bubblewrap import GRADER
 __all__ = ["PRELOAD", "main"]
 
 # What a graded kernel of the chapter imports (measured: sys.modules at the end of an autograded
-# notebook), the grader itself excepted (each test cell loads it afresh). ipykernel.debugger is the
-# largest: debugpy, about 0.4 s, imported by every kernel as it starts. None of these starts a thread.
+# notebook), the grader itself excepted (each test cell loads it afresh). None of these starts a thread.
 PRELOAD = ("numpy", "attnkit", "attnkit.diagnose", "attnkit.figures", "attnkit.plotting", "attnkit.diagnose_plot",
            "matplotlib.pyplot", "matplotlib_inline.backend_inline", "IPython", "IPython.core.completerlib",
            "IPython.core.debugger", "IPython.core.logger", "IPython.core.oinspect", "IPython.extensions.storemagic",
-           "IPython.utils.wildcard", "ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.debugger",
-           "tornado.locks", "tornado.queues", "tornado.platform.asyncio", "sqlite3", "pdb", "pydoc", "runpy",
+           "IPython.utils.wildcard", "ipykernel.ipkernel", "sqlite3", "pdb", "pydoc", "runpy",
            "code", "faulthandler", "encodings.latin_1", "encodings.ascii", "nbformat",
            "ipykernel.zmqshell", "ipykernel.compiler", "coursekit.sandbox.cells")
 STAGE = "/run/attn/stage"  # an empty folder, where the child keeps its kernel folder while it covers the others
@@ -96,7 +96,8 @@ def _reap(signum, frame) -> None:
 
 
 def main(argv=None) -> None:
-    folder = (argv or sys.argv[1:])[0]
+    args = sys.argv[1:] if argv is None else argv
+    folder, sandboxed = args[0], "--unsandboxed" not in args[1:]
     _preload()
     _preload_grader()
     cells.prepare()
@@ -105,7 +106,7 @@ def main(argv=None) -> None:
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(os.path.join(folder, "control.sock"))
     server.listen(8)
-    own_pid_namespace = os.open("/proc/self/ns/pid", os.O_RDONLY)
+    own_pid_namespace = os.open("/proc/self/ns/pid", os.O_RDONLY) if sandboxed else -1
     signal.signal(signal.SIGCHLD, _reap)
     print("ready", flush=True)
     while True:
@@ -115,11 +116,13 @@ def main(argv=None) -> None:
             continue
         with conn:
             request = _read(conn)
-            pid = _fork_as_pid_1(own_pid_namespace)
+            pid = _fork_as_pid_1(own_pid_namespace) if sandboxed else os.fork()
             if pid == 0:
                 server.close()
-                os.close(own_pid_namespace)
-                _child(request, folder)  # never returns
+                conn.close()
+                if sandboxed:
+                    os.close(own_pid_namespace)
+                _child(request, sandboxed)  # never returns
             conn.sendall(json.dumps({"pid": pid}).encode() + b"\n")
 
 
@@ -142,19 +145,21 @@ def _fork_as_pid_1(own_pid_namespace: int) -> int:
     return pid
 
 
-def _child(request: dict, folder: str) -> None:
+def _child(request: dict, sandboxed: bool) -> None:
     """Become the student's kernel; on any failure, say why on stderr and exit (the worker sees it die)."""
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         os.setsid()
-        _wall_off(request, folder)
+        if sandboxed:
+            _wall_off(request)
+            _drop_to_kernel(request)
         _become_kernel(request)
     except BaseException as exc:  # noqa: B036 -- report and go: the grading side notices a dead kernel
         print(f"sandboxed kernel could not start: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
         os._exit(70)
 
 
-def _wall_off(request: dict, folder: str) -> None:
+def _wall_off(request: dict) -> None:
     limits, own = request["limits"], request["folder"]
     if not own.startswith("/tmp/"):
         raise ValueError(f"a kernel folder must lie in /tmp, which each kernel gets afresh: {own}")
@@ -177,11 +182,16 @@ def _wall_off(request: dict, folder: str) -> None:
                 os.chown(name, uid, uid, follow_symlinks=False)
 
 
-def _become_kernel(request: dict) -> None:
+def _drop_to_kernel(request: dict) -> None:
+    """Its own /proc, the limits, the kernel's uid with no capability."""
     limits = request["limits"]
     isolate.mount_proc()
     isolate.apply_limits(limits["memory"], limits["processes"], limits["file_size"], limits["open_files"])
     isolate.drop_privileges(request["uid"])
+
+
+def _become_kernel(request: dict) -> None:
+    """The cell runner, in the submission's folder (its copy), talking to the grading process's socket."""
     os.chdir(request["workdir"])
     os.environ.clear()
     os.environ.update(request["env"])
@@ -191,18 +201,9 @@ def _become_kernel(request: dict) -> None:
     os.closerange(3, 1024)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if request.get("cells"):  # no kernel protocol: the worker sends the cells over this socket (.cells)
-        channel = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        channel.connect(request["cells"])
-        cells.serve(channel)
-    from ipykernel.kernelapp import IPKernelApp
-
-    cells.forget_prepared()  # ipykernel builds its own shell, which must not find the runner's
-    app = IPKernelApp.instance()
-    app.initialize(request["argv"])
-    cells.inline_figures(app.shell)
-    app.start()
-    os._exit(0)
+    channel = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    channel.connect(request["cells"])
+    cells.serve(channel)  # never returns
 
 
 if __name__ == "__main__":

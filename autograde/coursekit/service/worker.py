@@ -27,7 +27,6 @@ from jupyter_core.utils import run_sync
 from traitlets.utils.importstring import import_item
 
 from ..grading import lock
-from ..grading.warm_execute import shutdown_spare
 from ..grading.worker import GRADEBOOK_TROUBLE, grade_student, log_to, make_app, terminate_with_parent
 from . import steps
 from .fair_queue import GRADE
@@ -56,7 +55,6 @@ def serve(index: int, course: str, db_url: str, assignments, jobs, results, log_
     except KeyboardInterrupt:
         pass
     finally:
-        shutdown_spare()
         results.put(("exit", index, None))
 
 
@@ -67,7 +65,7 @@ def ready_app(course: str, assignment: str, db_url: str):
     every later kernel is forked from) and for drawing the figure cache: here, at start-up, rather
     than in the first student's wait.
     """
-    app = make_app(course, assignment, db_url, warm=False)
+    app = make_app(course, assignment, db_url)
     try:
         run_sync(_one_kernel)(app)
     except Exception:  # the first student's grading says what is wrong, with nbgrader's own words

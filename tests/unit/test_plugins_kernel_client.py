@@ -1,28 +1,32 @@
-"""coursekit.grading.direct_execute: does nbgrader's executor, driving a cell runner, do what nbclient would?
+"""coursekit.plugins.kernel_client: does nbgrader's own executor, driving a cell runner, do what it does with ipykernel?
 
-The runner is a plain child process (tests/support/cell_runner.py), so the timeout, a dead kernel and
-a runner that sends garbage are seen without a sandbox. That the outputs equal a real ipykernel's is
-tests/integration/test_direct_cells.py; that a class grades the same, tests/integration/test_grading.py.
+The runner is forked from a template outside the sandbox (``GradingKernelManager.sandbox = False``),
+so the timeout, a dead kernel, a runner that sends garbage and the output cap are seen without
+bubblewrap. That the outputs equal a real ipykernel's is tests/integration/test_direct_cells.py;
+that a class grades the same as serial nbgrader, tests/integration/test_grading.py.
 """
 import nbformat
 import pytest
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+from nbgrader.preprocessors import Execute
 from traitlets.config import Config
 
-from coursekit.grading.direct_execute import DirectExecute
-from coursekit.grading.warm_execute import TIMINGS
-from support.cell_runner import UnsandboxedRunnerManager
+from coursekit.plugins import GradingKernelManager
+from coursekit.plugins.kernel import TIMINGS
+from coursekit.plugins.output_cap import NOTE
 
-FORGE = "import gc, socket\n[s for s in gc.get_objects() if isinstance(s, socket.socket)][0].sendall({!r})"
+FORGE = ("import gc, socket\n[s for s in gc.get_objects() if isinstance(s, socket.socket) and s.fileno() >= 0][0]"
+         ".sendall({!r})")
 
 
-def execute(tmp_path, *sources, **settings):
-    """The notebook of these code cells (a markdown cell first), run by DirectExecute with the runner."""
+def execute(tmp_path, *sources, cap=(-1, -1), **settings):
+    """The notebook of these code cells (a markdown cell first), run by nbgrader's Execute with a runner."""
     nb = new_notebook(cells=[new_markdown_cell("# title"), *[new_code_cell(source) for source in sources]])
-    config = Config({"DirectExecute": {"kernel_manager_class": UnsandboxedRunnerManager, **settings}})
-    executor = DirectExecute(config=config)
-    executed, _ = executor.preprocess(nb, {"metadata": {"path": str(tmp_path)}})
+    config = Config({"Execute": {"kernel_manager_class": GradingKernelManager, **settings},
+                     "GradingKernelManager": {"sandbox": False, "cell_output_limit": cap[0],
+                                              "notebook_output_limit": cap[1]}})
+    executed, _ = Execute(config=config).preprocess(nb, {"metadata": {"path": str(tmp_path)}})
     return executed.cells[1:]
 
 
@@ -68,11 +72,22 @@ def test_is_a_kernel_that_exits_a_dead_kernel(tmp_path):
     (b'{"msg_type": "stream", "content": {}}\n', "unreadable stream message"),
     (b'{"msg_type": "execute_reply", "content": {"status": "error", "ename": 1}}\n', "execute reply"),
 ])
-def test_does_a_student_who_writes_to_the_runners_socket_only_break_their_own_notebook(tmp_path, forged, why):
-    with pytest.raises(DeadKernelError, match=why):
+def test_does_a_student_who_writes_to_the_runners_socket_only_break_their_own_notebook(tmp_path, forged, why, caplog):
+    with pytest.raises(DeadKernelError, match="^Kernel died$"):  # nbclient's words, which the gradebook keeps
         execute(tmp_path, FORGE.format(forged))
+    assert why in caplog.text  # what it sent, in nbgrader's log
 
 
 def test_are_messages_grading_does_not_know_ignored(tmp_path):
     [cell] = execute(tmp_path, FORGE.format(b'{"msg_type": "comm_open", "content": {"x": 1}}\n') + "\n'done'")
     assert [o.output_type for o in cell.outputs] == ["execute_result"]
+
+
+def test_is_a_flood_cut_in_the_client_with_the_note_at_the_end_and_the_score_kept(tmp_path):
+    """300 kB of prints then a float: the cell keeps what fits, the note, and the float (a test cell's score)."""
+    [cell] = execute(tmp_path, "for _ in range(3000):\n    print('x' * 100)\n0.75", cap=(20_000, 100_000))
+    kinds = [o.output_type for o in cell.outputs]
+    assert kinds[0] == "stream" and "execute_result" in kinds and kinds[-1] == "stream"
+    assert cell.outputs[-1].text.lstrip("\n").startswith(NOTE[:20]) and "没有保存" in cell.outputs[-1].text
+    assert sum(len(o.get("text", "")) for o in cell.outputs) < 20_000
+    assert [o.data["text/plain"] for o in cell.outputs if o.output_type == "execute_result"] == ["0.75"]
