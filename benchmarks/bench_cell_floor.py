@@ -3,8 +3,7 @@
 Run: .venv/bin/python benchmarks/bench_cell_floor.py [--n 40]
 For issue 21 (a class of 300 in a minute): how much of a graded student's CPU is the chapter's own
 work, and how much ipykernel, zmq and nbclient add around it. (Written before the cell runner,
-coursekit.sandbox.cells, existed: ``bench_class.py`` measures the runner itself, against
-``ATTN_DIRECT=off``.) The same N notebooks (the master's
+coursekit.sandbox.cells, existed: ``bench_class.py`` measures the runner itself.) The same N notebooks (the master's
 cells, the mistake table's functions typed in, in turn; hidden tests included, as autograde runs
 them, with ``NBGRADER_EXECUTION=autograde`` and the course's grader) run two ways, one after the
 other in this one process, and the table gives CPU seconds per student side by side:

@@ -1,24 +1,22 @@
-"""Grading a class: serial `nbgrader autograde` vs `make grade` (coursekit.grading): forked, started, unsandboxed.
+"""Grading a class: serial `nbgrader autograde` vs `make grade` (coursekit.grading), sandboxed and not, and an older commit.
 
-Run: .venv/bin/python benchmarks/bench_class.py --n 300 [--sample 10] [--workers 1,2]
+Run: .venv/bin/python benchmarks/bench_class.py --n 300 [--sample 10] [--workers 1,2] [--baseline REV]
 Builds N synthetic submissions (the rows of the mistake table, correct and buggy, in turn) in a
 throw-away copy of the course, then from one run prints side by side:
   * serial `nbgrader autograde` on the first --sample submissions (start-up included), sandboxed,
-  * `python -m coursekit.grading --workers W` on all N, for each W: every kernel in the sandbox,
-    forked from the worker's pre-imported template, its cells run without the kernel protocol (the default),
-  * the same with the largest W and ATTN_DIRECT=off: forked ipykernels driven by nbclient,
-  * the same with the largest W and ATTN_FORK=off: each sandboxed kernel a new Python started
-    by bubblewrap,
-  * the same with ATTN_SANDBOX=off, each kernel started cold (the sandbox's own cost per student
-    is the difference from the row above), and started ahead while the previous student's cells
-    run (how make grade graded before the sandbox),
+  * `python -m coursekit.grading --workers W` on all N, for each W: every kernel a cell runner forked
+    from the worker's pre-imported template inside the sandbox (the one grading path),
+  * the same with the largest W and ATTN_SANDBOX=off (the runners forked outside bubblewrap),
+  * with --baseline REV: the same `make grade` with the largest W, run by the code of commit REV
+    (a git worktree in .state/, its coursekit and attnkit first on the path), on the same class,
 wall seconds, wall and CPU seconds per submission (CPU of every process: graders and kernels),
-and where one submission's time goes in the workers (kernel until ready: forked, or started by
-bubblewrap or jupyter_client; cells; nbgrader's bookkeeping = the rest). Machine noise (other jobs
-on the same cores) shows in every figure.
-Nothing is written outside a temporary directory.
+and where one submission's time goes in the workers (kernel until ready; cells; nbgrader's
+bookkeeping = the rest). Machine noise (other jobs on the same cores) shows in every figure:
+compare rows of one run.
+Nothing is written outside a temporary directory, but for the baseline's worktree.
 """
 import argparse
+import contextlib
 import json
 import pathlib
 import resource
@@ -78,39 +76,50 @@ def where_time_goes(course: pathlib.Path) -> str:
             f"{mean['kernel_cpu']:.2f} + worker {mean['worker_cpu']:.2f} s")
 
 
+REPO = pathlib.Path(__file__).resolve().parents[1]
+
+
+@contextlib.contextmanager
+def baseline_code(rev: str):
+    """The environment that runs commit ``rev``'s coursekit and attnkit (a worktree under .state/, removed after)."""
+    folder = REPO / ".state" / "bench-baseline"
+    subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=REPO, capture_output=True)
+    subprocess.run(["git", "worktree", "add", "--detach", str(folder), rev], cwd=REPO, check=True, capture_output=True)
+    try:
+        yield {"PYTHONPATH": f"{folder / 'autograde'}:{folder}"}
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=REPO, capture_output=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=300)
     parser.add_argument("--sample", type=int, default=10, help="submissions graded by serial nbgrader autograde")
     parser.add_argument("--workers", default="1,2")
+    parser.add_argument("--baseline", default="", help="a git revision whose make grade is timed beside this one's")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
+    counts = [int(w) for w in args.workers.split(",")]
+    with tempfile.TemporaryDirectory() as tmp, \
+            (baseline_code(args.baseline) if args.baseline else contextlib.nullcontext()) as old:
         tmp = pathlib.Path(tmp)
         course, env = build_class(tmp, args.n)
         env = alembic_env(env)
         rows = [("nbgrader autograde (serial)", args.sample,
                  *timed_serial(sample_of(course, tmp / "serial", args.sample), env), "")]
-        counts = [int(w) for w in args.workers.split(",")]
-        runs = [(f"make grade WORKERS={w}", w, env, []) for w in counts]
-        off = dict(env, ATTN_SANDBOX="off")
-        runs += [("  … ATTN_DIRECT=off", counts[-1], dict(env, ATTN_DIRECT="off"), []),
-                 ("  … ATTN_FORK=off", counts[-1], dict(env, ATTN_FORK="off"), []),
-                 ("  … ATTN_SANDBOX=off, cold", counts[-1], off, ["--cold"]),
-                 ("  … ATTN_SANDBOX=off, warm", counts[-1], off, [])]
-        for name, workers, run_env, extra in runs:
-            copy = sample_of(course, tmp / name.replace(" ", "_"), args.n)
+        runs = [(f"make grade WORKERS={w}", w, env) for w in counts]
+        runs += [("  … ATTN_SANDBOX=off", counts[-1], dict(env, ATTN_SANDBOX="off"))]
+        if old:
+            runs += [(f"  … commit {args.baseline}", counts[-1], dict(env, **old))]
+        for name, workers, run_env in runs:
+            copy = sample_of(course, tmp / f"run{len(rows)}", args.n)
             wall, cpu, done = timed([sys.executable, "-m", "coursekit.grading", "--course", str(copy),
-                                     "--workers", str(workers), *extra], copy, run_env)
+                                     "--workers", str(workers)], copy, run_env)
             failed = done.stdout.count("  FAILED")
             rows.append((name, args.n, wall, cpu, where_time_goes(copy) +
                          (f"; {failed} failed (ungradable rows)" if failed else "")))
     print(f"{'':<30} {'n':>5} {'wall s':>8} {'wall s/sub':>10} {'CPU s/sub':>9}  per submission in a worker")
     for name, n, wall, cpu, detail in rows:
         print(f"{name:<30} {n:>5} {wall:>8.1f} {wall / n:>10.2f} {cpu / n:>9.2f}  {detail}")
-    by_name = {row[0]: row for row in rows}
-    sandboxed, cold = by_name["  … ATTN_FORK=off"], by_name["  … ATTN_SANDBOX=off, cold"]
-    print(f"the sandbox's own cost: {1000 * (sandboxed[2] - cold[2]) / args.n * counts[-1]:+.0f} ms of worker time "
-          f"per student ({counts[-1]} workers, cold kernels both)")
 
 
 def timed_serial(course, env):

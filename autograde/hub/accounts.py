@@ -19,6 +19,7 @@ import subprocess
 
 from coursekit.marking import enable as marking
 from coursekit.paths import copy_course
+from coursekit.plugins import students
 from coursekit.service import control as service_control
 
 # The formgrader is an <iframe> inside JupyterLab; JupyterHub >= 4.1 sends "frame-ancestors 'none'"
@@ -27,7 +28,8 @@ from coursekit.service import control as service_control
 # sets PATH back to the system's, losing the user environment's commands (nbgrader, python).
 SERVER_CONFIG = {"ServerApp": {
     "tornado_settings": {"headers": {"Content-Security-Policy": "frame-ancestors 'self'"}},
-    "terminado_settings": {"shell_command": ["/bin/bash"]}}}
+    "terminado_settings": {"shell_command": ["/bin/bash"]},
+    "jpserver_extensions": {students.EXTENSION: True}}}  # Validate names the unanswered written questions
 LAB_OVERRIDES = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}}
 SERVER_CONFIG_FILE = "jupyter_server_config.json"  # a .d folder only enables extensions
 LAB_OVERRIDES_FILE = "labconfig/default_setting_overrides.json"
@@ -71,11 +73,14 @@ def _write(path: pathlib.Path, text: str, mode=None) -> None:
 
 def write_system_settings(plan) -> None:
     """The settings every server reads (``plan.settings``): exchange and course id, the course's Validate
-    (coursekit.plugins), frame policy and terminal shell, a quiet Lab. Readable by all, written by the hub only."""
+    (its kernel, and :mod:`coursekit.plugins.students`), frame policy and terminal shell, a quiet Lab. Readable by
+    all, written by the hub only."""
     folder = plan.settings
     lines = ["c = get_config()  # noqa: F821 -- written by autograde/hub/accounts.py",
-             "import coursekit.plugins  # noqa: E402,F401 -- Validate names unanswered written questions (in Chinese)",
-             f"c.Exchange.root = {plan.exchange!r}", f"c.CourseDirectory.course_id = {plan.course_id!r}"]
+             f"c.Exchange.root = {plan.exchange!r}", f"c.CourseDirectory.course_id = {plan.course_id!r}",
+             "# Validate runs the course's kernel: forked from a pre-imported template, as the student (no sandbox)",
+             'c.Execute.kernel_manager_class = "coursekit.plugins.GradingKernelManager"',
+             "c.GradingKernelManager.sandbox = False"]
     _write(folder / "nbgrader_config.py", "\n".join(lines) + "\n", 0o644)
     _write(folder / SERVER_CONFIG_FILE, json.dumps(SERVER_CONFIG, indent=1), 0o644)
     _write(folder / LAB_OVERRIDES_FILE, json.dumps(LAB_OVERRIDES, indent=1), 0o644)

@@ -14,7 +14,7 @@ from nbgrader.validator import Validator
 from traitlets.config.loader import PyFileConfigLoader
 
 from coursekit.paths import COURSE
-from coursekit.plugins.output_cap import CappedExecute
+from coursekit.plugins import GradingKernelManager
 from support.classes import copy_graded
 from support.course_tools import (
     ASSIGNMENT,
@@ -28,7 +28,7 @@ from support.course_tools import (
 
 NOTE = "[评分时输出过长]"
 UNDER = 2_000_000  # bytes: what the issue asks of the flooding student's notebook and feedback
-NO_CAP = ["--CappedExecute.cell_output_limit=-1", "--CappedExecute.notebook_output_limit=-1"]
+NO_CAP = ["--GradingKernelManager.cell_output_limit=-1", "--GradingKernelManager.notebook_output_limit=-1"]
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +85,7 @@ def test_is_a_normal_submissions_output_unchanged(serial_class, uncapped):
 def test_does_the_course_config_cap_autograde_and_validate():
     """What nbgrader builds from autograde/nbgrader_config.py, loaded here as nbgrader loads it."""
     config = PyFileConfigLoader("nbgrader_config.py", path=str(COURSE)).load_config()
-    assert config.Autograde.autograde_preprocessors[0] is CappedExecute
-    assert Validator(config=config).preprocessors[-1] is CappedExecute
-    assert config.CappedExecute == {"cell_output_limit": 300_000, "notebook_output_limit": 1_200_000}
-    assert CappedExecute(config=config).cell_output_limit == 300_000
+    execute = Validator(config=config).preprocessors[-1](config=config)  # what validate and autograde run
+    assert execute.kernel_manager_class is GradingKernelManager
+    manager = GradingKernelManager(config=config)
+    assert (manager.cell_output_limit, manager.notebook_output_limit) == (300_000, 1_200_000)

@@ -1,7 +1,8 @@
 """Does the cell runner (coursekit.sandbox.cells) make the outputs a real ipykernel makes under nbclient?
 
-The same notebook of awkward cells is run twice: by nbconvert's ExecutePreprocessor with a fresh
-ipykernel, and by DirectExecute with the runner as a plain child process. Every cell's outputs must
+The same notebook of awkward cells is run twice by nbconvert's ExecutePreprocessor: with a fresh
+ipykernel, and with the course's GradingKernelManager (a runner forked from a template outside the
+sandbox, read through coursekit.plugins.kernel_client). Every cell's outputs must
 be equal, after consecutive stream chunks are joined (how ipykernel cuts its streams depends on
 timing) and pids and object addresses masked. Whole graded classes are compared with serial nbgrader in test_grading.py.
 """
@@ -13,8 +14,7 @@ from nbconvert.preprocessors import ExecutePreprocessor
 from nbformat.v4 import new_code_cell, new_notebook
 from traitlets.config import Config
 
-from coursekit.grading.direct_execute import DirectExecute
-from support.cell_runner import UnsandboxedRunnerManager
+from coursekit.plugins import GradingKernelManager
 
 CELLS = [
     "print('plain'); print('中文输出')\nimport sys\nprint('to stderr', file=sys.stderr)",
@@ -69,8 +69,9 @@ def both(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:  # ipykernel captures fds 1 and 2 unless it runs under pytest
         patch.delenv("PYTEST_CURRENT_TEST", raising=False)
         kernel = run(ExecutePreprocessor(kernel_name="python3", timeout=60, allow_errors=True), folder)
-    config = Config({"DirectExecute": {"kernel_manager_class": UnsandboxedRunnerManager, "timeout": 60}})
-    direct = run(DirectExecute(config=config), folder)
+    config = Config({"GradingKernelManager": {"sandbox": False}})
+    direct = run(ExecutePreprocessor(kernel_manager_class=GradingKernelManager, config=config, timeout=60,
+                                     allow_errors=True), folder)
     return kernel, direct
 
 

@@ -1,8 +1,8 @@
 """Does nothing one student's forked kernel does reach the template, or the next student forked from it?
 
-Two kernels of one grading process, as two students of one ``make grade`` worker: both forked
-from the same pre-imported template (coursekit.sandbox.template), both ipykernels driven by nbclient
-or both cell runners (coursekit.sandbox.cells, what make grade uses). The first patches what every
+Two kernels of one grading process, as two students of one ``make grade`` worker: both cell runners
+(coursekit.sandbox.cells) forked from the same pre-imported template (coursekit.sandbox.template),
+driven by nbclient as nbgrader drives them. The first patches what every
 kernel shares by import — numpy, builtins, attnkit, the diagnosis memo, the grader's private attnkit
 the template preloaded, a module of its own in ``sys.modules`` — and leaves a file in its /tmp and
 home. The second must see none of it; the template must still be the same process, still serving.
@@ -15,14 +15,12 @@ import shutil
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
+from nbgrader.preprocessors import Execute
 from traitlets.config.loader import PyFileConfigLoader
 
-from coursekit.grading.direct_execute import DirectExecute
 from coursekit.paths import COURSE
 from coursekit.plugins import GradingKernelManager
 from coursekit.sandbox import forkserver, missing_tool
-from coursekit.sandbox.bubblewrap import python_paths
 
 POISON = r"""
 import builtins, os, sys, types, numpy, attnkit, attnkit.diagnose, attnkit.lab
@@ -86,38 +84,29 @@ def config():
             pytest.fail(missing_tool())
         pytest.skip(missing_tool())
     loaded = PyFileConfigLoader("nbgrader_config.py", path=str(COURSE)).load_config()
-    loaded.GradingKernelManager.fork = True
-    manager = GradingKernelManager(config=loaded)
-    assert manager.runs_cells_directly(), (  # else each test here would quietly test unforked kernels
-        f"kernels would not be forked: sandbox={manager.sandbox}, fork={manager.fork}, Python in {python_paths()}")
+    assert GradingKernelManager(config=loaded).sandbox  # else each test here would quietly test unsandboxed kernels
     return loaded
 
 
-def _executed(source: str, config, folder, way: str = "ipykernel"):
-    """The cell ``source`` run by a forked kernel: an ipykernel driven by nbclient, or make grade's cell runner."""
+def _executed(source: str, config, folder):
+    """The cell ``source`` run by a forked, sandboxed kernel, as nbgrader's Execute runs it."""
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
-    resources = {"metadata": {"path": str(folder)}}
-    if way == "runner":
-        DirectExecute(config=config).preprocess(nb, resources)
-    else:
-        NotebookClient(nb, timeout=60, kernel_name="python3", kernel_manager_class=GradingKernelManager,
-                       config=config, shutdown_kernel="immediate", resources=resources).execute()
+    Execute(config=config).preprocess(nb, {"metadata": {"path": str(folder)}})
     return nb.cells[0]
 
 
-def _run(source: str, config, folder, way: str = "ipykernel") -> str:
+def _run(source: str, config, folder) -> str:
     """What the cell printed."""
-    return "".join(o.get("text", "") for o in _executed(source, config, folder, way).outputs)
+    return "".join(o.get("text", "") for o in _executed(source, config, folder).outputs)
 
 
-@pytest.mark.parametrize("way", ["ipykernel", "runner"])
-def test_does_one_students_patching_never_reach_the_next(config, tmp_path, way):
+def test_does_one_students_patching_never_reach_the_next(config, tmp_path):
     """numpy, builtins, attnkit, sys.modules, files: all as the template imported them, for the second student?"""
-    assert _run(LOOK, config, tmp_path, way).strip()  # a first kernel: the template is running
+    assert _run(LOOK, config, tmp_path).strip()  # a first kernel: the template is running
     template = forkserver._templates["current"][1]
-    before = json.loads(_run(LOOK, config, tmp_path, way))
-    assert _run(POISON, config, tmp_path, way).strip() == "poisoned"
-    after = json.loads(_run(LOOK, config, tmp_path, way))
+    before = json.loads(_run(LOOK, config, tmp_path))
+    assert _run(POISON, config, tmp_path).strip() == "poisoned"
+    after = json.loads(_run(LOOK, config, tmp_path))
     assert forkserver._templates["current"][1] is template and template.alive()  # the same template served all
     assert after == before
     assert after["exp(0)"] == 1.0 and not after["builtin"] and after["softmax"] and not after["poisoned"]
@@ -131,7 +120,7 @@ def test_does_each_kernel_start_with_the_graders_attnkit_copy_preloaded_and_the_
     froze its objects for the collector (a kernel's collections no longer walk, and so copy, the template's pages)?"""
     from grader.integrity import PRISTINE
 
-    seen = json.loads(_run(LOOK, config, tmp_path, "runner"))
+    seen = json.loads(_run(LOOK, config, tmp_path))
     assert seen["preloaded"] == sorted(PRISTINE) and seen["frozen"]
 
 
@@ -158,9 +147,8 @@ def test_does_the_kernel_find_bytecode_for_the_private_attnkit_each_test_cell_lo
     assert {name: found[f"{name}.py"] for name in PRISTINE} == {name: "fresh" for name in PRISTINE}
 
 
-@pytest.mark.parametrize("way", ["ipykernel", "runner"])
-def test_does_a_students_own_figure_show_as_in_a_fresh_kernel(config, tmp_path, way):
+def test_does_a_students_own_figure_show_as_in_a_fresh_kernel(config, tmp_path):
     """The template imported pyplot with Agg; a forked kernel still shows plt's figure inline, as ipykernel does?"""
-    [figure] = _executed(FIGURE, config, tmp_path, way).outputs
+    [figure] = _executed(FIGURE, config, tmp_path).outputs
     assert figure.output_type == "display_data" and figure.data["image/png"]
     assert figure.data["text/plain"] == "<Figure size 640x480 with 1 Axes>"

@@ -1,7 +1,9 @@
-"""Does CappedExecute, with a real kernel, cap each cell's output without changing any score?
+"""Does the grading kernel's client, with a real kernel, cap each cell's output without changing any score?
 
-One small synthetic notebook run twice: with nbgrader's own ``Execute`` (the oracle: what grading
-saw before the cap) and with the cap. The bookkeeping alone: tests/unit/test_plugins_output_cap.py.
+One small synthetic notebook run twice by nbgrader's own ``Execute``: with a plain ipykernel (the
+oracle: what nbgrader keeps without the course) and with the course's kernel (a cell runner outside
+the sandbox, its output capped by coursekit.plugins.kernel_client). The bookkeeping alone:
+tests/unit/test_plugins_output_cap.py.
 """
 import base64
 
@@ -11,7 +13,10 @@ from nbformat.v4 import new_code_cell, new_notebook
 from nbgrader import utils
 from nbgrader.preprocessors import Execute
 
-from coursekit.plugins.output_cap import GRACE, CappedExecute
+from traitlets.config import Config
+
+from coursekit.plugins import GradingKernelManager
+from coursekit.plugins.output_cap import GRACE
 
 NOTE = "[评分时输出过长]"
 
@@ -48,10 +53,12 @@ def synthetic_notebook():
 
 @pytest.fixture(scope="module")
 def runs():
-    """{"plain": notebook run by nbgrader's Execute, "capped": the same run by CappedExecute(**LIMITS)}."""
+    """{"plain": notebook run by nbgrader's Execute and ipykernel, "capped": the same with the course's kernel}."""
     waits = {"timeout": 60, "iopub_timeout": 30}  # a flood's last output can take seconds on busy cores
     plain, _ = Execute(**waits).preprocess(synthetic_notebook(), {})
-    capped, _ = CappedExecute(**waits, **LIMITS).preprocess(synthetic_notebook(), {})
+    config = Config({"GradingKernelManager": {"sandbox": False, **LIMITS}})
+    capped, _ = Execute(**waits, kernel_manager_class=GradingKernelManager, config=config).preprocess(
+        synthetic_notebook(), {})
     return {run: {c.metadata.get("name"): c for c in nb.cells} for run, nb in (("plain", plain), ("capped", capped))}
 
 
@@ -91,15 +98,15 @@ def test_does_each_flooding_cell_stay_near_the_cell_limit(runs, name):
 
 def test_does_the_student_see_the_start_of_a_stdout_flood_then_the_note_in_stdout(runs):
     shown = visible(runs["capped"]["stdout_flood"])
-    assert [kind for kind, _ in shown] == ["stdout", "execute_result"]
-    text = shown[0][1]
-    assert text.startswith("x" * 3_000) and f"x\n{NOTE}" in text and "[PASS] after the flood" not in text
-    assert shown[1][1] == {"text/plain": "0.5"}
+    assert [kind for kind, _ in shown] == ["stdout", "execute_result", "stdout"]
+    assert shown[0][1].startswith("x" * 3_000) and "[PASS] after the flood" not in shown[0][1] + shown[2][1]
+    assert shown[1][1] == {"text/plain": "0.5"} and shown[2][1].startswith(f"\n{NOTE}")
 
 
 def test_does_a_stderr_flood_show_its_note_in_stderr_only(runs):
-    assert [kind for kind, _ in visible(runs["capped"]["stderr_flood"])] == ["stderr", "execute_result"]
-    assert NOTE in visible(runs["capped"]["stderr_flood"])[0][1]
+    shown = visible(runs["capped"]["stderr_flood"])
+    assert [kind for kind, _ in shown] == ["stderr", "execute_result", "stderr"]
+    assert NOTE in shown[2][1] and NOTE not in shown[0][1]
 
 
 def test_do_many_prints_and_images_end_with_one_note(runs):
@@ -117,10 +124,10 @@ def test_is_a_long_error_kept_and_shortened(runs):
 def test_does_a_cell_after_the_notebook_limit_keep_only_the_note(runs):
     assert visible(runs["plain"]["late"]) == [("stdout", "late\n")]
     (note,) = runs["capped"]["late"].outputs
-    assert note.name == "stdout" and note.text.startswith(NOTE) and "整个笔记本前 30 kB" in note.text
+    assert note.name == "stdout" and note.text.startswith(f"\n{NOTE}") and "整个笔记本前 30 kB" in note.text
 
 
 def test_does_a_stderr_after_the_cut_stay_visible_and_short(runs):
     shown = visible(runs["capped"]["flood_then_warning"])
-    assert [kind for kind, _ in shown] == ["stdout", "stderr", "execute_result"]
+    assert [kind for kind, _ in shown] == ["stdout", "stderr", "execute_result", "stdout"]
     assert shown[1][1].startswith("Warning: www") and "其余 98 kB" in shown[1][1]

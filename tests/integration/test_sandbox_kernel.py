@@ -1,8 +1,7 @@
 """What does a grading kernel see from inside its sandbox, and does grading stop cleanly without one?
 
-One real kernel, started the way nbgrader starts it (nbclient with the course's
-GradingKernelManager, its config), forked from the template and then started by bubblewrap
-(ATTN_FORK=off), runs a notebook that looks around: who it is, which folders
+One real kernel, started the way nbgrader starts it (nbgrader's Execute with the course's
+GradingKernelManager, its config), forked from the template, runs a notebook that looks around: who it is, which folders
 exist, what it may write, whether the network answers. Then the sandbox is made impossible (no
 bubblewrap on PATH): ``make grade`` stops with one line saying what to install, before grading
 anyone; and ``ATTN_SANDBOX=off`` grades with a warning in the summary.
@@ -13,11 +12,10 @@ import shutil
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
+from nbgrader.preprocessors import Execute
 from traitlets.config.loader import PyFileConfigLoader
 
 from coursekit.paths import COURSE
-from coursekit.plugins import GradingKernelManager
 from coursekit.sandbox import missing_tool
 from coursekit.sandbox.bubblewrap import python_paths
 from support.classes import copy_graded, make_grade
@@ -42,8 +40,8 @@ print(json.dumps({
 """
 
 
-@pytest.fixture(scope="module", params=["forked", "started"])
-def seen(tmp_path_factory, request):
+@pytest.fixture(scope="module")
+def seen(tmp_path_factory):
     if missing_tool():
         if os.environ.get("CI") == "true":
             pytest.fail(missing_tool())
@@ -51,10 +49,8 @@ def seen(tmp_path_factory, request):
     folder = tmp_path_factory.mktemp("submission")
     (folder / "data.txt").write_text("the student's own file")
     config = PyFileConfigLoader("nbgrader_config.py", path=str(COURSE)).load_config()
-    config.GradingKernelManager.fork = request.param == "forked"
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(LOOK.replace("COURSE", repr(str(COURSE))))])
-    NotebookClient(nb, timeout=60, kernel_name="python3", kernel_manager_class=GradingKernelManager, config=config,
-                   resources={"metadata": {"path": str(folder)}}).execute()
+    Execute(config=config).preprocess(nb, {"metadata": {"path": str(folder)}})
     output = "".join(o.get("text", "") for o in nb.cells[0].outputs)
     return json.loads(output), folder
 
@@ -92,9 +88,7 @@ def test_does_make_grade_stop_in_one_line_without_bubblewrap(serial_class, tmp_p
     """No bwrap on PATH: exit 2 and one line naming bubblewrap and ATTN_SANDBOX=off, before anyone is graded?"""
     graded = copy_graded(serial_class, tmp_path / "class")
     tools = tmp_path / "bin"
-    tools.mkdir()
-    for tool in ("prlimit", "setpriv"):
-        (tools / tool).symlink_to(shutil.which(tool))
+    tools.mkdir()  # a PATH without bwrap
     env = dict(graded.env, PATH=str(tools))
     done = make_grade(graded.course, env, "--force")
     assert done.returncode == 2 and done.stdout == ""

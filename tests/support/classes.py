@@ -153,14 +153,13 @@ def grade_shared_class(root, generated=None) -> GradedClass:
 def grade_serial_class(root, generated=None) -> GradedClass:
     """The rows of :data:`SERIAL`, graded by ONE ``nbgrader autograde``; everyone's feedback.
 
-    Each kernel a new Python that bubblewrap starts (ATTN_FORK=off), where ``make grade`` forks
-    them from its template: the gradebooks compared by tests/integration/test_grading.py are
-    one path's against the other's.
+    nbgrader's own command, one student after another in one process, where ``make grade`` runs
+    workers: the gradebooks compared by tests/integration/test_grading.py are nbgrader's against
+    the course's command's.
     """
     rows = table_rows(SERIAL)
     course, env = _course(pathlib.Path(root), rows, generated)
-    started = dict(env, ATTN_FORK="off")
-    return _graded(course, env, rows, lambda: run_nbgrader("autograde", ASSIGNMENT, cwd=course, env=started))
+    return _graded(course, env, rows, lambda: run_nbgrader("autograde", ASSIGNMENT, cwd=course, env=env))
 
 
 def grade_both(root):

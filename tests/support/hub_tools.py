@@ -1,7 +1,7 @@
 """Shared helpers of the hub tests (test_hub.py, test_hub_isolation.py): a throw-away course hub and its APIs.
 
 ``course_hub`` runs autograde/hub's launcher on a copy of the course (``course_copy``) with
-uniquely named Unix users, in a /tmp folder the hub's users can enter; it always stops the hub,
+uniquely named Unix users, in a /var/tmp folder the hub's users can enter; it always stops the hub,
 deletes the users and their homes, and keeps the hub's log in ``artefacts/hub/``.
 """
 import asyncio
@@ -74,7 +74,8 @@ def course_hub(tmp_path, log_name, students=("s1", "s2")):
     runs. The hub's log is kept as ``artefacts/hub/<log_name>``.
     """
     prefix = "t" + secrets.token_hex(3)  # unique Unix names, so a crashed run never collides
-    state = pathlib.Path(tempfile.mkdtemp(prefix="attn-hub-"))  # not under pytest's root-only tmp
+    # not under pytest's root-only tmp, nor /tmp: grading kernels get a /tmp of their own, and the hub's Python is here
+    state = pathlib.Path(tempfile.mkdtemp(prefix="attn-hub-", dir="/var/tmp"))
     try:
         user_env = hub_userenv.session_copy(state / "env")
         # the grading service starts paused: the loop's tests grade by hand; test_hub_service.py resumes it

@@ -45,16 +45,20 @@ class _Wire:
         self._readable = None
 
     def pump(self) -> None:
-        """Read every complete message that has arrived (none of it waits)."""
+        """Read every complete message that has arrived (none of it waits); wake whoever waits for one."""
+        read = False
         while not self.broken:
             try:
                 message = self.reader.next(0)
             except ChannelBroken as exc:
                 self.fail(str(exc), exc.closed)
-                return
+                break
             if message is None:
-                return
+                break
             self.sort(message)
+            read = True
+        if (read or self.broken) and self._readable is not None and not self._readable.done():
+            self._readable.set_result(None)  # the other queue's reader may be waiting for what was just read
 
     async def get(self, queue: str, timeout):
         deadline = None if timeout is None else time.monotonic() + timeout

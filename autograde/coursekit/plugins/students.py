@@ -1,0 +1,24 @@
+"""The students' Jupyter server extension: their Validate as the course's.
+
+A student's Validate button runs nbgrader's ``Validator`` in the student's own Jupyter server,
+on their own notebook, with the hub's system-wide settings: the course's kernel (a cell runner
+forked from a pre-imported template, outside the sandbox since it is the student's own account:
+``c.GradingKernelManager.sandbox = False``) and this extension, enabled in the same settings
+(``jpserver_extensions``). When the server starts, it makes the Validator name the written
+questions still unanswered in one Chinese entry (:func:`.validation.name_unanswered_questions`):
+nbgrader offers no setting for that, so it is done here, by the one program that shows it.
+"""
+from .validation import name_unanswered_questions
+
+__all__ = ["EXTENSION"]
+
+EXTENSION = __name__  # what jpserver_extensions names
+
+
+def _jupyter_server_extension_points():
+    return [{"module": EXTENSION}]
+
+
+def _load_jupyter_server_extension(serverapp) -> None:
+    name_unanswered_questions()
+    serverapp.log.info("the course's Validate: unanswered written questions named in one entry")
