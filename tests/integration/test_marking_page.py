@@ -97,7 +97,7 @@ def test_does_the_page_show_progress_and_the_marking_guide(marked):
     assert "全部 2400 / 2400，剩 0" in page.locator("#status").inner_text()
     guide = page.locator("#guide").inner_text()
     assert "softmax 是按行归一化的" in guide  # the master's reference answer
-    assert "事后清零后每行的和小于 1" in guide and "0.3 分" in guide  # a rubric point and its share
+    assert "只清零、不重新归一化：每行的和小于 1" in guide and "0.3 分" in guide  # a rubric point and its share
     first = page.locator(".group").first
     assert first.get_attribute("data-kind") == "unanswered" and "0 / 1 分" in first.inner_text()
     assert page.locator(".group mark.term").count() > 0  # the rubric's key terms are highlighted
