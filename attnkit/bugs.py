@@ -5,7 +5,9 @@ the reference's output) and answers ``True`` (this deviation is what the bug
 produces), ``False`` (it is not) or ``None`` (this probe cannot show the bug, e.g.
 ``K @ Q^T`` does not fit a non-square ``out``). Messages are Chinese and follow the
 chapter's troubleshooting table (4.10): what was observed, the likely cause, what to
-check. They describe the mistake; they never print the reference solution.
+check. They describe the mistake; they never print the reference solution. A message that
+belongs to a row of that table names the row by its symptom (:data:`TABLE_ROW`), as the
+chapter writes it, so that the student finds it there.
 """
 from dataclasses import dataclass
 from typing import Callable
@@ -17,11 +19,32 @@ from .lab import ROLE, TOLERANCE
 from .probes import Probe
 from .safecall import Call
 
+# The symptom column of §4.10's table, one entry per row, in the chapter's words (code marks dropped).
+# tests/unit/test_chapter_text.py: these are exactly the table's rows, and each row lists exactly the
+# FAIL lines its mistakes (tests/support/mistakes.py: TROUBLESHOOTING) make verify print.
 TABLE_ROW = {
-    "scores": "“对角项不对 → 点积或 scale 没乘对”",
-    "mask": "“上三角没有被压到极小 → mask 没有真正加进 scores”",
-    "softmax": "“每行和不是 1 → softmax 归一化逻辑有误”",
+    "scores_scale": "对角线上的 0.5 不对，I @ I 却对了",
+    "scores_unwritten": "对角线全不对，连 I @ I 也不对",
+    "scores_return": "三个「调用成功」都 FAIL，数值却对",
+    "mask": "上三角没有变成 -1e9",
+    "softmax_zeros": "softmax 的结果全是 0",
+    "softmax_sum": "每行的和不是 1，也不是 0",
+    "softmax_axis": "[1,1,1] 不是 1/3，全 0 那一项却 PASS",
+    "softmax_whole": "全 0 那一项 FAIL，[1,1,1] 三项却 PASS",
+    "softmax_nan": "TEST 1–3 全 PASS，TEST 4 的行和是 nan",
+    "pipeline": "TEST 1–3 全 PASS，TEST 4 的上三角不是 0",
+    "verify_blind": "22 项全 PASS，诊断格子却有发现",
 }
+
+
+def row(key: str) -> str:
+    """How a message points at a row of §4.10's table: by the symptom the student reads there."""
+    return f"排查表“{TABLE_ROW[key]}”这一行"
+
+
+def rows_of(stage: str) -> str:
+    """A pointer at every row whose 先检查 column names the stage's function (no single row fits)."""
+    return f"排查表里「先检查」一栏写着 {ROLE[stage]} 的几行"
 
 
 @dataclass(frozen=True)
@@ -125,20 +148,23 @@ def _scale_hint(c: float, scale: float, head_dim: int) -> str:
 def _wrong_scale_message(o: ProbeRun) -> str:
     q, k, scale = o.before[:3]
     c = factor(o.out, q @ k.T)
+    # A scale recomputed as 1/sqrt(head_dim) also breaks verify's I @ I (scale 1.0, head_dim 3); a scale
+    # divided or squared does not, since 1.0 stays 1.0: two different rows of the table.
+    recomputed = abs(c * np.sqrt(q.shape[1]) - 1) < 1e-3
     return say(
         f"{at(o)}，out ≈ {c:.4g} × (Q @ K^T)，而传入的 scale = {scale:g}{_scale_hint(c, scale, q.shape[1])}。",
-        "缩放用的不是参数 scale（对应排查表" + TABLE_ROW["scores"] + "）。",
+        f"缩放用的不是参数 scale（对应{row('scores_unwritten' if recomputed else 'scores_scale')}）。",
         "student_attention_scores 直接使用传入的 scale，不要在函数里重新计算或变换它。",
     )
 
 
 SCORES_RULES = (
     Rule("scores_out_rebound", _rebound, lambda o: say(
-        f"{at(o)}，调用后 out 仍然全是 0，而{_new_array_note(o, 'out')}。",
+        f"{at(o)}，调用后 out 仍然全是 0，而{_new_array_note(o, 'out')}（对应{row('scores_unwritten')}）。",
         "out = ... 只让局部名字 out 指向新数组，调用方传入的数组没有变。",
         "student_attention_scores 要把结果写进传入的数组本身：out[...] = ... 或逐个 out[i, j] = ...。")),
     Rule("scores_out_not_written", lambda o: o.unchanged, lambda o: say(
-        f"{at(o)}，调用后 out 仍然全是 0（verify 里对角项不对）。",
+        f"{at(o)}，调用后 out 仍然全是 0（对应{row('scores_unwritten')}）。",
         "结果没有写进 out：TODO 还没完成，或者算出的值留在了局部变量里。",
         "student_attention_scores 是否给每个 (i, j) 都写了 out[i, j]。")),
     Rule("scores_k_qt", lambda o: factor(o.out, o.before[1] @ o.before[0].T) is not None if _square(o) else None,
@@ -153,7 +179,7 @@ SCORES_RULES = (
              "student_attention_scores 的内层求和应是 Q[i, d] 乘 K[j, d]。")),
     Rule("scores_missing_scale", lambda o: close(o.out, o.before[0] @ o.before[1].T), lambda o: say(
         f"{at(o)}，out 恰好等于 Q @ K^T，没有乘 scale = {o.before[2]:g}。",
-        "忘了乘缩放因子（对应排查表" + TABLE_ROW["scores"] + "）。",
+        f"忘了乘缩放因子（对应{row('scores_scale')}）。",
         "student_attention_scores 里每个点积都要乘上传入的 scale。")),
     Rule("scores_wrong_scale", lambda o: factor(o.out, o.before[0] @ o.before[1].T) is not None,
          _wrong_scale_message),
@@ -164,8 +190,7 @@ SCORES_RULES = (
 
 MASK_RULES = (
     Rule("mask_not_in_place", _rebound, lambda o: say(
-        f"{at(o)}，调用后 scores 没有变化，而{_new_array_note(o, 'scores')}（对应排查表"
-        + TABLE_ROW["mask"] + "）。",
+        f"{at(o)}，调用后 scores 没有变化，而{_new_array_note(o, 'scores')}（对应{row('mask')}）。",
         "scores = scores + mask 得到的是新数组，只改变了局部名字；调用方的 scores 没有加上 mask。",
         "student_apply_mask 必须原地修改传入的 scores（+= 或逐元素赋值），不要重新绑定它。")),
     Rule("mask_lost_on_view", lambda o: o.unchanged and not o.out.flags.c_contiguous, lambda o: say(
@@ -174,7 +199,7 @@ MASK_RULES = (
         "np.ascontiguousarray 等会悄悄复制，写进副本的结果随之丢失。",
         "student_apply_mask 直接对传入的 scores 做原地运算（scores += mask 或逐元素赋值），不要经过 reshape/复制。")),
     Rule("mask_not_applied", lambda o: o.unchanged, lambda o: say(
-        f"{at(o)}，调用后 scores 完全没变，被遮住的位置没有变成极小值（对应排查表" + TABLE_ROW["mask"] + "）。",
+        f"{at(o)}，调用后 scores 完全没变，被遮住的位置没有变成极小值（对应{row('mask')}）。",
         "mask 没有加进 scores：TODO 还没完成，或者 np.add(scores, mask) 之类的结果没有存回 scores。",
         "student_apply_mask 是否真的改写了传入的 scores。")),
     Rule("mask_multiplied", lambda o: close(o.out, o.before[0] * o.before[1]), lambda o: say(
@@ -214,11 +239,11 @@ def _moderate(check: Callable[[ProbeRun], bool]) -> Callable[[ProbeRun], bool | 
 
 SOFTMAX_RULES = (
     Rule("softmax_out_rebound", _rebound, lambda o: say(
-        f"{at(o)}，out 仍然全是 0（对应排查表“全部是 0”），而{_new_array_note(o, 'out')}。",
+        f"{at(o)}，out 仍然全是 0（对应{row('softmax_zeros')}），而{_new_array_note(o, 'out')}。",
         "softmax 的结果没写进 out：out = ... 只改变了局部名字。",
         "student_softmax 要写进传入的数组本身：out[...] = ... 或逐元素赋值。")),
     Rule("softmax_out_not_written", lambda o: o.unchanged, lambda o: say(
-        f"{at(o)}，out 仍然全是 0（对应排查表“全部是 0”）。",
+        f"{at(o)}，out 仍然全是 0（对应{row('softmax_zeros')}）。",
         "softmax 的结果没写进 out：TODO 还没完成，或者结果留在了局部变量里。",
         "student_softmax 是否给 out 的每个元素都赋了值。")),
     Rule("softmax_wrong_axis", _moderate(lambda o: _wrong_axis(o) is not None), lambda o: say(
@@ -227,10 +252,10 @@ SOFTMAX_RULES = (
         "student_softmax 的 max 与 sum 都沿最后一维（axis=-1，keepdims=True），逐行归一化。")),
     Rule("softmax_whole_array", _moderate(_whole_array), lambda o: say(
         f"{at(o)}，整个数组所有元素加起来是 1，而不是每一行的和是 1。",
-        "sum 没有指定轴，把整个数组加在了一起（对应排查表" + TABLE_ROW["softmax"] + "）。",
+        f"sum 没有指定轴，把整个数组加在了一起（对应{row('softmax_whole')}）。",
         "student_softmax 的 sum 沿最后一维并保留维度（axis=-1，keepdims=True）。")),
     Rule("softmax_not_normalised", _moderate(_unnormalised), lambda o: say(
-        f"{at(o)}，out 只是 exp(...)，没有除以行和，每一行的和不是 1（对应排查表" + TABLE_ROW["softmax"] + "）。",
+        f"{at(o)}，out 只是 exp(...)，没有除以行和，每一行的和不是 1（对应{row('softmax_sum')}）。",
         "少了归一化这一步，或者除以的不是这一行的和。",
         "student_softmax 的四步：求每行最大值 → exp(x - max) → 求和 → 除以和。")),
     Rule("softmax_no_max_subtraction", lambda o: o.probe.extreme and not np.all(np.isfinite(o.out)),
@@ -275,15 +300,16 @@ def wrong_values_message(stage: str, o: ProbeRun) -> str:
                    "这种输入应被函数开头的输入检查拦下，代码却照常计算了。",
                    f"{ROLE[stage]} 开头的输入检查是否还在、条件是否写对。")
     return say(f"{at(o)}，{ROLE[stage]} 的结果与参考实现不同：{_largest_gap(o.out, o.reference)}。",
-               f"一个本诊断没有专门命名的错误；先对照排查表{TABLE_ROW[stage]}。",
+               f"一个本诊断没有专门命名的错误；先对照{rows_of(stage)}。",
                "用这个输入手算几个元素，与你的输出逐个对比（热力图标出了偏差的位置）。")
 
 
 def return_code_message(o: ProbeRun) -> str:
     got = "None（函数末尾缺少 return）" if o.call.returned is None else repr(o.call.returned)[:40]
     want = "整数 0（成功）" if o.probe.valid else "-1（输入不合法）"
+    pointer = f"（对应{row('scores_return')}）" if o.probe.valid else ""  # verify feeds only valid inputs
     return say(f"{at(o)}，student_attention_scores 返回了 {got}，应返回 {want}。",
-               "返回码是 C 函数的 int：成功 0，输入不合法 -1；verify 的“返回 0 (成功)”检查的就是它。",
+               f"返回码是 C 函数的 int：成功 0，输入不合法 -1；verify 的“返回 0 (成功)”检查的就是它{pointer}。",
                "student_attention_scores 每一条路径上的 return 语句。")
 
 
@@ -296,6 +322,6 @@ def mutation_message(stage: str, o: ProbeRun, names: str) -> str:
 def pipeline_message(stage: str, error: str | None) -> str:
     seen = f"{ROLE[stage]} 抛出了 {error}" if error else f"{ROLE[stage]} 这一步的结果与参考实现不同"
     return say(f"三个函数各自通过了单独的探针，但串成 scores → mask → softmax 后，{seen}。",
-               "某一步局部逻辑对，但组合起来错了（对应排查表“端到端只剩零星 PASS”）："
+               f"某一步局部逻辑对，但组合起来错了（对应{row('pipeline')}）："
                "例如依赖上一次调用留下的状态或全局变量，或者改写了后面还要用的数组。",
                "按 scores → mask → softmax 的顺序逐段打印中间结果，与参考对比。")

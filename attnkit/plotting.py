@@ -254,7 +254,7 @@ class WrongOrder(NamedTuple):
 
 
 def wrong_order(scores, mask, *, tokens=None, axes=None) -> WrongOrder:
-    """The wrong order (softmax, then zero the future cells) next to the right one, row sums printed.
+    """Softmax, then zeroing the future cells without renormalising, next to the right weights, row sums printed.
 
     Used in §4.7 after :func:`pipeline`: the same scores and mask; the zeroed rows sum to
     less than 1, the right weights to exactly 1.
@@ -271,7 +271,7 @@ def wrong_order(scores, mask, *, tokens=None, axes=None) -> WrongOrder:
         heatmap(zeroed, ax=axes[1], title="② 再把未来位置清零：\n每行的和小于 1（错误）", **labels),
         heatmap(right, ax=axes[2], blocked=_masked_zeros(right, mask), title="对照：先加掩码再 softmax\n每行的和是 1（正确）", **labels),
     ]
-    axes[0].figure.suptitle("错误的顺序：先 softmax，再屏蔽未来位置", fontfamily=cjk_font_family(),
+    axes[0].figure.suptitle("错误：先 softmax，再只把未来位置清零（不重新归一化）", fontfamily=cjk_font_family(),
                             color="tab:red", fontsize=13)
     return WrongOrder(*maps, _row_sums(axes[1], zeroed), _row_sums(axes[2], right))
 

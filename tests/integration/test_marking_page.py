@@ -97,7 +97,7 @@ def test_does_the_page_show_progress_and_the_marking_guide(marked):
     assert "全部 2400 / 2400，剩 0" in page.locator("#status").inner_text()
     guide = page.locator("#guide").inner_text()
     assert "softmax 是按行归一化的" in guide  # the master's reference answer
-    assert "事后清零后每行的和小于 1" in guide and "0.3 分" in guide  # a rubric point and its share
+    assert "只清零、不重新归一化：每行的和小于 1" in guide and "0.3 分" in guide  # a rubric point and its share
     first = page.locator(".group").first
     assert first.get_attribute("data-kind") == "unanswered" and "0 / 1 分" in first.inner_text()
     assert page.locator(".group mark.term").count() > 0  # the rubric's key terms are highlighted
@@ -176,7 +176,8 @@ def test_does_a_reload_in_the_middle_lose_nothing(marked):
     open_marking(page, server, f"question={question}")
     page.keyboard.press("j")
     students = current(page)["students"]
-    for key in ("u", "1", "2", "3", "c"):
+    points = len(load_rubrics(written.course, ASSIGNMENT).by_question[question].points)
+    for key in ("u", *(str(i) for i in range(1, points + 1)), "c"):  # every point ticked: full marks
         page.keyboard.press(key)
     page.keyboard.type("重新加载之前写的评语")
     page.keyboard.press("Enter")

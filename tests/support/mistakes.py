@@ -128,6 +128,11 @@ MASK = {
     """,
     "in_float32": "scores[...] = scores.astype(np.float32) + mask.astype(np.float32)",
     "subtracted": "scores -= mask",
+    "fixed_size": """
+        for i in range(3):  # verify 的 TEST 2 是 3×3：尺寸写死了
+            for j in range(3):
+                scores[i, j] += mask[i, j]
+    """,
 }
 
 SOFTMAX = {
@@ -492,7 +497,7 @@ DIAGNOSED = (
     _diagnosed("scores_raises", [("scores", "scores_exception")], ["NotImplementedError: TODO: 点积"],
                scores="raises"),
     _diagnosed("mask_np_add_dropped", [("mask", "mask_not_applied")], ["完全没变", "np.add"], mask="np_add_dropped"),
-    _diagnosed("mask_stub", [("mask", "mask_not_applied")], ["mask 没有真正加进 scores"], mask="stub"),
+    _diagnosed("mask_stub", [("mask", "mask_not_applied")], ["上三角没有变成 -1e9", "TODO"], mask="stub"),
     _diagnosed("mask_raises", [("mask", "mask_exception")], ["KeyError: 'mask'", "student_apply_mask"],
                mask="raises"),
     _diagnosed("mask_clobbers_mask", [("mask", "mask_mutates_input")], ["只读的输入 mask"], mask="clobbers_mask"),
@@ -500,7 +505,7 @@ DIAGNOSED = (
     _diagnosed("softmax_whole", [("softmax", "softmax_whole_array")], ["所有元素", "keepdims"], softmax="whole"),
     _diagnosed("softmax_returns_new", [("softmax", "softmax_out_rebound")], ["返回了一个新数组"],
                softmax="returns_new"),
-    _diagnosed("softmax_stub", [("softmax", "softmax_out_not_written")], ["全部是 0", "没写进 out"], softmax="stub"),
+    _diagnosed("softmax_stub", [("softmax", "softmax_out_not_written")], ["结果全是 0", "没写进 out"], softmax="stub"),
     _diagnosed("softmax_raises", [("softmax", "softmax_exception")], ["ZeroDivisionError", "student_softmax"],
                softmax="raises"),
     # float64 in, float32 arithmetic: the hidden tests take points for it, so the diagnosis must say so
@@ -519,8 +524,9 @@ DIAGNOSED = (
                softmax="scalar_loops"),
     # ---------- mistakes no rule names: the generic finding of the first deviating stage ----------
     _unnamed("scores", "最大偏差 1", scores="off_by_one"),
-    _unnamed("mask", "上三角没有被压到极小", mask="subtracted"),
-    _unnamed("softmax", "每行和不是 1", softmax="squared"),
+    _unnamed("mask", "写着 student_apply_mask 的几行", mask="subtracted"),
+    _unnamed("mask", "最大偏差", mask="fixed_size"),
+    _unnamed("softmax", "写着 student_softmax 的几行", softmax="squared"),
     _unnamed("softmax", "最大偏差", softmax="epsilon"),
     _unnamed("softmax", "3-D 输入", softmax="first_axis_only"),
     # ---------- several stages wrong: scores first, whatever the order of discovery ----------
@@ -530,6 +536,25 @@ DIAGNOSED = (
                          ("softmax", "softmax_out_not_written")], scores="stub", mask="stub", softmax="stub"),
 )
 DIAGNOSED_BY_NAME = {d.name: d for d in DIAGNOSED}
+
+# §4.10's troubleshooting table, row by row (the keys of attnkit.bugs.TABLE_ROW): the mistakes whose verify
+# transcript the row describes. tests/unit/test_chapter_text.py checks that the row lists exactly the FAIL
+# lines each of them makes verify print, and that their diagnosis points at this row and no other.
+TROUBLESHOOTING = {
+    "scores_scale": ("bug_no_scale", "scores_divided"),
+    "scores_unwritten": ("bug_rebind_out", "scores_stub", "bug_default_scale"),
+    "scores_return": ("scores_no_return",),
+    "mask": ("bug_mask_rebound", "bug_mask_multiplied", "mask_np_add_dropped", "mask_stub", "unnamed_mask_subtracted"),
+    "softmax_zeros": ("bug_softmax_rebind_out", "softmax_stub", "softmax_returns_new"),
+    "softmax_sum": ("bug_softmax_unnormalised", "unnamed_softmax_squared", "unnamed_softmax_epsilon"),
+    "softmax_axis": ("bug_softmax_axis0",),
+    "softmax_whole": ("softmax_whole",),
+    "softmax_nan": ("softmax_min_shift",),
+    "pipeline": ("unnamed_mask_fixed_size",),
+    "verify_blind": ("bug_hardcoded", "bug_q_qt", "bug_k_qt", "bug_scale_q_in_place", "bug_mask_assigned",
+                     "bug_mask_contiguous_copy", "bug_softmax_no_max", "bug_softmax_global_max", "bug_softmax_axis1",
+                     "bug_softmax_in_place_inp", "mask_clobbers_mask", "scores_in_float32", "softmax_in_float32"),
+}
 
 
 def release() -> nbformat.NotebookNode:

@@ -1,14 +1,39 @@
-"""Does the chapter's prose quote what the code really prints?"""
+"""Does §4.10's troubleshooting table say what verify really prints, and does the diagnosis point at its rows?
+
+The table is written by hand in the master; these tests hold it to the facts. Each row is found by its
+symptom (the first column), which ``attnkit.bugs.TABLE_ROW`` quotes; ``TROUBLESHOOTING`` in
+tests/support/mistakes.py names the mistakes each row describes. A row's second column must quote exactly
+the FAIL lines those mistakes make verify print, each under the TEST that prints it.
+"""
 import contextlib
 import io
 import re
+from dataclasses import dataclass
 
 import nbformat
+import numpy as np
+import pytest
 
 from attnkit import lab, verify
+from attnkit.bugs import ROLE, TABLE_ROW
+from attnkit.diagnose import diagnose
 from coursekit.paths import MASTER
+from support.mistakes import BY_NAME, DIAGNOSED, DIAGNOSED_BY_NAME, MISTAKES, TROUBLESHOOTING, functions, release
 
 TABLE_CELL = "s410-troubleshooting"  # §4.10 常见错误与排查顺序
+RELEASE = release()
+# Every assertion verify can print, with the TEST that prints it (the reference passes them all).
+MESSAGES = {c.message: c.test for c in verify.run_all(*lab.REFERENCE, file=io.StringIO()).checks}
+POINTER = re.compile(r"排查表“([^”]+)”")            # how a finding names one row (attnkit.bugs.row)
+STAGE_POINTER = re.compile(r"「先检查」一栏写着 (\w+) 的几行")  # ... or the rows of one function (bugs.rows_of)
+
+
+@dataclass(frozen=True)
+class Row:
+    symptom: str   # first column, code marks dropped: what TABLE_ROW quotes
+    fails: dict    # {verify message: the TEST it is quoted under}
+    notes: tuple   # other quoted lines (row sums), "…" standing for a number
+    check: str     # the 先检查 column
 
 
 def cell(cell_id: str) -> str:
@@ -16,38 +41,118 @@ def cell(cell_id: str) -> str:
     return next(c.source for c in nb.cells if c.id == cell_id)
 
 
-def verify_lines(*functions) -> str:
+def quotes(text: str) -> list:
+    """The `code` quotes of ``text``; ``[j]`` stands for the three lines j = 0, 1, 2."""
+    found = re.findall(r"`([^`]+)`", text)
+    return [q.replace("[j]", f"[{j}]") for q in found for j in ((0, 1, 2) if "[j]" in q else (None,))]
+
+
+def parse_row(line: str) -> Row:
+    symptom, fails, _cause, check = [part.strip() for part in line.strip().strip("|").split("|")]
+    quoted, test = {}, None
+    for piece in re.split(r"(TEST \d)", fails):  # a quote belongs to the last "TEST n" before it
+        if re.fullmatch(r"TEST \d", piece):
+            test = int(piece[-1])
+        else:
+            quoted.update({q: test for q in quotes(piece)})
+    return Row(symptom.replace("`", ""), {q: t for q, t in quoted.items() if q in MESSAGES},
+               tuple(q for q in quoted if q not in MESSAGES), check)
+
+
+def table_rows(text: str) -> list:
+    lines = [line for line in text.splitlines() if line.startswith("|")]
+    return [parse_row(line) for line in lines[2:]]  # below the header and its |---| line
+
+
+ROWS = {row.symptom: row for row in table_rows(cell(TABLE_CELL))}
+
+
+def mistake(name: str):
+    return BY_NAME.get(name) or DIAGNOSED_BY_NAME[name]
+
+
+def transcript(name: str) -> tuple:
+    """(the FAIL messages verify prints for this mistake, with their TEST; everything it printed)."""
     printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        verify.run_all(*functions)
-    return printed.getvalue()
+    # a student print() is not verify's; the overflow of a softmax without its max shift is the point
+    with contextlib.redirect_stdout(io.StringIO()), np.errstate(all="ignore"):
+        report = verify.run_all(*functions(mistake(name), RELEASE), file=printed)
+    return {c.message: c.test for c in report.checks if not c.passed}, printed.getvalue()
 
 
-def table_quotes(table: str) -> list:
-    """The `code` quotes in the last column ("在 verify 里的样子") of a markdown table."""
-    rows = [line for line in table.splitlines() if line.startswith("|") and "TEST" in line]
-    return [quote for row in rows for quote in re.findall(r"`([^`]+)`", row.rstrip(" |").rsplit("|", 1)[1])]
+def differences(row: Row, names) -> list:
+    """What the row says that a mistake's transcript does not bear out (empty: the row is exact)."""
+    found, printed_by_any = [], ""
+    for name in names:
+        fails, printed = transcript(name)
+        printed_by_any += printed
+        if fails != row.fails:
+            found.append(f"{name} fails {sorted(fails.items())}, the row lists {sorted(row.fails.items())}")
+    found += [f"no mistake prints {note!r}" for note in row.notes if note.rstrip("… ") not in printed_by_any]
+    return found
 
 
-def missing_quotes(table: str, printed: str) -> list:
-    """Quotes that ``printed`` does not contain (a trailing … stands for a number)."""
-    return [q for q in table_quotes(table) if q.rstrip("…").rstrip() not in printed]
+# ---------- the table against verify ----------
+
+def test_are_the_tables_rows_exactly_the_symptoms_bugs_knows():
+    """Does every row of §4.10 have a key in TABLE_ROW, and every TABLE_ROW entry a row (the same words)?"""
+    assert sorted(ROWS) == sorted(TABLE_ROW.values())
+    assert sorted(TROUBLESHOOTING) == sorted(TABLE_ROW)
+    assert len(ROWS) >= 10
 
 
-def test_troubleshooting_table_quotes_lines_verify_prints():
-    """Is every line §4.10's table quotes printed by verify's baseline run?"""
-    table = cell(TABLE_CELL)
-    assert len(table_quotes(table)) >= 10
-    assert missing_quotes(table, verify_lines(*lab.STUBS)) == []
+@pytest.mark.parametrize("key", sorted(TROUBLESHOOTING))
+def test_does_each_row_list_exactly_the_fail_lines_its_mistakes_print(key):
+    """For every mistake the row stands for: FAIL lines = the row's quotes, each under its TEST; notes printed?"""
+    row = ROWS[TABLE_ROW[key]]
+    assert TROUBLESHOOTING[key], "every row needs a mistake that shows it"
+    assert differences(row, TROUBLESHOOTING[key]) == []
+
+
+def test_does_a_wrong_row_get_caught():
+    """Control: a row that forgets a FAIL line, puts one under the wrong TEST or invents a note is reported?"""
+    fewer = parse_row("| x | TEST 1 的 `out[0][0] = 0.5` | y | z |")
+    wrong_test = parse_row("| x | TEST 2 的 `out[0][0] = 0.5`、`out[1][1] = 0.5` | y | z |")
+    invented = parse_row("| x | TEST 1 的 `out[0][0] = 0.5`、`out[1][1] = 0.5`（`row 0 sum = 7.0`） | y | z |")
+    assert len(differences(fewer, ["bug_no_scale"])) == 1
+    assert len(differences(wrong_test, ["bug_no_scale"])) == 1
+    assert differences(invented, ["bug_no_scale"]) == ["no mistake prints 'row 0 sum = 7.0'"]
 
 
 def test_the_table_no_longer_cites_check_numbers():
     """Does the table avoid '第 11、12、14 项'-style numbers that verify does not print?"""
     assert not re.search(r"第 \d+(、\d+)* 项", cell(TABLE_CELL))
-    assert not re.search(r"第 \d+", verify_lines(*lab.STUBS))  # verify indeed prints no numbers
+    assert not re.search(r"第 \d+", transcript("stubs")[1])  # verify indeed prints no numbers
 
 
-def test_a_quote_verify_does_not_print_is_caught():
-    """Control: is a made-up quote in the last column reported, and one from another column ignored?"""
-    table = "| 现象 | `out[0][0] = 0.25` | TEST 1 的 `out[0][0] = 0.5`、`第 3 项` FAIL |"
-    assert missing_quotes(table, verify_lines(*lab.STUBS)) == ["第 3 项"]
+def test_does_the_row_of_verify_blind_mistakes_get_a_finding_from_the_diagnosis():
+    """'22 项全 PASS，诊断格子却有发现': does each of its mistakes really get a finding?"""
+    for name in TROUBLESHOOTING["verify_blind"]:
+        assert diagnose(*functions(mistake(name), RELEASE)), name
+
+
+# ---------- the diagnosis against the table ----------
+
+def pointers(message: str) -> list:
+    return POINTER.findall(message)
+
+
+@pytest.mark.parametrize("key", sorted(TROUBLESHOOTING))
+def test_does_the_diagnosis_of_a_rows_mistakes_point_at_that_row(key):
+    """A finding that names a row of the table names the row whose FAIL lines the student sees?"""
+    for name in TROUBLESHOOTING[key]:
+        findings = diagnose(*functions(mistake(name), RELEASE))
+        named = {p for f in findings[:1] for p in pointers(f.message)}
+        assert named <= {TABLE_ROW[key]}, (name, named)
+
+
+def test_does_every_pointer_the_diagnosis_prints_name_a_row_of_the_table():
+    """Over both mistake tables: each 排查表“…” is a symptom of §4.10, each 先检查 pointer names a row's function?"""
+    named, stages = set(), set()
+    for entry in (*MISTAKES, *DIAGNOSED):
+        for finding in diagnose(*functions(entry, RELEASE)):
+            named.update(pointers(finding.message))
+            stages.update(STAGE_POINTER.findall(finding.message))
+    assert named and named <= set(ROWS), named - set(ROWS)
+    assert stages and all(any(role in row.check for row in ROWS.values()) for role in stages)
+    assert len(named) >= 6 and stages <= set(ROLE.values())

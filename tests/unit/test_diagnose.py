@@ -30,19 +30,19 @@ def test_the_reference_gets_no_finding():
 
 # Words the message must contain, for the table's entries whose rule words them specially.
 PHRASES = {
-    "bug_no_scale": ["Q @ K^T", "scale = 0.3", "对角项不对"],
+    "bug_no_scale": ["Q @ K^T", "scale = 0.3", "对角线上的 0.5 不对"],
     "bug_default_scale": ["0.5 × (Q @ K^T)", "1/sqrt(head_dim)", "传入的 scale"],
     "bug_k_qt": ["K @ Q^T", "转置", "K[j, d]"],
     "bug_q_qt": ["Q @ Q^T", "K 根本没有参与"],
     "bug_rebind_out": ["重新指向", "out[...] ="],
     "bug_scale_q_in_place": ["只读的输入 Q 或 K"],
-    "bug_mask_rebound": ["重新指向", "原地修改", "上三角没有被压到极小"],
+    "bug_mask_rebound": ["重新指向", "原地修改", "上三角没有变成 -1e9"],
     "bug_mask_multiplied": ["乘", "加性"],
     "bug_mask_assigned": ["覆盖", "scores 全是 0"],
     "bug_softmax_axis0": ["第 0 维", "axis=-1"],
     "bug_softmax_no_max": ["NaN/inf", "最大值"],
-    "bug_softmax_unnormalised": ["没有除以行和", "每行和不是 1"],
-    "bug_softmax_rebind_out": ["全部是 0", "重新指向"],
+    "bug_softmax_unnormalised": ["没有除以行和", "每行的和不是 1，也不是 0"],
+    "bug_softmax_rebind_out": ["softmax 的结果全是 0", "重新指向"],
     "bug_softmax_in_place_inp": ["只读的输入 inp"],
 }
 
@@ -85,7 +85,7 @@ def test_stage_passing_alone_but_failing_in_the_chain_gets_a_pipeline_finding():
 
     findings = diagnose(REF_SCORES, mask_tired, REF_SOFTMAX)
     assert [(f.stage, f.bug) for f in findings] == [("mask", "pipeline_mismatch")]
-    assert "端到端只剩零星 PASS" in findings[0].message and "student_apply_mask" in findings[0].message
+    assert "TEST 4 的上三角不是 0" in findings[0].message and "student_apply_mask" in findings[0].message
     assert findings[0].student.shape == findings[0].reference.shape == (5, 5)
 
 

@@ -26,6 +26,44 @@ def test_does_the_course_rubric_cover_every_written_question_with_shares_adding_
         assert all(p.terms for p in rubric.points)
 
 
+def _prompts_and_answers() -> dict:
+    """{grade_id: (the question as the student reads it, the master's reference answer)}, from the master.
+
+    The question is everything from the last ``###`` heading above the answer cell down to it (the
+    prompt, and any demo cell the question asks to run).
+    """
+    import json
+    cells, found, above = json.loads(MASTER.read_text(encoding="utf-8"))["cells"], {}, []
+    for cell in cells:
+        source, meta = "".join(cell["source"]), cell["metadata"].get("nbgrader", {})
+        if cell["cell_type"] == "markdown" and meta.get("solution"):
+            found[meta["grade_id"]], above = ("\n".join(above), source), []
+        elif "### " in source:
+            above = [source[source.rindex("### "):]]
+        else:
+            above.append(source)
+    return found
+
+
+def test_does_each_reference_answer_get_every_rubric_point_suggested():
+    """The master's reference answer hits a key term of every point: the rubric asks for what it says?"""
+    rubrics = load_rubrics(COURSE, ASSIGNMENT).by_question
+    for question, (_, answer) in _prompts_and_answers().items():
+        assert suggest(rubrics[question], answer) == [True] * len(rubrics[question].points), question
+
+
+def test_does_no_key_term_come_from_the_question_itself():
+    """A term the prompt contains would be suggested for any answer that restates the question: none is?"""
+    rubrics = load_rubrics(COURSE, ASSIGNMENT).by_question
+    written = _prompts_and_answers()
+    assert len(written) == 8
+    for question, (prompt, _) in written.items():
+        hits = [t for p in rubrics[question].points for t in p.terms if t.lower() in prompt.lower()]
+        assert hits == [], (question, hits)
+    # control: the terms the old rubric had ("NaN" for the -inf question) are caught
+    assert "nan" in written["q_lab2_neg_inf"][0].lower() and "倍" in written["q_lab3_matmul_speed"][0]
+
+
 def test_is_a_missing_file_no_rubric_rather_than_an_error(tmp_path):
     rubrics = load_rubrics(tmp_path, ASSIGNMENT, QUESTIONS)
     assert rubrics.missing_file and rubrics.by_question == {}

@@ -28,7 +28,7 @@ def test_does_each_test_cell_carry_its_test_number_once():
     names = cell_names(nbformat.read(MASTER, as_version=4))
     for test in TEST_CELLS:
         assert names[test.grade_id].count(f"TEST {test.number}") == 1, names[test.grade_id]
-    assert names["test1_scores"].startswith("TEST 1 · 任务 4.2：实现 student_attention_scores")
+    assert names["test1_scores"].startswith("TEST 1 · 任务 2：实现 student_attention_scores")
 
 
 def test_are_headings_found_past_code_cells_and_the_last_heading_of_a_cell_wins():

@@ -2,13 +2,13 @@
 
 nbgrader names a graded cell by its ``grade_id`` (``q_think1_scale``) or by its kind (``Test
 cell``, ``Written response``). The chapter already names them, once, in its own headings:
-``### 思考题 1`` above a written answer, ``### 任务 4.2：实现 `student_attention_scores```
+``### 思考题 1`` above a written answer, ``### 任务 2：实现 `student_attention_scores```
 above the solution and test cell of TEST 1. :func:`cell_names` reads those headings from the
 notebook being shown — the autograded copy in feedback, the student's copy in validate — so a
 renamed heading renames the cell everywhere, with no list to keep in step.
 
 A test cell also carries its TEST number (``attnkit.gradecell.TEST_CELLS``, the one place for
-it), which the cell's printed ``[TEST n]`` lines use too: ``TEST 1 · 任务 4.2：实现 …``.
+it), which the cell's printed ``[TEST n]`` lines use too: ``TEST 1 · 任务 2：实现 …``.
 """
 import re
 

@@ -41,7 +41,8 @@ _GENERIC = {
     "exception": "{role} 抛出异常：读懂 traceback、检查形状与下标；C 版的输入检查（非法输入返回 -1 或什么都不做）要保留。",
     "return_code": "返回状态码约定（C 风格）：{role} 成功返回 0、非法输入返回 -1，结果经 out 参数传出。",
     "mutates_input": "只读参数不能改：{role} 除了约定的输出数组，不要原地改写其他输入（需要时先 .copy()）。",
-    "pipeline_mismatch": "三段串联：{role} 单独测试通过，串起来却偏离；讲清各段之间传递的数组（形状、dtype、是否原地写入）。",
+    "pipeline_mismatch": "三段串联：{role} 单独测试通过，串起来却偏离；讲清各段之间传递的数组（形状、dtype），"
+                         "函数不能依赖上一次调用留下的状态、写死尺寸，或改写后一步还要读的数组。",
 }
 
 RETEACH = {**_NAMED, **{f"{stage}_{kind}": text.format(role=ROLE[stage])
