@@ -57,8 +57,8 @@ class _Wire:
                 break
             self.sort(message)
             read = True
-        if (read or self.broken) and self._readable is not None and not self._readable.done():
-            self._readable.set_result(None)  # the other queue's reader may be waiting for what was just read
+        if read or self.broken:
+            self._wake()  # the other queue's reader may be waiting for what was just read
 
     async def get(self, queue: str, timeout):
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -78,23 +78,25 @@ class _Wire:
 
     def close(self) -> None:
         """Stop watching the socket, then close it (a watch left behind would outlive the descriptor's number)."""
-        if self._readable is not None and not self._readable.done():
-            self._readable.get_loop().remove_reader(self.fd)
-            self._readable.cancel()
+        self._wake()
         self.sock.close()
 
     async def wait_readable(self, timeout) -> None:
         """Until the socket has something to read, or ``timeout`` seconds; one watch shared by both queues."""
         loop = asyncio.get_running_loop()
-        if self._readable is None or self._readable.done() or self._readable.get_loop() is not loop:
-            future, fd = loop.create_future(), self.fd
-            loop.add_reader(fd, lambda: future.done() or future.set_result(None))
-            future.add_done_callback(lambda _: loop.remove_reader(fd) if not future.cancelled() else None)
-            self._readable = future
+        if self._readable is None or self._readable.done():
+            self._readable = loop.create_future()
+            loop.add_reader(self.fd, self._wake)
         try:
             await asyncio.wait_for(asyncio.shield(self._readable), timeout)
         except asyncio.TimeoutError:
             pass
+
+    def _wake(self) -> None:
+        """End the watch (at once, so that a later one is never removed by this one's leftovers), waking its waiters."""
+        if self._readable is not None and not self._readable.done():
+            self._readable.get_loop().remove_reader(self.fd)
+            self._readable.set_result(None)
 
 
 class _Channel:
