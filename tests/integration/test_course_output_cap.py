@@ -10,6 +10,7 @@ import re
 
 import nbformat
 import pytest
+from nbgrader.preprocessors import Execute
 from nbgrader.validator import Validator
 from traitlets.config.loader import PyFileConfigLoader
 
@@ -85,7 +86,7 @@ def test_is_a_normal_submissions_output_unchanged(serial_class, uncapped):
 def test_does_the_course_config_cap_autograde_and_validate():
     """What nbgrader builds from autograde/nbgrader_config.py, loaded here as nbgrader loads it."""
     config = PyFileConfigLoader("nbgrader_config.py", path=str(COURSE)).load_config()
-    execute = Validator(config=config).preprocessors[-1](config=config)  # what validate and autograde run
-    assert execute.kernel_manager_class is GradingKernelManager
+    assert Validator(config=config).preprocessors[-1] is Execute  # nbgrader's own, for validate and autograde
+    assert config.Execute.kernel_manager_class is GradingKernelManager  # what it starts its kernels with
     manager = GradingKernelManager(config=config)
     assert (manager.cell_output_limit, manager.notebook_output_limit) == (300_000, 1_200_000)

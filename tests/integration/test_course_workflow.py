@@ -112,15 +112,13 @@ def test_does_every_step_succeed(workflow):
 
 
 def test_does_validate_pass_the_master_and_show_the_releases_baseline(workflow):
-    """Master: all tests pass; release: the 4 test cells give partial credit, the 8 empty answers one Chinese entry?"""
+    """Master: all tests pass; release: the 4 test cells give partial credit, the 8 empty answers nbgrader's own entries
+    (the instructor's command is nbgrader's; the students' Validate button folds them: tests/unit/test_plugins_validation.py)?"""
     assert "Success! Your notebook passes all the tests." in workflow.done["validate_source"].stdout
     release = workflow.done["validate_release"].stdout
-    assert "VALIDATION FAILED ON 5 CELL(S)!" in release and "You did not provide a response." not in release
+    assert f"VALIDATION FAILED ON {len(POINTS) + len(MANUAL)} CELL(S)!" in release
     assert release.count("Partial credit; passed some but not all of the tests") == len(POINTS)
-    names = cell_names(nbformat.read(STUDENT, as_version=4))
-    written = [names[grade_id] for grade_id in MANUAL]
-    assert "还没有作答的书面题（8 道）：\n" + "".join(f"      · {name}\n" for name in written) in release
-    assert "代码：4 个评分单元格没有全部通过" in release and f"  · {names['test4_end_to_end']}" in release
+    assert release.count("You did not provide a response.") == len(MANUAL)
 
 
 def test_is_the_instructor_told_how_many_answers_are_pending_without_being_stopped(workflow):

@@ -148,7 +148,9 @@ class GradingKernelManager(AsyncKernelManager):
         raise RuntimeError("a grading kernel is never restarted: each notebook gets a fresh one")
 
     async def cleanup_resources(self, restart: bool = False) -> None:
-        pass  # shutdown_kernel removed everything
+        """What nbclient always calls last, also for a kernel it found dead (and so never shut down): a runner
+        that closed its socket may still be running."""
+        self._release()
 
     # ---------- the runner ----------
 
