@@ -78,7 +78,8 @@ def stage(work: pathlib.Path, update_lock=False) -> None:
             (work / name).unlink(missing_ok=True)  # npm install resolves package.json afresh and writes it
             continue
         if not (SOURCE / name).exists():
-            raise BuildError(f"{SOURCE / name} is missing" + (" (make it: --update-lock)" if name.endswith("lock.json") else ""))
+            hint = " (write it: --update-lock)" if name == "package-lock.json" else ""
+            raise BuildError(f"{SOURCE / name} is missing{hint}")
         if (SOURCE / name).is_dir():
             shutil.copytree(SOURCE / name, work / name)
         else:
@@ -103,7 +104,10 @@ def publish(built: pathlib.Path, out: pathlib.Path) -> list:
     """``out`` made to hold exactly the files of ``built`` (the folder itself is kept: Lab's link points at it)."""
     out.mkdir(parents=True, exist_ok=True)
     for entry in out.iterdir():
-        shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
     shutil.copytree(built, out, dirs_exist_ok=True)
     return sorted(str(path.relative_to(out)) for path in out.rglob("*") if path.is_file())
 

@@ -110,6 +110,7 @@ def test_does_a_student_get_feedback_after_submit_with_nobody_else_acting(course
         # the page released again (the written answers marked) and fetched over the open one: one tab, the new score
         viewers = page.locator(".jp-HTMLViewer").count()
         score_line = _release_again(plan, student, stamp)
+        open_from_nbgrader_menu(page, "Assignment List")  # back in front of the page's tab
         open_feedback(page, stamp, "service_feedback_again", shows=score_line)
         assert page.locator(".jp-HTMLViewer").count() == viewers
     finally:
