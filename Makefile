@@ -23,7 +23,7 @@ export npm_config_cache     := $(STATE)/npm
 # told by the course config; this is coursekit.paths.GRADER, which tests/unit/test_paths.py checks).
 export ATTN_GRADER          := $(CURDIR)/autograde/grader/__init__.py
 
-.PHONY: lab test test-fast test-hub-class venv release book grade report service system-deps clean hub hub-remove
+.PHONY: lab test test-fast test-hub-class venv release book labextension grade report service system-deps clean hub hub-remove
 
 venv: $(STAMP)
 
@@ -33,7 +33,8 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip 'uv>=0.9,<1'
 	@# uv resolves from PyPI as pip does, in a fifth of the time (≈ 10 s, not ≈ 50); the hub's user environment too.
 	$(VENV)/bin/uv pip install --quiet --python $(PY) --compile-bytecode -e '.[course,test]'
-	@# The students' Lab extension: a wheel installs it (pyproject's data-files), an editable install does not.
+	@# The students' Lab extension, as committed (built by `make labextension`): a wheel installs it (pyproject's
+	@# data-files), an editable install does not.
 	mkdir -p $(VENV)/share/jupyter/labextensions
 	ln -sfn $(CURDIR)/autograde/coursekit/labextension/attention-feedback $(VENV)/share/jupyter/labextensions/
 	@# The torch oracle tests run when a local CPU wheel is on disk; they skip otherwise.
@@ -107,6 +108,12 @@ service: venv
 # Regenerate notebooks/ch04_attention.ipynb from the nbgrader master (autograde/source/…).
 release: venv
 	$(PY) scripts/release_notebook.py
+
+# The students' Lab extension (autograde/coursekit/labextension/src/index.ts) built by JupyterLab's builder into
+# the committed attention-feedback/ beside it, which `make venv` links and the wheel ships: commit both. Needs
+# node >= 20.19 and npm; npm installs package-lock.json under .state/ (scripts/build_labextension.py).
+labextension: venv
+	$(PY) scripts/build_labextension.py
 
 # The static HTML edition: notebooks/ch04_attention.ipynb executed, as book/_build/html/index.html (one file).
 book: venv

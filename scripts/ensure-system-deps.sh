@@ -8,7 +8,7 @@ missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -n "$(fc-list :lang=zh 2>/dev/null)" ] || missing+=(fonts-noto-cjk)
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
-command -v node >/dev/null 2>&1 || missing+=(nodejs)  # the Lab extension's unit test; the hub needs npm too
+command -v node >/dev/null 2>&1 || missing+=(nodejs)  # the Lab extension's tests and its build (npm too), the hub's proxy
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "installing ${missing[*]} for the tests ..."

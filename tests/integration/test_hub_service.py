@@ -63,6 +63,20 @@ def service(course_hub_plan):
     return pid
 
 
+def _release_again(plan, student, stamp) -> str:
+    """What Fetch Feedback does with a page released again after the written answers were marked: the new
+    page written over the fetched one, same path and owner (here its score line, 1.5 points higher).
+    The new score line, as the page shows it."""
+    path = pathlib.Path(plan.homes[student]) / ASSIGNMENT / "feedback" / stamp / f"{ASSIGNMENT}.html"
+    html = path.read_text(encoding="utf-8")
+    old = re.search(r"目前得分 <b>([\d.]+) / ([\d.]+)</b>", html)
+    assert old, f"no score line in {path}"
+    score, max_score = old.groups()
+    new = f"{float(score) + 1.5:g}"
+    path.write_text(html.replace(old.group(0), f"目前得分 <b>{new} / {max_score}</b>"), encoding="utf-8")
+    return f"目前得分 {new} / {max_score}"
+
+
 def _submissions(page) -> int:
     return page.locator("#submitted_assignments_list .list_item", has_text=ASSIGNMENT).count()
 
@@ -92,6 +106,13 @@ def test_does_a_student_get_feedback_after_submit_with_nobody_else_acting(course
         page.locator("#submitted_assignments_list", has_text="(view feedback)").first.wait_for(timeout=SHORT)
         shot(page, "service_feedback_fetched")
         text = open_feedback(page, stamp, "service_feedback")
+
+        # the page released again (the written answers marked) and fetched over the open one: one tab, the new score
+        viewers = page.locator(".jp-HTMLViewer").count()
+        score_line = _release_again(plan, student, stamp)
+        open_from_nbgrader_menu(page, "Assignment List")  # back in front of the page's tab
+        open_feedback(page, stamp, "service_feedback_again", shows=score_line)
+        assert page.locator(".jp-HTMLViewer").count() == viewers
     finally:
         page.context.close()
 

@@ -69,16 +69,16 @@ def feedback_stamps(plan, student) -> list:
     return sorted(entry["name"] for entry in folder["content"]) if status == 200 else []
 
 
-def open_feedback(page, stamp, name):
+def open_feedback(page, stamp, name, shows="目前得分"):
     """One click on "(view feedback)" of the submission ``stamp`` in the open Assignment List, as the
-    student does: the course's Lab extension opens the page in Lab's HTML viewer, untrusted. Its
-    visible text, once its score line shows."""
+    student does: the course's Lab extension opens the page in Lab's HTML viewer, untrusted (a tab
+    already open on it is read from disk again). Its visible text, once it shows ``shows`` (the score line)."""
     row = page.locator("#submitted_assignments_list .nested_list_item", has_text=stamp)  # one submission's row
     row.get_by_text("(view feedback)").click()
     viewer = page.locator(".jp-HTMLViewer", has=page.locator("iframe")).last
     viewer.wait_for(timeout=SHORT)
     assert viewer.locator("iframe").get_attribute("sandbox").split() == ["allow-same-origin"]  # no scripts
     body = page.frame_locator(".jp-HTMLViewer iframe").last.locator("body")
-    body.get_by_text("目前得分").first.wait_for(timeout=SHORT)
+    body.get_by_text(shows).first.wait_for(timeout=SHORT)
     shot(page, name)
     return body.inner_text()

@@ -1,68 +1,36 @@
-"""Does the students' Lab extension (autograde/coursekit/labextension) open a fetched feedback page
-when nbgrader's "(view feedback)" moves the file browser there, and nothing else; does Lab find it;
-does the wheel ship all of it?
+"""Does the students' Lab extension (autograde/coursekit/labextension) open a fetched feedback page, as
+it is on disk now, when nbgrader's "(view feedback)" moves the file browser there, and nothing else;
+does Lab find it; does the wheel ship exactly what the build wrote?
 
-The extension is JavaScript written by hand (no build step). Here Node runs the very file Lab loads,
-against a stand-in for Lab's application (command registry, contents service). The hub's Chromium
-tests (test_hub_service.py, test_hub.py) click the real link.
+The extension is TypeScript (``src/index.ts``) built by JupyterLab's builder into the committed
+``attention-feedback/`` (``make labextension``). Here Node loads that build as Lab's page does
+(tests/support/labextension_harness.js: the remoteEntry file, the container's init and get, its
+chunk through a <script> tag) and drives it against a stand-in Lab (command registry, contents
+service, document manager). tests/integration/test_labextension_build.py checks that the build is
+what the source builds to; the hub's Chromium tests (test_hub_service.py, test_hub.py) click the
+real link.
 """
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import tomllib
 
+import jupyterlab
 import pytest
 from jupyterlab_server.config import get_federated_extensions
+from setuptools.config.expand import canonic_data_files
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 EXTENSIONS = REPO / "autograde" / "coursekit" / "labextension"
 NAME = "attention-feedback"
+BUILT = EXTENSIONS / NAME
+HARNESS = REPO / "tests" / "support" / "labextension_harness.js"
 FOLDER = "ch04_attention/feedback/2026-12-01 10:00:00.123456 UTC"
-
-# Loads the extension as Lab's page does (window._JUPYTERLAB[name]: init, then get("./extension")),
-# activates its plugins on a stand-in app, replays the executed commands of argv[2] (JSON), and
-# prints what the extension asked Lab to do.
-HARNESS = r"""
-const fs = require('fs');
-const vm = require('vm');
-const [file, executedJson] = process.argv.slice(-2);
-const window = {};
-vm.runInNewContext(fs.readFileSync(file, 'utf8'), { window, console, Promise, Error });
-const listeners = [];
-const asked = [];
-const app = {
-  commands: {
-    commandExecuted: { connect: fn => listeners.push(fn) },
-    execute: async (id, args) => { asked.push({ execute: id, args }); }
-  },
-  serviceManager: { contents: { get: async (path, options) => {
-    asked.push({ list: path, content: options.content });
-    return { content: [
-      { type: 'file', name: 'ch04_attention.html', path: `${path}/ch04_attention.html` },
-      { type: 'file', name: 'notes.txt', path: `${path}/notes.txt` },
-      { type: 'directory', name: 'old.html', path: `${path}/old.html` }
-    ] };
-  } } }
-};
-(async () => {
-  const container = window._JUPYTERLAB['attention-feedback'];
-  await container.init({});
-  const module = (await container.get('./extension'))();
-  const plugins = module.__esModule ? module.default : module;
-  for (const plugin of plugins) {
-    if (plugin.autoStart) plugin.activate(app);
-  }
-  for (const executed of JSON.parse(executedJson)) {
-    listeners.forEach(fn => fn(app.commands, executed));
-  }
-  await new Promise(resolve => setTimeout(resolve, 50));
-  let missing = null;
-  try { await container.get('./other'); } catch (error) { missing = error.message; }
-  console.log(JSON.stringify({ ids: plugins.map(p => p.id), asked, missing }));
-})();
-"""
+PAGE = f"{FOLDER}/ch04_attention.html"
+VIEW_FEEDBACK = {"id": "filebrowser:go-to-path", "args": {"path": FOLDER}}
 
 
 def _node() -> str:
@@ -74,9 +42,11 @@ def _node() -> str:
     return node
 
 
-def _run(executed) -> dict:
-    entry = EXTENSIONS / NAME / "static" / "remoteEntry.js"
-    done = subprocess.run([_node(), "-e", HARNESS, "--", str(entry), json.dumps(executed)],
+def _run(executed, open_pages=()) -> dict:
+    """What the built extension asked the stand-in Lab, after these executed commands, with documents
+    already open on ``open_pages``; the Lab offers its docmanager at the installed JupyterLab's version."""
+    scenario = {"executed": executed, "open": list(open_pages), "lab": jupyterlab.__version__}
+    done = subprocess.run([_node(), str(HARNESS), str(BUILT), json.dumps(scenario)],
                           capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -89,42 +59,65 @@ def test_does_view_feedback_open_the_folders_html_pages_in_the_html_viewer():
         shown = _run([{"id": "filebrowser:go-to-path", "args": {"path": path}}])
         assert shown["asked"] == [
             {"list": FOLDER, "content": True},
-            {"execute": "docmanager:open", "args": {"path": f"{FOLDER}/ch04_attention.html", "factory": "HTML Viewer"}},
+            {"find": PAGE, "widget": None},
+            {"execute": "docmanager:open", "args": {"path": PAGE, "factory": "HTML Viewer"}},
         ]
+        assert shown["logged"] == {"warn": [], "error": []}
+
+
+def test_does_view_feedback_read_an_already_open_page_from_disk_again_before_showing_it():
+    """Fetch Feedback wrote a page released again over the one a tab shows: the open document (in any
+    viewer: ``widget`` None) is reverted before Lab brings it forward, so the tab shows the new score,
+    not the old one (on the hub it kept 12/20 with 8 pending while the file said 14.2)."""
+    shown = _run([VIEW_FEEDBACK], open_pages=[PAGE])
+    assert shown["asked"] == [
+        {"list": FOLDER, "content": True},
+        {"find": PAGE, "widget": None},
+        {"revert": PAGE},
+        {"execute": "docmanager:open", "args": {"path": PAGE, "factory": "HTML Viewer"}},
+    ]
 
 
 @pytest.mark.parametrize("executed", [
     {"id": "filebrowser:go-to-path", "args": {"path": "ch04_attention"}},
     {"id": "filebrowser:go-to-path", "args": {"path": "ch04_attention/feedback"}},
-    {"id": "filebrowser:go-to-path", "args": {"path": f"{FOLDER}/ch04_attention.html"}},
+    {"id": "filebrowser:go-to-path", "args": {"path": PAGE}},
     {"id": "filebrowser:go-to-path", "args": {}},
     {"id": "docmanager:open", "args": {"path": FOLDER}},
 ])
 def test_does_anything_else_leave_lab_alone(executed):
     """Any other folder, a file, no path, or another command with a feedback folder: nothing asked."""
-    assert _run([executed])["asked"] == []
+    assert _run([executed], open_pages=[PAGE])["asked"] == []
 
 
-def test_is_it_one_plugin_and_does_it_refuse_other_modules():
+def test_is_it_one_plugin_that_takes_lab_s_document_manager_at_the_installed_version():
+    """One plugin, needing Lab's IDocumentManager, shared from the installed JupyterLab with no
+    "Unsatisfied version" warning (the build's required range admits the Lab it runs in)."""
     shown = _run([])
     assert shown["ids"] == [f"{NAME}:open-on-view"]
-    assert shown["missing"] == f"{NAME} has no module ./other"
+    assert shown["requires"] == [["@jupyterlab/docmanager:IDocumentManager"]]
+    assert shown["logged"] == {"warn": [], "error": []}
 
 
 def test_does_jupyterlab_find_it_as_a_prebuilt_extension():
-    """Lab's own discovery reads the folder's package.json, and the file it will load exists."""
+    """Lab's own discovery reads the built folder's package.json (not the source's beside it), and the
+    entry it will load exists under a content-hashed name."""
     found = get_federated_extensions([str(EXTENSIONS)])
     assert list(found) == [NAME]
     build = found[NAME]["jupyterlab"]["_build"]
-    assert (EXTENSIONS / NAME / build["load"]).is_file()
+    assert re.fullmatch(r"static/remoteEntry\.[0-9a-f]{16,}\.js", build["load"]), build["load"]
+    assert (BUILT / build["load"]).is_file()
     assert build["extension"] == "./extension"
 
 
-def test_does_the_wheel_ship_every_file_of_it_where_lab_looks():
-    """pyproject's data-files put each file of the folder under share/jupyter/labextensions/<name>/."""
+def test_does_the_wheel_ship_exactly_what_the_build_wrote():
+    """pyproject's data-files, expanded by setuptools as a wheel build does, put each built file (and
+    nothing else) under share/jupyter/labextensions/<name>/: a new content hash needs no edit there."""
     data_files = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["data-files"]
     shipped = {f"{target}/{pathlib.PurePath(source).name}": source
-               for target, sources in data_files.items() if "labextensions" in target for source in sources}
-    on_disk = {f"share/jupyter/labextensions/{path.relative_to(EXTENSIONS)}": str(path.relative_to(REPO))
-               for path in (EXTENSIONS / NAME).rglob("*") if path.is_file()}
-    assert shipped == on_disk
+               for target, sources in canonic_data_files(data_files, REPO) if "labextensions" in target
+               for source in sources}
+    built = {f"share/jupyter/labextensions/{path.relative_to(EXTENSIONS)}": str(path.relative_to(REPO))
+             for path in BUILT.rglob("*") if path.is_file()}
+    assert shipped == built
+    assert len(built) >= 3  # package.json, remoteEntry, the plugin's chunk at least
