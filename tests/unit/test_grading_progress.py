@@ -38,7 +38,7 @@ def test_does_the_summary_list_each_failure_with_its_reason():
     progress.record(StudentResult("ok_student", True))
     progress.record(StudentResult("broken", False, "NotJSONError: Notebook does not appear to be JSON"))
     clock.now += 65
-    summary = progress.summary(interrupted=True)
+    summary = progress.summary(Progress.INTERRUPTED)
     assert summary.splitlines()[0].startswith("Interrupted: 1 graded, 1 failed, 1 not graded, of 3 in 1:05")
     assert "  FAILED broken: NotJSONError: Notebook does not appear to be JSON" in summary
     assert "make grade" in summary.splitlines()[-1]

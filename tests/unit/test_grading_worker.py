@@ -1,7 +1,5 @@
 """Does coursekit.grading.worker tell one honest reason per failed student, from data rather than the log?"""
-import sqlalchemy.exc
-
-from coursekit.grading.worker import GRADEBOOK_TROUBLE, failure_reason
+from coursekit.grading.worker import failure_reason
 from coursekit.plugins.failures import Failure
 
 
@@ -21,13 +19,6 @@ def test_is_the_course_reason_preferred():
     """ZeroOnFailureExporter's recorded reason (the gradebook's comment) is the reason, whatever nbgrader caught?"""
     failure = Failure("s", "NotJSONError: bad", "Not graded automatically, scored 0: NotJSONError: bad. After …")
     assert failure_reason(_Converter(failure, ValueError("x"))) == failure.reason
-
-
-def test_is_a_gradebook_error_called_what_it_is():
-    """A locked or unreachable gradebook is reported as such (not as "run nbgrader db upgrade")?"""
-    error = sqlalchemy.exc.OperationalError("INSERT …", {}, Exception("database is locked"))
-    reason = failure_reason(_Converter(error=error))
-    assert reason.startswith(GRADEBOOK_TROUBLE) and "database is locked" in reason and "db upgrade" not in reason
 
 
 def test_is_there_always_a_reason():

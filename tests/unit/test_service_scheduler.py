@@ -5,12 +5,14 @@ by hand, and the clock is the test's. So each rule is seen in the decisions the 
 """
 import pytest
 
+from coursekit.grading.pool import Done, Faulted, Note
 from coursekit.service import control
 from coursekit.service.fair_queue import GRADE, RELEASE
 from coursekit.service.journal import Journal
 from coursekit.service.log import ServiceLog
 from coursekit.service.policy import Policy
-from coursekit.service.scheduler import Scheduler
+from coursekit.service.scheduler import BACKOFF, Scheduler
+from coursekit.service.worker import Graded, JobOutcome
 
 A, COURSE_ID = "ch04_attention", "c1"
 
@@ -36,7 +38,7 @@ class FakePool:
 
     def dead(self):
         found, self.died = self.died, []
-        for index, _ in found:
+        for index, _, _ in found:
             self.holding[index] = None
         return found
 
@@ -44,20 +46,22 @@ class FakePool:
         job, self.holding[index] = self.holding[index], None
         return job
 
-    def finish(self, index=0, ok=True, score=12.0, collected=None, error="", graded=True):
+    def finish(self, index=0, ok=True, score=12.0, collected=None, fault="", graded=True):
         """The job ends: graded (``collected``: the newer submission collect found instead), released as
-        the job said, or failed for the course's reasons (``error``; ``graded``: before or after grading)."""
+        the job said, or stopped by a fault of the machine (``fault``; ``graded``: before or after grading)."""
         job = self.holding[index]
         stamp = collected or job.timestamp
         if job.kind == GRADE and graded:
             result = {"ok": ok, "score": score if ok else 0.0, "max_score": 20.0,
                       "reason": "" if ok else "NotJSONError: not JSON", "notes": [], "seconds": 1.0}
-            self.messages.append(("graded", index, job.key, stamp, result))
-        self.messages.append(("done", index, job.key, {"timestamp": stamp, "released": job.release and not error,
-                                                       "error": error, "timings": {"grade": 1.0}}))
+            self.messages.append(Note(index, job, Graded(stamp, result)))
+        if fault:
+            self.messages.append(Faulted(index, job, fault))
+        else:
+            self.messages.append(Done(index, job, JobOutcome(stamp, job.release, {"grade": 1.0})))
 
     def die(self, index=0):
-        self.died.append((index, self.holding[index]))
+        self.died.append((index, self.holding[index], -9))
 
 
 class World:
@@ -245,7 +249,8 @@ def test_a_restart_does_the_interrupted_submission_again(tmp_path, graded_before
 
 
 def test_ungradable_and_dead_workers(tmp_path):
-    """A submission nbgrader cannot grade gets the page saying so; a worker that dies twice on one does too."""
+    """A submission nbgrader cannot grade gets the page saying so; one whose worker dies (killed: the machine's)
+    waits, is tried again after the back-off, and never gets a "not graded" page?"""
     world = World(tmp_path, Policy((A,)))
     world.submit("a")
     world.step()
@@ -255,13 +260,18 @@ def test_ungradable_and_dead_workers(tmp_path):
     assert "NOT GRADED (submitted 10:00:01.00): NotJSONError: not JSON; feedback released" in world.log()
     world.submit("b")
     world.step()
-    world.pool.die()
+    for tries in range(1, 4):
+        world.pool.die()
+        world.step(2)
+        assert [j.student for j in world.pool.sent].count("b") == tries  # not yet again: backing off
+        assert "the grading process died (signal 9)" in world.entry("b").waiting["cause"]
+        world.now += BACKOFF[1]
+        world.step()
+    assert all(job.kind == GRADE for job in world.pool.sent if job.student == "b")
+    world.pool.finish()
     world.step(2)
-    assert [j.student for j in world.pool.sent] == ["a", "b", "b"]
-    world.pool.die()
-    world.step(2)
-    last = world.pool.sent[-1]
-    assert (last.student, last.kind) == ("b", RELEASE) and "died twice" in last.notice
+    assert world.entry("b").releases and world.entry("b").waiting is None
+    assert "NOT GRADED" not in world.log().split("10:00:02")[-1]
 
 
 def test_overrunning_job_is_stopped(tmp_path):
@@ -288,18 +298,45 @@ def test_a_submission_collected_early_is_not_graded_twice(tmp_path):
 
 
 @pytest.mark.parametrize("graded", [False, True])
-def test_a_failure_of_the_course_is_retried_after_a_pause(tmp_path, graded):
-    """The gradebook or the exchange failed (before or after grading): the job is tried again, 30 s later."""
+def test_a_fault_of_the_machine_is_retried_with_back_off_and_never_released(tmp_path, graded):
+    """The gradebook or the exchange failed (before or after grading): nothing released; the job is tried again after
+    5 s, then 10 s …; once the machine works, graded (or released) as if nothing had happened?"""
     world = World(tmp_path, Policy((A,)))
     world.submit("a")
     world.step()
-    world.pool.finish(error="StepFailed: exchange gone", graded=graded)
+    world.pool.finish(fault="the gradebook cannot be reached (connection refused)", graded=graded)
     world.step(3)
     assert len(world.pool.sent) == 1 and world.entry("a").releases == []
-    assert "FAILED, not because of the student (StepFailed: exchange gone); tried again in 30 s" in world.log()
-    world.now += 31
+    assert world.entry("a").waiting["cause"] == "the gradebook cannot be reached (connection refused)"
+    assert "WAITING (submitted 10:00:01.00): the machine's fault, not the student's: the gradebook cannot be " \
+           "reached (connection refused); tried again in 5 s; no feedback until it is graded" in world.log()
+    world.now += BACKOFF[0] + 1
     world.step()
     assert [j.kind for j in world.pool.sent] == [GRADE, RELEASE if graded else GRADE]
+    world.pool.finish(fault="still down", graded=False)
+    world.step(2)
+    world.now += BACKOFF[0] + 1  # the second back-off is twice as long
+    world.step()
+    assert len(world.pool.sent) == 2 and "tried again in 10 s" in world.log()
+    world.now += BACKOFF[0] * 2
+    world.step()
     world.pool.finish()
     world.step(2)
-    assert world.entry("a").releases == [1031.0]
+    assert world.entry("a").releases == [world.now] and world.entry("a").waiting is None
+
+
+def test_an_exchange_it_cannot_read_holds_everything_back_and_says_why(tmp_path):
+    """inbound/ unreadable: no job, the journal and the log name the cause once; readable again: graded?"""
+    world = World(tmp_path, Policy((A,)))
+    world.submit("a")
+    inbound = tmp_path / "exchange" / COURSE_ID / "inbound"
+    inbound.rename(inbound.with_name("elsewhere"))
+    inbound.write_text("not a folder")  # listing it fails as an unreadable folder would (NotADirectoryError)
+    world.step(3)
+    assert world.pool.sent == [] and "inbound folder cannot be read" in world.scheduler.journal.machine["cause"]
+    assert world.log().count("WAITING: the machine's fault") == 1
+    inbound.unlink()
+    inbound.with_name("elsewhere").rename(inbound)
+    world.step()
+    assert [j.student for j in world.pool.sent] == ["a"] and world.scheduler.journal.machine is None
+    assert "the machine's fault is gone: grading again" in world.log()

@@ -33,6 +33,8 @@ def format_duration(seconds: float) -> str:
 class Progress:
     """Counts the results of ``total`` students; ETA from the wall time per student so far."""
 
+    INTERRUPTED = "interrupted"  # what stopped a run early: this, or the one line of a fault of the machine
+
     def __init__(self, total: int, clock=time.monotonic):
         self.total, self.clock = total, clock
         self.start = clock()
@@ -59,15 +61,21 @@ class Progress:
         return (f"[{len(self.results):>{len(str(self.total))}}/{self.total}] {mark} {last.student} "
                 f"({last.seconds:.1f} s) · failed so far: {len(self.failed)} · ETA {format_duration(self.eta())}")
 
-    def summary(self, interrupted: bool = False) -> str:
-        """The closing screen: counts, wall time, and every failed student with the reason."""
+    def summary(self, stopped: str = "") -> str:
+        """The closing screen: counts, wall time, every failed student with the reason, and why it stopped early
+        (``stopped``: :data:`INTERRUPTED`, or the one line of a fault of the machine)."""
         elapsed = self.clock() - self.start
         graded = len(self.results) - len(self.failed)
         per = f", {elapsed / len(self.results):.2f} s per student" if self.results else ""
-        lines = [f"{'Interrupted' if interrupted else 'Done'}: {graded} graded, {len(self.failed)} failed, "
+        head = "Done" if not stopped else ("Interrupted" if stopped == self.INTERRUPTED else "STOPPED")
+        lines = [f"{head}: {graded} graded, {len(self.failed)} failed, "
                  f"{self.total - len(self.results)} not graded, of {self.total} in {format_duration(elapsed)}{per}"]
         lines += [f"  FAILED {o.student}: {o.reason}" for o in self.failed]
         lines += [f"  NOTE   {o.student}: {note}" for o in self.results for note in o.notes]
-        if self.failed or interrupted:
+        if stopped and stopped != self.INTERRUPTED:
+            lines.append(f"make grade: {stopped}")
+            lines.append(f"The {len(self.results)} students graded before it keep their grades; after the repair, "
+                         "`make grade` grades the others (nobody twice).")
+        elif self.failed or stopped:
             lines.append("Run `make grade` again to grade the failed and the missing students only.")
         return "\n".join(lines)

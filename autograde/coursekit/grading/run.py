@@ -5,37 +5,44 @@
 
 Grades the students of ``submitted/`` that are not graded yet (:mod:`.selection`), each in a
 fresh kernel by nbgrader's own autograde machinery (:mod:`.worker`), ``--workers`` students at a
-time (default :func:`default_workers`), into the gradebook :func:`coursekit.gradebook.resolve_gradebook`
-picks; prints one line per student with the failures so far and an ETA, then the failed students
-with nbgrader's reasons. Exit status as nbgrader's: 0, or 1 when a student
-failed; 130 after Ctrl-C (workers and kernels stopped, no half-written autograded folder).
+time (default :func:`default_workers`) in the processes of :mod:`.pool`, into the gradebook
+:func:`coursekit.gradebook.resolve_gradebook` picks; prints one line per student with the failures
+so far and an ETA, then the failed students with nbgrader's reasons.
+
+A fault of the machine (:mod:`coursekit.faults`) is nobody's grade: found before the class (the
+checks of :func:`preflight`, then each worker's canary), nobody is graded; found on a student, the
+workers are stopped, the students graded before it keep their grades, and the summary says what to
+fix; the next run grades everyone else, and nobody twice. Exit status: 0; 1 when a student's notebook
+could not be graded (as nbgrader's); 2 after a fault of the machine; 130 after Ctrl-C (workers and
+kernels stopped, no half-written autograded folder).
 """
 import argparse
 import dataclasses
 import json
-import multiprocessing
 import os
 import pathlib
-import queue
 import signal
 import sys
+import tempfile
 
+import sqlalchemy.exc
 from nbgrader.api import MissingEntry
 
+from ..faults import InfrastructureFault, evident_fault, grader_unreadable
 from ..gradebook import alembic_on_path, describe, open_gradebook, resolve_gradebook
 from ..paths import ASSIGNMENT, find_course
 from ..plugins.kernel import UNSANDBOXED
-from ..sandbox import missing_tool
-from ..settings import course_settings
+from ..sandbox import missing_tool, private_python
+from ..settings import config_section, course_settings
 from . import lock
-from .progress import Progress, StudentResult
+from .pool import LOGS, Done, Faulted, WorkerPool
+from .progress import Progress
 from .selection import graded_students, parse_shard, submitted_students, to_grade
-from .worker import run_worker
+from .worker import GraderSetup
 
-__all__ = ["main", "grade_class", "default_workers"]
+__all__ = ["main", "grade_class", "default_workers", "preflight"]
 
-LOGS = "grading-logs"
-STOP_SECONDS = 30  # after Ctrl-C: how long workers get to stop their kernels before being killed
+FAULT_STATUS = 2
 
 
 def main(argv=None) -> int:
@@ -53,12 +60,13 @@ def main(argv=None) -> int:
         parser.error(str(error))
     alembic_on_path()  # for the gradebook opened here and in the workers
     sandboxed = course_settings(course).sandbox
-    problem = missing_tool() if sandboxed else ""
-    if problem:
-        print(f"make grade: {problem}", file=sys.stderr)
-        return 2
     url = resolve_gradebook(course, args.db_url)
-    students = _select(course, args.assignment, url, shard, args.force)
+    try:
+        preflight(course, sandboxed)
+        students = _select(course, args.assignment, url, shard, args.force)
+    except InfrastructureFault as fault:
+        print(f"make grade: {fault}", file=sys.stderr)
+        return FAULT_STATUS
     if not students:
         print("Nothing to grade: every submitted student of this shard is graded (FORCE=1 grades them again).")
         return 0
@@ -73,10 +81,32 @@ def main(argv=None) -> int:
         print(f"WARNING: {UNSANDBOXED}", flush=True)
     # the grading service (coursekit.service) takes no new job meanwhile; the one in progress ends first
     with lock.exclusive(course, "make grade", notify=lambda text: print(f"make grade: {text}", flush=True)):
-        progress, interrupted = grade_class(course, args.assignment, students, url, args.workers)
-    print(progress.summary(interrupted), flush=True)
+        progress, stopped = grade_class(course, args.assignment, students, url, args.workers)
+    print(progress.summary(stopped), flush=True)
     _save_results(course / LOGS / "last-run.json", progress)
-    return 130 if interrupted else (1 if progress.failed else 0)
+    if stopped:
+        return 130 if stopped == Progress.INTERRUPTED else FAULT_STATUS
+    return 1 if progress.failed else 0
+
+
+def preflight(course: pathlib.Path, sandboxed: bool) -> None:
+    """Faults of the machine found before anyone is graded, each raised as an :class:`InfrastructureFault`:
+    no sandbox, an interpreter the sandbox cannot use, a grader the kernels cannot read, a course folder
+    that cannot be written."""
+    problem = (missing_tool() or private_python()) if sandboxed else ""
+    if problem:
+        raise InfrastructureFault(problem, "Then run make grade again.")
+    grader = config_section(course, "GradingKernelManager").get("grader")
+    fault = grader_unreadable(pathlib.Path(grader).parent, os.geteuid() == 0) if sandboxed and grader else None
+    if fault is not None:
+        raise fault
+    try:
+        (course / "autograded").mkdir(exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=course / "autograded", prefix=".write-test-"):
+            pass
+    except OSError as error:
+        raise evident_fault(error, course) or InfrastructureFault(f"the course folder cannot be written ({error})",
+                                                                  "Fix it, then run make grade again.") from error
 
 
 def _save_results(path: pathlib.Path, progress: Progress) -> None:
@@ -112,79 +142,55 @@ def _select(course, assignment, url, shard, force) -> list:
     if not submitted:
         sys.exit(f"No submissions in {course / 'submitted'}/<student>/{assignment}/: "
                  f"collect them first (nbgrader collect {assignment})")
-    with open_gradebook(url, course_settings(course).course_id) as gradebook:
-        try:
+    try:
+        with open_gradebook(url, course_settings(course).course_id) as gradebook:
             in_gradebook = {s.student.id for s in gradebook.find_assignment(assignment).submissions}
-        except MissingEntry:
-            sys.exit(f"{assignment} is not in the gradebook {describe(url)}: "
-                     f"run `nbgrader generate_assignment {assignment}` in {course} first")
+    except MissingEntry:
+        sys.exit(f"{assignment} is not in the gradebook {describe(url)}: "
+                 f"run `nbgrader generate_assignment {assignment}` in {course} first")
+    except sqlalchemy.exc.SQLAlchemyError as error:
+        raise evident_fault(error, course) or InfrastructureFault(f"the gradebook {describe(url)} cannot be read "
+                                                                  f"({error})", "Check it, then run make grade again.")
     done = graded_students(course, assignment, submitted, in_gradebook)
     return to_grade(submitted, done.__contains__, shard, force=force)
 
 
 def grade_class(course, assignment, students, url, workers, show=print):
-    """Grade ``students`` with ``workers`` processes; ``(Progress, interrupted)``."""
-    context = multiprocessing.get_context("spawn")  # clean interpreters: nothing inherited but sys.path
-    tasks, results = context.Queue(), context.Queue()
-    for student in students:
-        tasks.put(student)
-    count = max(1, min(workers, len(students)))
-    for _ in range(count):
-        tasks.put(None)
-    logs = pathlib.Path(course) / LOGS
-    procs = [context.Process(target=run_worker, name=f"grade-worker-{k}", daemon=True,
-                             args=(k, str(course), assignment, url, tasks, results, str(logs / f"worker-{k}.log")))
-             for k in range(count)]
-    for proc in procs:
-        proc.start()
-    progress = Progress(len(students))
+    """Grade ``students`` with ``workers`` processes; ``(Progress, why it stopped early: "" or a Progress.* or the
+    machine's fault)``."""
+    pool = WorkerPool(GraderSetup(str(course), assignment, url), max(1, min(workers, len(students))),
+                      pathlib.Path(course) / LOGS, "worker")
+    progress, todo, busy = Progress(len(students)), list(students), {}
     try:
-        _collect(procs, results, progress, show)
-        return progress, False
+        while todo or busy:
+            for index in pool.idle()[:len(todo)]:
+                busy[index] = todo.pop(0)
+                pool.send(index, busy[index])
+            message = pool.get(timeout=1.0)
+            if isinstance(message, Done):
+                busy.pop(message.worker, None)
+                pool.finished(message.worker)
+                show(progress.record(dataclasses.replace(message.outcome, worker=message.worker)), flush=True)
+            elif isinstance(message, Faulted):
+                return progress, message.fault
+            elif message is None and (died := pool.dead(restart=False)):
+                return progress, _killed(died, busy)
+        return progress, ""
     except KeyboardInterrupt:
         show("Ctrl-C: stopping the workers and their kernels …", flush=True)
-        _stop(procs)
-        return progress, True
+        return progress, Progress.INTERRUPTED
+    finally:
+        pool.stop()
 
 
-def _collect(procs, results, progress, show):
-    """Show each worker report until every worker has exited; a worker that dies fails its student."""
-    busy, running = {}, set(range(len(procs)))
-    while running:
-        try:
-            kind, index, payload = results.get(timeout=1.0)
-        except queue.Empty:
-            for index in [k for k in running if not procs[k].is_alive()]:
-                running.discard(index)
-                if index in busy:
-                    reason = f"the grading worker died (exit code {procs[index].exitcode}); see its log"
-                    show(progress.record(StudentResult(busy.pop(index), False, reason, worker=index)), flush=True)
-            continue
-        if kind == "start":
-            busy[index] = payload
-        elif kind == "done":
-            busy.pop(index, None)
-            show(progress.record(payload), flush=True)
-        else:
-            running.discard(index)
-    for proc in procs:
-        proc.join()
-
-
-def _stop(procs):
-    """SIGTERM (nbgrader cleans up the current student, the kernels are shut down), then SIGKILL."""
-    for proc in procs:
-        if proc.is_alive():
-            proc.terminate()
-    try:
-        for proc in procs:
-            proc.join(STOP_SECONDS)
-    except KeyboardInterrupt:
-        pass
-    for proc in procs:
-        if proc.is_alive():
-            proc.kill()  # its kernels notice their parent is gone and exit (ipykernel's parent poller)
-            proc.join()
+def _killed(died, busy) -> str:
+    """The fault of workers that died (killed: SIGKILL, the out-of-memory killer), as one line."""
+    index, _, code = died[0]
+    what = f"signal {-code}" if code is not None and code < 0 else f"exit status {code}"
+    student = busy.get(index)
+    during = f"while it graded {student} (not graded, no grade written)" if student else "before it graded anyone"
+    return str(InfrastructureFault(f"grading worker {index} was killed ({what}) {during}",
+                                   "See the system log (out of memory?), then run make grade again."))
 
 
 if __name__ == "__main__":

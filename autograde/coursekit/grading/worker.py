@@ -9,34 +9,32 @@ why a student failed as data (:class:`_Recording`), instead of leaving it in the
 built with two of the course's speed-ups to nbgrader's own bookkeeping
 (:func:`coursekit.plugins.check_schemas_once`, :func:`coursekit.plugins.share_engines`).
 
-Its log (nbgrader's, and what kernels print) goes to ``<course>/grading-logs/worker-<k>.log``;
-the parent process shows the progress. Ctrl-C in the terminal reaches only the parent, which
-stops the workers with SIGTERM: nbgrader then removes the interrupted student's half-written
-``autograded/`` folder and the kernel is shut down.
+A student's notebook that cannot be graded is that student's result (0 with the reason); a fault
+of the machine (:mod:`coursekit.faults`: the gradebook, the disk, the sandbox) is raised instead,
+and nobody is graded by it. :class:`GraderSetup` is what each ``make grade`` worker
+(:mod:`.pool`) builds once, after the canary (:mod:`coursekit.canary`) has graded the untouched
+release in the same sandbox.
 """
-import ctypes
-import gc
+import dataclasses
+import functools
 import os
 import pathlib
 import resource
-import signal
-import sys
 import time
 
-import sqlalchemy.exc
 from nbgrader.apps.autogradeapp import AutogradeApp
 from nbgrader.converters import Autograde, NbGraderException
 
 from attnkit.record import LIMIT
 
 from ..autograded import read_graded_notebook
+from ..canary import run_canary
+from ..faults import InfrastructureFault, evident_fault
 from ..plugins import check_schemas_once, share_engines
 from ..plugins.kernel import TIMINGS
 from .progress import StudentResult
 
-__all__ = ["make_app", "grade_student", "run_worker", "terminate_with_parent", "log_to"]
-
-GRADEBOOK_TROUBLE = "gradebook unavailable (not graded; the next make grade grades it)"
+__all__ = ["make_app", "grade_student", "GraderSetup", "timed_grading"]
 
 
 class _Recording(Autograde):
@@ -70,12 +68,20 @@ def make_app(course, assignment: str, db_url: str) -> AutogradeApp:
 
 
 def grade_student(app: AutogradeApp, student: str, retries: int = 1) -> StudentResult:
-    """Autograde ``student`` with nbgrader's converter; a gradebook error is retried ``retries`` times."""
+    """Autograde ``student`` with nbgrader's converter.
+
+    A fault of the machine (:class:`coursekit.faults.InfrastructureFault`) is raised, never returned as
+    the student's result; one that may pass (the gradebook busy or unreachable) is tried again
+    ``retries`` times first.
+    """
     started = time.perf_counter()
-    for _ in range(retries + 1):
-        reason = _convert(app, student)
-        if reason is None or not reason.startswith(GRADEBOOK_TROUBLE):
+    for attempt in range(retries + 1):
+        try:
+            reason = _convert(app, student)
             break
+        except InfrastructureFault as fault:
+            if attempt == retries or not fault.cause.startswith("the gradebook"):
+                raise
     result = StudentResult(student, reason is None, reason or "", time.perf_counter() - started)
     if result.ok:
         result.notes = notes(app, student)
@@ -104,15 +110,23 @@ def notes(app: AutogradeApp, student: str) -> list:
 
 
 def _convert(app: AutogradeApp, student: str):
-    """None when ``student`` was graded, else why not (one line)."""
+    """None when ``student`` was graded, else why not (one line); the machine's faults are raised."""
     app.coursedir.student_id = student
     converter = _Recording(coursedir=app.coursedir, parent=app)
     converter.force = True  # the scheduler chose this student: graded again even if autograded/ exists
     try:
         converter.start()
     except NbGraderException:
+        fault = evident_fault(converter.error, app.coursedir.root) if converter.error is not None else None
+        if fault is not None:
+            raise fault from converter.error
         return failure_reason(converter)
+    except InfrastructureFault:
+        raise
     except Exception as exc:  # nbgrader lets a few errors escape its own handler (e.g. a bad submitted path)
+        fault = evident_fault(exc, app.coursedir.root)
+        if fault is not None:
+            raise fault from exc
         app.log.exception("grading %s failed", student)
         return f"{type(exc).__name__}: {exc}"
     return None
@@ -124,69 +138,42 @@ def failure_reason(converter) -> str:
     if failure is not None:
         return failure.reason
     error = converter.error
-    if isinstance(error, sqlalchemy.exc.OperationalError):
-        return f"{GRADEBOOK_TROUBLE}: {type(error).__name__}: {str(error).splitlines()[0]}"
     if error is not None:
         return f"{type(error).__name__}: {str(error).strip()[:300]}"
     return "nbgrader stopped before the notebook was converted; see the worker's log"
 
 
-def run_worker(index: int, course: str, assignment: str, db_url: str, tasks, results, log_path: str) -> None:
-    """Process body: grade the students taken from ``tasks`` until ``None``; report to ``results``."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides; it sends SIGTERM
-    signal.signal(signal.SIGTERM, _interrupt)
-    terminate_with_parent()
-    log_to(log_path)
-    try:
-        app = make_app(course, assignment, db_url)
-        while (student := tasks.get()) is not None:
-            results.put(("start", index, student))
-            before = _cpu_seconds()
-            result = grade_student(app, student)
-            after = _cpu_seconds()
-            result.worker, result.timings = index, dict(TIMINGS)
-            # a kernel this process started was reaped by it: its CPU counts as a child's (a forked one's: TIMINGS)
-            result.timings.update(worker_cpu=after[0] - before[0],
-                                  kernel_cpu=result.timings.get("kernel_cpu", after[1] - before[1]))
-            results.put(("done", index, result))
-            if not gc.get_freeze_count():  # nbgrader's, SQLAlchemy's and nbconvert's objects, all made by now
-                gc.collect()
-                gc.freeze()  # the collector no longer walks them for every later student
-    except KeyboardInterrupt:
-        pass
-    finally:
-        results.put(("exit", index, None))
+@dataclasses.dataclass(frozen=True)
+class GraderSetup:
+    """What a ``make grade`` worker builds once (:func:`coursekit.grading.pool.serve` calls it): nbgrader's
+    app for the course, tried on the untouched release first (the canary: the sandbox and the kernel
+    template start, the figure cache is drawn); then a handler grading one student per job."""
+    course: str
+    assignment: str
+    db_url: str
+
+    def __call__(self, note):
+        app = make_app(self.course, self.assignment, self.db_url)
+        failed = run_canary(self.course, self.assignment, app.config)
+        if failed:
+            raise InfrastructureFault(f"the untouched release cannot be graded here ({failed})",
+                                      "Fix what the worker's log names, then run the command again.")
+        return functools.partial(timed_grading, app)
+
+
+def timed_grading(app: AutogradeApp, student: str) -> StudentResult:
+    """:func:`grade_student`, with where its time went (kernel ready, cells, CPU of the worker and the kernel)."""
+    before = _cpu_seconds()
+    result = grade_student(app, student)
+    after = _cpu_seconds()
+    result.timings = dict(TIMINGS)
+    # a kernel this process started was reaped by it: its CPU counts as a child's (a forked one's: TIMINGS)
+    result.timings.update(worker_cpu=after[0] - before[0],
+                          kernel_cpu=result.timings.get("kernel_cpu", after[1] - before[1]))
+    return result
 
 
 def _cpu_seconds():
     """(CPU seconds of this process, of its reaped children): user + system."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
-
-
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
-
-
-def terminate_with_parent() -> None:
-    """SIGTERM this worker when ``make grade`` dies without stopping it (SIGKILL, a closed terminal).
-
-    multiprocessing's daemon flag only covers a parent that exits normally. Linux only; elsewhere
-    a killed parent leaves the worker to finish its queue.
-    """
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if os.getppid() == 1:  # the parent died before the call
-        os.kill(os.getpid(), signal.SIGTERM)
-
-
-def log_to(path: str) -> None:
-    """This process's stdout/stderr (nbgrader's log, kernels' output) into ``path``."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-    sys.stdout.flush(), sys.stderr.flush()
-    os.dup2(fd, 1), os.dup2(fd, 2)
-    os.close(fd)

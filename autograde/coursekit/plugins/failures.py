@@ -1,18 +1,25 @@
-"""A notebook that cannot be graded scores 0, with the reason, and the class goes on.
+"""A notebook that cannot be graded scores 0, with the reason, and the class goes on; a machine's fault stops.
 
 Invalid JSON, a kernel killed by student code (``os._exit``), duplicated cells …: nbgrader logs
 the error, removes that student's autograded copy and goes on with the next student. Before
 that, :class:`ZeroOnFailureExporter` (``Autograde.exporter_class``) sets every grade of the
 notebook to 0 and writes the reason into its comments in the gradebook — where the formgrader,
 ``nbgrader.api`` and the class report read it — and keeps it as data (:attr:`failure`) for the
-grading worker that asked. A sandbox that cannot start on this machine is no student's fault:
-the run stops with the one line that says what to install, and nobody is given a 0.
+grading worker that asked.
+
+Whether a failure is the notebook's at all is decided by :func:`coursekit.faults.decide` (asking
+the canary, :mod:`coursekit.canary`, when the kernel never started). A fault of the machine — a
+sandbox that cannot start, a gradebook that cannot be reached — is nobody's grade: it is raised as
+:class:`~coursekit.faults.InfrastructureFault`, which stops the run with one line saying what to fix.
 """
+import os
 from dataclasses import dataclass
 
 from nbconvert.exporters import NotebookExporter
 from nbgrader.api import Gradebook
 
+from ..canary import run_canary
+from ..faults import InfrastructureFault, decide
 from ..sandbox import SandboxUnavailable
 
 __all__ = ["NOT_GRADED_COMMENT", "Failure", "ZeroOnFailureExporter", "record_zero"]
@@ -37,14 +44,21 @@ class ZeroOnFailureExporter(NotebookExporter):
         try:
             return super().from_filename(filename, resources=resources, **kw)
         except SandboxUnavailable as exc:  # nothing to do with the student: stop the whole run, say what to install
-            raise SystemExit(str(exc)) from None
+            raise InfrastructureFault(str(exc), "Then run the command again.") from None
         except Exception as exc:
+            fault = decide(exc, self._course(), lambda: run_canary(self._course(), resources["nbgrader"]["assignment"],
+                                                                   self.config))
+            if fault is not None:
+                raise fault from exc
             error = f"{type(exc).__name__}: {str(exc).strip()[:300]}"
             try:
                 self.failure = record_zero(resources["nbgrader"], error, self.log)
             except Exception:  # the original error matters more than a failed bookkeeping step
                 self.log.exception("could not record the failed notebook in the gradebook")
             raise
+
+    def _course(self) -> str:
+        return self.config.CourseDirectory.get("root") or os.getcwd()
 
 
 def record_zero(info: dict, error: str, log) -> Failure:

@@ -26,6 +26,7 @@ from traitlets import Bool, Integer, Unicode, default
 
 import attnkit
 
+from ..faults import KernelDidNotStart, grader_unreadable
 from ..sandbox import CACHE, HOME, Limits, SandboxUnavailable, acquire, missing_tool, parse_size, private_python, \
     processes_of
 from ..sandbox.bubblewrap import environment
@@ -101,6 +102,10 @@ class GradingKernelManager(AsyncKernelManager):
         TIMINGS.clear()
         env = dict(kw.get("env") or os.environ)
         submission = kw.get("cwd") or os.getcwd()
+        if self.grader:  # the machine's fault, never a 0 for every test cell of every student
+            fault = grader_unreadable(pathlib.Path(self.grader).parent, self.sandbox and os.geteuid() == 0)
+            if fault is not None:
+                raise fault
         if self.sandbox:
             await self._before_sandboxed_start()
         else:
@@ -179,19 +184,20 @@ class GradingKernelManager(AsyncKernelManager):
             listener.listen(1)
             self._template.fork({**request, "cells": str(path)})
             if not select.select([listener], [], [], timeout)[0]:
-                self._fail_start(f"the grading kernel did not start within {timeout} s; its error is in "
-                                 f"{self._folder / 'kernel.log'}")
+                self._fail_start(f"the grading kernel did not start within {timeout} s")
             connection, _ = listener.accept()
         pid, _, _ = struct.unpack("3i", connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
                                                               struct.calcsize("3i")))
         return ForkedKernel(pid), connection
 
     def _fail_start(self, why: str):
+        """Stop what was started and say why the kernel never became ready, with what it or its template wrote."""
         log = self._folder / "kernel.log" if self._folder is not None else None
-        detail = log.read_text(errors="replace").strip()[-2000:] if log is not None and log.exists() else ""
-        self.log.error("%s%s", why, f": {detail}" if detail else "")
+        said = log.read_text(errors="replace").strip()[-1000:] if log is not None and log.exists() else ""
+        said = " | ".join(filter(None, [said, self._template.log_tail()]))
+        self.log.error("%s%s", why, f": {said}" if said else "")
         self._release()
-        raise RuntimeError(why)
+        raise KernelDidNotStart(f"{why}: {said}" if said else why)
 
     def _plain_request(self, submission: str, env: dict) -> dict:
         """Unsandboxed: the kernel runs in the submission's own folder, with nbgrader's environment."""

@@ -22,6 +22,7 @@ import time
 import uuid
 from queue import Empty
 
+from ..faults import KernelDidNotStart
 from ..sandbox.channel import ChannelBroken, Reader, send
 from .output_cap import OutputCap
 
@@ -143,9 +144,9 @@ class RunnerClient:
         while self.language_info is None:
             self.wire.pump()
             if self.wire.broken or not await self.is_alive():
-                raise RuntimeError(f"Kernel died before replying to kernel_info ({self.wire.broken or 'it exited'})")
+                raise KernelDidNotStart(f"the kernel died before it ran a cell ({self.wire.broken or 'it exited'})")
             if time.monotonic() > deadline:
-                raise RuntimeError(f"Kernel didn't respond in {timeout} seconds")
+                raise KernelDidNotStart(f"the kernel did not answer within {timeout} s")
             await self.wire.wait_readable(min(0.25, deadline - time.monotonic()))
 
     def kernel_info(self) -> str:

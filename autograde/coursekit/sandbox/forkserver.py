@@ -14,6 +14,7 @@ its PID namespace, and every kernel inside it, go with it).
 """
 import atexit
 import contextlib
+import fcntl
 import json
 import os
 import pathlib
@@ -27,33 +28,55 @@ import tempfile
 import threading
 import time
 
+from ..faults import TemplateDidNotStart
 from .bubblewrap import template_command
 
-__all__ = ["Template", "template", "ForkedKernel"]
+__all__ = ["PREFIX", "Template", "template", "ForkedKernel", "remove_leftovers", "current"]
 
-START_SECONDS = 120  # the imports on a busy 2-core machine
+PREFIX = "attn-template-"
+# /tmp itself, whatever TMPDIR says: every kernel covers /tmp with a tmpfs of its own, keeping only its own folder
+# there, and the control socket's path must stay short (108 bytes at most)
+FOLDERS = pathlib.Path("/tmp")
 _templates: dict = {}
 _lock = threading.Lock()
 
 
 class Template:
-    """One kernel template, running; :meth:`fork` a kernel, :meth:`stop` it all."""
+    """One kernel template, running; :meth:`fork` a kernel, :meth:`stop` it all.
+
+    Its folder holds ``owner.lock``, locked for as long as the process that started the template
+    lives: a folder whose lock is free was left by a grading process that was killed, and the next
+    template removes it (:func:`remove_leftovers`). What the template and its kernels write to
+    stderr before a kernel has a log of its own goes to ``template.log`` there.
+    """
 
     def __init__(self, privileged: bool, grader, cache, env: dict, sandboxed: bool = True):
-        self.folder = pathlib.Path(tempfile.mkdtemp(prefix="attn-template-"))
+        remove_leftovers()
+        self.folder = pathlib.Path(tempfile.mkdtemp(prefix=PREFIX, dir=FOLDERS))
         self.folder.chmod(0o711)  # forked kernels (other uids) must reach their own folder below it
+        self._owner = os.open(self.folder / "owner.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fcntl.flock(self._owner, fcntl.LOCK_EX)
         if sandboxed:
             command = template_command(self.folder, privileged=privileged, grader=grader, cache=cache, env=env)
         else:
             command = [sys.executable, "-m", "coursekit.sandbox.template", str(self.folder), "--unsandboxed"]
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                        start_new_session=True)
+        with open(self.folder / "template.log", "ab") as log:
+            self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
+                                            start_new_session=True)
         ready = self.process.stdout.readline()
         if ready.strip() != b"ready":
+            status, said = self.process.wait(), self.log_tail()
             self.stop()
-            raise RuntimeError(f"the kernel template did not start (exit status {self.process.poll()}); "
-                               "its error is in the grading log")
+            raise TemplateDidNotStart(f"exit status {status}: {said or 'it said nothing'}")
         self.process.stdout.close()
+
+    def log_tail(self, size: int = 2000) -> str:
+        """The last lines the template (or a kernel still starting) wrote to its stderr, as one line."""
+        try:
+            text = (self.folder / "template.log").read_bytes()[-size:].decode("utf-8", "replace")
+        except OSError:
+            return ""
+        return " | ".join(line.strip() for line in text.strip().splitlines()[-6:] if line.strip())
 
     def alive(self) -> bool:
         return self.process.poll() is None
@@ -81,6 +104,31 @@ class Template:
             os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
         shutil.rmtree(self.folder, ignore_errors=True)
+        os.close(self._owner)
+
+
+def remove_leftovers(log=None) -> list:
+    """Remove the template folders of grading processes that were killed (their ``owner.lock`` is free); their paths.
+
+    Such a folder may hold copies of students' submissions and kernel logs: nothing else ever removes it.
+    """
+    removed = []
+    for folder in FOLDERS.glob(f"{PREFIX}*"):
+        try:
+            lock = os.open(folder / "owner.lock", os.O_RDWR | os.O_CLOEXEC)
+        except OSError:
+            continue  # not one of ours, or being made right now
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            continue  # its grading process is alive
+        finally:
+            os.close(lock)
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+        print(f"removed {folder}, left by a grading process that was killed (it held copies of submissions)",
+              file=sys.stderr, flush=True)
+    return removed
 
 
 def template(privileged: bool, grader, cache, env: dict, sandboxed: bool = True) -> Template:
@@ -97,6 +145,12 @@ def template(privileged: bool, grader, cache, env: dict, sandboxed: bool = True)
             current = (key, Template(privileged, grader, cache, env, sandboxed))
             _templates["current"] = current
         return current[1]
+
+
+def current():
+    """The template this process started last (alive or not), or None."""
+    running = _templates.get("current")
+    return None if running is None else running[1]
 
 
 def _grader_version(grader) -> tuple:

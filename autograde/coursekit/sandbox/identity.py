@@ -17,14 +17,13 @@ import fcntl
 import os
 import pathlib
 import signal
-import tempfile
 from dataclasses import dataclass
 
 __all__ = ["FIRST_UID", "SLOTS", "Identity", "acquire", "abandoned", "processes_of"]
 
 FIRST_UID = 61000
 SLOTS = 256  # kernels graded at the same time on one machine, at most
-LOCKS = pathlib.Path(tempfile.gettempdir()) / "attn-sandbox-uids"
+LOCKS = pathlib.Path("/tmp/attn-sandbox-uids")  # one place for every grading process, whatever its TMPDIR
 
 
 @dataclass
@@ -55,7 +54,9 @@ def acquire() -> Identity:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         return Identity(uid, privileged=True, _lock=fd)
-    raise RuntimeError(f"all {SLOTS} sandbox uids from {FIRST_UID} are in use: too many kernels at once")
+    from ..faults import InfrastructureFault
+    raise InfrastructureFault(f"all {SLOTS} sandbox uids from {FIRST_UID} are in use (too many kernels at once, or "
+                              f"stale locks in {LOCKS})", "Stop other grading processes, then run the command again.")
 
 
 def processes_of(uid: int) -> list:

@@ -14,19 +14,18 @@ import signal
 import sys
 
 from ..gradebook import alembic_on_path, describe, resolve_gradebook
+from ..grading.pool import LOGS, WorkerPool
 from ..paths import find_course
 from ..sandbox import missing_tool
 from ..settings import course_settings
 from . import control
 from .journal import Journal
-from .log import ServiceLog, short_time
+from .log import ServiceLog, clock_time, short_time
 from .policy import load_policy
-from .pool import WorkerPool
 from .scheduler import Scheduler
+from .worker import ServiceSetup
 
 __all__ = ["main", "journal_of"]
-
-LOGS = "grading-logs"
 
 
 def journal_of(course) -> Journal:
@@ -96,7 +95,8 @@ def run(course) -> int:
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append("SIGTERM"))
     signal.signal(signal.SIGINT, lambda *_: stopping.append("SIGINT"))
-    pool = WorkerPool(course, url, policy.workers, course / LOGS, policy.assignments)
+    pool = WorkerPool(ServiceSetup(str(course), url, tuple(policy.assignments)), policy.workers, course / LOGS,
+                      "service-worker")
     scheduler = Scheduler(course, policy, settings.exchange, settings.course_id, journal_of(course), pool, log)
     try:
         scheduler.resume()
@@ -126,14 +126,19 @@ def _reloaded(course, current):
 def status(course) -> str:
     journal = journal_of(course)
     lines = [f"grading service of {course}: {'PAUSED' if control.is_paused(course) else 'not paused'}"]
+    if journal.machine:
+        lines.append(f"  WAITING since {clock_time(journal.machine['since'])}: the machine's fault, nobody's grade: "
+                     f"{journal.machine['cause']}")
     for (assignment, student), entry in sorted(journal.entries.items()):
         result = entry.result or {}
         score = f"{result['score']:g}/{result['max_score']:g}" if result.get("ok") else \
             ("not graded: " + result.get("reason", "")[:60] if result else "graded elsewhere")
         held = f"; feedback waits ({entry.held['reason']})" if entry.held else ""
         busy = f"; IN PROGRESS since {entry.in_flight['since']:.0f}" if entry.in_flight else ""
+        waiting = (f"; WAITING (the machine's fault, not the student's): {entry.waiting['cause']}; tried again at "
+                   f"{clock_time(entry.waiting['retry_at'])}") if entry.waiting else ""
         lines.append(f"  {assignment}  {student}: submitted {short_time(entry.graded)} {score}; "
-                     f"{len(entry.releases)} automatic feedback(s){held}{busy}")
+                     f"{len(entry.releases)} automatic feedback(s){held}{busy}{waiting}")
     return "\n".join(lines)
 
 

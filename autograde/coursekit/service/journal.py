@@ -25,6 +25,7 @@ class Entry:
     in_flight: dict = None            # {"timestamp", "kind", "since"} while a job runs
     held: dict = None                 # {"timestamp", "reason"}: graded, feedback waiting
     result: dict = None               # the last grading: {"ok", "score", "max_score", "reason"}
+    waiting: dict = None              # {"cause", "since", "retry_at"}: a fault of the machine holds it back
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -63,20 +64,23 @@ def _unlink(path) -> None:
 
 
 class Journal:
-    """The entries of every (assignment, student), loaded from and saved to ``path``."""
+    """The entries of every (assignment, student), loaded from and saved to ``path``; and what keeps the whole
+    service from grading (``machine``: {"cause", "since"}, e.g. an exchange it cannot read), if anything."""
 
     def __init__(self, path):
         self.path = pathlib.Path(path)
-        self.entries = {}
+        self.entries, self.machine = {}, None
         if self.path.exists():
             data = json.loads(self.path.read_text(encoding="utf-8"))
             self.entries = {tuple(k.split("/", 1)): Entry.from_dict(v) for k, v in data["entries"].items()}
+            self.machine = data.get("machine")
 
     def entry(self, key) -> Entry:
         return self.entries.setdefault(tuple(key), Entry())
 
     def save(self) -> None:
-        data = {"version": VERSION, "entries": {"/".join(k): e.to_dict() for k, e in sorted(self.entries.items())}}
+        data = {"version": VERSION, "machine": self.machine,
+                "entries": {"/".join(k): e.to_dict() for k, e in sorted(self.entries.items())}}
         write_atomically(self.path, json.dumps(data, indent=1, ensure_ascii=False), mode=0o600)
 
     def interrupted(self) -> dict:
@@ -96,6 +100,7 @@ class Journal:
         """The job ended: feedback released at ``released_at`` (epoch s), or ``held`` with its reason."""
         entry = self.entry(key)
         entry.in_flight = None
+        entry.waiting = None
         if released_at is not None:
             entry.released, entry.held = timestamp, None
             entry.releases.append(released_at)
@@ -103,7 +108,17 @@ class Journal:
             entry.held = {"timestamp": timestamp, **held}
         self.save()
 
-    def stopped(self, key) -> None:
-        """The job ended without a result (its worker died): forget it was running."""
-        self.entry(key).in_flight = None
+    def stopped(self, key, waiting: dict = None) -> None:
+        """The job ended without a result: forget it was running; ``waiting``: the machine's fault that stopped it."""
+        entry = self.entry(key)
+        entry.in_flight, entry.waiting = None, waiting
         self.save()
+
+    def machine_fault(self, cause: str, now: float) -> bool:
+        """What keeps the whole service from grading ("": nothing any more); True when that changed."""
+        machine = {"cause": cause, "since": now} if cause else None
+        if (machine or {}).get("cause") == (self.machine or {}).get("cause"):
+            return False
+        self.machine = machine
+        self.save()
+        return True

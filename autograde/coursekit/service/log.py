@@ -11,7 +11,7 @@ import datetime
 import pathlib
 import sys
 
-__all__ = ["ServiceLog", "short_time"]
+__all__ = ["ServiceLog", "short_time", "clock_time"]
 
 
 def short_time(timestamp: str) -> str:
@@ -19,6 +19,11 @@ def short_time(timestamp: str) -> str:
     to the hundredth (a student may submit twice within a second)."""
     parts = timestamp.split()
     return parts[1][:11] if len(parts) > 1 else timestamp
+
+
+def clock_time(epoch: float) -> str:
+    """Seconds since the epoch as this machine's time of day, ``"15:30:01"``."""
+    return datetime.datetime.fromtimestamp(epoch).strftime("%H:%M:%S")
 
 
 class ServiceLog:

@@ -8,9 +8,12 @@ Each round (every ``poll_seconds``):
 3. unless the service is paused or ``make grade`` holds the course, idle workers get the fairest
    jobs (:mod:`.fair_queue`); the policy (:mod:`.policy`) decides, as each job starts, whether its
    feedback goes out at the end;
-4. the workers' reports update the journal (:mod:`.journal`) and the log (:mod:`.log`); a worker
-   that dies is replaced and its job retried once, a job that overruns ``job_timeout`` is stopped
-   and its submission gets the "not graded" page.
+4. the workers' reports (:mod:`coursekit.grading.pool`'s messages) update the journal
+   (:mod:`.journal`) and the log (:mod:`.log`). A fault of the machine on a job — reported by the
+   worker, or a worker that died — is nobody's grade: the submission waits, with the cause in the
+   journal and the log, and is tried again after a back-off (:data:`BACKOFF`); nothing is released
+   for it until it has really been graded. A job that overruns ``job_timeout`` is stopped and its
+   submission gets the "not graded" page (a notebook that keeps the grader busy that long is the student's).
 
 The pool, the clock and the log are given, so the whole loop is unit-tested with a fake pool.
 """
@@ -21,17 +24,18 @@ import time
 from nbgrader.utils import parse_utc
 
 from ..grading import lock
+from ..grading.pool import Done, Faulted, Note, Ready
 from . import control
 from .fair_queue import GRADE, RELEASE, FairQueue, Job
 from .inbox import inbound_folder, newest_submissions
 from .log import short_time
 from .policy import decide
+from .worker import CannotGrade, Graded
 
-__all__ = ["Scheduler", "TIMEOUT_REASON", "DIED_REASON"]
+__all__ = ["Scheduler", "TIMEOUT_REASON", "BACKOFF"]
 
-RETRY_SECONDS = 30  # after a job failed for the course's reasons (gradebook, exchange): wait, then again
+BACKOFF = (5.0, 60.0)  # seconds before a submission a fault held back is tried again: first, then at most (doubling)
 TIMEOUT_REASON = "评分超过 {seconds:g} 秒仍未结束，已被停止（Grading took longer than {seconds:g} s and was stopped）"
-DIED_REASON = "评分进程两次意外退出（The grading process died twice on this submission）"
 
 
 @dataclasses.dataclass
@@ -49,7 +53,7 @@ class Scheduler:
         self.course, self.policy, self.journal, self.pool, self.log = pathlib.Path(course), policy, journal, pool, log
         self.inbound = inbound_folder(exchange_root, course_id)
         self.clock, self.monotonic = clock, monotonic
-        self.queue, self.running, self.deaths, self.retry_after = FairQueue(), {}, {}, {}
+        self.queue, self.running, self.faults, self.retry_after = FairQueue(), {}, {}, {}
         self._complete, self._waiting_for = set(), ""
         self._redo = set()  # keys whose grading a stop cut short: graded again even if autograded/ looks current
 
@@ -80,7 +84,13 @@ class Scheduler:
 
     def poll(self) -> None:
         now = self.clock()
-        for key, submission in newest_submissions(self.inbound, self.policy.assignments, self._complete).items():
+        try:
+            found = newest_submissions(self.inbound, self.policy.assignments, self._complete)
+        except OSError as error:  # nothing of the exchange can be seen: no submission is lost, none is graded
+            self._machine(f"the exchange's inbound folder cannot be read ({error})")
+            return
+        self._machine("")
+        for key, submission in found.items():
             if self._backing_off(key) or not self._is_new(key, submission):
                 continue
             replaced = self.queue.offer(Job(key, GRADE, submission.timestamp, arrived=now))
@@ -166,57 +176,77 @@ class Scheduler:
     # ---------- reports ----------
 
     def handle(self, message) -> None:
-        if message is None:
-            return
-        kind, index, *rest = message
-        if kind == "ready":
-            self.log.write(f"grading worker {index} ready (its kernel template is warm)")
-        elif kind == "graded":
-            key, timestamp, result = rest
+        if isinstance(message, Ready):
+            self.log.write(f"grading worker {message.worker} ready (its kernel template is warm)")
+        elif isinstance(message, Note) and isinstance(message.what, CannotGrade):
+            self._machine(f"grading worker {message.worker} cannot grade: {message.what.fault}")
+        elif isinstance(message, Note) and isinstance(message.what, Graded):
+            key, graded = message.job.key, message.what
             if key in self.running:
-                self.running[key].result = result
-                self.running[key].job = dataclasses.replace(self.running[key].job, timestamp=timestamp)
-            self.journal.graded(key, timestamp, result)
-        elif kind == "done":
-            key, outcome = rest
-            self._done(index, key, outcome)
+                self.running[key].result = graded.result
+                self.running[key].job = dataclasses.replace(self.running[key].job, timestamp=graded.timestamp)
+            self.journal.graded(key, graded.timestamp, graded.result)
+        elif isinstance(message, Done):
+            self._machine("")  # it graded: whatever kept the service from grading is gone
+            self._done(message.worker, message.job.key, message.outcome)
+        elif isinstance(message, Faulted) and message.job is None:
+            self._machine(f"grading worker {message.worker} cannot grade: {message.fault}")
+        elif isinstance(message, Faulted):
+            self._faulted(message.worker, message.job.key, message.fault)
+
+    def _machine(self, cause: str) -> None:
+        """What keeps the whole service from grading ("" once nothing does), logged once when it changes."""
+        if self.journal.machine_fault(cause, self.clock()):
+            self.log.write(f"WAITING: the machine's fault, nobody's grade: {cause}" if cause else
+                           "the machine's fault is gone: grading again")
+
+    def _faulted(self, index, key, fault: str) -> None:
+        """A fault of the machine stopped this job: the submission waits and is tried again; nothing released."""
+        running = self.running.pop(key, None)
+        if index is not None:
+            self.pool.finished(index)
+        self.queue.done(key)
+        self._redo.discard(key)
+        tries = self.faults[key] = self.faults.get(key, 0) + 1
+        wait = min(BACKOFF[0] * 2 ** (tries - 1), BACKOFF[1])
+        self.retry_after[key] = self.monotonic() + wait
+        waiting = {"cause": fault, "since": self.clock(), "retry_at": self.clock() + wait}
+        if running is not None and running.result is not None:  # graded: only its feedback waits
+            self.journal.finished(key, running.job.timestamp, held={"reason": "fault", "until": None})
+        self.journal.stopped(key, waiting)
+        timestamp = short_time(running.job.timestamp) if running else "?"
+        self.log.write(f"WAITING (submitted {timestamp}): the machine's fault, not the student's: {fault}; "
+                       f"tried again in {wait:g} s; no feedback until it is graded", key)
 
     def _done(self, index, key, outcome) -> None:
         running = self.running.pop(key, None)
         self.pool.finished(index)
         self.queue.done(key)
-        self.deaths.pop(key, None)
+        self.faults.pop(key, None)
         self._redo.discard(key)
         if running is None:
             return
-        timestamp, decision = outcome["timestamp"] or running.job.timestamp, running.decision
-        if outcome["released"]:
+        timestamp, decision = outcome.timestamp or running.job.timestamp, running.decision
+        if outcome.released:
             self.journal.finished(key, timestamp, released_at=self.clock())
-        elif outcome["error"]:
-            self.retry_after[key] = self.monotonic() + RETRY_SECONDS
-            graded = running.result is not None
-            self.journal.finished(key, timestamp, held={"reason": "error", "until": None} if graded else None)
         else:
             self.journal.finished(key, timestamp, held={"reason": decision.reason, "until": decision.until})
-        steps = outcome.get("timings") or {}
+        steps = outcome.timings
         spent = f" [{', '.join(f'{k} {v:.1f} s' for k, v in steps.items())}]" if steps else ""
         self.log.write(self._describe(running, timestamp, outcome) + spent, key)
 
     def _describe(self, running, timestamp, outcome) -> str:
         entry, result = self.journal.entry(running.job.key), running.result
-        attempt = f" (automatic feedback {len(entry.releases)})" if outcome["released"] else ""
-        then = ("feedback released" + attempt) if outcome["released"] else \
+        attempt = f" (automatic feedback {len(entry.releases)})" if outcome.released else ""
+        then = ("feedback released" + attempt) if outcome.released else \
             running.decision.describe(self.policy, len(entry.releases))
-        if outcome["error"]:
-            then = (f"FAILED, not because of the student ({outcome['error']}); tried again in {RETRY_SECONDS} s; "
-                    "see grading-logs/service-worker-*.log")
         if running.job.kind == RELEASE:
             return f"submission of {short_time(timestamp)}: {then}"
         if result is None:
             return f"submission of {short_time(timestamp)}: {then}"
         if not result["ok"]:
             return f"NOT GRADED (submitted {short_time(timestamp)}): {result['reason']}; {then}" + \
-                ("; the feedback says so" if outcome["released"] else "")
+                ("; the feedback says so" if outcome.released else "")
         notes = "".join(f"; NOTE {note}" for note in result.get("notes", []))
         return (f"submitted {short_time(timestamp)} → graded {result['score']:g}/{result['max_score']:g} "
                 f"in {result['seconds']:.1f} s; {then}{notes}")
@@ -224,19 +254,10 @@ class Scheduler:
     # ---------- workers that die or overrun ----------
 
     def watch(self) -> None:
-        for index, job in self.pool.dead():
-            if job is None or job.key not in self.running:
-                continue
-            self.running.pop(job.key)
-            self.queue.done(job.key)
-            self.journal.stopped(job.key)
-            self.deaths[job.key] = self.deaths.get(job.key, 0) + 1
-            if self.deaths[job.key] >= 2:
-                self._ungradable(job, DIED_REASON)
-            else:
-                self.log.write(f"the grading process died on the submission of {short_time(job.timestamp)}: "
-                               "trying once more", job.key)
-                self.queue.offer(job)
+        for index, job, code in self.pool.dead():
+            if job is not None and job.key in self.running:  # killed (out of memory?): the machine's, never a grade
+                how = f"signal {-code}" if code is not None and code < 0 else f"exit status {code}"
+                self._faulted(None, job.key, f"the grading process died ({how}) while it graded this submission")
         now = self.monotonic()
         for key, running in list(self.running.items()):
             if now - running.started > self.policy.job_timeout:

@@ -1,96 +1,102 @@
-"""One grading process of the service: a student's job at a time, on nbgrader's app built once.
+"""What one grading process of the service does: a student's job at a time, on nbgrader's app built once.
 
-The process builds nbgrader's ``AutogradeApp`` for the course once per assignment
-(:func:`coursekit.grading.worker.make_app`, as ``make grade``'s workers do), so the grading
-kernels' pre-imported template stays warm between submissions. Each job, under the course's
-shared grading lock (:mod:`coursekit.grading.lock`):
+Each worker of the service is a process of :mod:`coursekit.grading.pool`, as ``make grade``'s
+are; :class:`ServiceSetup` is what it builds once: nbgrader's ``AutogradeApp`` per assignment
+(:func:`coursekit.grading.worker.make_app`), each tried first on its untouched release (the canary,
+:mod:`coursekit.canary`), so the grading kernels' pre-imported template is warm before the first
+submission (a release that fails there is told, :class:`CannotGrade`, and tried again before each job).
+Each job (:func:`run_job`), under the course's shared grading lock (:mod:`coursekit.grading.lock`):
 
 1. ``grade``: collect the student's newest submission and autograde it with
-   :func:`coursekit.grading.worker.grade_student` — the course's one grading path;
+   :func:`coursekit.grading.worker.grade_student` — the course's one grading path — and tell the
+   scheduler the result at once (:class:`Graded`);
 2. unless the job says the feedback waits: generate and release that student's feedback, or,
    for a submission that could not be graded, the page saying so (:mod:`.notice`).
 
-It tells the scheduler what happened as plain tuples on ``results``: ``("ready", k, None)``, ``("start", k, key)``,
-``("graded", k, key, timestamp, result)``, ``("done", k, key, outcome)``, ``("exit", k, None)``.
-It dies with the scheduler (``PR_SET_PDEATHSIG``): nbgrader removes a half-written autograded
-folder, and the journal makes the restarted service do that submission again.
+A fault of the machine on any step — the exchange, the gradebook, the sandbox, nbgrader's feedback
+machinery — is raised as :class:`~coursekit.faults.InfrastructureFault`: the scheduler keeps that
+submission waiting and tries again; nothing is released for it.
 """
 import contextlib
-import os
-import signal
-import tempfile
+import dataclasses
 import time
 import traceback
 
-from jupyter_client.manager import AsyncKernelManager
-from jupyter_core.utils import run_sync
-from traitlets.utils.importstring import import_item
-
+from ..canary import run_canary
+from ..faults import InfrastructureFault, evident_fault
 from ..grading import lock
-from ..grading.worker import GRADEBOOK_TROUBLE, grade_student, log_to, make_app, terminate_with_parent
+from ..grading.worker import grade_student, make_app
 from . import steps
 from .fair_queue import GRADE
 
-__all__ = ["serve", "run_job"]
+__all__ = ["ServiceSetup", "Graded", "CannotGrade", "JobOutcome", "run_job"]
 
 
-def serve(index: int, course: str, db_url: str, assignments, jobs, results, log_path: str) -> None:
-    """Process body: run the jobs taken from ``jobs`` until ``None``; report to ``results``."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the scheduler decides; it sends SIGTERM
-    signal.signal(signal.SIGTERM, _interrupt)
-    terminate_with_parent()
-    log_to(log_path)
-    apps = {}
-    try:
-        for assignment in assignments:  # before the first submission arrives, not after
-            apps[assignment] = ready_app(course, assignment, db_url)
-        results.put(("ready", index, None))
-        while (job := jobs.get()) is not None:
-            results.put(("start", index, job.key))
-            if job.assignment not in apps:
-                apps[job.assignment] = ready_app(course, job.assignment, db_url)
-            with lock.shared(course):
-                outcome = run_job(apps[job.assignment], job, lambda *msg: results.put((msg[0], index, *msg[1:])))
-            results.put(("done", index, job.key, outcome))
-    except KeyboardInterrupt:
-        pass
-    finally:
-        results.put(("exit", index, None))
+@dataclasses.dataclass(frozen=True)
+class Graded:
+    """Told as soon as a job's grading is done, before its feedback: the submission's timestamp, the result."""
+    timestamp: str
+    result: dict  # {"ok", "score", "max_score", "reason", "notes", "seconds"}
 
 
-def ready_app(course: str, assignment: str, db_url: str):
-    """nbgrader's autograde app for ``assignment``, with one grading kernel started and stopped.
-
-    The first kernel of a process pays for the kernel template (the pre-imported, sandboxed parent
-    every later kernel is forked from) and for drawing the figure cache: here, at start-up, rather
-    than in the first student's wait.
-    """
-    app = make_app(course, assignment, db_url)
-    try:
-        run_sync(_one_kernel)(app)
-    except Exception:  # the first student's grading says what is wrong, with nbgrader's own words
-        app.log.exception("warming up a grading kernel failed")
-    return app
+@dataclasses.dataclass(frozen=True)
+class CannotGrade:
+    """Told by a worker whose canary failed as it set up: the machine's fault, ``fault`` its one line. The worker
+    stays, and tries the release again before each job."""
+    fault: str
 
 
-async def _one_kernel(app) -> None:
-    manager = app.config.Execute.get("kernel_manager_class", AsyncKernelManager)
-    if isinstance(manager, str):
-        manager = import_item(manager)
-    with tempfile.TemporaryDirectory(prefix="attn-warm-") as folder:
-        km = manager(config=app.config, kernel_name="python3")
-        await km.start_kernel(cwd=folder, env=dict(os.environ, NBGRADER_EXECUTION="autograde"))
-        await km.shutdown_kernel(now=True)
+@dataclasses.dataclass(frozen=True)
+class JobOutcome:
+    timestamp: str    # the submission the job did (collect may find a newer one than the job named)
+    released: bool    # its feedback (or "not graded" page) is fetchable now
+    timings: dict     # seconds of each step (collect, grade, feedback, release)
 
 
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
+@dataclasses.dataclass(frozen=True)
+class ServiceSetup:
+    """Builds a worker's handler (:func:`coursekit.grading.pool.serve` calls it)."""
+    course: str
+    db_url: str
+    assignments: tuple
+
+    def __call__(self, note):
+        handler = _Handler(self.course, self.db_url, note)
+        for assignment in self.assignments:  # before the first submission arrives, not after
+            try:
+                handler.app(assignment)
+            except InfrastructureFault as fault:
+                note(CannotGrade(str(fault)))
+        return handler
 
 
-def run_job(app, job, report) -> dict:
-    """Do ``job`` (a :class:`.fair_queue.Job` with ``release`` and ``notice``); the outcome as a dict.
+class _Handler:
+    def __init__(self, course: str, db_url: str, note):
+        self.course, self.db_url, self.note = course, db_url, note
+        self.apps, self.failing = {}, {}  # assignment -> why its canary failed (tried again before each job)
 
-    ``timings``: seconds of each step (collect, grade, feedback, release), for the log and the benchmark.
+    def app(self, assignment: str):
+        """The assignment's app, once its release grades here; else the fault, raised."""
+        if assignment not in self.apps:
+            self.apps[assignment] = make_app(self.course, assignment, self.db_url)
+            self.failing[assignment] = "not tried"
+        if self.failing[assignment]:
+            self.failing[assignment] = run_canary(self.course, assignment, self.apps[assignment].config)
+            if self.failing[assignment]:
+                raise InfrastructureFault(f"the untouched release of {assignment} cannot be graded here "
+                                          f"({self.failing[assignment]})", "Fix what the worker's log names.")
+        return self.apps[assignment]
+
+    def __call__(self, job) -> JobOutcome:
+        with lock.shared(self.course):
+            return run_job(self.app(job.assignment), job, self.note)
+
+
+def run_job(app, job, note) -> JobOutcome:
+    """Do ``job`` (a :class:`.fair_queue.Job` with ``release`` and ``notice``); ``note(Graded(…))`` once graded.
+
+    The machine's faults are raised (:class:`~coursekit.faults.InfrastructureFault`); a student's notebook that
+    cannot be graded is a result (``ok`` false, its reason) whose "not graded" page is released.
     """
     student, timings = job.student, {}
     timestamp, notice = job.timestamp, job.notice
@@ -101,12 +107,9 @@ def run_job(app, job, report) -> dict:
                 timestamp = steps.collect(app, student)
             with clock("grade"):
                 graded = grade_student(app, student)
-                if graded.reason.startswith(GRADEBOOK_TROUBLE):  # the course's trouble, not the student's: retried
-                    raise steps.StepFailed(graded.reason)
                 points, total = steps.score(app, student)
-            result = {"ok": graded.ok, "score": points, "max_score": total, "reason": graded.reason,
-                      "notes": graded.notes, "seconds": round(graded.seconds, 2)}
-            report("graded", job.key, timestamp, result)
+            note(Graded(timestamp, {"ok": graded.ok, "score": points, "max_score": total, "reason": graded.reason,
+                                    "notes": graded.notes, "seconds": round(graded.seconds, 2)}))
             notice = "" if graded.ok else graded.reason
         if job.release:
             with clock("feedback"):
@@ -116,13 +119,15 @@ def run_job(app, job, report) -> dict:
                     steps.generate_feedback(app, student)
             with clock("release"):
                 steps.release_feedback(app, student)
-    except steps.StepFailed as error:
-        return {"timestamp": timestamp, "released": False, "error": str(error), "timings": timings}
+    except InfrastructureFault:
+        raise
+    except steps.StepFailed as error:  # nbgrader's exchange or converters, for reasons of the course
+        raise InfrastructureFault(str(error), "Fix what it names; the submission is graded then.") from error
     except Exception as error:  # the course's code or nbgrader: never the student's (that is `reason`)
         app.log.error("service job %s failed:\n%s", job, traceback.format_exc())
-        return {"timestamp": timestamp, "released": False, "error": f"{type(error).__name__}: {error}",
-                "timings": timings}
-    return {"timestamp": timestamp, "released": job.release, "error": "", "timings": timings}
+        raise evident_fault(error, app.coursedir.root) or InfrastructureFault(
+            f"{type(error).__name__}: {error}", "See grading-logs/service-worker-*.log.") from error
+    return JobOutcome(timestamp, job.release, timings)
 
 
 class _Stopwatch:

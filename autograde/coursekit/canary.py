@@ -1,0 +1,37 @@
+"""The canary: the untouched release, run as a submission is graded, in the same sandbox. Does grading work here?
+
+Nothing a student wrote is in the release, so when it cannot be run the fault is the machine's
+(:mod:`coursekit.faults`). It runs before a class is graded (each ``make grade`` worker and each
+grading-service worker, first thing: it also starts the kernel template and draws the figure cache
+the students' kernels read) and again whenever a kernel dies before a student's first cell, to tell
+whose fault that was. It writes nothing in the course: the release is copied into a temporary
+folder, run by nbgrader's own ``Execute`` with the course's settings and ``NBGRADER_EXECUTION=autograde``.
+The release's own cells may fail (its functions are stubs); what counts is that every cell ran.
+"""
+import pathlib
+import shutil
+import tempfile
+
+import nbformat
+from nbgrader.preprocessors import Execute
+from nbgrader.utils import setenv
+
+__all__ = ["run_canary"]
+
+
+def run_canary(course, assignment: str, config) -> str:
+    """Run ``course``'s release of ``assignment`` as autograde would; "" when every cell ran, else why not."""
+    release = pathlib.Path(course) / "release" / assignment
+    notebooks = sorted(release.glob("*.ipynb"))
+    if not notebooks:
+        return f"there is no release to try ({release}: run `nbgrader generate_assignment {assignment}`)"
+    with tempfile.TemporaryDirectory(prefix="attn-canary-") as folder:
+        shutil.copytree(release, folder, dirs_exist_ok=True)
+        try:
+            with setenv(NBGRADER_EXECUTION="autograde"):
+                for path in notebooks:
+                    Execute(config=config).preprocess(nbformat.read(path, as_version=4),
+                                                      {"metadata": {"path": folder}})
+        except Exception as exc:  # noqa: BLE001 -- whatever stops the release is the answer
+            return f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
+    return ""

@@ -1,0 +1,80 @@
+"""coursekit.faults: is each failure the machine's or the notebook's, decided from evidence, and said in one line?
+
+The fault table of the real commands (make grade, the grading service) is tests/integration/test_faults.py;
+here the one rule they share, on errors made by hand.
+"""
+import errno
+import stat
+
+import pytest
+import sqlalchemy.exc
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+from coursekit.faults import InfrastructureFault, KernelDidNotStart, TemplateDidNotStart, decide, grader_unreadable
+
+COURSE = "/srv/course"
+NEVER = lambda: pytest.fail("the canary was asked, but the error alone decides")  # noqa: E731
+
+# (error, the machine's? (a text the one line must hold, or None: the notebook's))
+EVIDENT = [
+    (sqlalchemy.exc.OperationalError("SELECT …", {}, Exception("connection refused")), "gradebook cannot be reached"),
+    (sqlalchemy.exc.InterfaceError("SELECT …", {}, Exception("closed")), "gradebook cannot be reached"),
+    (TemplateDidNotStart("exit status 1: bwrap: execvp /x/bin/python: No such file or directory"),
+     "bwrap: execvp /x/bin/python"),
+    (OSError(errno.ENOSPC, "No space left on device", f"{COURSE}/autograded/s1/a/a.ipynb"), "the disk is full"),
+    (OSError(errno.EROFS, "Read-only file system", f"{COURSE}/autograded/s1"), "read-only"),
+    (OSError(errno.EACCES, "Permission denied", f"{COURSE}/gradebook.db"), "permission denied"),
+    (OSError(errno.EACCES, "Permission denied", "/home/student/x"), None),  # not the course's: the notebook's
+    (DeadKernelError("Kernel died"), None),
+    (CellTimeoutError("A cell timed out"), None),
+    (ValueError("Notebook does not appear to be JSON"), None),
+]
+
+
+@pytest.mark.parametrize("error, said", EVIDENT, ids=[f"{type(e).__name__}-{i}" for i, (e, _) in enumerate(EVIDENT)])
+def test_is_each_error_the_machines_only_when_it_proves_it(error, said):
+    fault = decide(error, COURSE, NEVER)
+    if said is None:
+        assert fault is None
+    else:
+        assert isinstance(fault, InfrastructureFault) and said in str(fault)
+        assert str(fault).startswith("grading stopped, the machine's fault (no student was given a grade for it)")
+        assert "\n" not in str(fault) and "run the command again" in str(fault)
+
+
+@pytest.mark.parametrize("canary, machines", [("", False), ("KernelDidNotStart: bwrap: no permission", True)])
+def test_does_a_kernel_that_never_started_ask_the_canary(canary, machines):
+    """The release starts in the same sandbox: the submission's fault; it does not either: the machine's?"""
+    asked = []
+    fault = decide(KernelDidNotStart("the kernel died before it ran a cell"), COURSE,
+                   lambda: asked.append(1) or canary)
+    assert asked == [1] and (fault is not None) == machines
+    if machines:
+        assert "not even for the untouched release (KernelDidNotStart: bwrap: no permission)" in str(fault)
+
+
+def test_is_a_fault_a_systemexit_so_nbgrader_stops_and_records_nothing():
+    """nbgrader's converter catches Exception for each student: a fault must pass through it and stop the run."""
+    fault = InfrastructureFault("the grader is missing", "Restore it.")
+    assert isinstance(fault, SystemExit) and not isinstance(fault, Exception)
+    assert fault.code == str(fault)
+
+
+@pytest.mark.parametrize("privileged, mode, unreadable", [
+    (True, 0o644, False), (True, 0o600, True), (False, 0o600, False), (False, 0o200, True)])
+def test_is_a_grader_the_kernels_cannot_read_named_with_the_fix(tmp_path, privileged, mode, unreadable):
+    """As root a kernel is another user (others' bits count); as a hub instructor it is that user (owner's bits)?"""
+    grader = tmp_path / "grader"
+    grader.mkdir()
+    (grader / "checks.py").write_text("x = 1\n")
+    (grader / "checks.py").chmod(mode)
+    fault = grader_unreadable(grader, privileged)
+    assert (fault is not None) == unreadable
+    if unreadable:
+        assert f"{grader / 'checks.py'} has mode {stat.filemode(0o100000 | mode)}" in str(fault)
+        assert f"chmod -R a+rX {grader}" in str(fault)
+
+
+def test_is_a_missing_grader_the_machines(tmp_path):
+    assert "the grader" in str(grader_unreadable(tmp_path / "grader", True)) and "is missing" in str(
+        grader_unreadable(tmp_path / "grader", True))
