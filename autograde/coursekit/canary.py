@@ -16,15 +16,18 @@ import nbformat
 from nbgrader.preprocessors import Execute
 from nbgrader.utils import setenv
 
-__all__ = ["run_canary"]
+from .faults import InfrastructureFault, evident_fault
+
+__all__ = ["run_canary", "canary_fault"]
 
 
-def run_canary(course, assignment: str, config) -> str:
-    """Run ``course``'s release of ``assignment`` as autograde would; "" when every cell ran, else why not."""
+def run_canary(course, assignment: str, config):
+    """Run ``course``'s release of ``assignment`` as autograde would; None when every cell ran, else what stopped it."""
     release = pathlib.Path(course) / "release" / assignment
     notebooks = sorted(release.glob("*.ipynb"))
     if not notebooks:
-        return f"there is no release to try ({release}: run `nbgrader generate_assignment {assignment}`)"
+        return FileNotFoundError(f"there is no release to try ({release}: run `nbgrader generate_assignment "
+                                 f"{assignment}`)")
     with tempfile.TemporaryDirectory(prefix="attn-canary-") as folder:
         shutil.copytree(release, folder, dirs_exist_ok=True)
         try:
@@ -32,6 +35,17 @@ def run_canary(course, assignment: str, config) -> str:
                 for path in notebooks:
                     Execute(config=config).preprocess(nbformat.read(path, as_version=4),
                                                       {"metadata": {"path": folder}})
-        except Exception as exc:  # noqa: BLE001 -- whatever stops the release is the answer
-            return f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
-    return ""
+        except (Exception, InfrastructureFault) as exc:  # noqa: BLE001 -- whatever stops the release is the answer
+            return exc
+    return None
+
+
+def canary_fault(course, assignment: str, config):
+    """The :class:`InfrastructureFault` of a canary that failed (its error's own, when it proves one), or None."""
+    error = run_canary(course, assignment, config)
+    if error is None:
+        return None
+    first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    return evident_fault(error, course) or InfrastructureFault(
+        f"the untouched release of {assignment} cannot be graded here ({type(error).__name__}: {first})",
+        "Fix what the grading log names (the sandbox, the interpreter), then run the command again.")

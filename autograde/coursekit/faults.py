@@ -26,10 +26,11 @@ import sqlalchemy.exc
 __all__ = ["InfrastructureFault", "KernelDidNotStart", "TemplateDidNotStart", "decide", "evident_fault",
            "grader_unreadable"]
 
-# what a full, read-only or forbidden course folder raises when grading writes into it
+# what a full, read-only or forbidden course folder raises when grading writes into it; a student's code never
+# reaches the grading process's writes (its own disk is the sandbox's, and goes over a limit of its own there)
 _DISK = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up",
-         errno.EROFS: "the file system is read-only", errno.EACCES: "permission denied",
-         errno.EPERM: "operation not permitted"}
+         errno.EROFS: "the file system is read-only"}
+_FORBIDDEN = {errno.EACCES: "permission denied", errno.EPERM: "operation not permitted"}  # the course's files only
 
 
 class InfrastructureFault(SystemExit):
@@ -66,8 +67,11 @@ def evident_fault(error: BaseException, course=None):
     if type(error).__name__ == "DeadKernelError" and _template_died():
         return InfrastructureFault("the sandbox's kernel template died while a notebook was graded (killed?)",
                                    "See the system log (out of memory?), then run the command again.")
-    if isinstance(error, OSError) and error.errno in _DISK and _inside(error.filename, course):
-        return InfrastructureFault(f"the course folder cannot be written: {_DISK[error.errno]} ({error.filename})",
+    if isinstance(error, OSError) and (error.errno in _DISK or (error.errno in _FORBIDDEN
+                                                                and _inside(error.filename, course))):
+        where = f" ({error.filename})" if error.filename else ""
+        why = _DISK.get(error.errno) or _FORBIDDEN[error.errno]
+        return InfrastructureFault(f"the course folder cannot be written: {why}{where}",
                                    "Free space or fix the folder's permissions, then run the command again.")
     return None
 
@@ -75,17 +79,13 @@ def evident_fault(error: BaseException, course=None):
 def decide(error: BaseException, course, canary):
     """The fault ``error`` is, if the machine's (else None: the notebook's, graded 0 with the reason).
 
-    ``canary()`` grades the untouched release in the same sandbox and returns why it failed ("" when it
-    did not); it is asked only about a kernel that never started, the one case the error alone cannot tell.
+    ``canary()`` grades the untouched release in the same sandbox and returns its fault (None when it
+    passed); it is asked only about a kernel that never started, the one case the error alone cannot tell.
     """
     fault = evident_fault(error, course)
     if fault is not None or not isinstance(error, KernelDidNotStart):
         return fault
-    failed = canary()
-    if not failed:
-        return None  # the release starts in the same sandbox: this submission is what stops it
-    return InfrastructureFault(f"no grading kernel starts, not even for the untouched release ({failed})",
-                               "Fix what the grading log names (the sandbox, the interpreter), then run the command again.")
+    return canary()  # None: the release starts in the same sandbox, so this submission is what stops it
 
 
 def _template_died() -> bool:
@@ -98,7 +98,7 @@ def _template_died() -> bool:
 
 def _inside(filename, course) -> bool:
     if not filename or course is None:
-        return course is None
+        return False
     path, course = pathlib.Path(os.path.abspath(filename)), pathlib.Path(course).resolve()
     return path == course or course in path.parents
 

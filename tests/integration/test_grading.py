@@ -197,7 +197,8 @@ def test_do_two_shards_and_the_report_share_the_postgresql_gradebook_the_config_
     """The course's nbgrader_config.py names a PostgreSQL 15 gradebook: shards 0/2 and 1/2 graded at the same
     time into it (no --db-url), every student once with the right scores, `make report` reads it, no sqlite file?"""
     students = ["ok_dot", "bug_mask_multiplied", "c_invalid_json"]  # one student in shard 0/2, two in 1/2
-    with postgres_server() as server:
+    with postgres_server() as pg:
+        server = pg.url
         course, env = course_copy(tmp_path), isolated_env(tmp_path / "home")
         env.pop("DB_URL", None)
         with (course / "nbgrader_config.py").open("a", encoding="utf-8") as config:

@@ -12,7 +12,7 @@ import sys
 import textwrap
 
 import nbformat
-from nbgrader.api import Gradebook
+from nbgrader.api import Gradebook, MissingEntry
 
 from attnkit.gradecell import TEST_CELLS
 from coursekit.gradebook import alembic_env
@@ -87,18 +87,25 @@ def fill_solution(nb, grade_id, body):
 
 # ---------- results ----------
 
-def gradebook_scores(course, student):
-    """``{grade_id: score}`` of the autograded test cells in the course's gradebook, plus the "total"."""
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
-        notebook = gradebook.find_submission_notebook(ASSIGNMENT, ASSIGNMENT, student)
+def gradebook_scores(course, student, url=None):
+    """``{grade_id: score}`` of the autograded test cells in the course's gradebook (``url``: another one), plus the
+    "total"; {} when the student has no submission there."""
+    with Gradebook(url or f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        try:
+            notebook = gradebook.find_submission_notebook(ASSIGNMENT, ASSIGNMENT, student)
+        except MissingEntry:
+            return {}
         scores = {g.name: g.score for g in notebook.grades if g.name in POINTS}
         return {**scores, "total": notebook.score}
 
 
-def gradebook_comments(course, student):
-    """``{grade_id: auto_comment}`` of a student's answer cells."""
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
-        notebook = gradebook.find_submission_notebook(ASSIGNMENT, ASSIGNMENT, student)
+def gradebook_comments(course, student, url=None):
+    """``{grade_id: auto_comment}`` of a student's answer cells; {} when the student has no submission."""
+    with Gradebook(url or f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        try:
+            notebook = gradebook.find_submission_notebook(ASSIGNMENT, ASSIGNMENT, student)
+        except MissingEntry:
+            return {}
         return {c.name: c.auto_comment for c in notebook.comments}
 
 

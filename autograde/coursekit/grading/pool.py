@@ -19,6 +19,7 @@ import pathlib
 import queue
 import signal
 import sys
+import time
 
 from ..faults import InfrastructureFault
 
@@ -169,23 +170,33 @@ class WorkerPool:
         return job
 
     def stop(self) -> None:
-        """No more jobs: SIGTERM (nbgrader cleans up the student in progress), then SIGKILL."""
-        _stop([proc for proc in self.procs if proc is not None])
+        """No more jobs: an idle worker ends at once; a busy one gets SIGTERM (nbgrader cleans up the student in
+        progress), then SIGKILL."""
+        for index, proc in enumerate(self.procs):
+            if proc is not None and self.holding[index] is None:
+                self.jobs[index].put(None)
+        _stop([proc for proc in self.procs if proc is not None], busy={
+            self.procs[k].pid for k, job in enumerate(self.holding) if job is not None and self.procs[k]})
 
 
-def _stop(procs) -> None:
-    for proc in procs:
-        if proc.is_alive():
-            proc.terminate()
+def _stop(procs, busy=None) -> None:
+    """SIGTERM each of ``procs`` still running (only ``busy`` pids at first: idle ones were told to end), again every
+    second (a KeyboardInterrupt raised inside a finalizer is lost), SIGKILL after :data:`STOP_SECONDS`."""
+    deadline, first = time.monotonic() + STOP_SECONDS, True
     try:
-        for proc in procs:
-            proc.join(STOP_SECONDS)
+        while any(proc.is_alive() for proc in procs) and time.monotonic() < deadline:
+            for proc in procs:
+                if proc.is_alive() and (busy is None or proc.pid in busy or not first):
+                    proc.terminate()
+            first = False
+            for proc in procs:
+                proc.join(max(0.0, min(1.0, deadline - time.monotonic())) / len(procs))
     except KeyboardInterrupt:
         pass
     for proc in procs:
         if proc.is_alive():
             proc.kill()  # its kernels go with their template, which dies with it
-            proc.join()
+        proc.join()
 
 
 def _interrupt(signum, frame):

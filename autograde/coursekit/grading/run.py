@@ -21,6 +21,7 @@ import dataclasses
 import json
 import os
 import pathlib
+import shutil
 import signal
 import sys
 import tempfile
@@ -174,6 +175,10 @@ def grade_class(course, assignment, students, url, workers, show=print):
             elif isinstance(message, Faulted):
                 return progress, message.fault
             elif message is None and (died := pool.dead(restart=False)):
+                for index, _, _ in died:  # killed mid-student: what nbgrader would remove on any other failure
+                    if index in busy:
+                        shutil.rmtree(pathlib.Path(course) / "autograded" / busy[index] / assignment,
+                                      ignore_errors=True)
                 return progress, _killed(died, busy)
         return progress, ""
     except KeyboardInterrupt:

@@ -28,7 +28,7 @@ from nbgrader.converters import Autograde, NbGraderException
 from attnkit.record import LIMIT
 
 from ..autograded import read_graded_notebook
-from ..canary import run_canary
+from ..canary import canary_fault
 from ..faults import InfrastructureFault, evident_fault
 from ..plugins import check_schemas_once, share_engines
 from ..plugins.kernel import TIMINGS
@@ -154,10 +154,9 @@ class GraderSetup:
 
     def __call__(self, note):
         app = make_app(self.course, self.assignment, self.db_url)
-        failed = run_canary(self.course, self.assignment, app.config)
-        if failed:
-            raise InfrastructureFault(f"the untouched release cannot be graded here ({failed})",
-                                      "Fix what the worker's log names, then run the command again.")
+        fault = canary_fault(self.course, self.assignment, app.config)
+        if fault is not None:
+            raise fault
         return functools.partial(timed_grading, app)
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from nbconvert.exporters import NotebookExporter
 from nbgrader.api import Gradebook
 
-from ..canary import run_canary
+from ..canary import canary_fault
 from ..faults import InfrastructureFault, decide
 from ..sandbox import SandboxUnavailable
 
@@ -46,8 +46,8 @@ class ZeroOnFailureExporter(NotebookExporter):
         except SandboxUnavailable as exc:  # nothing to do with the student: stop the whole run, say what to install
             raise InfrastructureFault(str(exc), "Then run the command again.") from None
         except Exception as exc:
-            fault = decide(exc, self._course(), lambda: run_canary(self._course(), resources["nbgrader"]["assignment"],
-                                                                   self.config))
+            fault = decide(exc, self._course(), lambda: canary_fault(self._course(), resources["nbgrader"]["assignment"],
+                                                                     self.config))
             if fault is not None:
                 raise fault from exc
             error = f"{type(exc).__name__}: {str(exc).strip()[:300]}"

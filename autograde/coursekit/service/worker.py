@@ -22,7 +22,7 @@ import dataclasses
 import time
 import traceback
 
-from ..canary import run_canary
+from ..canary import canary_fault
 from ..faults import InfrastructureFault, evident_fault
 from ..grading import lock
 from ..grading.worker import grade_student, make_app
@@ -81,10 +81,9 @@ class _Handler:
             self.apps[assignment] = make_app(self.course, assignment, self.db_url)
             self.failing[assignment] = "not tried"
         if self.failing[assignment]:
-            self.failing[assignment] = run_canary(self.course, assignment, self.apps[assignment].config)
+            self.failing[assignment] = canary_fault(self.course, assignment, self.apps[assignment].config)
             if self.failing[assignment]:
-                raise InfrastructureFault(f"the untouched release of {assignment} cannot be graded here "
-                                          f"({self.failing[assignment]})", "Fix what the worker's log names.")
+                raise self.failing[assignment]
         return self.apps[assignment]
 
     def __call__(self, job) -> JobOutcome:

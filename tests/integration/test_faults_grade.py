@@ -1,0 +1,83 @@
+"""The fault table through the real ``make grade``: is a fault of the machine nobody's grade, said in one line, and
+is the class graded exactly as without it once it is repaired?
+
+Each row of tests/support/faults.py is made to happen on a copy of one generated course with a small class
+(a correct submission and a buggy one: the mistake table's expected points are the fault-free class). Then:
+exit status 2; the fault's cause in the one line; nobody given a grade, a comment or an autograded notebook
+by it (a row that strikes mid-class: the students graded before it have exactly their points); after the
+repair, one more ``make grade`` grades the others, nobody twice, and the gradebook is the table's, cell by cell.
+The same rows through the grading service: test_faults_service.py.
+"""
+import contextlib
+import os
+import re
+
+import nbformat
+import pytest
+
+from support import faults
+from support.classes import generated_course, make_grade
+from support.course_tools import ASSIGNMENT, POINTS, gradebook_comments, gradebook_scores, isolated_env, released
+from support.mistakes import MISTAKES, mistake_notebook
+
+CLASS = ("ok_dot", "bug_no_scale")
+EXPECTED = {m.name: dict(zip(POINTS, m.points)) for m in MISTAKES if m.name in CLASS}
+ROWS = [row for row in faults.ROWS if row.grade]
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    """A generated course with CLASS submitted (as nbgrader collect leaves them), never graded."""
+    course = generated_course(tmp_path_factory.mktemp("faults"))
+    release = released(course)
+    for mistake in MISTAKES:
+        if mistake.name in CLASS:
+            folder = course / "submitted" / mistake.name / ASSIGNMENT
+            folder.mkdir(parents=True)
+            nbformat.write(mistake_notebook(release, mistake), folder / f"{ASSIGNMENT}.ipynb")
+    return course
+
+
+def graded_now(run) -> set:
+    return set(re.findall(r"^\[\s*\d+/\d+\] ok +(\S+)", run.stdout, re.M))
+
+
+def autograded(course) -> set:
+    return {path.parent.parent.name for path in (course / "autograded").glob(f"*/{ASSIGNMENT}/{ASSIGNMENT}.ipynb")}
+
+
+def scores(course, student, env):
+    return gradebook_scores(course, student, env.get("DB_URL"))
+
+
+def comments(course, student, env):
+    return gradebook_comments(course, student, env.get("DB_URL")).values()
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[row.name for row in ROWS])
+def test_is_a_fault_nobodys_grade_and_the_class_graded_after_the_repair(row, generated, tmp_path):
+    if row.needs_root and os.geteuid() != 0:
+        pytest.skip(f"{row.name} needs root (mount, or a kernel uid other than the grader's)")
+    course = faults.copy_without_generated(generated, tmp_path / "course")
+    with contextlib.ExitStack() as stack:
+        env = row.prepare(course, isolated_env(tmp_path / "home"), stack)
+        with row.inject(course, env) as faulty:
+            hit = make_grade(course, faulty, "--workers", "1" if row.mid_class else "2")
+        said = hit.stdout + hit.stderr
+        assert hit.returncode == 2, said[-3000:]
+        assert "the machine's fault (no student was given a grade for it)" in said and row.cause in said, said[-3000:]
+        before = autograded(course)  # graded before the fault (a worker killed may not have said so yet)
+        assert bool(before) == row.mid_class and graded_now(hit) <= before, said[-3000:]
+        row.repair(course)  # first: a gradebook that stopped is read again only once it runs
+        for student in CLASS:
+            assert not any("Not graded automatically" in (c or "") for c in comments(course, student, env))
+            if student in before:  # graded before the fault: exactly their points
+                assert scores(course, student, env) == pytest.approx({**EXPECTED[student], "total": sum(
+                    EXPECTED[student].values())}, abs=1e-9)
+        again = make_grade(course, env, "--workers", "2")
+        assert again.returncode == 0, (again.stdout + again.stderr)[-3000:]
+        assert graded_now(again) == set(CLASS) - before  # the others, nobody twice
+        for student in CLASS:
+            assert scores(course, student, env) == pytest.approx({**EXPECTED[student], "total": sum(
+                EXPECTED[student].values())}, abs=1e-9)
+            assert not any("Not graded automatically" in (c or "") for c in comments(course, student, env))
