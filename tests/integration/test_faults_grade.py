@@ -9,12 +9,14 @@ repair, one more ``make grade`` grades the others, nobody twice, and the gradebo
 The same rows through the grading service: test_faults_service.py.
 """
 import contextlib
+import fcntl
 import os
 import re
 
 import nbformat
 import pytest
 
+from coursekit.sandbox import forkserver
 from support import faults
 from support.classes import generated_course, make_grade
 from support.course_tools import ASSIGNMENT, POINTS, gradebook_comments, gradebook_scores, isolated_env, released
@@ -36,6 +38,22 @@ def generated(tmp_path_factory):
             folder.mkdir(parents=True)
             nbformat.write(mistake_notebook(release, mistake), folder / f"{ASSIGNMENT}.ipynb")
     return course
+
+
+def leftover_templates() -> list:
+    """Kernel template folders whose grading process is gone (their owner's lock is free)."""
+    found = []
+    for folder in forkserver.FOLDERS.glob(f"{forkserver.PREFIX}*"):
+        with contextlib.suppress(OSError):
+            fd = os.open(folder / "owner.lock", os.O_RDWR)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                found.append(folder)
+            except BlockingIOError:
+                pass
+            finally:
+                os.close(fd)
+    return found
 
 
 def graded_now(run) -> set:
@@ -74,8 +92,12 @@ def test_is_a_fault_nobodys_grade_and_the_class_graded_after_the_repair(row, gen
             if student in before:  # graded before the fault: exactly their points
                 assert scores(course, student, env) == pytest.approx({**EXPECTED[student], "total": sum(
                     EXPECTED[student].values())}, abs=1e-9)
+        left = leftover_templates()  # a killed worker's template folder: its lock is free
         again = make_grade(course, env, "--workers", "2")
         assert again.returncode == 0, (again.stdout + again.stderr)[-3000:]
+        if isinstance(row, faults.WorkerKilled):
+            assert left and all(f"make grade: removed {folder}: left by a grading process that was killed"
+                                in again.stdout for folder in left) and not any(f.exists() for f in left)
         assert graded_now(again) == set(CLASS) - before  # the others, nobody twice
         for student in CLASS:
             assert scores(course, student, env) == pytest.approx({**EXPECTED[student], "total": sum(

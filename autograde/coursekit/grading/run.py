@@ -34,6 +34,7 @@ from ..gradebook import alembic_on_path, describe, open_gradebook, resolve_grade
 from ..paths import ASSIGNMENT, find_course
 from ..plugins.kernel import UNSANDBOXED
 from ..sandbox import missing_tool, private_python
+from ..sandbox.forkserver import leftovers_said, remove_leftovers
 from ..settings import config_section, course_settings
 from . import lock
 from .pool import LOGS, Done, Faulted, WorkerPool
@@ -97,6 +98,8 @@ def preflight(course: pathlib.Path, sandboxed: bool) -> None:
     problem = (missing_tool() or private_python()) if sandboxed else ""
     if problem:
         raise InfrastructureFault(problem, "Then run make grade again.")
+    for line in leftovers_said(remove_leftovers()):
+        print(f"make grade: {line}", flush=True)
     grader = config_section(course, "GradingKernelManager").get("grader")
     fault = grader_unreadable(pathlib.Path(grader).parent, os.geteuid() == 0) if sandboxed and grader else None
     if fault is not None:

@@ -31,7 +31,7 @@ import time
 from ..faults import TemplateDidNotStart
 from .bubblewrap import template_command
 
-__all__ = ["PREFIX", "Template", "template", "ForkedKernel", "remove_leftovers", "current"]
+__all__ = ["PREFIX", "Template", "template", "ForkedKernel", "remove_leftovers", "leftovers_said", "current"]
 
 PREFIX = "attn-template-"
 # /tmp itself, whatever TMPDIR says: every kernel covers /tmp with a tmpfs of its own, keeping only its own folder
@@ -51,7 +51,8 @@ class Template:
     """
 
     def __init__(self, privileged: bool, grader, cache, env: dict, sandboxed: bool = True):
-        remove_leftovers()
+        for line in leftovers_said(remove_leftovers()):
+            print(line, file=sys.stderr, flush=True)  # the grading log
         self.folder = pathlib.Path(tempfile.mkdtemp(prefix=PREFIX, dir=FOLDERS))
         self.folder.chmod(0o711)  # forked kernels (other uids) must reach their own folder below it
         self._owner = os.open(self.folder / "owner.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
@@ -107,7 +108,7 @@ class Template:
         os.close(self._owner)
 
 
-def remove_leftovers(log=None) -> list:
+def remove_leftovers() -> list:
     """Remove the template folders of grading processes that were killed (their ``owner.lock`` is free); their paths.
 
     Such a folder may hold copies of students' submissions and kernel logs: nothing else ever removes it.
@@ -126,9 +127,13 @@ def remove_leftovers(log=None) -> list:
             os.close(lock)
         shutil.rmtree(folder, ignore_errors=True)
         removed.append(folder)
-        print(f"removed {folder}, left by a grading process that was killed (it held copies of submissions)",
-              file=sys.stderr, flush=True)
     return removed
+
+
+def leftovers_said(removed) -> list:
+    """One line per removed folder, for the instructor."""
+    return [f"removed {folder}: left by a grading process that was killed, it held copies of submissions"
+            for folder in removed]
 
 
 def template(privileged: bool, grader, cache, env: dict, sandboxed: bool = True) -> Template:

@@ -17,6 +17,7 @@ from ..gradebook import alembic_on_path, describe, resolve_gradebook
 from ..grading.pool import LOGS, WorkerPool
 from ..paths import find_course
 from ..sandbox import missing_tool
+from ..sandbox.forkserver import leftovers_said, remove_leftovers
 from ..settings import course_settings
 from . import control
 from .journal import Journal
@@ -88,6 +89,8 @@ def run(course) -> int:
         log.write(f"another grading service already runs on {course}: this one stops")
         return 1
     url = resolve_gradebook(course)
+    for line in leftovers_said(remove_leftovers()):
+        log.write(line)
     on = ", ".join(policy.assignments) or "none (set c.GradingService.assignments in nbgrader_config.py)"
     log.write(f"started (pid {os.getpid()}) on {course}: assignments {on}; {policy.workers} worker(s); "
               f"cooldown {policy.cooldown:g} s; max attempts {policy.max_attempts or 'no limit'}; "
