@@ -1,11 +1,20 @@
-"""``python -m hub`` from autograde/ (what ``make hub`` runs): the course hub until Ctrl-C."""
+"""``python -m hub`` from autograde/ (what ``make hub`` runs): the course hub until Ctrl-C.
+
+While it runs it holds the lock of ``<state>/launcher.pid``: a second ``make hub`` on the same folder
+says so and stops, and ``make hub-remove`` (``--remove``) stops the running hub first (SIGTERM, which
+stops JupyterHub, the proxy, the servers and the grading service), then removes its users and files.
+"""
 import argparse
+import contextlib
+import fcntl
 import json
+import os
 import pathlib
 import shutil
 import signal
 import sys
 import threading
+import time
 
 from hub import accounts, launch, userenv
 
@@ -30,6 +39,52 @@ def _banner(plan) -> str:
             f"Everything the hub writes is in {plan.state} (log: hub/jupyterhub.log). Ctrl-C stops it.\n")
 
 
+LAUNCHER = "launcher.pid"
+STOP_SECONDS = 60  # for a running hub to stop everything it started
+
+
+def _lock_file(state: pathlib.Path) -> int:
+    state.mkdir(parents=True, exist_ok=True)
+    return os.open(state / LAUNCHER, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+
+
+def hold(state: pathlib.Path) -> int:
+    """This process is the hub of ``state`` (the lock stays held until it exits); exits when another one is."""
+    fd = _lock_file(state)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        sys.exit(f"a hub already runs on {state} (pid {os.pread(fd, 32, 0).decode().strip()}): "
+                 "stop it first (Ctrl-C in its terminal)")
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
+def stop_running(state: pathlib.Path, timeout: float = STOP_SECONDS):
+    """Stop the hub running on ``state``, if one is, and wait until it has stopped all it started; its pid or None."""
+    if not (state / LAUNCHER).exists():
+        return None
+    fd = _lock_file(state)
+    try:
+        with contextlib.suppress(BlockingIOError):
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return None  # nobody holds it: no hub runs
+        pid = int(os.pread(fd, 32, 0).decode().strip() or 0)
+        print(f"a hub is running on {state} (pid {pid}): stopping it first …", flush=True)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with contextlib.suppress(BlockingIOError):
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return pid
+            time.sleep(0.2)
+        sys.exit(f"the hub (pid {pid}) did not stop within {timeout:.0f} s: stop it by hand, then run this again")
+    finally:
+        os.close(fd)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--port", type=int, default=8000)
@@ -38,18 +93,25 @@ def main(argv=None):
     parser.add_argument("--user-env", type=pathlib.Path, default=launch.USER_ENV,
                         help=f"the users' shared Python environment (default {launch.USER_ENV})")
     parser.add_argument("--remove", action="store_true",
-                        help="delete the course's Unix users, their homes, the hub's state and the user environment")
+                        help="stop the hub if it runs, then delete the course's Unix users, their homes, the hub's "
+                             "state and the user environment")
+    parser.add_argument("--demo", action="store_true",
+                        help="every hub user is your own account, even as root (no Unix users, no user environment)")
     args = parser.parse_args(argv)
+    state = args.state.resolve()
     if args.remove:
-        for user in (INSTRUCTOR, *STUDENTS):
+        stop_running(state)
+        users = [] if args.demo else [INSTRUCTOR, *STUDENTS]
+        for user in users:
             accounts.remove_unix_user(user)
-        shutil.rmtree(args.state, ignore_errors=True)
-        removed = [str(args.state), *(userenv.remove(args.user_env) if accounts.is_root() else [])]
-        print(f"removed the users {INSTRUCTOR}, {', '.join(STUDENTS)} (if any) and {', '.join(removed)}")
+        shutil.rmtree(state, ignore_errors=True)
+        removed = [str(state), *(userenv.remove(args.user_env) if accounts.is_root() and not args.demo else [])]
+        print(f"removed {'the users ' + ', '.join(users) + ' (if any) and ' if users else ''}{', '.join(removed)}")
         return
+    hold(state)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # `kill` stops the hub as cleanly as Ctrl-C
-    plan = launch.make_plan(args.state, INSTRUCTOR, STUDENTS, port=args.port, user_env=args.user_env,
-                            passwords=_previous_passwords(args.state.resolve()))
+    plan = launch.make_plan(state, INSTRUCTOR, STUDENTS, port=args.port, user_env=args.user_env,
+                            unix_users=False if args.demo else None, passwords=_previous_passwords(state))
     with launch.running_hub(plan, launch.REPO / "autograde"):
         print(_banner(plan), flush=True)
         try:

@@ -8,6 +8,8 @@ import os
 import pathlib
 import shutil
 import stat
+import subprocess
+import sys
 import urllib.request
 import zipfile
 
@@ -167,3 +169,33 @@ def test_does_demo_mode_announce_itself_and_keep_homes_in_the_state_folder(tmp_p
         ARTEFACTS.mkdir(parents=True, exist_ok=True)
         if (state / "hub" / "jupyterhub.log").exists():
             shutil.copy(state / "hub" / "jupyterhub.log", ARTEFACTS / "demo-jupyterhub.log")
+
+
+def test_does_hub_remove_stop_a_running_hub_before_it_removes_anything(tmp_path):
+    """``make hub`` runs (demo mode); ``make hub-remove``: the hub, its proxy, servers and grading service stop first,
+    then its folder goes; the login page no longer answers, and no process of that hub is left?"""
+    _node_or_skip()
+    state, port = tmp_path / "state", hub_plan.free_port()
+    command = [sys.executable, "-m", "hub", "--demo", "--state", str(state)]
+    hub = subprocess.Popen([*command, "--port", str(port)], cwd=REPO / "autograde", stdout=subprocess.PIPE, text=True)
+    try:
+        lines = [hub.stdout.readline()]
+        while lines[-1] and "Course hub running" not in lines[-1]:
+            lines.append(hub.stdout.readline())
+        url = f"http://127.0.0.1:{port}/hub/login"
+        with urllib.request.urlopen(url, timeout=30) as response:
+            assert response.status == 200, "".join(lines)
+        again = subprocess.run([*command, "--port", str(hub_plan.free_port())], cwd=REPO / "autograde",
+                               capture_output=True, text=True, timeout=60)
+        assert again.returncode == 1 and f"a hub already runs on {state.resolve()}" in again.stderr
+        removed = subprocess.run([*command, "--remove"], cwd=REPO / "autograde", capture_output=True, text=True,
+                                 timeout=120)
+        assert removed.returncode == 0, removed.stderr
+        assert f"(pid {hub.pid}): stopping it first" in removed.stdout and f"removed {state.resolve()}" in removed.stdout
+        assert hub.wait(timeout=10) == 0 and not state.exists()
+        with pytest.raises(OSError):
+            urllib.request.urlopen(url, timeout=5)
+        assert launch._processes_of(str(state.resolve())) == []
+    finally:
+        hub.kill()
+        hub.wait()
