@@ -106,12 +106,15 @@ def test_does_the_grading_kernel_learn_where_the_grader_is(monkeypatch, tmp_path
 
     monkeypatch.setenv("ATTN_GRADER", "/somewhere/else.py")
     monkeypatch.setenv("NBGRADER_SOMETHING", "passed")
+    grader = tmp_path / "course" / "grader" / "__init__.py"
+    grader.parent.mkdir(parents=True)
+    grader.write_text("")
     config = Config({"Execute": {"kernel_manager_class": GradingKernelManager},
-                     "GradingKernelManager": {"grader": "/course/grader/__init__.py", "sandbox": False}})
+                     "GradingKernelManager": {"grader": str(grader), "sandbox": False}})
     look = "import os; print(os.environ['ATTN_GRADER'], os.environ['NBGRADER_SOMETHING'], os.getcwd())"
     nb, _ = Execute(config=config).preprocess(new_notebook(cells=[new_code_cell(look)]),
                                               {"metadata": {"path": str(tmp_path)}})
-    assert nb.cells[0].outputs[0].text.split() == ["/course/grader/__init__.py", "passed", str(tmp_path)]
+    assert nb.cells[0].outputs[0].text.split() == [str(grader), "passed", str(tmp_path)]
 
 
 def test_can_nbformat_round_trip_the_cleaned_notebook():
