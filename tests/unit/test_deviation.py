@@ -8,7 +8,7 @@ from attnkit.diagnose import Finding
 
 
 def _finding(student, reference, bug="softmax_wrong_values", probe="softmax/rect"):
-    return Finding("softmax", bug, "现象：…", probe, np.asarray(student), np.asarray(reference))
+    return Finding("softmax", bug, {"zh": "现象：…", "en": "Seen: …"}, probe, np.asarray(student), np.asarray(reference))
 
 
 def _cells(html: str) -> list:

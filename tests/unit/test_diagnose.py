@@ -144,10 +144,18 @@ def test_format_findings_when_all_is_well():
 
 
 def test_format_findings_indents_each_message_under_its_number():
-    """Is every message line indented under its numbered header?"""
-    finding = Finding("mask", "mask_multiplied", "现象：a\n可能原因：b\n检查：c")
+    """Is every message line indented under its numbered header, in the language asked for?"""
+    finding = Finding("mask", "mask_multiplied", {"zh": "现象：a\n可能原因：b\n检查：c", "en": "Seen: a\nLikely cause: b\nCheck: c"})
     lines = format_findings([finding]).splitlines()
     assert lines[1:] == ["1. [mask] mask_multiplied", "   现象：a", "   可能原因：b", "   检查：c"]
+    lines = format_findings([finding], "en").splitlines()
+    assert lines[0].startswith("Diagnosis: the first stage to leave the reference is student_apply_mask (the mask stage).")
+    assert lines[1:] == ["1. [mask] mask_multiplied", "   Seen: a", "   Likely cause: b", "   Check: c"]
+
+
+def test_format_findings_in_english_when_all_is_well():
+    assert format_findings([], "en") == ("Diagnosis: scores, mask and softmax agree with the reference on every probe; "
+                                         "nothing found.")
 
 
 def test_numeric_side_imports_no_plotting_library():
