@@ -29,10 +29,10 @@ class Term:
 
 
 TERMS = (
-    Term("query", "查询（Q）", "query (Q)", "当前位置想找什么：`Q` 的一行", "what a position is looking for: one row of `Q`"),
-    Term("key", "键（K）", "key (K)", "每个位置拿来被比对的向量：`K` 的一行（4.4 节也叫它「标签」）",
+    Term("query", "查询", "query", "当前位置想找什么：`Q` 的一行", "what a position is looking for: one row of `Q`"),
+    Term("key", "键", "key", "每个位置拿来被比对的向量：`K` 的一行（4.4 节也叫它「标签」）",
          "what each position offers to be matched against: one row of `K`", ("tag vector",)),
-    Term("value", "值（V）", "value (V)", "每个位置被读走的内容：`V` 的一行", "what a position hands over when it is read: one row of `V`"),
+    Term("value", "值", "value", "每个位置被读走的内容：`V` 的一行", "what a position hands over when it is read: one row of `V`"),
     Term("scores", "分数（注意力分数）", "attention scores",
          "`scale · Q @ K^T`，`[seq_q, seq_k]`：位置 i 有多想看位置 j",
          "`scale · Q @ K^T`, `[seq_q, seq_k]`: how much position i wants to look at position j",
@@ -45,7 +45,7 @@ TERMS = (
          "`1 / sqrt(head_dim)`: keeps the scores' standard deviation near 1", ("temperature factor",)),
     Term("head", "头", "head", "一套独立的 Q、K、V，占 `hidden_dim` 中的 `head_dim` 列",
          "one independent set of Q, K, V, taking `head_dim` of the `hidden_dim` columns"),
-    Term("head_dim", "头维度（`head_dim`）", "head dimension (`head_dim`)", "`hidden_dim / num_heads`：一个头的 Q、K、V 的列数",
+    Term("head_dim", "头维度", "head dimension", "`hidden_dim / num_heads`：一个头的 Q、K、V 的列数",
          "`hidden_dim / num_heads`: the number of columns of one head's Q, K and V", ("head size",)),
     Term("multihead", "多头注意力", "multi-head attention", "几个头并行做同一套计算，输出拼起来再乘 `W_o`",
          "several heads doing the same computation side by side, outputs joined and multiplied by `W_o`",

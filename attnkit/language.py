@@ -15,7 +15,10 @@ An edition says its language in the notebook's metadata, ``metadata["edition"]["
 Standard library only: the grader and the instructor's tools import it without numpy.
 """
 
-__all__ = ["LANGUAGES", "DEFAULT", "NOTEBOOK_KEY", "use_language", "current", "resolve", "of_notebook", "pick"]
+import contextlib
+
+__all__ = ["LANGUAGES", "DEFAULT", "NOTEBOOK_KEY", "use_language", "using", "current", "resolve", "of_notebook",
+           "pick"]
 
 LANGUAGES = ("zh", "en")  # Simplified Chinese (the course's own), English
 DEFAULT = "zh"
@@ -36,6 +39,18 @@ def use_language(lang: str) -> None:
     """Make ``lang`` ("zh" or "en") what this kernel's attnkit prints and draws in (the edition's set-up cell)."""
     global _chosen
     _chosen = _checked(lang)
+
+
+@contextlib.contextmanager
+def using(lang: str):
+    """``use_language(lang)`` for a ``with`` block, the previous choice back afterwards (running an edition's
+    cells in a process that also renders the other language: tests, the static book)."""
+    previous = _chosen
+    use_language(lang)
+    try:
+        yield
+    finally:
+        use_language(previous)
 
 
 def current() -> str:
