@@ -327,7 +327,7 @@ CLAIMS = [
     # lab 1: one-hot, mostly
     Claim("q-lab1", _both("标准差约为 8", "a standard deviation of about 8"),
           lambda lang: (math.sqrt(names("lab1-experiment", lang)["head_dim"]),)),
-    Claim("q-lab1", _both("`exp(10)` 已经超过两万倍", "`exp(10)` is already more than twenty thousand times"),
+    Claim("q-lab1", _both("`exp(10)` 已经超过两万倍", "`exp(10)` is already a factor of more than twenty thousand"),
           lambda _: math.exp(10) > 20_000),
     Claim("q-lab1", _both("最大权重是 0.999、0.352、0.998、0.988", "largest weights are 0.999, 0.352, 0.998, 0.988"),
           lambda lang: tuple(lab1_maxima("1.000", lang)), 0.0005),
