@@ -72,7 +72,7 @@ def _cell_in(cell, lang: str) -> dict:
         cell["source"] = "".join(english["source"])
     elif cell["cell_type"] == "code":
         cell["source"] = _replaced(source_of(cell), english.get("replace", []))
-    if lang != DEFAULT and _grade_id(cell) == SETUP_CELL:
+    if _grade_id(cell) == SETUP_CELL:
         _select_language(cell, lang)
     return cell
 
