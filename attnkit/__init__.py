@@ -2,6 +2,10 @@
 
 Modules, one concept each (imports flow downward):
 
+* :mod:`attnkit.language`  - which language attnkit prints and draws in (``use_language("en")``, once per
+  notebook; every renderer also takes ``lang=``)
+* :mod:`attnkit.glossary`  - the chapter's terms in both languages (the chapter and the diagnosis use them)
+* :mod:`attnkit.edition`   - one master, two editions: the chapter in English from the master's metadata
 * :mod:`attnkit.errors`    - ``ShapeError``, the one exception type
 * :mod:`attnkit.masks`     - the additive causal mask (0 keep, -1e9 block)
 * :mod:`attnkit.attention` - idiomatic single-head attention (scores, mask, softmax)
@@ -33,16 +37,20 @@ import os as _os
 if _os.environ.get("ATTNKIT_GRADING_CALL"):
     # Set by the course's grader only while a student function runs: a process that function
     # started must not use the reference implementation in its place.
-    raise ImportError("评分期间，学生函数启动的子进程不能导入 attnkit")
+    # Both languages: such a process has no notebook to ask which one.
+    raise ImportError("评分期间，学生函数启动的子进程不能导入 attnkit / "
+                      "while grading, a process started by a student function cannot import attnkit")
 
-from . import gradecell, lab, naive, record, sharpness, timing, verify
+from . import glossary, gradecell, lab, language, naive, record, sharpness, timing, verify
 from .attention import add_mask, attention, attention_scores, default_scale, softmax
 from .diagnose import Finding, diagnose, format_findings
 from .errors import ShapeError
+from .language import use_language
 from .masks import MASK_VALUE, create_causal_mask
 from .multihead import MultiHeadAttention
 
 __all__ = [
+    "use_language", "language", "glossary",
     "ShapeError", "MASK_VALUE", "create_causal_mask",
     "attention_scores", "add_mask", "softmax", "attention", "default_scale",
     "MultiHeadAttention", "gradecell", "lab", "naive", "record", "verify", "sharpness", "timing",

@@ -3,11 +3,15 @@
 A :class:`Rule` looks at one :class:`ProbeRun` (a student call on one probe, next to
 the reference's output) and answers ``True`` (this deviation is what the bug
 produces), ``False`` (it is not) or ``None`` (this probe cannot show the bug, e.g.
-``K @ Q^T`` does not fit a non-square ``out``). Messages are Chinese and follow the
-chapter's troubleshooting table (4.10): what was observed, the likely cause, what to
-check. They describe the mistake; they never print the reference solution. A message that
-belongs to a row of that table names the row by its symptom (:data:`TABLE_ROW`), as the
-chapter writes it, so that the student finds it there.
+``K @ Q^T`` does not fit a non-square ``out``). Messages follow the chapter's
+troubleshooting table (4.10): what was observed, the likely cause, what to check. They
+describe the mistake; they never print the reference solution. A message that belongs to a
+row of that table names the row by its symptom (:data:`TABLE_ROW`), as the chapter writes it,
+so that the student finds it there.
+
+Every message is written in both languages, side by side, and a finding keeps both
+(``{"zh": …, "en": …}``, :func:`texts`): the notebook shows its edition's, and whoever renders
+the finding later (feedback, report) can choose. The words come from :mod:`attnkit.glossary`.
 """
 from dataclasses import dataclass
 from typing import Callable
@@ -15,36 +19,60 @@ from typing import Callable
 import numpy as np
 
 from .attention import softmax as _softmax
+from .glossary import term
 from .lab import ROLE, TOLERANCE
+from .language import LANGUAGES
 from .probes import Probe
-from .safecall import Call
+from .safecall import HUNG, Call
 
-# The symptom column of §4.10's table, one entry per row, in the chapter's words (code marks dropped).
-# tests/unit/test_chapter_text.py: these are exactly the table's rows, and each row lists exactly the
-# FAIL lines its mistakes (tests/support/mistakes.py: TROUBLESHOOTING) make verify print.
+# The symptom column of §4.10's table, one entry per row, in the chapter's words (code marks dropped), by edition.
+# tests/unit/test_chapter_text.py: these are exactly the table's rows in each edition, and each row lists exactly
+# the FAIL lines its mistakes (tests/support/mistakes.py: TROUBLESHOOTING) make verify print.
 TABLE_ROW = {
-    "scores_scale": "对角线上的 0.5 不对，I @ I 却对了",
-    "scores_unwritten": "对角线全不对，连 I @ I 也不对",
-    "scores_return": "三个「调用成功」都 FAIL，数值却对",
-    "mask": "上三角没有变成 -1e9",
-    "softmax_zeros": "softmax 的结果全是 0",
-    "softmax_sum": "每行的和不是 1，也不是 0",
-    "softmax_axis": "[1,1,1] 不是 1/3，全 0 那一项却 PASS",
-    "softmax_whole": "全 0 那一项 FAIL，[1,1,1] 三项却 PASS",
-    "softmax_nan": "TEST 1–3 全 PASS，TEST 4 的行和是 nan",
-    "pipeline": "TEST 1–3 全 PASS，TEST 4 的上三角不是 0",
-    "verify_blind": "22 项全 PASS，诊断格子却有发现",
+    "zh": {
+        "scores_scale": "对角线上的 0.5 不对，I @ I 却对了",
+        "scores_unwritten": "对角线全不对，连 I @ I 也不对",
+        "scores_return": "三个「调用成功」都 FAIL，数值却对",
+        "mask": "上三角没有变成 -1e9",
+        "softmax_zeros": "softmax 的结果全是 0",
+        "softmax_sum": "每行的和不是 1，也不是 0",
+        "softmax_axis": "[1,1,1] 不是 1/3，全 0 那一项却 PASS",
+        "softmax_whole": "全 0 那一项 FAIL，[1,1,1] 三项却 PASS",
+        "softmax_nan": "TEST 1–3 全 PASS，TEST 4 的行和是 nan",
+        "pipeline": "TEST 1–3 全 PASS，TEST 4 的上三角不是 0",
+        "verify_blind": "22 项全 PASS，诊断格子却有发现",
+    },
+    "en": {
+        "scores_scale": "The 0.5 on the diagonal is wrong, yet I @ I is right",
+        "scores_unwritten": "The whole diagonal is wrong, I @ I too",
+        "scores_return": "The three success checks FAIL, yet the values are right",
+        "mask": "The upper triangle did not become -1e9",
+        "softmax_zeros": "softmax gives all zeros",
+        "softmax_sum": "Rows sum to neither 1 nor 0",
+        "softmax_axis": "[1,1,1] does not give 1/3, yet the all-zero line PASSes",
+        "softmax_whole": "The all-zero line FAILs, yet the three [1,1,1] lines PASS",
+        "softmax_nan": "TEST 1–3 all PASS, TEST 4's row sums are nan",
+        "pipeline": "TEST 1–3 all PASS, TEST 4's upper triangle is not 0",
+        "verify_blind": "All 22 PASS, yet the diagnosis cell finds something",
+    },
+}
+# The three lines of every finding, and how a finding points into §4.10's table (its column names are the
+# chapter's: 现象 / 先检查, Symptom / Check first).
+LABELS = {"zh": ("现象：", "可能原因：", "检查："), "en": ("Seen: ", "Likely cause: ", "Check: ")}
+_POINTER = {
+    "zh": ("排查表“{symptom}”这一行", "排查表里「先检查」一栏写着 {role} 的几行"),
+    "en": ("the {table}'s row \"{symptom}\"", "the rows of the {table} whose \"Check first\" column names {role}"),
 }
 
 
-def row(key: str) -> str:
+def row(key: str, lang: str) -> str:
     """How a message points at a row of §4.10's table: by the symptom the student reads there."""
-    return f"排查表“{TABLE_ROW[key]}”这一行"
+    return _POINTER[lang][0].format(symptom=TABLE_ROW[lang][key], table=term("table", lang))
 
 
-def rows_of(stage: str) -> str:
-    """A pointer at every row whose 先检查 column names the stage's function (no single row fits)."""
-    return f"排查表里「先检查」一栏写着 {ROLE[stage]} 的几行"
+def rows_of(stage: str, lang: str) -> str:
+    """A pointer at every row whose 先检查 (Check first) column names the stage's function (no single row fits)."""
+    return _POINTER[lang][1].format(role=ROLE[stage], table=term("table", lang))
 
 
 @dataclass(frozen=True)
@@ -73,10 +101,10 @@ class ProbeRun:
 
 @dataclass(frozen=True)
 class Rule:
-    """A named mistake: ``fits(outcome) -> True/False/None`` and ``explain(outcome) -> message``."""
+    """A named mistake: ``fits(outcome) -> True/False/None`` and ``explain(outcome) -> {language: message}``."""
     bug: str
     fits: Callable[[ProbeRun], bool | None]
-    explain: Callable[[ProbeRun], str]
+    explain: Callable[[ProbeRun], dict]
 
 
 def close(a, b, exact_float64: bool = False) -> bool:
@@ -87,6 +115,30 @@ def close(a, b, exact_float64: bool = False) -> bool:
     return a.shape == b.shape and bool(np.allclose(a, b, rtol=tol, atol=tol, equal_nan=True))
 
 
+def say(lang: str, seen: str, cause: str, check: str) -> str:
+    """One message: the three labelled lines of the troubleshooting table's way of thinking."""
+    labels = LABELS[lang]
+    return f"{labels[0]}{seen}\n{labels[1]}{cause}\n{labels[2]}{check}"
+
+
+def texts(zh: tuple, en: tuple) -> dict:
+    """A finding's message in every language: ``(seen, cause, check)`` per language."""
+    return {"zh": say("zh", *zh), "en": say("en", *en)}
+
+
+def at(o: ProbeRun, lang: str) -> str:
+    purpose = o.probe.purpose[lang]
+    return f"在{term('probe', lang)}「{purpose}」上" if lang == "zh" else f"on the {term('probe', lang)} \"{purpose}\""
+
+
+def error_text(error: str, lang: str) -> str:
+    """A call's error line; the one attnkit wrote itself (a function that timed out before) in ``lang``."""
+    if error != HUNG:
+        return error
+    return "TimeoutError: 在前面的单元格里运行超时，评分时不再调用" if lang == "zh" else \
+        "TimeoutError: it timed out in an earlier cell and is not called again while grading"
+
+
 def _lost_precision(o: ProbeRun) -> bool | None:
     """float64 in, float32-grade out: right up to float32 rounding, wrong at float64 precision."""
     if o.reference.dtype != np.float64:
@@ -95,10 +147,17 @@ def _lost_precision(o: ProbeRun) -> bool | None:
 
 
 def _precision_rule(stage: str, written: str) -> Rule:
-    return Rule(f"{stage}_lost_precision", _lost_precision, lambda o: say(
-        f"{at(o)}，输入是 float64，{written} 却只精确到 float32 的程度（相对误差约 1e-7，而不是 1e-16）。",
-        "计算中途把数组转成了 float32（例如 astype(np.float32)、np.float32(...) 或 float32 的临时数组）。",
-        f"{ROLE[stage]} 保持输入的 dtype：临时数组用 np.empty_like / np.zeros_like，或直接在原数组上运算。"))
+    role = ROLE[stage]
+    return Rule(f"{stage}_lost_precision", _lost_precision, lambda o: texts(
+        (f"{at(o, 'zh')}，输入是 float64，{written} 却只精确到 float32 的程度（相对误差约 1e-7，而不是 1e-16）。",
+         "计算中途把数组转成了 float32（例如 astype(np.float32)、np.float32(...) 或 float32 的临时数组）。",
+         f"{role} 保持输入的 dtype：临时数组用 np.empty_like / np.zeros_like，或直接在原数组上运算。"),
+        (f"{at(o, 'en')}, the input is float64, yet {written} is only as precise as float32 "
+         "(relative error about 1e-7 instead of 1e-16).",
+         "an array was turned into float32 along the way (astype(np.float32), np.float32(...) or a float32 "
+         "temporary array).",
+         f"{role} keeps the input's dtype: make temporary arrays with np.empty_like / np.zeros_like, or compute "
+         "on the arrays you were given.")))
 
 
 def factor(out, base) -> float | None:
@@ -111,22 +170,14 @@ def factor(out, base) -> float | None:
     return c if np.isfinite(c) and close(out, c * base) else None
 
 
-def say(seen: str, cause: str, check: str) -> str:
-    return f"现象：{seen}\n可能原因：{cause}\n检查：{check}"
-
-
-def at(o: ProbeRun) -> str:
-    return f"在探针「{o.probe.purpose}」上"
-
-
 def _square(o: ProbeRun) -> bool:
     return o.before[0].shape[0] == o.before[1].shape[0]
 
 
-def _new_array_note(o: ProbeRun, name: str) -> str:
+def _new_array_note(o: ProbeRun, name: str, lang: str) -> str:
     if o.call.rebound:
-        return f"函数把参数 {name} 重新指向了一个新数组"
-    return "函数返回了一个新数组"
+        return f"函数把参数 {name} 重新指向了一个新数组" if lang == "zh" else f"the function rebound its parameter {name} to a new array"
+    return "函数返回了一个新数组" if lang == "zh" else "the function returned a new array"
 
 
 def _rebound(o: ProbeRun) -> bool:
@@ -135,52 +186,86 @@ def _rebound(o: ProbeRun) -> bool:
 
 # --- scores ---------------------------------------------------------------------------
 
-def _scale_hint(c: float, scale: float, head_dim: int) -> str:
+_SCALE_HINTS = {
+    "zh": {"recomputed": "；{c:.4g} 正好是 1/sqrt(head_dim)，像是在函数里自己重算了缩放",
+           "divided": "；正好是 1/scale：乘法写成了除法", "squared": "；正好是 scale²：scale 乘了两次"},
+    "en": {"recomputed": "; {c:.4g} is exactly 1/sqrt(head_dim): the function seems to compute its own scale",
+           "divided": "; that is exactly 1/scale: a division where a multiplication belongs",
+           "squared": "; that is exactly scale²: scale applied twice"},
+}
+
+
+def _scale_hint(c: float, scale: float, head_dim: int, lang: str) -> str:
     if abs(c * np.sqrt(head_dim) - 1) < 1e-3:
-        return f"；{c:.4g} 正好是 1/sqrt(head_dim)，像是在函数里自己重算了缩放"
-    if abs(c * scale - 1) < 1e-3:
-        return "；正好是 1/scale：乘法写成了除法"
-    if abs(c - scale * scale) < 1e-3 * scale * scale:
-        return "；正好是 scale²：scale 乘了两次"
-    return ""
+        kind = "recomputed"
+    elif abs(c * scale - 1) < 1e-3:
+        kind = "divided"
+    elif abs(c - scale * scale) < 1e-3 * scale * scale:
+        kind = "squared"
+    else:
+        return ""
+    return _SCALE_HINTS[lang][kind].format(c=c)
 
 
-def _wrong_scale_message(o: ProbeRun) -> str:
+def _wrong_scale_message(o: ProbeRun) -> dict:
     q, k, scale = o.before[:3]
     c = factor(o.out, q @ k.T)
     # A scale recomputed as 1/sqrt(head_dim) also breaks verify's I @ I (scale 1.0, head_dim 3); a scale
     # divided or squared does not, since 1.0 stays 1.0: two different rows of the table.
-    recomputed = abs(c * np.sqrt(q.shape[1]) - 1) < 1e-3
-    return say(
-        f"{at(o)}，out ≈ {c:.4g} × (Q @ K^T)，而传入的 scale = {scale:g}{_scale_hint(c, scale, q.shape[1])}。",
-        f"缩放用的不是参数 scale（对应{row('scores_unwritten' if recomputed else 'scores_scale')}）。",
-        "student_attention_scores 直接使用传入的 scale，不要在函数里重新计算或变换它。",
-    )
+    key = "scores_unwritten" if abs(c * np.sqrt(q.shape[1]) - 1) < 1e-3 else "scores_scale"
+    hint = {lang: _scale_hint(c, scale, q.shape[1], lang) for lang in LANGUAGES}
+    return texts(
+        (f"{at(o, 'zh')}，out ≈ {c:.4g} × (Q @ K^T)，而传入的 scale = {scale:g}{hint['zh']}。",
+         f"缩放用的不是参数 scale（对应{row(key, 'zh')}）。",
+         "student_attention_scores 直接使用传入的 scale，不要在函数里重新计算或变换它。"),
+        (f"{at(o, 'en')}, out ≈ {c:.4g} × (Q @ K^T), while the scale passed in is {scale:g}{hint['en']}.",
+         f"the scaling does not use the parameter scale (see {row(key, 'en')}).",
+         "student_attention_scores uses the scale it is given as it is: do not compute or change it inside."))
 
 
 SCORES_RULES = (
-    Rule("scores_out_rebound", _rebound, lambda o: say(
-        f"{at(o)}，调用后 out 仍然全是 0，而{_new_array_note(o, 'out')}（对应{row('scores_unwritten')}）。",
-        "out = ... 只让局部名字 out 指向新数组，调用方传入的数组没有变。",
-        "student_attention_scores 要把结果写进传入的数组本身：out[...] = ... 或逐个 out[i, j] = ...。")),
-    Rule("scores_out_not_written", lambda o: o.unchanged, lambda o: say(
-        f"{at(o)}，调用后 out 仍然全是 0（对应{row('scores_unwritten')}）。",
-        "结果没有写进 out：TODO 还没完成，或者算出的值留在了局部变量里。",
-        "student_attention_scores 是否给每个 (i, j) 都写了 out[i, j]。")),
+    Rule("scores_out_rebound", _rebound, lambda o: texts(
+        (f"{at(o, 'zh')}，调用后 out 仍然全是 0，而{_new_array_note(o, 'out', 'zh')}（对应{row('scores_unwritten', 'zh')}）。",
+         "out = ... 只让局部名字 out 指向新数组，调用方传入的数组没有变。",
+         "student_attention_scores 要把结果写进传入的数组本身：out[...] = ... 或逐个 out[i, j] = ...。"),
+        (f"{at(o, 'en')}, out is still all zeros after the call, and {_new_array_note(o, 'out', 'en')} "
+         f"(see {row('scores_unwritten', 'en')}).",
+         "out = ... only makes the local name out point at a new array; the caller's array stays as it was.",
+         "student_attention_scores writes the result into the array it was given: out[...] = ... or "
+         "out[i, j] = ... one by one."))),
+    Rule("scores_out_not_written", lambda o: o.unchanged, lambda o: texts(
+        (f"{at(o, 'zh')}，调用后 out 仍然全是 0（对应{row('scores_unwritten', 'zh')}）。",
+         "结果没有写进 out：TODO 还没完成，或者算出的值留在了局部变量里。",
+         "student_attention_scores 是否给每个 (i, j) 都写了 out[i, j]。"),
+        (f"{at(o, 'en')}, out is still all zeros after the call (see {row('scores_unwritten', 'en')}).",
+         "the result never reaches out: the TODO is not done yet, or the values stay in a local variable.",
+         "does student_attention_scores write out[i, j] for every (i, j)?"))),
     Rule("scores_k_qt", lambda o: factor(o.out, o.before[1] @ o.before[0].T) is not None if _square(o) else None,
-         lambda o: say(
-             f"{at(o)}，out 与 K @ Q^T 成正比，是正确结果的转置；verify 用 Q = K = 单位矩阵，看不出这一点。",
-             "Q 与 K 的角色对调了：out[i, j] 应是第 i 个 query 与第 j 个 key 的点积。",
-             "student_attention_scores 的行下标 i 取 Q 的行，列下标 j 取 K 的行（读 K[j, d]）。")),
+         lambda o: texts(
+             (f"{at(o, 'zh')}，out 与 K @ Q^T 成正比，是正确结果的转置；verify 用 Q = K = 单位矩阵，看不出这一点。",
+              "Q 与 K 的角色对调了：out[i, j] 应是第 i 个 query 与第 j 个 key 的点积。",
+              "student_attention_scores 的行下标 i 取 Q 的行，列下标 j 取 K 的行（读 K[j, d]）。"),
+             (f"{at(o, 'en')}, out is proportional to K @ Q^T, the transpose of the right result; verify uses "
+              "Q = K = the identity, where this cannot show.",
+              "Q and K swapped roles: out[i, j] is the dot product of query i with key j.",
+              "in student_attention_scores the row index i takes a row of Q, the column index j a row of K "
+              "(read K[j, d])."))),
     Rule("scores_q_qt", lambda o: factor(o.out, o.before[0] @ o.before[0].T) is not None if _square(o) else None,
-         lambda o: say(
-             f"{at(o)}，out 与 Q @ Q^T 成正比：K 根本没有参与计算；verify 里 Q = K，所以看不出来。",
-             "点积的两边都用了 Q（多半是复制粘贴后忘了改成 K）。",
-             "student_attention_scores 的内层求和应是 Q[i, d] 乘 K[j, d]。")),
-    Rule("scores_missing_scale", lambda o: close(o.out, o.before[0] @ o.before[1].T), lambda o: say(
-        f"{at(o)}，out 恰好等于 Q @ K^T，没有乘 scale = {o.before[2]:g}。",
-        f"忘了乘缩放因子（对应{row('scores_scale')}）。",
-        "student_attention_scores 里每个点积都要乘上传入的 scale。")),
+         lambda o: texts(
+             (f"{at(o, 'zh')}，out 与 Q @ Q^T 成正比：K 根本没有参与计算；verify 里 Q = K，所以看不出来。",
+              "点积的两边都用了 Q（多半是复制粘贴后忘了改成 K）。",
+              "student_attention_scores 的内层求和应是 Q[i, d] 乘 K[j, d]。"),
+             (f"{at(o, 'en')}, out is proportional to Q @ Q^T: K takes no part at all; in verify Q = K, so it "
+              "cannot show.",
+              "both sides of the dot product use Q (most likely copied and pasted, then not changed to K).",
+              "the inner sum of student_attention_scores multiplies Q[i, d] by K[j, d]."))),
+    Rule("scores_missing_scale", lambda o: close(o.out, o.before[0] @ o.before[1].T), lambda o: texts(
+        (f"{at(o, 'zh')}，out 恰好等于 Q @ K^T，没有乘 scale = {o.before[2]:g}。",
+         f"忘了乘缩放因子（对应{row('scores_scale', 'zh')}）。",
+         "student_attention_scores 里每个点积都要乘上传入的 scale。"),
+        (f"{at(o, 'en')}, out equals Q @ K^T exactly, without the scale = {o.before[2]:g}.",
+         f"the {term('scale', 'en')} was left out (see {row('scores_scale', 'en')}).",
+         "student_attention_scores multiplies every dot product by the scale it is given."))),
     Rule("scores_wrong_scale", lambda o: factor(o.out, o.before[0] @ o.before[1].T) is not None,
          _wrong_scale_message),
 )
@@ -189,27 +274,53 @@ SCORES_RULES = (
 # --- mask -----------------------------------------------------------------------------
 
 MASK_RULES = (
-    Rule("mask_not_in_place", _rebound, lambda o: say(
-        f"{at(o)}，调用后 scores 没有变化，而{_new_array_note(o, 'scores')}（对应{row('mask')}）。",
-        "scores = scores + mask 得到的是新数组，只改变了局部名字；调用方的 scores 没有加上 mask。",
-        "student_apply_mask 必须原地修改传入的 scores（+= 或逐元素赋值），不要重新绑定它。")),
-    Rule("mask_lost_on_view", lambda o: o.unchanged and not o.out.flags.c_contiguous, lambda o: say(
-        f"{at(o)}，调用后 scores 没有变化；在普通（连续）的数组上却是对的。",
-        "加法写进了一份副本而不是调用方的数组（不是原地修改）：对非连续视图，reshape(-1)、ravel()、"
-        "np.ascontiguousarray 等会悄悄复制，写进副本的结果随之丢失。",
-        "student_apply_mask 直接对传入的 scores 做原地运算（scores += mask 或逐元素赋值），不要经过 reshape/复制。")),
-    Rule("mask_not_applied", lambda o: o.unchanged, lambda o: say(
-        f"{at(o)}，调用后 scores 完全没变，被遮住的位置没有变成极小值（对应{row('mask')}）。",
-        "mask 没有加进 scores：TODO 还没完成，或者 np.add(scores, mask) 之类的结果没有存回 scores。",
-        "student_apply_mask 是否真的改写了传入的 scores。")),
-    Rule("mask_multiplied", lambda o: close(o.out, o.before[0] * o.before[1]), lambda o: say(
-        f"{at(o)}，保留的位置变成了 0，被遮住的位置变成了 scores × (-1e9)（可能是很大的正数）。",
-        "把 mask 乘到了 scores 上；本实验的 mask 是加性的：0 表示保留，-1e9 表示屏蔽。",
-        "student_apply_mask 用加法，不用乘法。")),
-    Rule("mask_replaces_scores", lambda o: close(o.out, o.before[1]), lambda o: say(
-        f"{at(o)}，结果就是 mask 本身，原来的分数全丢了；verify 里 scores 全是 0，所以看不出来。",
-        "用 mask 覆盖（赋值给）了 scores，而不是加到 scores 上。",
-        "student_apply_mask 应在原有分数上加 mask，保留原来的分数。")),
+    Rule("mask_not_in_place", _rebound, lambda o: texts(
+        (f"{at(o, 'zh')}，调用后 scores 没有变化，而{_new_array_note(o, 'scores', 'zh')}（对应{row('mask', 'zh')}）。",
+         "scores = scores + mask 得到的是新数组，只改变了局部名字；调用方的 scores 没有加上 mask。",
+         "student_apply_mask 必须原地修改传入的 scores（+= 或逐元素赋值），不要重新绑定它。"),
+        (f"{at(o, 'en')}, scores is unchanged after the call, and {_new_array_note(o, 'scores', 'en')} "
+         f"(see {row('mask', 'en')}).",
+         "scores = scores + mask makes a new array and only changes the local name; the caller's scores never "
+         "gets the mask.",
+         "student_apply_mask changes the scores it was given in place (+= or element by element); it does not "
+         "rebind the name."))),
+    Rule("mask_lost_on_view", lambda o: o.unchanged and not o.out.flags.c_contiguous, lambda o: texts(
+        (f"{at(o, 'zh')}，调用后 scores 没有变化；在普通（连续）的数组上却是对的。",
+         "加法写进了一份副本而不是调用方的数组（不是原地修改）：对非连续视图，reshape(-1)、ravel()、"
+         "np.ascontiguousarray 等会悄悄复制，写进副本的结果随之丢失。",
+         "student_apply_mask 直接对传入的 scores 做原地运算（scores += mask 或逐元素赋值），不要经过 reshape/复制。"),
+        (f"{at(o, 'en')}, scores is unchanged after the call; on an ordinary (contiguous) array it is right.",
+         "the sum went into a copy instead of the caller's array (not in place): on a non-contiguous view, "
+         "reshape(-1), ravel(), np.ascontiguousarray and the like copy silently, and what is written into the "
+         "copy is lost.",
+         "student_apply_mask works on the scores it was given, in place (scores += mask, or element by element), "
+         "without a reshape or a copy in between."))),
+    Rule("mask_not_applied", lambda o: o.unchanged, lambda o: texts(
+        (f"{at(o, 'zh')}，调用后 scores 完全没变，被遮住的位置没有变成极小值（对应{row('mask', 'zh')}）。",
+         "mask 没有加进 scores：TODO 还没完成，或者 np.add(scores, mask) 之类的结果没有存回 scores。",
+         "student_apply_mask 是否真的改写了传入的 scores。"),
+        (f"{at(o, 'en')}, scores has not changed at all; the blocked cells did not become very negative "
+         f"(see {row('mask', 'en')}).",
+         "the mask never got into scores: the TODO is not done yet, or a result such as np.add(scores, mask) was "
+         "not stored back into scores.",
+         "does student_apply_mask really change the scores it was given?"))),
+    Rule("mask_multiplied", lambda o: close(o.out, o.before[0] * o.before[1]), lambda o: texts(
+        (f"{at(o, 'zh')}，保留的位置变成了 0，被遮住的位置变成了 scores × (-1e9)（可能是很大的正数）。",
+         "把 mask 乘到了 scores 上；本实验的 mask 是加性的：0 表示保留，-1e9 表示屏蔽。",
+         "student_apply_mask 用加法，不用乘法。"),
+        (f"{at(o, 'en')}, the kept cells became 0 and the blocked ones scores × (-1e9) (possibly a huge positive "
+         "number).",
+         f"the mask was multiplied into scores; this lab's mask is an {term('additive_mask', 'en')}: 0 keeps a "
+         "cell, -1e9 blocks it.",
+         "student_apply_mask adds; it does not multiply."))),
+    Rule("mask_replaces_scores", lambda o: close(o.out, o.before[1]), lambda o: texts(
+        (f"{at(o, 'zh')}，结果就是 mask 本身，原来的分数全丢了；verify 里 scores 全是 0，所以看不出来。",
+         "用 mask 覆盖（赋值给）了 scores，而不是加到 scores 上。",
+         "student_apply_mask 应在原有分数上加 mask，保留原来的分数。"),
+        (f"{at(o, 'en')}, the result is the mask itself and the original scores are gone; in verify the scores "
+         "are all zeros, so it cannot show.",
+         "the mask was assigned over scores instead of added to them.",
+         "student_apply_mask adds the mask to the scores that are there, and keeps them."))),
 )
 
 
@@ -238,31 +349,54 @@ def _moderate(check: Callable[[ProbeRun], bool]) -> Callable[[ProbeRun], bool | 
 
 
 SOFTMAX_RULES = (
-    Rule("softmax_out_rebound", _rebound, lambda o: say(
-        f"{at(o)}，out 仍然全是 0（对应{row('softmax_zeros')}），而{_new_array_note(o, 'out')}。",
-        "softmax 的结果没写进 out：out = ... 只改变了局部名字。",
-        "student_softmax 要写进传入的数组本身：out[...] = ... 或逐元素赋值。")),
-    Rule("softmax_out_not_written", lambda o: o.unchanged, lambda o: say(
-        f"{at(o)}，out 仍然全是 0（对应{row('softmax_zeros')}）。",
-        "softmax 的结果没写进 out：TODO 还没完成，或者结果留在了局部变量里。",
-        "student_softmax 是否给 out 的每个元素都赋了值。")),
-    Rule("softmax_wrong_axis", _moderate(lambda o: _wrong_axis(o) is not None), lambda o: say(
-        f"{at(o)}，out 是沿第 {_wrong_axis(o)} 维而不是最后一维做的 softmax，每一行的和不是 1。",
-        "max 和 sum 沿错了轴（例如 axis=0），或者循环按列而不是按行。",
-        "student_softmax 的 max 与 sum 都沿最后一维（axis=-1，keepdims=True），逐行归一化。")),
-    Rule("softmax_whole_array", _moderate(_whole_array), lambda o: say(
-        f"{at(o)}，整个数组所有元素加起来是 1，而不是每一行的和是 1。",
-        f"sum 没有指定轴，把整个数组加在了一起（对应{row('softmax_whole')}）。",
-        "student_softmax 的 sum 沿最后一维并保留维度（axis=-1，keepdims=True）。")),
-    Rule("softmax_not_normalised", _moderate(_unnormalised), lambda o: say(
-        f"{at(o)}，out 只是 exp(...)，没有除以行和，每一行的和不是 1（对应{row('softmax_sum')}）。",
-        "少了归一化这一步，或者除以的不是这一行的和。",
-        "student_softmax 的四步：求每行最大值 → exp(x - max) → 求和 → 除以和。")),
+    Rule("softmax_out_rebound", _rebound, lambda o: texts(
+        (f"{at(o, 'zh')}，out 仍然全是 0（对应{row('softmax_zeros', 'zh')}），而{_new_array_note(o, 'out', 'zh')}。",
+         "softmax 的结果没写进 out：out = ... 只改变了局部名字。",
+         "student_softmax 要写进传入的数组本身：out[...] = ... 或逐元素赋值。"),
+        (f"{at(o, 'en')}, out is still all zeros (see {row('softmax_zeros', 'en')}), and "
+         f"{_new_array_note(o, 'out', 'en')}.",
+         "the softmax never reaches out: out = ... only changes the local name.",
+         "student_softmax writes into the array it was given: out[...] = ... or element by element."))),
+    Rule("softmax_out_not_written", lambda o: o.unchanged, lambda o: texts(
+        (f"{at(o, 'zh')}，out 仍然全是 0（对应{row('softmax_zeros', 'zh')}）。",
+         "softmax 的结果没写进 out：TODO 还没完成，或者结果留在了局部变量里。",
+         "student_softmax 是否给 out 的每个元素都赋了值。"),
+        (f"{at(o, 'en')}, out is still all zeros (see {row('softmax_zeros', 'en')}).",
+         "the softmax never reaches out: the TODO is not done yet, or the result stays in a local variable.",
+         "does student_softmax give every element of out a value?"))),
+    Rule("softmax_wrong_axis", _moderate(lambda o: _wrong_axis(o) is not None), lambda o: texts(
+        (f"{at(o, 'zh')}，out 是沿第 {_wrong_axis(o)} 维而不是最后一维做的 softmax，每一行的和不是 1。",
+         "max 和 sum 沿错了轴（例如 axis=0），或者循环按列而不是按行。",
+         "student_softmax 的 max 与 sum 都沿最后一维（axis=-1，keepdims=True），逐行归一化。"),
+        (f"{at(o, 'en')}, out is a softmax along axis {_wrong_axis(o)} instead of the last one; the rows do not "
+         "sum to 1.",
+         "max and sum run along the wrong axis (axis=0, say), or the loop goes by column instead of by row.",
+         "student_softmax takes max and sum along the last axis (axis=-1, keepdims=True): row by row."))),
+    Rule("softmax_whole_array", _moderate(_whole_array), lambda o: texts(
+        (f"{at(o, 'zh')}，整个数组所有元素加起来是 1，而不是每一行的和是 1。",
+         f"sum 没有指定轴，把整个数组加在了一起（对应{row('softmax_whole', 'zh')}）。",
+         "student_softmax 的 sum 沿最后一维并保留维度（axis=-1，keepdims=True）。"),
+        (f"{at(o, 'en')}, all the elements of the array together sum to 1, instead of each row.",
+         f"sum has no axis and adds up the whole array (see {row('softmax_whole', 'en')}).",
+         "student_softmax sums along the last axis and keeps it (axis=-1, keepdims=True)."))),
+    Rule("softmax_not_normalised", _moderate(_unnormalised), lambda o: texts(
+        (f"{at(o, 'zh')}，out 只是 exp(...)，没有除以行和，每一行的和不是 1（对应{row('softmax_sum', 'zh')}）。",
+         "少了归一化这一步，或者除以的不是这一行的和。",
+         "student_softmax 的四步：求每行最大值 → exp(x - max) → 求和 → 除以和。"),
+        (f"{at(o, 'en')}, out is only exp(...), never divided by the row's sum; the rows do not sum to 1 "
+         f"(see {row('softmax_sum', 'en')}).",
+         "the normalising step is missing, or the division is by something other than the row's sum.",
+         "the four steps of student_softmax: each row's maximum → exp(x - max) → sum → divide by the sum."))),
     Rule("softmax_no_max_subtraction", lambda o: o.probe.extreme and not np.all(np.isfinite(o.out)),
-         lambda o: say(
-             f"{at(o)}，输出里出现了 NaN/inf，而正确结果全是有限值。",
-             "exp 溢出成 inf（或整行 exp 都下溢成 0，得到 0/0）：没有先减去每一行自己的最大值。",
-             "student_softmax 先求每行最大值，再算 exp(x - max)：第 1 章的数值稳定技巧。")),
+         lambda o: texts(
+             (f"{at(o, 'zh')}，输出里出现了 NaN/inf，而正确结果全是有限值。",
+              "exp 溢出成 inf（或整行 exp 都下溢成 0，得到 0/0）：没有先减去每一行自己的最大值。",
+              "student_softmax 先求每行最大值，再算 exp(x - max)：第 1 章的数值稳定技巧。"),
+             (f"{at(o, 'en')}, the output holds NaN/inf, where the right result is finite everywhere.",
+              "exp overflowed to inf (or a whole row of exp underflowed to 0, giving 0/0): each row's own maximum "
+              "was not subtracted first.",
+              f"student_softmax finds each row's maximum, then computes exp(x - max): the "
+              f"{term('stable_softmax', 'en')} of chapter 1."))),
 )
 
 # Precision first: an output right up to float32 rounding is no other mistake.
@@ -275,53 +409,96 @@ RULES = {
 
 # --- findings without a named rule ----------------------------------------------------
 
-def exception_message(stage: str, o: ProbeRun) -> str:
+def exception_message(stage: str, o: ProbeRun) -> dict:
+    role, zh, en = ROLE[stage], error_text(o.call.error, "zh"), error_text(o.call.error, "en")
     if not o.probe.valid:
-        return say(f"{ROLE[stage]} {at(o)}抛出了 {o.call.error}。",
-                   "C 版本在函数开头检查输入：这种输入应被拒绝（scores 返回 -1，其余函数什么都不做），而不是报错。",
-                   f"{ROLE[stage]} 开头的输入检查是否还在（模板里已经写好，不要删掉）。")
-    return say(f"{ROLE[stage]} {at(o)}抛出了 {o.call.error}。",
-               "代码假设了这个输入并不满足的条件（形状、维数或 dtype），或者有拼写、下标错误。",
-               "按错误信息找到出错的那一行，用这个输入手算一遍。")
+        return texts((f"{role} {at(o, 'zh')}抛出了 {zh}。",
+                      "C 版本在函数开头检查输入：这种输入应被拒绝（scores 返回 -1，其余函数什么都不做），而不是报错。",
+                      f"{role} 开头的输入检查是否还在（模板里已经写好，不要删掉）。"),
+                     (f"{at(o, 'en')}, {role} raised {en}.",
+                      "the C version checks its input first: such input is to be refused (scores returns -1, the other "
+                      "functions do nothing), not to raise an error.",
+                      f"is the input check at the top of {role} still there? (The template has it; keep it.)"))
+    return texts((f"{role} {at(o, 'zh')}抛出了 {zh}。",
+                  "代码假设了这个输入并不满足的条件（形状、维数或 dtype），或者有拼写、下标错误。",
+                  "按错误信息找到出错的那一行，用这个输入手算一遍。"),
+                 (f"{at(o, 'en')}, {role} raised {en}.",
+                  "the code assumes something this input does not meet (shape, number of dimensions or dtype), or "
+                  "has a typo or a wrong index.",
+                  "find the failing line from the error message and work it through by hand on this input."))
 
 
-def _largest_gap(out, reference) -> str:
+def _largest_gap(out, reference, lang: str) -> str:
     out, reference = np.asarray(out, np.float64), np.asarray(reference, np.float64)
     if not np.all(np.isfinite(out)):
-        return "输出里有 NaN/inf"
+        return "输出里有 NaN/inf" if lang == "zh" else "the output holds NaN/inf"
     gap = np.abs(out - reference)
     where = tuple(int(i) for i in np.unravel_index(np.argmax(gap), gap.shape))
-    return f"最大偏差 {gap.max():.3g}，位于下标 {where}"
+    if lang == "zh":
+        return f"最大偏差 {gap.max():.3g}，位于下标 {where}"
+    return f"the largest gap is {gap.max():.3g}, at index {where}"
 
 
-def wrong_values_message(stage: str, o: ProbeRun) -> str:
+def wrong_values_message(stage: str, o: ProbeRun) -> dict:
+    role = ROLE[stage]
     if not o.probe.valid:
-        return say(f"{at(o)}，{ROLE[stage]} 改写了本应原样不动的数组。",
-                   "这种输入应被函数开头的输入检查拦下，代码却照常计算了。",
-                   f"{ROLE[stage]} 开头的输入检查是否还在、条件是否写对。")
-    return say(f"{at(o)}，{ROLE[stage]} 的结果与参考实现不同：{_largest_gap(o.out, o.reference)}。",
-               f"一个本诊断没有专门命名的错误；先对照{rows_of(stage)}。",
-               "用这个输入手算几个元素，与你的输出逐个对比（热力图标出了偏差的位置）。")
+        return texts((f"{at(o, 'zh')}，{role} 改写了本应原样不动的数组。",
+                      "这种输入应被函数开头的输入检查拦下，代码却照常计算了。",
+                      f"{role} 开头的输入检查是否还在、条件是否写对。"),
+                     (f"{at(o, 'en')}, {role} changed an array it should have left as it was.",
+                      "the input check at the top of the function should stop such input, yet the code computed "
+                      "as usual.",
+                      f"is the input check at the top of {role} still there, with the right condition?"))
+    return texts((f"{at(o, 'zh')}，{role} 的结果与参考实现不同：{_largest_gap(o.out, o.reference, 'zh')}。",
+                  f"一个本诊断没有专门命名的错误；先对照{rows_of(stage, 'zh')}。",
+                  "用这个输入手算几个元素，与你的输出逐个对比（热力图标出了偏差的位置）。"),
+                 (f"{at(o, 'en')}, the result of {role} differs from the reference: "
+                  f"{_largest_gap(o.out, o.reference, 'en')}.",
+                  f"a mistake this diagnosis has no name for; start with {rows_of(stage, 'en')}.",
+                  "work out a few elements by hand for this input and compare them with your output one by one "
+                  "(the heatmap marks where they differ)."))
 
 
-def return_code_message(o: ProbeRun) -> str:
-    got = "None（函数末尾缺少 return）" if o.call.returned is None else repr(o.call.returned)[:40]
-    want = "整数 0（成功）" if o.probe.valid else "-1（输入不合法）"
-    pointer = f"（对应{row('scores_return')}）" if o.probe.valid else ""  # verify feeds only valid inputs
-    return say(f"{at(o)}，student_attention_scores 返回了 {got}，应返回 {want}。",
-               f"返回码是 C 函数的 int：成功 0，输入不合法 -1；verify 的“返回 0 (成功)”检查的就是它{pointer}。",
-               "student_attention_scores 每一条路径上的 return 语句。")
+def return_code_message(o: ProbeRun) -> dict:
+    none = o.call.returned is None
+    got = {"zh": "None（函数末尾缺少 return）" if none else repr(o.call.returned)[:40],
+           "en": "None (no return at the end of the function)" if none else repr(o.call.returned)[:40]}
+    want = {"zh": "整数 0（成功）" if o.probe.valid else "-1（输入不合法）",
+            "en": "the integer 0 (success)" if o.probe.valid else "-1 (invalid input)"}
+    # verify feeds only valid inputs: only then does the finding belong to a row of the table
+    pointer = {lang: (f"（对应{row('scores_return', lang)}）" if lang == "zh" else f" (see {row('scores_return', lang)})")
+               if o.probe.valid else "" for lang in LANGUAGES}
+    return texts((f"{at(o, 'zh')}，student_attention_scores 返回了 {got['zh']}，应返回 {want['zh']}。",
+                  f"返回码是 C 函数的 int：成功 0，输入不合法 -1；verify 的“返回 0 (成功)”检查的就是它{pointer['zh']}。",
+                  "student_attention_scores 每一条路径上的 return 语句。"),
+                 (f"{at(o, 'en')}, student_attention_scores returned {got['en']}; it should return {want['en']}.",
+                  "the return code is the C function's int: 0 for success, -1 for invalid input; verify's "
+                  f"\"returns 0 (success)\" checks exactly that{pointer['en']}.",
+                  "the return statement on every path through student_attention_scores."))
 
 
-def mutation_message(stage: str, o: ProbeRun, names: str) -> str:
-    return say(f"{at(o)}，{ROLE[stage]} 修改了只读的输入 {names}。",
-               "对输入做了原地运算（例如 -=、/=，或 out= 指向了输入）。",
-               f"{ROLE[stage]} 只写它该写的数组，其他参数只读。")
+def mutation_message(stage: str, o: ProbeRun, names: dict) -> dict:
+    role = ROLE[stage]
+    return texts((f"{at(o, 'zh')}，{role} 修改了只读的输入 {names['zh']}。",
+                  "对输入做了原地运算（例如 -=、/=，或 out= 指向了输入）。",
+                  f"{role} 只写它该写的数组，其他参数只读。"),
+                 (f"{at(o, 'en')}, {role} changed its read-only input {names['en']}.",
+                  "an in-place operation on an input (such as -=, /=, or out= pointing at an input).",
+                  f"{role} writes only the array it is meant to write; the other arguments are read-only."))
 
 
-def pipeline_message(stage: str, error: str | None) -> str:
-    seen = f"{ROLE[stage]} 抛出了 {error}" if error else f"{ROLE[stage]} 这一步的结果与参考实现不同"
-    return say(f"三个函数各自通过了单独的探针，但串成 scores → mask → softmax 后，{seen}。",
-               f"某一步局部逻辑对，但组合起来错了（对应{row('pipeline')}）："
-               "例如依赖上一次调用留下的状态或全局变量，或者改写了后面还要用的数组。",
-               "按 scores → mask → softmax 的顺序逐段打印中间结果，与参考对比。")
+def pipeline_message(stage: str, error: str | None) -> dict:
+    role = ROLE[stage]
+    seen = {"zh": f"{role} 抛出了 {error_text(error, 'zh')}" if error else f"{role} 这一步的结果与参考实现不同",
+            "en": f"{role} raised {error_text(error, 'en')}" if error else f"the result of {role} differs from the reference"}
+    return texts((f"三个函数各自通过了单独的探针，但串成 scores → mask → softmax 后，{seen['zh']}。",
+                  f"某一步局部逻辑对，但组合起来错了（对应{row('pipeline', 'zh')}）："
+                  "例如依赖上一次调用留下的状态或全局变量，或者改写了后面还要用的数组。",
+                  "按 scores → mask → softmax 的顺序逐段打印中间结果，与参考对比。"),
+                 (f"each of the three functions passes its own probes, but chained as scores → mask → softmax, "
+                  f"{seen['en']}.",
+                  f"each step is right on its own but not together (see {row('pipeline', 'en')}): for example a step "
+                  "depends on state left by an earlier call or on a global variable, or changes an array a later step "
+                  "still reads.",
+                  "print the intermediate results in the order scores → mask → softmax and compare them with the "
+                  "reference."))

@@ -3,14 +3,16 @@
 The chapter draws the gap as a matplotlib heatmap (:mod:`attnkit.diagnose_plot`). Under grading
 the same numbers are shown as an HTML table instead (:func:`gap_table`): each cell coloured on the
 same white-to-dark-red scale, its value written in it up to :data:`ANNOTATE_MAX` × ``ANNOTATE_MAX``,
-NaN/inf cells grey. No matplotlib and no PNG: a buggy student's feedback costs milliseconds, not a
+NaN/inf cells grey, its words in the chapter's language (:data:`TEXT`, ``lang``). No matplotlib and no PNG: a buggy student's feedback costs milliseconds, not a
 drawing (≈ 0.4 s of every buggy submission's kernel), and the numbers stay selectable text.
 """
 import html
 
 import numpy as np
 
-__all__ = ["ANNOTATE_MAX", "DARK", "gap", "gap_table", "title_text"]
+from .language import resolve
+
+__all__ = ["ANNOTATE_MAX", "DARK", "TEXT", "gap", "gap_table", "title_text"]
 
 ANNOTATE_MAX = 8  # larger matrices show colour only (the value is the cell's tooltip)
 # ColorBrewer's 9-class "Reds" (what matplotlib's "Reds" colour map interpolates), 0 → the largest gap
@@ -33,9 +35,19 @@ def gap(finding) -> np.ndarray:
     return np.atleast_2d(values)
 
 
-def title_text(finding) -> str:
+TEXT = {
+    "zh": {"title": "|你的结果 − 参考结果|（{stage} 阶段）\n可能的错误：{bug}\n探针：{probe}",
+           "corner": "行 i ＼ 列 j", "row": "行 i", "column": "列 j",
+           "legend": "颜色越深差距越大（最大 {top:.2g}）；灰色：NaN 或 inf。"},
+    "en": {"title": "|your result − reference| ({stage} stage)\nlikely mistake: {bug}\nprobe: {probe}",
+           "corner": "row i \\ column j", "row": "row i", "column": "column j",
+           "legend": "The darker, the larger the gap (largest {top:.2g}); grey: NaN or inf."},
+}
+
+
+def title_text(finding, lang: str | None = None) -> str:
     """Three short lines: what is drawn and at which stage, the likely bug, the probe."""
-    return f"|你的结果 − 参考结果|（{finding.stage} 阶段）\n可能的错误：{finding.bug}\n探针：{finding.probe}"
+    return TEXT[resolve(lang)]["title"].format(stage=finding.stage, bug=finding.bug, probe=finding.probe)
 
 
 def _colour(share: float) -> str:
@@ -59,8 +71,9 @@ def _cell(value: float, top: float, annotate: bool) -> str:
     return f'<td style="{style}" title="{label}">{label if annotate else ""}</td>'
 
 
-def gap_table(finding) -> str:
+def gap_table(finding, lang: str | None = None) -> str:
     """The finding's gap as an HTML fragment: the title lines, then one coloured cell per value."""
+    text = TEXT[resolve(lang)]
     values = gap(finding)
     top = float(np.nanmax(values)) if np.any(np.isfinite(values)) else 0.0
     annotate = max(values.shape) <= ANNOTATE_MAX
@@ -68,8 +81,8 @@ def gap_table(finding) -> str:
     rows = "".join(
         f'<tr><th style="padding:2px 5px">{i}</th>' + "".join(_cell(v, top, annotate) for v in row) + "</tr>"
         for i, row in enumerate(values))
-    title = "<br>".join(html.escape(line) for line in title_text(finding).splitlines())
+    title = "<br>".join(html.escape(line) for line in title_text(finding, lang).splitlines())
     return (f'<div class="attn-deviation"><p style="font-size:90%">{title}</p>'
             f'<table style="border-collapse:collapse;font-size:80%">'
-            f'<tr><th style="padding:2px 5px">行 i ＼ 列 j</th>{head}</tr>{rows}</table>'
-            f'<p style="font-size:80%">颜色越深差距越大（最大 {top:.2g}）；灰色：NaN 或 inf。</p></div>')
+            f'<tr><th style="padding:2px 5px">{html.escape(text["corner"])}</th>{head}</tr>{rows}</table>'
+            f'<p style="font-size:80%">{html.escape(text["legend"].format(top=top))}</p></div>')

@@ -14,8 +14,9 @@ three lab functions (the lab's out-parameter / in-place signatures, see
 
 Student code cannot break the diagnosis (:mod:`attnkit.safecall`): an exception
 becomes a finding naming it, and nothing is printed. A correct implementation gets
-no finding. :func:`format_findings` renders the list as Chinese text for the notebook
-and the graded feedback.
+no finding. Each finding keeps its message in every language (``Finding.messages``);
+:func:`format_findings` renders the list as text in the chapter's language (``lang``, default
+the notebook's: :mod:`attnkit.language`) for the notebook and the graded feedback.
 
 Under grading the notebook asks for the same diagnosis five times (the 4.9 demo, then each
 graded cell), so each stage's findings and the chain's are computed once per function object
@@ -39,6 +40,7 @@ from .bugs import (
     wrong_values_message,
 )
 from .lab import ROLE, STAGES
+from .language import resolve
 from .probes import PIPELINE, PROBES
 from .safecall import call_student
 from .static import under_grading
@@ -48,13 +50,25 @@ __all__ = ["STAGES", "Finding", "diagnose", "diagnose_stage", "format_findings",
 
 @dataclass(frozen=True)
 class Finding:
-    """One diagnosed problem; ``student`` and ``reference`` are the arrays the heatmap compares."""
+    """One diagnosed problem; ``student`` and ``reference`` are the arrays the heatmap compares.
+
+    ``messages`` holds the explanation in every language (``{"zh": …, "en": …}``); :meth:`text`
+    picks one, and :attr:`message` is the one in the notebook's language.
+    """
     stage: str
     bug: str
-    message: str
+    messages: dict
     probe: str = ""
     student: np.ndarray | None = field(default=None, compare=False, repr=False)
     reference: np.ndarray | None = field(default=None, compare=False, repr=False)
+
+    def text(self, lang: str | None = None) -> str:
+        """The explanation in ``lang`` (the notebook's language when None)."""
+        return self.messages[resolve(lang)]
+
+    @property
+    def message(self) -> str:
+        return self.text()
 
 
 @dataclass(frozen=True)
@@ -63,13 +77,13 @@ class _Stage:
     reference: Callable
     out_index: int      # the argument the function writes
     inputs: tuple       # the read-only array arguments
-    input_names: str
+    input_names: dict   # {language: the read-only inputs, named}
 
 
 _SPECS = (
-    _Stage("scores", lab.attention_scores, 3, (0, 1), "Q 或 K"),
-    _Stage("mask", lab.apply_mask, 0, (1,), "mask"),
-    _Stage("softmax", lab.softmax, 0, (1,), "inp"),
+    _Stage("scores", lab.attention_scores, 3, (0, 1), {"zh": "Q 或 K", "en": "Q or K"}),
+    _Stage("mask", lab.apply_mask, 0, (1,), {"zh": "mask", "en": "mask"}),
+    _Stage("softmax", lab.softmax, 0, (1,), {"zh": "inp", "en": "inp"}),
 )
 
 
@@ -85,7 +99,7 @@ def _run(spec: _Stage, probe, fn) -> ProbeRun:
     return ProbeRun(probe, before, args, spec.out_index, mine[spec.out_index], expected_rc, call)
 
 
-def _finding(spec: _Stage, bug: str, message: str, o: ProbeRun, arrays: bool = True) -> Finding:
+def _finding(spec: _Stage, bug: str, message: dict, o: ProbeRun, arrays: bool = True) -> Finding:
     student, reference = (o.out.copy(), o.reference) if arrays else (None, None)
     return Finding(spec.name, f"{spec.name}_{bug}", message, o.probe.name, student, reference)
 
@@ -211,14 +225,24 @@ def first_deviation(findings: list) -> Finding | None:
     return next((f for f in findings if f.stage == findings[0].stage and f.student is not None), None)
 
 
-def format_findings(findings: list) -> str:
-    """Chinese text for the notebook and the graded feedback."""
+_SUMMARY = {
+    "zh": {"none": "诊断：scores、mask、softmax 三段在所有探针输入上都与参考实现一致，没有发现问题。",
+           "first": "诊断：最先偏离参考实现的是 {role}（{stage} 阶段）。"
+                    "共 {count} 条发现，按 scores → mask → softmax 排列，请从第 1 条改起。"},
+    "en": {"none": "Diagnosis: scores, mask and softmax agree with the reference on every probe; nothing found.",
+           "first": "Diagnosis: the first stage to leave the reference is {role} (the {stage} stage). "
+                    "{count} finding(s), in the order scores → mask → softmax; start with number 1."},
+}
+
+
+def format_findings(findings: list, lang: str | None = None) -> str:
+    """The findings as text for the notebook and the graded feedback, in ``lang`` (the notebook's by default)."""
+    text = _SUMMARY[resolve(lang)]
     if not findings:
-        return "诊断：scores、mask、softmax 三段在所有探针输入上都与参考实现一致，没有发现问题。"
+        return text["none"]
     stage = findings[0].stage
-    lines = [f"诊断：最先偏离参考实现的是 {ROLE[stage]}（{stage} 阶段）。"
-             f"共 {len(findings)} 条发现，按 scores → mask → softmax 排列，请从第 1 条改起。"]
+    lines = [text["first"].format(role=ROLE[stage], stage=stage, count=len(findings))]
     for n, f in enumerate(findings, 1):
         lines.append(f"{n}. [{f.stage}] {f.bug}")
-        lines.extend("   " + line for line in f.message.splitlines())
+        lines.extend("   " + line for line in f.text(lang).splitlines())
     return "\n".join(lines)

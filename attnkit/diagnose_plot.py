@@ -4,8 +4,8 @@ Shown in the chapter right after the visible verify, under the diagnosis text
 (:mod:`attnkit.diagnose`): the cells that light up are where the student's output
 left the reference's on the probe named in the title. Values are written into the
 cells up to 8×8; NaN/inf cells are grey. A 3-D probe shows its first matrix.
-The title is Chinese (the bug and probe names are identifiers, on lines of their own, so
-nothing wraps mid-word); the colour bar sits beside the heatmap at exactly its height,
+The title is in the chapter's language (the bug and probe names are identifiers, on lines of
+their own, so nothing wraps mid-word); the colour bar sits beside the heatmap at exactly its height,
 so it never covers the title.
 
 Under nbgrader (:func:`attnkit.static.under_grading`) :func:`show_diagnosis` shows the same
@@ -21,6 +21,7 @@ from IPython.display import HTML, display
 from . import deviation
 from .diagnose import diagnose, first_deviation, format_findings
 from .errors import require
+from .language import resolve
 from .static import under_grading
 
 __all__ = ["plot_deviation", "plot_first_deviation", "show_diagnosis"]
@@ -36,7 +37,7 @@ def _annotate(ax, gap: np.ndarray, top: float) -> list:
     return texts
 
 
-def plot_deviation(finding, ax=None):
+def plot_deviation(finding, ax=None, lang=None):
     """Draw ``|student − reference|`` for one finding into ``ax``; return the ``AxesImage``."""
     require(finding.student is not None and finding.reference is not None,
             f"finding {finding.bug!r} carries no arrays to compare (the call raised, or only a return code was wrong)")
@@ -51,30 +52,31 @@ def plot_deviation(finding, ax=None):
     image = ax.imshow(np.ma.masked_invalid(gap), cmap=cmap, vmin=0.0, vmax=top if top > 0 else 1.0)
     if max(gap.shape) <= deviation.ANNOTATE_MAX:
         _annotate(ax, gap, top)
-    ax.set_title(deviation.title_text(finding), fontsize=9, fontfamily=cjk_font_family())
+    text = deviation.TEXT[resolve(lang)]
+    ax.set_title(deviation.title_text(finding, lang), fontsize=9, fontfamily=cjk_font_family())
     ax.set_xticks(range(gap.shape[1]))
     ax.set_yticks(range(gap.shape[0]))
-    ax.set_xlabel("列 j", fontfamily=cjk_font_family())
-    ax.set_ylabel("行 i", fontfamily=cjk_font_family())
+    ax.set_xlabel(text["column"], fontfamily=cjk_font_family())
+    ax.set_ylabel(text["row"], fontfamily=cjk_font_family())
     # an inset follows the heatmap's aspect-adjusted box: same height, right beside it
     ax.figure.colorbar(image, cax=ax.inset_axes([1.04, 0.0, 0.05, 1.0]))
     return image
 
 
-def plot_first_deviation(findings, ax=None):
+def plot_first_deviation(findings, ax=None, lang=None):
     """Heatmap of the first deviating stage, or None (nothing drawn) when there is nothing to compare."""
     finding = first_deviation(findings)
-    return None if finding is None else plot_deviation(finding, ax)
+    return None if finding is None else plot_deviation(finding, ax, lang)
 
 
-def show_diagnosis(scores_fn, mask_fn, softmax_fn, file=None) -> list:
+def show_diagnosis(scores_fn, mask_fn, softmax_fn, file=None, lang=None) -> list:
     """The notebook's one call: print the diagnosis, draw the first deviation, return the findings."""
     findings = diagnose(scores_fn, mask_fn, softmax_fn)
-    print(format_findings(findings), file=file or sys.stdout, flush=True)
+    print(format_findings(findings, lang), file=file or sys.stdout, flush=True)
     if under_grading():
         finding = first_deviation(findings)
         if finding is not None:
-            display(HTML(deviation.gap_table(finding)))
+            display(HTML(deviation.gap_table(finding, lang)))
     else:
-        plot_first_deviation(findings)
+        plot_first_deviation(findings, lang=lang)
     return findings

@@ -5,7 +5,8 @@ The notebook's demo cells call these. In a student's kernel each one draws exact
 explorer) and returns their artists. Under nbgrader (:func:`attnkit.static.under_grading`)
 each one displays the same picture as a PNG from :func:`attnkit.static.cached_png` and
 returns None (the explorer returns the image): a warm cache costs a file read, no
-matplotlib import, no drawing. Grades never depend on these cells.
+matplotlib import, no drawing. Grades never depend on these cells. Each figure's words are in
+the chapter's language (``lang``, default the notebook's), and so is its cache entry.
 
 matplotlib, ipywidgets and the plotting modules are imported inside the functions, only
 when something is drawn: importing pyplot alone costs ≈ 0.3 s of every graded notebook.
@@ -15,11 +16,13 @@ import io
 import numpy as np
 from IPython.display import Image, display
 
+from .language import resolve
 from .static import cached_png, under_grading
 
 __all__ = ["pipeline", "wrong_order", "heatmap_row", "head_grid", "sharpness_explorer", "png_of"]
 
 DPI = 72  # the inline backend's resolution: the cached PNG looks like the live figure
+_WORDED = ("pipeline", "wrong_order", "head_grid")  # the figures with titles of their own (heatmap_row: the caller's)
 
 
 def png_of(draw) -> bytes:
@@ -34,56 +37,58 @@ def png_of(draw) -> bytes:
     return buffer.getvalue()
 
 
-def _figure(name: str, params: dict):
+def _figure(name: str, params: dict, lang: str | None):
     """Draw ``plotting.<name>(**params)`` live, or show its cached PNG under grading."""
+    lang = resolve(lang)
     if not under_grading():
-        return _draw(name, params)
-    display(Image(data=cached_png(name, params, lambda: png_of(lambda: _draw(name, params)))))
+        return _draw(name, params, lang)
+    display(Image(data=cached_png(name, params, lambda: png_of(lambda: _draw(name, params, lang)), lang=lang)))
     return None
 
 
-def _draw(name: str, params: dict):
+def _draw(name: str, params: dict, lang: str):
     from . import plotting
 
-    return getattr(plotting, name)(**params)
+    return getattr(plotting, name)(**params, **({"lang": lang} if name in _WORDED else {}))
 
 
 def _arrays(**arrays) -> dict:
     return {k: v if v is None or isinstance(v, (list, dict)) else np.asarray(v) for k, v in arrays.items()}
 
 
-def pipeline(scores, mask, *, tokens=None):
+def pipeline(scores, mask, *, tokens=None, lang=None):
     """§4.7: :func:`attnkit.plotting.pipeline` (scores → mask → scores + mask → softmax)."""
-    return _figure("pipeline", _arrays(scores=scores, mask=mask, tokens=tokens))
+    return _figure("pipeline", _arrays(scores=scores, mask=mask, tokens=tokens), lang)
 
 
-def wrong_order(scores, mask, *, tokens=None):
+def wrong_order(scores, mask, *, tokens=None, lang=None):
     """§4.7: :func:`attnkit.plotting.wrong_order` (softmax, then zeroing, next to the right order)."""
-    return _figure("wrong_order", _arrays(scores=scores, mask=mask, tokens=tokens))
+    return _figure("wrong_order", _arrays(scores=scores, mask=mask, tokens=tokens), lang)
 
 
-def heatmap_row(matrices: dict, **kwargs):
-    """§4.8: :func:`attnkit.plotting.heatmap_row` (``{title: matrix}`` side by side)."""
-    return _figure("heatmap_row", {"matrices": _arrays(**matrices), **kwargs})
+def heatmap_row(matrices: dict, *, lang=None, **kwargs):
+    """§4.8: :func:`attnkit.plotting.heatmap_row` (``{title: matrix}`` side by side; the titles are the caller's)."""
+    return _figure("heatmap_row", {"matrices": _arrays(**matrices), **kwargs}, lang)
 
 
-def head_grid(weights, *, tokens=None, mask=None):
+def head_grid(weights, *, tokens=None, mask=None, lang=None):
     """Multi-head section: :func:`attnkit.plotting.head_grid` (one heatmap per head)."""
-    return _figure("head_grid", _arrays(weights=weights, tokens=tokens, mask=mask))
+    return _figure("head_grid", _arrays(weights=weights, tokens=tokens, mask=mask), lang)
 
 
-def sharpness_explorer(head_dim=64, scaled=False, seq_len=8, seed=0, causal=False):
+def sharpness_explorer(head_dim=64, scaled=False, seq_len=8, seed=0, causal=False, lang=None):
     """§4.6: the live explorer (:class:`attnkit.widgets.SharpnessExplorer`, computed and drawn in the
     browser); under grading its first frame as a cached PNG (no widget, no compute)."""
     settings = dict(head_dim=head_dim, scaled=scaled, seq_len=seq_len, seed=seed, causal=causal)
+    lang = resolve(lang)
     if not under_grading():
         from .widgets import SharpnessExplorer
 
-        return SharpnessExplorer(**settings)
-    return Image(data=cached_png("sharpness_explorer", settings, lambda: _explorer_png(settings)))
+        return SharpnessExplorer(**settings, lang=lang)
+    return Image(data=cached_png("sharpness_explorer", settings, lambda: _explorer_png(settings, lang), lang=lang))
 
 
-def _explorer_png(settings: dict) -> bytes:
+def _explorer_png(settings: dict, lang: str) -> bytes:
     from .widgets import first_frame_png
 
-    return first_frame_png(**settings)
+    return first_frame_png(**settings, lang=lang)

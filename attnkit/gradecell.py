@@ -6,7 +6,8 @@ the lab's TEST n runs exactly as in ``verify.c`` (its lines printed), the visibl
 function wrong on inputs verify never uses, a warning says so right under the score, so
 that a full verify does not promise full marks. Under nbgrader the hidden region of the
 same cell then runs the course's grader (instructor-only, ``autograde/grader``), whose
-score replaces this one.
+score replaces this one. Everything is printed in the chapter's language (``lang``, default the
+notebook's: :mod:`attnkit.language`).
 
 :data:`TEST_CELLS` is the one place for each cell's grade id, stages and points; the
 master notebook's nbgrader metadata and the README are checked against it.
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 
 from . import verify
 from .lab import ROLE, STAGES
+from .language import resolve
 
 __all__ = ["TestCell", "TEST_CELLS", "cell", "run"]
 
@@ -28,23 +30,53 @@ class TestCell:
     grade_id: str
     points: float
     stages: tuple
-    hidden_topics: str
+    hidden_topics: dict  # {language: what the hidden checks feed, in a few words}
 
     @property
     def roles(self) -> tuple:
         return tuple(ROLE[stage] for stage in self.stages)
 
+    def topics(self, lang: str | None = None) -> str:
+        return self.hidden_topics[resolve(lang)]
+
 
 TEST_CELLS = (
-    TestCell(1, "test1_scores", 4.0, ("scores",),
-             "不对称的随机 Q、K，seq_q ≠ seq_k，其它 head_dim、scale 和 dtype，以及非法输入"),
-    TestCell(2, "test2_mask", 3.0, ("mask",),
-             "随机的 scores、任意的加性掩码、不同 dtype、数组切片上的原地修改等"),
-    TestCell(3, "test3_softmax", 3.0, ("softmax",),
-             "随机输入、很大的 logits、被 -1e9 屏蔽的行、1-D 与 3-D 输入、不修改 inp 等"),
-    TestCell(4, "test4_end_to_end", 2.0, STAGES,
-             "随机 Q≠K 配因果掩码、padding 掩码与 seq_q ≠ seq_k、很大的分数、整行被屏蔽、多头切片"),
+    TestCell(1, "test1_scores", 4.0, ("scores",), {
+        "zh": "不对称的随机 Q、K，seq_q ≠ seq_k，其它 head_dim、scale 和 dtype，以及非法输入",
+        "en": "random, unsymmetric Q and K, seq_q ≠ seq_k, other head_dims, scales and dtypes, and invalid input"}),
+    TestCell(2, "test2_mask", 3.0, ("mask",), {
+        "zh": "随机的 scores、任意的加性掩码、不同 dtype、数组切片上的原地修改等",
+        "en": "random scores, any additive mask, other dtypes, writing in place into a slice of a larger array"}),
+    TestCell(3, "test3_softmax", 3.0, ("softmax",), {
+        "zh": "随机输入、很大的 logits、被 -1e9 屏蔽的行、1-D 与 3-D 输入、不修改 inp 等",
+        "en": "random input, very large logits, rows masked with -1e9, 1-D and 3-D input, leaving inp unchanged"}),
+    TestCell(4, "test4_end_to_end", 2.0, STAGES, {
+        "zh": "随机 Q≠K 配因果掩码、padding 掩码与 seq_q ≠ seq_k、很大的分数、整行被屏蔽、多头切片",
+        "en": "random Q ≠ K with a causal mask, a padding mask with seq_q ≠ seq_k, very large scores, "
+              "a fully masked row, slices of several heads"}),
 )
+
+# What a test cell prints under verify's lines, by language: the same keys, the same placeholders.
+TEXT = {
+    "zh": {
+        "note": "\n说明：上面 {total} 项与 C 实验的 verify 完全相同。提交后评分时，这里还会追加隐藏检查："
+                "{topics}。本格满分 {points:g} 分，得分 = {points:g} × 通过项数 / 总项数。",
+        "warning": "\n注意：自动诊断发现 {role} 在 verify 没有用到的输入上出错（{names}）。\n"
+                   "  {first}\n"
+                   "verify 全部通过也不代表满分：提交后的隐藏检查会用这类输入，很可能扣分。详见下面的「自动诊断」一节。",
+        "separator": "、",
+    },
+    "en": {
+        "note": "\nNote: the {total} lines above are the same checks as the C lab's verify. When your work is graded after "
+                "submitting, hidden checks are added here: {topics}. This cell is worth {points:g} points; "
+                "score = {points:g} × lines passed / all lines.",
+        "warning": "\nWarning: the diagnosis finds {role} wrong on inputs verify does not use ({names}).\n"
+                   "  {first}\n"
+                   "Passing all of verify does not mean full marks: the hidden checks after submitting use such "
+                   "inputs and will likely take points off. See the \"Diagnosis\" section below.",
+        "separator": ", ",
+    },
+}
 
 
 def cell(number: int) -> TestCell:
@@ -54,21 +86,20 @@ def cell(number: int) -> TestCell:
     return TEST_CELLS[number - 1]
 
 
-def run(number: int, *fns) -> float:
+def run(number: int, *fns, lang: str | None = None) -> float:
     """Print TEST ``number`` as verify does, the note and any warning; return the visible score."""
-    test = cell(number)
+    test, lang = cell(number), resolve(lang)
     with contextlib.redirect_stderr(sys.stdout):  # a student's warnings land here: a test cell must not write stderr
-        report = getattr(verify, f"run_test{number}")(*fns)
+        report = getattr(verify, f"run_test{number}")(*fns, lang=lang)
     score = test.points * report.passed / report.total
-    print(f"\n说明：上面 {report.total} 项与 C 实验的 verify 完全相同。提交后评分时，这里还会追加隐藏检查："
-          f"{test.hidden_topics}。本格满分 {test.points:g} 分，得分 = {test.points:g} × 通过项数 / 总项数。")
-    warning = _warning(test, fns)
+    print(TEXT[lang]["note"].format(total=report.total, topics=test.topics(lang), points=test.points))
+    warning = _warning(test, fns, lang)
     if warning:
         print(warning)
     return round(score, 2)
 
 
-def _warning(test: TestCell, fns: tuple) -> str:
+def _warning(test: TestCell, fns: tuple, lang: str) -> str:
     """The diagnosis of this cell's functions, as a warning under the score ('' when nothing is found)."""
     # imported here, not with the module: the grader loads a private copy of this module in every test
     # cell (grader.integrity.pristine), which never asks for a diagnosis and would load all of it again
@@ -76,12 +107,11 @@ def _warning(test: TestCell, fns: tuple) -> str:
 
     if len(test.stages) > 1:
         findings = diagnose(*fns)
-        return "" if not findings else "\n" + format_findings(findings)
+        return "" if not findings else "\n" + format_findings(findings, lang)
     findings = diagnose_stage(test.stages[0], fns[0])
     if not findings:
         return ""
-    names = "、".join(dict.fromkeys(f.bug for f in findings))
-    first = findings[0].message.splitlines()[0]
-    return (f"\n注意：自动诊断发现 {test.roles[0]} 在 verify 没有用到的输入上出错（{names}）。\n"
-            f"  {first}\n"
-            "verify 全部通过也不代表满分：提交后的隐藏检查会用这类输入，很可能扣分。详见下面的「自动诊断」一节。")
+    text = TEXT[lang]
+    names = text["separator"].join(dict.fromkeys(f.bug for f in findings))
+    first = findings[0].text(lang).splitlines()[0]
+    return text["warning"].format(role=test.roles[0], names=names, first=first)

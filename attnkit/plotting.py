@@ -7,7 +7,8 @@ get the artists back. Masked cells (``<= -1e8``, the lab's
 one ``-1e9`` does not wash the other cells out; their labels sit on a grey box the hatching
 does not cross. Cells a mask blocked *before* softmax (weights of exactly 0) are hatched the
 same way when the caller passes ``blocked``. NaN cells are grey and labelled ``NaN``.
-Every label is Chinese (identifiers such as ``softmax`` stay); Chinese renders with Noto Sans SC,
+Every label is in the chapter's language (``lang``, default the notebook's: :mod:`attnkit.language`;
+identifiers such as ``softmax`` stay); Chinese renders with Noto Sans SC,
 which the ``pylopdf-fonts-zh-cn`` wheel (a project dependency) ships; it is registered with
 matplotlib on first use, nothing global changes. Under nbgrader the chapter draws these
 through :mod:`attnkit.figures`, which caches the PNGs.
@@ -28,13 +29,28 @@ from matplotlib.patches import Rectangle
 
 from .attention import add_mask, softmax
 from .errors import require
+from .language import resolve
 from .masks import MASKED_BELOW  # verify.c's test for a masked cell, re-exported for the figures
 
-__all__ = ["MASKED_BELOW", "ANNOTATE_MAX", "cjk_font_family", "Heatmap", "heatmap", "update_heatmap",
+__all__ = ["MASKED_BELOW", "ANNOTATE_MAX", "TEXT", "cjk_font_family", "Heatmap", "heatmap", "update_heatmap",
            "heatmap_row", "Pipeline", "pipeline", "WrongOrder", "wrong_order", "head_grid"]
 
 ANNOTATE_MAX = 8  # write values into the cells up to 8 x 8
 MASKED_GREY, HATCH = "0.82", "///"
+
+# Every title the figures draw, by language.
+TEXT = {
+    "zh": {"scores": "① 分数 scale·Q·Kᵀ", "mask": "② 掩码（0 保留，−1e9 屏蔽）", "masked": "③ 分数 + 掩码",
+           "weights": "④ softmax → 权重", "first": "① 先 softmax：\n未来位置也分走了概率",
+           "zeroed": "② 再把未来位置清零：\n每行的和小于 1（错误）",
+           "right": "对照：先加掩码再 softmax\n每行的和是 1（正确）",
+           "wrong": "错误：先 softmax，再只把未来位置清零（不重新归一化）", "head": "头 {h}"},
+    "en": {"scores": "① scores scale·Q·Kᵀ", "mask": "② mask (0 keep, −1e9 block)", "masked": "③ scores + mask",
+           "weights": "④ softmax → weights", "first": "① softmax first:\nthe future takes a share too",
+           "zeroed": "② then zero the future:\nrows sum to less than 1 (wrong)",
+           "right": "compare: mask first, then softmax\nrows sum to 1 (right)",
+           "wrong": "Wrong: softmax first, then only zero the future (no renormalising)", "head": "head {h}"},
+}
 
 
 @functools.lru_cache(maxsize=None)
@@ -220,7 +236,7 @@ def _panels(count: int, axes):
     return axes
 
 
-def pipeline(scores, mask, *, tokens=None, masked=None, weights=None, axes=None) -> Pipeline:
+def pipeline(scores, mask, *, tokens=None, masked=None, weights=None, axes=None, lang=None) -> Pipeline:
     """scores → mask → scores + mask → softmax, side by side, each weight row's sum printed.
 
     Used in §4.7 (why the mask goes in before softmax). ``masked`` and ``weights`` default to
@@ -230,15 +246,14 @@ def pipeline(scores, mask, *, tokens=None, masked=None, weights=None, axes=None)
     scores = np.asarray(scores, dtype=np.float64)  # (T, S)
     masked = add_mask(scores, mask) if masked is None else np.asarray(masked, dtype=np.float64)
     weights = softmax(masked) if weights is None else np.asarray(weights, dtype=np.float64)
-    axes = _panels(4, axes)
+    axes, text = _panels(4, axes), TEXT[resolve(lang)]
     low, high = _finite_range(scores)
     labels = dict(row_labels=tokens, col_labels=tokens)
     maps = [
-        heatmap(scores, ax=axes[0], vmin=low, vmax=high, title="① 分数 scale·Q·Kᵀ", **labels),
-        heatmap(mask, ax=axes[1], cmap="Greys", vmin=0, vmax=1, title="② 掩码（0 保留，−1e9 屏蔽）",
-                **labels),
-        heatmap(masked, ax=axes[2], vmin=low, vmax=high, title="③ 分数 + 掩码", **labels),
-        heatmap(weights, ax=axes[3], vmin=0, vmax=1, title="④ softmax → 权重",
+        heatmap(scores, ax=axes[0], vmin=low, vmax=high, title=text["scores"], **labels),
+        heatmap(mask, ax=axes[1], cmap="Greys", vmin=0, vmax=1, title=text["mask"], **labels),
+        heatmap(masked, ax=axes[2], vmin=low, vmax=high, title=text["masked"], **labels),
+        heatmap(weights, ax=axes[3], vmin=0, vmax=1, title=text["weights"],
                 blocked=_masked_zeros(weights, mask), **labels),
     ]
     return Pipeline(*maps, _row_sums(axes[3], weights))
@@ -253,7 +268,7 @@ class WrongOrder(NamedTuple):
     right_sums: list
 
 
-def wrong_order(scores, mask, *, tokens=None, axes=None) -> WrongOrder:
+def wrong_order(scores, mask, *, tokens=None, axes=None, lang=None) -> WrongOrder:
     """Softmax, then zeroing the future cells without renormalising, next to the right weights, row sums printed.
 
     Used in §4.7 after :func:`pipeline`: the same scores and mask; the zeroed rows sum to
@@ -264,19 +279,18 @@ def wrong_order(scores, mask, *, tokens=None, axes=None) -> WrongOrder:
     first = softmax(scores)  # (T, S) the future cells take their share too
     zeroed = np.where(future, 0.0, first)  # (T, S)
     right = softmax(add_mask(scores, mask))  # (T, S)
-    axes = _panels(3, axes)
+    axes, text = _panels(3, axes), TEXT[resolve(lang)]
     labels = dict(row_labels=tokens, col_labels=tokens, vmin=0, vmax=1)
     maps = [
-        heatmap(first, ax=axes[0], title="① 先 softmax：\n未来位置也分走了概率", **labels),
-        heatmap(zeroed, ax=axes[1], title="② 再把未来位置清零：\n每行的和小于 1（错误）", **labels),
-        heatmap(right, ax=axes[2], blocked=_masked_zeros(right, mask), title="对照：先加掩码再 softmax\n每行的和是 1（正确）", **labels),
+        heatmap(first, ax=axes[0], title=text["first"], **labels),
+        heatmap(zeroed, ax=axes[1], title=text["zeroed"], **labels),
+        heatmap(right, ax=axes[2], blocked=_masked_zeros(right, mask), title=text["right"], **labels),
     ]
-    axes[0].figure.suptitle("错误：先 softmax，再只把未来位置清零（不重新归一化）", fontfamily=cjk_font_family(),
-                            color="tab:red", fontsize=13)
+    axes[0].figure.suptitle(text["wrong"], fontfamily=cjk_font_family(), color="tab:red", fontsize=13)
     return WrongOrder(*maps, _row_sums(axes[1], zeroed), _row_sums(axes[2], right))
 
 
-def head_grid(weights, *, tokens=None, mask=None, axes=None, ncols=4) -> list:
+def head_grid(weights, *, tokens=None, mask=None, axes=None, ncols=4, lang=None) -> list:
     """One weights heatmap per head of a ``[H, T, S]`` array (``MultiHeadAttention.weights``).
 
     Used in the multi-head section: the same sentence, a different pattern per head. Pass
@@ -293,6 +307,7 @@ def head_grid(weights, *, tokens=None, mask=None, axes=None, ncols=4) -> list:
         for extra in grid.flat[heads:]:
             extra.set_visible(False)
         axes = grid.flat
-    return [heatmap(w, ax=ax, vmin=0, vmax=1, row_labels=tokens, col_labels=tokens, title=f"头 {h}",
+    head = TEXT[resolve(lang)]["head"]
+    return [heatmap(w, ax=ax, vmin=0, vmax=1, row_labels=tokens, col_labels=tokens, title=head.format(h=h),
                     blocked=None if mask is None else _masked_zeros(w, mask))
             for h, (w, ax) in enumerate(zip(weights, axes))]

@@ -24,7 +24,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Call", "call_student", "describe_exception", "hung", "mark_if_hung"]
+__all__ = ["Call", "HUNG", "call_student", "describe_exception", "hung", "mark_if_hung"]
+
+# Call.error of a function that already timed out: not called again. No exception's description looks like
+# it; the diagnosis says it in the reader's language (attnkit.bugs.error_text).
+HUNG = "TimeoutError: <timed out in an earlier cell>"
 
 _HUNG = weakref.WeakSet()  # student functions that hit the cell timeout while grading
 
@@ -102,7 +106,7 @@ def _tracer(code, name: str, original, seen: dict):
 def call_student(fn, args: tuple, watch: int | None = None) -> Call:
     """Call ``fn(*args)`` quietly; with ``watch``, also report whether ``args[watch]`` was rebound."""
     if hung(fn):
-        return Call(error="TimeoutError: 在前面的单元格里运行超时，评分时不再调用")
+        return Call(error=HUNG)
     code, name = _parameter_code(fn, watch) if watch is not None else (None, None)
     seen = {}
     previous = sys.gettrace()

@@ -18,7 +18,8 @@ artists are drawn over it (≈ 4x faster). The background
 itself is layered the same way: what never changes (titles, legends, colour bar, frames) is
 drawn once; a seq_len move redraws only tick labels, curves and the ceiling over it.
 The live figure has no per-setting title: the widget's readout says the same in HTML, and a
-Chinese title re-laid out on every move cost a third of a redraw. The static frame shown
+Chinese title re-laid out on every move cost a third of a redraw. Its words are the chapter's
+language (``lang``; :data:`attnkit.sharpness.WORDS`, the live explorer's too). The static frame shown
 under nbgrader (``title=True``) keeps it. The PNG is RGB without row filters (:mod:`attnkit.png`: ≈ 3 ms instead of Pillow's ≈ 14 ms),
 ``WIDTH_PX`` CSS pixels wide and ``pixel_ratio`` times that in real pixels, so the widget can
 show it 1:1 instead of stretching it.
@@ -29,9 +30,10 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from .language import resolve
 from .plotting import cjk_font_family, heatmap, update_heatmap
 from .png import encode_rgb
-from .sharpness import HEAD_DIMS, Sharpness, uniform_entropy
+from .sharpness import HEAD_DIMS, WORDS, Sharpness, uniform_entropy
 
 __all__ = ["ExplorerFigure", "title_text"]
 
@@ -40,14 +42,20 @@ FIGSIZE = (11.0, 3.6)  # inches: 1100 x 360 CSS pixels at DPI
 WIDTH_PX = int(FIGSIZE[0] * DPI)
 LAYOUT_ROWS = 16  # lay out with two-digit row labels, so any seq_len below 100 fits
 COLOURS = {False: "tab:red", True: "tab:blue"}
-LABELS = {False: "不缩放", True: "× 1/√head_dim"}
+TITLE = {
+    "zh": ("head_dim = {head_dim}　缩放 = {scale}　原始 q·k 标准差 = {raw:.2f}（√head_dim = {root:.2f}）"
+           "　softmax 看到的标准差 = {seen:.2f}"),
+    "en": ("head_dim = {head_dim}   scale = {scale}   raw q·k std = {raw:.2f} (√head_dim = {root:.2f})"
+           "   std softmax sees = {seen:.2f}"),
+}
 
 
-def title_text(m: Sharpness) -> str:
-    """The figure's one-line summary, in Chinese like the widget's readout."""
-    scale = f"1/√{m.head_dim}" if m.scaled else "1（不缩放）"
-    return (f"head_dim = {m.head_dim}　缩放 = {scale}　原始 q·k 标准差 = {m.raw_score_std:.2f}"
-            f"（√head_dim = {math.sqrt(m.head_dim):.2f}）　softmax 看到的标准差 = {m.score_std:.2f}")
+def title_text(m: Sharpness, lang: str | None = None) -> str:
+    """The figure's one-line summary, in the chapter's language like the widget's readout."""
+    lang = resolve(lang)
+    scale = f"1/√{m.head_dim}" if m.scaled else ("1（不缩放）" if lang == "zh" else "1 (unscaled)")
+    return TITLE[lang].format(head_dim=m.head_dim, scale=scale, raw=m.raw_score_std, root=math.sqrt(m.head_dim),
+                              seen=m.score_std)
 
 
 def _zh(size=None) -> dict:
@@ -58,23 +66,27 @@ def _zh(size=None) -> dict:
 class ExplorerFigure:
     """One Agg figure whose artists :meth:`update` moves to a new measurement."""
 
-    def __init__(self, m: Sharpness, curves: dict, *, title: bool = False, pixel_ratio: float = 1.0):
+    def __init__(self, m: Sharpness, curves: dict, *, title: bool = False, pixel_ratio: float = 1.0,
+                 lang: str | None = None):
+        self.lang = resolve(lang)
+        words = WORDS[self.lang]
         self.figure = Figure(figsize=FIGSIZE, dpi=DPI * pixel_ratio, layout="constrained")
         FigureCanvasAgg(self.figure)
         ax_w, self.ax_rows, self.ax_curve = self.figure.subplots(1, 3, width_ratios=[1, 1.15, 1.3])
         self.weights = heatmap(np.zeros((1, 1)), ax=ax_w, vmin=0, vmax=1, annotate=False)
         self.weights.image.set_interpolation("nearest")  # one flat colour per cell: no resampling pass
-        ax_w.set_title("softmax 权重（斜线格 = 被屏蔽）", fontproperties=_zh(10))
+        ax_w.set_title(words["weights"], fontproperties=_zh(10))
         self.figure.colorbar(self.weights.image, ax=ax_w, shrink=0.85)
-        self.row_max, = self.ax_rows.plot([], [], "o-", color="tab:purple", label="每行最大权重")
-        self.row_entropy, = self.ax_rows.plot([], [], "s--", color="tab:green", label="熵 / ln(可见键数)")
-        self._style_rows()
-        self.lines = {s: self.ax_curve.plot([], [], "o-", ms=3, color=COLOURS[s], label=LABELS[s])[0]
+        self.row_max, = self.ax_rows.plot([], [], "o-", color="tab:purple", label=words["rowMax"])
+        self.row_entropy, = self.ax_rows.plot([], [], "s--", color="tab:green", label=words["rowEntropy"])
+        self._style_rows(words)
+        labels = {False: words["unscaled"], True: "× 1/√head_dim"}
+        self.lines = {s: self.ax_curve.plot([], [], "o-", ms=3, color=COLOURS[s], label=labels[s])[0]
                       for s in (False, True)}
-        self.ceiling = self.ax_curve.axhline(0, color="0.5", ls=":", label="均匀分布")
+        self.ceiling = self.ax_curve.axhline(0, color="0.5", ls=":", label=words["uniform"])
         self.point, = self.ax_curve.plot([], [], "o", ms=12, mfc="none", mew=2.5, color="black")
-        self._style_curve()
-        self.title = self.figure.suptitle(title_text(m), fontproperties=_zh()) if title else None
+        self._style_curve(words)
+        self.title = self.figure.suptitle(title_text(m, self.lang), fontproperties=_zh()) if title else None
         self._moving = [self.weights.image, self.weights.masked, *ax_w.spines.values(),
                         self.row_max, self.row_entropy, self.point]  # in drawing order
         self._moving += [self.title] if title else []
@@ -88,20 +100,20 @@ class ExplorerFigure:
         self.figure.draw_without_rendering()
         self.figure.set_layout_engine("none")
 
-    def _style_rows(self) -> None:
+    def _style_rows(self, words: dict) -> None:
         self.ax_rows.set_ylim(0, 1.3)
-        self.ax_rows.set_xlabel("查询行 i", fontproperties=_zh())
-        self.ax_rows.set_title("每一行：1 / 0 = one-hot", fontproperties=_zh())
+        self.ax_rows.set_xlabel(words["query"], fontproperties=_zh())
+        self.ax_rows.set_title(words["rows"], fontproperties=_zh())
         self.ax_rows.legend(loc="upper center", ncols=2, prop=_zh(8))
 
-    def _style_curve(self) -> None:
+    def _style_curve(self, words: dict) -> None:
         self.ax_curve.set_xscale("log", base=2)
         ticks = HEAD_DIMS[::2]  # plain labels: log-axis mathtext labels cost a third of a redraw
         self.ax_curve.set_xticks(ticks, labels=[str(t) for t in ticks])
         self.ax_curve.minorticks_off()
         self.ax_curve.set_xlabel("head_dim")
-        self.ax_curve.set_ylabel("平均熵（nats）", fontproperties=_zh())
-        self.ax_curve.set_title("head_dim 越大，权重越尖锐？", fontproperties=_zh())
+        self.ax_curve.set_ylabel(words["entropy"], fontproperties=_zh())
+        self.ax_curve.set_title(words["curve"], fontproperties=_zh())
         self.ax_curve.legend(loc="lower left", prop=_zh(8))
 
     def update(self, m: Sharpness, curves: dict) -> None:
@@ -117,7 +129,7 @@ class ExplorerFigure:
         self.point.set_data([m.head_dim], [m.mean_entropy])
         self.point.set_color(COLOURS[m.scaled])
         if self.title is not None:
-            self.title.set_text(title_text(m))
+            self.title.set_text(title_text(m, self.lang))
 
     def _update_frame(self, seq_len: int, causal: bool, curves: dict) -> None:
         """The background's data: limits, curves and the uniform ceiling."""

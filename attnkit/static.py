@@ -4,9 +4,9 @@ nbgrader sets ``NBGRADER_EXECUTION`` in the kernel's environment: ``"autograde"`
 ``nbgrader autograde`` and ``"validate"`` in ``nbgrader validate`` / the Validate button
 (nbgrader 0.9: ``converters/autograde.py``, ``validator.py``). The demos are for reading;
 under grading they buy nothing, yet a class re-draws the same figures for every student.
-So :func:`cached_png` keys each picture by what it shows (the figure's name and its
-parameters, arrays by content) and by the code and library versions that draw it, and
-renders it once per cache folder: every later student's kernel reads the bytes back.
+So :func:`cached_png` keys each picture by what it shows (the figure's name, its parameters,
+arrays by content, and the language its words are in) and by the code and library versions that
+draw it, and renders it once per cache folder: every later student's kernel reads the bytes back.
 
 The cache folder is ``$ATTNKIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/attnkit``, else
 ``~/.cache/attnkit``; a folder that cannot be written just means rendering every time.
@@ -22,6 +22,8 @@ import tempfile
 from importlib import metadata
 
 import numpy as np
+
+from .language import resolve
 
 __all__ = ["GRADING_MODES", "under_grading", "cache_dir", "cache_key", "cached_png"]
 
@@ -69,10 +71,11 @@ def _feed(digest, value) -> None:
         digest.update(f"value {value!r}".encode())
 
 
-def cache_key(name: str, params: dict) -> str:
-    """A file name for figure ``name`` drawn from ``params`` (arrays hashed by dtype, shape and bytes)."""
+def cache_key(name: str, params: dict, *, lang: str | None = None) -> str:
+    """A file name for figure ``name`` drawn from ``params`` (arrays hashed by dtype, shape and bytes) with its
+    words in ``lang`` (the notebook's language by default): each edition has its own picture."""
     digest = hashlib.sha256(_code_version().encode())
-    _feed(digest, {"figure": name, "params": params})
+    _feed(digest, {"figure": name, "params": params, "language": resolve(lang)})
     return f"{name}-{digest.hexdigest()[:32]}.png"
 
 
@@ -95,9 +98,9 @@ def _write(path: pathlib.Path, data: bytes) -> None:
         pass  # read-only home: the figure is still shown, just not cached
 
 
-def cached_png(name: str, params: dict, render) -> bytes:
-    """The PNG of figure ``name`` for ``params``: from the cache, else ``render()`` and stored."""
-    path = cache_dir() / cache_key(name, params)
+def cached_png(name: str, params: dict, render, *, lang: str | None = None) -> bytes:
+    """The PNG of figure ``name`` for ``params`` in ``lang``: from the cache, else ``render()`` and stored."""
+    path = cache_dir() / cache_key(name, params, lang=lang)
     data = _read(path)
     if data is None:
         data = render()

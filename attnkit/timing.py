@@ -16,11 +16,21 @@ import numpy as np
 from . import naive
 from .attention import attention_scores, default_scale
 from .errors import require
+from .language import resolve
 from .static import under_grading
 
 __all__ = ["Timing", "median_seconds", "loops_vs_vectorised", "comparison_line", "print_comparison"]
 
-SKIPPED_UNDER_GRADING = "（评分时不计时：这里的数字只反映你自己的机器，与得分无关。）"
+SKIPPED_UNDER_GRADING = {
+    "zh": "（评分时不计时：这里的数字只反映你自己的机器，与得分无关。）",
+    "en": "(Not timed while grading: these numbers only describe your own machine and do not affect your score.)",
+}
+# One row of the chapter's table, by language (tests/unit/test_chapter_claims.py reads its numbers back).
+ROW = {
+    "zh": "seq_len={seq_len:>2}  三层循环 {loops_ms:7.2f} ms   矩阵乘 {matmul_us:6.1f} µs   快 {ratio:>5.0f} 倍   结果一致: {agree}",
+    "en": "seq_len={seq_len:>2}  loops {loops_ms:7.2f} ms   matmul {matmul_us:6.1f} µs   {ratio:>5.0f}× faster   "
+          "same result: {agree}",
+}
 
 
 @dataclass(frozen=True)
@@ -62,19 +72,19 @@ def loops_vs_vectorised(seq_len: int = 32, head_dim: int = 32, *, repeat: int = 
     return Timing(seq_len, head_dim, loops, vectorised, agree)
 
 
-def comparison_line(r: Timing) -> str:
-    """One row of the chapter's table, in Chinese."""
-    return (f"seq_len={r.seq_len:>2}  三层循环 {r.loops_s * 1e3:7.2f} ms   矩阵乘 {r.vectorised_s * 1e6:6.1f} µs"
-            f"   快 {r.ratio:>5.0f} 倍   结果一致: {r.agree}")
+def comparison_line(r: Timing, lang: str | None = None) -> str:
+    """One row of the chapter's table, in the chapter's language."""
+    return ROW[resolve(lang)].format(seq_len=r.seq_len, loops_ms=r.loops_s * 1e3, matmul_us=r.vectorised_s * 1e6,
+                                     ratio=r.ratio, agree=r.agree)
 
 
-def print_comparison(seq_lens=(8, 16, 32, 64), head_dim: int = 32) -> list:
+def print_comparison(seq_lens=(8, 16, 32, 64), head_dim: int = 32, lang: str | None = None) -> list:
     """Time both versions at each ``seq_len`` and print one line each; return the timings ([] under nbgrader)."""
     if under_grading():
-        print(SKIPPED_UNDER_GRADING)
+        print(SKIPPED_UNDER_GRADING[resolve(lang)])
         return []
     results = []
     for seq_len in seq_lens:  # one line as soon as it is measured
         results.append(loops_vs_vectorised(seq_len=seq_len, head_dim=head_dim))
-        print(comparison_line(results[-1]), flush=True)
+        print(comparison_line(results[-1], lang), flush=True)
     return results

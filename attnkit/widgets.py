@@ -12,6 +12,8 @@ a test compares the two in Chromium.
 
 The controls live in the browser and sync back (``head_dim``, ``scaled``, ``seq_len``,
 ``causal``); setting them from Python moves the view, and a new ``seed`` sends a new table.
+Its words are the chapter's language (``lang``, default the notebook's): ``language`` and
+``words`` (:data:`attnkit.sharpness.WORDS`) go to the browser with the table.
 Under nbgrader the chapter shows :func:`first_frame_png` (matplotlib, cached) instead,
 through :func:`attnkit.figures.sharpness_explorer`.
 """
@@ -23,6 +25,7 @@ import anywidget
 import traitlets
 
 from . import sharpness
+from .language import LANGUAGES, resolve
 
 __all__ = ["SharpnessExplorer", "sharpness_explorer", "first_frame_png", "module_source"]
 
@@ -65,12 +68,15 @@ class SharpnessExplorer(anywidget.AnyWidget):
     seq_len = traitlets.Int(8).tag(sync=True)
     causal = traitlets.Bool(False).tag(sync=True)
     seed = traitlets.Int(0).tag(sync=True)
+    language = traitlets.Enum(LANGUAGES, "zh").tag(sync=True)  # the readout's sentence (sharpness.js summary)
+    words = traitlets.Dict().tag(sync=True)  # titles, legends, labels: attnkit.sharpness.WORDS[language]
 
-    def __init__(self, head_dim=64, scaled=False, seq_len=8, seed=0, causal=False, **kwargs):
+    def __init__(self, head_dim=64, scaled=False, seq_len=8, seed=0, causal=False, lang=None, **kwargs):
         check_setting(head_dim, seq_len)
         sharpness.random_qk(1, 1, seed)  # the seed's own check, before any widget exists
+        lang = resolve(lang)
         super().__init__(head_dim=head_dim, scaled=scaled, seq_len=seq_len, seed=seed, causal=causal,
-                         scores=table_bytes(seed), **kwargs)
+                         language=lang, words=sharpness.WORDS[lang], scores=table_bytes(seed), **kwargs)
 
     @traitlets.validate("head_dim", "seq_len")
     def _valid_setting(self, proposal):
@@ -90,16 +96,20 @@ class SharpnessExplorer(anywidget.AnyWidget):
         return sharpness.measure(self.head_dim, scaled=self.scaled, seq_len=self.seq_len, seed=self.seed,
                                  causal=self.causal)
 
+    def readout(self) -> str:
+        """The readout the browser shows now, in the explorer's language (attnkit.sharpness.summary)."""
+        return sharpness.summary(self.measure(), self.language)
 
-def sharpness_explorer(head_dim=64, scaled=False, seq_len=8, seed=0, causal=False) -> SharpnessExplorer:
+
+def sharpness_explorer(head_dim=64, scaled=False, seq_len=8, seed=0, causal=False, lang=None) -> SharpnessExplorer:
     """Return the live explorer (display it as a cell's value)."""
-    return SharpnessExplorer(head_dim, scaled, seq_len, seed, causal)
+    return SharpnessExplorer(head_dim, scaled, seq_len, seed, causal, lang)
 
 
-def first_frame_png(head_dim=64, scaled=False, seq_len=8, seed=0, causal=False) -> bytes:
+def first_frame_png(head_dim=64, scaled=False, seq_len=8, seed=0, causal=False, lang=None) -> bytes:
     """The explorer's figure for these settings as a titled matplotlib PNG (shown under grading); no widget."""
     from .sharpness_plot import ExplorerFigure  # matplotlib only here
 
     m = sharpness.measure(head_dim, scaled=scaled, seq_len=seq_len, seed=seed, causal=causal)
     curves = {s: sharpness.curve(scaled=s, seq_len=seq_len, seed=seed, causal=causal) for s in (False, True)}
-    return ExplorerFigure(m, curves, title=True).png()
+    return ExplorerFigure(m, curves, title=True, lang=lang).png()

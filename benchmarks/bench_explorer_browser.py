@@ -99,7 +99,7 @@ def static_edition(moves: int) -> tuple:
     """Build the book in a temporary folder, open it from file://; return (latencies, page bytes)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = pathlib.Path(tmp) / "html"
-        build_book.main(["--out", str(out)])
+        build_book.main(["--out", str(out), "--editions", "zh"])
         with lab_page.chromium_browser(pathlib.Path(tmp) / "chromium") as browser:
             page = browser.new_context(viewport=lab_page.VIEWPORT).new_page()
             page.goto((out / "index.html").as_uri())

@@ -1,6 +1,10 @@
-"""The chapter's static HTML edition (``make book``): ``book/_build/html/index.html``.
+"""The chapter's static HTML pages (``make book``): ``book/_build/html/index.html`` and ``en/index.html``.
 
-1. Run a copy of ``notebooks/ch04_attention.ipynb`` top to bottom (nbclient, as a student's
+One page per edition of the chapter (``make release``: ``notebooks/ch04_attention.ipynb`` in Chinese,
+``notebooks/en/ch04_attention.ipynb`` in English), each with a link to the other at its top
+(:data:`SWITCH`) and its language on ``<html lang>``. For each:
+
+1. Run a copy of the edition's notebook top to bottom (nbclient, as a student's
    Run All, outside nbgrader) and keep the widgets' state (nbclient's ``store_widget_state``).
 2. Each anywidget view becomes ``<div class="anywidget-view">``, rendered in the page by
    ``scripts/book/anywidgets.js`` from the embedded state and module: the explorer moves
@@ -12,10 +16,11 @@
 4. Noto Sans SC (the figures' font, from the ``pylopdf-fonts-zh-cn`` wheel) cut down to the
    characters the page uses, embedded as WOFF2: the Chinese renders with no font installed.
 
-The result is one self-contained file; publish the folder on any static host.
+Each page is one self-contained file; publish the folder on any static host.
 
-    python scripts/build_book.py                 # -> book/_build/html/index.html
+    python scripts/build_book.py                 # -> book/_build/html/index.html, book/_build/html/en/index.html
     python scripts/build_book.py --out DIR       # elsewhere
+    python scripts/build_book.py --editions zh   # the Chinese page only
 """
 import argparse
 import base64
@@ -31,10 +36,17 @@ import time
 import nbformat
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
+from release_notebook import student_notebook  # where make release writes each edition
+
+from attnkit.language import DEFAULT, LANGUAGES
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
-NOTEBOOK = REPO / "notebooks" / "ch04_attention.ipynb"
 OUT = REPO / "book" / "_build" / "html"
+TITLE = {"zh": "第 4 章 · 自注意力", "en": "Chapter 4 · Self-attention"}
+HTML_LANG = {"zh": "zh", "en": "en"}  # ISO 639-1, nbconvert's <html lang>
+# The link at the top of each page to the other edition, named in its own language.
+SWITCH = {"zh": '<a href="en/index.html" hreflang="en" lang="en">Read this chapter in English</a>',
+          "en": '<a href="../index.html" hreflang="zh" lang="zh-Hans">本章中文版</a> (this chapter in Chinese)'}
 ASSETS = pathlib.Path(__file__).resolve().parent / "book"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -122,32 +134,38 @@ def page_css(text: str) -> str:
             "main { max-width: 1260px; margin: 0 auto; }\n")
 
 
-def render(nb, title: str = "第 4 章 · 自注意力") -> str:
-    """The executed notebook as one self-contained HTML page."""
+def page_path(out: pathlib.Path, lang: str) -> pathlib.Path:
+    """``out/index.html`` for the Chinese page, ``out/en/index.html`` for the English one (SWITCH links them)."""
+    return out / "index.html" if lang == DEFAULT else out / lang / "index.html"
+
+
+def render(nb, lang: str = DEFAULT) -> str:
+    """The executed notebook of the ``lang`` edition as one self-contained HTML page."""
     nb, models = static_widgets(nb)
-    nb.metadata["title"] = title
+    nb.metadata["title"] = TITLE[lang]
     host = (ASSETS / "anywidgets.js").read_text(encoding="utf-8")
     state = script_json({"models": models})
-    chars = json.dumps(nb, ensure_ascii=False) + state + host + title
+    chars = json.dumps(nb, ensure_ascii=False) + state + host + TITLE[lang] + SWITCH[lang]
     exporter = HTMLExporter(template_name="lab", extra_template_paths=[str(ASSETS)], template_file="book.html.j2",
-                            embed_images=True)
+                            embed_images=True, language_code=HTML_LANG[lang])
     html, _ = exporter.from_notebook_node(nb, resources={"book": {"css": page_css(chars), "state": state,
-                                                                   "host": host}})
+                                                                   "host": host, "switch": SWITCH[lang]}})
     return html
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--notebook", type=pathlib.Path, default=NOTEBOOK)
-    parser.add_argument("--out", type=pathlib.Path, default=OUT, help="folder for index.html")
+    parser.add_argument("--out", type=pathlib.Path, default=OUT, help="folder for index.html (and en/index.html)")
+    parser.add_argument("--editions", nargs="+", choices=LANGUAGES, default=list(LANGUAGES))
     args = parser.parse_args(argv)
-    start = time.perf_counter()
-    html = render(execute(args.notebook))
-    args.out.mkdir(parents=True, exist_ok=True)
-    page = args.out / "index.html"
-    page.write_text(html, encoding="utf-8")
-    size = page.stat().st_size
-    print(f"wrote {page} ({size / 1e6:.2f} MB, one file) in {time.perf_counter() - start:.1f} s")
+    for lang in args.editions:
+        start = time.perf_counter()
+        html = render(execute(student_notebook(lang)), lang)
+        page = page_path(args.out, lang)
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(html, encoding="utf-8")
+        size = page.stat().st_size
+        print(f"wrote {page} ({size / 1e6:.2f} MB, one file) in {time.perf_counter() - start:.1f} s")
     return 0
 
 

@@ -1,4 +1,6 @@
-// The sharpness explorer's view (§4.6): controls, a Chinese readout and one canvas figure.
+// The sharpness explorer's view (§4.6): controls, a readout and one canvas figure, in the
+// chapter's language: the words come from Python (the model's `words`, attnkit.sharpness.WORDS,
+// the same the PNG shown under grading uses) and `language` chooses the readout's sentence.
 //
 // An anywidget module (export default {render}): attnkit.widgets.SharpnessExplorer sends the
 // raw q·k table once; every move is computed (./sharpness.js) and drawn here, in the same
@@ -20,7 +22,7 @@ const COLOURS = {false: "#d62728", true: "#1f77b4"}; // matplotlib's tab:red, ta
 const ROW_MAX = "#9467bd", ROW_ENTROPY = "#2ca02c"; // tab:purple, tab:green
 const HATCH = "#737373"; // over the grey (217, 217, 217) of blocked cells
 const TICK_FONT = '10px "DejaVu Sans", Arial, "Helvetica Neue", sans-serif';
-const SCALINGS = [["不缩放", false], ["× 1/√head_dim", true]];
+const scalings = (w) => [[w.unscaled, false], ["× 1/√head_dim", true]];
 
 // --- layout: where each panel sits for a figure `width` CSS px wide ---------------------
 
@@ -36,22 +38,22 @@ function layout(width) {
   };
 }
 
-// Chinese titles, legends and axis labels: HTML placed over the canvas, made once per layout.
-function labels(L) {
+// Titles, legends and axis labels: HTML placed over the canvas, made once per layout.
+function labels(L, w) {
   const legend = (items) => items.map(([text, colour, style]) =>
     `<span class="attn-key"><i style="border-top: 2px ${style} ${colour}"></i>${text}</span>`).join("");
   return [
-    ["attn-title", L.heat.x, 8, L.bar.x + L.bar.w - L.heat.x + 30, "softmax 权重（斜线格 = 被屏蔽）"],
-    ["attn-title", L.rows.x, 8, L.rows.w, "每一行：1 / 0 = one-hot"],
-    ["attn-title", L.curve.x, 8, L.curve.w, "head_dim 越大，权重越尖锐？"],
+    ["attn-title", L.heat.x, 8, L.bar.x + L.bar.w - L.heat.x + 30, w.weights],
+    ["attn-title", L.rows.x, 8, L.rows.w, w.rows],
+    ["attn-title", L.curve.x, 8, L.curve.w, w.curve],
     ["attn-legend", L.rows.x, L.top + 4, L.rows.w,
-      legend([["每行最大权重", ROW_MAX, "solid"], ["熵 / ln(可见键数)", ROW_ENTROPY, "dashed"]])],
+      legend([[w.rowMax, ROW_MAX, "solid"], [w.rowEntropy, ROW_ENTROPY, "dashed"]])],
     ["attn-legend attn-legend-low", L.curve.x + 6, L.bottom - 62, L.curve.w,
-      legend([["不缩放", COLOURS[false], "solid"], ["× 1/√head_dim", COLOURS[true], "solid"],
-              ["均匀分布", "#808080", "dotted"]])],
-    ["attn-axis-label", L.rows.x, L.bottom + 24, L.rows.w, "查询行 i"],
+      legend([[w.unscaled, COLOURS[false], "solid"], ["× 1/√head_dim", COLOURS[true], "solid"],
+              [w.uniform, "#808080", "dotted"]])],
+    ["attn-axis-label", L.rows.x, L.bottom + 24, L.rows.w, w.query],
     ["attn-axis-label", L.curve.x, L.bottom + 24, L.curve.w, "head_dim"],
-    ["attn-axis-label attn-vertical", L.curve.x - 44, L.bottom, L.bottom - L.top, "平均熵（nats）"],  // turned about its top left
+    ["attn-axis-label attn-vertical", L.curve.x - 44, L.bottom, L.bottom - L.top, w.entropy],  // turned about its top left
   ];
 }
 
@@ -268,16 +270,16 @@ function element(tag, className, html) {
   return node;
 }
 
-function controls(model, headDims, maxSeqLen) {
+function controls(model, headDims, maxSeqLen, w) {
   const row1 = element("div", "attn-controls"), row2 = element("div", "attn-controls");
   row1.innerHTML = `<label class="attn-control">head_dim <input type="range" class="attn-head-dim"
       min="0" max="${headDims.length - 1}" step="1" aria-label="head_dim"><output></output></label>
-    <span class="attn-control">缩放</span><span class="attn-scale" role="group" aria-label="缩放">${
-      SCALINGS.map(([label, scaled]) => `<button type="button" data-scaled="${scaled}">${label}</button>`).join("")
+    <span class="attn-control">${w.scale}</span><span class="attn-scale" role="group" aria-label="${w.scale}">${
+      scalings(w).map(([label, scaled]) => `<button type="button" data-scaled="${scaled}">${label}</button>`).join("")
     }</span>`;
   row2.innerHTML = `<label class="attn-control">seq_len <input type="range" class="attn-seq-len"
       min="2" max="${maxSeqLen}" step="1" aria-label="seq_len"><output></output></label>
-    <label class="attn-control"><input type="checkbox" class="attn-causal"> 因果掩码</label>`;
+    <label class="attn-control"><input type="checkbox" class="attn-causal"> ${w.causal}</label>`;
   const headDim = row1.querySelector(".attn-head-dim"), seqLen = row2.querySelector(".attn-seq-len");
   // JupyterLab's shortcuts skip a key pressed on an element with this attribute (Lumino checks
   // the target itself first): the arrow keys move the sliders, not the notebook's cells
@@ -326,12 +328,14 @@ function float64(view) {
 
 function render({model, el}) {
   const root = element("div", "attn-explorer");
+  root.lang = model.get("language") === "zh" ? "zh-Hans" : model.get("language"); // fonts and screen readers
   const headDims = model.get("head_dims"), maxSeqLen = model.get("max_seq_len");
+  const lang = model.get("language"), words = model.get("words");
   const readout = element("div", "attn-readout", "<div></div><div></div>");
   const plot = element("div", "attn-plot"), canvas = element("canvas", "attn-figure");
   const overlay = element("div", "attn-overlay");
   plot.append(canvas, overlay);
-  root.append(...controls(model, headDims, maxSeqLen), readout, plot);
+  root.append(...controls(model, headDims, maxSeqLen, words), readout, plot);
   el.append(root);
   const cells = {canvas: document.createElement("canvas")};
   cells.ctx = cells.canvas.getContext("2d");
@@ -349,7 +353,7 @@ function render({model, el}) {
     plot.style.height = canvas.style.height = `${HEIGHT}px`;
     canvas.width = Math.round(width * ratio); // the screen's own pixels: sharp on HiDPI
     canvas.height = Math.round(HEIGHT * ratio);
-    overlay.innerHTML = labels(L).map(([cls, x, y, w, html]) =>
+    overlay.innerHTML = labels(L, words).map(([cls, x, y, w, html]) =>
       `<div class="${cls}" style="left:${x}px; top:${y}px; width:${w}px">${html}</div>`).join("");
   }
 
@@ -371,7 +375,7 @@ function render({model, el}) {
     heatmap(ctx, L.heat, m, cells);
     rowsPanel(ctx, L.rows, m);
     curveMarker(ctx, L.curve, m);
-    summary(m).forEach((line, i) => { readout.children[i].textContent = line; });
+    summary(m, lang).forEach((line, i) => { readout.children[i].textContent = line; });
     showControls(root, state, headDims);
     canvas.dataset.frame = String(++frames);
   }

@@ -142,13 +142,24 @@ export function fixed2(x) {
   return x.toFixed(2);
 }
 
-// The readout's two clauses, word for word attnkit.sharpness.summary (split at its "；").
-export function summary(m) {
+// The readout's two clauses, word for word attnkit.sharpness.summary in `lang` ("zh" or "en"),
+// split after its first semicolon.
+export function summary(m, lang = "zh") {
+  const [raw, root, seen] = [fixed2(m.rawScoreStd), fixed2(Math.sqrt(m.headDim)), fixed2(m.scoreStd)];
+  const [top, entropy, uniform] = [fixed2(m.meanMaxWeight), fixed2(m.meanEntropy),
+                                   fixed2(uniformEntropy(m.seqLen, m.causal))];
+  if (lang === "en") {
+    const scale = m.scaled ? `× 1/√${m.headDim}` : "unscaled";
+    return [
+      `head_dim = ${m.headDim} (${scale}): the raw scores q·k have standard deviation ${raw} ` +
+        `(√head_dim = ${root}), softmax sees a standard deviation of ${seen};`,
+      ` mean row maximum weight ${top}, mean entropy ${entropy} nats (uniform: ${uniform}, one-hot: 0)`,
+    ];
+  }
   const scale = m.scaled ? `× 1/√${m.headDim}` : "不缩放";
   return [
-    `head_dim = ${m.headDim}（${scale}）：原始分数 q·k 的标准差 ${fixed2(m.rawScoreStd)}` +
-      `（√head_dim = ${fixed2(Math.sqrt(m.headDim))}），softmax 实际看到的标准差 ${fixed2(m.scoreStd)}；`,
-    `平均每行最大权重 ${fixed2(m.meanMaxWeight)}，平均熵 ${fixed2(m.meanEntropy)} nats` +
-      `（均匀分布时 ${fixed2(uniformEntropy(m.seqLen, m.causal))}，one-hot 时 0）`,
+    `head_dim = ${m.headDim}（${scale}）：原始分数 q·k 的标准差 ${raw}（√head_dim = ${root}），` +
+      `softmax 实际看到的标准差 ${seen}；`,
+    `平均每行最大权重 ${top}，平均熵 ${entropy} nats（均匀分布时 ${uniform}，one-hot 时 0）`,
   ];
 }

@@ -1,9 +1,9 @@
-"""Does ``make book`` give a static edition that works from disk, with a live explorer and real Chinese?
+"""Does ``make book`` give two static pages that work from disk, with a live explorer, each in its language?
 
-Builds ``book/_build/html/index.html`` as ``make book`` does (scripts/build_book.py), then
-opens it from ``file://`` in Debian's Chromium with every network request refused and no
-Chinese font on the machine (fontconfig sees only matplotlib's DejaVu fonts).
-Screenshots and the page weight land in ``artefacts/book/`` (ignored by git).
+Builds ``book/_build/html/index.html`` (Chinese) and ``en/index.html`` (English) as ``make book`` does
+(scripts/build_book.py), then opens them from ``file://`` in Debian's Chromium with every network request
+refused and no Chinese font on the machine (fontconfig sees only matplotlib's DejaVu fonts).
+Screenshots and the page weights land in ``artefacts/book/`` (ignored by git).
 """
 import contextlib
 import os
@@ -17,27 +17,36 @@ import nbformat
 import numpy as np
 import pytest
 
-from attnkit import sharpness
+from attnkit import edition, sharpness
 from support import explorer_page, lab_page
+from support.editions import EDITIONS, student_path
 from support.lab_server import REPO
 
 BOOK = REPO / "book" / "_build" / "html"
-PAGE = BOOK / "index.html"
-NOTEBOOK = REPO / "notebooks" / "ch04_attention.ipynb"
+PAGES = {"zh": BOOK / "index.html", "en": BOOK / "en" / "index.html"}
+PAGE = PAGES["zh"]
 ARTEFACTS = REPO / "artefacts" / "book"
+BASELINE = {"zh": "结果: 11 失败 / 11 通过", "en": "Result: 11 failed / 11 passed"}
+HTML_LANG = {"zh": '<html lang="zh">', "en": '<html lang="en">'}
 EXPLORER = explorer_page.EXPLORER
 TITLE = f"{EXPLORER} .attn-title"  # the heatmap's title: "softmax 权重（斜线格 = 被屏蔽）"
 CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 
 
 @pytest.fixture(scope="module")
-def book():
-    """The static edition, built now exactly as `make book` builds it."""
+def pages():
+    """Both pages, built now exactly as `make book` builds them."""
     subprocess.run([sys.executable, "scripts/build_book.py"], cwd=REPO, check=True, capture_output=True, text=True,
-                   env={k: v for k, v in os.environ.items() if k != "NBGRADER_EXECUTION"}, timeout=300)
+                   env={k: v for k, v in os.environ.items() if k != "NBGRADER_EXECUTION"}, timeout=600)
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
-    (ARTEFACTS / "page-weight.txt").write_text(f"{PAGE.stat().st_size} bytes\n")
-    return PAGE
+    (ARTEFACTS / "page-weight.txt").write_text("".join(f"{lang}: {p.stat().st_size} bytes\n" for lang, p in PAGES.items()))
+    return PAGES
+
+
+@pytest.fixture
+def book(pages):
+    """The Chinese page (the tests of its Chinese glyphs and pixels)."""
+    return pages["zh"]
 
 
 @contextlib.contextmanager
@@ -78,20 +87,23 @@ def browser(tmp_path_factory):
             yield browser
 
 
-def test_one_file_that_loads_nothing_from_elsewhere(book):
-    """Is the edition one HTML file with no external script, style, image or font (so it opens from disk)?"""
-    html = book.read_text(encoding="utf-8")
-    assert [p.name for p in BOOK.iterdir()] == ["index.html"]
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_one_file_that_loads_nothing_from_elsewhere(pages, lang):
+    """Is each page one HTML file with no external script, style, image or font (so it opens from disk)?"""
+    html = pages[lang].read_text(encoding="utf-8")
+    assert sorted(str(p.relative_to(BOOK)) for p in BOOK.rglob("*") if p.is_file()) == ["en/index.html", "index.html"]
     tags = re.findall(r"<(?:script|img|link|iframe|source)\b[^>]*>", html)
     addresses = [a for tag in tags for a in re.findall(r"""\b(?:src|href)=["']?([^"'\s>]*)""", tag)]
     assert len(addresses) >= 4 and all(a.startswith("data:") for a in addresses), [a[:40] for a in addresses]
     assert not re.search(r"url\((?!data:)", html), "a CSS url() that is not embedded"
 
 
-def test_prose_code_outputs_and_figures_as_in_the_notebook(book):
-    """Does the page hold every code cell, every section heading, the figures and the visible verify's output?"""
-    html = book.read_text(encoding="utf-8")
-    nb = nbformat.read(NOTEBOOK, as_version=4)
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_prose_code_outputs_and_figures_as_in_the_notebook(pages, lang):
+    """Does each page hold its edition's every code cell, section heading, figures and visible verify output, with
+    its language on <html>?"""
+    html = pages[lang].read_text(encoding="utf-8")
+    nb = nbformat.read(student_path(lang), as_version=4)
     assert html.count('class="jp-Cell jp-CodeCell') == sum(c.cell_type == "code" for c in nb.cells)
     headings = [line.lstrip("# ") for c in nb.cells if c.cell_type == "markdown"
                 for line in c.source.splitlines() if line.startswith("## ")]
@@ -99,15 +111,41 @@ def test_prose_code_outputs_and_figures_as_in_the_notebook(book):
     missing = [h for h in headings if h.split("`")[0].strip() not in html]
     assert not missing, missing
     assert len(re.findall(r'<img [^>]*src="data:image/png;base64,', html)) >= 4  # pipeline, wrong order, -1e9/-inf, heads
-    assert "结果: 11 失败 / 11 通过" in html  # the untouched chapter's verify, as a student first sees it
+    assert BASELINE[lang] in html  # the untouched chapter's verify, as a student first sees it
     assert "Traceback" not in html and 'data-mime-type="application/vnd.jupyter.stderr"' not in html
+    assert HTML_LANG[lang] in html
 
 
-def test_opens_from_disk_without_console_errors_and_the_explorer_moves(book, browser):
-    """From file://, offline: no console error, and head_dim, scale, seq_len and the mask each redraw it as attnkit says?"""
+def test_the_english_page_has_no_chinese_but_the_labs_title_and_the_link_back(pages):
+    """What the English page shows a reader (scripts, styles and embedded bytes aside: the explorer's module holds
+    both languages' readout): no Chinese character but the original lab's title and the link to the Chinese page,
+    which names it in its own language?"""
+    html = pages["en"].read_text(encoding="utf-8")
+    text = re.sub(r"<(script|style)\b.*?</\1>|data:[^\"')]+", "", html, flags=re.S)
+    assert edition.foreign_text(text.replace("本章中文版", "")) == []
+
+
+def test_each_page_links_to_the_other(pages, browser):
+    """From file://: the Chinese page's link opens the English page and back, each whole (its explorer ready)?"""
     problems = []
     with offline_page(browser, problems) as page:
-        open_book(page, book)
+        open_book(page, pages["zh"])
+        page.locator("nav.edition-switch a").click()
+        page.wait_for_function("document.documentElement.dataset.widgetsReady === 'true'")
+        assert page.url == pages["en"].as_uri() and page.locator("html").get_attribute("lang") == "en"
+        page.locator("nav.edition-switch a").click()
+        page.wait_for_function("document.documentElement.dataset.widgetsReady === 'true'")
+        assert page.url == pages["zh"].as_uri()
+    assert problems == []
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_opens_from_disk_without_console_errors_and_the_explorer_moves(pages, browser, lang):
+    """From file://, offline: no console error, and head_dim, scale, seq_len and the mask each redraw it as attnkit
+    says, with the readout and titles in the page's language?"""
+    problems = []
+    with offline_page(browser, problems) as page:
+        open_book(page, pages[lang])
         assert page.locator(EXPLORER).count() == 1
         start = explorer_page.settled_frames(page)
         explorer_page.press(page, f"{EXPLORER} .attn-head-dim", "ArrowRight", times=2)  # 64 → 256
@@ -116,8 +154,9 @@ def test_opens_from_disk_without_console_errors_and_the_explorer_moves(book, bro
         page.locator(f"{EXPLORER} .attn-causal").check()
         assert explorer_page.frames(page) == start + 7  # one figure per move
         m = sharpness.measure(256, scaled=True, seq_len=11, seed=0, causal=True)
-        assert "".join(explorer_page.readout(page)) == sharpness.summary(m)
-        page.locator(EXPLORER).screenshot(path=ARTEFACTS / "explorer-moved.png")
+        assert "".join(explorer_page.readout(page)) == sharpness.summary(m, lang)
+        assert page.locator(TITLE).first.inner_text() == sharpness.WORDS[lang]["weights"]
+        page.locator(EXPLORER).screenshot(path=ARTEFACTS / f"explorer-moved-{lang}.png")
         box = explorer_page.canvas_box(page)
         assert box["backing"] == box["shown"] * box["ratio"]  # the screen's own pixels
     assert problems == []

@@ -1,9 +1,9 @@
-"""Does the student notebook work in a real JupyterLab, in a real Chromium?
+"""Does the student notebook work in a real JupyterLab, in a real Chromium, in both editions?
 
 Run all cells, the sharpness explorer renders and follows the keyboard, nbgrader's
-Validate button answers — on a temporary copy of ``notebooks/ch04_attention.ipynb``
-and on a copy with correct solutions filled in. Screenshots land in
-``artefacts/browser/`` (ignored by git); ``jupyterlab.log`` there is the server's log.
+Validate button answers — on temporary copies of ``notebooks/ch04_attention.ipynb`` and
+``notebooks/en/ch04_attention.ipynb`` and on copies with correct solutions filled in.
+Screenshots land in ``artefacts/browser/`` (ignored by git); ``jupyterlab.log`` there is the server's log.
 """
 import json
 import re
@@ -15,15 +15,18 @@ import pytest
 from attnkit import sharpness
 from attnkit.sharpness import HEAD_DIMS
 from support import explorer_page, lab_page
+from support.editions import EDITIONS, CJK, student_path
 from support.lab_server import REPO, lab_server
 
 ARTEFACTS = REPO / "artefacts" / "browser"
 NOTEBOOK = REPO / "notebooks" / "ch04_attention.ipynb"
-SOLVED = "solved_" + NOTEBOOK.name
+# the copies in the server's folder, by edition: untouched and solved
+COPIES = {lang: (f"{lang}_{NOTEBOOK.name}", f"solved_{lang}_{NOTEBOOK.name}") for lang in EDITIONS}
 
 VERIFY_SOURCE = "verify.run_all(student_attention_scores"  # the visible verify cell's code
-BASELINE = re.compile(r"结果: 11 失败 / 11 通过")
-ALL_PASS = re.compile(r"结果: 全 PASS {2}\(22 个断言\)")
+BASELINE = {"zh": re.compile(r"结果: 11 失败 / 11 通过"), "en": re.compile(r"Result: 11 failed / 11 passed")}
+ALL_PASS = {"zh": re.compile(r"结果: 全 PASS {2}\(22 个断言\)"), "en": re.compile(r"Result: all PASS {2}\(22 assertions\)")}
+ANSWER = {"zh": "（浏览器测试写下的回答）", "en": "(an answer the browser test wrote)"}
 
 # CSS hooks of attnkit.widgets.sharpness_explorer() (attnkit/assets/explorer.js).
 EXPLORER, HEAD_DIM, READOUT, FIGURE = ".attn-explorer", ".attn-head-dim", ".attn-readout", ".attn-figure"
@@ -54,14 +57,14 @@ def fill_in_solution(nb, function: str, body: str) -> None:
     raise LookupError(f"no nbgrader solution cell defines {function}()")
 
 
-def solved(nb) -> nbformat.NotebookNode:
+def solved(nb, lang: str) -> nbformat.NotebookNode:
     """A copy with the code solutions filled in and every written answer cell answered."""
     nb = nbformat.from_dict(nb)
     for function, body in SOLUTIONS.items():
         fill_in_solution(nb, function, body)
     for cell in nb.cells:
         if cell.cell_type == "markdown" and cell.metadata.get("nbgrader", {}).get("solution"):
-            cell.source = "（浏览器测试写下的回答）"  # Validate counts an unchanged answer as missing
+            cell.source = ANSWER[lang]  # Validate counts an unchanged answer as missing
     return nb
 
 
@@ -89,8 +92,9 @@ def lab(tmp_path_factory, chromium):
     base = tmp_path_factory.mktemp("lab")
     root = base / "notebooks"
     root.mkdir()
-    shutil.copy(NOTEBOOK, root / NOTEBOOK.name)
-    nbformat.write(solved(nbformat.read(NOTEBOOK, as_version=4)), root / SOLVED)
+    for lang, (untouched, solved_copy) in COPIES.items():
+        shutil.copy(student_path(lang), root / untouched)
+        nbformat.write(solved(nbformat.read(student_path(lang), as_version=4), lang), root / solved_copy)
     shutil.rmtree(ARTEFACTS, ignore_errors=True)
     ARTEFACTS.mkdir(parents=True)
     try:
@@ -167,15 +171,15 @@ def assert_explorer_steady_and_sharp(page) -> None:
     assert box["backing"] == box["shown"] * box["ratio"], f"figure not at the screen's pixels: {box}"
 
 
-def assert_explorer_follows_keyboard(page) -> None:
-    """Two ArrowRight presses on head_dim: slider, readout and figure follow, with attnkit's numbers."""
+def assert_explorer_follows_keyboard(page, lang: str) -> None:
+    """Two ArrowRight presses on head_dim: slider, readout and figure follow, with attnkit's numbers and words."""
     explorer = page.locator(EXPLORER)
     assert explorer.count() == 1, "the sharpness explorer did not render"
     assert explorer.locator("input[type=range]").count() == 2, "explorer sliders missing"
     # scrolled to first: coming into view can resize the figure, a redraw that is not a key press's
     page.locator(f"{EXPLORER} {HEAD_DIM}").first.scroll_into_view_if_needed()
     head_dim, drawn = explorer_state(page, settle=True)
-    shot(page, "baseline-explorer-before", explorer)
+    shot(page, f"baseline-explorer-before-{lang}", explorer)
     explorer_page.press(page, f"{EXPLORER} {HEAD_DIM}", "ArrowRight", times=2)
     expected = HEAD_DIMS[HEAD_DIMS.index(head_dim) + 2]  # two log steps up
     shown, after = explorer_state(page)
@@ -183,14 +187,17 @@ def assert_explorer_follows_keyboard(page) -> None:
     # of a setting arriving after the next press, a late resize), never a figure of an older setting
     assert shown == expected and after >= drawn + 2, f"a figure per key press: {(shown, after)} after {drawn}"
     assert explorer_state(page, settle=True)[0] == expected, "the explorer went back to an older head_dim"
-    assert "".join(explorer_page.readout(page)) == sharpness.summary(sharpness.measure(expected, scaled=False))
-    shot(page, "baseline-explorer-after", explorer)
+    assert "".join(explorer_page.readout(page)) == sharpness.summary(sharpness.measure(expected, scaled=False), lang)
+    assert explorer.locator(".attn-causal").locator("..").inner_text().strip() == sharpness.WORDS[lang]["causal"]
+    shot(page, f"baseline-explorer-after-{lang}", explorer)
 
 
 @pytest.mark.timeout(240)
-def test_untouched_notebook_runs_shows_baseline_and_live_explorer(lab, page):
-    """Does the untouched notebook run cleanly, print the baseline, and react to the keyboard?"""
-    lab_page.open_notebook(page, lab.notebook_url(NOTEBOOK.name))
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_untouched_notebook_runs_shows_baseline_and_live_explorer(lab, page, lang):
+    """Does the untouched notebook of each edition run cleanly, print the baseline in its language, react to the
+    keyboard, and fail Validate on every graded cell?"""
+    lab_page.open_notebook(page, lab.notebook_url(COPIES[lang][0]))
     lab_page.wait_for_language_info(page)  # it lands a moment after the kernel is idle, and may dirty the notebook
     assert not lab_page.has_unsaved_changes(page), "the notebook shows unsaved changes right after opening"
     extensions = lab_page.loaded_lab_extensions(page)
@@ -198,31 +205,33 @@ def test_untouched_notebook_runs_shows_baseline_and_live_explorer(lab, page):
     lab_page.run_all_cells(page)
     assert_ran_cleanly(page)
     cell, printed = verify_output(page)
-    assert BASELINE.search(printed), printed
-    shot(page, "baseline-verify", cell)
+    assert BASELINE[lang].search(printed), printed
+    assert bool(CJK.search(printed)) == (lang == "zh"), printed
+    shot(page, f"baseline-verify-{lang}", cell)
 
-    assert_explorer_follows_keyboard(page)
+    assert_explorer_follows_keyboard(page, lang)
     assert_explorer_steady_and_sharp(page)
 
     dialog = lab_page.validate(page)
-    shot(page, "baseline-validate")
+    shot(page, f"baseline-validate-{lang}")
     assert dialog.locator(".jp-Dialog-header").inner_text().strip() == "Validation Results"
     assert dialog.locator("#validation-message.validation-failed").count() == 1
     failed = dialog.locator("#validation-message p", has_text="The following cell failed:")
-    assert failed.count() == graded_cells(nbformat.read(NOTEBOOK, as_version=4))  # all of them
+    assert failed.count() == graded_cells(nbformat.read(student_path(lang), as_version=4))  # all of them
 
 
 @pytest.mark.timeout(240)
-def test_solved_notebook_prints_all_pass_and_validates(lab, page):
-    """With correct solutions filled in, does verify print 全 PASS and Validate succeed?"""
-    lab_page.open_notebook(page, lab.notebook_url(SOLVED))
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_solved_notebook_prints_all_pass_and_validates(lab, page, lang):
+    """With correct solutions filled in, does verify print all PASS in the edition's language and Validate succeed?"""
+    lab_page.open_notebook(page, lab.notebook_url(COPIES[lang][1]))
     lab_page.run_all_cells(page)
     assert_ran_cleanly(page)
     cell, printed = verify_output(page)
-    assert ALL_PASS.search(printed), printed
-    shot(page, "solved-verify", cell)
+    assert ALL_PASS[lang].search(printed), printed
+    shot(page, f"solved-verify-{lang}", cell)
 
     dialog = lab_page.validate(page)
-    shot(page, "solved-validate")
+    shot(page, f"solved-validate-{lang}")
     assert dialog.locator("#validation-message.validation-success").count() == 1
     assert "Success! Your notebook passes all the tests." in dialog.inner_text()

@@ -9,6 +9,7 @@ import nbclient
 import nbformat
 import pytest
 
+from attnkit import edition
 from attnkit.record import MIME
 from coursekit.paths import ASSIGNMENT, COURSE, MASTER
 from coursekit.paths import STUDENT_NOTEBOOK as STUDENT
@@ -17,6 +18,8 @@ from support.course_tools import cell_score as _score
 from support.course_tools import cells_by_id as _cells
 from support.course_tools import output_text as _text
 from support.course_tools import run_nbgrader as _nbgrader
+from support.editions import master as edition_master
+from support.editions import release as edition_release
 
 # (visible verify checks passed by the untouched stubs, visible total, hidden total, hidden passed) per
 # test cell. The stubs pass exactly one hidden check in TEST 1-3: the given input checks ("rejects bad input").
@@ -45,6 +48,12 @@ def student_run(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def english_run(tmp_path_factory):
+    """The English edition as a student first runs it (notebooks/en/)."""
+    return _cells(_execute(edition_release("en"), tmp_path_factory.mktemp("english")))
+
+
+@pytest.fixture(scope="module")
 def untouched(shared_class):
     """The untouched release as autograding left it (hidden regions back), by cell id."""
     return _cells(nbformat.read(shared_class.notebook("shadow_grader"), as_version=4))
@@ -67,6 +76,23 @@ def test_does_the_release_run_top_to_bottom_and_show_the_lab_baseline(student_ru
     assert not [c.source[:40] for c in codes if any(o.output_type == "error" for o in c.outputs) or _text(c, "stderr")]
     assert "结果: 11 失败 / 11 通过" in _text(student_run["verify_student"])
     assert "结果: 11 失败 / 11 通过" in _text(student_run["verify_baseline"])
+
+
+def test_does_the_english_release_run_in_english(english_run, student_run):
+    """Untouched English release: no error, no stderr, both verify cells print the English baseline, each test cell
+    the same visible score as the Chinese one, and no Chinese character in any output?"""
+    codes = [c for c in english_run.values() if c.cell_type == "code"]
+    assert not [c.source[:40] for c in codes if any(o.output_type == "error" for o in c.outputs) or _text(c, "stderr")]
+    assert "Result: 11 failed / 11 passed" in _text(english_run["verify_student"])
+    assert "Result: 11 failed / 11 passed" in _text(english_run["verify_baseline"])
+    assert {g: _score(english_run[g]) for g in STUB_COUNTS} == {g: _score(student_run[g]) for g in STUB_COUNTS}
+    assert "the first stage to leave the reference is student_attention_scores" in _text(english_run["diagnosis"])
+    printed = [(k, edition.foreign_text(_text(c) + str([o.get("data", {}).get("text/plain") for o in c.outputs])))
+               for k, c in english_run.items() if c.cell_type == "code"]
+    assert [(k, chars) for k, chars in printed if chars] == []
+    for cell_id in FIGURES:
+        assert any("image/png" in o.get("data", {}) for o in english_run[cell_id].outputs), cell_id
+    assert len(re.findall(r"\d+× faster   same result: True", _text(english_run["timing"]))) == 4
 
 
 def test_does_the_chapter_show_its_figures_widget_and_timing(student_run):
@@ -109,6 +135,19 @@ def test_does_nbgrader_validate_pass_the_master(tmp_path):
     """`nbgrader validate` on the master (solutions + hidden tests) reports success?"""
     result = _nbgrader("validate", str(MASTER), cwd=tmp_path)
     assert "Success! Your notebook passes all the tests." in result.stdout, result.stdout + result.stderr
+
+
+def test_does_nbgrader_validate_pass_the_english_master_and_fail_its_release_as_the_chinese(tmp_path):
+    """The master in English (solutions, hidden tests) passes `nbgrader validate`; its untouched English release
+    fails on the same 12 cells, 8 of them unanswered?"""
+    english = tmp_path / "master" / f"{ASSIGNMENT}.ipynb"
+    english.parent.mkdir()
+    nbformat.write(edition_master("en"), english)
+    result = _nbgrader("validate", str(english), cwd=tmp_path)
+    assert "Success! Your notebook passes all the tests." in result.stdout, result.stdout + result.stderr
+    result = _nbgrader("validate", str(STUDENT.parent / "en" / STUDENT.name), cwd=tmp_path)
+    assert "VALIDATION FAILED ON 12 CELL(S)!" in result.stdout, result.stdout + result.stderr
+    assert result.stdout.count("You did not provide a response.") == len(MANUAL)
 
 
 def test_does_nbgrader_validate_report_the_untouched_release_as_failing(tmp_path):

@@ -3,7 +3,7 @@
 Python is the source of truth: the same table (attnkit.sharpness.raw_scores) goes into
 ``attnkit/assets/sharpness.js``, run as an ES module in a blank Chromium page, and every
 number the explorer shows (weights, row max, entropies, the two spreads, the curves, the
-readout's words) must equal attnkit's within 1e-6.
+readout's words in both editions' languages) must equal attnkit's within 1e-6.
 """
 import base64
 import itertools
@@ -28,7 +28,8 @@ _RUN_JS = """async ([source, table64, settings, curveSettings, numbers]) => {
     const m = mod.measure(table, s);
     return {weights: Array.from(m.weights), rowMax: Array.from(m.rowMax), rowEntropy: Array.from(m.rowEntropy),
             fraction: Array.from(mod.entropyFraction(m)), rawScoreStd: m.rawScoreStd, scoreStd: m.scoreStd,
-            meanEntropy: m.meanEntropy, meanMaxWeight: m.meanMaxWeight, summary: mod.summary(m).join('')};
+            meanEntropy: m.meanEntropy, meanMaxWeight: m.meanMaxWeight, summary: mod.summary(m).join(''),
+            summaryEn: mod.summary(m, 'en').join('')};
   });
   const curves = curveSettings.map(([seqLen, causal]) => {
     const c = mod.curves(table, %s, seqLen, causal, 64);
@@ -90,7 +91,8 @@ def test_every_setting_matches_attnkit(page, seed):
         close(js["fraction"], m.row_entropy_fraction, "entropy fraction " + what)
         close([js["rawScoreStd"], js["scoreStd"], js["meanEntropy"], js["meanMaxWeight"]],
               [m.raw_score_std, m.score_std, m.mean_entropy, m.mean_max_weight], "spreads and means " + what)
-        assert js["summary"] == sharpness.summary(m), what
+        assert js["summary"] == sharpness.summary(m, "zh"), what
+        assert js["summaryEn"] == sharpness.summary(m, "en"), what
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -5,7 +5,7 @@ import pytest
 from nbclient import NotebookClient
 from nbconvert.preprocessors import CoalesceStreamsPreprocessor
 
-from coursekit.paths import STUDENT_NOTEBOOK
+from support.editions import EDITIONS, student_path
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
@@ -29,23 +29,40 @@ def test_explorer_in_a_real_kernel(monkeypatch, tmp_path, nbgrader, mime):
     assert mime in outputs[0].data
 
 
-def graded_outputs(monkeypatch, tmp_path, mode) -> dict:
-    """Run the student notebook; return the text every nbgrader-tracked cell printed, by cell id."""
+def graded_outputs(monkeypatch, tmp_path, mode, lang) -> dict:
+    """Run the ``lang`` edition's student notebook; return the text every nbgrader-tracked cell printed, by cell id."""
     if mode:
         monkeypatch.setenv("NBGRADER_EXECUTION", mode)
     else:
         monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
     monkeypatch.setenv("ATTNKIT_CACHE_DIR", str(tmp_path / "cache"))
-    nb = nbformat.read(STUDENT_NOTEBOOK, as_version=4)
+    nb = nbformat.read(student_path(lang), as_version=4)
     NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
     nb, _ = CoalesceStreamsPreprocessor(enabled=True).preprocess(nb, {})  # where a stream splits is chance
     return {c.id: [o.get("text", o.get("data", {}).get("text/plain")) for o in c.outputs]
             for c in nb.cells if c.cell_type == "code" and "nbgrader" in c.metadata}
 
 
-def test_grading_path_changes_no_graded_output(monkeypatch, tmp_path):
-    """Under autograde, does every nbgrader cell (tests, verify) print exactly what it prints for the student?"""
-    live = graded_outputs(monkeypatch, tmp_path, None)
-    graded = graded_outputs(monkeypatch, tmp_path, "autograde")
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_grading_path_changes_no_graded_output(monkeypatch, tmp_path, lang):
+    """Under autograde, does every nbgrader cell (tests, verify) print exactly what it prints for the student, in
+    each edition?"""
+    live = graded_outputs(monkeypatch, tmp_path, None, lang)
+    graded = graded_outputs(monkeypatch, tmp_path, "autograde", lang)
     assert {"test1", "test2", "test3", "test4"} <= set(graded)
     assert graded == live
+    assert ("Result: 11 failed / 11 passed" in "".join(live["verify-student"])) == (lang == "en")
+
+
+def test_under_grading_each_edition_shows_its_own_pictures(monkeypatch, tmp_path):
+    """Both editions graded with one cache: the figure cells' PNGs differ (each in its language), and a second
+    English notebook reads the English ones back?"""
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    monkeypatch.setenv("ATTNKIT_CACHE_DIR", str(tmp_path / "cache"))
+    pictures = {}
+    for run, lang in enumerate(("zh", "en", "en")):
+        nb = nbformat.read(student_path(lang), as_version=4)
+        NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+        pictures[run] = [o["data"]["image/png"] for c in nb.cells if c.id in ("pipeline", "multihead-grid")
+                         for o in c.outputs if "image/png" in o.get("data", {})]
+    assert len(pictures[0]) == 3 and not set(pictures[0]) & set(pictures[1]) and pictures[1] == pictures[2]

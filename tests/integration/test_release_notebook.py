@@ -1,22 +1,11 @@
-"""Tests for scripts/release_notebook.py: the student notebook is the master's nbgrader release."""
-import importlib.util
-
+"""Tests for scripts/release_notebook.py: each edition's student notebook is the master's nbgrader release."""
 import nbformat
 import pytest
 
-from coursekit.paths import REPO
+from attnkit import edition
+from support.editions import EDITIONS, release_script
 
-SCRIPT = REPO / "scripts" / "release_notebook.py"
-
-
-def _load_script():
-    spec = importlib.util.spec_from_file_location("release_notebook", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-release = _load_script()
+release = release_script()
 
 
 def _executed_like(nb):
@@ -31,12 +20,24 @@ def _executed_like(nb):
     return nb
 
 
-def test_is_the_committed_student_notebook_what_make_release_produces_now():
-    """Is notebooks/ch04_attention.ipynb fresh (regenerated from the master in a temp course)?"""
-    fresh, committed = release.fresh_text(), release.STUDENT_NOTEBOOK.read_text(encoding="utf-8")
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_is_the_committed_student_notebook_what_make_release_produces_now(lang):
+    """Is notebooks/ch04_attention.ipynb (and notebooks/en/…) fresh (regenerated from the master in a temp course)?"""
+    path = release.student_notebook(lang)
+    fresh, committed = release.fresh_text(lang), path.read_text(encoding="utf-8")
     assert release.without_python_version(fresh) == release.without_python_version(committed), (
-        "notebooks/ch04_attention.ipynb is stale: the master changed; run `make release` and commit it"
+        f"{path.relative_to(release.REPO)} is stale: the master changed; run `make release` and commit it"
     )
+
+
+def test_does_nbgrader_checksum_the_english_cells_it_released():
+    """The English edition's locked and graded cells carry nbgrader's checksum of their English source (else
+    Validate would call every one of them changed)?"""
+    from nbgrader.utils import compute_checksum
+
+    cells = [c for c in nbformat.read(release.student_notebook("en"), as_version=4).cells
+             if "checksum" in c.metadata.get("nbgrader", {})]
+    assert len(cells) >= 13 and all(c.metadata.nbgrader.checksum == compute_checksum(c) for c in cells)
 
 
 def test_does_the_notebook_carry_the_language_info_the_kernel_reports():
@@ -49,7 +50,7 @@ def test_does_the_notebook_carry_the_language_info_the_kernel_reports():
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
-    for path in (release.STUDENT_NOTEBOOK, release.MASTER):
+    for path in (*map(release.student_notebook, EDITIONS), release.MASTER):
         info = nbformat.read(path, as_version=4).metadata.language_info
         assert {**info, "version": ""} == {**reported, "version": ""}, path
     assert release.language_info() == reported  # made on this Python: equal, version included
@@ -65,20 +66,35 @@ def test_does_normalising_clear_outputs_and_run_time_metadata_but_keep_nbgrader_
     assert any("checksum" in c.metadata.get("nbgrader", {}) for c in clean.cells)
 
 
-@pytest.mark.parametrize("path", [release.STUDENT_NOTEBOOK, release.COURSE / "source" / "ch04_attention" / "ch04_attention.ipynb"])
+@pytest.mark.parametrize("path", [*map(release.student_notebook, EDITIONS), release.MASTER])
 def test_are_committed_notebooks_already_normalised(path):
-    """Were both the master and the student copy committed with outputs cleared and metadata normalised?"""
+    """Were the master and both student copies committed with outputs cleared and metadata normalised (the
+    master keeping each cell's English, the glossary as attnkit writes it)?"""
     text = path.read_text(encoding="utf-8")
-    assert release.dumps(release.normalise(nbformat.reads(text, as_version=4))) == text
+    nb = nbformat.reads(text, as_version=4)
+    clean = release.refresh_master(nb) if path == release.MASTER else release.normalise(nb)
+    assert release.dumps(clean) == text
+
+
+def test_does_the_release_drop_the_translations_and_keep_the_language():
+    """Normalising a release drops the master's per-cell English but keeps metadata.edition (its language)?"""
+    english = edition.translate(nbformat.read(release.MASTER, as_version=4), "en")
+    english.cells[0].metadata[edition.KEY] = {"en": {"source": ["left over"]}}
+    clean = release.normalise(english)
+    assert clean.metadata.edition == {"language": "en"}
+    assert not any(edition.KEY in c.metadata for c in clean.cells)
 
 
 def test_does_the_check_mode_report_a_stale_copy(tmp_path, monkeypatch, capsys):
-    """Does `--check` exit 1 and say STALE when the committed copy differs from a fresh release?"""
-    fresh = release.STUDENT_NOTEBOOK.read_text(encoding="utf-8")
-    stale = tmp_path / "ch04_attention.ipynb"
-    stale.write_text(fresh.replace("第 4 章", "第 5 章", 1), encoding="utf-8")
-    monkeypatch.setattr(release, "fresh_text", lambda: fresh)  # the real one is tested above
-    monkeypatch.setattr(release, "STUDENT_NOTEBOOK", stale)
+    """Does `--check` exit 1 and say STALE for exactly the edition whose committed copy differs?"""
+    fresh = {lang: release.student_notebook(lang).read_text(encoding="utf-8") for lang in EDITIONS}
+    copies = {"zh": tmp_path / "ch04_attention.ipynb", "en": tmp_path / "en" / "ch04_attention.ipynb"}
+    copies["en"].parent.mkdir()
+    copies["zh"].write_text(fresh["zh"], encoding="utf-8")
+    copies["en"].write_text(fresh["en"].replace("Chapter 4", "Chapter 5", 1), encoding="utf-8")
+    monkeypatch.setattr(release, "fresh_text", lambda lang="zh": fresh[lang])  # the real one is tested above
+    monkeypatch.setattr(release, "student_notebook", copies.get)
     monkeypatch.setattr(release, "REPO", tmp_path)
     assert release.main(["--check"]) == 1
-    assert "STALE" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "ch04_attention.ipynb is fresh" in out and "en/ch04_attention.ipynb is STALE" in out

@@ -57,7 +57,8 @@ def canvas_box(page, root: str = EXPLORER) -> dict:
 
 
 def readout(page, root: str = EXPLORER) -> list:
-    return page.locator(f"{root} .attn-readout > div").all_inner_texts()
+    """The readout's lines as written (textContent: the space that ends the English first line is kept)."""
+    return page.locator(f"{root} .attn-readout > div").all_text_contents()
 
 
 def timed_action(page, action) -> tuple:

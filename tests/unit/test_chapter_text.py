@@ -1,31 +1,30 @@
 """Does §4.10's troubleshooting table say what verify really prints, and does the diagnosis point at its rows?
 
-The table is written by hand in the master; these tests hold it to the facts. Each row is found by its
-symptom (the first column), which ``attnkit.bugs.TABLE_ROW`` quotes; ``TROUBLESHOOTING`` in
-tests/support/mistakes.py names the mistakes each row describes. A row's second column must quote exactly
-the FAIL lines those mistakes make verify print, each under the TEST that prints it.
+The table is written by hand in the master, once per edition (the English in the cell's metadata); these tests
+hold both to the facts. Each row is found by its symptom (the first column), which ``attnkit.bugs.TABLE_ROW``
+quotes per language; ``TROUBLESHOOTING`` in tests/support/mistakes.py names the mistakes each row describes. A
+row's second column must quote exactly the FAIL lines those mistakes make verify print in that edition's
+language, each under the TEST that prints it.
 """
 import contextlib
+import functools
 import io
 import re
 from dataclasses import dataclass
 
-import nbformat
 import numpy as np
 import pytest
 
 from attnkit import lab, verify
 from attnkit.bugs import ROLE, TABLE_ROW
 from attnkit.diagnose import diagnose
-from coursekit.paths import MASTER
+from support.editions import EDITIONS, POINTER, STAGE_POINTER, cell_source, master
 from support.mistakes import BY_NAME, DIAGNOSED, DIAGNOSED_BY_NAME, MISTAKES, TROUBLESHOOTING, functions, release
 
-TABLE_CELL = "s410-troubleshooting"  # §4.10 常见错误与排查顺序
+TABLE_CELL = "s410-troubleshooting"  # §4.10 常见错误与排查顺序 / Common mistakes
 RELEASE = release()
-# Every assertion verify can print, with the TEST that prints it (the reference passes them all).
-MESSAGES = {c.message: c.test for c in verify.run_all(*lab.REFERENCE, file=io.StringIO()).checks}
-POINTER = re.compile(r"排查表“([^”]+)”")            # how a finding names one row (attnkit.bugs.row)
-STAGE_POINTER = re.compile(r"「先检查」一栏写着 (\w+) 的几行")  # ... or the rows of one function (bugs.rows_of)
+# A check number in prose, which verify does not print: "第 11、12、14 项", "checks 11, 12 and 14".
+CHECK_NUMBERS = {"zh": re.compile(r"第 \d+(、\d+)* 项"), "en": re.compile(r"\b(checks?|assertions?|items?) \d+")}
 
 
 @dataclass(frozen=True)
@@ -33,12 +32,17 @@ class Row:
     symptom: str   # first column, code marks dropped: what TABLE_ROW quotes
     fails: dict    # {verify message: the TEST it is quoted under}
     notes: tuple   # other quoted lines (row sums), "…" standing for a number
-    check: str     # the 先检查 column
+    check: str     # the 先检查 / Check first column
 
 
-def cell(cell_id: str) -> str:
-    nb = nbformat.read(MASTER, as_version=4)
-    return next(c.source for c in nb.cells if c.id == cell_id)
+@functools.cache
+def messages(lang: str) -> dict:
+    """Every assertion verify can print in ``lang``, with the TEST that prints it (the reference passes them all)."""
+    return {c.message: c.test for c in verify.run_all(*lab.REFERENCE, file=io.StringIO(), lang=lang).checks}
+
+
+def cell(cell_id: str, lang: str) -> str:
+    return cell_source(master(lang), cell_id)
 
 
 def quotes(text: str) -> list:
@@ -47,7 +51,7 @@ def quotes(text: str) -> list:
     return [q.replace("[j]", f"[{j}]") for q in found for j in ((0, 1, 2) if "[j]" in q else (None,))]
 
 
-def parse_row(line: str) -> Row:
+def parse_row(line: str, lang: str = "zh") -> Row:
     symptom, fails, _cause, check = [part.strip() for part in line.strip().strip("|").split("|")]
     quoted, test = {}, None
     for piece in re.split(r"(TEST \d)", fails):  # a quote belongs to the last "TEST n" before it
@@ -55,36 +59,40 @@ def parse_row(line: str) -> Row:
             test = int(piece[-1])
         else:
             quoted.update({q: test for q in quotes(piece)})
-    return Row(symptom.replace("`", ""), {q: t for q, t in quoted.items() if q in MESSAGES},
-               tuple(q for q in quoted if q not in MESSAGES), check)
+    known = messages(lang)
+    return Row(symptom.replace("`", ""), {q: t for q, t in quoted.items() if q in known},
+               tuple(q for q in quoted if q not in known), check)
 
 
-def table_rows(text: str) -> list:
+def table_rows(text: str, lang: str) -> list:
     lines = [line for line in text.splitlines() if line.startswith("|")]
-    return [parse_row(line) for line in lines[2:]]  # below the header and its |---| line
+    return [parse_row(line, lang) for line in lines[2:]]  # below the header and its |---| line
 
 
-ROWS = {row.symptom: row for row in table_rows(cell(TABLE_CELL))}
+@functools.cache
+def rows(lang: str) -> dict:
+    return {row.symptom: row for row in table_rows(cell(TABLE_CELL, lang), lang)}
 
 
 def mistake(name: str):
     return BY_NAME.get(name) or DIAGNOSED_BY_NAME[name]
 
 
-def transcript(name: str) -> tuple:
-    """(the FAIL messages verify prints for this mistake, with their TEST; everything it printed)."""
+@functools.cache
+def transcript(name: str, lang: str) -> tuple:
+    """(the FAIL messages verify prints for this mistake in ``lang``, with their TEST; everything it printed)."""
     printed = io.StringIO()
     # a student print() is not verify's; the overflow of a softmax without its max shift is the point
     with contextlib.redirect_stdout(io.StringIO()), np.errstate(all="ignore"):
-        report = verify.run_all(*functions(mistake(name), RELEASE), file=printed)
+        report = verify.run_all(*functions(mistake(name), RELEASE), file=printed, lang=lang)
     return {c.message: c.test for c in report.checks if not c.passed}, printed.getvalue()
 
 
-def differences(row: Row, names) -> list:
+def differences(row: Row, names, lang: str = "zh") -> list:
     """What the row says that a mistake's transcript does not bear out (empty: the row is exact)."""
     found, printed_by_any = [], ""
     for name in names:
-        fails, printed = transcript(name)
+        fails, printed = transcript(name, lang)
         printed_by_any += printed
         if fails != row.fails:
             found.append(f"{name} fails {sorted(fails.items())}, the row lists {sorted(row.fails.items())}")
@@ -94,35 +102,41 @@ def differences(row: Row, names) -> list:
 
 # ---------- the table against verify ----------
 
-def test_are_the_tables_rows_exactly_the_symptoms_bugs_knows():
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_are_the_tables_rows_exactly_the_symptoms_bugs_knows(lang):
     """Does every row of §4.10 have a key in TABLE_ROW, and every TABLE_ROW entry a row (the same words)?"""
-    assert sorted(ROWS) == sorted(TABLE_ROW.values())
-    assert sorted(TROUBLESHOOTING) == sorted(TABLE_ROW)
-    assert len(ROWS) >= 10
+    assert sorted(rows(lang)) == sorted(TABLE_ROW[lang].values())
+    assert sorted(TROUBLESHOOTING) == sorted(TABLE_ROW[lang])
+    assert len(rows(lang)) >= 10
 
 
+@pytest.mark.parametrize("lang", EDITIONS)
 @pytest.mark.parametrize("key", sorted(TROUBLESHOOTING))
-def test_does_each_row_list_exactly_the_fail_lines_its_mistakes_print(key):
+def test_does_each_row_list_exactly_the_fail_lines_its_mistakes_print(key, lang):
     """For every mistake the row stands for: FAIL lines = the row's quotes, each under its TEST; notes printed?"""
-    row = ROWS[TABLE_ROW[key]]
+    row = rows(lang)[TABLE_ROW[lang][key]]
     assert TROUBLESHOOTING[key], "every row needs a mistake that shows it"
-    assert differences(row, TROUBLESHOOTING[key]) == []
+    assert differences(row, TROUBLESHOOTING[key], lang) == []
 
 
-def test_does_a_wrong_row_get_caught():
+@pytest.mark.parametrize("lang, fewer, wrong_test, invented", [
+    ("zh", "| x | TEST 1 的 `out[0][0] = 0.5` | y | z |", "| x | TEST 2 的 `out[0][0] = 0.5`、`out[1][1] = 0.5` | y | z |",
+     "| x | TEST 1 的 `out[0][0] = 0.5`、`out[1][1] = 0.5`（`row 0 sum = 7.0`） | y | z |"),
+    ("en", "| x | TEST 1: `out[0][0] = 0.5` | y | z |", "| x | TEST 2: `out[0][0] = 0.5`, `out[1][1] = 0.5` | y | z |",
+     "| x | TEST 1: `out[0][0] = 0.5`, `out[1][1] = 0.5` (`row 0 sum = 7.0`) | y | z |"),
+])
+def test_does_a_wrong_row_get_caught(lang, fewer, wrong_test, invented):
     """Control: a row that forgets a FAIL line, puts one under the wrong TEST or invents a note is reported?"""
-    fewer = parse_row("| x | TEST 1 的 `out[0][0] = 0.5` | y | z |")
-    wrong_test = parse_row("| x | TEST 2 的 `out[0][0] = 0.5`、`out[1][1] = 0.5` | y | z |")
-    invented = parse_row("| x | TEST 1 的 `out[0][0] = 0.5`、`out[1][1] = 0.5`（`row 0 sum = 7.0`） | y | z |")
-    assert len(differences(fewer, ["bug_no_scale"])) == 1
-    assert len(differences(wrong_test, ["bug_no_scale"])) == 1
-    assert differences(invented, ["bug_no_scale"]) == ["no mistake prints 'row 0 sum = 7.0'"]
+    assert len(differences(parse_row(fewer, lang), ["bug_no_scale"], lang)) == 1
+    assert len(differences(parse_row(wrong_test, lang), ["bug_no_scale"], lang)) == 1
+    assert differences(parse_row(invented, lang), ["bug_no_scale"], lang) == ["no mistake prints 'row 0 sum = 7.0'"]
 
 
-def test_the_table_no_longer_cites_check_numbers():
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_the_table_no_longer_cites_check_numbers(lang):
     """Does the table avoid '第 11、12、14 项'-style numbers that verify does not print?"""
-    assert not re.search(r"第 \d+(、\d+)* 项", cell(TABLE_CELL))
-    assert not re.search(r"第 \d+", transcript("stubs")[1])  # verify indeed prints no numbers
+    assert not CHECK_NUMBERS[lang].search(cell(TABLE_CELL, lang))
+    assert not re.search(r"第 \d+|\b(check|assertion) \d+", transcript("stubs", lang)[1])  # verify prints no numbers
 
 
 def test_does_the_row_of_verify_blind_mistakes_get_a_finding_from_the_diagnosis():
@@ -133,26 +147,25 @@ def test_does_the_row_of_verify_blind_mistakes_get_a_finding_from_the_diagnosis(
 
 # ---------- the diagnosis against the table ----------
 
-def pointers(message: str) -> list:
-    return POINTER.findall(message)
-
-
+@pytest.mark.parametrize("lang", EDITIONS)
 @pytest.mark.parametrize("key", sorted(TROUBLESHOOTING))
-def test_does_the_diagnosis_of_a_rows_mistakes_point_at_that_row(key):
-    """A finding that names a row of the table names the row whose FAIL lines the student sees?"""
+def test_does_the_diagnosis_of_a_rows_mistakes_point_at_that_row(key, lang):
+    """A finding that names a row of the table names the row whose FAIL lines the student sees, in each edition?"""
     for name in TROUBLESHOOTING[key]:
         findings = diagnose(*functions(mistake(name), RELEASE))
-        named = {p for f in findings[:1] for p in pointers(f.message)}
-        assert named <= {TABLE_ROW[key]}, (name, named)
+        named = {p for f in findings[:1] for p in POINTER[lang].findall(f.text(lang))}
+        assert named <= {TABLE_ROW[lang][key]}, (name, named)
 
 
-def test_does_every_pointer_the_diagnosis_prints_name_a_row_of_the_table():
-    """Over both mistake tables: each 排查表“…” is a symptom of §4.10, each 先检查 pointer names a row's function?"""
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_does_every_pointer_the_diagnosis_prints_name_a_row_of_the_table(lang):
+    """Over both mistake tables: each row pointer is a symptom of §4.10, each 先检查 pointer names a row's function?"""
     named, stages = set(), set()
     for entry in (*MISTAKES, *DIAGNOSED):
         for finding in diagnose(*functions(entry, RELEASE)):
-            named.update(pointers(finding.message))
-            stages.update(STAGE_POINTER.findall(finding.message))
-    assert named and named <= set(ROWS), named - set(ROWS)
-    assert stages and all(any(role in row.check for row in ROWS.values()) for role in stages)
+            named.update(POINTER[lang].findall(finding.text(lang)))
+            stages.update(STAGE_POINTER[lang].findall(finding.text(lang)))
+    table = rows(lang)
+    assert named and named <= set(table), named - set(table)
+    assert stages and all(any(role in row.check for row in table.values()) for role in stages)
     assert len(named) >= 6 and stages <= set(ROLE.values())

@@ -5,10 +5,11 @@ import numpy as np
 
 from attnkit import deviation
 from attnkit.diagnose import Finding
+from support.editions import CJK
 
 
 def _finding(student, reference, bug="softmax_wrong_values", probe="softmax/rect"):
-    return Finding("softmax", bug, "现象：…", probe, np.asarray(student), np.asarray(reference))
+    return Finding("softmax", bug, {"zh": "现象：…", "en": "Seen: …"}, probe, np.asarray(student), np.asarray(reference))
 
 
 def _cells(html: str) -> list:
@@ -53,3 +54,13 @@ def test_title_lines_and_a_stacked_probe():
     title = re.search(r"<p[^>]*>(.*?)</p>", html).group(1).split("<br>")
     assert title == ["|你的结果 − 参考结果|（softmax 阶段）", "可能的错误：a&lt;b&gt;", "探针：softmax/batched"]
     assert len(_cells(html)) == 9
+
+
+def test_the_english_table_says_the_same_in_english():
+    """Under the English edition: the same cells, English title lines, corner and legend, no Chinese?"""
+    finding = _finding([[0.5, 0.2], [0.1, 0.9]], [[0.5, 0.5], [0.3, 0.9]])
+    english = deviation.gap_table(finding, "en")
+    assert _cells(english) == _cells(deviation.gap_table(finding, "zh"))
+    assert "|your result − reference| (softmax stage)<br>likely mistake: softmax_wrong_values" in english
+    assert "row i \\ column j" in english and "The darker, the larger the gap" in english
+    assert not CJK.search(english)

@@ -5,14 +5,17 @@ grading table (MISTAKES) and the diagnosis-only one (DIAGNOSED) — typed into t
 notebook with the lab's input checks kept, so that each has exactly one mistake. Below them,
 the engine itself: the chain, the order, silence, the arrays for the heatmap, the text.
 """
+import re
 import sys
 
 import numpy as np
 import pytest
 
-from attnkit import lab
+from attnkit import bugs, glossary, lab, language
 from attnkit.diagnose import Finding, diagnose, diagnose_stage, first_deviation, format_findings
 from attnkit.probes import PROBES
+from attnkit.safecall import HUNG
+from support.editions import CJK, POINTER
 from support.mistakes import BY_NAME, DIAGNOSED, DIAGNOSED_BY_NAME, MISTAKES, functions, release
 
 RELEASE = release()
@@ -47,15 +50,36 @@ PHRASES = {
 }
 
 
+# The same, in the English edition's words.
+PHRASES_EN = {
+    "bug_no_scale": ["Q @ K^T", "scale = 0.3", "The 0.5 on the diagonal is wrong"],
+    "bug_default_scale": ["0.5 × (Q @ K^T)", "1/sqrt(head_dim)", "the scale passed in"],
+    "bug_k_qt": ["K @ Q^T", "transpose", "K[j, d]"],
+    "bug_q_qt": ["Q @ Q^T", "K takes no part"],
+    "bug_rebind_out": ["rebound", "out[...] ="],
+    "bug_scale_q_in_place": ["read-only input Q or K"],
+    "bug_mask_rebound": ["rebound", "in place", "The upper triangle did not become -1e9"],
+    "bug_mask_multiplied": ["multiplied", "additive mask"],
+    "bug_mask_assigned": ["assigned over", "all zeros"],
+    "bug_softmax_axis0": ["axis 0", "axis=-1"],
+    "bug_softmax_no_max": ["NaN/inf", "maximum"],
+    "bug_softmax_unnormalised": ["never divided by the row's sum", "Rows sum to neither 1 nor 0"],
+    "bug_softmax_rebind_out": ["softmax gives all zeros", "rebound"],
+    "bug_softmax_in_place_inp": ["read-only input inp"],
+}
+
+
 @pytest.mark.parametrize("mistake", MISTAKES, ids=[m.name for m in MISTAKES])
 def test_does_the_diagnosis_name_each_mistake_of_the_table(mistake):
-    """First finding = the table's bug id, in its stage, with the right words; a correct entry gets none?"""
+    """First finding = the table's bug id, in its stage, with the right words in each language; a correct entry
+    gets none?"""
     findings = diagnose(*functions(mistake, RELEASE))
     assert (findings[0].bug if findings else None) == mistake.diagnosis
     if findings:
         assert mistake.diagnosis.startswith(findings[0].stage + "_")
-        for phrase in PHRASES.get(mistake.name, []):
-            assert phrase in findings[0].message, phrase
+        for lang, phrases in (("zh", PHRASES), ("en", PHRASES_EN)):
+            for phrase in phrases.get(mistake.name, []):
+                assert phrase in findings[0].text(lang), (lang, phrase)
 
 
 # --- the diagnosis table: exactly its findings, in order, with its words --------------------------------
@@ -86,6 +110,7 @@ def test_stage_passing_alone_but_failing_in_the_chain_gets_a_pipeline_finding():
     findings = diagnose(REF_SCORES, mask_tired, REF_SOFTMAX)
     assert [(f.stage, f.bug) for f in findings] == [("mask", "pipeline_mismatch")]
     assert "TEST 4 的上三角不是 0" in findings[0].message and "student_apply_mask" in findings[0].message
+    assert "TEST 4's upper triangle is not 0" in findings[0].text("en") and not CJK.search(findings[0].text("en"))
     assert findings[0].student.shape == findings[0].reference.shape == (5, 5)
 
 
@@ -144,10 +169,18 @@ def test_format_findings_when_all_is_well():
 
 
 def test_format_findings_indents_each_message_under_its_number():
-    """Is every message line indented under its numbered header?"""
-    finding = Finding("mask", "mask_multiplied", "现象：a\n可能原因：b\n检查：c")
+    """Is every message line indented under its numbered header, in the language asked for?"""
+    finding = Finding("mask", "mask_multiplied", {"zh": "现象：a\n可能原因：b\n检查：c", "en": "Seen: a\nLikely cause: b\nCheck: c"})
     lines = format_findings([finding]).splitlines()
     assert lines[1:] == ["1. [mask] mask_multiplied", "   现象：a", "   可能原因：b", "   检查：c"]
+    lines = format_findings([finding], "en").splitlines()
+    assert lines[0].startswith("Diagnosis: the first stage to leave the reference is student_apply_mask (the mask stage).")
+    assert lines[1:] == ["1. [mask] mask_multiplied", "   Seen: a", "   Likely cause: b", "   Check: c"]
+
+
+def test_format_findings_in_english_when_all_is_well():
+    assert format_findings([], "en") == ("Diagnosis: scores, mask and softmax agree with the reference on every probe; "
+                                         "nothing found.")
 
 
 def test_numeric_side_imports_no_plotting_library():
@@ -190,3 +223,76 @@ def test_does_a_new_function_get_its_own_diagnosis_under_grading(monkeypatch):
     assert diagnose_stage("softmax", lambda out, inp: REF_SOFTMAX(out, inp)) == []
     wrong = BY_NAME["bug_softmax_no_max"]
     assert diagnose_stage("softmax", functions(wrong, RELEASE)[2]) != []
+
+
+# --- both languages: every finding has its English, saying the same -----------------------------------------
+
+ROW_KEY = {lang: {symptom: key for key, symptom in rows.items()} for lang, rows in bugs.TABLE_ROW.items()}
+
+
+def _student_words(finding) -> list:
+    """What the student's own code wrote into the message (an exception's text), in either language."""
+    return re.findall(r"(?:抛出了 )(.+?)。", finding.text("zh"))
+
+
+def _same_in_both(finding) -> list:
+    """How the English message of ``finding`` falls short of the Chinese one ([] when it says the same)."""
+    zh, en = finding.text("zh"), finding.text("en")
+    problems = []
+    if [line.split("：")[0] for line in zh.splitlines()] != ["现象", "可能原因", "检查"]:
+        problems.append(f"Chinese lines: {zh!r}")
+    if [line.split(": ")[0] for line in en.splitlines()] != ["Seen", "Likely cause", "Check"]:
+        problems.append(f"English lines: {en!r}")
+    rows = {lang: [ROW_KEY[lang].get(s, s) for s in pointer.findall(text)]
+            for lang, pointer, text in (("zh", POINTER["zh"], zh), ("en", POINTER["en"], en))}
+    if rows["zh"] != rows["en"]:
+        problems.append(f"points at other rows: {rows}")
+    for words in _student_words(finding):
+        en = en.replace(words, "")
+    if CJK.search(en):
+        problems.append(f"Chinese in the English: {CJK.findall(en)}")
+    return problems
+
+
+@pytest.mark.parametrize("entry", [*MISTAKES, *DIAGNOSED], ids=lambda e: e.name)
+def test_does_every_finding_say_the_same_in_english(entry):
+    """For both mistake tables: each finding has both languages, three labelled lines each, the same table row,
+    and no Chinese in the English beyond what the student's code raised?"""
+    findings = diagnose(*functions(entry, RELEASE))
+    assert all(set(f.messages) == set(language.LANGUAGES) for f in findings)
+    assert [p for f in findings for p in _same_in_both(f)] == []
+
+
+def test_does_an_english_message_that_points_elsewhere_get_caught():
+    """Control: an English message naming another row, or holding a Chinese word, is reported?"""
+    zh = f"现象：x（对应{bugs.row('mask', 'zh')}）。\n可能原因：y\n检查：z"
+    other = Finding("mask", "mask_x", {"zh": zh, "en": f"Seen: x (see {bugs.row('pipeline', 'en')})\nLikely cause: y\nCheck: z"})
+    chinese = Finding("mask", "mask_x", {"zh": zh, "en": f"Seen: x (see {bugs.row('mask', 'en')})\nLikely cause: 掩码\nCheck: z"})
+    assert len(_same_in_both(other)) == 1 and len(_same_in_both(chinese)) == 1
+
+
+def test_is_a_function_that_timed_out_described_in_each_language():
+    """A call attnkit refused (it timed out in an earlier cell) reads as such in the message's own language?"""
+    assert "在前面的单元格里运行超时" in bugs.error_text(HUNG, "zh")
+    assert bugs.error_text(HUNG, "en") == "TimeoutError: it timed out in an earlier cell and is not called again while grading"
+    assert bugs.error_text("KeyError: 'x'", "en") == "KeyError: 'x'"
+
+
+def test_does_the_diagnosis_use_the_glossarys_words_and_avoid_the_others():
+    """Every English message over both tables: no word the glossary says to avoid; its pointers name the
+    glossary's troubleshooting table and probe?"""
+    texts = [f.text("en") for e in (*MISTAKES, *DIAGNOSED) for f in diagnose(*functions(e, RELEASE))]
+    avoided = [(word, t[:60]) for t in texts for term in glossary.TERMS for word in term.avoid if word in t.lower()]
+    assert avoided == []
+    assert all(f'the {glossary.term("probe", "en")} "' in t for t in texts if t.startswith("Seen: on"))
+    assert any(glossary.term("table", "en") in t for t in texts)
+
+
+def test_does_the_notebooks_language_choose_the_message():
+    """Finding.message follows use_language; text(lang) is what was asked for whatever the notebook chose?"""
+    finding = diagnose(*lab.STUBS)[0]
+    with language.using("en"):
+        assert finding.message == finding.text("en") and finding.message.startswith("Seen: ")
+        assert format_findings([finding]).startswith("Diagnosis: ")
+        assert finding.text("zh").startswith("现象：")
+    assert finding.message.startswith("现象：")

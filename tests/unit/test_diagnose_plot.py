@@ -16,7 +16,7 @@ def _close_figures():
 
 
 def _finding(student, reference, bug="softmax_wrong_values"):
-    return Finding("softmax", bug, "现象：…", "softmax/rect", np.asarray(student), np.asarray(reference))
+    return Finding("softmax", bug, {"zh": "现象：…", "en": "Seen: …"}, "softmax/rect", np.asarray(student), np.asarray(reference))
 
 
 def test_image_is_the_absolute_gap_with_values_written_in():
@@ -51,7 +51,7 @@ def test_large_matrices_are_not_annotated_and_3d_shows_the_first_matrix():
 def test_finding_without_arrays_is_refused_with_its_name():
     """Does an exception finding (nothing to compare) raise ShapeError naming the bug?"""
     with pytest.raises(ShapeError, match="'scores_exception' carries no arrays"):
-        plot_deviation(Finding("scores", "scores_exception", "现象：…"))
+        plot_deviation(Finding("scores", "scores_exception", {"zh": "现象：…", "en": "Seen: …"}))
 
 
 def test_first_deviation_plotted_or_nothing():

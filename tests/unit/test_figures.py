@@ -11,7 +11,7 @@ from IPython.display import Image
 from ipywidgets.widgets import widget as widget_module
 
 import attnkit
-from attnkit import figures, plotting
+from attnkit import figures, language, plotting
 from attnkit.widgets import SharpnessExplorer, first_frame_png
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
@@ -62,6 +62,16 @@ def test_under_grading_a_png_drawn_once(grading, shown, monkeypatch):
     monkeypatch.setattr(plotting, "pipeline", lambda **_: pytest.fail("drew again on a warm cache"))
     figures.pipeline(SCORES.copy(), MASK.copy())
     assert shown[1].data == first
+
+
+def test_under_grading_the_english_edition_gets_its_own_picture(grading, shown):
+    """The English edition's PNG is drawn in English, not read from the Chinese one's cache?"""
+    figures.pipeline(SCORES, MASK)
+    with language.using("en"):
+        figures.pipeline(SCORES, MASK)
+    figures.pipeline(SCORES, MASK, lang="en")
+    zh, en, en_again = (image.data for image in shown)
+    assert zh != en and en == en_again
 
 
 def test_different_inputs_are_different_pictures(grading, shown):

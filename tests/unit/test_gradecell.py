@@ -3,7 +3,8 @@ import sys
 
 import pytest
 
-from attnkit import gradecell, lab
+from attnkit import gradecell, lab, language
+from support.editions import CJK
 
 
 def k_qt_scores(Q, K, scale, out):
@@ -64,3 +65,25 @@ def test_does_each_cell_grade_the_roles_of_its_stages():
     assert [c.roles for c in gradecell.TEST_CELLS][:3] == [(r,) for r in lab.ROLE.values()]
     assert gradecell.cell(4).roles == tuple(lab.ROLE.values())
     assert sum(c.points for c in gradecell.TEST_CELLS) == 12
+
+
+def test_does_the_english_edition_get_the_same_cell_in_english(capsys):
+    """The English edition's TEST 1 stub: the same score, the note and the warning in English, no Chinese?"""
+    assert gradecell.run(1, lab.stub_attention_scores, lang="en") == 2.67
+    out = capsys.readouterr().out
+    assert "This cell is worth 4 points" in out and "hidden checks" in out
+    assert "Warning: the diagnosis finds student_attention_scores wrong" in out and "scores_out_not_written" in out
+    assert not CJK.search(out), CJK.findall(out)
+
+
+def test_does_a_hidden_bug_warn_in_english_under_the_notebooks_choice(capsys):
+    """K @ Q^T in an English notebook (use_language, no lang=): the warning names scores_k_qt, in English?"""
+    with language.using("en"):
+        assert gradecell.run(1, k_qt_scores) == 4.0
+    out = capsys.readouterr().out
+    assert "Passing all of verify does not mean full marks" in out and "scores_k_qt" in out
+    assert not CJK.search(out)
+
+
+def test_does_every_cell_say_what_its_hidden_checks_feed_in_both_languages():
+    assert all(set(c.hidden_topics) == {"zh", "en"} and not CJK.search(c.topics("en")) for c in gradecell.TEST_CELLS)

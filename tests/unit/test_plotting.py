@@ -1,4 +1,5 @@
-"""Do the chapter's heatmaps show the right numbers, keep -1e9 out of the colour scale, and render Chinese?"""
+"""Do the chapter's heatmaps show the right numbers, keep -1e9 out of the colour scale, and speak each edition's
+language (Chinese with every glyph, English with no Chinese left)?"""
 import functools
 import io
 import re
@@ -16,8 +17,11 @@ from matplotlib.text import Text
 import attnkit
 from attnkit import ShapeError, naive, plotting, sharpness
 from attnkit.sharpness_plot import ExplorerFigure
+from support.editions import CJK
 
 TOKENS = list("小猫坐在垫子上")  # the multi-head section's sentence
+SENTENCE = {"zh": TOKENS, "en": "the little cat sat on the mat".split()}  # in each edition
+PANELS = {"zh": "掩码值", "en": "mask value"}  # §4.8's heatmap_row titles, written by the chapter's code
 MISSING_GLYPH = "missing from font"
 
 
@@ -158,24 +162,26 @@ def render(draw) -> tuple:
 
 
 @functools.cache
-def chapter_figures():
-    """Every figure the chapter draws, with its Chinese tokens."""
-    x = np.random.default_rng(0).normal(size=(len(TOKENS), 64))
+def chapter_figures(lang: str = "zh"):
+    """Every figure the chapter draws, in the ``lang`` edition, with its tokens."""
+    tokens = SENTENCE[lang]
+    x = np.random.default_rng(0).normal(size=(len(tokens), 64))
     mha = attnkit.MultiHeadAttention(hidden_dim=64, num_heads=4, seed=0)
-    mha.forward(x, mask=attnkit.create_causal_mask(len(TOKENS)))
+    mha.forward(x, mask=attnkit.create_causal_mask(len(tokens)))
     scores = attnkit.attention_scores(x[:, :8], x[:, :8])
     blocked = np.zeros((3, 3))
     blocked[0] = -np.inf
     with np.errstate(invalid="ignore"):
         nan_row = attnkit.softmax(blocked)
     curves = {s: sharpness.curve(scaled=s) for s in (False, True)}
-    causal = attnkit.create_causal_mask(len(TOKENS))
+    causal = attnkit.create_causal_mask(len(tokens))
+    panels = {f"{PANELS[lang]} -1e9": nan_row, f"{PANELS[lang]} -inf": nan_row}
     return {
-        "pipeline": lambda: plotting.pipeline(scores, causal, tokens=TOKENS).scores.image.figure,
-        "wrong_order": lambda: plotting.wrong_order(scores, causal, tokens=TOKENS).zeroed.image.figure,
-        "head_grid": lambda: plotting.head_grid(mha.weights, tokens=TOKENS, mask=causal)[0].image.figure,
-        "heatmap_row": lambda: plotting.heatmap_row({"掩码值 -1e9": nan_row, "掩码值 -inf": nan_row})[0].image.figure,
-        "explorer": lambda: ExplorerFigure(sharpness.measure(64, causal=True), curves).figure,
+        "pipeline": lambda: plotting.pipeline(scores, causal, tokens=tokens, lang=lang).scores.image.figure,
+        "wrong_order": lambda: plotting.wrong_order(scores, causal, tokens=tokens, lang=lang).zeroed.image.figure,
+        "head_grid": lambda: plotting.head_grid(mha.weights, tokens=tokens, mask=causal, lang=lang)[0].image.figure,
+        "heatmap_row": lambda: plotting.heatmap_row(panels)[0].image.figure,
+        "explorer": lambda: ExplorerFigure(sharpness.measure(64, causal=True), curves, title=True, lang=lang).figure,
     }
 
 
@@ -198,6 +204,26 @@ def test_chapter_figures_speak_chinese_with_every_glyph(name):
     figure, messages = render(chapter_figures()[name])
     assert english_words(figure) == []
     assert not [m for m in messages if MISSING_GLYPH in m]
+
+
+def all_text(figure) -> str:
+    return " ".join(t.get_text() for t in figure.findobj(Text) if t.get_visible())
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_in_the_english_edition_every_word_is_english(name):
+    """The same figures drawn for the English edition: no Chinese character anywhere, no missing glyph, and
+    different words from the Chinese figure (the title is translated, not dropped)?"""
+    figure, messages = render(chapter_figures("en")[name])
+    assert not CJK.search(all_text(figure)), CJK.findall(all_text(figure))
+    assert not [m for m in messages if MISSING_GLYPH in m]
+    assert all_text(figure) != all_text(render(chapter_figures("zh")[name])[0])
+
+
+def test_do_both_languages_title_every_panel():
+    """plotting's titles: the same keys in both languages, no Chinese in the English ones?"""
+    assert plotting.TEXT["en"].keys() == plotting.TEXT["zh"].keys()
+    assert not CJK.search(" ".join(plotting.TEXT["en"].values()))
 
 
 def test_english_words_would_be_caught():

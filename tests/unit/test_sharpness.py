@@ -1,5 +1,6 @@
 """Does attnkit.sharpness compute what the explorer shows, and does it show the §4.6 effect?"""
 import math
+import re
 
 import numpy as np
 import pytest
@@ -123,6 +124,15 @@ def test_summary_reports_the_numbers_in_chinese():
     for number in (m.raw_score_std, math.sqrt(64), m.mean_max_weight, m.mean_entropy, math.log(8)):
         assert f"{number:.2f}" in text
     assert "× 1/√16" in summary(measure(16, scaled=True))
+
+
+def test_summary_says_the_same_in_english():
+    """The English readout: the same numbers, in the same order, in English words?"""
+    m = measure(64, scaled=False, seq_len=8, seed=0)
+    numbers = lambda text: re.findall(r"\d+\.\d+|\d+", text)  # noqa: E731
+    assert summary(m, "en").startswith("head_dim = 64 (unscaled): the raw scores q·k have standard deviation")
+    assert numbers(summary(m, "en")) == numbers(summary(m, "zh"))
+    assert "× 1/√16" in summary(measure(16, scaled=True), "en")
 
 
 @pytest.mark.parametrize("call, message", [

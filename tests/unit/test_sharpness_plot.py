@@ -75,6 +75,14 @@ def test_title_names_the_spread():
     assert "不缩放" in title_text(sharpness.measure(16, scaled=False))
 
 
+def test_the_english_title_says_the_same():
+    """The English edition's title: the same numbers in English words?"""
+    m = sharpness.measure(16, scaled=True)
+    assert title_text(m, "en") == (f"head_dim = 16   scale = 1/√16   raw q·k std = {m.raw_score_std:.2f} "
+                                   f"(√head_dim = 4.00)   std softmax sees = {m.score_std:.2f}")
+    assert "1 (unscaled)" in title_text(sharpness.measure(16, scaled=False), "en")
+
+
 def full_redraw(figure: ExplorerFigure) -> np.ndarray:
     figure.figure.canvas.draw()
     return np.asarray(figure.figure.canvas.buffer_rgba())[..., :3] / 255.0  # (height, width, RGB)

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from attnkit import static
+from attnkit import language, static
 
 PNG = static.PNG_MAGIC + b"rest of a picture"
 
@@ -49,6 +49,15 @@ def test_keys_follow_what_the_figure_shows():
     }
     assert key not in others and len(others) == 5
     assert key.startswith("pipeline-") and key.endswith(".png")
+
+
+def test_each_language_has_its_own_picture():
+    """The same figure in Chinese and in English: two keys; no lang given: the notebook's language decides?"""
+    params = {"scores": np.eye(2)}
+    zh, en = static.cache_key("pipeline", params, lang="zh"), static.cache_key("pipeline", params, lang="en")
+    assert zh != en and static.cache_key("pipeline", params) == zh
+    with language.using("en"):
+        assert static.cache_key("pipeline", params) == en
 
 
 def test_renders_once_then_reads_back(cache):

@@ -53,9 +53,18 @@ def test_print_comparison_prints_one_line_per_size(monkeypatch, capsys):
     assert lines[0].startswith("seq_len= 2  三层循环") and "结果一致: True" in lines[0]
 
 
-def test_print_comparison_measures_nothing_under_grading(monkeypatch, capsys):
-    """Under autograde, does it print the one-line note and time nothing?"""
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_print_comparison_measures_nothing_under_grading(monkeypatch, capsys, lang):
+    """Under autograde, does it print the one-line note, in the edition's language, and time nothing?"""
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
     monkeypatch.setattr(timing, "loops_vs_vectorised", lambda **_: pytest.fail("timed under grading"))
-    assert timing.print_comparison() == []
-    assert capsys.readouterr().out == timing.SKIPPED_UNDER_GRADING + "\n"
+    assert timing.print_comparison(lang=lang) == []
+    assert capsys.readouterr().out == timing.SKIPPED_UNDER_GRADING[lang] + "\n"
+    assert ("评分时不计时" in timing.SKIPPED_UNDER_GRADING[lang]) == (lang == "zh")
+
+
+def test_is_a_row_the_same_numbers_in_both_languages():
+    """The table's row: the same numbers, Chinese or English words around them?"""
+    r = timing.Timing(8, 32, 0.0012, 1.5e-6, True)
+    assert timing.comparison_line(r, "zh") == "seq_len= 8  三层循环    1.20 ms   矩阵乘    1.5 µs   快   800 倍   结果一致: True"
+    assert timing.comparison_line(r, "en") == "seq_len= 8  loops    1.20 ms   matmul    1.5 µs     800× faster   same result: True"

@@ -1,10 +1,15 @@
 """Does the verify port print exactly the C harness's lines and count like it?"""
+import contextlib
 import io
 
 import numpy as np
 import pytest
 
-from attnkit import lab, verify
+from attnkit import lab, language, verify
+from support.editions import CJK
+from support.mistakes import DIAGNOSED, MISTAKES, functions, release
+
+RELEASE = release()
 
 HEADER = """\
 ========================================
@@ -173,3 +178,121 @@ def test_only_integer_zero_is_success(rc):
     """Is the return code accepted only when it is an integer 0?"""
     report = verify.run_test1(lambda Q, K, s, out: rc, file=io.StringIO())
     assert not report.checks[0].passed
+
+
+# ---------- the English edition: the same assertions, in the same order, in English ----------
+
+BASELINE_EN = """\
+========================================
+   Lab04 multi-head self-attention — verify
+========================================
+
+[TEST 1] student_attention_scores basic shape and scale ...
+  [PASS] returns 0 (success)
+  [PASS] output shape is [2, 2]
+  [FAIL] out[0][0] = 0.5
+  [PASS] out[0][1] = 0
+  [PASS] out[1][0] = 0
+  [FAIL] out[1][1] = 0.5
+  [PASS] seq_len=3 call succeeds
+  [FAIL] I @ I at (0,0) = 1
+  [PASS] I @ I at (0,1) = 0
+
+[TEST 2] student_apply_mask causal mask ...
+  [PASS] after mask [0][0] = 0
+  [FAIL] after mask [0][1] = -1e9
+  [FAIL] after mask [0][2] = -1e9
+  [PASS] after mask [1][1] = 0
+  [FAIL] after mask [1][2] = -1e9
+  [PASS] after mask [2][2] = 0
+
+[TEST 3] student_softmax row sums = 1 ...
+    row 0 sum = 0.000000 (expected 1.0)
+    row 1 sum = 0.000000 (expected 1.0)
+    row 2 sum = 0.000000 (expected 1.0)
+    row 3 sum = 0.000000 (expected 1.0)
+  [FAIL] all-zero input: every softmax row sums to ≈ 1.0
+  [FAIL] softmax([1,1,1])[0] = 1/3
+  [FAIL] softmax([1,1,1])[1] = 1/3
+  [FAIL] softmax([1,1,1])[2] = 1/3
+
+[TEST 4] end to end: scores → mask → softmax ...
+  [PASS] scores computed successfully
+    row 0 sum = 0.000000
+    row 1 sum = 0.000000
+    row 2 sum = 0.000000
+    row 3 sum = 0.000000
+  [FAIL] attn rows sum to 1
+  [PASS] attn upper triangle = 0 (mask applied)
+
+========================================
+Result: 11 failed / 11 passed
+========================================
+"""
+
+
+def test_the_english_baseline_word_for_word():
+    """The untouched stubs in English: the whole transcript, and the same 11 / 11 as the Chinese?"""
+    buf = io.StringIO()
+    report = verify.run_all(*lab.STUBS, file=buf, lang="en")
+    assert buf.getvalue() == BASELINE_EN
+    assert (report.failed, report.passed, report.exit_code) == (11, 11, 1)
+
+
+def test_the_english_all_pass_footer():
+    buf = io.StringIO()
+    verify.run_all(*lab.REFERENCE, file=buf, lang="en")
+    assert buf.getvalue().endswith("\n========================================\nResult: all PASS  (22 assertions)\n"
+                                   "========================================\n")
+
+
+def _transcript(fns, lang):
+    """(the report's (number, TEST, passed) per check and its notes per TEST, the printed lines) in ``lang``."""
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), np.errstate(all="ignore"):  # a student's own prints
+        report = verify.run_all(*fns, file=buf, lang=lang)
+    shape = ([(c.number, c.test, c.passed) for c in report.checks], [len(t.notes) for t in report.tests])
+    return shape, buf.getvalue()
+
+
+def _student_words(fns) -> set:
+    """What the submission's own exceptions say (quoted by verify in either language)."""
+    _, zh = _transcript(fns, "zh")
+    return {line.split("抛出异常 ", 1)[1] for line in zh.splitlines() if "抛出异常 " in line}
+
+
+@pytest.mark.parametrize("entry", [*MISTAKES, *DIAGNOSED], ids=lambda e: e.name)
+def test_do_both_editions_print_the_same_assertions_in_the_same_order(entry):
+    """For every submission of both mistake tables: the same checks pass and fail in the same order, the same
+    notes, as many lines; the English has no Chinese but what the student's code itself raised?"""
+    fns = functions(entry, RELEASE)
+    (zh_shape, zh), (en_shape, en) = _transcript(fns, "zh"), _transcript(fns, "en")
+    assert en_shape == zh_shape
+    assert len(en.splitlines()) == len(zh.splitlines())
+    for words in _student_words(fns):
+        en = en.replace(words, "")
+    assert not CJK.search(en), CJK.findall(en)
+
+
+def test_does_a_reordered_english_line_get_caught(monkeypatch):
+    """Control: English lines printed for the wrong checks (two keys swapped) are reported as a different transcript."""
+    text = dict(verify.TEXT["en"], returns_0=verify.TEXT["en"]["shape"], shape=verify.TEXT["en"]["returns_0"])
+    monkeypatch.setitem(verify.TEXT, "en", text)
+    _, en = _transcript(lab.STUBS, "en")
+    assert en != BASELINE_EN
+
+
+def test_do_both_languages_have_every_line():
+    """The same keys and the same placeholders in each language's table of lines?"""
+    import string
+    fields = {lang: {k: sorted(f for _, f, _, _ in string.Formatter().parse(v) if f) for k, v in table.items()}
+              for lang, table in verify.TEXT.items()}
+    assert fields["en"] == fields["zh"]
+
+
+def test_does_the_notebook_language_choose_verifys_language():
+    """After use_language("en") verify prints English with no lang= given; a lang= given wins?"""
+    with language.using("en"):
+        assert "Result: 11 failed / 11 passed" in _transcript(lab.STUBS, None)[1]
+        assert "结果: 11 失败 / 11 通过" in _transcript(lab.STUBS, "zh")[1]
+    assert "结果: 11 失败 / 11 通过" in _transcript(lab.STUBS, None)[1]  # the choice ends with the block

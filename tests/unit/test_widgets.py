@@ -10,9 +10,11 @@ import sys
 import numpy as np
 import pytest
 
-from attnkit import sharpness
+from attnkit import glossary, sharpness
+from attnkit.language import LANGUAGES
 from attnkit.sharpness_plot import WIDTH_PX
-from attnkit.widgets import SharpnessExplorer, first_frame_png, module_source, sharpness_explorer
+from attnkit.widgets import ASSETS, SharpnessExplorer, first_frame_png, module_source, sharpness_explorer
+from support.editions import CJK
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
@@ -77,12 +79,28 @@ def test_one_module_with_the_numbers_and_the_view():
     assert SharpnessExplorer._esm == source
 
 
-def test_labels_and_controls_are_chinese_as_before():
-    """Are the controls and panel titles the chapter's Chinese words (identifiers such as head_dim stay)?"""
-    for words in ("因果掩码", "缩放", "不缩放", "× 1/√head_dim", "softmax 权重（斜线格 = 被屏蔽）",
-                  "每一行：1 / 0 = one-hot", "head_dim 越大，权重越尖锐？", "每行最大权重", "熵 / ln(可见键数)",
-                  "均匀分布", "查询行 i", "平均熵（nats）", "原始分数 q·k 的标准差", "平均每行最大权重"):
-        assert words in module_source(), words
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_does_the_browser_get_its_editions_words(lang):
+    """Does the widget send its edition's words and language (the browser has no word list of its own)?"""
+    explorer = SharpnessExplorer(lang=lang)
+    assert (explorer.language, explorer.words) == (lang, sharpness.WORDS[lang])
+    assert explorer.readout() == sharpness.summary(explorer.measure(), lang)
+
+
+def test_are_the_words_the_chapters_in_both_languages():
+    """Chinese words as before; English ones with no Chinese character; the same keys; none left in the JS?"""
+    assert {"因果掩码", "缩放", "不缩放", "softmax 权重（斜线格 = 被屏蔽）", "每一行：1 / 0 = one-hot",
+            "head_dim 越大，权重越尖锐？", "每行最大权重", "熵 / ln(可见键数)", "均匀分布", "查询行 i",
+            "平均熵（nats）"} == set(sharpness.WORDS["zh"].values())
+    assert sharpness.WORDS["en"].keys() == sharpness.WORDS["zh"].keys()
+    assert not any(CJK.search(w) for w in sharpness.WORDS["en"].values())
+    assert sharpness.WORDS["en"]["causal"] == glossary.term("causal_mask", "en")
+    assert not CJK.search((ASSETS / "explorer.js").read_text(encoding="utf-8")), "a word belongs in sharpness.WORDS"
+
+
+def test_does_a_language_it_does_not_know_fail_clearly():
+    with pytest.raises(ValueError, match=r"language must be one of 'zh', 'en': got 'fr'"):
+        SharpnessExplorer(lang="fr")
 
 
 def test_displays_as_a_widget(explorer):

@@ -1,0 +1,176 @@
+"""One master, two editions: is the English complete, current, and is all else the master's, written once?
+
+The master keeps each cell's English in its metadata (attnkit.edition); ``make release`` writes
+``notebooks/en/`` from it (tests/integration/test_release_notebook.py checks the committed copies are fresh).
+"""
+import io
+import tokenize
+
+import nbformat
+import pytest
+
+from attnkit import edition, glossary, language
+from coursekit.paths import MASTER
+from support.editions import EDITIONS, cell_source, master, release
+
+# Code cells whose English differs in more than comments and strings, and why (the rest: comments, strings only).
+CODE_THAT_DIFFERS = {
+    "setup": "the edition chooses its language right after `import attnkit`",
+    "multihead-grid": "the example sentence is the edition's own words: list('小猫坐在垫子上') / '... mat'.split()",
+}
+
+
+def raw_master() -> nbformat.NotebookNode:
+    return nbformat.read(MASTER, as_version=4)
+
+
+# a string's words (Python 3.12 splits an f-string into pieces, 3.11 keeps it whole)
+WORDS = {tokenize.STRING, getattr(tokenize, "FSTRING_MIDDLE", tokenize.STRING)}
+
+
+def code_tokens(source: str) -> list:
+    """The code of a cell without its comments and the words of its strings."""
+    kept = []
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE):
+            continue
+        kept.append("STRING" if tok.type in WORDS else tok.string)
+    return kept
+
+
+# ---------- the catalog ----------
+
+def test_is_the_english_complete_and_current():
+    """Every Chinese prose cell has English written from its current Chinese; every code cell's Chinese has an
+    English pair that still matches; nothing Chinese is left?"""
+    assert edition.problems(raw_master(), "en") == []
+
+
+@pytest.mark.parametrize("change, found", [
+    (lambda c: c.metadata[edition.KEY].pop("en"), "no English"),
+    (lambda c: setattr(c, "source", c.source + "\n\n新的一句。"), "the Chinese changed since its English was written"),
+    (lambda c: c.metadata[edition.KEY]["en"].update(source=["English, with 中文 left in it."]), "Chinese in the English"),
+])
+def test_does_a_missing_stale_or_half_translated_prose_cell_get_reported(change, found):
+    """Control: a prose cell without English, with Chinese edited afterwards, or with Chinese left is named?"""
+    nb = raw_master()
+    change(next(c for c in nb.cells if c.id == "s45-shape"))
+    assert [p for p in edition.problems(nb, "en") if p.startswith("cell 's45-shape'")] != []
+    assert any(found in p for p in edition.problems(nb, "en"))
+
+
+def test_does_an_edited_comment_or_a_new_chinese_comment_get_reported():
+    """Control: code whose Chinese comment changed (its pair no longer matches) or a new Chinese comment is named?"""
+    nb = raw_master()
+    cell = next(c for c in nb.cells if c.id == "demo-shape")
+    cell.source = cell.source.replace("三个查询位置", "三个查询") + "\nx = 1  # 新的注释"
+    problems = [p for p in edition.problems(nb, "en") if p.startswith("cell 'demo-shape'")]
+    assert len(problems) == 2 and "no longer in the code" in problems[0] and "新的注释" in problems[1]
+
+
+def test_does_the_translated_flag_stamp_a_reviewed_cell(tmp_path):
+    """After editing the Chinese and then the English, restamping the cell makes it current again?"""
+    nb = raw_master()
+    cell = next(c for c in nb.cells if c.id == "s45-shape")
+    cell.source += "\n\n新的一句。"
+    assert edition.problems(nb, "en")
+    edition.restamp(nb, "s45-shape")
+    assert edition.problems(nb, "en") == []
+    with pytest.raises(ValueError, match="no markdown cell 'setup' with an English source"):
+        edition.restamp(nb, "setup")
+
+
+# ---------- everything else is the master's ----------
+
+def test_is_everything_but_the_words_shared():
+    """Same cells, ids, types, nbgrader metadata (points, grade ids, locks); the code differs only in comments and
+    strings, except where CODE_THAT_DIFFERS says why?"""
+    zh, en = master("zh"), master("en")
+    assert [(c.id, c.cell_type, c.metadata.get("nbgrader")) for c in zh.cells] == \
+           [(c.id, c.cell_type, c.metadata.get("nbgrader")) for c in en.cells]
+    differs = [a.id for a, b in zip(zh.cells, en.cells)
+               if a.cell_type == "code" and code_tokens(a.source) != code_tokens(b.source)]
+    assert sorted(differs) == sorted(CODE_THAT_DIFFERS)
+
+
+def test_does_a_change_to_code_or_to_a_test_reach_both_editions():
+    """An edited line of code in a demo and in a hidden test appears in the English with no second edit?"""
+    nb = raw_master()
+    demo = next(c for c in nb.cells if c.id == "lab1-experiment")
+    demo.source = demo.source.replace("head_dim = 64", "head_dim = 32")
+    test = next(c for c in nb.cells if c.id == "test2")
+    test.source = test.source.replace("grade(2, student_apply_mask)", "grade(2, student_apply_mask, strict=True)")
+    english = edition.translate(nb, "en")
+    assert "head_dim = 32" in cell_source(english, "lab1-experiment")
+    assert "grade(2, student_apply_mask, strict=True)" in cell_source(english, "test2")
+    assert edition.problems(nb, "en") == []  # nothing to translate again
+
+
+def test_does_the_english_setup_cell_choose_english_once():
+    """The English set-up cell calls use_language("en") right after importing attnkit; the Chinese one does not?"""
+    lines = cell_source(master("en"), "setup").splitlines()
+    assert lines[lines.index("import attnkit") + 1].startswith('attnkit.use_language("en")')
+    assert sum("use_language" in line for line in lines) == 1
+    assert "use_language" not in cell_source(master("zh"), "setup")
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_does_each_edition_say_its_language(lang):
+    """The English edition's metadata says "en" (metadata.edition.language); the Chinese one, as before, nothing,
+    which reads as Chinese; the committed release agrees with the master?"""
+    assert language.of_notebook(master(lang)) == language.of_notebook(release(lang)) == lang
+    assert (language.NOTEBOOK_KEY in release(lang).metadata) == (lang != language.DEFAULT)
+
+
+def test_is_the_glossary_cell_the_glossary():
+    """The chapter's last cell is attnkit.glossary's table, in each edition's language?"""
+    for lang in EDITIONS:
+        assert master(lang).cells[-1].id == "glossary"
+        assert master(lang).cells[-1].source == glossary.markdown(lang)
+
+
+# ---------- Chinese in the English edition: only where it names the original lab ----------
+
+def test_is_there_no_chinese_in_the_english_edition_but_the_labs_title():
+    """Every cell of the English release and master: no CJK character except in the original lab's title, which
+    the introduction names once?"""
+    for nb in (master("en"), release("en")):
+        text = "\n".join(c.source for c in nb.cells)
+        assert edition.foreign_text(text) == []
+        assert text.count(edition.ORIGINAL_LAB) == 1
+        assert edition.ORIGINAL_LAB in cell_source(nb, "intro")
+
+
+def test_is_the_exception_no_wider_than_the_title():
+    """Control: the title's own characters elsewhere, or any other Chinese, still count?"""
+    assert edition.foreign_text(f'"{edition.ORIGINAL_LAB}"') == []
+    assert edition.foreign_text(f"{edition.ORIGINAL_LAB}: 多头") == ["多", "头"]
+    assert edition.foreign_text("step3 多头自注意力 (" + "注意力)") == ["注", "意", "力"]
+    assert edition.foreign_text("full-width punctuation，too") == ["，"]
+
+
+# ---------- the release stubs ----------
+
+def test_are_the_chinese_stubs_the_courses_own():
+    """STUBS["zh"] is what the course's nbgrader_config.py sets (so the Chinese release is as before)?"""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    loader = PyFileConfigLoader("nbgrader_config.py", path=str(MASTER.parents[2]))
+    config = loader.load_config()
+    assert config.ClearSolutions.code_stub == {"python": edition.STUBS["zh"]["code"]}
+    assert config.ClearSolutions.text_stub == edition.STUBS["zh"]["text"]
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_does_each_release_leave_its_own_stubs(lang):
+    """Each edition's solution cells hold its stub: code stubs in the three functions, text stubs in the 8 answers?"""
+    solutions = [c for c in release(lang).cells if c.metadata.get("nbgrader", {}).get("solution")]
+    code = [c for c in solutions if c.cell_type == "code"]
+    first = edition.STUBS[lang]["code"].splitlines()[0]  # the stub is indented as the solution was
+    assert len(code) == 3 and all(f"{first}\n    pass" in c.source for c in code)
+    assert [c.source for c in solutions if c.cell_type == "markdown"] == [edition.STUBS[lang]["text"]] * 8
+
+
+def test_does_an_unknown_language_fail_clearly():
+    with pytest.raises(ValueError, match=r"language must be one of 'zh', 'en': got 'de'"):
+        edition.translate(raw_master(), "de")
