@@ -26,6 +26,7 @@ from .fair_queue import GRADE, RELEASE, FairQueue, Job
 from .inbox import inbound_folder, newest_submissions
 from .log import short_time
 from .policy import decide
+from .student_status import StatusBoard
 
 __all__ = ["Scheduler", "TIMEOUT_REASON", "DIED_REASON"]
 
@@ -52,6 +53,7 @@ class Scheduler:
         self.queue, self.running, self.deaths, self.retry_after = FairQueue(), {}, {}, {}
         self._complete, self._waiting_for = set(), ""
         self._redo = set()  # keys whose grading a stop cut short: graded again even if autograded/ looks current
+        self.board = StatusBoard(exchange_root, course_id, self.inbound, log, clock)  # what students are told
 
     # ---------- start-up ----------
 
@@ -144,6 +146,8 @@ class Scheduler:
                                "left to the instructor, no automatic feedback", job.key)
                 continue
             decision = decide(self.policy, job.assignment, entry.releases, now)
+            if not decision.release:
+                self.board.held(job.key, job.timestamp, decision, self.policy)
             if job.kind == RELEASE and not decision.release:
                 self.queue.done(job.key)
                 self.journal.finished(job.key, job.timestamp, held={"reason": decision.reason, "until": decision.until})
@@ -156,7 +160,9 @@ class Scheduler:
         return False
 
     def _may_start(self) -> bool:
-        waiting_for = ("the pause file (python -m coursekit.service resume)" if control.is_paused(self.course)
+        paused = control.is_paused(self.course)
+        self.board.pause(self.queue.jobs(), paused)
+        waiting_for = ("the pause file (python -m coursekit.service resume)" if paused
                        else lock.gate_holder(self.course))
         if waiting_for != self._waiting_for:
             self.log.write(f"paused: waiting for {waiting_for}" if waiting_for else "resumed")
