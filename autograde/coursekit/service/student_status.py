@@ -168,5 +168,6 @@ class StatusBoard:
         except OSError as error:
             if (key, status.timestamp) not in self._failed:
                 self._failed.add((key, status.timestamp))
-                self.log.write(f"could not tell the student their feedback {status.state} ({status.reason}): "
-                               f"{error}; their Lab keeps saying it is being graded", key)
+                why = f" ({status.reason})" if status.reason else ""
+                self.log.write(f"could not tell the student their feedback is {status.state}{why}: {error}; "
+                               "their Lab keeps saying it is being graded", key)
