@@ -22,7 +22,6 @@ import json
 import os
 import pathlib
 
-from jupyter_core.paths import jupyter_config_path
 from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 from nbgrader.apps import NbGrader
@@ -143,10 +142,10 @@ class StatusHandler(APIHandler):
         self.finish(json.dumps({"statuses": watch.newest() if watch else []}))
 
 
-def nbgrader_places(root_dir: str) -> tuple:
-    """(exchange root, cache, course id) as nbgrader's Assignment List finds them in this server."""
+def nbgrader_places() -> tuple:
+    """(exchange root, cache, course id) as nbgrader's own Assignment List finds them in this server: its
+    settings on the Jupyter config path and in the server's working folder (the student's home)."""
     app = NbGrader()
-    app.config_file_paths = [root_dir, *jupyter_config_path()]
     app.load_config_file()
     exchange = ExchangeFactory(config=app.config).List(config=app.config)
     return exchange.root, exchange.cache, CourseDirectory(config=app.config).course_id
@@ -154,7 +153,7 @@ def nbgrader_places(root_dir: str) -> tuple:
 
 def start(serverapp) -> FeedbackWatch | None:
     """Watch this server's student's submissions: the status handler, the event, a look every LOOK_SECONDS."""
-    exchange_root, cache, course_id = nbgrader_places(serverapp.root_dir)
+    exchange_root, cache, course_id = nbgrader_places()
     web_app = serverapp.web_app
     web_app.add_handlers(".*$", [(url_path_join(web_app.settings["base_url"], STATUS_URL), StatusHandler)])
     if not course_id:

@@ -27,7 +27,11 @@ def _jupyter_server_extension_points():
 def _load_jupyter_server_extension(serverapp) -> None:
     name_unanswered_questions()
     serverapp.log.info("the course's Validate: unanswered written questions named in one entry")
-    watch = feedback_watch.start(serverapp)
+    try:
+        watch = feedback_watch.start(serverapp)
+    except Exception:  # Validate stays the course's; only the notifications are missing, and the log says why
+        serverapp.log.exception("the course's feedback watch could not start: no notifications in this Lab")
+        return
     if watch is not None:
         serverapp.log.info(f"feedback of course {watch.course_id} watched every {feedback_watch.LOOK_SECONDS:g} s; "
                            f"the Lab is told by the event {feedback_watch.SCHEMA_ID}")
