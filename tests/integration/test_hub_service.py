@@ -136,29 +136,30 @@ def test_does_a_student_get_feedback_after_submit_with_nobody_else_acting(course
     assert f"思考题 1：{PENDING}" in text  # answered, not yet marked: pending, not 0
 
 
-def test_does_the_instructors_release_after_marking_reach_the_student_with_the_marked_scores(course_hub_plan, student):
-    """Marked, generated and released again by the instructor's nbgrader: the same notification now says the
-    new score with nothing pending, and its button shows it in the tab already open (read again, not stale)."""
-    plan, (name, page) = course_hub_plan, student
-    before = _ready(notification(page, READY))
-    added = mark_written_answers(plan, name)
-    assert added > 0
-    for step in ("generate_feedback", "release_feedback"):
-        done = instructor_nbgrader(plan, step, ASSIGNMENT, "--student", name, *(["--force"] if step[0] == "g" else []))
-        assert done.returncode == 0, done.stderr[-2000:]
-    new = before[0] + added
-    toast = notification(page, rf"^反馈已就绪：{new:g} / {before[1]:g} 分$", FEEDBACK_WAIT)
-    viewers = page.locator(".jp-HTMLViewer").count()
-    text = open_from_notification(toast, page, "service_feedback_marked", shows=f"目前得分 {new:g} / {before[1]:g} 分")
-    assert PENDING not in text.split("思考题 1")[0]
-    assert page.locator(".jp-HTMLViewer").count() == viewers
-
-
 def _status(plan, name, stamp) -> student_status.FeedbackStatus:
     """What the service published for that submission (read as root; the student's server reads the same)."""
     cache = pathlib.Path(plan.homes[name]) / ".local/share/jupyter/nbgrader_cache" / plan.course_id
     secret = (cache / f"{name}+{ASSIGNMENT}+{stamp}" / "submission_secret.txt").read_text()
     return student_status.read(plan.exchange, plan.course_id, secret)
+
+
+def test_does_the_instructors_release_after_marking_reach_the_student_with_the_marked_scores(course_hub_plan, student):
+    """Marked, generated and released again by the instructor's nbgrader: the same notification now says the
+    new score with nothing pending, and its button shows it in the tab already open (read again, not stale)."""
+    plan, (name, page) = course_hub_plan, student
+    before = _status(plan, name, newest_submission(plan, name)[0])  # what the first notification said
+    added = mark_written_answers(plan, name)
+    assert added > 0 and before.pending > 0
+    for step in ("generate_feedback", "release_feedback"):
+        done = instructor_nbgrader(plan, step, ASSIGNMENT, "--student", name, *(["--force"] if step[0] == "g" else []))
+        assert done.returncode == 0, done.stderr[-2000:]
+    new = before.score + added
+    toast = notification(page, rf"^反馈已就绪：{new:g} / {before.max_score:g} 分$", FEEDBACK_WAIT)
+    viewers = page.locator(".jp-HTMLViewer").count()
+    text = open_from_notification(toast, page, "service_feedback_marked",
+                                  shows=f"目前得分 {new:g} / {before.max_score:g} 分")
+    assert PENDING not in text.split("思考题 1")[0]
+    assert page.locator(".jp-HTMLViewer").count() == viewers
 
 
 @pytest.mark.parametrize("policy, notice", [
