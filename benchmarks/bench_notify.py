@@ -26,6 +26,7 @@ its users and folders are removed at the end.
 """
 import argparse
 import json
+import os
 import pathlib
 import random
 import re
@@ -194,13 +195,14 @@ def run(plan, browser, one, burst_size, within) -> list:
     first, rest = plan.students[:one], plan.students[one:one + burst_size]
     release_and_resume(plan)
     ready(plan, first)
+    print(f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", flush=True)
     lines = report("one at a time", one_at_a_time(browser, plan, first), service_steps(plan, first))
     for name in first:  # their servers' memory back before the class logs in
         launch.api(plan, f"users/{name}/server", "DELETE")
     if rest:
         ready(plan, rest)
         lines += report(f"burst within {within:g} s", burst(browser, plan, rest, within), service_steps(plan, rest))
-    return lines
+    return lines + [f"load after: {os.getloadavg()[0]:.1f}"]
 
 
 def main() -> None:
