@@ -170,7 +170,7 @@ def report(title, rows, steps) -> list:
              line("Submit → notification shown (Chromium)", [r["notified"] for r in rows]),
              line("  of which Submit → released (the service)", [r["released"] for r in rows]),
              line("  and released → notification (the Lab's path)", [r["told"] for r in rows])]
-    lines += [f"  service step {step:9} median {statistics.median(v):.2f} s (max {max(v):.2f} s)"
+    lines += [f"  service step {step:9} median {statistics.median(v):.2f} s (max {max(v):.2f} s, {len(v)} jobs)"
               for step, v in steps.items()]
     return lines
 
