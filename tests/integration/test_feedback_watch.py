@@ -70,8 +70,8 @@ def test_does_the_students_server_tell_the_lab_of_a_submission_and_its_release_w
     lab, base = server
     assert lab.api(STATUS_URL) == {"statuses": []}
     heard = asyncio.run(_events(lab, base))
-    assert [(e["state"], e["timestamp"], e["language"], e["course_id"]) for _, e in heard] == [
-        (ss.SUBMITTED, STAMP, "en", COURSE_ID), (ss.RELEASED, STAMP, "en", COURSE_ID)]
+    assert [(e["state"], e["timestamp"], e["language"], e["course_id"], e["automatic"]) for _, e in heard] == [
+        (ss.SUBMITTED, STAMP, "en", COURSE_ID, False), (ss.RELEASED, STAMP, "en", COURSE_ID, False)]  # no service here
     assert (heard[1][1]["score"], heard[1][1]["max_score"], heard[1][1]["pending"]) == (12.0, 20.0, 8)
     assert all(seconds < LOOK_SECONDS + 1.0 for seconds, _ in heard), heard
     (newest,) = lab.api(STATUS_URL)["statuses"]

@@ -79,9 +79,10 @@ def _run(executed=(), open_pages=(), **scenario) -> dict:
     return json.loads(done.stdout)
 
 
-def _event(status: ss.FeedbackStatus, language="zh") -> dict:
+def _event(status: ss.FeedbackStatus, language="zh", automatic=True) -> dict:
     """What the student's server emits (coursekit/plugins/feedback_watch.py) and Lab's event stream delivers."""
-    return {"schema_id": SCHEMA_ID, **status.to_dict(), "course_id": COURSE_ID, "language": language}
+    return {"schema_id": SCHEMA_ID, **status.to_dict(), "course_id": COURSE_ID, "language": language,
+            "automatic": automatic}
 
 
 def _notices(shown: dict) -> list:
@@ -211,6 +212,16 @@ def test_does_the_english_edition_speak_english(status, message):
     shown = _run(events=[_event(status, language="en")], listing=LISTING)
     assert [notice[1] for notice in _notices(shown)] == [message]
     assert _notices(shown)[0][3] in (None, "Open feedback")
+
+
+@pytest.mark.parametrize("language, message", [
+    ("zh", "已收到你 10:00:00 的提交：这份作业的反馈由老师批改后发布"),
+    ("en", "Your submission of 10:00:00 is in: your instructor will release its feedback after marking"),
+])
+def test_is_a_submission_the_service_does_not_grade_never_said_to_be_grading(language, message):
+    """An assignment the grading service does not grade (it did not announce it): no "grading…", but who will."""
+    shown = _run(events=[_event(SUBMITTED, language=language, automatic=False)])
+    assert _notices(shown) == [("notify", message, "info", None)]
 
 
 def test_is_a_release_again_after_marking_a_new_notice_with_the_new_score():

@@ -93,6 +93,19 @@ def test_does_the_lab_get_the_newest_submission_per_assignment_with_course_and_l
     assert found == {A: (newer, COURSE_ID, "en"), "ch05": (other, COURSE_ID, "zh")}
 
 
+def test_is_grading_said_only_for_what_the_service_announced_it_grades(tmp_path):
+    """No announcement (no service): not automatic; the service announces the assignment: automatic, read
+    again when the announcement changes (switched off again: not automatic)."""
+    me = Student(tmp_path)
+    me.submit()
+    me.watch.look()
+    assert [s["automatic"] for s in me.watch.newest()] == [False]
+    ss.announce(me.exchange, COURSE_ID, [A, "ch05"])
+    assert [s["automatic"] for s in me.watch.newest()] == [True]
+    ss.announce(me.exchange, COURSE_ID, ["ch05"])
+    assert [s["automatic"] for s in me.watch.newest()] == [False]
+
+
 @pytest.mark.parametrize("status", [
     ss.FeedbackStatus(A, "t", ss.SUBMITTED),
     ss.held(A, "t", COOLDOWN, until=60.5, now=1.0),
@@ -104,7 +117,7 @@ def test_does_every_status_pass_the_events_schema_unchanged(status):
     """What the server emits is valid for the schema it registers, and the Lab receives it field for field."""
     events, got = EventLogger(), []
     events.register_event_schema(fw.SCHEMA)
-    sent = {**status.to_dict(), "course_id": COURSE_ID, "language": "zh"}
+    sent = {**status.to_dict(), "course_id": COURSE_ID, "language": "zh", "automatic": True}
 
     async def listen(logger, schema_id, data):  # jupyter_events calls listeners by these keywords
         got.append((schema_id, data))

@@ -6,6 +6,7 @@ test_service_scheduler.py, its fake pool and clock); and the released status the
 release_feedback writes from the pages it released (the service's release and the instructor's).
 """
 import json
+import shutil
 import stat
 
 import pytest
@@ -122,6 +123,18 @@ def test_is_a_student_told_the_service_is_paused_and_again_when_it_resumes(tmp_p
     assert world.pool.sent[-1].timestamp == stamp
 
 
+def test_does_the_service_announce_what_it_grades_and_again_when_the_settings_change(tmp_path):
+    """Its first round writes the assignments it grades (nothing else, no secret); an edited policy, again."""
+    world = _world(tmp_path, Policy((A,)))
+    world.step()
+    path = tmp_path / "exchange" / COURSE_ID / ss.FOLDER / ss.SERVICE_FILE
+    assert json.loads(path.read_text()) == {"assignments": [A]} and _mode(path) == 0o644
+    assert ss.announced(tmp_path / "exchange", COURSE_ID) == (A,)
+    world.scheduler.policy = Policy(())
+    world.step()
+    assert ss.announced(tmp_path / "exchange", COURSE_ID) == ()
+
+
 def test_is_a_status_that_cannot_be_written_logged_once_and_the_service_goes_on(tmp_path):
     """The status folder cannot be made (a file is in its place): one line in the log, the job still runs."""
     world = _world(tmp_path, Policy((A,), max_attempts=1))
@@ -129,7 +142,9 @@ def test_is_a_status_that_cannot_be_written_logged_once_and_the_service_goes_on(
     world.step()
     world.pool.finish()
     world.step(2)
-    (tmp_path / "exchange" / COURSE_ID / ss.FOLDER).write_text("in the way")
+    folder = tmp_path / "exchange" / COURSE_ID / ss.FOLDER
+    shutil.rmtree(folder)
+    folder.write_text("in the way")
     stamp = world.submit("s1")
     world.step(3)
     assert world.log().count("could not tell the student") == 1

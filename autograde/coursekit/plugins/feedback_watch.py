@@ -15,7 +15,9 @@ open anyway: the Lab is told, and sends no request while it waits. ``GET
 for a Lab that has just opened (:data:`STATUS_URL`).
 
 Each status carries the submission's language (``metadata.edition.language`` of the submitted
-notebook, as the chapter's editions mark it; Chinese when absent), so the Lab speaks it.
+notebook, as the chapter's editions mark it; Chinese when absent), so the Lab speaks it, and whether
+the grading service grades that assignment (``automatic``: what it announced), so that "grading…" is
+said only where a grading is coming.
 """
 import dataclasses
 import json
@@ -48,7 +50,8 @@ SCHEMA = {  # one submission's student_status.FeedbackStatus, with what the Lab 
                    "reason": {"type": "string"}, "until": _NUMBER, "limit": {"type": "integer"},
                    "graded": {"type": "boolean"}, "score": _NUMBER, "max_score": _NUMBER,
                    "pending": {"type": "integer"}, "published": {"type": "number"},
-                   "course_id": {"type": "string"}, "language": {"type": "string"}}}
+                   "course_id": {"type": "string"}, "language": {"type": "string"},
+                   "automatic": {"type": "boolean"}}}
 _UNSEEN = ("unseen",)  # a submission whose status was never looked at: its first look is a change
 
 
@@ -88,6 +91,7 @@ class FeedbackWatch:
         self.exchange_root, self.course_id = exchange_root, course_id
         self.cache = pathlib.Path(cache) / course_id
         self.submissions = {}  # cache folder name -> _Submission
+        self._service = (None, ())  # (stat of the service's announcement, the assignments it grades)
 
     def look(self) -> list:
         """The statuses (as :meth:`describe` gives them) that appeared or changed since the last look."""
@@ -108,10 +112,19 @@ class FeedbackWatch:
         return [self.describe(submission) for submission in newest.values()]
 
     def describe(self, submission: _Submission) -> dict:
-        """Its published status, or ``submitted`` while there is none, with the course and the language."""
+        """Its published status, or ``submitted`` while there is none, with the course, the language and whether
+        the service grades it."""
         status = student_status.read(self.exchange_root, self.course_id, submission.secret) or \
             student_status.FeedbackStatus(submission.assignment, submission.timestamp, student_status.SUBMITTED)
-        return {**status.to_dict(), "course_id": self.course_id, "language": submission.language}
+        return {**status.to_dict(), "course_id": self.course_id, "language": submission.language,
+                "automatic": submission.assignment in self._graded_automatically()}
+
+    def _graded_automatically(self) -> tuple:
+        """The assignments the grading service announced (read again only when its file changes)."""
+        seen = _stat(student_status.status_folder(self.exchange_root, self.course_id) / student_status.SERVICE_FILE)
+        if seen != self._service[0]:
+            self._service = (seen, student_status.announced(self.exchange_root, self.course_id) if seen else ())
+        return self._service[1]
 
     def _find_submissions(self) -> None:
         try:

@@ -82,6 +82,7 @@ class Scheduler:
 
     def poll(self) -> None:
         now = self.clock()
+        self.board.announce(self.policy.assignments)
         for key, submission in newest_submissions(self.inbound, self.policy.assignments, self._complete).items():
             if self._backing_off(key) or not self._is_new(key, submission):
                 continue

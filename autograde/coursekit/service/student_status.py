@@ -13,7 +13,9 @@ per submission, as one small JSON file in the exchange (a :class:`FeedbackStatus
   service's release and the instructor's after marking tell the student alike.
 
 No file: submitted and not decided yet (being graded, queued, or held back by a machine fault that
-the service retries): the student's Lab says "still grading".
+the service retries): the student's Lab says "still grading" — for an assignment the service grades,
+which it announces in ``service.json`` beside the statuses (:func:`announce`; not secret: the
+assignments' names). Any other assignment's feedback comes from the instructor, and the Lab says so.
 
 **Who can read it.** The files live in ``<exchange>/<course>/feedback_status/``, mode 711: anyone
 may open a file whose name they know, nobody may list the folder. A file is named by a hash of its
@@ -35,13 +37,14 @@ from .journal import write_atomically
 from .policy import ATTEMPTS, COOLDOWN, DEADLINE
 
 __all__ = ["FeedbackStatus", "SUBMITTED", "QUEUED", "WAITING", "RELEASED", "PAUSED", "REASONS", "FOLDER", "status_folder",
-           "status_path", "publish", "read", "held", "released", "StatusBoard"]
+           "status_path", "publish", "read", "held", "released", "announce", "announced", "StatusBoard"]
 
 QUEUED, WAITING, RELEASED = "queued", "waiting", "released"
 SUBMITTED = "submitted"  # no status published yet: what the student's server reports (never written here)
 PAUSED = "paused"  # a reason to wait, beside the policy's own
 REASONS = (COOLDOWN, ATTEMPTS, DEADLINE, PAUSED)
 FOLDER = "feedback_status"  # beside nbgrader's feedback/ in <exchange>/<course>/
+SERVICE_FILE = "service.json"  # in FOLDER: {"assignments": [...]}, those the grading service grades
 _SALT = "attention-feedback-status:"  # the name is not the hash nbgrader gives the page
 
 
@@ -79,15 +82,36 @@ def status_path(exchange_root, course_id: str, secret: str) -> pathlib.Path:
     return status_folder(exchange_root, course_id) / f"{digest}.json"
 
 
-def publish(exchange_root, course_id: str, secret: str, status: FeedbackStatus) -> pathlib.Path:
-    """Write ``status`` (atomically, readable by whoever knows its name) for the submission with ``secret``."""
+def _folder(exchange_root, course_id: str) -> pathlib.Path:
     folder = status_folder(exchange_root, course_id)
     if not folder.is_dir():
         folder.mkdir(parents=True, exist_ok=True)
         os.chmod(folder, 0o711)  # not listable: names nobody can guess are the protection (module docstring)
+    return folder
+
+
+def publish(exchange_root, course_id: str, secret: str, status: FeedbackStatus) -> pathlib.Path:
+    """Write ``status`` (atomically, readable by whoever knows its name) for the submission with ``secret``."""
+    _folder(exchange_root, course_id)
     path = status_path(exchange_root, course_id, secret)
     write_atomically(path, json.dumps(status.to_dict(), ensure_ascii=False), mode=0o644)
     return path
+
+
+def announce(exchange_root, course_id: str, assignments) -> pathlib.Path:
+    """Say which assignments the grading service grades (their students' Labs say "grading…" after Submit)."""
+    path = _folder(exchange_root, course_id) / SERVICE_FILE
+    write_atomically(path, json.dumps({"assignments": sorted(assignments)}), mode=0o644)
+    return path
+
+
+def announced(exchange_root, course_id: str) -> tuple:
+    """The assignments the grading service last said it grades (none when it never ran)."""
+    try:
+        text = (status_folder(exchange_root, course_id) / SERVICE_FILE).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ()
+    return tuple(json.loads(text)["assignments"])
 
 
 def read(exchange_root, course_id: str, secret: str) -> FeedbackStatus | None:
@@ -140,6 +164,20 @@ class StatusBoard:
         self.exchange_root, self.course_id, self.inbound = exchange_root, course_id, pathlib.Path(inbound)
         self.log, self.clock, self._failed = log, clock, set()
         self._paused = set()  # (key, timestamp) told they wait for the pause to end
+        self._announced = None  # the assignments last announced
+
+    def announce(self, assignments) -> None:
+        """Every round: the assignments graded automatically, written again only when they change."""
+        if tuple(assignments) == self._announced:
+            return
+        try:
+            announce(self.exchange_root, self.course_id, assignments)
+        except OSError as error:  # tried again next round, said once
+            if "announce" not in self._failed:
+                self._failed.add("announce")
+                self.log.write(f"could not tell students which assignments are graded automatically: {error}")
+            return
+        self._announced = tuple(assignments)
 
     def held(self, key, timestamp: str, decision, policy) -> None:
         """The policy holds that submission's feedback back (``decision``: a :class:`.policy.Decision`)."""

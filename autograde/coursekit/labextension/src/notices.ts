@@ -45,6 +45,7 @@ export interface IStatus {
   readonly published?: number;
   readonly course_id: string;
   readonly language?: string;
+  readonly automatic?: boolean; // the grading service grades this assignment (no status yet: a grading is coming)
 }
 
 interface INotice {
@@ -107,6 +108,9 @@ function releasedNotice(status: IStatus, texts: ITexts): INotice {
 /** What the notification says about `status`, in its language; null for a state this extension does not know. */
 export function noticeOf(status: IStatus): INotice | null {
   const texts = textsOf(status.language);
+  if (status.state === SUBMITTED && status.automatic === false) {
+    return { message: texts.receivedByInstructor(submittedAt(status.timestamp)), type: 'info', opens: false };
+  }
   if (status.state === SUBMITTED || status.state === QUEUED) {
     return { message: texts.received(submittedAt(status.timestamp)), type: 'in-progress', opens: false };
   }

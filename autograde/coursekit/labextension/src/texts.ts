@@ -10,6 +10,8 @@ export type Language = 'zh' | 'en';
 export interface ITexts {
   /** A submission is in, nothing decided yet (graded, queued, or held back by a fault the service retries). */
   received(at: string): string;
+  /** A submission of an assignment the grading service does not grade: the instructor will. */
+  receivedByInstructor(at: string): string;
   ready(score: string, maxScore: string, pending: number): string;
   readyWithoutScore: string;
   notGraded: string;
@@ -25,6 +27,7 @@ export const DEFAULT_LANGUAGE: Language = 'zh';
 export const TEXTS: { readonly [language in Language]: ITexts } = {
   zh: {
     received: at => `已收到你 ${at} 的提交，正在评分…`,
+    receivedByInstructor: at => `已收到你 ${at} 的提交：这份作业的反馈由老师批改后发布`,
     ready: (score, maxScore, pending) =>
       `反馈已就绪：${score} / ${maxScore} 分` + (pending > 0 ? `，${pending} 道书面题待批改` : ''),
     readyWithoutScore: '反馈已就绪',
@@ -37,6 +40,7 @@ export const TEXTS: { readonly [language in Language]: ITexts } = {
   },
   en: {
     received: at => `Your submission of ${at} is in: grading…`,
+    receivedByInstructor: at => `Your submission of ${at} is in: your instructor will release its feedback after marking`,
     ready: (score, maxScore, pending) =>
       `Feedback ready: ${score} / ${maxScore} points` +
       (pending > 0 ? `, ${pending} written ${pending === 1 ? 'answer' : 'answers'} still to be marked` : ''),
