@@ -43,7 +43,10 @@ function scriptElement() {
 }
 
 const memory = new Map(Object.entries(scenario.memory));
-const localStorage = { getItem: key => (memory.has(key) ? memory.get(key) : null), setItem: (key, value) => memory.set(key, String(value)) };
+const localStorage = {
+  getItem: key => (memory.has(key) ? memory.get(key) : null),
+  setItem: (key, value) => memory.set(key, String(value))
+};
 const page = { console: console_, setTimeout, clearTimeout, Promise, URL, localStorage };
 page.window = page.self = page;
 page.document = {
@@ -102,7 +105,10 @@ const app = {
       if (commands.has(id)) {
         return commands.get(id).execute(args);
       }
-      return id === 'apputils:notify' ? `n${++notifications}` : id === 'apputils:update-notification' ? !scenario.closed : undefined;
+      if (id === 'apputils:notify') {
+        return `n${++notifications}`;
+      }
+      return id === 'apputils:update-notification' ? !scenario.closed : undefined; // closed: Lab no longer has it
     }
   },
   serviceManager: {

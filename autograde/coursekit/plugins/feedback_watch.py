@@ -135,7 +135,8 @@ class FeedbackWatch:
             parsed, secret = parse_name(entry.name), _secret(pathlib.Path(entry.path))
             if parsed is not None and secret:  # Submit writes the secret last: until then, not yet a submission
                 _, assignment, timestamp = parsed
-                self.submissions[entry.name] = _Submission(assignment, timestamp, secret, _language(pathlib.Path(entry.path)))
+                language = _language(pathlib.Path(entry.path))
+                self.submissions[entry.name] = _Submission(assignment, timestamp, secret, language)
 
 
 def _secret(folder: pathlib.Path) -> str:

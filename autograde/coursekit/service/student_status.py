@@ -142,7 +142,8 @@ def secret_of(inbound: pathlib.Path, key: tuple, timestamp: str) -> str:
     """The secret of ``key``'s submission made at ``timestamp``, from the exchange's inbound copy ("" if gone)."""
     assignment, student = key
     try:
-        folders = [entry.path for entry in os.scandir(inbound) if parse_name(entry.name) == (student, assignment, timestamp)]
+        folders = [entry.path for entry in os.scandir(inbound)
+                   if parse_name(entry.name) == (student, assignment, timestamp)]
     except FileNotFoundError:
         return ""
     for folder in folders:

@@ -61,7 +61,8 @@ function storage(): Storage | null {
 
 const notify: JupyterFrontEndPlugin<void> = {
   id: `${NAME}:notify`,
-  description: 'Tells the student, in a Lab notification, that their feedback is out (one click opens it) or why it will not come.',
+  description:
+    'Tells the student, in a Lab notification, that their feedback is out (one click opens it) or why it will not come.',
   autoStart: true,
   requires: [IDocumentManager],
   activate: (app: JupyterFrontEnd, documents: IDocumentManager) => {

@@ -102,7 +102,8 @@ function releasedNotice(status: IStatus, texts: ITexts): INotice {
   if (typeof status.score !== 'number' || typeof status.max_score !== 'number') {
     return { message: texts.readyWithoutScore, type: 'success', opens: true };
   }
-  return { message: texts.ready(points(status.score), points(status.max_score), status.pending ?? 0), type: 'success', opens: true };
+  const message = texts.ready(points(status.score), points(status.max_score), status.pending ?? 0);
+  return { message, type: 'success', opens: true };
 }
 
 /** What the notification says about `status`, in its language; null for a state this extension does not know. */
@@ -215,13 +216,15 @@ export class FeedbackNotices {
   private async notify(status: IStatus, notice: INotice): Promise<void> {
     const texts = textsOf(status.language);
     const submission = { course_id: status.course_id, assignment: status.assignment, timestamp: status.timestamp };
-    const actions = notice.opens ? [{ label: texts.open, commandId: OPEN_COMMAND, args: submission, displayType: 'accent' }] : [];
+    const button = { label: texts.open, commandId: OPEN_COMMAND, args: submission, displayType: 'accent' };
+    const actions = notice.opens ? [button] : [];
     const { message, type } = notice;
     const shown = this.shown.get(status.assignment);
-    const updated = shown !== undefined &&
-      (await this.app.commands.execute('apputils:update-notification', { id: shown.id, message, type, autoClose: false, actions }));
-    const id = updated && shown !== undefined ? shown.id :
-      await this.app.commands.execute('apputils:notify', { message, type, options: { autoClose: false, actions } });
+    // Lab's update command takes the options flat, its notify command under `options`
+    const updated = shown !== undefined && (await this.app.commands.execute(
+      'apputils:update-notification', { id: shown.id, message, type, autoClose: false, actions }));
+    const id = updated && shown !== undefined ? shown.id : await this.app.commands.execute(
+      'apputils:notify', { message, type, options: { autoClose: false, actions } });
     this.shown.set(status.assignment, { timestamp: status.timestamp, id: String(id) });
   }
 }
