@@ -77,6 +77,7 @@ def _targets(plan):
         "exchange inbound (everyone's submissions)": (f"{exchange}/inbound", "list"),
         "exchange outbound (plant a file)": (f"{exchange}/outbound/{ASSIGNMENT}", "write"),
         "exchange feedback": (f"{exchange}/feedback", "list"),
+        "exchange feedback status (everyone's scores)": (f"{exchange}/feedback_status", "list"),
     }
 
 

@@ -1,7 +1,9 @@
-"""A hub user in Chromium: log in, the Nbgrader menu, the Assignment List, code typed into a fetched notebook.
+"""A hub user in Chromium: log in, the Nbgrader menu, the Assignment List, code typed into a fetched notebook,
+the course's notifications (feedback ready, or why it will not come) and the feedback page they open.
 
-Used by test_hub.py (the whole loop, instructor and students) and test_hub_service.py (a student who
-submits and fetches feedback with nobody else acting). Screenshots land in ``artefacts/hub/``.
+Used by test_hub.py (the whole loop, instructor and students), test_hub_service.py (a student who
+submits and is told of their feedback with nobody else acting) and benchmarks/bench_notify.py.
+Screenshots land in ``artefacts/hub/``.
 """
 import re
 
@@ -69,12 +71,8 @@ def feedback_stamps(plan, student) -> list:
     return sorted(entry["name"] for entry in folder["content"]) if status == 200 else []
 
 
-def open_feedback(page, stamp, name, shows="目前得分"):
-    """One click on "(view feedback)" of the submission ``stamp`` in the open Assignment List, as the
-    student does: the course's Lab extension opens the page in Lab's HTML viewer, untrusted (a tab
-    already open on it is read from disk again). Its visible text, once it shows ``shows`` (the score line)."""
-    row = page.locator("#submitted_assignments_list .nested_list_item", has_text=stamp)  # one submission's row
-    row.get_by_text("(view feedback)").click()
+def _shown_page(page, name, shows):
+    """The feedback page the HTML viewer shows, untrusted (no scripts), once it shows ``shows``: its text."""
     viewer = page.locator(".jp-HTMLViewer", has=page.locator("iframe")).last
     viewer.wait_for(timeout=SHORT)
     assert viewer.locator("iframe").get_attribute("sandbox").split() == ["allow-same-origin"]  # no scripts
@@ -82,3 +80,34 @@ def open_feedback(page, stamp, name, shows="目前得分"):
     body.get_by_text(shows).first.wait_for(timeout=SHORT)
     shot(page, name)
     return body.inner_text()
+
+
+def open_feedback(page, stamp, name, shows="目前得分"):
+    """One click on "(view feedback)" of the submission ``stamp`` in the open Assignment List, as the
+    student does: the course's Lab extension opens the page in Lab's HTML viewer, untrusted (a tab
+    already open on it is read from disk again). Its visible text, once it shows ``shows`` (the score line)."""
+    row = page.locator("#submitted_assignments_list .nested_list_item", has_text=stamp)  # one submission's row
+    row.get_by_text("(view feedback)").click()
+    return _shown_page(page, name, shows)
+
+
+# A Lab notification (a toast): its message, its buttons
+TOAST, TOAST_MESSAGE = ".Toastify__toast", ".jp-toast-message"
+
+
+def notification(page, pattern, timeout_ms=SHORT):
+    """The course's notification whose message matches ``pattern`` (a regular expression), once Lab shows it:
+    its locator (the toast). Nobody clicks anything meanwhile."""
+    toast = page.locator(TOAST, has=page.locator(TOAST_MESSAGE, has_text=re.compile(pattern))).first
+    toast.wait_for(timeout=timeout_ms)
+    return toast
+
+
+def notification_text(toast) -> str:
+    return toast.locator(TOAST_MESSAGE).inner_text().strip()
+
+
+def open_from_notification(toast, page, name, shows="目前得分"):
+    """One click on the notification's button (查看反馈): the page, as "(view feedback)" shows it; its text."""
+    toast.get_by_role("button", name="查看反馈").click()
+    return _shown_page(page, name, shows)

@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import pathlib
+import re
 import secrets
 import shutil
 import stat
@@ -133,6 +134,54 @@ def loop_by_cli(plan, until="collect"):
     for step in steps[:steps.index(until) + 1]:
         done = instructor_nbgrader(plan, step, ASSIGNMENT)
         assert done.returncode == 0, f"{step}: {done.stderr[-2000:]}"
+
+
+def student_submits(plan, student) -> str:
+    """``nbgrader submit`` of the student's fetched assignment, from their terminal; the new submission's timestamp."""
+    done = as_user(plan, student, plan.python, "-m", "nbgrader", "submit", ASSIGNMENT)
+    assert done.returncode == 0, f"{student} submit: {done.stderr[-2000:]}"
+    return newest_submission(plan, student)[0]
+
+
+@contextlib.contextmanager
+def grading_policy(plan, **settings):
+    """The course's ``c.GradingService`` settings changed (e.g. ``cooldown=3600``) while the block runs, then put
+    back; the running service applies each change at its next round (it reads the config again when it changes)."""
+    config = plan.course_dir() / "nbgrader_config.py"
+    before = config.read_text(encoding="utf-8")
+    text = before
+    for name, value in settings.items():
+        text, found = re.subn(rf"^c\.GradingService\.{name} = .*$", f"c.GradingService.{name} = {value!r}", text,
+                              flags=re.M)
+        assert found == 1, f"no line c.GradingService.{name} = … in {config}"
+    config.write_text(text, encoding="utf-8")
+    try:
+        yield
+    finally:
+        config.write_text(before, encoding="utf-8")
+
+
+MARK_ALL = """
+import json, sys
+from coursekit.gradebook import open_gradebook, resolve_gradebook
+from coursekit.plugins.pending import class_pending
+course, assignment, student = sys.argv[1:]
+with open_gradebook(resolve_gradebook(course)) as gradebook:
+    answers = class_pending(gradebook, assignment).get(student, [])
+    for answer in answers:
+        gradebook.find_grade(answer.grade_id, answer.notebook, assignment, student).manual_score = answer.max_score
+    gradebook.db.commit()
+print(json.dumps(sum(answer.max_score for answer in answers)))
+"""
+
+
+def mark_written_answers(plan, student) -> float:
+    """The instructor gives every pending written answer of ``student`` full marks (nbgrader's gradebook, as the
+    marking page does); the points added."""
+    course = plan.course_dir()
+    done = as_user(plan, plan.instructor, plan.python, "-c", MARK_ALL, str(course), ASSIGNMENT, student, cwd=course)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return float(done.stdout.strip().splitlines()[-1])
 
 
 def newest_submission(plan, student) -> tuple:

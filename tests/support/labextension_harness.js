@@ -5,19 +5,25 @@
 //
 // Loading, as the page does: the file named by the built package.json (jupyterlab._build.load) runs
 // as a <script>; window._JUPYTERLAB[name] is a module-federation container; init(shareScope) gets
-// Lab's shared modules (here @jupyterlab/docmanager, at the installed Lab's version, whose
-// IDocumentManager token is a stand-in object); get('./extension') loads the plugin's chunk with a
-// <script> tag, as a browser would (a stand-in document runs the file it names).
+// Lab's shared modules (here @jupyterlab/docmanager and @jupyterlab/services, at the installed Lab's
+// versions: a stand-in IDocumentManager token, a stand-in ServerConnection); get('./extension') loads
+// the plugins' chunk with a <script> tag, as a browser would (a stand-in document runs the file it names).
 // Driving: each auto-started plugin is activated on a stand-in app; the scenario's executed commands
-// are replayed on the command registry's commandExecuted signal; what the extension asked Lab to
-// do is printed as JSON, with the console's warnings and errors.
+// are replayed on the command registry's commandExecuted signal, then its events (the student's
+// server's) on the event stream, one after another; then, when told to, the button of the last
+// notification is clicked. Printed as JSON: what the extension asked Lab to do (`asked`), the
+// requests it sent to its server (`requests`), both in the order made (`timeline`), what it left in
+// localStorage (`memory`), and the console's warnings and errors.
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const vm = require('vm');
 
 const [folder, scenarioJson] = process.argv.slice(-2);
-const scenario = JSON.parse(scenarioJson); // { executed: [...], open: [paths], lab: "4.6.6" }
+// { executed: [...], open: [paths], versions: {"@jupyterlab/docmanager": "4.6.6", ...}, events: [...],
+//   statuses: [...] (the server's answer when Lab opens), listing: {...} (nbgrader's answer to Fetch Feedback),
+//   memory: {...} (localStorage when Lab opens), closed: bool (the student closed the notifications), click: bool }
+const scenario = Object.assign({ executed: [], open: [], events: [], statuses: [], memory: {} }, JSON.parse(scenarioJson));
 const built = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8'));
 const BASE = `http://lab.test/lab/extensions/${built.name}/`; // where Lab serves the folder
 const logged = { warn: [], error: [] };
@@ -36,7 +42,12 @@ function scriptElement() {
   };
 }
 
-const page = { console: console_, setTimeout, clearTimeout, Promise, URL };
+const memory = new Map(Object.entries(scenario.memory));
+const localStorage = {
+  getItem: key => (memory.has(key) ? memory.get(key) : null),
+  setItem: (key, value) => memory.set(key, String(value))
+};
+const page = { console: console_, setTimeout, clearTimeout, Promise, URL, localStorage };
 page.window = page.self = page;
 page.document = {
   currentScript: null,
@@ -60,27 +71,58 @@ function runScript(script) {
 }
 
 const IDocumentManager = { name: '@jupyterlab/docmanager:IDocumentManager' };
-const shareScope = {
-  '@jupyterlab/docmanager': {
-    [scenario.lab]: { get: () => Promise.resolve(() => ({ IDocumentManager })), from: 'lab', eager: false, loaded: 1 }
+const BASE_URL = 'http://lab.test/user/s1/';
+const requests = [];
+const timeline = []; // requests and commands in the order they were made
+// Lab's ServerConnection: each request is noted (path under the server, method, JSON body) and answered as the
+// student's server would: the statuses (attention-feedback/status) or nbgrader's listing after Fetch Feedback.
+const ServerConnection = {
+  makeRequest: async (url, init, settings) => {
+    const path = url.slice(settings.baseUrl.length);
+    requests.push({ path, method: init.method, body: init.body === undefined ? null : JSON.parse(init.body) });
+    timeline.push(`request ${path}`);
+    const answer = path === 'attention-feedback/status' ? { statuses: scenario.statuses } : scenario.listing;
+    return new Response(JSON.stringify(answer ?? {}), { status: 200 });
   }
 };
+const modules = { '@jupyterlab/docmanager': { IDocumentManager }, '@jupyterlab/services': { ServerConnection } };
+const shareScope = Object.fromEntries(Object.entries(modules).map(([name, exported]) => [name, {
+  [scenario.versions[name]]: { get: () => Promise.resolve(() => exported), from: 'lab', eager: false, loaded: 1 }
+}]));
 
 const asked = [];
 const listeners = [];
+const commands = new Map();
+let notifications = 0;
+const streamed = [];
 const app = {
   commands: {
     commandExecuted: { connect: fn => listeners.push(fn) },
-    execute: async (id, args) => { asked.push({ execute: id, args }); }
+    addCommand: (id, options) => commands.set(id, options),
+    execute: async (id, args) => {
+      asked.push({ execute: id, args });
+      timeline.push(`execute ${id}`);
+      if (commands.has(id)) {
+        return commands.get(id).execute(args);
+      }
+      if (id === 'apputils:notify') {
+        return `n${++notifications}`;
+      }
+      return id === 'apputils:update-notification' ? !scenario.closed : undefined; // closed: Lab no longer has it
+    }
   },
-  serviceManager: { contents: { get: async (folderPath, options) => {
-    asked.push({ list: folderPath, content: options.content });
-    return { content: [
-      { type: 'file', name: 'ch04_attention.html', path: `${folderPath}/ch04_attention.html` },
-      { type: 'file', name: 'notes.txt', path: `${folderPath}/notes.txt` },
-      { type: 'directory', name: 'old.html', path: `${folderPath}/old.html` }
-    ] };
-  } } }
+  serviceManager: {
+    serverSettings: { baseUrl: BASE_URL },
+    events: { stream: { connect: fn => streamed.push(fn) } },
+    contents: { get: async (folderPath, options) => {
+      asked.push({ list: folderPath, content: options.content });
+      return { content: [
+        { type: 'file', name: 'ch04_attention.html', path: `${folderPath}/ch04_attention.html` },
+        { type: 'file', name: 'notes.txt', path: `${folderPath}/notes.txt` },
+        { type: 'directory', name: 'old.html', path: `${folderPath}/old.html` }
+      ] };
+    } }
+  }
 };
 // Lab's document manager: a document open on a path of scenario.open can be reverted (read from disk again).
 const documents = {
@@ -112,12 +154,26 @@ function activate(plugin) {
   const exported = module.default;
   const plugins = Array.isArray(exported) ? exported : [exported];
   plugins.filter(plugin => plugin.autoStart).forEach(activate);
+  const settle = () => new Promise(resolve => setTimeout(resolve, 30));
+  await settle();
   for (const executed of scenario.executed) {
     listeners.forEach(fn => fn(app.commands, executed));
   }
-  await new Promise(resolve => setTimeout(resolve, 50));
+  for (const event of scenario.events) {
+    streamed.forEach(fn => fn(app.serviceManager.events, event));
+    await settle();
+  }
+  if (scenario.click) {  // the button of the last notification shown or updated
+    const last = asked.filter(step => /^apputils:(notify|update-notification)$/.test(step.execute)).pop();
+    const button = (last.args.options || last.args).actions[0];
+    // Lab runs a button's command and logs its failure, as here
+    await app.commands.execute(button.commandId, button.args)
+      .catch(error => console_.error(`Failed to executed '${button.commandId}': ${error}`));
+  }
+  await settle();
   const requires = plugins.map(plugin => (plugin.requires || []).map(token => token.name));
-  console.log(JSON.stringify({ ids: plugins.map(plugin => plugin.id), requires, asked, logged }));
+  const left = Object.fromEntries(memory);
+  console.log(JSON.stringify({ ids: plugins.map(plugin => plugin.id), requires, asked, requests, timeline, memory: left, logged }));
 })().catch(error => {
   console.error(error);
   process.exit(1);

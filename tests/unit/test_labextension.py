@@ -1,14 +1,17 @@
 """Does the students' Lab extension (autograde/coursekit/labextension) open a fetched feedback page, as
-it is on disk now, when nbgrader's "(view feedback)" moves the file browser there, and nothing else;
-does Lab find it; does the wheel ship exactly what the build wrote?
+it is on disk now, when nbgrader's "(view feedback)" moves the file browser there, and nothing else; does
+it tell the student, in their language, that their feedback is out (fetched first, one click opens it) or
+why it will not come; does Lab find it; does the wheel ship exactly what the build wrote?
 
-The extension is TypeScript (``src/index.ts``) built by JupyterLab's builder into the committed
+The extension is TypeScript (``src/``) built by JupyterLab's builder into the committed
 ``attention-feedback/`` (``make labextension``). Here Node loads that build as Lab's page does
 (tests/support/labextension_harness.js: the remoteEntry file, the container's init and get, its
 chunk through a <script> tag) and drives it against a stand-in Lab (command registry, contents
-service, document manager). tests/integration/test_labextension_build.py checks that the build is
-what the source builds to; the hub's Chromium tests (test_hub_service.py, test_hub.py) click the
-real link.
+service, document manager, event stream, server connection), with the statuses the student's server
+sends built from the service's own record (coursekit.service.student_status). The student's clock is
+UTC. tests/integration/test_labextension_build.py checks that the build is what the source builds to;
+the hub's Chromium tests (test_hub_service.py, test_hub.py) click the real link and wait for the real
+notification.
 """
 import json
 import os
@@ -23,14 +26,37 @@ import pytest
 from jupyterlab_server.config import get_federated_extensions
 from setuptools.config.expand import canonic_data_files
 
+from coursekit.plugins.feedback_watch import SCHEMA_ID
+from coursekit.service import student_status as ss
+from coursekit.service.policy import ATTEMPTS, COOLDOWN, DEADLINE
+
 REPO = pathlib.Path(__file__).resolve().parents[2]
 EXTENSIONS = REPO / "autograde" / "coursekit" / "labextension"
 NAME = "attention-feedback"
 BUILT = EXTENSIONS / NAME
 HARNESS = REPO / "tests" / "support" / "labextension_harness.js"
-FOLDER = "ch04_attention/feedback/2026-12-01 10:00:00.123456 UTC"
+A, COURSE_ID = "ch04_attention", "c1"
+STAMP = "2026-12-01 10:00:00.123456 UTC"
+FOLDER = f"{A}/feedback/{STAMP}"
 PAGE = f"{FOLDER}/ch04_attention.html"
 VIEW_FEEDBACK = {"id": "filebrowser:go-to-path", "args": {"path": FOLDER}}
+OPEN = f"{NAME}:open-feedback"
+MEMORY = f"{NAME}:http://lab.test/user/s1/:{A}"  # what the extension remembers, per server and assignment
+# nbgrader's answer to Fetch Feedback: its listing, which names the submission's fetched folder
+LISTING = {"success": True, "value": [{"assignment_id": A, "status": "fetched"},
+                                      {"assignment_id": A, "status": "submitted",
+                                       "submissions": [{"timestamp": STAMP, "local_feedback_path": FOLDER}]}]}
+FETCH = {"path": "assignments/fetch_feedback", "method": "POST", "body": {"course_id": COURSE_ID, "assignment_id": A}}
+ASK = {"path": "attention-feedback/status", "method": "GET", "body": None}
+SUBMITTED = ss.FeedbackStatus(A, STAMP, ss.SUBMITTED)
+RELEASED = ss.released(A, STAMP, score=12.0, max_score=20.0, pending=8, now=1.0)
+
+
+def _lab_versions() -> dict:
+    """The installed JupyterLab's own versions of the modules it shares with the extension."""
+    resolutions = json.loads((pathlib.Path(jupyterlab.__file__).parent / "static" / "package.json").read_text())
+    return {name: resolutions["resolutions"][name].lstrip("~^")
+            for name in ("@jupyterlab/docmanager", "@jupyterlab/services")}
 
 
 def _node() -> str:
@@ -42,14 +68,38 @@ def _node() -> str:
     return node
 
 
-def _run(executed, open_pages=()) -> dict:
+def _run(executed=(), open_pages=(), **scenario) -> dict:
     """What the built extension asked the stand-in Lab, after these executed commands, with documents
-    already open on ``open_pages``; the Lab offers its docmanager at the installed JupyterLab's version."""
-    scenario = {"executed": executed, "open": list(open_pages), "lab": jupyterlab.__version__}
-    done = subprocess.run([_node(), str(HARNESS), str(BUILT), json.dumps(scenario)],
-                          capture_output=True, text=True, timeout=30)
+    already open on ``open_pages``, and the rest of the harness's scenario (events, statuses, listing,
+    memory, closed, click); Lab shares its modules at the installed JupyterLab's versions."""
+    scenario = {"executed": list(executed), "open": list(open_pages), "versions": _lab_versions(), **scenario}
+    done = subprocess.run([_node(), str(HARNESS), str(BUILT), json.dumps(scenario)], capture_output=True,
+                          text=True, timeout=30, env={**os.environ, "TZ": "UTC"})
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+def _event(status: ss.FeedbackStatus, language="zh", automatic=True) -> dict:
+    """What the student's server emits (coursekit/plugins/feedback_watch.py) and Lab's event stream delivers."""
+    return {"schema_id": SCHEMA_ID, **status.to_dict(), "course_id": COURSE_ID, "language": language,
+            "automatic": automatic}
+
+
+def _notices(shown: dict) -> list:
+    """(how, message, type, button label) of each notification shown ("notify") or updated, in order."""
+    found = []
+    for step in shown["asked"]:
+        if step.get("execute") in ("apputils:notify", "apputils:update-notification"):
+            args = step["args"]
+            actions = (args.get("options") or args)["actions"]
+            found.append((step["execute"].split(":")[1].split("-")[0], args["message"], args["type"],
+                          actions[0]["label"] if actions else None))
+    return found
+
+
+def _lab_steps(shown: dict) -> list:
+    """What the extension asked Lab, but for its notifications."""
+    return [step for step in shown["asked"] if not str(step.get("execute", "")).startswith("apputils:")]
 
 
 def test_does_view_feedback_open_the_folders_html_pages_in_the_html_viewer():
@@ -90,12 +140,136 @@ def test_does_anything_else_leave_lab_alone(executed):
     assert _run([executed], open_pages=[PAGE])["asked"] == []
 
 
-def test_is_it_one_plugin_that_takes_lab_s_document_manager_at_the_installed_version():
-    """One plugin, needing Lab's IDocumentManager, shared from the installed JupyterLab with no
-    "Unsatisfied version" warning (the build's required range admits the Lab it runs in)."""
+def test_after_submit_is_the_student_told_grading_then_the_score_with_the_page_fetched_first():
+    """Submitted: "grading…" at the submission's time; released: nbgrader's Fetch Feedback is sent first,
+    then the same notification says the score line with a button; one request when Lab opened, none while
+    it waited; what was shown is remembered."""
+    shown = _run(events=[_event(SUBMITTED), _event(RELEASED)], listing=LISTING)
+    assert _notices(shown) == [
+        ("notify", "已收到你 10:00:00 的提交，正在评分…", "in-progress", None),
+        ("update", "反馈已就绪：12 / 20 分，8 道书面题待批改", "success", "查看反馈"),
+    ]
+    assert shown["requests"] == [ASK, FETCH]
+    assert shown["timeline"] == ["request attention-feedback/status", "execute apputils:notify",
+                                 "request assignments/fetch_feedback", "execute apputils:update-notification"]
+    update = shown["asked"][-1]["args"]
+    assert update["id"] == "n1" and update["autoClose"] is False
+    assert update["actions"][0]["commandId"] == OPEN
+    assert shown["memory"] == {MEMORY: f"{STAMP}|released||1"}
+    assert shown["logged"] == {"warn": [], "error": []}
+
+
+def test_does_one_click_open_the_fetched_page_as_view_feedback_does_never_stale():
+    """The button opens the fetched folder's page in the HTML viewer, a tab already open on it read again
+    first (the same code as "(view feedback)"), with no second fetch."""
+    shown = _run(events=[_event(RELEASED)], listing=LISTING, click=True, open_pages=[PAGE])
+    assert _lab_steps(shown) == [
+        {"execute": OPEN, "args": {"course_id": COURSE_ID, "assignment": A, "timestamp": STAMP}},
+        {"list": FOLDER, "content": True},
+        {"find": PAGE, "widget": None},
+        {"revert": PAGE},
+        {"execute": "docmanager:open", "args": {"path": PAGE, "factory": "HTML Viewer"}},
+    ]
+    assert shown["requests"] == [ASK, FETCH]
+
+
+def test_does_a_click_whose_fetch_found_nothing_fetch_again_and_say_why_it_cannot_open():
+    """nbgrader's listing names no folder for the submission: the click fetches again, opens nothing, and the
+    failure names the submission (Lab logs a button's failure)."""
+    shown = _run(events=[_event(RELEASED)], listing={"success": True, "value": []}, click=True)
+    assert shown["requests"] == [ASK, FETCH, FETCH]
+    assert [step for step in _lab_steps(shown) if "list" in step] == []
+    assert shown["logged"]["error"] == [
+        f"Failed to executed '{OPEN}': Error: no fetched feedback for {A} submitted {STAMP}"]
+
+
+@pytest.mark.parametrize("status, message, kind", [
+    (ss.held(A, STAMP, COOLDOWN, until=1_764_583_500.0, now=1.0),  # 2025-12-01 10:05:00 UTC
+     "这次提交的反馈将在 10:05:00 自动发布（两次自动反馈之间有冷却时间）", "info"),
+    (ss.held(A, STAMP, ATTEMPTS, limit=3, now=1.0), "自动反馈的 3 次机会已用完：这次提交的反馈由老师批改后发布", "warning"),
+    (ss.held(A, STAMP, DEADLINE, now=1.0), "已过截止时间：这次提交不再自动反馈，由老师批改后发布", "warning"),
+    (ss.held(A, STAMP, ss.PAUSED, now=1.0), "老师暂停了自动评分：恢复后会评分并发布反馈，到时这里会告诉你", "info"),
+    (ss.released(A, STAMP, graded=False, now=1.0), "反馈已就绪：这次提交没有被自动评分，打开看原因和该怎么做", "warning"),
+    (ss.released(A, STAMP, now=1.0), "反馈已就绪", "success"),
+], ids=["cooldown", "attempts", "deadline", "paused", "not graded", "no score"])
+def test_is_the_student_told_why_automatic_feedback_will_not_come(status, message, kind):
+    """Each reason in the student's words, the cooldown with the time it ends; a button only where a page is out."""
+    shown = _run(events=[_event(status)], listing=LISTING)
+    assert _notices(shown) == [("notify", message, kind, "查看反馈" if status.state == ss.RELEASED else None)]
+    assert (FETCH in shown["requests"]) == (status.state == ss.RELEASED)
+
+
+@pytest.mark.parametrize("status, message", [
+    (RELEASED, "Feedback ready: 12 / 20 points, 8 written answers still to be marked"),
+    (ss.released(A, STAMP, score=19.5, max_score=20.0, pending=1, now=1.0),
+     "Feedback ready: 19.5 / 20 points, 1 written answer still to be marked"),
+    (ss.held(A, STAMP, ATTEMPTS, limit=2, now=1.0),
+     "All 2 automatic feedbacks are used: your instructor will release this submission's feedback after marking"),
+    (SUBMITTED, "Your submission of 10:00:00 is in: grading…"),
+])
+def test_does_the_english_edition_speak_english(status, message):
+    """A submission of the English edition (its notebook says so): the same notices from the English column."""
+    shown = _run(events=[_event(status, language="en")], listing=LISTING)
+    assert [notice[1] for notice in _notices(shown)] == [message]
+    assert _notices(shown)[0][3] in (None, "Open feedback")
+
+
+@pytest.mark.parametrize("language, message", [
+    ("zh", "已收到你 10:00:00 的提交：这份作业的反馈由老师批改后发布"),
+    ("en", "Your submission of 10:00:00 is in: your instructor will release its feedback after marking"),
+])
+def test_is_a_submission_the_service_does_not_grade_never_said_to_be_grading(language, message):
+    """An assignment the grading service does not grade (it did not announce it): no "grading…", but who will."""
+    shown = _run(events=[_event(SUBMITTED, language=language, automatic=False)])
+    assert _notices(shown) == [("notify", message, "info", None)]
+
+
+def test_is_a_release_again_after_marking_a_new_notice_with_the_new_score():
+    """Released, then released again (marked since: a new publication): fetched again, the new score."""
+    again = ss.released(A, STAMP, score=14.25, max_score=20.0, pending=0, now=2.0)
+    shown = _run(events=[_event(RELEASED), _event(again)], listing=LISTING)
+    assert [notice[:2] for notice in _notices(shown)] == [
+        ("notify", "反馈已就绪：12 / 20 分，8 道书面题待批改"), ("update", "反馈已就绪：14.25 / 20 分")]
+    assert shown["requests"] == [ASK, FETCH, FETCH]
+
+
+def test_when_lab_opens_is_what_was_shown_in_this_browser_not_shown_again():
+    """The server's answer when Lab opens: a release already shown here (remembered) says nothing; one not
+    shown yet (a newer publication) is fetched and shown; an in-progress submission is shown."""
+    remembered = _run(statuses=[_event(RELEASED)], memory={MEMORY: f"{STAMP}|released||1"}, listing=LISTING)
+    assert _notices(remembered) == [] and remembered["requests"] == [ASK]
+    newer = _run(statuses=[_event(RELEASED)], memory={MEMORY: f"{STAMP}|submitted||0"}, listing=LISTING)
+    assert [notice[1] for notice in _notices(newer)] == ["反馈已就绪：12 / 20 分，8 道书面题待批改"]
+    grading = _run(statuses=[_event(SUBMITTED)])
+    assert [notice[:3] for notice in _notices(grading)] == [("notify", "已收到你 10:00:00 的提交，正在评分…", "in-progress")]
+
+
+def test_is_a_closed_notification_replaced_by_a_new_one():
+    """The student closed "grading…" (Lab's update answers false): the release comes as a new notification."""
+    shown = _run(events=[_event(SUBMITTED), _event(RELEASED)], listing=LISTING, closed=True)
+    assert [notice[0] for notice in _notices(shown)] == ["notify", "update", "notify"]
+
+
+def test_does_an_older_submission_s_news_not_cover_the_newest_but_its_release_does():
+    """Grading the newest: a decision about an older submission says nothing; that older one's release does."""
+    older = "2026-12-01 09:00:00.000000 UTC"
+    shown = _run(events=[_event(SUBMITTED), _event(ss.held(A, older, DEADLINE, now=1.0)),
+                         _event(ss.released(A, older, score=3.0, max_score=20.0, now=2.0))], listing=LISTING)
+    assert [notice[1] for notice in _notices(shown)] == ["已收到你 10:00:00 的提交，正在评分…", "反馈已就绪：3 / 20 分"]
+
+
+def test_are_other_events_left_alone():
+    """An event of another schema (Lab's own, the server's) is not the extension's."""
+    shown = _run(events=[{**_event(RELEASED), "schema_id": "https://events.jupyter.org/jupyter_server/contents"}])
+    assert shown["asked"] == [] and shown["requests"] == [ASK]
+
+
+def test_are_there_two_plugins_that_take_lab_s_shared_modules_at_the_installed_versions():
+    """Two plugins, each needing Lab's IDocumentManager; Lab's docmanager and services shared from the installed
+    JupyterLab with no "Unsatisfied version" warning (the build's required ranges admit the Lab it runs in)."""
     shown = _run([])
-    assert shown["ids"] == [f"{NAME}:open-on-view"]
-    assert shown["requires"] == [["@jupyterlab/docmanager:IDocumentManager"]]
+    assert shown["ids"] == [f"{NAME}:open-on-view", f"{NAME}:notify"]
+    assert shown["requires"] == [["@jupyterlab/docmanager:IDocumentManager"]] * 2
     assert shown["logged"] == {"warn": [], "error": []}
 
 

@@ -1,7 +1,8 @@
 """Does the course's feedback page name each graded cell and show unmarked answers as pending?
 
 coursekit/plugins/feedback_page.py, pending.py and release_feedback.py on a small synthetic notebook and
-gradebook, exported the way ``generate_feedback`` exports (nbgrader's own GenerateFeedback config, no CLI).
+gradebook, exported the way ``generate_feedback`` exports (nbgrader's own GenerateFeedback config, no CLI);
+and does the release tell the student's Lab what the page shows (coursekit/service/student_status.py)?
 """
 import logging
 import re
@@ -14,8 +15,9 @@ from nbgrader.converters import GenerateFeedback
 from nbgrader.coursedir import CourseDirectory
 
 from coursekit.plugins import CourseFeedbackExporter, GetGradesForFeedback, ReleaseFeedbackTellingPending
-from coursekit.plugins.feedback_page import IMAGE_ALT, page_tally
+from coursekit.plugins.feedback_page import IMAGE_ALT, page_score, page_tally
 from coursekit.plugins.pending import PENDING, Tally, class_pending, total_line
+from coursekit.service import student_status
 from support.course_tools import visible_text
 from support.synthetic_class import gradebook_of
 
@@ -145,3 +147,23 @@ def test_does_release_feedback_read_the_released_page_and_name_one_generated_bef
     assert "s1 的反馈是在批改之前生成的：页面上 2 道待批改，成绩册里只剩 1 道" in caplog.text
     assert f"nbgrader generate_feedback {A} --student s1 --force" in caplog.text
     assert "ch04_attention：本次发布的反馈里有 1 名学生共 2 道书面题待批改（2 分）" in caplog.text
+
+
+def test_does_release_feedback_tell_the_student_what_the_released_page_shows(gradebook, tmp_path):
+    """Released through nbgrader's own start(): the page lands in the exchange, and beside it the student's
+    status says released, 4.5 / 7 with 2 answers pending, exactly the page's score line; named by the secret."""
+    page = _page(gradebook)
+    assert page_score(page) == (4.5, 7.0) and re.search(r"目前得分 <b>4\.5 / 7</b>", page)
+    folder = tmp_path / "course" / "feedback" / "s1" / A
+    folder.mkdir(parents=True)
+    (folder / f"{A}.html").write_text(page, encoding="utf-8")
+    (folder / "timestamp.txt").write_text("2026-12-01 10:00:01.000000 UTC")
+    (folder / "submission_secret.txt").write_text("5e" * 64)
+    coursedir = CourseDirectory(root=str(tmp_path / "course"), assignment_id=A, db_url=gradebook, course_id="c1")
+    (tmp_path / "exchange").mkdir(mode=0o777)  # nbgrader's exchange root: everybody writes
+    (tmp_path / "exchange").chmod(0o777)
+    ReleaseFeedbackTellingPending(coursedir=coursedir, root=str(tmp_path / "exchange")).start()
+    assert len(list((tmp_path / "exchange" / "c1" / "feedback").glob("*.html"))) == 1
+    told = student_status.read(tmp_path / "exchange", "c1", "5e" * 64)
+    assert (told.state, told.timestamp, told.graded, told.score, told.max_score, told.pending) == \
+        (student_status.RELEASED, "2026-12-01 10:00:01.000000 UTC", True, 4.5, 7.0, 2)

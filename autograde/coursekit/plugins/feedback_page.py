@@ -25,7 +25,7 @@ from .cell_names import cell_names
 from .pending import PENDING, PendingAnswer, Tally, class_tallies, is_pending, student_line, total_line
 
 __all__ = ["CourseFeedbackExporter", "GetGradesForFeedback", "IMAGE_ALT", "NBGRADER_COMMENTS", "TEMPLATE", "TEMPLATES",
-           "page_tally"]
+           "page_score", "page_tally"]
 
 TEMPLATES = pathlib.Path(__file__).with_name("templates")
 TEMPLATE = "course_feedback"
@@ -116,7 +116,8 @@ class CourseFeedbackExporter(HTMLExporter):
         return _IMG_WITHOUT_ALT.sub(f'<img alt="{IMAGE_ALT}"', page), resources
 
 
-# what the template writes on the page's container: read back by release_feedback (a page of nbgrader's has none)
+# what the template writes on the page's container: read back by release_feedback (a page of nbgrader's has none),
+# which tells the student's Lab the score and pending answers their page shows (coursekit/service/student_status.py)
 _PAGE_TALLY = re.compile(r'data-pending="(\d+)" data-pending-points="([0-9.]+)"')
 
 
@@ -124,3 +125,12 @@ def page_tally(page: str) -> Tally | None:
     """The pending answers a feedback page shows (``None``: not a page of the course's template)."""
     found = _PAGE_TALLY.search(page)
     return Tally(int(found.group(1)), float(found.group(2))) if found else None
+
+
+_PAGE_SCORE = re.compile(r'data-score="(-?[0-9.]+)" data-max-score="([0-9.]+)"')
+
+
+def page_score(page: str) -> tuple | None:
+    """(score, max score) as a feedback page shows them (``None``: not a page of the course's template)."""
+    found = _PAGE_SCORE.search(page)
+    return (float(found.group(1)), float(found.group(2))) if found else None

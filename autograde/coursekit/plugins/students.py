@@ -1,4 +1,4 @@
-"""The students' Jupyter server extension: their Validate as the course's.
+"""The students' Jupyter server extension: their Validate as the course's; their feedback watched.
 
 A student's Validate button runs nbgrader's ``Validator`` in the student's own Jupyter server,
 on their own notebook, with the hub's system-wide settings: the course's kernel (a cell runner
@@ -7,7 +7,12 @@ forked from a pre-imported template, outside the sandbox since it is the student
 (``jpserver_extensions``). When the server starts, it makes the Validator name the written
 questions still unanswered in one Chinese entry (:func:`.validation.name_unanswered_questions`):
 nbgrader offers no setting for that, so it is done here, by the one program that shows it.
+
+It also watches the student's submissions' feedback status (:mod:`.feedback_watch`) and tells their
+Lab as soon as feedback is out, or why it will not come automatically (the course's Lab extension,
+``coursekit/labextension``, shows it).
 """
+from . import feedback_watch
 from .validation import name_unanswered_questions
 
 __all__ = ["EXTENSION"]
@@ -22,3 +27,11 @@ def _jupyter_server_extension_points():
 def _load_jupyter_server_extension(serverapp) -> None:
     name_unanswered_questions()
     serverapp.log.info("the course's Validate: unanswered written questions named in one entry")
+    try:
+        watch = feedback_watch.start(serverapp)
+    except Exception:  # Validate stays the course's; only the notifications are missing, and the log says why
+        serverapp.log.exception("the course's feedback watch could not start: no notifications in this Lab")
+        return
+    if watch is not None:
+        serverapp.log.info(f"feedback of course {watch.course_id} watched every {feedback_watch.LOOK_SECONDS:g} s; "
+                           f"the Lab is told by the event {feedback_watch.SCHEMA_ID}")

@@ -75,6 +75,10 @@ class FairQueue:
     def pending(self, key) -> Job | None:
         return self._pending.get(key)
 
+    def jobs(self) -> list:
+        """Every pending job (none being worked on), in no particular order."""
+        return list(self._pending.values())
+
     def is_busy(self, key) -> bool:
         return key in self._busy
 

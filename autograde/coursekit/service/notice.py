@@ -8,13 +8,17 @@ do. The reason is the one the gradebook holds (escaped: it may quote the student
 """
 import html
 
-__all__ = ["notice_page"]
+__all__ = ["notice_page", "is_notice", "NOT_GRADED"]
+
+# On the page's <body>: the course's release_feedback reads it back and tells the student's Lab that this
+# submission was not graded (coursekit/service/student_status.py), rather than a score of 0.
+NOT_GRADED = 'data-not-graded="true"'
 
 _PAGE = """<!DOCTYPE html>
 <html lang="zh-CN"><head><meta charset="utf-8"><title>{assignment}：未能自动评分</title>
 <style>body{{font-family:sans-serif;max-width:46em;margin:2em auto;line-height:1.6}}
 pre{{white-space:pre-wrap;background:#f6f6f6;padding:.8em;border-left:4px solid #c33}}</style></head>
-<body><h1>{assignment}：这次提交没有被自动评分</h1>
+<body {not_graded}><h1>{assignment}：这次提交没有被自动评分</h1>
 <p>评分服务收到了你在 <b>{timestamp}</b> 的提交，但没能给它评分，原因如下：</p>
 <pre>{reason}</pre>
 <p>这不是你的分数：请在 JupyterLab 里打开笔记本，确认它能完整运行（Kernel → Restart Kernel and Run All Cells），
@@ -28,4 +32,9 @@ what the gradebook holds.）</p>
 def notice_page(assignment: str, timestamp: str, reason: str) -> str:
     """The HTML page for a submission of ``assignment`` made at ``timestamp`` that was not graded."""
     return _PAGE.format(assignment=html.escape(assignment), timestamp=html.escape(timestamp),
-                        reason=html.escape(reason))
+                        reason=html.escape(reason), not_graded=NOT_GRADED)
+
+
+def is_notice(page: str) -> bool:
+    """Is ``page`` this module's page (the reason on it is escaped: it cannot write the mark itself)?"""
+    return f"<body {NOT_GRADED}>" in page

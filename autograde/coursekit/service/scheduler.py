@@ -30,6 +30,7 @@ from .fair_queue import GRADE, RELEASE, FairQueue, Job
 from .inbox import inbound_folder, newest_submissions
 from .log import short_time
 from .policy import decide
+from .student_status import StatusBoard
 from .worker import CannotGrade, Graded
 
 __all__ = ["Scheduler", "TIMEOUT_REASON", "BACKOFF"]
@@ -56,6 +57,7 @@ class Scheduler:
         self.queue, self.running, self.faults, self.retry_after = FairQueue(), {}, {}, {}
         self._complete, self._waiting_for = set(), ""
         self._redo = set()  # keys whose grading a stop cut short: graded again even if autograded/ looks current
+        self.board = StatusBoard(exchange_root, course_id, self.inbound, log, clock)  # what students are told
 
     # ---------- start-up ----------
 
@@ -84,6 +86,7 @@ class Scheduler:
 
     def poll(self) -> None:
         now = self.clock()
+        self.board.announce(self.policy.assignments)
         try:
             found = newest_submissions(self.inbound, self.policy.assignments, self._complete)
         except OSError as error:  # nothing of the exchange can be seen: no submission is lost, none is graded
@@ -154,6 +157,8 @@ class Scheduler:
                                "left to the instructor, no automatic feedback", job.key)
                 continue
             decision = decide(self.policy, job.assignment, entry.releases, now)
+            if not decision.release:
+                self.board.held(job.key, job.timestamp, decision, self.policy)
             if job.kind == RELEASE and not decision.release:
                 self.queue.done(job.key)
                 self.journal.finished(job.key, job.timestamp, held={"reason": decision.reason, "until": decision.until})
@@ -166,7 +171,9 @@ class Scheduler:
         return False
 
     def _may_start(self) -> bool:
-        waiting_for = ("the pause file (python -m coursekit.service resume)" if control.is_paused(self.course)
+        paused = control.is_paused(self.course)
+        self.board.pause(self.queue.jobs(), paused)
+        waiting_for = ("the pause file (python -m coursekit.service resume)" if paused
                        else lock.gate_holder(self.course))
         if waiting_for != self._waiting_for:
             self.log.write(f"paused: waiting for {waiting_for}" if waiting_for else "resumed")

@@ -1,35 +1,26 @@
 /**
- * One click on "(view feedback)" in nbgrader's Assignment List opens the fetched feedback page, as
- * it is on disk now.
+ * The students' Lab extension: feedback finds the student, and one click opens it as it is on disk now.
  *
- * nbgrader turns that link into `filebrowser:go-to-path` on the feedback folder
- * (<assignment>/feedback/<timestamp>), which only moves the file browser: the student then had to
- * find the HTML file, open it and press "Trust HTML". This plugin watches the command registry for
- * that command on such a folder and opens the folder's pages in Lab's HTML viewer.
- *
- * Fetch Feedback writes a page released again (written answers marked since) over the old file, under
- * the same name. Lab would only bring forward a tab already open on it, showing what it read when it
- * was opened, so an open document of that page is reverted (read from disk again) first.
- *
- * The page is opened untrusted, that is without scripts, which it does not need to be read. Its cell
- * outputs are the student's own code's, and a trusted viewer would run them with the Lab's origin.
+ * - `open-on-view`: nbgrader turns "(view feedback)" in the Assignment List into
+ *   `filebrowser:go-to-path` on the feedback folder (<assignment>/feedback/<timestamp>), which only
+ *   moves the file browser: the student then had to find the HTML file, open it and press "Trust
+ *   HTML". This plugin watches the command registry for that command on such a folder and opens the
+ *   folder's pages in Lab's HTML viewer (./pages.ts: an open tab is read from disk again first).
+ * - `notify`: after Submit, a notification follows the submission, told by the student's own server,
+ *   until its feedback is out (fetched, one click to open it, by the same code) or it says why
+ *   automatic feedback will not come (./notices.ts), in the submission's language (./texts.ts).
  */
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { IDocumentManager } from '@jupyterlab/docmanager';
 
-const NAME = 'attention-feedback';
+import { FeedbackNotices, IStatus, NAME, OPEN_COMMAND, OPEN_LABEL, SCHEMA_ID } from './notices';
+import { showFeedback } from './pages';
+
 const FEEDBACK_FOLDER = /(^|\/)feedback\/[^/]+\/?$/;
-const VIEWER = 'HTML Viewer';
 
 interface IExecuted {
   readonly id: string;
   readonly args: { readonly [key: string]: unknown };
-}
-
-interface IListed {
-  readonly type: string;
-  readonly name: string;
-  readonly path: string;
 }
 
 /** The feedback folder an executed command moved the file browser to, without a trailing slash; else null. */
@@ -41,29 +32,7 @@ function feedbackFolder(executed: IExecuted): string | null {
   return path.replace(/\/$/, '');
 }
 
-/** The HTML files directly in `folder` (nbgrader writes one page per notebook). */
-async function feedbackPages(app: JupyterFrontEnd, folder: string): Promise<string[]> {
-  const listing = await app.serviceManager.contents.get(folder, { content: true });
-  const items = listing.content as IListed[];
-  return items.filter(item => item.type === 'file' && item.name.endsWith('.html')).map(item => item.path);
-}
-
-/** Opens `path` in the HTML viewer; a document already open on it (in any viewer) is read from disk again first. */
-async function showPage(app: JupyterFrontEnd, documents: IDocumentManager, path: string): Promise<void> {
-  const open = documents.findWidget(path, null);
-  if (open) {
-    await open.context.revert();
-  }
-  await app.commands.execute('docmanager:open', { path, factory: VIEWER });
-}
-
-async function showFeedback(app: JupyterFrontEnd, documents: IDocumentManager, folder: string): Promise<void> {
-  for (const path of await feedbackPages(app, folder)) {
-    await showPage(app, documents, path);
-  }
-}
-
-const plugin: JupyterFrontEndPlugin<void> = {
+const openOnView: JupyterFrontEndPlugin<void> = {
   id: `${NAME}:open-on-view`,
   description: "Opens the feedback page, as it is now, when a student clicks nbgrader's (view feedback).",
   autoStart: true,
@@ -81,4 +50,31 @@ const plugin: JupyterFrontEndPlugin<void> = {
   }
 };
 
-export default plugin;
+/** The browser's localStorage, or null where the page may not use it (the notices then forget on reload). */
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+const notify: JupyterFrontEndPlugin<void> = {
+  id: `${NAME}:notify`,
+  description:
+    'Tells the student, in a Lab notification, that their feedback is out (one click opens it) or why it will not come.',
+  autoStart: true,
+  requires: [IDocumentManager],
+  activate: (app: JupyterFrontEnd, documents: IDocumentManager) => {
+    const notices = new FeedbackNotices(app, documents, storage());
+    app.commands.addCommand(OPEN_COMMAND, { label: OPEN_LABEL, execute: args => notices.open(args) });
+    app.serviceManager.events.stream.connect((_, event) => {
+      if (event.schema_id === SCHEMA_ID) {
+        void notices.take(event as unknown as IStatus);
+      }
+    });
+    notices.catchUp().catch(error => console.error(`${NAME}: could not ask for the feedback status`, error));
+  }
+};
+
+export default [openOnView, notify];
