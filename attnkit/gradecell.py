@@ -4,16 +4,18 @@ Each test cell calls :func:`run` with its TEST number and the student functions 
 the lab's TEST n runs exactly as in ``verify.c`` (its lines printed), the visible score is
 ``points × passed / total``, and when the diagnosis (:mod:`attnkit.diagnose`) finds the
 function wrong on inputs verify never uses, a warning says so right under the score, so
-that a full verify does not promise full marks. Under nbgrader the hidden region of the
-same cell then runs the course's grader (instructor-only, ``autograde/grader``), whose
-score replaces this one. Everything is printed in the chapter's language (``lang``, default the
+that a full verify does not promise full marks. Under grading the course's grader
+(instructor-only, ``autograde/grader``) runs in a process of its own, calls these functions from
+there, adds its hidden checks, and the cell shows the grader's verdict instead (:data:`GRADED`). Everything is printed in the chapter's language (``lang``, default the
 notebook's: :mod:`attnkit.language`).
 
 :data:`TEST_CELLS` is the one place for each cell's grade id, stages and points; the
 master notebook's nbgrader metadata and the README are checked against it.
 """
 import contextlib
-import sys
+import io
+import json
+import os
 from dataclasses import dataclass
 
 from . import verify
@@ -86,24 +88,44 @@ def cell(number: int) -> TestCell:
     return TEST_CELLS[number - 1]
 
 
+# Under grading, the grader's verdict on the test cell about to run: ``{"points": …, "text": …}`` as JSON, set in the
+# kernel by the course's cell runner (coursekit.sandbox.cells.GRADED, the same name) just before the cell runs.
+GRADED = "ATTN_GRADED"
+
+
 def run(number: int, *fns, lang: str | None = None) -> float:
-    """Print TEST ``number`` as verify does, the note and any warning; return the visible score."""
+    """Print TEST ``number`` as verify does, the note and any warning; return the visible score.
+
+    Under grading the grader (a process of its own) has already graded the cell, hidden checks
+    included: the cell shows its verdict and returns its score instead.
+    """
+    graded = os.environ.get(GRADED)
+    if graded:
+        verdict = json.loads(graded)
+        print(verdict["text"], end="")
+        return float(verdict["points"])
+    text, report = render(number, fns, lang)
+    print(text, end="")
+    return round(cell(number).points * report.passed / report.total, 2)
+
+
+def render(number: int, fns: tuple, lang: str | None = None):
+    """``(what the test cell shows, verify's report)``: TEST ``number`` as verify prints it, the note about the
+    hidden checks and the diagnosis's warning, if any."""
     test, lang = cell(number), resolve(lang)
-    with contextlib.redirect_stderr(sys.stdout):  # a student's warnings land here: a test cell must not write stderr
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown), contextlib.redirect_stderr(shown):  # a test cell must not write stderr
         report = getattr(verify, f"run_test{number}")(*fns, lang=lang)
-    score = test.points * report.passed / report.total
-    print(TEXT[lang]["note"].format(total=report.total, topics=test.topics(lang), points=test.points))
-    warning = _warning(test, fns, lang)
-    if warning:
-        print(warning)
-    return round(score, 2)
+        print(TEXT[lang]["note"].format(total=report.total, topics=test.topics(lang), points=test.points))
+        warning = _warning(test, fns, lang)
+        if warning:
+            print(warning)
+    return shown.getvalue(), report
 
 
 def _warning(test: TestCell, fns: tuple, lang: str) -> str:
     """The diagnosis of this cell's functions, as a warning under the score ('' when nothing is found)."""
-    # imported here, not with the module: the grader loads a private copy of this module in every test
-    # cell (grader.integrity.pristine), which never asks for a diagnosis and would load all of it again
-    from .diagnose import diagnose, diagnose_stage, format_findings
+    from .diagnose import diagnose, diagnose_stage, format_findings  # numpy-only callers of this module never need it
 
     if len(test.stages) > 1:
         findings = diagnose(*fns)

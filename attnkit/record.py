@@ -87,12 +87,18 @@ class CellRecord:
 
 
 def records_in(nb: dict, where: str = "notebook") -> dict:
-    """``{grade_id: CellRecord}`` published in ``nb`` (a notebook as a plain dict or an NotebookNode)."""
+    """``{grade_id: CellRecord}`` published in ``nb`` (a notebook as a plain dict or an NotebookNode).
+
+    Only the test cell a record is about may hold it: one printed by another cell (a student's forgery)
+    is not read.
+    """
     found = {}
     for cell in nb.get("cells", ()):
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
         for output in cell.get("outputs", ()):
             data = output.get("data", {}).get(MIME)
             if output.get("output_type") == "display_data" and data is not None:
                 record = CellRecord.from_dict(data, where)
-                found[record.grade_id] = record
+                if record.grade_id == grade_id:
+                    found[record.grade_id] = record
     return found

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Call", "HUNG", "call_student", "describe_exception", "hung", "mark_if_hung"]
+__all__ = ["Call", "HUNG", "call_student", "describe_exception", "hung", "mark_hung", "mark_if_hung", "observe"]
 
 # Call.error of a function that already timed out: not called again. No exception's description looks like
 # it; the diagnosis says it in the reader's language (attnkit.bugs.error_text).
@@ -103,12 +103,13 @@ def _tracer(code, name: str, original, seen: dict):
     return on_call
 
 
-def call_student(fn, args: tuple, watch: int | None = None) -> Call:
-    """Call ``fn(*args)`` quietly; with ``watch``, also report whether ``args[watch]`` was rebound."""
-    if hung(fn):
-        return Call(error=HUNG)
+def observe(fn, args: tuple, watch: int | None = None):
+    """``fn(*args)`` quietly: ``(returned, the exception it raised or None, whether args[watch] was rebound)``.
+
+    A KeyboardInterrupt (the grading timeout) is not caught: it marks ``fn`` hung and goes on.
+    """
     code, name = _parameter_code(fn, watch) if watch is not None else (None, None)
-    seen = {}
+    seen, returned, error = {}, None, None
     previous = sys.gettrace()
     try:
         with _quiet():
@@ -120,5 +121,27 @@ def call_student(fn, args: tuple, watch: int | None = None) -> Call:
             finally:
                 sys.settrace(previous)
     except (Exception, SystemExit) as exc:
-        return Call(error=describe_exception(exc), rebound=seen.get("rebound", False))
-    return Call(returned=returned, rebound=seen.get("rebound", False))
+        error = exc
+    return returned, error, seen.get("rebound", False)
+
+
+def call_student(fn, args: tuple, watch: int | None = None) -> Call:
+    """Call ``fn(*args)`` quietly; with ``watch``, also report whether ``args[watch]`` was rebound.
+
+    A function that lives in another process (the grader's view of the student's, which has a
+    ``call_observed(args, watch)`` method) is asked to do the same there.
+    """
+    if hung(fn):
+        return Call(error=HUNG)
+    if hasattr(fn, "call_observed"):
+        return Call(*fn.call_observed(args, watch))
+    returned, error, rebound = observe(fn, args, watch)
+    if error is not None:
+        return Call(error=describe_exception(error), rebound=rebound)
+    return Call(returned=returned, rebound=rebound)
+
+
+def mark_hung(fn) -> None:
+    """Remember ``fn`` as hung (its timeout was seen elsewhere: in the kernel that ran it)."""
+    with contextlib.suppress(TypeError):
+        _HUNG.add(fn)

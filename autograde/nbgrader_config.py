@@ -38,10 +38,15 @@ c.Execute.timeout = int(os.environ.get("ATTN_TIMEOUT", "10"))
 c.Execute.iopub_timeout = c.Execute.timeout
 
 # Every grading kernel is a cell runner forked from a pre-imported template in the sandbox (coursekit/sandbox/;
-# ATTN_SANDBOX=off only where the machine itself is the sandbox) and is told where this course's grader is
-# (the test cells' hidden regions load it). nbgrader's own Execute drives it, for autograde and validate alike.
+# ATTN_SANDBOX=off only where the machine itself is the sandbox). nbgrader's own Execute drives it, for autograde
+# and validate alike.
 c.Execute.kernel_manager_class = plugins.GradingKernelManager
 c.GradingKernelManager.grader = GRADER
+# The grader runs in a process of its own beside each kernel; it grades each test cell just before the cell runs,
+# calling the student's functions in the kernel through the chapter's delegation probe, in the notebook's language.
+c.GradingKernelManager.call_hook = "attnkit.guard:guarded_call"
+c.Execute.on_cell_execute = plugins.grade_test_cell
+c.Execute.on_notebook_start = plugins.notebook_language
 # What one sandboxed kernel may use (sizes like 2G, 512M); a function that goes over scores 0 with the reason.
 c.GradingKernelManager.memory = "2G"      # address space of each process
 c.GradingKernelManager.processes = "64"   # processes and threads

@@ -8,7 +8,7 @@ throw-away copy of the course, then from one run prints side by side:
     from the worker's pre-imported template inside the sandbox (the one grading path),
   * the same with the largest W and ATTN_SANDBOX=off (the runners forked outside bubblewrap),
   * with --baseline REV: the same `make grade` with the largest W, run by the code of commit REV
-    (a git worktree in .state/, its coursekit and attnkit first on the path), on the same class,
+    (a git worktree in .state/ with a venv of its own, made with uv from its cache), on the same class,
 wall seconds, wall and CPU seconds per submission (CPU of every process: graders and kernels),
 and where one submission's time goes in the workers (kernel until ready; cells; nbgrader's
 bookkeeping = the rest). Machine noise (other jobs on the same cores) shows in every figure:
@@ -81,12 +81,17 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 
 @contextlib.contextmanager
 def baseline_code(rev: str):
-    """The environment that runs commit ``rev``'s coursekit and attnkit (a worktree under .state/, removed after)."""
+    """The Python that runs commit ``rev``'s coursekit and attnkit: a worktree under .state/ with its own venv
+    (its editable install is what every grading kernel of that commit imports); removed after."""
     folder = REPO / ".state" / "bench-baseline"
     subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=REPO, capture_output=True)
     subprocess.run(["git", "worktree", "add", "--detach", str(folder), rev], cwd=REPO, check=True, capture_output=True)
+    uv = pathlib.Path(sys.executable).parent / "uv"
     try:
-        yield {"PYTHONPATH": f"{folder / 'autograde'}:{folder}"}
+        subprocess.run([str(uv), "venv", "-q", "--python", sys.executable, str(folder / ".venv")], check=True)
+        subprocess.run([str(uv), "pip", "install", "-q", "--python", str(folder / ".venv" / "bin" / "python"),
+                        "-e", f"{folder}[course]"], check=True)
+        yield str(folder / ".venv" / "bin" / "python")
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=REPO, capture_output=True)
 
@@ -106,13 +111,13 @@ def main() -> None:
         env = alembic_env(env)
         rows = [("nbgrader autograde (serial)", args.sample,
                  *timed_serial(sample_of(course, tmp / "serial", args.sample), env), "")]
-        runs = [(f"make grade WORKERS={w}", w, env) for w in counts]
-        runs += [("  … ATTN_SANDBOX=off", counts[-1], dict(env, ATTN_SANDBOX="off"))]
+        runs = [(f"make grade WORKERS={w}", w, env, sys.executable) for w in counts]
+        runs += [("  … ATTN_SANDBOX=off", counts[-1], dict(env, ATTN_SANDBOX="off"), sys.executable)]
         if old:
-            runs += [(f"  … commit {args.baseline}", counts[-1], dict(env, **old))]
-        for name, workers, run_env in runs:
+            runs += [(f"  … commit {args.baseline}", counts[-1], env, old)]
+        for name, workers, run_env, python in runs:
             copy = sample_of(course, tmp / f"run{len(rows)}", args.n)
-            wall, cpu, done = timed([sys.executable, "-m", "coursekit.grading", "--course", str(copy),
+            wall, cpu, done = timed([python, "-m", "coursekit.grading", "--course", str(copy),
                                      "--workers", str(workers)], copy, run_env)
             failed = done.stdout.count("  FAILED")
             rows.append((name, args.n, wall, cpu, where_time_goes(copy) +

@@ -1,23 +1,22 @@
 """One graded test cell's verdict as an :class:`attnkit.record.CellRecord`, and the lines the feedback shows.
 
-``record`` is the grader's private load of :mod:`attnkit.record` (``integrity.pristine()``), so a
-notebook that patches the live attnkit cannot change what is published. :func:`text` is what the
-feedback shows under the cell's visible lines (Chinese); :func:`publish` puts the record's
-``to_dict`` form into the cell's outputs for the class report. Points come only from the gradebook.
+The grader process builds it with its own attnkit, which no student code ever touched. :func:`text` is
+what the feedback shows under the cell's visible lines (Chinese). The grading process writes the record
+into the cell's outputs for the class report; points come only from the gradebook.
 """
-import contextlib
+from attnkit import record
 
-__all__ = ["failed", "graded", "text", "publish"]
+__all__ = ["failed", "graded", "text"]
 
 
-def failed(record, test, status: str, reason: str):
+def failed(test, status: str, reason: str):
     """0 points for ``test`` (an ``attnkit.gradecell.TestCell``, or only its number when unknown)."""
     if isinstance(test, int):
         return record.CellRecord(f"test{test}", test, 0.0, 0.0, status, reason)
     return record.CellRecord(test.grade_id, test.number, test.points, 0.0, status, reason)
 
 
-def graded(record, test, visible: list, hidden: list, forbidden: list, findings: list):
+def graded(test, visible: list, hidden: list, forbidden: list, findings: list):
     """The record of a cell whose checks all ran: ``visible`` verify checks, ``hidden`` (check, passed) pairs."""
     checks = tuple([record.Check(f"verify.{c.number}", True, c.message, bool(c.passed)) for c in visible]
                    + [record.Check(h.id, False, h.description, bool(ok)) for h, ok in hidden])
@@ -44,12 +43,3 @@ def text(cell) -> str:
     else:
         lines.append(f"\n本项得分 = {cell.points:g} × {cell.passed}/{len(cell.checks)} = {cell.score:.4g}")
     return "\n".join(lines)
-
-
-def publish(record, cell) -> None:
-    """The record as ``display_data`` of the running cell (nothing outside IPython)."""
-    with contextlib.suppress(Exception):
-        from IPython import get_ipython
-        from IPython.display import display
-        if get_ipython() is not None:
-            display({record.MIME: cell.to_dict()}, raw=True)

@@ -53,8 +53,20 @@ def test_does_records_in_read_only_display_data_of_its_mime():
     published = _record().to_dict()
     tampered = _record(grade_id="test2_mask", test=2, status=record.TAMPERED, reason="测试单元格被修改").to_dict()
     nb = {"cells": [
-        {"cell_type": "code", "outputs": [{"output_type": "display_data", "data": {MIME: published}}]},
-        {"cell_type": "code", "outputs": [{"output_type": "execute_result", "data": {MIME: tampered}},
-                                          {"output_type": "stream", "name": "stdout", "text": "x"}]},
+        {"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "test1_scores"}},
+         "outputs": [{"output_type": "display_data", "data": {MIME: published}}]},
+        {"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "test2_mask"}},
+         "outputs": [{"output_type": "execute_result", "data": {MIME: tampered}},
+                     {"output_type": "stream", "name": "stdout", "text": "x"}]},
         {"cell_type": "markdown", "source": "答案"}]}
+    assert records_in(nb) == {"test1_scores": _record()}
+
+
+def test_is_a_record_printed_by_another_cell_not_read():
+    """A record is read only from the test cell it is about: a forged one in a student's cell is ignored, even later?"""
+    forged = _record(score=4.0).to_dict()
+    nb = {"cells": [
+        {"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "test1_scores"}},
+         "outputs": [{"output_type": "display_data", "data": {MIME: _record().to_dict()}}]},
+        {"cell_type": "code", "metadata": {}, "outputs": [{"output_type": "display_data", "data": {MIME: forged}}]}]}
     assert records_in(nb) == {"test1_scores": _record()}

@@ -3,7 +3,9 @@
 One module each:
 
 * :mod:`.kernel` — the grading kernel (``c.Execute.kernel_manager_class``): a forked, sandboxed cell
-  runner, told where the grader is; :mod:`.kernel_client` — nbclient's view of it;
+  runner, and beside it the grader process; :mod:`.kernel_client` — nbclient's view of the runner;
+  :mod:`.grader_process` — the grader process seen from here, and nbclient's hooks that grade a test
+  cell before it runs (``c.Execute.on_cell_execute``, ``on_notebook_start``);
   :mod:`.output_cap` — what grading keeps of a cell's output; :mod:`.figure_cache` — the chapter's
   figures drawn once, outside the sandbox;
 * :mod:`.released_cells` — only a test cell the student changed is reported (#1961);
@@ -27,6 +29,7 @@ from .duplicates import RejectDuplicateIds, with_rejected_duplicates
 from .failures import ZeroOnFailureExporter
 from .feedback import ClearHiddenTestsInFeedback
 from .feedback_page import CourseFeedbackExporter, GetGradesForFeedback
+from .grader_process import grade_test_cell, notebook_language
 from .kernel import GradingKernelManager
 from .metadata_check import check_schemas_once
 from .release_feedback import ReleaseFeedbackTellingPending
@@ -38,6 +41,6 @@ from .validation import name_unanswered_questions
 __all__ = ["ClearHiddenTestsInFeedback", "CourseFeedbackExporter", "GetGradesForFeedback",
            "GradingKernelManager", "OverwriteCellsFromRelease", "RejectDuplicateIds", "ReleaseFeedbackTellingPending",
            "SaveAutoGradesAtOnce", "ZeroOnFailureExporter", "check_schemas_once", "name_unanswered_questions",
-           "share_engines", "with_grades_saved_at_once", "with_rejected_duplicates",
+           "grade_test_cell", "notebook_language", "share_engines", "with_grades_saved_at_once", "with_rejected_duplicates",
            "with_release_check"]
 

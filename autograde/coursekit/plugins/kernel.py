@@ -9,9 +9,14 @@ cell runner (:mod:`coursekit.sandbox.cells`): nbclient drives it through
 :class:`~.kernel_client.RunnerClient`, nbgrader's own ``Execute`` unchanged. ``ATTN_SANDBOX=off`` or
 ``c.GradingKernelManager.sandbox = False`` (for a machine that is itself the sandbox, e.g. a grading
 pod) forks the same runners from a template outside bubblewrap, with a warning for every kernel.
-The kernel learns where the grader is from ``ATTN_GRADER``: the hidden region of each test cell
-loads it from there.
+A course that names a grader (``c.GradingKernelManager.grader``) gets a second process beside each
+notebook's kernel, forked from the same template: the grader process (:mod:`coursekit.sandbox.grader_host`,
+:mod:`.grader_process`), with a uid and a world of its own, which the kernel cannot see. Before each test
+cell it grades, it calls the student's functions in the kernel (through ``c.GradingKernelManager.call_hook``
+there, e.g. the chapter's delegation probe), and its verdict, never the kernel's, becomes the cell's
+outputs (:mod:`.kernel_client`).
 """
+import functools
 import os
 import pathlib
 import select
@@ -29,17 +34,17 @@ import attnkit
 from ..faults import KernelDidNotStart, grader_unreadable
 from ..sandbox import CACHE, HOME, Limits, SandboxUnavailable, acquire, missing_tool, parse_size, private_python, \
     processes_of
-from ..sandbox.bubblewrap import environment
+from ..sandbox.bubblewrap import GRADER, environment
 from ..sandbox.bytecode import compile_bytecode
 from ..sandbox.forkserver import ForkedKernel, template
 from ..settings import sandbox_default
 from .figure_cache import warm
+from .grader_process import GraderProcess
 from .kernel_client import RunnerClient
 from .output_cap import OutputCap
 
-__all__ = ["GRADER_VARIABLE", "TIMINGS", "GradingKernelManager"]
+__all__ = ["TIMINGS", "GradingKernelManager"]
 
-GRADER_VARIABLE = "ATTN_GRADER"
 UNSANDBOXED = ("GRADING WITHOUT A SANDBOX (ATTN_SANDBOX=off): this student's code runs with your rights and "
                "can read or change the grader, the gradebook and other students' work.")
 START_SECONDS = 30  # for a forked kernel to connect (the template itself may take longer, once)
@@ -71,8 +76,10 @@ class GradingKernelManager(AsyncKernelManager):
                       "(-1: no limit). Short execute results (scores) and errors are always kept.").tag(config=True)
     notebook_output_limit = Integer(
         1_200_000, help="Bytes of output a whole notebook keeps while grading (-1: no limit).").tag(config=True)
+    call_hook = Unicode("", help="'module:function' through which the kernel calls the student's functions for the "
+                                 "grader (e.g. a delegation probe); empty: called plainly.").tag(config=True)
 
-    _runner = _sock = _folder = _identity = None
+    _runner = _sock = _folder = _identity = _grader = None
 
     @default("sandbox")
     def _sandbox_default(self):
@@ -110,15 +117,21 @@ class GradingKernelManager(AsyncKernelManager):
             await self._before_sandboxed_start()
         else:
             self.log.warning(UNSANDBOXED)
-            if self.grader:
-                env[GRADER_VARIABLE] = self.grader
+            env["ATTN_CALL_HOOK"] = self.call_hook
         self._runner, self._sock = self._start_runner(submission, env)
+        if self.grader:
+            try:
+                self._grader = self._start_grader(env)
+            except BaseException:
+                self._release()
+                raise
         self._ready = time.perf_counter()
         TIMINGS["kernel"] = self._ready - started
 
     def client(self, **kwargs) -> RunnerClient:
         cap = OutputCap(self.cell_output_limit, self.notebook_output_limit)
-        return RunnerClient(self._sock, self._runner, cap, self.log, on_broken=self._runner.kill)
+        return RunnerClient(self._sock, self._runner, cap, self.log, on_broken=self._runner.kill, grader=self._grader,
+                            timeouts=(self.config.Execute.get("timeout", 30), self.config.Execute.get("iopub_timeout", 4)))
 
     async def is_alive(self) -> bool:
         return self._runner is not None and self._runner.poll() is None
@@ -134,7 +147,10 @@ class GradingKernelManager(AsyncKernelManager):
         self._release()
 
     def _release(self) -> None:
-        """Kill the runner (everything it started goes with it), free its uid, remove its folder."""
+        """Kill the runner (everything it started goes with it) and the grader process, free their uids and folders."""
+        grader, self._grader = self._grader, None
+        if grader is not None:
+            grader.stop()
         runner, self._runner = self._runner, None
         if runner is not None:
             runner.kill()
@@ -168,32 +184,59 @@ class GradingKernelManager(AsyncKernelManager):
             compile_bytecode(pathlib.Path(self.grader).parent)  # read-only in the sandbox: no __pycache__ of its own
         compile_bytecode(pathlib.Path(attnkit.__file__).parent)  # the same for the private attnkit each test cell loads
 
-    def _start_runner(self, submission: str, env: dict, timeout: float = START_SECONDS):
-        """A forked kernel that runs cells sent to it over a socket: (its process, the socket).
-
-        The kernel connects once it is walled off, before any student code: the connection's peer
-        credentials name its pid on this machine. One that does not connect within ``timeout``
-        seconds is an error.
-        """
+    def _start_runner(self, submission: str, env: dict):
+        """A forked kernel that runs cells sent to it over a socket: (its process, the socket)."""
         request = self._sandboxed_request(submission, env) if self.sandbox else self._plain_request(submission, env)
-        path = self._folder / "cells.sock"
+        return self._fork(request, self._folder, self._identity, "the grading kernel")
+
+    def _fork(self, request: dict, folder: pathlib.Path, identity, what: str, timeout: float = START_SECONDS):
+        """Fork ``request`` from the template; it connects once it is walled off, before any student code (the
+        connection's peer credentials name its pid on this machine): (its process, the socket). One that does not
+        connect within ``timeout`` seconds is an error."""
+        path = folder / "cells.sock"
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
             listener.bind(str(path))
-            if self._identity is not None and self._identity.privileged:
-                os.chown(path, self._identity.uid, self._identity.uid)
+            if identity is not None and identity.privileged:
+                os.chown(path, identity.uid, identity.uid)
             listener.listen(1)
             self._template.fork({**request, "cells": str(path)})
             if not select.select([listener], [], [], timeout)[0]:
-                self._fail_start(f"the grading kernel did not start within {timeout} s")
+                self._fail_start(f"{what} did not start within {timeout} s", folder)
             connection, _ = listener.accept()
         pid, _, _ = struct.unpack("3i", connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
                                                               struct.calcsize("3i")))
         return ForkedKernel(pid), connection
 
-    def _fail_start(self, why: str):
-        """Stop what was started and say why the kernel never became ready, with what it or its template wrote."""
-        log = self._folder / "kernel.log" if self._folder is not None else None
-        said = log.read_text(errors="replace").strip()[-1000:] if log is not None and log.exists() else ""
+    def _start_grader(self, env: dict) -> GraderProcess:
+        """The grader process beside this kernel, its channel to the kernel made; it has loaded the grader."""
+        identity = acquire() if self.sandbox else None
+        folder = self._template.kernel_folder()
+        release = functools.partial(_release_world, folder, identity)
+        try:
+            request = self._grader_request(env, folder, identity)
+            process, sock = self._fork(request, folder, identity, "the grader process")
+            grader_end, kernel_end = socket.socketpair()
+            socket.send_fds(sock, [b"c"], [grader_end.fileno()])  # one byte: the grader reads exactly it
+            grader_end.close()
+            return GraderProcess(process, sock, kernel_end, release)
+        except BaseException:
+            release()
+            raise
+
+    def _grader_request(self, env: dict, folder: pathlib.Path, identity) -> dict:
+        if not self.sandbox:
+            return {"grader": self.grader, "folder": str(folder), "workdir": str(folder), "env": env}
+        uid = identity.uid if identity.privileged else 0
+        if identity.privileged:
+            os.chown(folder, uid, uid)
+        limits, workdir = self.limits(), f"{HOME}/grader"
+        return {"grader": f"{GRADER}/__init__.py", "folder": str(folder), "home": HOME, "workdir": workdir, "uid": uid,
+                "limits": self._limits_request(limits), "env": environment(env, workdir, True, False, limits)}
+
+    def _fail_start(self, why: str, folder: pathlib.Path):
+        """Stop what was started and say why it never became ready, with what it or its template wrote."""
+        logs = [folder / name for name in ("kernel.log", "grader.log") if (folder / name).exists()]
+        said = " | ".join(log.read_text(errors="replace").strip()[-1000:] for log in logs)
         said = " | ".join(filter(None, [said, self._template.log_tail()]))
         self.log.error("%s%s", why, f": {said}" if said else "")
         self._release()
@@ -220,12 +263,21 @@ class GradingKernelManager(AsyncKernelManager):
         workdir = f"{HOME}/{pathlib.Path(submission).name}"
         has_cache = bool(self.figure_cache) and pathlib.Path(self.figure_cache).is_dir()
         return {
-            "folder": str(folder), "home": HOME, "workdir": workdir, "uid": uid,
-            "limits": {"memory": limits.memory, "processes": self._processes(limits), "scratch": limits.scratch,
-                       "tmp": limits.tmp, "file_size": limits.file_size, "open_files": limits.open_files},
-            "env": environment(env, workdir, bool(grader), has_cache, limits),
+            "folder": str(folder), "home": HOME, "workdir": workdir, "uid": uid, "limits": self._limits_request(limits),
+            "env": environment(env, workdir, False, has_cache, limits, self.call_hook),
             "fonts": f"{CACHE}/matplotlib" if has_cache else None}
+
+    def _limits_request(self, limits) -> dict:
+        return {"memory": limits.memory, "processes": self._processes(limits), "scratch": limits.scratch,
+                "tmp": limits.tmp, "file_size": limits.file_size, "open_files": limits.open_files}
 
     def _processes(self, limits) -> int:
         """The process limit: as another user, that user's own processes count against it too."""
         return limits.processes + (0 if self._identity.privileged else len(processes_of(self._identity.uid)))
+
+
+def _release_world(folder: pathlib.Path, identity) -> None:
+    """Remove a forked process's folder and free its uid (the process itself is gone)."""
+    shutil.rmtree(folder, ignore_errors=True)
+    if identity is not None:
+        identity.release()

@@ -14,10 +14,18 @@ The runner is the student's process, so what it sends is untrusted. A line gradi
 notebook scores 0 with ``DeadKernelError``. Messages of a kind nbclient would not store are
 dropped, and every output is weighed by the notebook's :class:`~.output_cap.OutputCap` before
 nbclient sees it.
+
+With a grader process (:mod:`.grader_process`), a test cell it grades is graded just before it runs
+(nbclient's ``on_cell_execute`` hook, :func:`.grader_process.grade_test_cell`, finds this client as
+:func:`current`): the runner serves the grader's calls, then runs the cell, and whatever the kernel
+prints for that cell is replaced by the grader's verdict (:class:`.grader_process.Verdict`).
 """
 import asyncio
 import collections
 import datetime
+import signal
+import socket
+import threading
 import time
 import uuid
 from queue import Empty
@@ -26,12 +34,18 @@ from ..faults import KernelDidNotStart
 from ..sandbox.channel import ChannelBroken, Reader, send
 from .output_cap import OutputCap
 
-__all__ = ["RunnerClient"]
+__all__ = ["RunnerClient", "current"]
 
 OUTPUTS = {"stream", "display_data", "update_display_data", "execute_result", "error", "clear_output"}
 SIZED = {"stream", "display_data", "execute_result", "error"}  # what OutputCap weighs
 SHELL = {"execute_reply"}
 KERNEL_INFO = {"status": "ok", "protocol_version": "5.3", "implementation": "ipython", "banner": "", "help_links": []}
+_CURRENT = threading.local()  # the client nbclient is driving in this thread (its hooks get only the cell)
+
+
+def current():
+    """The :class:`RunnerClient` this thread's nbclient drives now, or None."""
+    return getattr(_CURRENT, "client", None)
 
 
 class _Wire:
@@ -119,19 +133,24 @@ class RunnerClient:
 
     allow_stdin = False
 
-    def __init__(self, sock, process, cap: OutputCap, log, on_broken=None):
+    def __init__(self, sock, process, cap: OutputCap, log, on_broken=None, grader=None, timeouts=(30, 4)):
         self.process, self.cap, self.log, self.on_broken = process, cap, log, on_broken
+        self.grader, self.timeouts, self.lang = grader, timeouts, "zh"  # timeouts: the cell's, then after an interrupt
         self.wire = _Wire(sock, self._sort, self._break)
         self.shell_channel, self.iopub_channel = _Channel(self.wire, "shell"), _Channel(self.wire, "iopub")
         self.session_id, self.language_info = uuid.uuid4().hex, None
         self._parent, self._clear_pending = "", False
+        self._served, self._sent_channel = True, False
+        self.verdict_next = self._verdict = None  # the grader's verdict on the next cell; on the cell running
 
     # ---------- what nbclient calls ----------
 
     def start_channels(self, *args, **kwargs) -> None:
-        pass  # the socket is connected already
+        _CURRENT.client = self  # the socket is connected already
 
     def stop_channels(self) -> None:
+        if current() is self:
+            _CURRENT.client = None
         self.wire.close()
 
     @property
@@ -160,11 +179,45 @@ class RunnerClient:
         msg_id = self._new_parent()
         self.cap.start_cell()
         self._clear_pending = False
+        self._verdict, self.verdict_next = self.verdict_next, None
+        request = {"code": code}
+        if self._verdict is not None:  # the test cell shows what the grader found (attnkit.gradecell reads it)
+            request["graded"] = self._verdict.shown()
         try:
-            send(self.wire.sock, {"code": code})
+            send(self.wire.sock, request)
         except OSError as exc:  # it died, or stopped reading: nbclient finds out through is_alive
             self._break(f"the kernel did not take the next cell ({exc})", closed=True)
         return msg_id
+
+    # ---------- serving the grader's calls (.grader_process) ----------
+
+    def serve_calls(self, kernel_end) -> None:
+        """Ask the runner to serve the grader's calls until the grader is done (the channel goes with the first)."""
+        self._served = False
+        request = b'{"serve": true}\n'
+        try:
+            if not self._sent_channel and kernel_end is not None:
+                socket.send_fds(self.wire.sock, [request], [kernel_end.fileno()])
+                self._sent_channel = True
+            else:
+                self.wire.sock.sendall(request)
+        except OSError as exc:
+            self._break(f"the kernel did not take the grader's calls ({exc})", closed=True)
+
+    def served(self) -> bool:
+        return self._served or bool(self.wire.broken)
+
+    def pump(self) -> None:
+        self.wire.pump()
+
+    def fileno(self) -> int:
+        return self.wire.fd
+
+    def interrupt(self) -> None:
+        self.process.send_signal(signal.SIGINT)
+
+    def stop(self) -> None:
+        self.process.kill()
 
     async def is_alive(self) -> bool:
         """A runner that closed its socket or sent what grading cannot read runs no more cells: dead."""
@@ -174,16 +227,24 @@ class RunnerClient:
 
     def _sort(self, line: dict) -> None:
         kind, content = line["msg_type"], line["content"]
-        if kind == "kernel_info" and self.language_info is None:
+        if self._verdict is not None and self._verdict.takes(kind, content):
+            return None  # the kernel's own words on a test cell the grader graded: kept aside, never stored
+        if kind == "served":
+            self._served = True
+        elif kind == "kernel_info" and self.language_info is None:
             if not isinstance(content.get("language_info"), dict):
                 return self._break("a kernel_info without language_info")
             self.language_info = content["language_info"]
         elif kind in SHELL:
-            reply = _reply(content)
+            reply = _reply(content) if self._verdict is None else self._verdict.reply(content)
             if reply is None:
                 return self._break("an execute reply grading cannot read")
             self.wire.queues["shell"].append(self._message(kind, reply))
         elif kind == "status" and content.get("execution_state") == "idle":
+            if self._verdict is not None:  # in their place: the grader's verdict
+                for kind_, content_ in self._verdict.outputs():
+                    self._output(kind_, content_)
+                self._verdict = None
             note = self.cap.note()
             if note is not None:
                 self.wire.queues["iopub"].append(self._message("stream", note))

@@ -118,8 +118,10 @@ def _system() -> list:
                    "/dev/shm"]
 
 
-def environment(env: dict, workdir: str, grader: bool, cache: bool, limits: Limits) -> dict:
-    """The whole environment of a sandboxed kernel: set here, plus :data:`PASSED` from nbgrader's ``env``."""
+def environment(env: dict, workdir: str, grader: bool, cache: bool, limits: Limits, call_hook: str = "") -> dict:
+    """The whole environment of a sandboxed kernel (or of the grader process: ``grader``): set here, plus
+    :data:`PASSED` from nbgrader's ``env``. Only the grader process learns where the grader is; only the
+    kernel how to call the student's functions for it (``call_hook``, :mod:`.cells`)."""
     values = {"ATTN_SANDBOX_MEMORY": human_size(limits.memory),  # the grader names it when a function runs out
               "HOME": HOME, "PWD": workdir, "PATH": f"{os.path.dirname(interpreter())}:/usr/bin:/bin",
               "IPYTHONDIR": IPYTHONDIR, "MPLCONFIGDIR": "/tmp/matplotlib", "XDG_CACHE_HOME": "/tmp/cache",
@@ -128,6 +130,8 @@ def environment(env: dict, workdir: str, grader: bool, cache: bool, limits: Limi
     values.update({name: env[name] for name in PASSED if env.get(name)})
     if grader:
         values["ATTN_GRADER"] = f"{GRADER}/__init__.py"
+    elif call_hook:
+        values["ATTN_CALL_HOOK"] = call_hook
     if cache:
         values["ATTNKIT_CACHE_DIR"] = CACHE
     return values

@@ -19,10 +19,12 @@ subprocess, C code) is read back after each cell, not as it arrives. No thread i
 The worker is trusted, this process is not: it is the student's own, and the worker treats every
 line it sends as untrusted data.
 """
+import importlib
 import json
 import os
 import signal
 import socket
+import struct
 import sys
 import types
 
@@ -30,6 +32,8 @@ from jupyter_client.jsonutil import json_default
 from jupyter_client.session import Session
 
 from .bubblewrap import IPYTHONDIR
+from .calls import buffers_of, decode, encode
+from .channel import ChannelBroken, Reader, send
 
 __all__ = ["prepare", "inline_figures", "serve"]
 
@@ -135,12 +139,23 @@ class _FdCapture:
 
     def drain(self, outbox: _Outbox) -> None:
         for fd, name in CAPTURED_FDS:
-            size = os.lseek(fd, 0, os.SEEK_CUR)
-            if size:
-                data = os.pread(fd, size, 0)
-                os.ftruncate(fd, 0)
-                os.lseek(fd, 0, os.SEEK_SET)
+            data = self._take(fd)
+            if data:
                 outbox.write(name, data.decode("utf-8", "replace"))
+
+    def discard(self) -> None:
+        for fd, _ in CAPTURED_FDS:
+            self._take(fd)
+
+    @staticmethod
+    def _take(fd: int) -> bytes:
+        size = os.lseek(fd, 0, os.SEEK_CUR)
+        if not size:
+            return b""
+        data = os.pread(fd, size, 0)
+        os.ftruncate(fd, 0)
+        os.lseek(fd, 0, os.SEEK_SET)
+        return data
 
 
 class _NoStdin:
@@ -220,24 +235,36 @@ def _inline_backend(shell) -> None:
 
 
 def serve(sock: socket.socket) -> None:
-    """Run cells the worker sends (``{"code": …}``) until it closes the connection; never returns."""
+    """Run cells the worker sends (``{"code": …}``) until it closes the connection; never returns.
+
+    Between cells the worker may instead ask ``{"serve": …}``: then the grader process calls this
+    student's functions, over the channel whose descriptor came with the first such request, until it
+    says it is done (:func:`_serve_calls`); the runner then says ``served`` and waits for the next cell.
+    """
     outbox = _Outbox(sock)
     shell = _PREPARED[0] if _PREPARED else _new_shell()  # what a new one prints goes to the kernel's log
     _attach(shell, outbox)
     inline_figures(shell)
     capture = _FdCapture()
     sys.stdout, sys.stderr = _Stream(outbox, "stdout", 1), _Stream(outbox, "stderr", 2)
+    hook = _call_hook()  # found before any student code exists
     from ipykernel.ipkernel import IPythonKernel
 
     outbox.put("kernel_info", {"language_info": IPythonKernel.language_info})
-    buffered, running = b"", False
+    buffered, running, channel = b"", False, None
     while True:
         try:
-            request, buffered = _next_request(sock, buffered)
+            (request, fds), buffered = _next_request(sock, buffered)
             if request is None:
                 os._exit(0)
+            channel = socket.socket(fileno=fds[0]) if fds and channel is None else channel
             running = True
-            _run(shell, outbox, capture, request.get("code", ""))
+            if "serve" in request and channel is not None:
+                _serve_calls(channel, shell, hook, capture)
+                outbox.put("served", {})
+            else:
+                _graded_result(request.get("graded"))
+                _run(shell, outbox, capture, request.get("code", ""))
             running = False
         except KeyboardInterrupt:
             if running:  # the interrupt came outside the cell's own code: the cell still ends, as interrupted
@@ -248,15 +275,77 @@ def serve(sock: socket.socket) -> None:
 
 
 def _next_request(sock: socket.socket, buffered: bytes):
+    """``((the next request, descriptors that came with it), what is left)``; ``((None, []), b"")`` at the end."""
+    fds = []
     while b"\n" not in buffered:
-        chunk = sock.recv(65536)
+        chunk, ancillary, _, _ = sock.recvmsg(65536, socket.CMSG_SPACE(4 * 4))
+        for level, kind, data in ancillary:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                fds += list(struct.unpack(f"{len(data) // 4}i", data[:len(data) - len(data) % 4]))
         if not chunk:
-            return None, b""
+            return (None, []), b""
         buffered += chunk
     line, buffered = buffered.split(b"\n", 1)
-    return json.loads(line), buffered
+    return (json.loads(line), fds), buffered
 
 
+GRADED = "ATTN_GRADED"  # the grader's verdict on the test cell about to run (attnkit.gradecell shows it)
+
+
+def _graded_result(graded) -> None:
+    if graded:
+        os.environ[GRADED] = json.dumps(graded)
+    else:
+        os.environ.pop(GRADED, None)
+
+
+def _call_hook():
+    """How the student's functions are called for the grader: the assignment's own hook (``ATTN_CALL_HOOK``,
+    "module:function", e.g. a chapter's delegation probe), else :func:`plain_call`."""
+    name = os.environ.get("ATTN_CALL_HOOK", "")
+    if not name:
+        return plain_call
+    module, _, function = name.partition(":")
+    return getattr(importlib.import_module(module), function)
+
+
+def plain_call(fn, args: tuple, watch=None) -> dict:
+    """``fn(*args)``: what it returned, or the exception it raised (its type, first line and errno)."""
+    try:
+        return {"returned": fn(*args)}
+    except (Exception, SystemExit) as exc:
+        detail = str(exc).splitlines()[0][:200] if str(exc) else ""
+        return {"error": f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__,
+                "ename": type(exc).__name__, "errno": getattr(exc, "errno", None)}
+
+
+def _serve_calls(channel: socket.socket, shell, hook, capture: _FdCapture) -> None:
+    """Answer the grader's calls (``call``: a function of the notebook's namespace, its arguments) until ``done``."""
+    reader = Reader(channel)
+    try:
+        while (message := reader.next(3600)) is not None and message["msg_type"] != "done":
+            send(channel, {"msg_type": "result", "content": _answer(message["content"], shell, hook)})
+    except (OSError, ChannelBroken):  # the grader is gone: the worker finds out and says whose fault that is
+        pass
+    finally:
+        capture.discard()  # a call's prints never reach the next cell
+
+
+def _answer(request: dict, shell, hook) -> dict:
+    fn = shell.user_ns.get(request.get("name"))
+    if not callable(fn):
+        return {"error": f"NameError: name {request.get('name')!r} is not defined", "ename": "NameError",
+                "buffers": []}
+    args, buffers = decode(request.get("args"))
+    try:
+        outcome = hook(fn, args, request.get("watch"))
+    except KeyboardInterrupt:  # the time for this cell's grading ran out inside the call
+        outcome = {"error": "KeyboardInterrupt", "ename": "KeyboardInterrupt", "timeout": True}
+    try:
+        returned, _ = encode((outcome.pop("returned", None),))
+    except TypeError:
+        returned = None  # something that cannot cross (an object): the grader sees no return value
+    return {**outcome, "returned": returned, "buffers": buffers_of(buffers)}
 def _run(shell, outbox: _Outbox, capture: _FdCapture, code: str) -> None:
     """One cell, as ipykernel's ``do_execute`` runs it; its messages in the order ipykernel sends them."""
     outbox.put("status", {"execution_state": "busy"})

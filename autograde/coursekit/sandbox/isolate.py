@@ -13,11 +13,12 @@ import os
 import resource
 
 __all__ = ["CLONE_NEWIPC", "CLONE_NEWNS", "CLONE_NEWPID", "unshare", "setns", "mount_private", "mount_tmpfs", "bind",
-           "move", "mount_proc", "drop_privileges", "apply_limits"]
+           "move", "hide", "mount_proc", "drop_privileges", "apply_limits"]
 
 CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWPID = 0x00020000, 0x08000000, 0x20000000
 _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_BIND, _MS_MOVE, _MS_REC, _MS_PRIVATE = 2, 4, 8, 4096, 8192, 16384, 1 << 18
 _PR_SET_NO_NEW_PRIVS, _PR_CAPBSET_DROP, _PR_SET_KEEPCAPS = 38, 24, 8
+_MNT_DETACH = 2
 _LAST_CAP = 63
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -57,6 +58,11 @@ def bind(source: str, target: str) -> None:
 
 def move(source: str, target: str) -> None:
     _mount(source, target, None, _MS_MOVE, None, f"move {source} to {target}")
+
+
+def hide(target: str) -> None:
+    """Take the mount at ``target`` out of this mount namespace (detached: nothing of it stays reachable)."""
+    _check(_libc.umount2(target.encode(), ctypes.c_int(_MNT_DETACH)), f"unmount {target}")
 
 
 def mount_proc() -> None:

@@ -54,27 +54,6 @@ def _preload() -> None:
         importlib.import_module(name)
 
 
-def _preload_grader() -> None:
-    """The grader's private copy of attnkit, loaded once here for every kernel (``grader.integrity.preload``).
-
-    The grader itself is not kept: each test cell still loads it afresh from its files.
-    """
-    path = os.path.join(GRADER, "__init__.py")
-    if not os.path.isfile(path):  # a template without the grader (validating a release)
-        return
-    spec = importlib.util.spec_from_file_location("_attn_grader", path)
-    sys.modules[spec.name] = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(sys.modules[spec.name])
-        sys.modules[spec.name].integrity.preload()
-    except Exception as exc:  # an older grader, or one that fails: each test cell loads everything itself, as before
-        print(f"kernel template: the grader's attnkit copy not preloaded ({type(exc).__name__}: {exc})",
-              file=sys.stderr, flush=True)
-    finally:
-        for name in [n for n in sys.modules if n == spec.name or n.startswith(spec.name + ".")]:
-            del sys.modules[name]
-
-
 def _read(conn) -> dict:
     chunks = []
     while not chunks or not chunks[-1].endswith(b"\n"):
@@ -99,7 +78,6 @@ def main(argv=None) -> None:
     args = sys.argv[1:] if argv is None else argv
     folder, sandboxed = args[0], "--unsandboxed" not in args[1:]
     _preload()
-    _preload_grader()
     cells.prepare()
     gc.collect()
     gc.freeze()  # what is here now is never collected: no kernel's collector touches (and so copies) these pages
@@ -146,32 +124,42 @@ def _fork_as_pid_1(own_pid_namespace: int) -> int:
 
 
 def _child(request: dict, sandboxed: bool) -> None:
-    """Become the student's kernel; on any failure, say why on stderr and exit (the worker sees it die)."""
+    """Become the student's kernel, or the grader process (``request["grader"]``); on any failure, say why on
+    stderr and exit (the worker sees it die)."""
+    grader = bool(request.get("grader"))
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         os.setsid()
         if sandboxed:
-            _wall_off(request)
+            _wall_off(request, grader)
             _drop_to_kernel(request)
-        _become_kernel(request)
+        _become_grader(request) if grader else _become_kernel(request)
     except BaseException as exc:  # noqa: B036 -- report and go: the grading side notices a dead kernel
-        print(f"sandboxed kernel could not start: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+        what = "grader process" if grader else "sandboxed kernel"
+        print(f"{what} could not start: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
         os._exit(70)
 
 
-def _wall_off(request: dict) -> None:
+def _wall_off(request: dict, grader: bool) -> None:
+    """A world of its own: fresh /tmp, home and /dev/shm (its own folder kept); a kernel loses the grader's folder,
+    which only the grader process keeps, and gets a copy of the submission."""
     limits, own = request["limits"], request["folder"]
     if not own.startswith("/tmp/"):
         raise ValueError(f"a kernel folder must lie in /tmp, which each kernel gets afresh: {own}")
     isolate.unshare(isolate.CLONE_NEWNS | isolate.CLONE_NEWIPC)  # the PID namespace is new already
     isolate.mount_private()
+    if not grader and os.path.ismount(GRADER):
+        isolate.hide(GRADER)  # nothing of it stays reachable from the student's process
     isolate.bind(own, STAGE)  # keep this kernel's folder: the fresh /tmp below covers the template's and all others
     for target, size in ((request["home"], limits["scratch"]), ("/tmp", limits["tmp"]), ("/dev/shm", 8 * 1024 ** 2)):
         isolate.mount_tmpfs(target, size)
     os.makedirs(own)
     isolate.move(STAGE, own)
     workdir = request["workdir"]
-    shutil.copytree(os.path.join(own, "submission"), workdir, dirs_exist_ok=True)
+    if grader:
+        os.makedirs(workdir, exist_ok=True)
+    else:
+        shutil.copytree(os.path.join(own, "submission"), workdir, dirs_exist_ok=True)
     fonts = request.get("fonts")
     if fonts and os.path.isdir(fonts):
         shutil.copytree(fonts, "/tmp/matplotlib", dirs_exist_ok=True)
@@ -204,6 +192,24 @@ def _become_kernel(request: dict) -> None:
     channel = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     channel.connect(request["cells"])
     cells.serve(channel)  # never returns
+
+
+def _become_grader(request: dict) -> None:
+    """The grader process (:mod:`.grader_host`): the course's grader, the worker's socket, the channel to the kernel."""
+    from . import grader_host
+
+    os.chdir(request["workdir"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    log = os.open(os.path.join(request["folder"], "grader.log"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0), os.dup2(log, 1), os.dup2(log, 2)
+    os.closerange(3, 1024)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # only the student's kernel is ever interrupted
+    worker = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    worker.connect(request["cells"])
+    _, fds, _, _ = socket.recv_fds(worker, 1, 1)  # the channel to the kernel, sent by the worker
+    grader_host.serve(worker, socket.socket(fileno=fds[0]), request["grader"])  # never returns
 
 
 if __name__ == "__main__":

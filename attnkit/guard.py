@@ -1,6 +1,10 @@
 """The delegation probe: does a student function hand its work to attnkit's reference code?
 
-While a student function runs inside :meth:`Guard.wrap`'s wrapper:
+The grader (a process of its own, which runs no student code) calls the student's functions in
+the student's kernel; each call goes through :func:`guarded_call` there (the course names it as the
+kernel's call hook, ``c.GradingKernelManager.call_hook``). Only in the student's own process can
+the calls a function makes be seen, so this is the one part of grading that runs there; what it
+finds travels back with the call's result. While a student function runs under :class:`Guard`:
 
 * ``sys.setprofile`` (the calling thread) and ``threading.setprofile`` (every thread it
   starts with ``threading`` or ``concurrent.futures``) see each Python call: a frame of
@@ -13,7 +17,8 @@ While a student function runs inside :meth:`Guard.wrap`'s wrapper:
 * ``ATTNKIT_GRADING_CALL`` is set, so a child process that imports attnkit fails.
 
 Everything is restored when the student function returns or raises. What stays out of
-reach is listed in autograde/README.md ("Integrity").
+reach is listed in autograde/README.md ("Integrity"): above all, code the student ran before the
+call can change this module itself, which is their own process.
 """
 import contextlib
 import errno
@@ -22,9 +27,11 @@ import sys
 import threading
 import types
 
-__all__ = ["Guard", "REFERENCE_FREE", "STUB_GLOBAL"]
+from .safecall import describe_exception, observe
 
-SAFE_FILES = {"masks.py", "errors.py", "safecall.py"}  # the mask, the error type, the timeout record: tools, not answers
+__all__ = ["Guard", "REFERENCE_FREE", "STUB_GLOBAL", "guarded_call", "limit_hit"]
+
+SAFE_FILES = {"masks.py", "errors.py", "safecall.py", "guard.py"}  # the mask, the error type, the timeout record, this probe: tools, not answers
 ALLOWED_LAB = {"scores_inputs_ok", "mask_inputs_ok", "softmax_inputs_ok", "_arrays"}  # the given input checks
 STUB_GLOBAL = "_attn_grader_delegated"  # set in attnkit's module globals while a stub may run
 REFERENCE_FREE = "ATTNKIT_GRADING_CALL"  # attnkit refuses to import in a child process while set
@@ -62,34 +69,32 @@ def _stub_code(qualname: str) -> types.CodeType:
     return _STUB.replace(co_consts=tuple(qualname if c == _NAME else c for c in _STUB.co_consts))
 
 
-class Guard:
-    """Wraps student functions; ``forbidden`` collects what they reached (Chinese descriptions)."""
+def guarded_call(fn, args: tuple, watch=None) -> dict:
+    """``fn(*args)`` under the probe, quietly: what the grader needs to know of the call, as plain data.
 
-    def __init__(self, attnkit_dir: str, hung, mark_if_hung):
-        self.attnkit_dir, self.hung, self.mark_if_hung = attnkit_dir, hung, mark_if_hung
+    ``returned`` or ``error`` (type and first line) with its ``ename`` and ``errno``; ``rebound``: whether
+    ``args[watch]`` was rebound; ``forbidden``: the reference code or processes it reached; ``limit``: the
+    sandbox's limit it ran into. A KeyboardInterrupt (the grading timeout) goes on up.
+    """
+    guard = Guard(os.path.dirname(os.path.abspath(__file__)))
+    with guard.watching():
+        returned, error, rebound = observe(fn, args, watch)
+    outcome = {"returned": returned, "rebound": rebound, "forbidden": sorted(guard.forbidden)}
+    if error is not None:
+        outcome.update(error=describe_exception(error), ename=type(error).__name__,
+                       errno=getattr(error, "errno", None), limit=limit_hit(error))
+    return outcome
+
+
+class Guard:
+    """The probe around one call; ``forbidden`` collects what the function reached (Chinese descriptions)."""
+
+    def __init__(self, attnkit_dir: str):
+        self.attnkit_dir = attnkit_dir
         self.forbidden: set = set()
-        self.over_limit: set = set()  # the sandbox's limits the functions ran into (Chinese descriptions)
         self.hook = self._hook  # one bound method, so that "is the probe still installed?" can compare it
         self.spawners = _SPAWNERS + _fork_exec()
         self.stubs = self._stubs()
-
-    def wrap(self, fn, role: str):
-        """``fn`` called under the probe; raises RuntimeError if ``fn`` already hit the timeout."""
-        guard = self
-
-        def call(*args):
-            if guard.hung(fn):
-                raise RuntimeError(f"{role} 在前面的单元格里运行超时，评分时不再调用")
-            try:
-                with guard.mark_if_hung(fn), guard.watching():
-                    return fn(*args)
-            except (MemoryError, OSError) as exc:
-                limit = limit_hit(exc)
-                if limit:
-                    guard.over_limit.add(limit)
-                raise
-
-        return call
 
     # ---------- what counts as reference code ----------
 

@@ -1,0 +1,160 @@
+"""The grading process's side of the grader process: ask it to grade a test cell, keep the kernel to its time.
+
+The grader process (:mod:`coursekit.sandbox.grader_host`) is forked beside each notebook's kernel when
+the course names a grader (``c.GradingKernelManager.grader``). :class:`GraderProcess` holds its socket
+(only the grader and this process have it: the score never passes through the student's kernel) and
+the kernel's end of the channel the grader calls the student's functions over, which goes to the
+kernel with the first test cell. :meth:`GraderProcess.grade` asks for one cell while the kernel's
+runner serves the calls, and waits for both within the cell's time: past it, the kernel is
+interrupted (the function running is given up, as a cell timeout does); if the kernel still does not
+answer, it is stopped, and the grader's record says so.
+
+The grader process is trusted code: what it sends is the record. If it dies, cannot load the grader
+or says nonsense, that is the machine's fault (:class:`coursekit.faults.InfrastructureFault`).
+"""
+import select
+import socket
+import time
+
+from ..faults import InfrastructureFault
+from ..sandbox.channel import ChannelBroken, Reader, send
+from . import kernel_client
+from .kernel_client import OUTPUTS
+
+__all__ = ["GraderProcess", "Verdict", "READY_SECONDS", "grade_test_cell", "notebook_language"]
+
+READY_SECONDS = 60  # to load the grader
+
+
+class GraderProcess:
+    """A started grader process: ``handles`` (the grade ids it grades), :meth:`grade`, :meth:`stop`."""
+
+    def __init__(self, process, sock: socket.socket, kernel_end: socket.socket, release):
+        self.process, self.sock, self.reader = process, sock, Reader(sock)
+        self.kernel_end, self._release = kernel_end, release  # the channel's end for the kernel, until sent
+        self.handles = self._ready()
+
+    def _ready(self) -> set:
+        message = self._next(READY_SECONDS)
+        if message is None or message["msg_type"] != "grader_ready":
+            why = message["content"].get("error", "") if message else "it did not answer"
+            raise InfrastructureFault(f"the grader process could not load the grader ({why})",
+                                      "Fix the grader (its error is above), then run the command again.")
+        return set(message["content"].get("handles") or ())
+
+    def grade(self, grade_id: str, lang: str, runner, budget: float, grace: float) -> dict:
+        """The grader's verdict on ``grade_id`` (``{"points", "text", "data"}``), the ``runner`` (the kernel's
+        client) serving the calls meanwhile; ``budget`` s for it all, ``grace`` more after an interrupt."""
+        runner.serve_calls(self.kernel_end)
+        self.kernel_end = None  # the kernel has it now
+        send(self.sock, {"msg_type": "grade", "content": {"grade": grade_id, "lang": lang}})
+        deadline, interrupted, verdict = time.monotonic() + budget, False, None
+        while verdict is None or not runner.served():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                if interrupted:
+                    runner.stop()  # it ignores the interrupt: the grader's next call finds it gone
+                    deadline = time.monotonic() + READY_SECONDS
+                else:
+                    runner.interrupt()
+                    interrupted, deadline = True, time.monotonic() + grace
+                continue
+            waiting = ([self.sock] if verdict is None else []) + ([runner] if not runner.served() else [])
+            readable = select.select(waiting, [], [], min(left, 0.5))[0]
+            if self.sock in readable:
+                verdict = self._verdict()
+            if runner in readable:
+                runner.pump()
+        return verdict
+
+    def _verdict(self):
+        message = self._next(0)
+        if message is None:
+            return None
+        if message["msg_type"] != "record" or not isinstance(message["content"].get("points"), (int, float)):
+            raise InfrastructureFault("the grader process sent something else than a record",
+                                      "See the grading log, then run the command again.")
+        return message["content"]
+
+    def _next(self, wait: float):
+        try:
+            return self.reader.next(wait)
+        except ChannelBroken:
+            raise InfrastructureFault(f"the grader process stopped (exit status {self.process.poll()})",
+                                      "See grader.log in the grading log's folder, then run the command again.")
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait_gone(2.0)
+        for sock in (self.sock, self.kernel_end):
+            if sock is not None:
+                sock.close()
+        self._release()
+
+
+class Verdict:
+    """The grader's verdict on one test cell, and what the kernel printed for it, kept aside to compare.
+
+    The cell's outputs become the verdict's: its text on stdout, its data (the record the class report
+    reads) as display data, its points as the cell's result (what nbgrader scores). The kernel's own
+    outputs for the cell never reach the notebook; when they say something else than the verdict (a
+    notebook that changed how floats print, replaced ``gradecell``, printed a forged record …), the cell's
+    metadata says so (``coursekit.grader.kernel_agreed``) and ``make grade`` lists it.
+    """
+
+    def __init__(self, cell, verdict: dict):
+        self.cell, self.points, self.text = cell, float(verdict["points"]), str(verdict.get("text", ""))
+        self.data = verdict.get("data") if isinstance(verdict.get("data"), dict) else {}
+        self.kernel, self.count = [], None
+
+    def shown(self) -> dict:
+        """What the kernel's test cell is to show (:data:`coursekit.sandbox.cells.GRADED`)."""
+        return {"points": self.points, "text": self.text}
+
+    def takes(self, kind: str, content: dict) -> bool:
+        """Keep the kernel's output aside (True), or let the message through (status, input, reply)."""
+        if kind == "execute_input":
+            self.count = content.get("execution_count")
+        if kind not in OUTPUTS:
+            return False
+        self.kernel.append((kind, content))
+        return True
+
+    def reply(self, content: dict) -> dict:
+        """The cell ran, whatever the kernel says: the grader has graded it."""
+        return {"status": "ok", "execution_count": content.get("execution_count", self.count)}
+
+    def outputs(self) -> list:
+        """The verdict as the cell's outputs; the cell notes whether the kernel showed the same."""
+        result = {"data": {"text/plain": repr(self.points)}, "metadata": {}, "execution_count": self.count}
+        shown = [("stream", {"name": "stdout", "text": self.text})] if self.text else []
+        shown += [("display_data", {"data": self.data, "metadata": {}})] if self.data else []
+        self.cell.setdefault("metadata", {}).setdefault("coursekit", {})["grader"] = {"kernel_agreed": self._agreed()}
+        return [*shown, ("execute_result", result)]
+
+    def _agreed(self) -> bool:
+        printed = "".join(c.get("text", "") for kind, c in self.kernel if kind == "stream" and c.get("name") == "stdout")
+        results = [c.get("data", {}).get("text/plain") for kind, c in self.kernel if kind == "execute_result"]
+        others = [kind for kind, c in self.kernel if kind not in ("stream", "execute_result")
+                  or (kind == "stream" and c.get("name") != "stdout")]
+        return printed.strip() == self.text.strip() and results == [repr(self.points)] and not others
+
+
+def grade_test_cell(cell, cell_index: int) -> None:
+    """nbclient's ``on_cell_execute`` hook (``c.Execute.on_cell_execute``): a test cell the grader grades is
+    graded now, before it runs, and the runner told what to show."""
+    client = kernel_client.current()
+    marks = cell.get("metadata", {}).get("nbgrader", {})
+    if client is None or client.grader is None or cell.get("cell_type") != "code" or not marks.get("grade") \
+            or marks.get("solution") or marks.get("grade_id") not in client.grader.handles:
+        return
+    budget, grace = client.timeouts
+    client.verdict_next = Verdict(cell, client.grader.grade(marks["grade_id"], client.lang, client, budget, grace))
+
+
+def notebook_language(notebook) -> None:
+    """nbclient's ``on_notebook_start`` hook (``c.Execute.on_notebook_start``): the grader writes its verdicts in
+    the notebook's language (``metadata.edition.language``; Chinese when it names none)."""
+    client = kernel_client.current()
+    if client is not None:
+        client.lang = str(notebook.get("metadata", {}).get("edition", {}).get("language") or "zh")
