@@ -94,15 +94,15 @@ def test_is_everything_but_the_words_shared():
 
 
 def test_does_a_change_to_code_or_to_a_test_reach_both_editions():
-    """An edited line of code in a demo and in a hidden test appears in the English with no second edit?"""
+    """An edited line of code in a demo and in a test cell appears in the English with no second edit?"""
     nb = raw_master()
     demo = next(c for c in nb.cells if c.id == "lab1-experiment")
     demo.source = demo.source.replace("head_dim = 64", "head_dim = 32")
     test = next(c for c in nb.cells if c.id == "test2")
-    test.source = test.source.replace("grade(2, student_apply_mask)", "grade(2, student_apply_mask, strict=True)")
+    test.source = test.source.replace("run(2, student_apply_mask)", "run(2, student_apply_mask, strict=True)")
     english = edition.translate(nb, "en")
     assert "head_dim = 32" in cell_source(english, "lab1-experiment")
-    assert "grade(2, student_apply_mask, strict=True)" in cell_source(english, "test2")
+    assert "run(2, student_apply_mask, strict=True)" in cell_source(english, "test2")
     assert edition.problems(nb, "en") == []  # nothing to translate again
 
 

@@ -97,24 +97,38 @@ def test_is_the_config_settings_only():
     assert "sys" not in {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
 
 
-def test_does_the_grading_kernel_learn_where_the_grader_is(monkeypatch, tmp_path):
-    """Unsandboxed, the kernel runs in the notebook's folder with nbgrader's environment, and ATTN_GRADER set to
-    the setting, not to what nbgrader's environment says?"""
+def test_does_the_kernel_run_in_the_notebooks_folder_never_told_where_the_grader_is(monkeypatch, tmp_path):
+    """Unsandboxed, the kernel runs in the notebook's folder with nbgrader's environment, but not ATTN_GRADER: only
+    the grader process may know it?"""
     from nbformat.v4 import new_code_cell
     from nbgrader.preprocessors import Execute
     from traitlets.config import Config
 
-    monkeypatch.setenv("ATTN_GRADER", "/somewhere/else.py")
+    monkeypatch.setenv("ATTN_GRADER", "/somewhere/grader/__init__.py")
     monkeypatch.setenv("NBGRADER_SOMETHING", "passed")
-    grader = tmp_path / "course" / "grader" / "__init__.py"
-    grader.parent.mkdir(parents=True)
-    grader.write_text("")
     config = Config({"Execute": {"kernel_manager_class": GradingKernelManager},
-                     "GradingKernelManager": {"grader": str(grader), "sandbox": False}})
-    look = "import os; print(os.environ['ATTN_GRADER'], os.environ['NBGRADER_SOMETHING'], os.getcwd())"
+                     "GradingKernelManager": {"sandbox": False}})
+    look = "import os; print(os.environ.get('ATTN_GRADER', '-'), os.environ['NBGRADER_SOMETHING'], os.getcwd())"
     nb, _ = Execute(config=config).preprocess(new_notebook(cells=[new_code_cell(look)]),
                                               {"metadata": {"path": str(tmp_path)}})
-    assert nb.cells[0].outputs[0].text.split() == [str(grader), "passed", str(tmp_path)]
+    assert nb.cells[0].outputs[0].text.split() == ["-", "passed", str(tmp_path)]
+
+
+def test_is_a_grader_that_does_not_load_the_machines_fault(tmp_path):
+    """A grader package that does not load (here: no HANDLES) stops grading with what it said, nobody graded?"""
+    from nbformat.v4 import new_code_cell
+    from nbgrader.preprocessors import Execute
+    from traitlets.config import Config
+
+    from coursekit.faults import InfrastructureFault
+
+    grader = tmp_path / "grader" / "__init__.py"
+    grader.parent.mkdir()
+    grader.write_text("x = 1\n")
+    config = Config({"Execute": {"kernel_manager_class": GradingKernelManager},
+                     "GradingKernelManager": {"sandbox": False, "grader": str(grader)}})
+    with pytest.raises(InfrastructureFault, match="could not load the grader .AttributeError.*HANDLES"):
+        Execute(config=config).preprocess(new_notebook(cells=[new_code_cell("1")]), {"metadata": {"path": str(tmp_path)}})
 
 
 def test_can_nbformat_round_trip_the_cleaned_notebook():

@@ -117,6 +117,7 @@ class GradingKernelManager(AsyncKernelManager):
             await self._before_sandboxed_start()
         else:
             self.log.warning(UNSANDBOXED)
+            env.pop("ATTN_GRADER", None)  # the kernel is never told where the grader is
             env["ATTN_CALL_HOOK"] = self.call_hook
         self._runner, self._sock = self._start_runner(submission, env)
         if self.grader:

@@ -124,10 +124,11 @@ def serve(worker: socket.socket, channel: socket.socket, grader_path: str) -> No
     """Load the grader, say which cells it grades, then grade what the worker asks until it closes; never returns."""
     try:
         grader = load_grader(grader_path)
+        handles = [str(grade_id) for grade_id in grader.HANDLES]
     except BaseException as exc:  # noqa: B036 -- the machine's fault: the worker says so and grades nobody
         send(worker, {"msg_type": "grader_failed", "content": {"error": f"{type(exc).__name__}: {exc}"}})
         os._exit(0)
-    send(worker, {"msg_type": "grader_ready", "content": {"handles": list(grader.HANDLES)}})
+    send(worker, {"msg_type": "grader_ready", "content": {"handles": handles}})
     functions, requests = Functions(channel), Reader(worker)
     try:
         while (request := requests.next(CALL_SECONDS * 24)) is not None:
