@@ -70,7 +70,6 @@ c.GenerateFeedback.exporter_class = plugins.CourseFeedbackExporter
 c.GenerateFeedback.preprocessors = [plugins.GetGradesForFeedback, plugins.ClearHiddenTestsInFeedback,
                                     CoalesceStreamsPreprocessor, CSSHTMLHeaderPreprocessor]
 c.CoalesceStreamsPreprocessor.enabled = True  # nbconvert's preprocessors start disabled
-c.ClearHiddenTestsInFeedback.grader = GRADER  # and any of the grader's lines a student printed
 # release_feedback as nbgrader's, then how many answers the released pages still show as pending
 c.ExchangeFactory.release_feedback = plugins.ReleaseFeedbackTellingPending
 

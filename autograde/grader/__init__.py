@@ -53,5 +53,7 @@ def evaluate(test, fns: tuple, functions, lang: str):
     hidden = checks.run_checks(checks.HIDDEN[test.number], fns, lab.TOLERANCE)
     if functions.limits:
         return outcome.failed(test, record.LIMIT, "；".join(sorted(functions.limits)) + "，本项记 0 分。"), shown
+    if functions.forbidden:  # what it computed was attnkit's (or nothing): no diagnosis of the student's own code
+        return outcome.graded(test, report.checks, hidden, sorted(functions.forbidden), []), shown
     findings = diagnose(*fns) if len(test.stages) > 1 else diagnose_stage(test.stages[0], fns[0])
-    return outcome.graded(test, report.checks, hidden, sorted(functions.forbidden), findings), shown
+    return outcome.graded(test, report.checks, hidden, [], findings), shown

@@ -40,14 +40,14 @@ def test_did_one_run_grade_every_gradable_submission(shared_class):
 
 
 def test_does_no_test_cell_raise_or_write_stderr(shared_class):
-    """No score comes from an error or a stderr line (nbgrader would read those as 0), but for the hung loop?"""
+    """No score comes from an error or a stderr line (nbgrader would read those as 0), not even the hung loop's?"""
     broken = []
     for student in GRADABLE:
         nb = nbformat.read(shared_class.notebook(student), as_version=4)
         broken += [(student, c.metadata["nbgrader"]["grade_id"], o.output_type)
                    for c in nb.cells if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("grade")
                    for o in c.outputs if o.output_type == "error" or (o.output_type == "stream" and o.name == "stderr")]
-    assert {(s, cell) for s, cell, _ in broken} == {("e_infinite_loop", "test3_softmax")}, broken
+    assert broken == []
 
 
 @pytest.mark.parametrize("student", STUDENTS)
@@ -67,8 +67,7 @@ def test_is_a_submitted_fake_grader_never_loaded(shared_class):
     assert "fake grader" not in text and "本项得分" in text
 
 
-@pytest.mark.parametrize("student, reason", [("redefined_as_reference", "attnkit 的参考实现"),
-                                             ("patched_verify", "被改动")])
+@pytest.mark.parametrize("student, reason", [("redefined_as_reference", "attnkit 的参考实现")])
 def test_does_the_feedback_say_why_a_cell_scored_nothing(shared_class, student, reason):
-    """Delegation and tampering are named in the test cell's output, in Chinese?"""
+    """Delegation is named in the test cell's output, in Chinese?"""
     assert reason in shared_class.notebook(student).read_text(encoding="utf-8")

@@ -3,9 +3,8 @@
 Two kernels of one grading process, as two students of one ``make grade`` worker: both cell runners
 (coursekit.sandbox.cells) forked from the same pre-imported template (coursekit.sandbox.template),
 driven by nbclient as nbgrader drives them. The first patches what every
-kernel shares by import — numpy, builtins, attnkit, the diagnosis memo, the grader's private attnkit
-the template preloaded, a module of its own in ``sys.modules`` — and leaves a file in its /tmp and
-home. The second must see none of it; the template must still be the same process, still serving.
+kernel shares by import — numpy, builtins, attnkit, the diagnosis memo, a module of its own in
+``sys.modules`` — and leaves a file in its /tmp and home. The second must see none of it; the template must still be the same process, still serving.
 """
 import copy
 import json
@@ -29,7 +28,7 @@ numpy.random.seed(1234)
 builtins.planted_by_student = True  # a new builtin every later name lookup would find
 attnkit.lab.softmax = None
 attnkit.POISONED = True
-sys.modules["_attn_grader_pristine_attnkit"].PRELOADED["lab"].TOLERANCE["float64"] = 1.0
+attnkit.lab.TOLERANCE["float64"] = 1.0
 sys.modules["attnkit.diagnose"]._MEMO["planted"] = ((), ["a finding from the last student"])
 sys.modules["grader_helpers"] = types.ModuleType("grader_helpers")
 get_ipython().planted_by_student = True  # the shell itself: a runner's is built once, in the template
@@ -41,9 +40,8 @@ print("poisoned")
 
 LOOK = r"""
 import builtins, gc, json, os, sys, numpy, attnkit, attnkit.diagnose, attnkit.lab
-preloaded = getattr(sys.modules.get("_attn_grader_pristine_attnkit"), "PRELOADED", {})
 print(json.dumps({
-    "preloaded": sorted(preloaded), "tolerance": preloaded["lab"].TOLERANCE if preloaded else None,
+    "tolerance": attnkit.lab.TOLERANCE, "grader": sorted(m for m in sys.modules if m.split(".")[0] in ("grader", "checks")),
     "frozen": gc.get_freeze_count() > 0,
     "exp(0)": float(numpy.exp(0.0)), "builtin": hasattr(builtins, "planted_by_student"),
     "softmax": attnkit.lab.softmax is not None,
@@ -61,9 +59,8 @@ FIGURE = "import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.show()"
 BYTECODE = r"""
 import importlib.util, json, os, pathlib, struct
 import attnkit
-folder = {"grader": pathlib.Path(os.environ["ATTN_GRADER"]).parent, "attnkit": pathlib.Path(attnkit.__file__).parent}
 found = {}
-for source in sorted(folder["%s"].glob("*.py")):
+for source in sorted(pathlib.Path(attnkit.__file__).parent.glob("*.py")):
     try:
         header = pathlib.Path(importlib.util.cache_from_source(str(source))).read_bytes()[:16]
     except OSError:
@@ -115,36 +112,37 @@ def test_does_one_students_patching_never_reach_the_next(config, tmp_path):
     assert not after["shell"] and len(after["folders"]) == 1  # the shell as built, its directory history its own
 
 
-def test_does_each_kernel_start_with_the_graders_attnkit_copy_preloaded_and_the_template_frozen(config, tmp_path):
-    """The template loaded the grader's private attnkit before any student (each test cell no longer builds it) and
-    froze its objects for the collector (a kernel's collections no longer walk, and so copy, the template's pages)?"""
-    from grader.integrity import PRISTINE
-
+def test_does_each_kernel_start_frozen_and_without_the_grader(config, tmp_path):
+    """The template froze its objects for the collector (a kernel's collections no longer walk, and so copy, the
+    template's pages), and the grader is in no kernel's memory: it lives in the grader process only?"""
     seen = json.loads(_run(LOOK, config, tmp_path))
-    assert seen["preloaded"] == sorted(PRISTINE) and seen["frozen"]
+    assert seen["frozen"] and seen["grader"] == []
 
 
-def test_does_the_kernel_find_the_graders_bytecode_made_outside_the_sandbox(config, tmp_path):
-    """Each test cell loads the grader from files the kernel sees read-only: compiled for it, not by it?"""
+def test_is_the_graders_bytecode_made_outside_the_sandbox(config, tmp_path):
+    """The grader process loads the grader from files it sees read-only: compiled for it, before it starts?"""
+    import importlib.util
+
     grader = tmp_path / "course" / "grader"
     shutil.copytree(COURSE / "grader", grader, ignore=shutil.ignore_patterns("__pycache__"))
     (grader / "checks.py").write_text((grader / "checks.py").read_text() + "\n# changed since\n")
     own = copy.deepcopy(config)
     own.GradingKernelManager.grader = str(grader / "__init__.py")
-    found = json.loads(_run(BYTECODE % "grader", own, tmp_path))
-    assert found == {path.name: "fresh" for path in grader.glob("*.py")}
+    _run("1", own, tmp_path)
+    for source in grader.glob("*.py"):
+        compiled = pathlib.Path(importlib.util.cache_from_source(str(source))).read_bytes()[:16]
+        assert compiled[8:12] == int(source.stat().st_mtime).to_bytes(4, "little"), source.name
 
 
-def test_does_the_kernel_find_bytecode_for_the_private_attnkit_each_test_cell_loads(config, tmp_path):
-    """attnkit's folder is read-only in the sandbox too: its .pyc files are written outside, current ones?"""
+def test_does_the_kernel_find_bytecode_for_attnkit(config, tmp_path):
+    """attnkit's folder is read-only in the sandbox: its .pyc files are written outside, current ones?"""
     import attnkit
-    from grader.integrity import PRISTINE
 
     changed = pathlib.Path(attnkit.__file__).parent / "masks.py"
     stat = changed.stat()
     os.utime(changed, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))  # its .pyc, if any, is stale now
-    found = json.loads(_run(BYTECODE % "attnkit", config, tmp_path))
-    assert {name: found[f"{name}.py"] for name in PRISTINE} == {name: "fresh" for name in PRISTINE}
+    found = json.loads(_run(BYTECODE, config, tmp_path))
+    assert found and set(found.values()) == {"fresh"}, found
 
 
 def test_does_a_students_own_figure_show_as_in_a_fresh_kernel(config, tmp_path):

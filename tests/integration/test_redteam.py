@@ -8,18 +8,21 @@ sources, the gradebook (only nbgrader's own writes), other students' and the gra
 kept out of every feedback page, no process of a student left, the machine's other processes
 alive, no connection to the listener it was told about, no file written outside its sandbox.
 """
+import codecs
 import importlib.util
 import marshal
+import re
 import struct
 
+import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from coursekit.plugins.feedback import grader_lines
+from coursekit.autograded import read_graded_notebook
 from coursekit.sandbox import abandoned
 from support import redteam
 from support.classes import digest
-from support.course_tools import ASSIGNMENT, POINTS, visible_text
+from support.course_tools import ASSIGNMENT, POINTS, output_text, visible_text
 
 CLASSES = ["shared_class", "serial_class"]
 ATTACKERS = [row.name for row in redteam.REDTEAM]
@@ -66,23 +69,54 @@ def test_does_the_gradebook_hold_only_nbgraders_own_writes(graded):
 
 
 def test_does_no_feedback_show_the_grader_or_another_student(graded):
-    """No line of the grader's source, no classmate's answer, no file of a home folder in any feedback page?"""
-    lines = grader_lines(graded.course / "grader" / "__init__.py")
-    assert len(lines) > 200  # the detector has something to detect
-    for page in (graded.course / "feedback").glob(f"*/{ASSIGNMENT}/*.html"):
-        student, text = page.parent.parent.name, visible_text(page.read_text(encoding="utf-8"))
-        assert [line for line in lines if line in text] == [], student
+    """No line of the grader's source (as it is, rot13, base64, zlib, in pieces), no classmate's answer, no file of
+    a home folder in any feedback page, nor in any autograded notebook?"""
+    lines = redteam.grader_lines(graded.course / "grader")
+    source = (graded.course / "grader" / "checks.py").read_text(encoding="utf-8")
+    assert len(lines) > 200 and len(redteam.revealed(codecs.encode(source, "rot13"), lines)) > 100  # it detects
+    pages = [(p.parent.parent.name, visible_text(p.read_text(encoding="utf-8")))
+             for p in (graded.course / "feedback").glob(f"*/{ASSIGNMENT}/*.html")]
+    pages += [(p.parent.parent.name, p.read_text(encoding="utf-8"))
+              for p in (graded.course / "autograded").glob(f"*/{ASSIGNMENT}/*.ipynb")]
+    assert len(pages) > 2 * len(ATTACKERS)
+    for student, text in pages:
+        assert redteam.revealed(text, lines) == set(), student
         assert redteam.HOME_SECRET not in text, student
         if student != redteam.CONTROL.name:
             assert redteam.SECRET not in text, student
 
 
-def test_did_the_hidden_checks_attack_see_them_and_feedback_remove_them(graded):
-    """The attack could read the grader inside the sandbox (it must load it), so the scrubbing did the work?"""
-    notebook = graded.notebook("red_print_hidden_checks").read_text(encoding="utf-8")
-    feedback = graded.feedback("red_print_hidden_checks").read_text(encoding="utf-8")
-    assert "def run_checks" in notebook and "def run_checks" not in feedback
-    assert "此处是评分器的代码，已从反馈中删去" in visible_text(feedback)
+def test_did_the_attacks_find_no_grader_to_print(graded):
+    """The kernel cannot see the grader (it lives in the grader process): the attacks that print it found no file?"""
+    assert "grader source: FileNotFoundError" in graded.notebook("red_print_hidden_checks").read_text(encoding="utf-8")
+    assert "grader files found: 0" in graded.notebook("red_print_grader_encoded").read_text(encoding="utf-8")
+
+
+def test_did_the_memory_search_during_the_calls_find_nothing(graded):
+    """The search ran inside the grader's calls (some calls counted) and found no module, function, frame or table
+    of the grader's?"""
+    nb = nbformat.read(graded.notebook("red_search_memory_in_call"), as_version=4)
+    said = re.findall(r"memory search: (\d+) calls, (.*)", "".join(output_text(c) for c in nb.cells if c.cell_type == "code"))
+    assert said and int(said[-1][0]) > 0
+    assert {codecs.decode(found, "rot13") for _, found in said} == {"[]"}
+
+
+def test_are_exactly_the_tampering_rows_flagged(graded):
+    """The test cells whose kernel showed another result than the grader's are noted in the notebook, for the
+    tampering rows only (every one of their test cells), no other student?"""
+    flagged = {}
+    for path in (graded.course / "autograded").glob(f"*/{ASSIGNMENT}/*.ipynb"):
+        cells = read_graded_notebook(path).tampered_cells
+        if cells:
+            flagged[path.parent.parent.name] = set(cells)
+    assert flagged == {f"red_{name}": set(POINTS) for name in redteam.TAMPERING}
+
+
+def test_does_make_grade_list_the_tampered_cells(shared_class):
+    """make grade's summary names each tampered test cell of each tampering row?"""
+    notes = [line for line in shared_class.run.stdout.splitlines() if "tampered test cells" in line]
+    assert sorted(line.split()[1].rstrip(":") for line in notes) == sorted(f"red_{name}" for name in redteam.TAMPERING)
+    assert all(", ".join(POINTS) in line for line in notes)
 
 
 def test_did_nothing_reach_outside(graded_classes):

@@ -32,8 +32,8 @@ s = socket.socket(); s.settimeout(1)
 print(json.dumps({
     "uid": os.getuid(), "pid": os.getpid(), "cwd": os.getcwd(), "files": sorted(os.listdir(".")),
     "root": sorted(os.listdir("/")), "course": os.path.exists(COURSE), "home": os.environ["HOME"],
-    "grader": os.environ.get("ATTN_GRADER"), "read grader": can(lambda: open(os.environ["ATTN_GRADER"]).read(1)),
-    "write grader": can(lambda: open(os.environ["ATTN_GRADER"], "a")),
+    "grader": os.environ.get("ATTN_GRADER"), "grader folder": os.path.isdir("/run/attn/grader") and os.listdir("/run/attn/grader"),
+    "read grader": can(lambda: open("/run/attn/grader/__init__.py").read(1)),
     "write here": can(lambda: open("mine.txt", "w").write("x")), "write /usr": can(lambda: open("/usr/x", "w")),
     "network": s.connect_ex(("1.1.1.1", 80)), "processes": len([p for p in os.listdir("/proc") if p.isdigit()]),
 }))
@@ -72,11 +72,12 @@ def test_does_it_see_its_submission_copy_and_nothing_of_the_course(seen):
     assert not (folder / "mine.txt").exists()  # what it wrote stayed in its copy
 
 
-def test_can_it_read_the_grader_but_write_only_its_own_copy(seen):
-    """The grader readable (the test cells load it), not writable; its own folder writable, /usr not?"""
+def test_does_it_see_nothing_of_the_grader_and_write_only_its_own_copy(seen):
+    """The grader lives in the grader process only: not named, not there, not readable; its own folder
+    writable, /usr not?"""
     facts, _ = seen
-    assert facts["grader"] == "/run/attn/grader/__init__.py" and facts["read grader"] == "yes"
-    assert facts["write grader"] != "yes" and facts["write /usr"] != "yes" and facts["write here"] == "yes"
+    assert facts["grader"] is None and not facts["grader folder"] and facts["read grader"] == "FileNotFoundError"
+    assert facts["write /usr"] != "yes" and facts["write here"] == "yes"
 
 
 def test_is_there_no_network(seen):

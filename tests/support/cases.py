@@ -18,6 +18,7 @@ from support.mistakes import FULL, submission
 
 UNTOUCHED = (1.75, 1.0, 0.25, 0.5)  # the release's baseline (autograde/README.md, "Points")
 ZERO = (0.0, 0.0, 0.0, 0.0)
+STUBS_FIRST = "scores_out_not_written"  # what the diagnosis names first for the release's stubs
 
 
 @dataclass(frozen=True)
@@ -109,9 +110,11 @@ CASES = (
     Case("redefined_as_reference", lambda r: with_cell_after(submission(r), "student_softmax",
                                                              "import attnkit\nstudent_softmax = attnkit.lab.softmax"),
          (4.0, 3.0, 0.0, 0.0)),
+    # attnkit patched in the kernel: the grader runs in its own process, with its own attnkit, so the patch
+    # changes nothing (before #37 an in-kernel integrity check scored it 0; now it scores as the release)
     Case("patched_verify", lambda r: with_cell_after(r, "student_attention_scores",
                                                      "import attnkit\nattnkit.verify._eq = lambda value, expected: True"),
-         ZERO),
+         UNTOUCHED, diagnosis=STUBS_FIRST),
     # a test cell edited to claim full marks: nbgrader grades the released cell; the student is listed (#1961)
     Case("edited_test_cell", lambda r: with_source_replaced(submission(r), "test1_scores",
                                                                      "gradecell.run(1, student_attention_scores)", "4.0"), FULL),

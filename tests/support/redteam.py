@@ -5,8 +5,12 @@ That cell runs only while the notebook is autograded (``NBGRADER_EXECUTION=autog
 whatever rights grading gives it, and tries one thing a hostile student would: rewrite the grader,
 write the gradebook, plant a file in the course, print the hidden checks or a classmate's answers,
 leave a process behind, reach the network, exhaust memory, processes or disk, kill its way out,
-read the instructor's home. The functions are the release's stubs, so every row must score exactly
-what the untouched release scores (:data:`UNTOUCHED`), and the class must be left as it was.
+read the instructor's home; or, from inside a student function while the grader calls it (:data:`IN_CALLS`),
+search the process for the grader, change how the test cell's result prints, patch the kernel's channel,
+forge the grader's record, replace ``attnkit.gradecell``. The functions are the release's stubs, so every
+row must score exactly what the untouched release scores (:data:`UNTOUCHED`), and the class must be left
+as it was; the rows in :data:`TAMPERING` make the kernel show another result than the grader's, which
+``make grade`` lists. :func:`revealed` finds the grader's source in what a student was shown, decoded.
 :data:`LIMIT_ROWS` go over a sandbox limit inside a graded function: that cell scores 0 with the
 reason, the others as usual. An honest control (:data:`CONTROL`) scores full marks.
 
@@ -14,14 +18,20 @@ The rows are safe to grade on a machine without a sandbox too: the kill and fork
 they run as PID 1 of a namespace of their own, and every loop is bounded. :func:`targets` makes what
 the attacks aim at outside the course (a listening socket, a file in a home folder) once per process.
 """
+import base64
+import codecs
+import contextlib
 import functools
 import pathlib
+import re
 import socket
 import tempfile
 import textwrap
+import zlib
 from dataclasses import dataclass
 
-from support.cases import UNTOUCHED, Case, with_cell_after, with_function
+from coursekit.paths import COURSE
+from support.cases import STUBS_FIRST, UNTOUCHED, Case, with_cell_after, with_function
 from support.mistakes import FULL, submission
 
 SECRET = "红队-同学的秘密答案-7f3a"  # the control student's written answer: no other feedback may show it
@@ -64,14 +74,22 @@ def _only_when_graded(code: str) -> str:
 
 
 def _course_guess() -> str:
-    """What the attacks take for the course folder: the grader's parent, as ATTN_GRADER shows it."""
-    return "os.path.dirname(os.path.dirname(os.environ.get('ATTN_GRADER', '/nonexistent/x/y')))"
+    """What the attacks take for the course folder: the grader's parent as ATTN_GRADER would show it, or three
+    folders up (nbgrader's autograded/<student>/<assignment>, unsandboxed); the first that has a grader."""
+    return ("next((c for c in (os.path.dirname(os.path.dirname(os.environ.get('ATTN_GRADER', '/nonexistent/x/y'))), "
+            "os.path.abspath('../../..')) if os.path.isdir(os.path.join(c, 'grader'))), '/nonexistent')")
+
+
+def _grader_guesses() -> str:
+    """Where the attacks look for the grader's files: where the kernel used to see them (/run/attn/grader), the
+    course guessed, and the repository's own course (a student may know where the instructor keeps it)."""
+    return f"['/run/attn/grader', os.path.join({_course_guess()}, 'grader'), {str(COURSE / 'grader')!r}]"
 
 
 ATTACKS = {
-    "rewrite_grader": """
+    "rewrite_grader": f"""
         try:
-            with open(os.environ["ATTN_GRADER"], "a") as f:
+            with open(os.path.join({_course_guess()}, "grader", "__init__.py"), "a") as f:
                 f.write("\\ndef grade(*args):\\n    return 100.0\\n")
         except Exception as e:
             print("grader:", type(e).__name__)
@@ -99,13 +117,30 @@ ATTACKS = {
             except Exception as e:
                 print("plant:", type(e).__name__)
     """,
-    "print_hidden_checks": """
-        folder = os.path.dirname(os.environ.get("ATTN_GRADER", "/nonexistent/x"))
-        for name in ("checks.py", "__init__.py", "oracle.py"):
+    "print_hidden_checks": f"""
+        for folder in {_grader_guesses()}:
+            for name in ("checks.py", "__init__.py", "oracle.py"):
+                try:
+                    print(open(os.path.join(folder, name)).read())
+                except Exception as e:
+                    print("grader source:", type(e).__name__)
+    """,
+    # the same, encoded so that no line of it is printed as it is, and in pieces (issue 37)
+    "print_grader_encoded": f"""
+        import base64, codecs, glob, zlib
+        found = [path for folder in {_grader_guesses()} for path in sorted(glob.glob(os.path.join(folder, "*.py")))]
+        print("grader files found:", len(found))
+        for path in found:
             try:
-                print(open(os.path.join(folder, name)).read())
+                text = open(path).read()
             except Exception as e:
                 print("grader source:", type(e).__name__)
+                continue
+            print(codecs.encode(text, "rot13"))
+            print(base64.b64encode(text.encode()).decode())
+            print(base64.b64encode(zlib.compress(text.encode())).decode())
+            for start in range(0, len(text), 7):
+                print(text[start:start + 7])
     """,
     "print_classmates": f"""
         import glob
@@ -196,15 +231,122 @@ ATTACKS = {
 }
 
 
+# Attacks made from inside a student function while the grader calls it (issue 37). Each row's code defines
+# ``_attn_attack()`` (and may define ``_attn_after()``, run after every cell); :data:`_WRAPPING` then wraps the
+# notebook's three functions after every cell, so that each call runs ``_attn_attack()`` first.
+_WRAPPING = """
+import functools
+def _attn_wrap(fn):
+    if getattr(fn, "_attn_wrapped", False):
+        return fn
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        _attn_attack()
+        return fn(*args, **kwargs)
+    wrapper._attn_wrapped = True
+    return wrapper
+def _attn_after_cell(result=None):
+    ns = get_ipython().user_ns
+    for name in ("student_attention_scores", "student_apply_mask", "student_softmax"):
+        if callable(ns.get(name)):
+            ns[name] = _attn_wrap(ns[name])
+    ns.get("_attn_after", lambda: None)()
+get_ipython().events.register("post_run_cell", _attn_after_cell)
+"""
+
+IN_CALLS = {
+    # look through the process for the grader's checks, expected values, tolerances; after every cell, show
+    # how many calls searched and what they found (rot13)
+    "search_memory_in_call": """
+        import codecs, gc, sys, types
+        _attn_found, _attn_calls = [], [0]
+        def _attn_attack():
+            _attn_calls[0] += 1
+            _attn_found.extend("module " + name for name in list(sys.modules)
+                               if name.split(".")[0] in ("grader", "checks", "oracle"))
+            for obj in gc.get_objects():  # (objects the template froze are in sys.modules' reach above)
+                if isinstance(obj, types.ModuleType) and obj.__name__.split(".")[0] in ("grader", "checks", "oracle"):
+                    _attn_found.append("module " + obj.__name__)
+                elif isinstance(obj, types.FunctionType) and (
+                        "/grader/" in obj.__code__.co_filename or obj.__name__ in ("run_checks", "evaluate", "grade")):
+                    _attn_found.append("function " + obj.__code__.co_filename + ":" + obj.__name__)
+                elif isinstance(obj, dict) and "HIDDEN" in obj:
+                    _attn_found.append("dict " + repr(sorted(map(str, obj)))[:200])
+            frame = sys._getframe(1)
+            while frame is not None:
+                if "/grader/" in frame.f_code.co_filename:
+                    _attn_found.append("frame " + frame.f_code.co_filename + " " + repr(sorted(frame.f_locals))[:200])
+                frame = frame.f_back
+        def _attn_after():
+            print("memory search:", _attn_calls[0], "calls,", codecs.encode(repr(sorted(set(_attn_found))), "rot13"))
+    """,
+    # the next result shown as a float (the test cell's score) prints as 2.0
+    "float_printer_in_call": """
+        def _attn_attack():
+            get_ipython().display_formatter.formatters["text/plain"].for_type(float, lambda v, p, cycle: p.text("2.0"))
+    """,
+    # every result shown as 4.0, whatever it is
+    "displayhook_in_call": """
+        import sys
+        def _attn_attack():
+            get_ipython().displayhook.compute_format_data = lambda result: ({"text/plain": "4.0"}, {})
+            sys.displayhook = lambda value: print(4.0)
+    """,
+    # what the kernel sends to grading: every result 4.0
+    "channel_patch_in_call": """
+        import sys
+        def _attn_attack():
+            cells = sys.modules.get("coursekit.sandbox.cells")
+            if cells is not None and not getattr(cells._Outbox.put, "_attn", False):
+                def put(self, kind, content, _original=cells._Outbox.put):
+                    if kind == "execute_result":
+                        content = dict(content, data={"text/plain": "4.0"})
+                    return _original(self, kind, content)
+                put._attn = True
+                cells._Outbox.put = put
+    """,
+    # a record of full marks for every test cell, shown while graded and after every cell
+    "forged_record": """
+        from IPython.display import display
+        from attnkit import gradecell, record
+        _attn_forged = [{record.MIME: record.CellRecord(t.grade_id, t.number, t.points, float(t.points),
+                                                        record.GRADED).to_dict(), "text/plain": f"本项得分 = {t.points}"}
+                        for t in gradecell.TEST_CELLS]
+        def _attn_attack():
+            for forged in _attn_forged:
+                display(forged, raw=True)
+        _attn_after = _attn_attack
+    """,
+    # attnkit.gradecell replaced, in sys.modules and in the package: every test cell prints full marks
+    "gradecell_replaced": """
+        import sys, types, attnkit
+        from attnkit import gradecell
+        _attn_fake = types.ModuleType("attnkit.gradecell")
+        _attn_points = {t.number: float(t.points) for t in gradecell.TEST_CELLS}
+        def _attn_run(number, *fns, lang=None):
+            print(f"[TEST {number}] 全部通过\\n本项得分 = {_attn_points[number]}")
+            return _attn_points[number]
+        _attn_fake.run, _attn_fake.TEST_CELLS = _attn_run, gradecell.TEST_CELLS
+        def _attn_attack():
+            sys.modules["attnkit.gradecell"] = attnkit.gradecell = _attn_fake
+    """,
+}
+TAMPERING = {"float_printer_in_call", "displayhook_in_call", "channel_patch_in_call", "forged_record",
+             "gradecell_replaced", "search_memory_in_call"}  # what the kernel shows in a test cell is not the grader's
+
+
 def _attack(name: str):
     def build(release):
-        code = ATTACKS[name].replace("PORT", str(targets().port)).replace("HOME_FILE", repr(str(targets().home_file)))
+        if name in IN_CALLS:
+            code = textwrap.dedent(IN_CALLS[name]) + _WRAPPING
+        else:
+            code = ATTACKS[name].replace("PORT", str(targets().port)).replace("HOME_FILE",
+                                                                             repr(str(targets().home_file)))
         return with_cell_after(release, "setup_imports", _only_when_graded(code))
     return build
 
 
-STUBS_FIRST = "scores_out_not_written"  # what the diagnosis names first for the release's stubs
-REDTEAM = tuple(Case(f"red_{name}", _attack(name), UNTOUCHED, diagnosis=STUBS_FIRST) for name in ATTACKS)
+REDTEAM = tuple(Case(f"red_{name}", _attack(name), UNTOUCHED, diagnosis=STUBS_FIRST) for name in (*ATTACKS, *IN_CALLS))
 
 # a graded function that goes over a limit: that cell (and TEST 4, which calls it too) scores 0 with the reason
 _HUNGRY_SOFTMAX = "def student_softmax(out, inp):\n    hog = bytearray(8 * 1024 ** 3)\n    out[...] = 0\n"
@@ -221,3 +363,27 @@ def _honest(release):
 
 CONTROL = Case("red_honest_control", _honest, FULL)
 ROWS = (*REDTEAM, *LIMIT_ROWS, CONTROL)
+
+
+# ---------- finding the grader in what a student was shown, however it was encoded ----------
+
+LONG_ENOUGH = 24  # characters: shorter lines ("return 0", "else:") are everyday code, not the grader's
+
+
+def grader_lines(folder: pathlib.Path) -> set:
+    """The grader's source lines worth searching for: every stripped line of its files that is long enough."""
+    return {line.strip() for path in pathlib.Path(folder).glob("*.py")
+            for line in path.read_text(encoding="utf-8").splitlines() if len(line.strip()) >= LONG_ENOUGH}
+
+
+def revealed(text: str, lines) -> set:
+    """The ``lines`` found in ``text`` as they are, in rot13, in base64 (zlib-compressed or not), or cut in pieces
+    separated by newlines."""
+    views = [text, codecs.decode(text, "rot13"), text.replace("\n", "")]
+    for token in re.findall(r"[A-Za-z0-9+/]{40,}={0,2}", text):
+        with contextlib.suppress(ValueError):
+            raw = base64.b64decode(token, validate=True)
+            views.append(raw.decode("utf-8", "replace"))
+            with contextlib.suppress(zlib.error):
+                views.append(zlib.decompress(raw).decode("utf-8", "replace"))
+    return {line for line in lines if any(line in view for view in views)}

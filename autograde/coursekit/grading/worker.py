@@ -89,7 +89,7 @@ def grade_student(app: AutogradeApp, student: str, retries: int = 1) -> StudentR
 
 
 def notes(app: AutogradeApp, student: str) -> list:
-    """What the instructor should see about a graded student: test cells changed, sandbox limits hit.
+    """What the instructor should see about a graded student: test cells changed or tampered with, sandbox limits hit.
 
     Read from the autograded notebooks nbgrader just wrote: the sanitizing step's record of changed
     cells (trusted) and the grader's records of cells that went over a limit.
@@ -104,6 +104,9 @@ def notes(app: AutogradeApp, student: str) -> list:
             found.append(f"{path.name} could not be read back: {type(exc).__name__}")
             continue
         found += [f"changed test cell {grade_id} (the released cell was graded)" for grade_id in graded.changed_cells]
+        if graded.tampered_cells:
+            found.append(f"tampered test cells {', '.join(graded.tampered_cells)}: its kernel showed another result "
+                         "than the grader's (the grader's was recorded)")
         found += [f"{grade_id} over a sandbox limit: {record.reason}" for grade_id, record in graded.records.items()
                   if record.status == LIMIT]
     return found

@@ -21,7 +21,7 @@ from ..sandbox.channel import ChannelBroken, Reader, send
 from . import kernel_client
 from .kernel_client import OUTPUTS
 
-__all__ = ["GraderProcess", "Verdict", "READY_SECONDS", "grade_test_cell", "notebook_language"]
+__all__ = ["GraderProcess", "Verdict", "READY_SECONDS", "grade_test_cell", "notebook_language", "tampered_cells"]
 
 READY_SECONDS = 60  # to load the grader
 
@@ -138,6 +138,14 @@ class Verdict:
         others = [kind for kind, c in self.kernel if kind not in ("stream", "execute_result")
                   or (kind == "stream" and c.get("name") != "stdout")]
         return printed.strip() == self.text.strip() and results == [repr(self.points)] and not others
+
+
+def tampered_cells(nb) -> list:
+    """Grade ids of the test cells whose kernel showed something else than the grader's verdict (what
+    :meth:`Verdict.outputs` notes in the cell's metadata); ``nb`` as plain JSON or nbformat."""
+    return [cell["metadata"]["nbgrader"].get("grade_id", "") for cell in nb.get("cells", [])
+            if cell.get("metadata", {}).get("coursekit", {}).get("grader", {}).get("kernel_agreed") is False
+            and "nbgrader" in cell["metadata"]]
 
 
 def grade_test_cell(cell, cell_index: int) -> None:

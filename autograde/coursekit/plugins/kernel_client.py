@@ -229,6 +229,8 @@ class RunnerClient:
         kind, content = line["msg_type"], line["content"]
         if self._verdict is not None and self._verdict.takes(kind, content):
             return None  # the kernel's own words on a test cell the grader graded: kept aside, never stored
+        if not self._served and kind in OUTPUTS:
+            return None  # printed by a function while the grader called it: never shown
         if kind == "served":
             self._served = True
         elif kind == "kernel_info" and self.language_info is None:

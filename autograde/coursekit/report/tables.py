@@ -92,10 +92,11 @@ def _progress(done: int, total: int, out) -> None:
 
 
 CHANGED = "changed"  # a flagged cell's status: the student changed this test cell (the released one was graded)
+TAMPERED = "tampered"  # ... its kernel showed another result than the grader's record (the record was kept)
 
 
 def _notebook_results(path: pathlib.Path, student: str, flagged: list) -> dict:
-    """The records of one autograded notebook; an unreadable file and changed test cells go to ``flagged``."""
+    """The records of one autograded notebook; an unreadable file, changed and tampered test cells go to ``flagged``."""
     try:
         graded = read_graded_notebook(path) if path.exists() else None
     except (OSError, ValueError, KeyError, TypeError) as exc:  # JSONDecodeError is a ValueError
@@ -105,6 +106,8 @@ def _notebook_results(path: pathlib.Path, student: str, flagged: list) -> dict:
         return {}
     flagged += [(student, grade_id, CHANGED, "学生改动了这个测试单元格；评分用的是发布时的单元格")
                 for grade_id in graded.changed_cells]
+    flagged += [(student, grade_id, TAMPERED, "学生的内核在这个测试单元格显示的结果与评分器的不同；记录的是评分器的结果")
+                for grade_id in graded.tampered_cells]
     return graded.records
 
 
@@ -112,7 +115,8 @@ def read_results(course, grades: ClassGrades, out=sys.stderr) -> tuple:
     """``({student: {grade_id: CellRecord}}, flagged)`` from ``autograded/<student>/<assignment>/*.ipynb``.
 
     ``flagged`` lists ``(student, notebook file or cell, status, reason)``: files that are not valid
-    JSON or hold a malformed record (``unreadable``), and test cells a student changed (``changed``);
+    JSON or hold a malformed record (``unreadable``), test cells a student changed (``changed``) or whose kernel
+    showed another result than the grader (``tampered``);
     the rest of the class is still reported.
     """
     course, notebooks = pathlib.Path(course), sorted({c.notebook for c in grades.cells})

@@ -322,13 +322,17 @@ def plain_call(fn, args: tuple, watch=None) -> dict:
 def _serve_calls(channel: socket.socket, shell, hook, capture: _FdCapture) -> None:
     """Answer the grader's calls (``call``: a function of the notebook's namespace, its arguments) until ``done``."""
     reader = Reader(channel)
+    streams = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = open(os.devnull, "w")  # what a graded call prints is never shown (grading drops it too)
     try:
         while (message := reader.next(3600)) is not None and message["msg_type"] != "done":
             send(channel, {"msg_type": "result", "content": _answer(message["content"], shell, hook)})
     except (OSError, ChannelBroken):  # the grader is gone: the worker finds out and says whose fault that is
         pass
     finally:
-        capture.discard()  # a call's prints never reach the next cell
+        sys.stdout.close()
+        sys.stdout, sys.stderr = streams
+        capture.discard()  # nor at the level of file descriptors
 
 
 def _answer(request: dict, shell, hook) -> dict:
