@@ -160,8 +160,10 @@ class RunnerClient:
     async def wait_for_ready(self, timeout=None) -> None:
         """Until the runner has said which language it runs: its first message, before any cell."""
         deadline = time.monotonic() + (60 if timeout is None else timeout)
-        while self.language_info is None:
+        while True:
             self.wire.pump()
+            if self.language_info is not None:
+                return
             if self.wire.broken or not await self.is_alive():
                 raise KernelDidNotStart(f"the kernel died before it ran a cell ({self.wire.broken or 'it exited'})")
             if time.monotonic() > deadline:
