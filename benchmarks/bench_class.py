@@ -1,13 +1,13 @@
 """Grading a class: serial `nbgrader autograde` vs `make grade` (coursekit.grading), sandboxed and not, and an older commit.
 
-Run: .venv/bin/python benchmarks/bench_class.py --n 300 [--sample 10] [--workers 1,2] [--baseline REV]
+Run: .venv/bin/python benchmarks/bench_class.py --n 300 [--sample 10] [--workers 1,2] [--baseline REV[,REV…]]
 Builds N synthetic submissions (the rows of the mistake table, correct and buggy, in turn) in a
 throw-away copy of the course, then from one run prints side by side:
   * serial `nbgrader autograde` on the first --sample submissions (start-up included), sandboxed,
   * `python -m coursekit.grading --workers W` on all N, for each W: every kernel a cell runner forked
     from the worker's pre-imported template inside the sandbox (the one grading path),
   * the same with the largest W and ATTN_SANDBOX=off (the runners forked outside bubblewrap),
-  * with --baseline REV: the same `make grade` with the largest W, run by the code of commit REV
+  * with --baseline REV,…: the same `make grade` with the largest W, run by the code of each commit REV
     (a git worktree in .state/ with a venv of its own, made with uv from its cache), on the same class,
 wall seconds, wall and CPU seconds per submission (CPU of every process: graders and kernels),
 and where one submission's time goes in the workers (kernel until ready; cells; nbgrader's
@@ -87,7 +87,7 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 def baseline_code(rev: str):
     """The Python that runs commit ``rev``'s coursekit and attnkit: a worktree under .state/ with its own venv
     (its editable install is what every grading kernel of that commit imports); removed after."""
-    folder = REPO / ".state" / "bench-baseline"
+    folder = REPO / ".state" / f"bench-baseline-{rev}"
     subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=REPO, capture_output=True)
     subprocess.run(["git", "worktree", "add", "--detach", str(folder), rev], cwd=REPO, check=True, capture_output=True)
     uv = pathlib.Path(sys.executable).parent / "uv"
@@ -105,11 +105,13 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=300)
     parser.add_argument("--sample", type=int, default=10, help="submissions graded by serial nbgrader autograde")
     parser.add_argument("--workers", default="1,2")
-    parser.add_argument("--baseline", default="", help="a git revision whose make grade is timed beside this one's")
+    parser.add_argument("--baseline", default="", help="git revisions (comma-separated) whose make grade is timed "
+                                                       "beside this one's")
     args = parser.parse_args()
     counts = [int(w) for w in args.workers.split(",")]
-    with tempfile.TemporaryDirectory() as tmp, \
-            (baseline_code(args.baseline) if args.baseline else contextlib.nullcontext()) as old:
+    revisions = [rev for rev in args.baseline.split(",") if rev]
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        olds = [(rev, stack.enter_context(baseline_code(rev))) for rev in revisions]
         tmp = pathlib.Path(tmp)
         course, env = build_class(tmp, args.n)
         env = alembic_env(env)
@@ -117,10 +119,9 @@ def main() -> None:
                  *timed_serial(sample_of(course, tmp / "serial", args.sample), env), "")]
         runs = [(f"make grade WORKERS={w}", w, env, sys.executable, course) for w in counts]
         runs += [("  … ATTN_SANDBOX=off", counts[-1], dict(env, ATTN_SANDBOX="off"), sys.executable, course)]
-        if old:  # its own course (its master, its grader), the same students
-            python, source = old
-            runs += [(f"  … commit {args.baseline}", counts[-1], env, python,
-                      build_class(tmp / "old", args.n, source, python)[0])]
+        for rev, (python, source) in olds:  # its own course (its master, its grader), the same students
+            runs += [(f"  … commit {rev}", counts[-1], env, python,
+                      build_class(tmp / f"old-{rev}", args.n, source, python)[0])]
         for name, workers, run_env, python, graded in runs:
             copy = sample_of(graded, tmp / f"run{len(rows)}", args.n)
             wall, cpu, done = timed([python, "-m", "coursekit.grading", "--course", str(copy),
