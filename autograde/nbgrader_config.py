@@ -20,7 +20,7 @@ from coursekit import plugins
 from coursekit.paths import grader_of
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-GRADER = str(grader_of(HERE))  # the course's grader: loaded by the kernels, kept out of feedback
+GRADER = str(grader_of(HERE))  # the chapter's grader: loaded by the grader processes only
 c = get_config()  # noqa: F821 -- injected by traitlets when nbgrader loads this file
 
 c.CourseDirectory.root = HERE
@@ -41,10 +41,11 @@ c.Execute.iopub_timeout = c.Execute.timeout
 # ATTN_SANDBOX=off only where the machine itself is the sandbox). nbgrader's own Execute drives it, for autograde
 # and validate alike.
 c.Execute.kernel_manager_class = plugins.GradingKernelManager
-c.GradingKernelManager.grader = GRADER
-# The grader runs in a process of its own beside each kernel; it grades each test cell just before the cell runs,
-# calling the student's functions in the kernel through the chapter's delegation probe, in the notebook's language.
-c.GradingKernelManager.call_hook = "attnkit.guard:guarded_call"
+# What each assignment adds to plain nbgrader (coursekit/assignments.py): the chapter's plug-in (what its kernels
+# preload, its figures, its delegation probe) and its grader, which runs in a process of its own beside each
+# kernel and grades each test cell just before the cell runs, in the notebook's language. An assignment not named
+# here is graded as nbgrader grades it, in the same sandbox.
+c.CourseKit.assignments = {"ch04_attention": {"plugin": "attnkit.course", "grader": GRADER}}
 c.Execute.on_cell_execute = plugins.grade_test_cell
 c.Execute.on_notebook_start = plugins.notebook_language
 # What one sandboxed kernel may use (sizes like 2G, 512M); a function that goes over scores 0 with the reason.

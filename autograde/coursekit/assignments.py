@@ -12,8 +12,9 @@ An assignment may add, through its plug-in (a module; every attribute optional, 
 * ``PRELOAD``: modules its kernels import before any student, once, in the kernel template;
 * ``FOLDERS``: package folders the sandboxed kernel must see beside site-packages (an editable install);
 * ``CALL_HOOK``: ``"module:function"`` through which its grader's calls reach the student's functions;
-* ``prepare(course, log)``: work before its notebooks run (e.g. figures drawn once, outside the sandbox),
-  and ``shared_folder()``: a folder of such work the kernels see read-only;
+* ``prepare(course, shared, log)``: work before its notebooks are graded (e.g. figures drawn once, outside
+  the sandbox, into ``shared``), and ``shared_folder()``: that folder, which the kernels see read-only,
+  named to them by the environment variable ``SHARED_ENV``;
 * ``read_records(nb)``: its grader's structured records in an autograded notebook, for the report;
 * ``cell_names(nb)``: what its graded cells are called where students and instructors see them;
 * ``report``: its extra tables for the class report (:mod:`coursekit.report`).
@@ -24,13 +25,14 @@ output (:mod:`coursekit.plugins.grader_process`). No module of coursekit imports
 it is loaded from the config, here.
 """
 import importlib
+import inspect
 import pathlib
 from dataclasses import dataclass
 
 from traitlets import Dict
 from traitlets.config import Configurable
 
-__all__ = ["CourseKit", "Assignment", "Plain", "assignment_of", "for_notebook_folder"]
+__all__ = ["CourseKit", "Assignment", "Plain", "World", "assignment_of", "for_notebook_folder", "world_of"]
 
 
 class CourseKit(Configurable):
@@ -47,10 +49,11 @@ class Plain:
     PRELOAD = ()
     FOLDERS = ()
     CALL_HOOK = ""
+    SHARED_ENV = ""
     report = None
 
     @staticmethod
-    def prepare(course, log) -> None:
+    def prepare(course, shared, log) -> None:
         return None
 
     @staticmethod
@@ -77,6 +80,13 @@ class Assignment:
         """The plug-in's ``name``, or the plain default."""
         return getattr(self.plugin, name, getattr(Plain, name))
 
+    async def prepare(self, log) -> None:
+        """The plug-in's work before grading (awaited if it is a coroutine): for a course's own notebooks only."""
+        if self.grader:
+            done = self.get("prepare")(pathlib.Path(self.grader).parents[1], self.get("shared_folder")(), log)
+            if inspect.isawaitable(done):
+                await done
+
 
 def assignment_of(assignment_id: str, config=None) -> Assignment:
     """The assignment ``assignment_id`` with what the course config declares for it."""
@@ -94,3 +104,31 @@ def for_notebook_folder(folder, config=None) -> Assignment:
     assignment in a folder named after it (source/, release/, submitted/<student>/, autograded/<student>/, and
     the student's fetched copy)."""
     return assignment_of(pathlib.Path(folder).resolve().name, config)
+
+
+@dataclass(frozen=True)
+class World:
+    """What every grading kernel of a course is forked with (one kernel template for all its assignments): the
+    modules preloaded, the package folders and graders' folders it is shown, the shared folder and its variable."""
+    preload: tuple = ()
+    folders: tuple = ()
+    graders: tuple = ()  # the graders' folders (each …/grader), in a fixed order
+    shared: str = ""
+    shared_env: str = ""
+
+    def grader_index(self, grader: str) -> int:
+        """Where the grader ``…/grader/__init__.py`` is among :attr:`graders` (its folder inside the sandbox)."""
+        return self.graders.index(str(pathlib.Path(grader).resolve().parent))
+
+
+def world_of(config=None) -> World:
+    """The union of what the course's assignments declare; an error if two declare different shared folders."""
+    declared = [assignment_of(name, config) for name in sorted(CourseKit(config=config).assignments)]
+    shared = {(str(a.get("shared_folder")() or ""), a.get("SHARED_ENV")) for a in declared} - {("", "")}
+    if len(shared) > 1:
+        raise ValueError(f"the course's plug-ins declare different shared folders {sorted(shared)}: one is possible")
+    folder, env = next(iter(shared), ("", ""))
+    return World(tuple(dict.fromkeys(m for a in declared for m in a.get("PRELOAD"))),
+                 tuple(dict.fromkeys(str(f) for a in declared for f in a.get("FOLDERS"))),
+                 tuple(sorted({str(pathlib.Path(a.grader).resolve().parent) for a in declared if a.grader})),
+                 folder, env)

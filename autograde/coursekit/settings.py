@@ -13,7 +13,7 @@ from traitlets.config.loader import PyFileConfigLoader
 
 from .paths import CONFIG_FILE
 
-__all__ = ["CourseSettings", "course_settings", "config_section", "sandbox_default", "switched_on"]
+__all__ = ["CourseSettings", "course_settings", "course_config", "config_section", "sandbox_default", "switched_on"]
 
 DEFAULT_COURSE_ID = "default_course"  # nbgrader's own default when a config names none
 DEFAULT_TEXT_STUB = "YOUR ANSWER HERE"  # nbgrader's ClearSolutions.text_stub default
@@ -43,7 +43,7 @@ def _load(config_file: pathlib.Path, version: tuple):  # version: (mtime_ns, siz
     return PyFileConfigLoader(config_file.name, path=str(config_file.parent)).load_config()
 
 
-def _config(course):
+def course_config(course):
     """The loaded ``<course>/nbgrader_config.py`` (read again once it changed); None when there is none."""
     config_file = pathlib.Path(course).resolve() / CONFIG_FILE
     if not config_file.is_file():
@@ -54,7 +54,7 @@ def _config(course):
 
 def course_settings(course) -> CourseSettings:
     """What ``<course>/nbgrader_config.py`` sets (defaults where it is silent or absent)."""
-    config = _config(course)
+    config = course_config(course)
     if config is None:
         return CourseSettings(DEFAULT_COURSE_ID, "", "", sandbox_default())
     directory, exchange = config.get("CourseDirectory", {}), config.get("Exchange", {})
@@ -66,5 +66,5 @@ def course_settings(course) -> CourseSettings:
 
 def config_section(course, name: str) -> dict:
     """The plain values ``<course>/nbgrader_config.py`` sets for ``c.<name>.…`` ({} when none)."""
-    config = _config(course)
+    config = course_config(course)
     return {} if config is None else dict(config.get(name, {}))

@@ -29,13 +29,14 @@ import tempfile
 import sqlalchemy.exc
 from nbgrader.api import MissingEntry
 
+from ..assignments import assignment_of, world_of
 from ..faults import InfrastructureFault, evident_fault, grader_unreadable
 from ..gradebook import alembic_on_path, describe, open_gradebook, resolve_gradebook
 from ..paths import ASSIGNMENT, find_course
 from ..plugins.kernel import UNSANDBOXED
 from ..sandbox import missing_tool, private_python
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
-from ..settings import config_section, course_settings
+from ..settings import course_config, course_settings
 from . import lock
 from .pool import LOGS, Done, Faulted, WorkerPool
 from .progress import Progress
@@ -64,7 +65,7 @@ def main(argv=None) -> int:
     sandboxed = course_settings(course).sandbox
     url = resolve_gradebook(course, args.db_url)
     try:
-        preflight(course, sandboxed)
+        preflight(course, args.assignment, sandboxed)
         students = _select(course, args.assignment, url, shard, args.force)
     except InfrastructureFault as fault:
         print(f"make grade: {fault}", file=sys.stderr)
@@ -91,16 +92,17 @@ def main(argv=None) -> int:
     return 1 if progress.failed else 0
 
 
-def preflight(course: pathlib.Path, sandboxed: bool) -> None:
+def preflight(course: pathlib.Path, assignment: str, sandboxed: bool) -> None:
     """Faults of the machine found before anyone is graded, each raised as an :class:`InfrastructureFault`:
     no sandbox, an interpreter the sandbox cannot use, a grader the kernels cannot read, a course folder
     that cannot be written."""
-    problem = (missing_tool() or private_python()) if sandboxed else ""
+    config = course_config(course)
+    problem = (missing_tool() or private_python(world_of(config).folders)) if sandboxed else ""
     if problem:
         raise InfrastructureFault(problem, "Then run make grade again.")
     for line in leftovers_said(remove_leftovers()):
         print(f"make grade: {line}", flush=True)
-    grader = config_section(course, "GradingKernelManager").get("grader")
+    grader = assignment_of(assignment, config).grader
     fault = grader_unreadable(pathlib.Path(grader).parent, os.geteuid() == 0) if sandboxed and grader else None
     if fault is not None:
         raise fault

@@ -9,11 +9,11 @@
 :class:`coursekit.plugins.GradingKernelManager` starts kernels through it; autograde/README.md
 ("The sandbox") says what it keeps out and what it cannot.
 """
-from .bubblewrap import CACHE, GRADER, HOME, missing_tool, private_python
+from .bubblewrap import GRADERS, HOME, SHARED, missing_tool, private_python
 from .identity import Identity, abandoned, acquire, processes_of
 from .limits import Limits, human_size, parse_size
 
-__all__ = ["CACHE", "GRADER", "HOME", "Identity", "Limits", "SandboxUnavailable", "abandoned", "acquire",
+__all__ = ["GRADERS", "HOME", "SHARED", "Identity", "Limits", "SandboxUnavailable", "abandoned", "acquire",
            "human_size", "missing_tool", "parse_size", "private_python", "processes_of"]
 
 

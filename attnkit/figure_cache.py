@@ -1,5 +1,8 @@
 """The chapter's figures under grading, drawn once by trusted code, so that sandboxed kernels only read them.
 
+Part of the chapter's plug-in for the course toolkit (:mod:`attnkit.course`, its ``prepare``); run by the
+grading process, never in a student's kernel.
+
 Under nbgrader the chapter's demo cells show cached PNGs (:mod:`attnkit.static`): the first notebook
 draws them, every later one reads them. A sandboxed kernel sees the cache read-only — a student
 must not be able to plant pictures in it — so it could never fill a cold cache and every student
@@ -48,7 +51,7 @@ def _own_signal_handlers():
 
 
 def _mark(cache: pathlib.Path, releases: list) -> pathlib.Path:
-    from attnkit.static import _code_version
+    from .static import _code_version
 
     digest = hashlib.sha256(f"{_code_version()} fonts".encode())  # the mark covers the font list too
     for path in releases:
@@ -58,6 +61,8 @@ def _mark(cache: pathlib.Path, releases: list) -> pathlib.Path:
 
 async def warm(course, cache, log=None) -> None:
     """Fill ``cache`` with the figures of ``course``'s release, once per release and attnkit version."""
+    if not cache:
+        return
     releases = sorted(pathlib.Path(course).glob("release/*/*.ipynb"))
     if not releases:
         return  # nothing generated yet (validating the master): the kernel draws for itself

@@ -1,0 +1,39 @@
+"""The chapter's plug-in for the course toolkit (``c.CourseKit.assignments`` in the course's nbgrader_config.py).
+
+What Chapter 4 adds to a plain nbgrader assignment, read by ``coursekit`` (which never imports attnkit
+itself, :mod:`coursekit.assignments`): the modules its grading kernels import before any student, the
+package folder they must see, the delegation probe its grader calls the student's functions through,
+the figures drawn once before grading and shown read-only to every kernel, its grader's records, and
+what its graded cells are called. Loaded by the grading processes and the instructor's tools only.
+"""
+import os
+
+from . import record
+
+__all__ = ["PRELOAD", "FOLDERS", "CALL_HOOK", "SHARED_ENV", "prepare", "shared_folder", "read_records"]
+
+# What a graded kernel of the chapter imports (measured: sys.modules at the end of an autograded notebook). None
+# of these starts a thread, so the kernel template may fork after importing them.
+PRELOAD = ("numpy", "matplotlib.pyplot", "matplotlib_inline.backend_inline", "attnkit", "attnkit.diagnose",
+           "attnkit.figures", "attnkit.plotting", "attnkit.diagnose_plot")
+# attnkit's own folder, never its parent: in an editable install that is the repository, with the course in it
+FOLDERS = (os.path.dirname(os.path.abspath(__file__)),)
+CALL_HOOK = "attnkit.guard:guarded_call"  # the delegation probe (attnkit.guard), on the student's side of each call
+SHARED_ENV = "ATTNKIT_CACHE_DIR"  # where attnkit.static finds the figures drawn before grading
+
+
+def shared_folder() -> str:
+    """The figure cache the grading kernels read (attnkit.static's, of the grading process)."""
+    from .static import cache_dir
+    return str(cache_dir())
+
+
+async def prepare(course, shared, log) -> None:
+    """The course's release drawn once, outside the sandbox, into the figure cache (:mod:`attnkit.figure_cache`)."""
+    from .figure_cache import warm
+    await warm(course, shared, log)
+
+
+def read_records(nb) -> dict:
+    """``{grade_id: CellRecord}`` of an autograded notebook (plain JSON or nbformat)."""
+    return record.records_in(nb)
