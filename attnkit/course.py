@@ -3,14 +3,13 @@
 What Chapter 4 adds to a plain nbgrader assignment, read by ``coursekit`` (which never imports attnkit
 itself, :mod:`coursekit.assignments`): the modules its grading kernels import before any student, the
 package folder they must see, the delegation probe its grader calls the student's functions through,
-the figures drawn once before grading and shown read-only to every kernel, its grader's records, and
-what its graded cells are called. Loaded by the grading processes and the instructor's tools only.
+the figures drawn once before grading and shown read-only to every kernel, what to reteach for each
+mistake its diagnosis names, and what its graded cells are called. Loaded by the grading processes and the instructor's tools only.
 """
 import os
 
-from . import record
 
-__all__ = ["PRELOAD", "FOLDERS", "CALL_HOOK", "SHARED_ENV", "prepare", "shared_folder", "read_records"]
+__all__ = ["PRELOAD", "FOLDERS", "CALL_HOOK", "SHARED_ENV", "prepare", "shared_folder", "reteach", "cell_names"]
 
 # What a graded kernel of the chapter imports (measured: sys.modules at the end of an autograded notebook). None
 # of these starts a thread, so the kernel template may fork after importing them.
@@ -34,6 +33,19 @@ async def prepare(course, shared, log) -> None:
     await warm(course, shared, log)
 
 
-def read_records(nb) -> dict:
-    """``{grade_id: CellRecord}`` of an autograded notebook (plain JSON or nbformat)."""
-    return record.records_in(nb)
+def reteach(bug: str) -> str:
+    """For the class report: what to reteach for a mistake the diagnosis names (:mod:`attnkit.reteach`)."""
+    from .reteach import reteach as note
+    return note(bug)
+
+
+def cell_names(nb) -> dict:
+    """Each test cell of the chapter named with its TEST number first (``TEST 1 · 任务 2：实现 …``), as the numbers
+    the cell prints; the headings are the course toolkit's names for the cells (:mod:`coursekit.plugins.cell_names`)."""
+    from coursekit.plugins.cell_names import cell_names as headings
+
+    from .gradecell import TEST_CELLS
+
+    named = headings(nb)
+    return {test.grade_id: name if f"TEST {test.number}" in name else f"TEST {test.number} · {name}"
+            for test in TEST_CELLS if (name := named.get(test.grade_id))}

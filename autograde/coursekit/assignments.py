@@ -15,9 +15,8 @@ An assignment may add, through its plug-in (a module; every attribute optional, 
 * ``prepare(course, shared, log)``: work before its notebooks are graded (e.g. figures drawn once, outside
   the sandbox, into ``shared``), and ``shared_folder()``: that folder, which the kernels see read-only,
   named to them by the environment variable ``SHARED_ENV``;
-* ``read_records(nb)``: its grader's structured records in an autograded notebook, for the report;
 * ``cell_names(nb)``: what its graded cells are called where students and instructors see them;
-* ``report``: its extra tables for the class report (:mod:`coursekit.report`).
+* ``reteach(bug)``: for the class report, what to reteach for a mistake its grader's diagnosis names.
 
 And, with ``"grader"``, a grader of its own (a course folder's ``grader/__init__.py``) that runs in a
 process beside each kernel, the student never sees, and whose verdict replaces each test cell's
@@ -50,7 +49,6 @@ class Plain:
     FOLDERS = ()
     CALL_HOOK = ""
     SHARED_ENV = ""
-    report = None
 
     @staticmethod
     def prepare(course, shared, log) -> None:
@@ -61,12 +59,12 @@ class Plain:
         return None
 
     @staticmethod
-    def read_records(nb) -> dict:
+    def cell_names(nb) -> dict:
         return {}
 
     @staticmethod
-    def cell_names(nb) -> dict:
-        return {}
+    def reteach(bug: str) -> str:
+        return ""
 
 
 @dataclass(frozen=True)

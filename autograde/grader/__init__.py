@@ -10,14 +10,15 @@ process; expected values, tolerances and these checks never do.
 
 :func:`grade` returns what the cell shows (the lab's TEST n as verify prints it, then the hidden
 checks and the score), its points, and the record the class report reads
-(:class:`attnkit.record.CellRecord`). Nothing raised inside escapes as a traceback.
+(:class:`coursekit.record.CellRecord`). Nothing raised inside escapes as a traceback.
 """
 import contextlib
 import io
 import traceback
 import warnings
 
-from attnkit import gradecell, lab, record, safecall
+from attnkit import gradecell, lab, safecall
+from coursekit import record
 from attnkit.diagnose import diagnose, diagnose_stage
 
 from . import checks, outcome

@@ -1,10 +1,10 @@
-"""One graded test cell's verdict as an :class:`attnkit.record.CellRecord`, and the lines the feedback shows.
+"""One graded test cell's verdict as an :class:`coursekit.record.CellRecord`, and the lines the feedback shows.
 
 The grader process builds it with its own attnkit, which no student code ever touched. :func:`text` is
 what the feedback shows under the cell's visible lines (Chinese). The grading process writes the record
 into the cell's outputs for the class report; points come only from the gradebook.
 """
-from attnkit import record
+from coursekit import record
 
 __all__ = ["failed", "graded", "text"]
 

@@ -17,7 +17,7 @@ import grader
 from attnkit import guard
 from attnkit.gradecell import TEST_CELLS
 from attnkit.lab import ROLE
-from attnkit.record import MIME, CellRecord
+from coursekit.record import MIME, CellRecord
 from grader.checks import HIDDEN
 from support.local_grading import InProcess
 from support.mistakes import MISTAKES, functions, release
@@ -67,7 +67,7 @@ def test_does_every_check_count_the_same_and_add_up_to_the_points():
 
 def test_is_the_record_what_the_class_report_reads():
     """Schema, grade id, points, score, status, checks (visible ids = verify numbers) and findings, as JSON types,
-    readable back by attnkit.record (the class report's reader)?"""
+    readable back by coursekit.record (the class report's reader)?"""
     fns = functions(next(m for m in MISTAKES if m.name == "bug_softmax_no_max"), RELEASE)
     verdict = grader.grade("test3_softmax", InProcess(_namespace(fns)))
     payload = json.loads(json.dumps(verdict["data"][MIME]))

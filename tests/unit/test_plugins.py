@@ -10,7 +10,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 from nbgrader.api import Gradebook
 
-from attnkit.record import MIME
+from coursekit.record import MIME
 from coursekit.plugins import ClearHiddenTestsInFeedback, GradingKernelManager, RejectDuplicateIds
 from coursekit.plugins.failures import record_zero
 from support.synthetic_class import empty_gradebook

@@ -57,9 +57,13 @@ def gradebook(tmp_path):
     return url
 
 
-def _page(url, notebook=None, exporter_class=CourseFeedbackExporter):
-    """The page generate_feedback would write for s1 (GenerateFeedback's own HTMLExporter settings)."""
-    exporter = exporter_class(config=GenerateFeedback(coursedir=CourseDirectory()).config)
+def _page(url, notebook=None, exporter_class=CourseFeedbackExporter, plugin="attnkit.course"):
+    """The page generate_feedback would write for s1 (GenerateFeedback's own HTMLExporter settings), the assignment
+    declared with the chapter's plug-in as the course config declares it (``plugin`` None: a plain assignment)."""
+    config = GenerateFeedback(coursedir=CourseDirectory()).config
+    if plugin:
+        config.CourseKit.assignments = {A: {"plugin": plugin}}
+    exporter = exporter_class(config=config)
     exporter.register_preprocessor(GetGradesForFeedback, enabled=True)
     resources = {"nbgrader": {"db_url": url, "assignment": A, "notebook": A, "student": "s1"}}
     return exporter.from_notebook_node(notebook or _notebook(), resources=resources)[0]
@@ -100,6 +104,12 @@ def test_are_cells_named_and_unmarked_answers_pending_never_zero(gradebook, capl
     assert page_tally(page) == Tally(2, 2.0)
     assert "ch04_attention：全班有 1 名学生共 2 道书面题待批改（2 分）" in caplog.text
     assert "s1：ch04_attention 还有 2 道书面题待批改（2 分）" in caplog.text
+
+
+def test_is_a_plain_assignments_cell_named_by_its_heading_alone(gradebook):
+    """Without the chapter's plug-in, the test cell is called by the heading above it, with no TEST number?"""
+    text = visible_text(_page(gradebook, plugin=None))
+    assert "任务 4.2：实现 student_attention_scores：4 / 4 分" in text and "TEST 1" not in text
 
 
 def test_does_marking_the_answers_end_pending_everywhere(gradebook, caplog):

@@ -15,7 +15,7 @@ from nbgrader import utils
 from nbgrader.preprocessors import ClearHiddenTests
 from traitlets import List
 
-from attnkit.record import MIME
+from ..record import MIME
 
 __all__ = ["ClearHiddenTestsInFeedback"]
 

@@ -3,7 +3,7 @@
 ``generate_feedback`` (the instructor's, the formgrader's button, any automatic path) exports
 with :class:`CourseFeedbackExporter` (``GenerateFeedback.exporter_class``), which renders the
 template ``templates/course_feedback`` — nbgrader's ``feedback`` template extended, not copied:
-each graded cell is named as the chapter names it (:func:`.cell_names.cell_names`), a written
+each graded cell is named as the chapter names it (:func:`.cell_names.names_in`), a written
 answer nobody has marked shows :data:`.pending.PENDING` instead of ``0.0 / 1.0``, and the total
 says how many points are still pending. :class:`GetGradesForFeedback` takes the place of
 nbgrader's ``GetGrades`` and puts those facts where the template reads them; it also tells the
@@ -21,7 +21,7 @@ from nbgrader.api import Gradebook
 from nbgrader.preprocessors import GetGrades
 from traitlets.config import Config
 
-from .cell_names import cell_names
+from .cell_names import names_in
 from .pending import PENDING, PendingAnswer, Tally, class_tallies, is_pending, student_line, total_line
 
 __all__ = ["CourseFeedbackExporter", "GetGradesForFeedback", "IMAGE_ALT", "NBGRADER_COMMENTS", "TEMPLATE", "TEMPLATES",
@@ -53,7 +53,7 @@ class GetGradesForFeedback(GetGrades):
             self._told_class = True
             with Gradebook(info["db_url"]) as gradebook:
                 self.log.warning(total_line(info["assignment"], class_tallies(gradebook, info["assignment"])))
-        self._names, self._pending = cell_names(nb), []
+        self._names, self._pending = names_in(nb, info["assignment"], self.config), []
         nb, resources = super().preprocess(nb, resources)
         tally = Tally.of(self._pending)
         resources["course_feedback"] = {"pending": tally.answers, "pending_points": tally.points,
@@ -67,7 +67,7 @@ class GetGradesForFeedback(GetGrades):
         grade = self.gradebook.find_grade(meta["grade_id"], self.notebook_id, self.assignment_id, self.student_id)
         meta["score"], meta["points"] = grade.score, grade.max_score
         meta["name"] = self._names.get(meta["grade_id"], meta["grade_id"])
-        meta["pending"] = is_pending(utils.is_solution(cell), grade.manual_score)
+        meta["pending"] = is_pending(utils.is_solution(cell) or utils.is_task(cell), grade.manual_score)
         if meta["pending"]:
             self._pending.append(PendingAnswer(self.notebook_id, meta["grade_id"], float(grade.max_score)))
 

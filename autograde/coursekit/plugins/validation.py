@@ -4,7 +4,7 @@ nbgrader reports each written answer left as released as a failed cell of its ow
 the stub as "source" and ``You did not provide a response.`` as the error — eight identical
 entries that name no question and bury the code's verdict. :func:`name_unanswered_questions`
 makes the Validator fold them into **one** entry that lists the questions by the chapter's
-names (:func:`.cell_names.cell_names`) and says, apart, how the code did: every test cell
+names (:func:`.cell_names.names_in`) and says, apart, how the code did: every test cell
 passed, or which did not (those keep nbgrader's own entries above it).
 
 nbgrader 0.9 builds its ``Validator`` itself (the CLI, the Validate button's handler) and offers
@@ -18,7 +18,7 @@ from nbformat import current_nbformat, read
 from nbgrader import utils
 from nbgrader.validator import Validator
 
-from .cell_names import cell_names
+from .cell_names import names_in
 
 __all__ = ["NO_RESPONSE", "name_unanswered_questions", "unanswered_entry"]
 
@@ -47,12 +47,12 @@ def unanswered_entry(names: list, tests: int, failing: list) -> dict:
     return {"source": f"{len(names)} 道书面题还没有作答", "error": text, "raw_error": text}
 
 
-def _fold(results: dict, nb) -> dict:
+def _fold(results: dict, nb, assignment: str = "", config=None) -> dict:
     """``results`` with the entries of unanswered written answers folded into :func:`unanswered_entry`."""
     written = [cell for cell in nb.cells if _unanswered(cell)]
     if not written or "failed" not in results:
         return results
-    names, left = cell_names(nb), {cell.source.strip() for cell in written}
+    names, left = names_in(nb, assignment, config), {cell.source.strip() for cell in written}
     kept = [entry for entry in results["failed"] if not (entry["source"] in left and entry["raw_error"] == NO_RESPONSE)]
     tests = [cell for cell in nb.cells if utils.is_grade(cell) and not utils.is_solution(cell)]
     failing = [names[cell.metadata.nbgrader["grade_id"]] for cell in tests
@@ -71,7 +71,9 @@ def name_unanswered_questions() -> None:
         results = original(self, filename)
         if "failed" not in results:
             return results
-        return _fold(results, read(os.path.abspath(filename), as_version=current_nbformat))
+        path = os.path.abspath(filename)
+        return _fold(results, read(path, as_version=current_nbformat), os.path.basename(os.path.dirname(path)),
+                     self.config)
 
     validate.folds_unanswered = True
     validate.__wrapped__ = original

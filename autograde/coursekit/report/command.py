@@ -13,8 +13,10 @@ import sys
 
 from nbgrader.api import MissingEntry
 
+from ..assignments import assignment_of
 from ..gradebook import describe, resolve_gradebook, sqlite_file
 from ..paths import ASSIGNMENT, find_course
+from ..settings import course_config
 from .csv_files import write_csvs
 from .grades import read_class
 from .html_page import render
@@ -40,7 +42,8 @@ def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr
     course = pathlib.Path(course)
     out_dir = pathlib.Path(out_dir or course / "reports" / assignment)
     print(f"reading the gradebook {describe(url)} ...", file=out, flush=True)
-    report = build_report(course, read_class(url, assignment), out)
+    reteach = assignment_of(assignment, course_config(course)).get("reteach")
+    report = build_report(course, read_class(url, assignment), out, reteach)
     out_dir.mkdir(parents=True, exist_ok=True)
     write_csvs(report, out_dir)
     (out_dir / "index.html").write_text(render(report), encoding="utf-8")

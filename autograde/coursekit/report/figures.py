@@ -1,17 +1,18 @@
 """The report's figures as inline SVG: score distributions, check pass rates, common mistakes.
 
 Figures are drawn with matplotlib's object API (no pyplot state) and saved as SVG with text
-as paths, so the Chinese labels (Noto Sans SC, :func:`attnkit.plotting.cjk_font_family`)
-render from disk in any browser.
+as paths, so the Chinese labels (Noto Sans SC, from the course's font package, as the chapter's
+own figures draw them) render from disk in any browser.
 """
+import functools
 import io
 
 import matplotlib
 import numpy as np
+import pylopdf_fonts_zh_cn
+from matplotlib import font_manager
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
-
-from attnkit.plotting import cjk_font_family
 
 __all__ = ["svg", "score_distributions", "check_pass_rates", "common_mistakes"]
 
@@ -27,8 +28,16 @@ def svg(fig: Figure) -> str:
     return text[text.index("<svg"):]
 
 
+@functools.lru_cache(maxsize=None)
+def _fonts() -> list:
+    """Latin from matplotlib's default font; the CJK glyphs fall back to Noto Sans SC."""
+    path = str(pylopdf_fonts_zh_cn.sans_path())
+    font_manager.fontManager.addfont(path)
+    return ["DejaVu Sans", font_manager.FontProperties(fname=path).get_name()]
+
+
 def _figure(width: float, height: float) -> Figure:
-    with matplotlib.rc_context({"font.family": cjk_font_family()}):
+    with matplotlib.rc_context({"font.family": _fonts()}):
         return Figure(figsize=(width, height), layout="constrained")
 
 
@@ -37,8 +46,8 @@ def _histogram(ax, scores: list, top: float, title: str) -> None:
     bins = np.arange(-step / 2, top + step, step)
     ax.hist(scores, bins=bins, color=BAR, edgecolor="white")
     ax.set_xlim(-step, top + step)
-    ax.set_title(title, fontfamily=cjk_font_family(), fontsize=10)
-    ax.set_xlabel("分数", fontfamily=cjk_font_family(), fontsize=8)
+    ax.set_title(title, fontfamily=_fonts(), fontsize=10)
+    ax.set_xlabel("分数", fontfamily=_fonts(), fontsize=8)
     ax.tick_params(labelsize=8)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts of students
 
@@ -49,7 +58,7 @@ def score_distributions(panels: list) -> Figure:
     axes = np.atleast_1d(fig.subplots(1, len(panels)))
     for ax, (title, scores, top) in zip(axes, panels):
         _histogram(ax, scores, top, f"{title}（满分 {top:g}）")
-    axes[0].set_ylabel("学生数", fontfamily=cjk_font_family(), fontsize=8)
+    axes[0].set_ylabel("学生数", fontfamily=_fonts(), fontsize=8)
     return fig
 
 
@@ -62,7 +71,7 @@ def check_pass_rates(checks: list) -> Figure:
     ax.set_yticks(y, [c.id for c in checks], fontsize=7)
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
-    ax.set_xlabel("通过率 %（蓝：可见 verify 检查，橙：隐藏检查）", fontfamily=cjk_font_family(), fontsize=9)
+    ax.set_xlabel("通过率 %（蓝：可见 verify 检查，橙：隐藏检查）", fontfamily=_fonts(), fontsize=9)
     return fig
 
 
@@ -75,5 +84,5 @@ def common_mistakes(mistakes: list, diagnosed: int) -> Figure:
     ax.set_yticks(y, [m.bug for m in mistakes], fontsize=8)
     ax.invert_yaxis()
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel(f"学生数（共 {diagnosed} 名有诊断结果）", fontfamily=cjk_font_family(), fontsize=9)
+    ax.set_xlabel(f"学生数（共 {diagnosed} 名有诊断结果）", fontfamily=_fonts(), fontsize=9)
     return fig

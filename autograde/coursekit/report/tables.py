@@ -9,12 +9,9 @@ import pathlib
 import sys
 from dataclasses import dataclass, field
 
-from attnkit import record
-from attnkit.lab import STAGES
-
+from .. import record
 from ..autograded import read_graded_notebook
 from .grades import ClassGrades
-from .reteach import reteach
 
 __all__ = ["GRADED", "NOT_GRADED", "NO_SUBMISSION", "PENDING", "ROW_STATUSES", "CheckStat", "Mistake",
            "StudentRow", "ClassReport", "build_report", "read_results"]
@@ -32,7 +29,7 @@ class StudentRow:
     status: str                                  # one of ROW_STATUSES
     cells: dict = field(default_factory=dict)    # {cell name: CellGrade} from the gradebook
     total: float = 0.0
-    mistakes: list = field(default_factory=list)  # results.Finding, scores → mask → softmax, one per bug
+    mistakes: list = field(default_factory=list)  # record.FindingRecord, in the order the grader found them, one per bug
     reason: str = ""                             # why not graded, or the flagged cells
     has_results: bool = False
 
@@ -64,11 +61,8 @@ class Mistake:
     bug: str
     stage: str
     message: str                                 # the diagnosis explanation (first student's)
+    reteach: str = ""                            # what to reteach (the assignment's plug-in), "" when it says nothing
     students: list = field(default_factory=list)
-
-    @property
-    def reteach(self) -> str:
-        return reteach(self.bug)
 
 
 @dataclass
@@ -137,12 +131,13 @@ def _pending(course, assignment: str) -> set:
 
 
 def _ordered_findings(cells: dict) -> list:
-    """Findings of all cells, one per bug id, scores → mask → softmax (TEST 4 repeats the stages)."""
+    """Findings of all cells, one per bug id, in the order the grader found them, test by test (a later test
+    cell that repeats an earlier one's functions adds only what is new)."""
     seen = {}
     for result in sorted(cells.values(), key=lambda r: r.test):
         for finding in result.findings:
             seen.setdefault(finding.bug, finding)
-    return sorted(seen.values(), key=lambda f: STAGES.index(f.stage) if f.stage in STAGES else len(STAGES))
+    return list(seen.values())
 
 
 def _row(student: str, grades: ClassGrades, cells: dict | None, pending: set) -> StudentRow:
@@ -176,11 +171,12 @@ def _natural(check_id: str) -> tuple:
     return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in check_id.split("."))
 
 
-def _mistakes(rows: list) -> list:
+def _mistakes(rows: list, reteach) -> list:
     found = {}
     for row in rows:
         for finding in row.mistakes:
-            mistake = found.setdefault(finding.bug, Mistake(finding.bug, finding.stage, finding.message))
+            mistake = found.setdefault(finding.bug, Mistake(finding.bug, finding.stage, finding.message,
+                                                            reteach(finding.bug)))
             mistake.students.append(row.student)
     return sorted(found.values(), key=lambda m: (-len(m.students), m.bug))
 
@@ -198,12 +194,13 @@ def _cross_check(results: dict, grades: ClassGrades) -> tuple:
     return flagged, mismatches
 
 
-def build_report(course, grades: ClassGrades, out=sys.stderr) -> ClassReport:
-    """Every table of the report for the class in ``grades``, reading its autograded notebooks in ``course``."""
+def build_report(course, grades: ClassGrades, out=sys.stderr, reteach=lambda bug: "") -> ClassReport:
+    """Every table of the report for the class in ``grades``, reading its autograded notebooks in ``course``;
+    ``reteach(bug)``: what to reteach for a mistake (the assignment's plug-in's)."""
     results, noted = read_results(course, grades, out)
     pending = _pending(course, grades.assignment) - set(grades.grades)
     students = sorted(set(grades.students) | pending)
     rows = [_row(s, grades, results.get(s), pending) for s in students]
     flagged, mismatches = _cross_check(results, grades)
-    return ClassReport(grades, rows, _check_stats(results), _mistakes(rows), noted + flagged, mismatches,
+    return ClassReport(grades, rows, _check_stats(results), _mistakes(rows, reteach), noted + flagged, mismatches,
                        len(results))

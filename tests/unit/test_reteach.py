@@ -1,14 +1,14 @@
 """Does every mistake the diagnosis can name come with something to reteach?"""
 
 from attnkit.bugs import RULES
-from coursekit.report.reteach import RETEACH, known_bug_ids, reteach
+from attnkit.reteach import RETEACH, known_bug_ids, reteach
 from support.mistakes import DIAGNOSED, MISTAKES
 
 
 def test_every_bug_id_attnkit_can_produce_has_a_reteach_entry():
     """Is each named rule and each <stage>_<kind> generic finding in the reteach table?"""
     missing = sorted(known_bug_ids() - set(RETEACH))
-    assert not missing, f"no reteach entry for {missing}: add them to coursekit/report/reteach.py"
+    assert not missing, f"no reteach entry for {missing}: add them to attnkit/reteach.py"
 
 
 def test_the_table_names_no_bug_attnkit_cannot_produce():
@@ -35,5 +35,5 @@ def test_every_mistake_in_the_table_has_an_entry():
 
 def test_an_unknown_bug_id_says_where_to_add_it():
     """Does an id from a newer grader show a note naming the table instead of failing the report?"""
-    assert "coursekit/report/reteach.py" in reteach("scores_new_mistake")
+    assert "attnkit/reteach.py" in reteach("scores_new_mistake")
     assert "scores_new_mistake" in reteach("scores_new_mistake")

@@ -1,12 +1,12 @@
 """What to reteach for each mistake the diagnosis can name (instructor-facing, Chinese).
 
 Keyed by bug id: the rule names of :data:`attnkit.bugs.RULES` plus the generic findings
-:mod:`attnkit.diagnose` builds as ``<stage>_<kind>`` (:data:`GENERIC_KINDS`). The report
-shows the entry next to the mistake's count; ``tests/test_reteach.py`` checks that every id
-attnkit can produce has one.
+:mod:`attnkit.diagnose` builds as ``<stage>_<kind>`` (:data:`GENERIC_KINDS`). The class report
+(``make report``) shows the entry next to the mistake's count, through the chapter's plug-in
+(:mod:`attnkit.course`); ``tests/unit/test_reteach.py`` checks that every id attnkit can produce has one.
 """
-from attnkit.bugs import ROLE, RULES
-from attnkit.diagnose import STAGES
+from .bugs import ROLE, RULES
+from .diagnose import STAGES
 
 __all__ = ["GENERIC_KINDS", "RETEACH", "known_bug_ids", "reteach"]
 
@@ -57,4 +57,4 @@ def known_bug_ids() -> set:
 
 def reteach(bug: str) -> str:
     """The reteach note for ``bug``; an id this table does not know (a newer grader) says so."""
-    return RETEACH.get(bug, f"（未知的错误编号 {bug}：请在 coursekit/report/reteach.py 中补上讲解要点）")
+    return RETEACH.get(bug, f"（未知的错误编号 {bug}：请在 attnkit/reteach.py 中补上讲解要点）")
