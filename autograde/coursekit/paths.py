@@ -14,11 +14,11 @@ import pathlib
 import shutil
 
 __all__ = ["COURSE", "REPO", "ASSIGNMENT", "MASTER", "STUDENT_NOTEBOOK", "GRADER", "CONFIG_FILE",
-           "COURSE_PARTS", "grader_of", "find_course", "copy_course"]
+           "COURSE_PARTS", "grader_of", "find_course", "copy_course", "default_assignment"]
 
 COURSE = pathlib.Path(__file__).resolve().parents[1]  # autograde/ (this package lives in it)
 REPO = COURSE.parent
-ASSIGNMENT = "ch04_attention"
+ASSIGNMENT = "ch04_attention"  # this repository's chapter (its scripts and tests); the toolkit's commands ask
 CONFIG_FILE = "nbgrader_config.py"
 MASTER = COURSE / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
 STUDENT_NOTEBOOK = REPO / "notebooks" / f"{ASSIGNMENT}.ipynb"
@@ -50,6 +50,20 @@ def find_course(explicit=None) -> pathlib.Path:
         raise FileNotFoundError(f"{here} holds no {CONFIG_FILE}: run the command from the course folder "
                                 "(e.g. cd ~/course), or name it with --course")
     return COURSE
+
+
+def default_assignment(course) -> str:
+    """The assignment a command works on when it is not named: ``$ASSIGNMENT``, else the course's only one
+    (``source/<assignment>/``); with several, an error naming them (the command then asks for one)."""
+    named = os.environ.get("ASSIGNMENT", "").strip()
+    if named:
+        return named
+    found = sorted(p.name for p in (pathlib.Path(course) / "source").glob("*/") if not p.name.startswith("."))
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise ValueError(f"{course}/source/ holds no assignment: name one (ASSIGNMENT=… for make)")
+    raise ValueError(f"{course} has {len(found)} assignments ({', '.join(found)}): name one (ASSIGNMENT=… for make)")
 
 
 def copy_course(dest, source=COURSE) -> pathlib.Path:

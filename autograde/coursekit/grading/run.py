@@ -32,7 +32,7 @@ from nbgrader.api import MissingEntry
 from ..assignments import assignment_of, world_of
 from ..faults import InfrastructureFault, evident_fault, grader_unreadable
 from ..gradebook import alembic_on_path, describe, open_gradebook, resolve_gradebook
-from ..paths import ASSIGNMENT, find_course
+from ..paths import default_assignment, find_course
 from ..plugins.kernel import UNSANDBOXED
 from ..sandbox import missing_tool, private_python
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
@@ -59,7 +59,8 @@ def main(argv=None) -> int:
         parser.error(f"WORKERS must be a positive number of processes, got {args.workers}")
     try:
         course = find_course(args.course)
-    except FileNotFoundError as error:
+        args.assignment = args.assignment or default_assignment(course)
+    except (FileNotFoundError, ValueError) as error:
         parser.error(str(error))
     alembic_on_path()  # for the gradebook opened here and in the workers
     sandboxed = course_settings(course).sandbox
@@ -130,7 +131,8 @@ def default_workers() -> int:
 
 def _parser():
     parser = argparse.ArgumentParser(prog="make grade", description=__doc__.split("\n\n")[0])
-    parser.add_argument("assignment", nargs="?", default=ASSIGNMENT)
+    parser.add_argument("assignment", nargs="?", default="", help="the assignment (default: $ASSIGNMENT, else the "
+                                                                   "course's only one)")
     parser.add_argument("--workers", type=int, default=default_workers(),
                         help="nbgrader workers at once (default: one more than the cores, %(default)s here)")
     parser.add_argument("--db-url", default="", help="gradebook URL (default: DB_URL, the course config, "

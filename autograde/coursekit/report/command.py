@@ -1,13 +1,12 @@
 """``make report``: the class report of one assignment, written next to the course.
 
-    cd <course> && python -m coursekit.report [--assignment ch04_attention] [--db-url URL] [--out DIR]
+    cd <course> && python -m coursekit.report [--assignment NAME] [--db-url URL] [--out DIR]
 
 Reads the gradebook that :func:`coursekit.gradebook.resolve_gradebook` picks and the grader's
 records in ``autograded/``; writes ``reports/<assignment>/index.html`` and three CSV files;
 prints progress and a one-screen summary.
 """
 import argparse
-import os
 import pathlib
 import sys
 
@@ -15,7 +14,7 @@ from nbgrader.api import MissingEntry
 
 from ..assignments import assignment_of
 from ..gradebook import describe, resolve_gradebook, sqlite_file
-from ..paths import ASSIGNMENT, find_course
+from ..paths import default_assignment, find_course
 from ..settings import course_config
 from .csv_files import write_csvs
 from .grades import read_class
@@ -53,7 +52,8 @@ def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="make report", description=__doc__.split("\n")[0])
-    parser.add_argument("--assignment", default=os.environ.get("ASSIGNMENT") or ASSIGNMENT)
+    parser.add_argument("--assignment", default="", help="the assignment (default: $ASSIGNMENT, else the course's "
+                                                         "only one)")
     parser.add_argument("--course", default=None, help="the course folder (default: the current one when it "
                                                        "holds nbgrader_config.py, else the repository's autograde/)")
     parser.add_argument("--db-url", default=None, help="gradebook URL (default: DB_URL, the course config, "
@@ -62,7 +62,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         course = find_course(args.course)
-    except FileNotFoundError as error:
+        args.assignment = args.assignment or default_assignment(course)
+    except (FileNotFoundError, ValueError) as error:
         parser.error(str(error))
     url = resolve_gradebook(course, args.db_url)
     database = sqlite_file(url)
