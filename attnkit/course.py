@@ -9,7 +9,8 @@ mistake its diagnosis names, and what its graded cells are called. Loaded by the
 import os
 
 
-__all__ = ["PRELOAD", "FOLDERS", "CALL_HOOK", "SHARED_ENV", "prepare", "shared_folder", "reteach", "cell_names"]
+__all__ = ["PRELOAD", "FOLDERS", "CALL_HOOK", "SHARED_ENV", "prepare", "shared_folder", "reteach", "cell_names",
+           "stubs"]
 
 # What a graded kernel of the chapter imports (measured: sys.modules at the end of an autograded notebook). None
 # of these starts a thread, so the kernel template may fork after importing them.
@@ -49,3 +50,13 @@ def cell_names(nb) -> dict:
     named = headings(nb)
     return {test.grade_id: name if f"TEST {test.number}" in name else f"TEST {test.number} · {name}"
             for test in TEST_CELLS if (name := named.get(test.grade_id))}
+
+
+def stubs(nb) -> dict:
+    """What the release puts where a solution was, in the edition's language (:data:`attnkit.edition.STUBS`): the
+    C lab's input checks stay outside the solution region, so an untouched function still returns 0 / returns
+    quietly, and verify shows the lab's baseline instead of a NotImplementedError traceback."""
+    from .edition import STUBS
+    from .language import of_notebook
+
+    return STUBS[of_notebook(nb)]

@@ -14,7 +14,7 @@ project). Command-line flags (e.g. ``--Exchange.root=/srv/exchange``) still over
 import os
 
 from nbconvert.preprocessors import CoalesceStreamsPreprocessor, CSSHTMLHeaderPreprocessor
-from nbgrader.converters import Autograde
+from nbgrader.converters import Autograde, GenerateAssignment
 
 from coursekit import plugins
 from coursekit.paths import grader_of
@@ -55,11 +55,10 @@ c.GradingKernelManager.scratch = "64M"    # its private copy of the submission f
 c.GradingKernelManager.tmp = "64M"        # its /tmp
 c.GradingKernelManager.file_size = "32M"  # the largest file it may write
 
-# Release stubs: the C lab's input checks stay outside the solution region, so an
-# untouched function still returns 0 / returns quietly, and verify shows the lab's
-# baseline (11 失败 / 11 通过) instead of a NotImplementedError traceback.
-c.ClearSolutions.code_stub = {"python": "# 在这里写你的实现\npass"}
-c.ClearSolutions.text_stub = "在这里写你的回答。"
+# Release stubs per assignment: the chapter's plug-in chooses its own (in the edition's language; its input checks
+# stay outside the solution region, so verify shows the lab's baseline); any other assignment gets nbgrader's.
+c.GenerateAssignment.preprocessors = plugins.with_assignment_stubs(
+    GenerateAssignment.class_traits()["preprocessors"].default())
 
 # A student who deletes a test cell gets it back at autograding time.
 c.OverwriteCells.add_missing_cells = True

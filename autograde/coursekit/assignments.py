@@ -16,6 +16,8 @@ An assignment may add, through its plug-in (a module; every attribute optional, 
   the sandbox, into ``shared``), and ``shared_folder()``: that folder, which the kernels see read-only,
   named to them by the environment variable ``SHARED_ENV``;
 * ``cell_names(nb)``: what its graded cells are called where students and instructors see them;
+* ``stubs(nb)``: what its release puts where a solution was (``{"code": …, "text": …}``, nbgrader's
+  ``ClearSolutions`` stubs; :mod:`coursekit.plugins.stubs`);
 * ``reteach(bug)``: for the class report, what to reteach for a mistake its grader's diagnosis names.
 
 And, with ``"grader"``, a grader of its own (a course folder's ``grader/__init__.py``) that runs in a
@@ -65,6 +67,10 @@ class Plain:
     @staticmethod
     def reteach(bug: str) -> str:
         return ""
+
+    @staticmethod
+    def stubs(nb):
+        return None
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,6 @@ from .paths import CONFIG_FILE
 __all__ = ["CourseSettings", "course_settings", "course_config", "config_section", "sandbox_default", "switched_on"]
 
 DEFAULT_COURSE_ID = "default_course"  # nbgrader's own default when a config names none
-DEFAULT_TEXT_STUB = "YOUR ANSWER HERE"  # nbgrader's ClearSolutions.text_stub default
 
 
 @dataclass(frozen=True)
@@ -25,7 +24,6 @@ class CourseSettings:
     db_url: str     # "" when the config names no gradebook
     exchange: str   # "" when the config names no exchange root
     sandbox: bool = True  # grading kernels run in the sandbox (GradingKernelManager.sandbox, else ATTN_SANDBOX)
-    text_stub: str = DEFAULT_TEXT_STUB  # what the release puts in a written answer cell (the marking page's "unanswered")
 
 
 def switched_on(variable: str) -> bool:
@@ -58,10 +56,9 @@ def course_settings(course) -> CourseSettings:
     if config is None:
         return CourseSettings(DEFAULT_COURSE_ID, "", "", sandbox_default())
     directory, exchange = config.get("CourseDirectory", {}), config.get("Exchange", {})
-    stub = config.get("ClearSolutions", {}).get("text_stub", DEFAULT_TEXT_STUB)
     kernel = config.get("GradingKernelManager", {})
     return CourseSettings(str(directory.get("course_id", DEFAULT_COURSE_ID)), str(directory.get("db_url", "")),
-                          str(exchange.get("root", "")), bool(kernel.get("sandbox", sandbox_default())), str(stub))
+                          str(exchange.get("root", "")), bool(kernel.get("sandbox", sandbox_default())))
 
 
 def config_section(course, name: str) -> dict:

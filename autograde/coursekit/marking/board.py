@@ -68,7 +68,7 @@ def question_board(course, assignment: str, grade_id: str) -> dict:
     texts = course.answers(assignment, question, states)
     views = {s: student_view(state, rubric) for s, state in states.items()}
     answers = {s: (MISSING_TEXT if t is None else t) for s, t in texts.items()}
-    groups = group_answers(answers, course.stub, read_splits(course.folder, assignment).get(grade_id, ()))
+    groups = group_answers(answers, course.stub(assignment), read_splits(course.folder, assignment).get(grade_id, ()))
     groups = split_by_judgement(groups, lambda s: views[s]["token"])
     judged_keys = {}
     for group in groups:

@@ -14,7 +14,8 @@ from sqlalchemy.orm import Session, aliased
 
 from ..gradebook import open_gradebook, resolve_gradebook, sqlite_file
 from ..paths import find_course
-from ..settings import course_settings
+from ..plugins.stubs import text_stub
+from ..settings import course_config, course_settings
 from .answers import AnswerReader, Question, master_questions
 from .judging import Ordering
 from .rubric import load_rubrics, rubric_file
@@ -32,10 +33,14 @@ class MarkingCourse:
         self.folder = find_course(course)
         settings = course_settings(self.folder)
         self.url = resolve_gradebook(self.folder, db_url)
-        self.course_id, self.stub = settings.course_id, settings.text_stub
+        self.course_id = settings.course_id
         self.reader = AnswerReader(self.folder)
         self._engine, self._lock, self._cache = None, threading.Lock(), {}
         self.ordering = Ordering()  # one page's judgements in the order it made them
+
+    def stub(self, assignment: str) -> str:
+        """What a written answer of ``assignment`` holds as released (its "not answered yet")."""
+        return text_stub(assignment, course_config(self.folder))
 
     @property
     def engine(self):

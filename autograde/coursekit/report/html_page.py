@@ -6,6 +6,7 @@ manual marking (marked, to mark, mean and spread), the pass rate of every check,
 """
 import html
 
+from .. import record
 from . import figures
 from .written import written_stats
 from .tables import GRADED, NO_SUBMISSION, NOT_GRADED, PENDING
@@ -61,8 +62,8 @@ def _summary(report) -> str:
 def _warnings(report) -> str:
     notes = []
     graded = sum(r.status == GRADED for r in report.rows)
-    if graded and not report.diagnosed:
-        notes.append("已评分的 notebook 里没有评分器的结构化结果（application/vnd.attnkit.grading+json）："
+    if graded and report.has_grader and not report.diagnosed:
+        notes.append(f"已评分的 notebook 里没有评分器的结构化结果（{record.MIME}）："
                      "检查项与错误统计为空。请用当前的评分器重新 autograde。")
     if report.mismatches:
         listed = "; ".join(f"{s} {g}: 结果 {p:g} ≠ 成绩册 {'无' if a is None else f'{a:g}'}"

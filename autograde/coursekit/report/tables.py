@@ -74,6 +74,7 @@ class ClassReport:
     flagged: list                                # (student, grade_id or file, status, reason): not graded normally
     mismatches: list                             # (student, grade_id, payload score, gradebook auto score)
     diagnosed: int                               # students whose notebooks carried results
+    has_grader: bool = True                      # the assignment has a grader of its own, which writes records
 
     def share(self, mistake: Mistake) -> float:
         return len(mistake.students) / self.diagnosed if self.diagnosed else 0.0
@@ -194,13 +195,33 @@ def _cross_check(results: dict, grades: ClassGrades) -> tuple:
     return flagged, mismatches
 
 
-def build_report(course, grades: ClassGrades, out=sys.stderr, reteach=lambda bug: "") -> ClassReport:
+def _cell_stats(grades: ClassGrades) -> list:
+    """Without a grader's records (a plain nbgrader assignment): each test cell is one check, passed by a student
+    whose auto score is the cell's full points."""
+    stats = []
+    for number, cell in enumerate((c for c in grades.cells if c.autograded), 1):
+        stat = CheckStat(cell.name, number, True, f"{cell.notebook} · {cell.name}")
+        for student, cells in sorted(grades.grades.items()):
+            grade = cells.get(cell.name)
+            if grade is None or grade.auto is None or student in grades.not_graded:
+                continue
+            if grade.auto >= cell.max_score - SCORE_TOLERANCE:
+                stat.passed += 1
+            else:
+                stat.failing.append(student)
+        stats.append(stat)
+    return sorted(stats, key=lambda s: (s.pass_rate, s.test))
+
+
+def build_report(course, grades: ClassGrades, out=sys.stderr, reteach=lambda bug: "", has_grader=True) -> ClassReport:
     """Every table of the report for the class in ``grades``, reading its autograded notebooks in ``course``;
-    ``reteach(bug)``: what to reteach for a mistake (the assignment's plug-in's)."""
+    ``reteach(bug)``: what to reteach for a mistake (the assignment's plug-in's); ``has_grader``: whether the
+    assignment has a grader of its own (else its checks are its test cells, from the gradebook)."""
     results, noted = read_results(course, grades, out)
     pending = _pending(course, grades.assignment) - set(grades.grades)
     students = sorted(set(grades.students) | pending)
     rows = [_row(s, grades, results.get(s), pending) for s in students]
     flagged, mismatches = _cross_check(results, grades)
-    return ClassReport(grades, rows, _check_stats(results), _mistakes(rows, reteach), noted + flagged, mismatches,
-                       len(results))
+    checks = _check_stats(results) if has_grader else _cell_stats(grades)
+    return ClassReport(grades, rows, checks, _mistakes(rows, reteach), noted + flagged, mismatches, len(results),
+                       has_grader)

@@ -54,10 +54,11 @@ class Template:
     def __init__(self, privileged: bool, world, env: dict, sandboxed: bool = True):
         for line in leftovers_said(remove_leftovers()):
             print(line, file=sys.stderr, flush=True)  # the grading log
-        self.folder = pathlib.Path(tempfile.mkdtemp(prefix=PREFIX, dir=FOLDERS))
+        making = pathlib.Path(tempfile.mkdtemp(prefix=f".{PREFIX}", dir=FOLDERS))  # not yet a leftover's name
+        self._owner = os.open(making / "owner.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fcntl.flock(self._owner, fcntl.LOCK_EX)  # held before any other process can take the folder for a leftover
+        self.folder = making.rename(FOLDERS / making.name[1:])
         self.folder.chmod(0o711)  # forked kernels (other uids) must reach their own folder below it
-        self._owner = os.open(self.folder / "owner.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        fcntl.flock(self._owner, fcntl.LOCK_EX)
         if sandboxed:
             command = template_command(self.folder, privileged=privileged, world=world, env=env)
         else:
@@ -116,7 +117,8 @@ def remove_leftovers() -> list:
     Such a folder may hold copies of students' submissions and kernel logs: nothing else ever removes it.
     """
     removed = []
-    for folder in FOLDERS.glob(f"{PREFIX}*"):
+    half_made = [f for f in FOLDERS.glob(f".{PREFIX}*") if time.time() - f.stat().st_mtime > 60]  # killed while made
+    for folder in [*FOLDERS.glob(f"{PREFIX}*"), *half_made]:
         try:
             lock = os.open(folder / "owner.lock", os.O_RDWR | os.O_CLOEXEC)
         except OSError:
