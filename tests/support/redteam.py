@@ -335,15 +335,17 @@ TAMPERING = {"float_printer_in_call", "displayhook_in_call", "channel_patch_in_c
              "gradecell_replaced", "search_memory_in_call"}  # what the kernel shows in a test cell is not the grader's
 
 
+def attack_cell(name: str) -> str:
+    """The attack ``name`` as the student's cell: it acts only while the notebook is autograded."""
+    if name in IN_CALLS:
+        code = textwrap.dedent(IN_CALLS[name]) + _WRAPPING
+    else:
+        code = ATTACKS[name].replace("PORT", str(targets().port)).replace("HOME_FILE", repr(str(targets().home_file)))
+    return _only_when_graded(code)
+
+
 def _attack(name: str):
-    def build(release):
-        if name in IN_CALLS:
-            code = textwrap.dedent(IN_CALLS[name]) + _WRAPPING
-        else:
-            code = ATTACKS[name].replace("PORT", str(targets().port)).replace("HOME_FILE",
-                                                                             repr(str(targets().home_file)))
-        return with_cell_after(release, "setup_imports", _only_when_graded(code))
-    return build
+    return lambda release: with_cell_after(release, "setup_imports", attack_cell(name))
 
 
 REDTEAM = tuple(Case(f"red_{name}", _attack(name), UNTOUCHED, diagnosis=STUBS_FIRST) for name in (*ATTACKS, *IN_CALLS))

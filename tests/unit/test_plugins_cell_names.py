@@ -66,8 +66,8 @@ def test_are_cells_under_one_heading_told_apart_by_kind_then_number():
         _graded(new_markdown_cell("answer"), "answer_a", solution=True),
         _graded(new_code_cell("assert 1"), "tests_a1"),
         _graded(new_code_cell("assert 2"), "tests_a2"),
-        new_markdown_cell("## Part E (4 points)"),
-        _task(new_markdown_cell("do it"), "task_e"),
+        new_markdown_cell("## Part D"),
+        _task(new_markdown_cell("---\n## Part E (4 points)\n\ndo it"), "task_e"),
     ])
     assert cell_names(nb, "en") == {"answer_a": "Part A (2 points) · answer", "tests_a1": "Part A (2 points) · tests (1)",
                                     "tests_a2": "Part A (2 points) · tests (2)", "task_e": "Part E (4 points)"}

@@ -50,14 +50,15 @@ def _kind(meta: dict) -> str:
 def cell_names(nb, lang: str = "zh") -> dict:
     """``{grade_id: name}`` of every graded cell of ``nb`` (a notebook or its JSON), in notebook order.
 
-    The name is the heading above the cell, or the cell's grade id if none; two cells that would share a
-    name get their kind after it (``… · 测试``), then a number if they still do.
+    The name is the heading above the cell (a task's own heading, if it has one), or the cell's grade id if none;
+    two cells that would share a name get their kind after it (``… · 测试``), then a number if they still do.
     """
     cells, found = nb.get("cells", []), []
     for index, cell in enumerate(cells):
         meta = cell.get("metadata", {}).get("nbgrader", {}) or {}
         if meta.get("grade_id") and (meta.get("grade") or meta.get("task")):
-            found.append((meta["grade_id"], heading_above(cells, index) or meta["grade_id"], _kind(meta)))
+            own = heading_above([cell], 1) if meta.get("task") else ""  # a task states itself (never an answer: the student's)
+            found.append((meta["grade_id"], own or heading_above(cells, index) or meta["grade_id"], _kind(meta)))
     names = [name for _, name, _ in found]
     kinds = KINDS.get(lang, KINDS["en"])
     named = [(g, f"{name} · {kinds[kind]}" if names.count(name) > 1 else name) for g, name, kind in found]
