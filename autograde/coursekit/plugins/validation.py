@@ -8,21 +8,22 @@ names (:func:`.cell_names.cell_names`) and says, apart, how the code did: every 
 passed, or which did not (those keep nbgrader's own entries above it).
 
 nbgrader 0.9 builds its ``Validator`` itself (the CLI, the Validate button's handler) and offers
-no setting for this, so the class's ``validate`` is wrapped, in the process that imports
-:mod:`coursekit.plugins` — as :func:`.output_cap.cap_validator_outputs` swaps its preprocessors.
-Wrapping twice changes nothing. What nbgrader decides (pass/fail, the other entries) is unchanged.
+no setting for this, so the class's ``validate`` is wrapped
+(:func:`coursekit.upstream.nbgrader.fold_validate_results`) by the one program that shows the result:
+the students' server extension (:mod:`.students`). Wrapping twice changes nothing. What nbgrader
+decides (pass/fail, the other entries) is unchanged.
 """
 import os
 
 from nbformat import current_nbformat, read
 from nbgrader import utils
-from nbgrader.validator import Validator
 
+from ..upstream.nbgrader import NO_RESPONSE_ERROR, fold_validate_results
 from .cell_names import cell_names
 
 __all__ = ["NO_RESPONSE", "name_unanswered_questions", "unanswered_entry"]
 
-NO_RESPONSE = "You did not provide a response."  # nbgrader's error for an answer left as released
+NO_RESPONSE = NO_RESPONSE_ERROR  # nbgrader's error for an answer left as released
 
 
 def _unanswered(cell) -> bool:
@@ -62,18 +63,7 @@ def _fold(results: dict, nb) -> dict:
 
 
 def name_unanswered_questions() -> None:
-    """Wrap ``Validator.validate`` once so that its results go through :func:`_fold` (idempotent)."""
-    original = Validator.validate
-    if getattr(original, "folds_unanswered", False):
-        return
-
-    def validate(self, filename):
-        results = original(self, filename)
-        if "failed" not in results:
-            return results
-        return _fold(results, read(os.path.abspath(filename), as_version=current_nbformat))
-
-    validate.folds_unanswered = True
-    validate.__wrapped__ = original
-    validate.__doc__ = original.__doc__
-    Validator.validate = validate
+    """Make ``Validator.validate``'s results go through :func:`_fold` (once: asked again, nothing changes)."""
+    fold_validate_results(lambda results, filename: _fold(results, read(os.path.abspath(filename),
+                                                                        as_version=current_nbformat)),
+                          "folds_unanswered")
