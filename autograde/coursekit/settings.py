@@ -15,8 +15,8 @@ from .paths import CONFIG_FILE
 
 __all__ = ["CourseSettings", "course_settings", "config_section", "sandbox_default", "switched_on"]
 
-DEFAULT_COURSE_ID = "default_course"  # nbgrader's own default when a config names none
-DEFAULT_TEXT_STUB = "YOUR ANSWER HERE"  # nbgrader's ClearSolutions.text_stub default
+DEFAULT_COURSE_ID = "default_course"  # nbgrader's Gradebook's course when a config names none (tests/unit/test_upstream.py)
+DEFAULT_TEXT_STUB = "YOUR ANSWER HERE"  # nbgrader's ClearSolutions.text_stub default (tests/unit/test_upstream.py)
 
 
 @dataclass(frozen=True)
