@@ -49,9 +49,13 @@ def unanswered_entry(names: list, tests: int, failing: list) -> dict:
 
 
 def _fold(results: dict, nb) -> dict:
-    """``results`` with the entries of unanswered written answers folded into :func:`unanswered_entry`."""
-    written = [cell for cell in nb.cells if _unanswered(cell)]
-    if not written or "failed" not in results:
+    """``results`` with the entries of unanswered written answers folded into :func:`unanswered_entry`.
+
+    Only answers nbgrader itself reported are folded: with ``--Validator.ignore_checksums`` it reports none (it
+    cannot tell an answer as released without the checksum), and neither does the fold."""
+    reported = {entry["source"] for entry in results.get("failed", []) if entry.get("raw_error") == NO_RESPONSE}
+    written = [cell for cell in nb.cells if _unanswered(cell) and cell.source.strip() in reported]
+    if not written:
         return results
     names, left = cell_names(nb), {cell.source.strip() for cell in written}
     kept = [entry for entry in results["failed"] if not (entry["source"] in left and entry["raw_error"] == NO_RESPONSE)]
