@@ -35,6 +35,7 @@ from ..faults import KernelDidNotStart, grader_unreadable
 from ..sandbox import CACHE, HOME, Limits, SandboxUnavailable, acquire, missing_tool, parse_size, private_python, \
     processes_of
 from ..sandbox.bubblewrap import GRADER, environment
+from ..sandbox import side_files
 from ..sandbox.bytecode import compile_bytecode
 from ..sandbox.forkserver import ForkedKernel, template
 from ..settings import sandbox_default
@@ -48,6 +49,7 @@ __all__ = ["TIMINGS", "GradingKernelManager"]
 UNSANDBOXED = ("GRADING WITHOUT A SANDBOX (ATTN_SANDBOX=off): this student's code runs with your rights and "
                "can read or change the grader, the gradebook and other students' work.")
 START_SECONDS = 30  # for a forked kernel to connect (the template itself may take longer, once)
+FILES_SECONDS = 5  # for the runner to send the files its notebook wrote (sandbox.side_files)
 # seconds of the last kernel this process ran: "kernel" (start until ready), "cells", "kernel_cpu"; read by workers
 TIMINGS = {}
 
@@ -76,10 +78,13 @@ class GradingKernelManager(AsyncKernelManager):
                       "(-1: no limit). Short execute results (scores) and errors are always kept.").tag(config=True)
     notebook_output_limit = Integer(
         1_200_000, help="Bytes of output a whole notebook keeps while grading (-1: no limit).").tag(config=True)
+    files_back = Integer(20, help="Files a sandboxed notebook writes next to itself that are brought back into its "
+                                  "folder, as nbgrader's own kernels leave them (new regular files only).").tag(config=True)
+    files_back_size = Unicode("2M", help="Bytes of those files brought back, in all.").tag(config=True)
     call_hook = Unicode("", help="'module:function' through which the kernel calls the student's functions for the "
                                  "grader (e.g. a delegation probe); empty: called plainly.").tag(config=True)
 
-    _runner = _sock = _folder = _identity = _grader = None
+    _runner = _sock = _folder = _identity = _grader = _client = _submission = None
 
     @default("sandbox")
     def _sandbox_default(self):
@@ -108,7 +113,7 @@ class GradingKernelManager(AsyncKernelManager):
         started = time.perf_counter()
         TIMINGS.clear()
         env = dict(kw.get("env") or os.environ)
-        submission = kw.get("cwd") or os.getcwd()
+        submission = self._submission = kw.get("cwd") or os.getcwd()
         if self.grader:  # the machine's fault, never a 0 for every test cell of every student
             fault = grader_unreadable(pathlib.Path(self.grader).parent, self.sandbox and os.geteuid() == 0)
             if fault is not None:
@@ -131,8 +136,9 @@ class GradingKernelManager(AsyncKernelManager):
 
     def client(self, **kwargs) -> RunnerClient:
         cap = OutputCap(self.cell_output_limit, self.notebook_output_limit)
-        return RunnerClient(self._sock, self._runner, cap, self.log, on_broken=self._runner.kill, grader=self._grader,
+        self._client = RunnerClient(self._sock, self._runner, cap, self.log, on_broken=self._runner.kill, grader=self._grader,
                             timeouts=(self.config.Execute.get("timeout", 30), self.config.Execute.get("iopub_timeout", 4)))
+        return self._client
 
     async def is_alive(self) -> bool:
         return self._runner is not None and self._runner.poll() is None
@@ -145,11 +151,22 @@ class GradingKernelManager(AsyncKernelManager):
     async def shutdown_kernel(self, now: bool = False, restart: bool = False) -> None:
         if self._runner is not None:
             TIMINGS.update(cells=time.perf_counter() - self._ready, kernel_cpu=self._runner.cpu_seconds())
+            if self.sandbox and self._client is not None and self._submission is not None:
+                await self._files_back()
         self._release()
+
+    async def _files_back(self) -> None:
+        """The files the notebook wrote next to itself, out of the sandbox's copy into its folder, as nbgrader's own
+        kernels leave them (coursekit.sandbox.side_files: new regular files only, capped)."""
+        limits = {"max_files": self.files_back, "max_bytes": parse_size(self.files_back_size,
+                                                                        "GradingKernelManager.files_back_size")}
+        sent = await self._client.fetch_files(limits, FILES_SECONDS)
+        if sent is not None:
+            side_files.write(sent, self._submission, self.log, limits["max_files"], limits["max_bytes"])
 
     def _release(self) -> None:
         """Kill the runner (everything it started goes with it) and the grader process, free their uids and folders."""
-        grader, self._grader = self._grader, None
+        grader, self._grader, self._client = self._grader, None, None
         if grader is not None:
             grader.stop()
         runner, self._runner = self._runner, None

@@ -35,6 +35,7 @@ from ..upstream.jupyter_client import LineSession
 from .bubblewrap import IPYTHONDIR
 from .calls import buffers_of, decode, encode
 from .channel import ChannelBroken, Reader, send
+from . import side_files
 
 __all__ = ["prepare", "inline_figures", "serve"]
 
@@ -188,6 +189,7 @@ def serve(sock: socket.socket) -> None:
     ipykernel.attach(shell, outbox)
     inline_figures(shell)
     capture = _FdCapture()
+    before = side_files.snapshot()  # the folder as the kernel got it: what a cell adds may go back (side_files)
     sys.stdout, sys.stderr = _Stream(outbox, "stdout", 1), _Stream(outbox, "stderr", 2)
     hook = _call_hook()  # found before any student code exists
     outbox.put("kernel_info", {"language_info": ipykernel.language_info()})
@@ -202,6 +204,8 @@ def serve(sock: socket.socket) -> None:
             if "serve" in request and channel is not None:
                 _serve_calls(channel, shell, hook, capture)
                 outbox.put("served", {})
+            elif "files" in request:
+                outbox.put("files", side_files.collect(before, **request["files"]))
             else:
                 _graded_result(request.get("graded"))
                 _run(shell, outbox, capture, request.get("code", ""))
