@@ -40,7 +40,18 @@ SELECTED = {
     "test_nbgrader_fetchfeedback": None,
 }
 # (module, test) -> why the course changes nbgrader's behaviour there on purpose (autograde/README.md says the same)
-DELIBERATE: dict = {}
+_ADD_MISSING = ("the course sets c.OverwriteCells.add_missing_cells = True (a deleted test cell comes back); nbgrader "
+                "0.9.6's add_missing_grade_cells then raises KeyError when two neighbouring graded cells are missing, as "
+                "in this test's submission, and the notebook scores 0 with that reason")
+_ANY_KERNEL = ("every grading kernel is the course's Python cell runner, whatever kernel the notebook names, so a "
+               "notebook naming a kernel that is not installed is graded instead of refused")
+DELIBERATE = {
+    ("test_nbgrader_autograde", "test_force_single_notebook"): _ADD_MISSING,
+    ("test_nbgrader_autograde", "test_update_newer"): _ADD_MISSING,
+    ("test_nbgrader_autograde", "test_update_newer_single_notebook"): _ADD_MISSING,
+    ("test_nbgrader_autograde", "test_missing_source_kernelspec"): _ANY_KERNEL,
+    ("test_nbgrader_autograde", "test_incorrect_source_kernelspec"): _ANY_KERNEL,
+}
 # what the plug-ins' run leaves out of the course's config: it names the course, not a plug-in
 NOT_PLUGINS = [("CourseDirectory", "root"), ("CourseDirectory", "course_id"), ("Exchange", "root"),
                ("ClearSolutions", "code_stub"), ("ClearSolutions", "text_stub")]
@@ -131,4 +142,4 @@ def test_do_the_readme_and_the_table_list_the_same_differences():
     section = readme.split("### nbgrader's own tests", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
     for (module, name) in DELIBERATE:
         assert f"`{name}`" in section, f"autograde/README.md, \"nbgrader's own tests\", does not name {module}::{name}"
-    assert ("none" in section.lower()) == (not DELIBERATE), textwrap.shorten(section, 300)
+    assert ("deliberate differences: none" in section.lower()) == (not DELIBERATE), textwrap.shorten(section, 300)

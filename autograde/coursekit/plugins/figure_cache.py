@@ -11,7 +11,6 @@ picture of a wrong function depends on the student, so it is still drawn in the 
 matplotlib's font list made here too (``<cache>/matplotlib``, copied into each sandbox's /tmp), so
 that no kernel rebuilds it (seconds, and ``fc-list`` complaining on stderr).
 """
-import contextlib
 import fcntl
 import hashlib
 import os

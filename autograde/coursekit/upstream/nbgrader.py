@@ -32,7 +32,6 @@ import types
 
 import sqlalchemy
 import sqlalchemy.orm
-from nbformat import NotebookNode
 from nbgrader import api, utils
 from nbgrader.api import Assignment, GradeCell, Notebook, SourceCell, TaskCell
 from nbgrader.nbgraderformat import common
