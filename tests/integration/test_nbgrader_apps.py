@@ -15,6 +15,7 @@ whole run must stay under 8 minutes).
 import concurrent.futures
 import os
 import pathlib
+import pwd
 import subprocess
 import sys
 import textwrap
@@ -80,7 +81,8 @@ def _run(module: str, plugins: bool, folder: pathlib.Path) -> dict:
         (folder / name).mkdir(parents=True, exist_ok=True)
     (folder / "pytest.ini").write_text("[pytest]\n")  # not this repository's settings
     env = {"PATH": f"{pathlib.Path(sys.executable).parent}:/usr/bin:/bin", "HOME": str(folder / "home"),
-           "USER": "student", "TMPDIR": str(folder / "tmp"), "JUPYTER_CONFIG_DIR": str(folder / "config"),
+           "USER": pwd.getpwuid(os.getuid()).pw_name,  # nbgrader's exchange reads it (KeyError without)
+            "TMPDIR": str(folder / "tmp"), "JUPYTER_CONFIG_DIR": str(folder / "config"),
            "JUPYTER_DATA_DIR": str(folder / "data"), "JUPYTER_RUNTIME_DIR": str(folder / "runtime"),
            "JUPYTER_PLATFORM_DIRS": "1", "LANG": "C.UTF-8"}
     if plugins:
