@@ -9,7 +9,7 @@ the reason (the same list is in autograde/README.md, "nbgrader's own tests").
 
 Budget: ``make test`` runs, per module, the tests named in :data:`SELECTED` (those that reach the plug-ins: the
 grading kernel, the preprocessors the course replaces, the feedback page, the release), the two runs side by side;
-``ATTN_NBGRADER_APPS=all`` runs the whole modules (about 4 minutes a run on 2 cores; not in ``make test``, whose
+``ATTN_NBGRADER_APPS=all`` runs the whole modules (6 minutes, both runs side by side, on 2 busy cores; not in ``make test``, whose
 whole run must stay under 8 minutes).
 """
 import concurrent.futures
@@ -29,16 +29,14 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(2400)]
 
 # nbgrader's test module -> its tests run by make test (None: all of them)
 SELECTED = {
-    "test_nbgrader_autograde": ["test_grade", "test_side_effects", "test_handle_failure_single_notebook",
-                                "test_grade_overwrite_files", "test_hidden_tests_single_notebook", "test_infinite_loop",
-                                "test_missing_files", "test_grade_timestamp", "test_student_id_exclude"],
-    "test_nbgrader_validate": ["test_validate_unchanged", "test_validate_changed", "test_grade_cell_changed",
-                               "test_grade_cell_changed_ignore_checksums", "test_validate_unchanged_ignore_checksums",
-                               "test_locked_cell_changed", "test_locked_cell_changed_ignore_checksums",
-                               "test_invert_validate_unchanged", "test_validate_timeout"],
-    "test_nbgrader_generate_feedback": ["test_single_file", "test_force", "test_autotests", "test_student_id_exclude"],
-    "test_nbgrader_releasefeedback": ["test_single_file", "test_single_student"],
-    "test_nbgrader_fetchfeedback": None,
+    "test_nbgrader_autograde": ["test_grade", "test_side_effects", "test_hidden_tests_single_notebook",
+                                "test_grade_overwrite_files", "test_infinite_loop"],
+    "test_nbgrader_validate": ["test_validate_unchanged", "test_grade_cell_changed_ignore_checksums",
+                               "test_validate_unchanged_ignore_checksums", "test_locked_cell_changed_ignore_checksums",
+                               "test_validate_timeout"],
+    "test_nbgrader_generate_feedback": ["test_single_file", "test_force"],
+    "test_nbgrader_releasefeedback": ["test_single_student"],
+    "test_nbgrader_fetchfeedback": ["test_single_file"],
 }
 CLASSES = {"test_nbgrader_autograde": "TestNbGraderAutograde", "test_nbgrader_validate": "TestNbGraderValidate",
            "test_nbgrader_generate_feedback": "TestNbGraderFeedback",
