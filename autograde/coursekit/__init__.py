@@ -7,6 +7,8 @@
 * :mod:`coursekit.plugins` — what ``nbgrader_config.py`` plugs into nbgrader (kernel, output cap, failures,
   feedback, export);
 * :mod:`coursekit.sandbox` — the sandbox around every grading kernel;
+* :mod:`coursekit.upstream` — what the others copy or patch of upstream packages, one module per package,
+  each piece fingerprinted by ``tests/unit/test_upstream.py``;
 * at the top, what every job shares: :mod:`coursekit.paths` (where things are, which course),
   :mod:`coursekit.settings` (the course's nbgrader settings), :mod:`coursekit.gradebook` (the one
   rule that picks the gradebook) and :mod:`coursekit.autograded` (what an autograded notebook

@@ -15,7 +15,7 @@ from .paths import CONFIG_FILE
 
 __all__ = ["CourseSettings", "course_settings", "course_config", "config_section", "sandbox_default", "switched_on"]
 
-DEFAULT_COURSE_ID = "default_course"  # nbgrader's own default when a config names none
+DEFAULT_COURSE_ID = "default_course"  # nbgrader's Gradebook's course when a config names none (tests/unit/test_upstream.py)
 
 
 @dataclass(frozen=True)

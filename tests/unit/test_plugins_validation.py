@@ -77,6 +77,15 @@ def test_are_results_without_unanswered_answers_left_as_nbgrader_made_them():
     assert validation._fold({}, _class()) == {}
 
 
+def test_does_the_fold_keep_to_what_nbgrader_reported_when_it_ignores_checksums():
+    """With --Validator.ignore_checksums nbgrader reports no answer as unanswered (it cannot tell one as released):
+    a failing test cell stays its only entry, and no entry about written questions is added."""
+    nb = _class()
+    results = {"failed": [e for e in _nbgraders(nb, failing_tests=("test4_end_to_end",))["failed"]
+                          if e["raw_error"] != NO_RESPONSE]}
+    assert validation._fold(results, nb) == results
+
+
 def test_is_the_validator_wrapped_once_however_often_it_is_asked():
     """The first call wraps Validator.validate; calling it again changes nothing?"""
     name_unanswered_questions()

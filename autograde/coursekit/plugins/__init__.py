@@ -18,25 +18,25 @@ One module each:
   pending (:mod:`.pending`); :mod:`.release_feedback` — ``release_feedback`` says how many are still pending;
 * :mod:`.validation` — Validate names the unanswered written questions;
 * :mod:`.export` — ``nbgrader export`` with one column per graded cell;
-* :mod:`.metadata_check` — nbgrader's check of each cell's metadata, its schema checked once;
-* :mod:`.shared_engine` — one SQLAlchemy engine per gradebook URL in a process, not one per ``Gradebook``.
+* :mod:`.students` — the students' server extension: their Validate as the course's, their feedback watched.
 
-Importing this package changes nothing in nbgrader: the config only names these classes. The
-three functions that change nbgrader's own behaviour (:func:`.validation.name_unanswered_questions`,
-:func:`.metadata_check.check_schemas_once`, :func:`.shared_engine.share_engines`) are called by the
-commands that want them (the grading workers, the students' server extension).
+What these plug-ins copy of nbgrader's, nbconvert's, nbclient's, ipykernel's and jupyter_client's insides
+lives in :mod:`coursekit.upstream`, one module per package. Importing this package changes nothing in
+nbgrader: the config only names these classes. The three functions that change nbgrader's own behaviour
+(:func:`.validation.name_unanswered_questions`; :func:`~coursekit.upstream.nbgrader.check_schemas_once` and
+:func:`~coursekit.upstream.nbgrader.share_engines`: the metadata schema checked once, one SQLAlchemy engine per
+gradebook URL) are called by the commands that want them (the grading workers, the students' server extension).
 """
+from ..upstream.nbgrader import check_schemas_once, share_engines
 from .duplicates import RejectDuplicateIds, with_rejected_duplicates
 from .failures import ZeroOnFailureExporter
 from .feedback import ClearHiddenTestsInFeedback
 from .feedback_page import CourseFeedbackExporter, GetGradesForFeedback
 from .grader_process import grade_test_cell, notebook_language
 from .kernel import GradingKernelManager
-from .metadata_check import check_schemas_once
 from .release_feedback import ReleaseFeedbackTellingPending
 from .released_cells import OverwriteCellsFromRelease, with_release_check
 from .saved_grades import SaveAutoGradesAtOnce, with_grades_saved_at_once
-from .shared_engine import share_engines
 from .stubs import AssignmentStubs, with_assignment_stubs
 from .validation import name_unanswered_questions
 

@@ -13,14 +13,14 @@ import copy
 import pathlib
 import re
 
-from nbconvert.exporters import HTMLExporter, TemplateExporter
-from nbconvert.filters.highlight import Highlight2HTML
-from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
+from nbconvert.exporters import HTMLExporter
 from nbgrader import utils
 from nbgrader.api import Gradebook
 from nbgrader.preprocessors import GetGrades
 from traitlets.config import Config
 
+from ..upstream.nbconvert import render_without_soup
+from ..upstream.nbgrader import show_score
 from .cell_names import names_in
 from .pending import PENDING, PendingAnswer, Tally, class_tallies, is_pending, student_line, total_line
 
@@ -65,7 +65,7 @@ class GetGradesForFeedback(GetGrades):
     def _get_score(self, cell, resources):
         meta = cell.metadata.nbgrader
         grade = self.gradebook.find_grade(meta["grade_id"], self.notebook_id, self.assignment_id, self.student_id)
-        meta["score"], meta["points"] = grade.score, grade.max_score
+        show_score(cell, grade)
         meta["name"] = self._names.get(meta["grade_id"], meta["grade_id"])
         meta["pending"] = is_pending(utils.is_solution(cell) or utils.is_task(cell), grade.manual_score)
         if meta["pending"]:
@@ -102,17 +102,11 @@ class CourseFeedbackExporter(HTMLExporter):
         """HTMLExporter's page without its BeautifulSoup pass, which costs about half a page's time.
 
         nbconvert renders, then parses the whole page (≈ 0.5 MB here) again only to give images without
-        one an ``alt`` and Lab-template cells a ``tabindex``. The course's page is nbgrader's classic
-        template, with no Lab cells, so only the ``alt`` is left to add, and a pattern does it.
+        one an ``alt`` and Lab-template cells a ``tabindex`` (:func:`coursekit.upstream.nbconvert.render_without_soup`
+        skips it). The course's page is nbgrader's classic template, with no Lab cells, so only the ``alt`` is left
+        to add, and a pattern does it.
         """
-        langinfo = nb.metadata.get("language_info", {})
-        lexer = langinfo.get("pygments_lexer", langinfo.get("name"))
-        self.register_filter("highlight_code",
-                             self.filters.get("highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self)))
-        resources = self._init_resources(resources)
-        data_types = WidgetsDataTypeFilter(notebook_metadata=self._nb_metadata, parent=self, resources=resources)
-        self.register_filter("filter_data_type", data_types)
-        page, resources = TemplateExporter.from_notebook_node(self, nb, resources, **kw)
+        page, resources = render_without_soup(self, nb, resources, **kw)
         return _IMG_WITHOUT_ALT.sub(f'<img alt="{IMAGE_ALT}"', page), resources
 
 

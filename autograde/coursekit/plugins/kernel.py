@@ -34,6 +34,7 @@ from traitlets import Bool, Integer, Unicode, default
 from ..assignments import for_notebook_folder, world_of
 from ..faults import KernelDidNotStart, grader_unreadable
 from ..sandbox import HOME, Limits, SandboxUnavailable, acquire, missing_tool, parse_size, private_python, processes_of
+from ..sandbox import side_files
 from ..sandbox.bubblewrap import GRADERS, SHARED, environment
 from ..sandbox.bytecode import compile_bytecode
 from ..sandbox.forkserver import ForkedKernel, template
@@ -47,6 +48,7 @@ __all__ = ["TIMINGS", "GradingKernelManager"]
 UNSANDBOXED = ("GRADING WITHOUT A SANDBOX (ATTN_SANDBOX=off): this student's code runs with your rights and "
                "can read or change the grader, the gradebook and other students' work.")
 START_SECONDS = 30  # for a forked kernel to connect (the template itself may take longer, once)
+FILES_SECONDS = 5  # for the runner to send the files its notebook wrote (sandbox.side_files)
 # seconds of the last kernel this process ran: "kernel" (start until ready), "cells", "kernel_cpu"; read by workers
 TIMINGS = {}
 
@@ -71,8 +73,11 @@ class GradingKernelManager(AsyncKernelManager):
                       "(-1: no limit). Short execute results (scores) and errors are always kept.").tag(config=True)
     notebook_output_limit = Integer(
         1_200_000, help="Bytes of output a whole notebook keeps while grading (-1: no limit).").tag(config=True)
+    files_back = Integer(20, help="Files a sandboxed notebook writes next to itself that are brought back into its "
+                                  "folder, as nbgrader's own kernels leave them (new regular files only).").tag(config=True)
+    files_back_size = Unicode("2M", help="Bytes of those files brought back, in all.").tag(config=True)
 
-    _runner = _sock = _folder = _identity = _grader = _assignment = _world = None
+    _runner = _sock = _folder = _identity = _grader = _assignment = _world = _client = _submission = None
 
     @default("sandbox")
     def _sandbox_default(self):
@@ -96,7 +101,7 @@ class GradingKernelManager(AsyncKernelManager):
         started = time.perf_counter()
         TIMINGS.clear()
         env = dict(kw.get("env") or os.environ)
-        submission = kw.get("cwd") or os.getcwd()
+        submission = self._submission = kw.get("cwd") or os.getcwd()
         self._assignment, self._world = for_notebook_folder(submission, self.config), world_of(self.config)
         if self._assignment.grader:  # the machine's fault, never a 0 for every test cell of every student
             fault = grader_unreadable(pathlib.Path(self._assignment.grader).parent, self.sandbox and os.geteuid() == 0)
@@ -120,8 +125,9 @@ class GradingKernelManager(AsyncKernelManager):
 
     def client(self, **kwargs) -> RunnerClient:
         cap = OutputCap(self.cell_output_limit, self.notebook_output_limit)
-        return RunnerClient(self._sock, self._runner, cap, self.log, on_broken=self._runner.kill, grader=self._grader,
+        self._client = RunnerClient(self._sock, self._runner, cap, self.log, on_broken=self._runner.kill, grader=self._grader,
                             timeouts=(self.config.Execute.get("timeout", 30), self.config.Execute.get("iopub_timeout", 4)))
+        return self._client
 
     async def is_alive(self) -> bool:
         return self._runner is not None and self._runner.poll() is None
@@ -134,11 +140,22 @@ class GradingKernelManager(AsyncKernelManager):
     async def shutdown_kernel(self, now: bool = False, restart: bool = False) -> None:
         if self._runner is not None:
             TIMINGS.update(cells=time.perf_counter() - self._ready, kernel_cpu=self._runner.cpu_seconds())
+            if self.sandbox and self._client is not None and self._submission is not None:
+                await self._files_back()
         self._release()
+
+    async def _files_back(self) -> None:
+        """The files the notebook wrote next to itself, out of the sandbox's copy into its folder, as nbgrader's own
+        kernels leave them (coursekit.sandbox.side_files: new regular files only, capped)."""
+        limits = {"max_files": self.files_back, "max_bytes": parse_size(self.files_back_size,
+                                                                        "GradingKernelManager.files_back_size")}
+        sent = await self._client.fetch_files(limits, FILES_SECONDS)
+        if sent is not None:
+            side_files.write(sent, self._submission, self.log, limits["max_files"], limits["max_bytes"])
 
     def _release(self) -> None:
         """Kill the runner (everything it started goes with it) and the grader process, free their uids and folders."""
-        grader, self._grader = self._grader, None
+        grader, self._grader, self._client = self._grader, None, None
         if grader is not None:
             grader.stop()
         runner, self._runner = self._runner, None

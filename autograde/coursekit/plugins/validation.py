@@ -8,21 +8,22 @@ names (:func:`.cell_names.names_in`) and says, apart, how the code did: every te
 passed, or which did not (those keep nbgrader's own entries above it).
 
 nbgrader 0.9 builds its ``Validator`` itself (the CLI, the Validate button's handler) and offers
-no setting for this, so the class's ``validate`` is wrapped, in the process that imports
-:mod:`coursekit.plugins` — as :func:`.output_cap.cap_validator_outputs` swaps its preprocessors.
-Wrapping twice changes nothing. What nbgrader decides (pass/fail, the other entries) is unchanged.
+no setting for this, so the class's ``validate`` is wrapped
+(:func:`coursekit.upstream.nbgrader.fold_validate_results`) by the one program that shows the result:
+the students' server extension (:mod:`.students`). Wrapping twice changes nothing. What nbgrader
+decides (pass/fail, the other entries) is unchanged.
 """
 import os
 
 from nbformat import current_nbformat, read
 from nbgrader import utils
-from nbgrader.validator import Validator
 
+from ..upstream.nbgrader import NO_RESPONSE_ERROR, fold_validate_results
 from .cell_names import names_in
 
 __all__ = ["NO_RESPONSE", "name_unanswered_questions", "unanswered_entry"]
 
-NO_RESPONSE = "You did not provide a response."  # nbgrader's error for an answer left as released
+NO_RESPONSE = NO_RESPONSE_ERROR  # nbgrader's error for an answer left as released
 
 
 def _unanswered(cell) -> bool:
@@ -48,9 +49,13 @@ def unanswered_entry(names: list, tests: int, failing: list) -> dict:
 
 
 def _fold(results: dict, nb, assignment: str = "", config=None) -> dict:
-    """``results`` with the entries of unanswered written answers folded into :func:`unanswered_entry`."""
-    written = [cell for cell in nb.cells if _unanswered(cell)]
-    if not written or "failed" not in results:
+    """``results`` with the entries of unanswered written answers folded into :func:`unanswered_entry`.
+
+    Only answers nbgrader itself reported are folded: with ``--Validator.ignore_checksums`` it reports none (it
+    cannot tell an answer as released without the checksum), and neither does the fold."""
+    reported = {entry["source"] for entry in results.get("failed", []) if entry.get("raw_error") == NO_RESPONSE}
+    written = [cell for cell in nb.cells if _unanswered(cell) and cell.source.strip() in reported]
+    if not written:
         return results
     names, left = names_in(nb, assignment, config), {cell.source.strip() for cell in written}
     kept = [entry for entry in results["failed"] if not (entry["source"] in left and entry["raw_error"] == NO_RESPONSE)]
@@ -62,20 +67,11 @@ def _fold(results: dict, nb, assignment: str = "", config=None) -> dict:
 
 
 def name_unanswered_questions() -> None:
-    """Wrap ``Validator.validate`` once so that its results go through :func:`_fold` (idempotent)."""
-    original = Validator.validate
-    if getattr(original, "folds_unanswered", False):
-        return
+    """Make ``Validator.validate``'s results go through :func:`_fold` (once: asked again, nothing changes)."""
+    fold_validate_results(_fold_file, "folds_unanswered")
 
-    def validate(self, filename):
-        results = original(self, filename)
-        if "failed" not in results:
-            return results
-        path = os.path.abspath(filename)
-        return _fold(results, read(path, as_version=current_nbformat), os.path.basename(os.path.dirname(path)),
-                     self.config)
 
-    validate.folds_unanswered = True
-    validate.__wrapped__ = original
-    validate.__doc__ = original.__doc__
-    Validator.validate = validate
+def _fold_file(results: dict, filename: str, config) -> dict:
+    """:func:`_fold` for the notebook ``filename``; its assignment is the folder it lies in (as nbgrader keeps them)."""
+    path = os.path.abspath(filename)
+    return _fold(results, read(path, as_version=current_nbformat), os.path.basename(os.path.dirname(path)), config)

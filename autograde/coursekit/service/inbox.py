@@ -14,9 +14,10 @@ import pathlib
 
 from nbgrader.utils import parse_utc
 
+from ..upstream.nbgrader import SECRET_FILE, SECRET_LENGTH, parse_submission_name
+
 __all__ = ["Submission", "inbound_folder", "parse_name", "newest_submissions", "is_complete"]
 
-SECRET_FILE, SECRET_LENGTH = "submission_secret.txt", 128  # secrets.token_hex(64), nbgrader.exchange.default.submit
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,22 +41,9 @@ def inbound_folder(exchange_root, course_id: str) -> pathlib.Path:
 
 
 def parse_name(name: str):
-    """``"s1+ch04_attention+2026-12-01 15:30:01.123456 UTC+Ab3"`` -> (student, assignment, timestamp); None when not one.
-
-    Split from the right as nbgrader's collect does, so a student id may hold ``+``.
-    """
-    parts = name.rsplit("+", 3)
-    if len(parts) == 4:
-        student, assignment, timestamp, _random = parts
-    elif len(parts) == 3:
-        student, assignment, timestamp = parts
-    else:
-        return None
-    try:
-        parse_utc(timestamp)
-    except (ValueError, OverflowError):
-        return None
-    return (student, assignment, timestamp) if student and assignment else None
+    """``"s1+ch04_attention+2026-12-01 15:30:01.123456 UTC+Ab3"`` -> (student, assignment, timestamp); None when not one
+    (:func:`coursekit.upstream.nbgrader.parse_submission_name`: split from the right as nbgrader's collect does)."""
+    return parse_submission_name(name)
 
 
 def is_complete(folder: pathlib.Path) -> bool:
