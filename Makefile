@@ -22,9 +22,6 @@ export MPLCONFIGDIR         := $(STATE)/matplotlib
 export ATTNKIT_CACHE_DIR    := $(STATE)/attnkit-cache
 export JUPYTER_PLATFORM_DIRS := 1
 export npm_config_cache     := $(STATE)/npm
-# The kernel-side grader, for an instructor running the master in `make lab` (nbgrader's own kernels are
-# told by the course config; this is coursekit.paths.GRADER, which tests/unit/test_paths.py checks).
-export ATTN_GRADER          := $(CURDIR)/autograde/grader/__init__.py
 
 .PHONY: lab test test-fast test-hub-class test-upgrade lock venv release book labextension grade report service system-deps clean hub hub-remove
 

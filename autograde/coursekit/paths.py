@@ -3,7 +3,7 @@
 A course folder holds ``nbgrader_config.py``, the master under ``source/``, the kernel-side
 ``grader/`` and everything nbgrader generates (release/, submitted/, gradebook.db …). This
 repository's course is ``autograde/``; a hub instructor's is ``~/course``. Every command finds
-its course with :func:`find_course`, and every kernel its grader with :func:`grader_of`.
+its course with :func:`find_course`, and the course config its grader with :func:`grader_of`.
 
 Installed as a package (the hub's user environment: a wheel, never the course), this module lies
 in ``site-packages`` and :data:`COURSE` names no course: commands then work on the folder they
@@ -27,7 +27,8 @@ COURSE_PARTS = ("source", "grader", "rubrics", CONFIG_FILE, "Makefile")  # what 
 
 
 def grader_of(course) -> pathlib.Path:
-    """The grader the hidden regions of ``course``'s test cells load (``ATTN_GRADER`` in the kernel)."""
+    """The grader of ``course`` (``grader/__init__.py``), as its config names it for its chapter
+    (``c.CourseKit.assignments``); its grader processes load it."""
     return pathlib.Path(course).resolve() / "grader" / "__init__.py"
 
 
