@@ -11,6 +11,10 @@ process; expected values, tolerances and these checks never do.
 :func:`grade` returns what the cell shows (the lab's TEST n as verify prints it, then the hidden
 checks and the score), its points, and the record the class report reads
 (:class:`coursekit.record.CellRecord`). Nothing raised inside escapes as a traceback.
+
+* :mod:`.checks` — the hidden checks of each test cell (generalisations of the lab's visible ones);
+* :mod:`.oracle` — the pure-Python reference the hidden checks compare against (independent of attnkit);
+* :mod:`.outcome` — a cell's verdict as a record, and the lines the feedback shows.
 """
 import contextlib
 import io

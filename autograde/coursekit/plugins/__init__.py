@@ -17,6 +17,8 @@ One module each:
 * :mod:`.feedback_page` — the feedback page in the course's words, each cell by its name, unmarked answers
   pending (:mod:`.pending`); :mod:`.release_feedback` — ``release_feedback`` says how many are still pending;
 * :mod:`.validation` — Validate names the unanswered written questions;
+* :mod:`.students` — the students' server extension: their Validate as the course's, its kernel template
+  started ahead, and :mod:`.feedback_watch` — their Lab told when feedback is out;
 * :mod:`.export` — ``nbgrader export`` with one column per graded cell;
 * :mod:`.students` — the students' server extension: their Validate as the course's, their feedback watched.
 
