@@ -20,6 +20,7 @@ from nbgrader.api import Gradebook
 
 from coursekit.paths import copy_course
 from support import ps1
+from support import service_tools as st
 from support.classes import make_grade
 from support.course_tools import isolated_env, run_nbgrader, visible_text
 
@@ -38,6 +39,7 @@ def _scores(course) -> dict:
 def course(tmp_path_factory):
     """Both assignments generated; ps1's real and synthetic submissions collected; ``make grade`` run on ps1."""
     root = tmp_path_factory.mktemp("two-assignments")
+    (root / "exchange").mkdir()
     course = copy_course(root / "course")
     ps1.add_source(course)
     env = isolated_env(root / "home", ATTN_EXCHANGE=str(root / "exchange"))
@@ -53,13 +55,13 @@ def course(tmp_path_factory):
         ps1.submit(course, student, notebooks)
     done = make_grade(course, env, ASSIGNMENT, "--workers", "2")
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
-    return course, env, done
+    return course, env, done, release
 
 
 @pytest.fixture(scope="module")
 def stock(course, tmp_path_factory):
     """The same non-hostile submissions graded by stock nbgrader (its own config, plain kernels): the oracle."""
-    graded, env, _ = course
+    graded, env, *_ = course
     root = tmp_path_factory.mktemp("stock")
     plain = root / "course"
     for part in ("source", "submitted"):
@@ -99,14 +101,14 @@ def test_does_a_hostile_cell_score_as_the_untouched_release(course, student):
 
 def test_were_the_kernels_sandboxed_and_nothing_changed_outside(course):
     """The run said it sandboxed every kernel; no grader file of the chapter, no source was planted or changed?"""
-    graded, _, done = course
+    graded, _, done, _ = course
     assert "each kernel in a sandbox" in done.stdout
     assert not list(graded.rglob("planted_by_student.py"))
 
 
 @pytest.fixture(scope="module")
 def feedback(course):
-    graded, env, _ = course
+    graded, env, *_ = course
     done = run_nbgrader("generate_feedback", ASSIGNMENT, "--student", "hacker", cwd=graded, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     return visible_text((graded / "feedback" / "hacker" / ASSIGNMENT / "problem1.html").read_text(encoding="utf-8"))
@@ -122,7 +124,7 @@ def test_does_the_feedback_name_each_cell_and_keep_the_task_pending(feedback):
 
 @pytest.fixture(scope="module")
 def report(course):
-    graded, env, _ = course
+    graded, env, *_ = course
     done = run_nbgrader_report(graded, env)
     assert done.returncode == 0, done.stderr[-2000:]
     return (graded / "reports" / ASSIGNMENT / "index.html").read_text(encoding="utf-8")
@@ -152,3 +154,18 @@ def test_is_chapter_4_in_the_same_course_still_its_own(course):
     assert "在这里写你的实现" in chapter and "NotImplementedError" not in chapter
     assert "raise NotImplementedError()" in problem and "在这里写你的实现" not in problem
     assert os.path.exists(graded / "release" / ASSIGNMENT / "jupyter.png")
+
+
+def test_does_the_service_give_feedback_seconds_after_submit_for_ps1(course):
+    """The grading service, told to grade ps1 as it arrives: a student's submission of both notebooks gets both
+    pages released, with the scores of their answers (last here: it changes the course's config)."""
+    graded, env, _, release = course
+    sc = st.ServiceCourse(graded, graded.parent / "exchange", env, graded.parent / "students")
+    sc.configure(assignments=[ASSIGNMENT], cooldown=0, max_attempts=0)
+    answered = ps1.class_of(release)["ps1_correct"]
+    with st.running_service(sc, "service-ps1"):
+        submitted = st.submit(sc, "ps1_live", answered, assignment=ASSIGNMENT)
+        for notebook in ps1.NOTEBOOKS:
+            st.wait_for(lambda n=notebook: st.fetchable(sc, submitted, n), 180, f"ps1's {notebook} feedback")
+    page = visible_text(st.feedback_page(sc, submitted, "problem1").read_text(encoding="utf-8"))
+    assert "Part A (2 points) · 测试 (1)：1 / 1 分" in page and "Part B (1 point) · 测试 (1)：0.5 / 0.5 分" in page
