@@ -10,8 +10,9 @@ throw-away copy of the course, then from one run prints side by side:
   * the same with the largest W and ATTN_SANDBOX=off (the runners forked outside bubblewrap),
   * with --baseline REV,…: the same `make grade` with the largest W, run by the code of each commit REV
     (a git worktree in .state/ with a venv of its own, made with uv from its cache), on the same class;
-  * with --assignment ps1: the same `make grade` on N submissions of nbgrader's own docs course,
-wall seconds, wall and CPU seconds per submission (CPU of every process: graders and kernels),
+  * with --assignment ps1: the same `make grade` on N submissions of nbgrader's own docs course (its real
+    students and a synthetic class in turn, tests/support/ps1.py);
+each with its wall seconds, wall and CPU seconds per submission (CPU of every process: graders and kernels),
 and where one submission's time goes in the workers (kernel until ready; cells; nbgrader's
 bookkeeping = the rest). Machine noise (other jobs on the same cores) shows in every figure:
 compare rows of one run.
