@@ -20,6 +20,7 @@ from ..sandbox import missing_tool
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
 from ..settings import course_settings
 from . import control
+from .inbox import course_config
 from .journal import Journal
 from .log import ServiceLog, clock_time, short_time
 from .policy import load_policy
@@ -100,7 +101,9 @@ def run(course) -> int:
     signal.signal(signal.SIGINT, lambda *_: stopping.append("SIGINT"))
     pool = WorkerPool(ServiceSetup(str(course), url, tuple(policy.assignments)), policy.workers, course / LOGS,
                       "service-worker")
-    scheduler = Scheduler(course, policy, settings.exchange, settings.course_id, journal_of(course), pool, log)
+    scheduler = Scheduler(course, policy, settings.exchange, settings.course_id, journal_of(course), pool, log,
+                          config=course_config(course))
+    log.write(f"submissions listed by {scheduler.inbox.describe()}")
     try:
         scheduler.resume()
         said = ""
