@@ -3,6 +3,7 @@ import pytest
 from nbgrader.exchange.abc import ExchangeList
 from traitlets import Bool
 
+from coursekit.service import inbox as inbox_module
 from coursekit.service.inbox import SECRET_FILE, Inbox, InboxUnreadable, folder_config, parse_name
 
 A, COURSE_ID = "ch04_attention", "c1"
@@ -118,3 +119,23 @@ def test_a_plug_in_that_logs_an_error_cannot_say_what_was_submitted(tmp_path):
     """ngshare's classes log a failed request and list what they got: is that the machine's fault, not 'nothing'?"""
     with pytest.raises(InboxUnreadable, match="invalid status code 502"):
         plug_in(tmp_path, broken=True).newest([A])
+
+
+def test_an_unchanged_inbound_folder_is_not_listed_again(tmp_path, monkeypatch):
+    """nbgrader's listing costs ≈ 0.3 ms a submission, twice a second: is it asked again only when inbound/ changed
+    (a new submission) or RELIST_SECONDS passed, and is a secret written meanwhile still seen?"""
+    exchange, complete = tmp_path / "exchange", set()
+    submitted(exchange, "s1", 1)
+    late = submitted(exchange, "s2", 2, secret=None)
+    inbox = folder_inbox(exchange)
+    calls = []
+    start = inbox.lister.start
+    monkeypatch.setattr(inbox.lister, "start", lambda: calls.append(1) or start())
+    assert list(inbox.newest([A], complete)) == [(A, "s1")] and len(calls) == 1
+    (late / SECRET_FILE).write_text("f" * 128)  # nbgrader submit finishes s2's folder: inbound/ itself unchanged
+    assert sorted(inbox.newest([A], complete)) == [(A, "s1"), (A, "s2")] and len(calls) == 1
+    submitted(exchange, "s3", 3)
+    assert len(inbox.newest([A], complete)) == 3 and len(calls) == 2, "a new submission should be listed at once"
+    monkeypatch.setattr(inbox_module.time, "monotonic", lambda: inbox._listed_at + inbox_module.RELIST_SECONDS + 1)
+    inbox.newest([A], complete)
+    assert len(calls) == 3, f"expected a listing after {inbox_module.RELIST_SECONDS} s even with nothing changed"
