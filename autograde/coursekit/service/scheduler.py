@@ -52,11 +52,11 @@ class _Running:
 
 class Scheduler:
     def __init__(self, course, policy, exchange_root, course_id, journal, pool, log,
-                 clock=time.time, monotonic=time.monotonic, config=None):
-        """``config``: the course's nbgrader settings, whose exchange classes are asked (:func:`.inbox.course_config`);
+                 clock=time.time, monotonic=time.monotonic, inbox=None):
+        """``inbox``: what was submitted, as the course's exchange classes list it (:class:`.inbox.Inbox`);
         None: nbgrader's folder exchange at ``exchange_root``."""
         self.course, self.policy, self.journal, self.pool, self.log = pathlib.Path(course), policy, journal, pool, log
-        self.inbox = Inbox(folder_config(exchange_root, course_id) if config is None else config, course)
+        self.inbox = Inbox(folder_config(exchange_root, course_id), course) if inbox is None else inbox
         self.clock, self.monotonic = clock, monotonic
         self.queue, self.running, self.faults, self.retry_after = FairQueue(), {}, {}, {}
         self._complete, self._waiting_for = set(), ""
