@@ -1,4 +1,4 @@
-"""The course the marking page works on: its folder, gradebook, written questions, rubrics and answers.
+"""The course the marking page works on: its folder, gradebook, manually graded questions, rubrics and answers.
 
 Which course: the server's ``CourseMarking.course`` setting, else nbgrader's own
 ``CourseDirectory.root`` as the formgrader reads it, else :func:`coursekit.paths.find_course`.
@@ -8,13 +8,14 @@ with :func:`coursekit.gradebook.open_gradebook`; every request gets its own sess
 import pathlib
 import threading
 import time
+from dataclasses import replace
 
-from nbgrader.api import Assignment, GradeCell, Notebook, SolutionCell
+from nbgrader.api import Assignment, GradeCell, Notebook, SolutionCell, TaskCell
 from sqlalchemy.orm import Session, aliased
 
 from ..gradebook import open_gradebook, resolve_gradebook, sqlite_file
 from ..paths import find_course
-from ..plugins.stubs import text_stub
+from ..plugins.stubs import stubs_of
 from ..settings import course_config, course_settings
 from .answers import AnswerReader, Question, master_questions
 from .judging import Ordering
@@ -38,9 +39,10 @@ class MarkingCourse:
         self._engine, self._lock, self._cache = None, threading.Lock(), {}
         self.ordering = Ordering()  # one page's judgements in the order it made them
 
-    def stub(self, assignment: str) -> str:
-        """What a written answer of ``assignment`` holds as released (its "not answered yet")."""
-        return text_stub(assignment, course_config(self.folder))
+    def stubs(self, assignment: str) -> dict:
+        """What a release of ``assignment`` leaves where an answer was, by kind ({"markdown": …, "code": …}): its
+        "not answered yet" where the released notebook does not tell."""
+        return stubs_of(assignment, course_config(self.folder))
 
     @property
     def engine(self):
@@ -55,7 +57,7 @@ class MarkingCourse:
         return path is None or path.exists()
 
     def assignments(self) -> list:
-        """Assignments of the gradebook that have a written (markdown, manually graded) answer."""
+        """Assignments of the gradebook with a manually graded cell (a written answer, manually graded code, a task)."""
         return self._cached(("assignments",), (), self._assignments)
 
     def _cached(self, key, version, compute, forever=False):
@@ -71,36 +73,42 @@ class MarkingCourse:
         return value
 
     def _assignments(self) -> list:
+        return sorted({name for name, _ in self._manual_cells()})
+
+    def _manual_cells(self, assignment: str | None = None) -> list:
+        """(assignment, notebook, grade_id, points) of every manually graded cell: a grade cell with a solution
+        cell of the same name (nbgrader's manually graded answer, markdown or code), or a task cell."""
+        solution = aliased(SolutionCell, flat=True)  # grade and solution cells share nbgrader's base_cell table
         with Session(self.engine) as db:
-            rows = (db.query(Assignment.name).join(Notebook, Notebook.assignment_id == Assignment.id)
-                    .join(GradeCell, GradeCell.notebook_id == Notebook.id)
-                    .filter(GradeCell.cell_type == "markdown").distinct())
-            return sorted(name for (name,) in rows)
+            answers = (db.query(Assignment.name, Notebook.name, GradeCell.name, GradeCell.max_score)
+                       .join(Notebook, GradeCell.notebook_id == Notebook.id)
+                       .join(Assignment, Notebook.assignment_id == Assignment.id)
+                       .join(solution, (solution.notebook_id == Notebook.id) & (solution.name == GradeCell.name)))
+            tasks = (db.query(Assignment.name, Notebook.name, TaskCell.name, TaskCell.max_score)
+                     .join(Notebook, TaskCell.notebook_id == Notebook.id)
+                     .join(Assignment, Notebook.assignment_id == Assignment.id))
+            if assignment is not None:
+                answers, tasks = answers.filter(Assignment.name == assignment), tasks.filter(Assignment.name == assignment)
+            return [(a, (nb, name, points)) for a, nb, name, points in answers.all() + tasks.all()]
 
     def questions(self, assignment: str) -> list:
-        """The written questions of ``assignment``: master order and text, the gradebook's points."""
+        """The manually graded questions of ``assignment``: master order and text, the gradebook's points."""
         masters = sorted((self.folder / "source" / assignment).glob("*.ipynb"))
-        version = tuple((p.name, p.stat().st_mtime_ns) for p in masters)
+        releases = sorted((self.folder / "release" / assignment).glob("*.ipynb"))
+        version = tuple((p.name, p.stat().st_mtime_ns) for p in masters + releases)
         return self._cached(("questions", assignment), version, lambda: self._questions(assignment))
 
     def _questions(self, assignment: str) -> list:
-        solution = aliased(SolutionCell, flat=True)  # grade and solution cells share nbgrader's base_cell table
-        with Session(self.engine) as db:
-            rows = (db.query(GradeCell.name, Notebook.name, GradeCell.max_score)
-                    .join(Notebook, GradeCell.notebook_id == Notebook.id)
-                    .join(Assignment, Notebook.assignment_id == Assignment.id)
-                    .join(solution, (solution.notebook_id == Notebook.id) & (solution.name == GradeCell.name))
-                    .filter(Assignment.name == assignment, GradeCell.cell_type == "markdown").all())
-        graded = {name: (notebook, float(points)) for name, notebook, points in rows}
+        graded = {name: (notebook, float(points)) for _, (notebook, name, points) in self._manual_cells(assignment)}
         from_master = []
         for notebook in sorted({nb for nb, _ in graded.values()}):
             master = self.folder / "source" / assignment / f"{notebook}.ipynb"
+            release = self.folder / "release" / assignment / f"{notebook}.ipynb"
             if master.is_file():
-                from_master += [q for q in master_questions(master) if q.grade_id in graded]
+                from_master += [q for q in master_questions(master, release, self.stubs(assignment)) if q.grade_id in graded]
         known = {q.grade_id for q in from_master}
         rest = [Question(name, nb, points, "", "") for name, (nb, points) in sorted(graded.items()) if name not in known]
-        return [Question(q.grade_id, q.notebook, graded[q.grade_id][1], q.reference, q.prompt)
-                for q in from_master] + rest
+        return [replace(q, max_score=graded[q.grade_id][1]) for q in from_master] + rest
 
     def rubrics(self, assignment: str, questions: list):
         """The rubrics (:func:`.rubric.load_rubrics`), read again as soon as the file changes."""

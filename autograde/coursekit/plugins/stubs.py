@@ -12,7 +12,7 @@ from nbgrader.preprocessors import ClearSolutions
 
 from ..assignments import assignment_of
 
-__all__ = ["AssignmentStubs", "with_assignment_stubs", "text_stub"]
+__all__ = ["AssignmentStubs", "with_assignment_stubs", "stubs_of", "text_stub"]
 
 
 def _declared(assignment_id: str, config, nb) -> dict | None:
@@ -38,7 +38,16 @@ def with_assignment_stubs(preprocessors: list) -> list:
     return [AssignmentStubs if p is ClearSolutions else p for p in preprocessors]
 
 
-def text_stub(assignment_id: str, config, nb=None) -> str:
-    """What a written answer of ``assignment_id`` holds as released: what "not answered yet" looks like."""
+def stubs_of(assignment_id: str, config, nb=None) -> dict:
+    """``{"markdown": text stub, "code": python code stub}`` a release of ``assignment_id`` puts where an answer was:
+    what "not answered yet" looks like."""
     declared = _declared(assignment_id, config, nb if nb is not None else {})
-    return declared["text"] if declared else ClearSolutions(config=config).text_stub
+    if declared:
+        return {"markdown": declared["text"], "code": declared["code"]}
+    course = ClearSolutions(config=config)
+    return {"markdown": course.text_stub, "code": dict(course.code_stub).get("python", "")}
+
+
+def text_stub(assignment_id: str, config, nb=None) -> str:
+    """What a written answer of ``assignment_id`` holds as released."""
+    return stubs_of(assignment_id, config, nb)["markdown"]

@@ -136,9 +136,10 @@ def released_pages(coursedir, src_path: str) -> dict:
     return pages
 
 
-def parse_submission_name(name: str):
+def parse_submission_name(name: str, parse_time=parse_utc):
     """``"s1+ch04_attention+2026-12-01 15:30:01.123456 UTC+Ab3"`` -> (student, assignment, timestamp); None when
-    not one. Split from the right as ``collect`` does, so a student id may hold ``+``."""
+    not one. Split from the right as ``collect`` does, so a student id may hold ``+``. ``parse_time``: nbgrader's
+    ``parse_utc`` or a cached one."""
     parts = name.rsplit("+", 3)
     if len(parts) == 4:
         student, assignment, timestamp, _random = parts
@@ -147,7 +148,7 @@ def parse_submission_name(name: str):
     else:
         return None
     try:
-        parse_utc(timestamp)
+        parse_time(timestamp)
     except (ValueError, OverflowError):
         return None
     return (student, assignment, timestamp) if student and assignment else None
