@@ -84,7 +84,7 @@ def write_system_settings(plan) -> None:
              'c.Execute.kernel_manager_class = "coursekit.plugins.GradingKernelManager"',
              "c.GradingKernelManager.sandbox = False",
              "# what the course's assignments preload in their kernels (their plug-ins; the graders stay the instructor's)",
-             f"c.CourseKit.assignments = {_plugins_only(plan.course_dir())!r}"]
+             f"c.CourseKit.assignments = {_plugins_only(plan)!r}"]
     _write(folder / "nbgrader_config.py", "\n".join(lines) + "\n", 0o644)
     _write(folder / SERVER_CONFIG_FILE, json.dumps(SERVER_CONFIG, indent=1), 0o644)
     _write(folder / LAB_OVERRIDES_FILE, json.dumps(LAB_OVERRIDES, indent=1), 0o644)
@@ -92,9 +92,11 @@ def write_system_settings(plan) -> None:
         sub.chmod(0o755)
 
 
-def _plugins_only(course_dir) -> dict:
-    """The course's ``c.CourseKit.assignments`` without their graders (what a student's server may know)."""
-    config = course_config(course_dir) if pathlib.Path(course_dir).is_dir() else None
+def _plugins_only(plan) -> dict:
+    """The course's ``c.CourseKit.assignments`` without their graders (what a student's server may know); {} before
+    the instructor's course is there."""
+    course_dir = plan.course_dir() if plan.instructor in plan.homes else None
+    config = course_config(course_dir) if course_dir is not None and course_dir.is_dir() else None
     declared = CourseKit(config=config).assignments
     return {name: {"plugin": entry["plugin"]} for name, entry in declared.items() if entry.get("plugin")}
 

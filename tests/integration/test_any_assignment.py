@@ -164,7 +164,7 @@ def test_does_the_service_give_feedback_seconds_after_submit_for_ps1(course):
     sc.configure(assignments=[ASSIGNMENT], cooldown=0, max_attempts=0)
     answered = ps1.class_of(release)["ps1_correct"]
     with st.running_service(sc, "service-ps1"):
-        submitted = st.submit(sc, "ps1_live", answered, assignment=ASSIGNMENT)
+        submitted = st.submit(sc, "ps1_live", assignment=ASSIGNMENT, notebooks=answered)
         for notebook in ps1.NOTEBOOKS:
             st.wait_for(lambda n=notebook: st.fetchable(sc, submitted, n), 180, f"ps1's {notebook} feedback")
     page = visible_text(st.feedback_page(sc, submitted, "problem1").read_text(encoding="utf-8"))

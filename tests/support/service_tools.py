@@ -89,12 +89,12 @@ class Submitted:
     at: float  # time.time() when nbgrader's submit returned
 
 
-def submit(sc: ServiceCourse, student: str, notebook, assignment: str = ASSIGNMENT) -> Submitted:
-    """``nbgrader submit`` as ``student``: ``notebook`` (an nbformat notebook or JSON text; or ``{name: notebook}``
-    for an assignment of several) into the inbound folder."""
+def submit(sc: ServiceCourse, student: str, notebook=None, assignment: str = ASSIGNMENT, notebooks=None) -> Submitted:
+    """``nbgrader submit`` as ``student``: ``notebook`` (an nbformat notebook or JSON text), or ``notebooks``
+    (``{name: notebook}``, for an assignment of several) into the inbound folder."""
     home = sc.homes / student
     (home / assignment).mkdir(parents=True, exist_ok=True)
-    for name, nb in (notebook if isinstance(notebook, dict) else {assignment: notebook}).items():
+    for name, nb in (notebooks or {assignment: notebook}).items():
         text = nb if isinstance(nb, str) else nbformat.writes(nb)
         (home / assignment / f"{name}.ipynb").write_text(text, encoding="utf-8")
     config = Config()

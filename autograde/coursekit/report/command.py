@@ -7,13 +7,14 @@ records in ``autograded/``; writes ``reports/<assignment>/index.html`` and three
 prints progress and a one-screen summary.
 """
 import argparse
+import os
 import pathlib
 import sys
 
 from nbgrader.api import MissingEntry
 
 from ..assignments import assignment_of
-from ..gradebook import describe, resolve_gradebook, sqlite_file
+from ..gradebook import describe, open_gradebook, resolve_gradebook, sqlite_file
 from ..paths import default_assignment, find_course
 from ..settings import course_config
 from .csv_files import write_csvs
@@ -50,10 +51,17 @@ def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr
     return out_dir
 
 
+def _only_assignment(url: str) -> str:
+    """The gradebook's assignment when it holds exactly one ("" otherwise)."""
+    with open_gradebook(url) as gradebook:
+        names = [a.name for a in gradebook.assignments]
+    return names[0] if len(names) == 1 else ""
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="make report", description=__doc__.split("\n")[0])
-    parser.add_argument("--assignment", default="", help="the assignment (default: $ASSIGNMENT, else the course's "
-                                                         "only one)")
+    parser.add_argument("--assignment", default="", help="the assignment (default: $ASSIGNMENT, else the gradebook's "
+                                                         "or the course's only one)")
     parser.add_argument("--course", default=None, help="the course folder (default: the current one when it "
                                                        "holds nbgrader_config.py, else the repository's autograde/)")
     parser.add_argument("--db-url", default=None, help="gradebook URL (default: DB_URL, the course config, "
@@ -62,15 +70,19 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         course = find_course(args.course)
-        args.assignment = args.assignment or default_assignment(course)
-    except (FileNotFoundError, ValueError) as error:
+    except FileNotFoundError as error:
         parser.error(str(error))
     url = resolve_gradebook(course, args.db_url)
     database = sqlite_file(url)
     if database is not None and not database.exists():
         print(f"no gradebook at {describe(url)}: grade the class first (make grade, or nbgrader autograde "
-              f"{args.assignment} in {course})", file=sys.stderr)
+              f"in {course})", file=sys.stderr)
         return 2
+    try:
+        args.assignment = (args.assignment or os.environ.get("ASSIGNMENT", "").strip() or _only_assignment(url)
+                           or default_assignment(course))
+    except ValueError as error:
+        parser.error(str(error))
     try:
         write_report(course, args.assignment, url, args.out)
     except MissingEntry:
