@@ -16,7 +16,7 @@ import os
 from nbconvert.preprocessors import CoalesceStreamsPreprocessor, CSSHTMLHeaderPreprocessor
 from nbgrader.converters import Autograde, GenerateAssignment
 
-from coursekit import plugins
+from coursekit import gradebook, plugins
 from coursekit.paths import grader_of
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -26,8 +26,11 @@ c = get_config()  # noqa: F821 -- injected by traitlets when nbgrader loads this
 c.CourseDirectory.root = HERE
 c.CourseDirectory.course_id = os.environ.get("ATTN_COURSE_ID", "attention-ch04")
 c.Exchange.root = os.environ.get("ATTN_EXCHANGE", os.path.join(HERE, "exchange"))
-# The gradebook: nbgrader's default, sqlite:///<this folder>/gradebook.db. To share one, name it here:
+# The gradebook, one rule for every command (coursekit/gradebook.py): DB_URL when set, else the line below if you
+# name one here, else nbgrader's default sqlite:///<this folder>/gradebook.db.
 # c.CourseDirectory.db_url = "postgresql+psycopg://grader@db.example/ch04"
+if gradebook.url_from_environment():
+    c.CourseDirectory.db_url = gradebook.url_from_environment()
 
 # A student's infinite loop is interrupted after this long; the cell scores 0 and the
 # remaining cells still run (nbgrader's Execute interrupts on timeout by default). 10 s: the

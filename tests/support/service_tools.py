@@ -53,12 +53,14 @@ class ServiceCourse:
         return [line for line in self.log().splitlines() if f"  {student}  " in line]
 
 
-def service_course(tmp_path, timeout="10") -> ServiceCourse:
-    """A course copy, its assignment generated and released into an exchange of its own."""
+def service_course(tmp_path, timeout="10", env_extra=None) -> ServiceCourse:
+    """A course copy, its assignment generated and released into an exchange of its own (``env_extra``: more of the
+    environment every command of it gets, e.g. ``DB_URL``)."""
     tmp_path = pathlib.Path(tmp_path)
     exchange = tmp_path / "exchange"
     exchange.mkdir()
-    env = isolated_env(tmp_path / "home", ATTN_TIMEOUT=timeout, ATTN_EXCHANGE=str(exchange), ATTN_COURSE_ID=COURSE_ID)
+    env = isolated_env(tmp_path / "home", ATTN_TIMEOUT=timeout, ATTN_EXCHANGE=str(exchange), ATTN_COURSE_ID=COURSE_ID,
+                       **(env_extra or {}))
     course = course_copy(tmp_path)
     done = subprocess.run([sys.executable, "-c", _GENERATE_AND_RELEASE, ASSIGNMENT], cwd=course, env=alembic_env(env),
                           capture_output=True, text=True, timeout=300)
