@@ -118,7 +118,9 @@ def loop_by_cli(plan, until="collect"):
     """The course loop with nbgrader's own CLI, run as each user, up to the instructor's step ``until``
     (``collect``, or ``release_feedback`` through autograde): release, each student fetches, types the
     code :data:`CLASS` gives them into the fetched notebook and submits, the instructor collects ...
-    For a module run without test_hub.py, which walks the same loop in Chromium."""
+    For a module run without test_hub.py, which walks the same loop in Chromium. It starts over first, so it
+    runs the same after a module that stopped the loop half-way (e.g. at ``collect``)."""
+    start_over(plan)
     for step in ("generate_assignment", "release_assignment"):
         done = instructor_nbgrader(plan, step, ASSIGNMENT)
         assert done.returncode == 0, done.stderr[-2000:]
