@@ -20,10 +20,12 @@ import os
 import pathlib
 import pwd
 import re
+import shutil
 import signal
 import time
 
 import pytest
+from nbgrader.api import Gradebook
 
 from coursekit.plugins.pending import PENDING
 from coursekit.service import student_status
@@ -47,6 +49,7 @@ from support.hub_tools import (
     newest_submission,
     student_submits,
 )
+from support import ps1
 from support.mistakes import BY_NAME
 from support.service_tools import wait_for
 
@@ -55,6 +58,7 @@ DIAGNOSIS = "最先偏离参考实现的是 student_softmax"
 FEEDBACK_WAIT = 180_000  # ms: grading plus feedback on busy cores; idle it is a few seconds
 RESTARTED_WAIT = 240_000  # ms: JupyterHub's next look at its services (30 s), the service's start, the grading
 READY = r"^反馈已就绪：([\d.]+) / ([\d.]+) 分(，(\d+) 道书面题待批改)?$"
+RECEIVED = r"^已收到你 .+ 的提交，正在评分…$"
 
 
 def _service_pid(course: pathlib.Path) -> int:
@@ -83,6 +87,13 @@ def service(course_hub_plan):
     pid = wait_for(lambda: _service_pid(course), 90, "the hub's grading service")
     assert os.stat(f"/proc/{pid}").st_uid == _instructor_uid(plan)  # the instructor's, not root's
     assert "resumed" in _service_command(plan, "resume")
+    for name in plan.students:  # what was submitted before is graded first, so no late notice is taken for a test's
+        try:
+            stamp = newest_submission(plan, name)[0]
+        except ValueError:  # nothing submitted
+            continue
+        wait_for(lambda: getattr(_status(plan, name, stamp), "state", None) == student_status.RELEASED,
+                 FEEDBACK_WAIT / 1000, f"the service releasing {name}'s feedback of {stamp}")
     return pid
 
 
@@ -108,6 +119,7 @@ def _submit_in_lab(plan, name, page) -> str:
     submit.click()
     page.wait_for_function(
         "n => document.querySelectorAll('#submitted_assignments_list .list_item').length > n", arg=before)
+    notification(page, RECEIVED, FEEDBACK_WAIT)  # this submission's notice: an earlier "ready" becomes "grading…"
     return newest_submission(plan, name)[0]
 
 
@@ -218,3 +230,50 @@ def test_does_a_service_killed_mid_job_come_back_and_still_notify(course_hub_pla
     assert _status(plan, name, stamp).state == student_status.RELEASED
     shot(page, "service_notified_after_restart")
     _service_command(plan, "pause")
+
+
+def test_does_a_student_see_a_second_assignment_beside_the_chapter_and_get_its_feedback(course_hub_plan, student):
+    """nbgrader's docs course ps1 released beside the chapter: the student's Assignment List shows both, they fetch
+    and submit ps1 in Lab, and the notification brings ps1's feedback page (its own cells, nothing of Chapter 4)."""
+    plan, (name, page) = course_hub_plan, student
+    course, home = plan.course_dir(), pathlib.Path(plan.homes[name])
+    ps1.add_source(course)
+    shutil.chown(course / "source", plan.instructor, plan.instructor)
+    for path in [course / "source" / ps1.ASSIGNMENT, *(course / "source" / ps1.ASSIGNMENT).rglob("*")]:
+        shutil.chown(path, plan.instructor, plan.instructor)
+    _service_command(plan, "resume")  # whatever the tests before left it as
+    try:
+        for step in ("generate_assignment", "release_assignment"):
+            done = instructor_nbgrader(plan, step, ps1.ASSIGNMENT, "--force")
+            assert done.returncode == 0, done.stderr[-2000:]
+        with grading_policy(plan, assignments=[ASSIGNMENT, ps1.ASSIGNMENT]):
+            page.reload()
+            open_from_nbgrader_menu(page, "Assignment List")
+            released_list = page.locator("#released_assignments_list")
+            released_list.locator(".list_item", has_text=ps1.ASSIGNMENT).get_by_role(
+                "button", name=re.compile("^fetch$", re.I)).click()
+            fetched = page.locator("#fetched_assignments_list")
+            for assignment in (ASSIGNMENT, ps1.ASSIGNMENT):
+                fetched.locator(".list_item", has_text=assignment).first.wait_for()
+            shot(page, "service_two_assignments")
+            fetched.locator(".list_item", has_text=ps1.ASSIGNMENT).get_by_role(
+                "button", name=re.compile("^submit$", re.I)).click()
+            log = course / "grading-logs" / "service.log"
+            said = lambda: log.read_text(encoding="utf-8") if log.exists() else ""  # noqa: E731
+            try:
+                wait_for(lambda: re.search(rf"{ps1.ASSIGNMENT}\s+{name}\s.*graded", said()), FEEDBACK_WAIT / 1000,
+                         f"the service grading {name}'s {ps1.ASSIGNMENT}")
+            except TimeoutError:
+                raise AssertionError(said()[-3000:]) from None
+            with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+                graded = gradebook.find_submission(ps1.ASSIGNMENT, name)
+                score, max_score = graded.score, graded.max_score
+            try:  # ps1's own notice, beside the chapter's
+                toast = notification(page, rf"^反馈已就绪：{score:g} / {max_score:g} 分", FEEDBACK_WAIT)
+            except Exception:
+                raise AssertionError(said()[-3000:]) from None
+            text = open_from_notification(toast, page, "service_ps1_feedback")
+            assert "Part A" in text and "student_softmax" not in text and DIAGNOSIS not in text, text[:2000]
+    finally:  # the hub group's other modules meet the chapter alone
+        instructor_nbgrader(plan, "list", "--remove", ps1.ASSIGNMENT)
+        shutil.rmtree(home / ps1.ASSIGNMENT, ignore_errors=True)

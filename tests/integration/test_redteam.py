@@ -12,6 +12,7 @@ import codecs
 import importlib.util
 import marshal
 import re
+import shutil
 import struct
 
 import nbformat
@@ -21,8 +22,9 @@ from nbgrader.api import Gradebook
 from coursekit.autograded import read_graded_notebook
 from coursekit.sandbox import abandoned
 from support import redteam
-from support.classes import digest
+from support.classes import copy_graded, digest, make_grade
 from support.course_tools import ASSIGNMENT, POINTS, output_text, visible_text
+from support.mistakes import MISTAKES
 
 CLASSES = ["shared_class", "serial_class"]
 ATTACKERS = [row.name for row in redteam.REDTEAM]
@@ -164,3 +166,38 @@ def test_does_make_grade_list_the_edited_test_cell(shared_class):
     """make grade's summary names the student who changed a test cell, and no one else?"""
     notes = [line for line in shared_class.run.stdout.splitlines() if "changed test cell" in line]
     assert notes == ["  NOTE   edited_test_cell: changed test cell test1_scores (the released cell was graded)"]
+
+
+# ---------- without the sandbox (ATTN_SANDBOX=off, a pod that is already the sandbox) ----------
+# The rows that act on the machine (files, processes, the network) need the sandbox, or the pod, to fail: on this
+# machine they would do what they aim at. The mistake table and the attacks from inside a graded call need only the
+# grader's own process, so they must score the same on this path too.
+WITHOUT_SANDBOX = [m.name for m in MISTAKES] + [f"red_{name}" for name in redteam.IN_CALLS]
+
+
+@pytest.fixture(scope="module")
+def unsandboxed(shared_class, tmp_path_factory):
+    """The shared class, those rows graded again by ``make grade`` with ``ATTN_SANDBOX=off``."""
+    graded = copy_graded(shared_class, tmp_path_factory.mktemp("unsandboxed"))
+    for student in WITHOUT_SANDBOX:
+        shutil.rmtree(graded.course / "autograded" / student)
+    done = make_grade(graded.course, dict(graded.env, ATTN_SANDBOX="off"), "--workers", "2")
+    failed = set(re.findall(r"^\[\s*\d+/\d+\] FAILED +(\S+)", done.stdout, re.M))  # the class's ungradable, again
+    assert "WITHOUT A SANDBOX" in done.stdout and failed <= set(graded.reasons), done.stdout[-3000:]
+    assert done.returncode == (1 if failed else 0), done.stdout[-3000:]
+    return graded, done
+
+
+@pytest.mark.parametrize("student", WITHOUT_SANDBOX)
+def test_does_each_row_score_the_same_without_the_sandbox(unsandboxed, student):
+    graded, done = unsandboxed
+    verdict = "FAILED" if student in graded.reasons else "ok"
+    assert re.search(rf"^\[\s*\d+/\d+\] {verdict} +{student}\b", done.stdout, re.M), done.stdout[-3000:]
+    scores = graded.scores(student)
+    assert {g: scores[g] for g in POINTS} == pytest.approx(dict(zip(POINTS, graded.expected[student])), abs=1e-9)
+
+
+def test_are_the_same_test_cells_listed_as_tampered_without_the_sandbox(unsandboxed):
+    _, done = unsandboxed
+    notes = [line for line in done.stdout.splitlines() if "tampered test cells" in line]
+    assert sorted(line.split()[1].rstrip(":") for line in notes) == sorted(f"red_{name}" for name in redteam.TAMPERING)
