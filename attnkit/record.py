@@ -3,8 +3,10 @@
 While a notebook is graded, each test cell publishes one :class:`CellRecord` as ``display_data``
 of MIME type :data:`MIME` (``to_dict`` form). The record holds every check the cell ran (the
 lab's visible ones as ``verify.<n>``, hidden ones by their stable id), the diagnosis findings,
-the status and, when the cell was not graded normally, the reason in Chinese. Points come from
-the gradebook; a record's ``score`` is only cross-checked against it.
+the status and, when the cell was not graded normally, the reason. Its words (check descriptions,
+the findings' messages, the reason) are in the graded notebook's language, as its student read them;
+ids and statuses are the same in every edition. Points come from the gradebook; a record's ``score``
+is only cross-checked against it.
 
 Standard library only: the grader loads this module privately inside the student's kernel, and
 the instructor's tools import it without numpy.
@@ -37,7 +39,8 @@ class Check:
 
 @dataclass(frozen=True)
 class FindingRecord:
-    """One diagnosis finding as the record keeps it (``attnkit.diagnose.Finding`` without its arrays)."""
+    """One diagnosis finding as the record keeps it (``attnkit.diagnose.Finding`` without its arrays): one message,
+    in the notebook's language."""
     stage: str      # "scores" | "mask" | "softmax"
     bug: str        # "scores_missing_scale", "mask_wrong_values", ...
     probe: str

@@ -11,9 +11,11 @@ from dataclasses import dataclass
 
 from traitlets.config.loader import PyFileConfigLoader
 
+from attnkit.language import DEFAULT, LANGUAGES
+
 from .paths import CONFIG_FILE
 
-__all__ = ["CourseSettings", "course_settings", "config_section", "sandbox_default", "switched_on"]
+__all__ = ["CourseSettings", "course_settings", "config_section", "course_language", "sandbox_default", "switched_on"]
 
 DEFAULT_COURSE_ID = "default_course"  # nbgrader's own default when a config names none
 DEFAULT_TEXT_STUB = "YOUR ANSWER HERE"  # nbgrader's ClearSolutions.text_stub default
@@ -26,6 +28,7 @@ class CourseSettings:
     exchange: str   # "" when the config names no exchange root
     sandbox: bool = True  # grading kernels run in the sandbox (GradingKernelManager.sandbox, else ATTN_SANDBOX)
     text_stub: str = DEFAULT_TEXT_STUB  # what the release puts in a written answer cell (the marking page's "unanswered")
+    language: str = DEFAULT  # what the instructor's tools speak (c.CourseKit.language): report, marking page, make grade
 
 
 def switched_on(variable: str) -> bool:
@@ -61,7 +64,22 @@ def course_settings(course) -> CourseSettings:
     stub = config.get("ClearSolutions", {}).get("text_stub", DEFAULT_TEXT_STUB)
     kernel = config.get("GradingKernelManager", {})
     return CourseSettings(str(directory.get("course_id", DEFAULT_COURSE_ID)), str(directory.get("db_url", "")),
-                          str(exchange.get("root", "")), bool(kernel.get("sandbox", sandbox_default())), str(stub))
+                          str(exchange.get("root", "")), bool(kernel.get("sandbox", sandbox_default())), str(stub),
+                          _language(course, config))
+
+
+def _language(course, config) -> str:
+    """``c.CourseKit.language`` ("zh" unless the config says otherwise); a value no tool speaks names the file."""
+    lang = config.get("CourseKit", {}).get("language", DEFAULT)
+    if lang not in LANGUAGES:
+        raise ValueError(f"{pathlib.Path(course).resolve() / CONFIG_FILE}: c.CourseKit.language must be one of "
+                         f"{', '.join(map(repr, LANGUAGES))}, got {lang!r}")
+    return lang
+
+
+def course_language(course) -> str:
+    """The language of the instructor's tools for ``course`` (:attr:`CourseSettings.language`)."""
+    return course_settings(course).language
 
 
 def config_section(course, name: str) -> dict:

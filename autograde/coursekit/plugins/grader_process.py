@@ -16,6 +16,8 @@ import select
 import socket
 import time
 
+from attnkit import language
+
 from ..faults import InfrastructureFault
 from ..sandbox.channel import ChannelBroken, Reader, send
 from . import kernel_client
@@ -161,8 +163,13 @@ def grade_test_cell(cell, cell_index: int) -> None:
 
 
 def notebook_language(notebook) -> None:
-    """nbclient's ``on_notebook_start`` hook (``c.Execute.on_notebook_start``): the grader writes its verdicts in
-    the notebook's language (``metadata.edition.language``; Chinese when it names none)."""
+    """nbclient's ``on_notebook_start`` hook (``c.Execute.on_notebook_start``): the grader writes its verdicts, and
+    the output cap its notes, in the notebook's language (``metadata.edition.language``; Chinese when it names none
+    or a language the course does not have)."""
     client = kernel_client.current()
     if client is not None:
-        client.lang = str(notebook.get("metadata", {}).get("edition", {}).get("language") or "zh")
+        try:
+            client.lang = language.of_notebook(notebook)
+        except (ValueError, AttributeError, TypeError):  # the student's metadata: anything can be there
+            client.lang = language.DEFAULT
+        client.cap.lang = client.lang
