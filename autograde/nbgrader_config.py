@@ -14,8 +14,9 @@ project). Command-line flags (e.g. ``--Exchange.root=/srv/exchange``) still over
 import os
 
 from nbconvert.preprocessors import CoalesceStreamsPreprocessor, CSSHTMLHeaderPreprocessor
-from nbgrader.converters import Autograde
+from nbgrader.converters import Autograde, GenerateAssignment
 
+from attnkit.edition import STUBS
 from coursekit import plugins
 from coursekit.paths import grader_of
 
@@ -25,6 +26,9 @@ c = get_config()  # noqa: F821 -- injected by traitlets when nbgrader loads this
 
 c.CourseDirectory.root = HERE
 c.CourseDirectory.course_id = os.environ.get("ATTN_COURSE_ID", "attention-ch04")
+# The language of the instructor's tools (make grade's summary, make report, the marking page): "zh" or "en".
+# Students read their own edition's language whatever this says.
+c.CourseKit.language = "zh"
 c.Exchange.root = os.environ.get("ATTN_EXCHANGE", os.path.join(HERE, "exchange"))
 # The gradebook: nbgrader's default, sqlite:///<this folder>/gradebook.db. To share one, name it here:
 # c.CourseDirectory.db_url = "postgresql+psycopg://grader@db.example/ch04"
@@ -56,9 +60,13 @@ c.GradingKernelManager.file_size = "32M"  # the largest file it may write
 
 # Release stubs: the C lab's input checks stay outside the solution region, so an
 # untouched function still returns 0 / returns quietly, and verify shows the lab's
-# baseline (11 失败 / 11 通过) instead of a NotImplementedError traceback.
-c.ClearSolutions.code_stub = {"python": "# 在这里写你的实现\npass"}
-c.ClearSolutions.text_stub = "在这里写你的回答。"
+# baseline (11 失败 / 11 通过) instead of a NotImplementedError traceback. These are the Chinese
+# edition's ("# 在这里写你的实现" + "pass", "在这里写你的回答。"); each other edition's assignment
+# (ch04_attention_en) gets its own language's (attnkit.edition.STUBS, the one table of them).
+c.ClearSolutions.code_stub = {"python": STUBS["zh"]["code"]}
+c.ClearSolutions.text_stub = STUBS["zh"]["text"]
+c.GenerateAssignment.preprocessors = plugins.with_edition_stubs(
+    GenerateAssignment.class_traits()["preprocessors"].default())
 
 # A student who deletes a test cell gets it back at autograding time.
 c.OverwriteCells.add_missing_cells = True
@@ -96,7 +104,8 @@ c.LimitOutput.max_lines = -1
 
 # The grading service (coursekit/service/, run by the hub; autograde/README.md "The grading service"):
 # each submission graded as it arrives, its feedback released to that student. Settings only:
-c.GradingService.assignments = ["ch04_attention"]  # graded automatically; [] switches the service off
+# graded automatically (on/off per assignment: each edition of the chapter is one); [] switches the service off
+c.GradingService.assignments = ["ch04_attention", "ch04_attention_en"]
 c.GradingService.cooldown = 0       # seconds between two automatic feedbacks of one student (0: none)
 c.GradingService.max_attempts = 0   # automatic feedbacks per student and assignment (0: no limit)
 c.GradingService.deadlines = {}     # {"ch04_attention": "2027-01-15 23:59:00+08:00"}: no automatic feedback after it

@@ -8,16 +8,18 @@ translations; never edited by hand). Both have the same cells, grade ids, points
 
 This module is the one rule that names them: :func:`edition_assignment` (an edition's assignment),
 :func:`edition_of` (an assignment's edition), :func:`chapter_assignments` (every edition's, the
-default of ``make grade``, ``make report`` and the grading service). Standard library and attnkit's
-language module only.
+default of ``make grade`` and ``make report``), :func:`source_notebook` (where an assignment's
+source lies: ``source/<assignment>/<assignment>.ipynb``, as nbgrader lays it out). Standard library
+and attnkit's language module only.
 """
+import pathlib
 from dataclasses import dataclass
 
 from attnkit.language import DEFAULT, LANGUAGES
 
 from .paths import ASSIGNMENT
 
-__all__ = ["Edition", "edition_assignment", "edition_of", "chapter_assignments"]
+__all__ = ["Edition", "edition_assignment", "edition_of", "chapter_assignments", "source_notebook"]
 
 
 @dataclass(frozen=True)
@@ -47,3 +49,9 @@ def edition_of(assignment: str) -> Edition:
 def chapter_assignments(master: str = ASSIGNMENT) -> list:
     """Every edition's assignment of ``master``, the master's own first."""
     return [edition_assignment(lang, master) for lang in LANGUAGES]
+
+
+def source_notebook(course, assignment: str) -> pathlib.Path:
+    """The source notebook of ``assignment`` in ``course``: the master's, or the one ``make release`` writes for an
+    edition from it (never edited by hand)."""
+    return pathlib.Path(course) / "source" / assignment / f"{assignment}.ipynb"

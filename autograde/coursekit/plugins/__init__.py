@@ -16,6 +16,7 @@ One module each:
 * :mod:`.feedback_page` — the feedback page in the chapter's words (:mod:`.cell_names`), unmarked answers
   pending (:mod:`.pending`); :mod:`.release_feedback` — ``release_feedback`` says how many are still pending;
 * :mod:`.validation` — Validate names the unanswered written questions;
+* :mod:`.edition_stubs` — each edition's release stubs in its own language (``generate_assignment``);
 * :mod:`.export` — ``nbgrader export`` with one column per graded cell;
 * :mod:`.metadata_check` — nbgrader's check of each cell's metadata, its schema checked once;
 * :mod:`.shared_engine` — one SQLAlchemy engine per gradebook URL in a process, not one per ``Gradebook``.
@@ -26,6 +27,7 @@ three functions that change nbgrader's own behaviour (:func:`.validation.name_un
 commands that want them (the grading workers, the students' server extension).
 """
 from .duplicates import RejectDuplicateIds, with_rejected_duplicates
+from .edition_stubs import EditionStubs, with_edition_stubs
 from .failures import ZeroOnFailureExporter
 from .feedback import ClearHiddenTestsInFeedback
 from .feedback_page import CourseFeedbackExporter, GetGradesForFeedback
@@ -38,9 +40,9 @@ from .saved_grades import SaveAutoGradesAtOnce, with_grades_saved_at_once
 from .shared_engine import share_engines
 from .validation import name_unanswered_questions
 
-__all__ = ["ClearHiddenTestsInFeedback", "CourseFeedbackExporter", "GetGradesForFeedback",
+__all__ = ["ClearHiddenTestsInFeedback", "CourseFeedbackExporter", "EditionStubs", "GetGradesForFeedback",
            "GradingKernelManager", "OverwriteCellsFromRelease", "RejectDuplicateIds", "ReleaseFeedbackTellingPending",
            "SaveAutoGradesAtOnce", "ZeroOnFailureExporter", "check_schemas_once", "name_unanswered_questions",
            "grade_test_cell", "notebook_language", "share_engines", "with_grades_saved_at_once", "with_rejected_duplicates",
-           "with_release_check"]
+           "with_edition_stubs", "with_release_check"]
 
