@@ -9,8 +9,9 @@ translations; never edited by hand). Both have the same cells, grade ids, points
 This module is the one rule that names them: :func:`edition_assignment` (an edition's assignment),
 :func:`edition_of` (an assignment's edition), :func:`chapter_assignments` (every edition's, the
 default of ``make grade`` and ``make report``), :func:`source_notebook` (where an assignment's
-source lies: ``source/<assignment>/<assignment>.ipynb``, as nbgrader lays it out). Standard library
-and attnkit's language module only.
+source lies: ``source/<assignment>/<assignment>.ipynb``, as nbgrader lays it out), and
+:func:`cell_names_in` (what the chapter calls each graded cell in a given language, whichever
+edition's students wrote it: the instructor's pages speak the course's language).
 """
 import pathlib
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from attnkit.language import DEFAULT, LANGUAGES
 
 from .paths import ASSIGNMENT
 
-__all__ = ["Edition", "edition_assignment", "edition_of", "chapter_assignments", "source_notebook"]
+__all__ = ["Edition", "edition_assignment", "edition_of", "chapter_assignments", "source_notebook", "cell_names_in"]
 
 
 @dataclass(frozen=True)
@@ -55,3 +56,18 @@ def source_notebook(course, assignment: str) -> pathlib.Path:
     """The source notebook of ``assignment`` in ``course``: the master's, or the one ``make release`` writes for an
     edition from it (never edited by hand)."""
     return pathlib.Path(course) / "source" / assignment / f"{assignment}.ipynb"
+
+
+def cell_names_in(course, assignment: str, lang: str) -> dict:
+    """``{grade_id: name}`` of ``assignment``'s graded cells as the ``lang`` edition's headings name them
+    (``实验题 1``, "Lab question 1"): the ``lang`` edition's source when the course has it, else the assignment's
+    own; ``{}`` when neither is there."""
+    import nbformat
+
+    from .plugins.cell_names import cell_names
+
+    master = edition_of(assignment).master
+    for path in (source_notebook(course, edition_assignment(lang, master)), source_notebook(course, assignment)):
+        if path.is_file():
+            return cell_names(nbformat.read(path, as_version=4))
+    return {}

@@ -1,13 +1,16 @@
 """``make grade``: autograde a whole class with several long-lived nbgrader workers.
 
-    cd <course> && python -m coursekit.grading ch04_attention --workers 2 [--db-url URL]
+    cd <course> && python -m coursekit.grading [ch04_attention] --workers 2 [--db-url URL]
                                                 [--shard i/n] [--force]
 
 Grades the students of ``submitted/`` that are not graded yet (:mod:`.selection`), each in a
 fresh kernel by nbgrader's own autograde machinery (:mod:`.worker`), ``--workers`` students at a
 time (default :func:`default_workers`) in the processes of :mod:`.pool`, into the gradebook
 :func:`coursekit.gradebook.resolve_gradebook` picks; prints one line per student with the failures
-so far and an ETA, then the failed students with nbgrader's reasons.
+so far and an ETA, then the failed students with nbgrader's reasons, in the course's language
+(``c.CourseKit.language``: :data:`.progress.TEXT`). Without an assignment it grades each edition
+of the chapter that has submissions (``ch04_attention``, then ``ch04_attention_en``:
+:func:`coursekit.editions.chapter_assignments`), one after the other.
 
 A fault of the machine (:mod:`coursekit.faults`) is nobody's grade: found before the class (the
 checks of :func:`preflight`, then each worker's canary), nobody is graded; found on a student, the
@@ -29,6 +32,7 @@ import tempfile
 import sqlalchemy.exc
 from nbgrader.api import MissingEntry
 
+from ..editions import chapter_assignments
 from ..faults import InfrastructureFault, evident_fault, grader_unreadable
 from ..gradebook import alembic_on_path, describe, open_gradebook, resolve_gradebook
 from ..paths import ASSIGNMENT, find_course
@@ -38,7 +42,7 @@ from ..sandbox.forkserver import leftovers_said, remove_leftovers
 from ..settings import config_section, course_settings
 from . import lock
 from .pool import LOGS, Done, Faulted, WorkerPool
-from .progress import Progress
+from .progress import TEXT, Progress
 from .selection import graded_students, parse_shard, submitted_students, to_grade
 from .worker import GraderSetup
 
@@ -61,29 +65,51 @@ def main(argv=None) -> int:
     except FileNotFoundError as error:
         parser.error(str(error))
     alembic_on_path()  # for the gradebook opened here and in the workers
-    sandboxed = course_settings(course).sandbox
-    url = resolve_gradebook(course, args.db_url)
     try:
-        preflight(course, sandboxed)
-        students = _select(course, args.assignment, url, shard, args.force)
+        settings = course_settings(course)
+    except ValueError as error:  # a language no tool speaks: the config's line, named
+        parser.error(str(error))
+    text, url = TEXT[settings.language], resolve_gradebook(course, args.db_url)
+    try:
+        preflight(course, settings.sandbox)
+        plan = [(name, _select(course, name, url, shard, args.force, text))
+                for name in _assignments(course, args.assignment)]
     except InfrastructureFault as fault:
         print(f"make grade: {fault}", file=sys.stderr)
         return FAULT_STATUS
-    if not students:
-        print("Nothing to grade: every submitted student of this shard is graded (FORCE=1 grades them again).")
-        return 0
     # Ctrl-C, or SIGTERM (a Kubernetes pod being stopped): the same clean stop, even when started in the background
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    in_shard = f" (shard {shard})" if shard.count > 1 else ""
-    print(f"Grading {len(students)} students{in_shard} with {args.workers} workers into {describe(url)}, "
-          f"{'each kernel in a sandbox' if sandboxed else 'WITHOUT A SANDBOX'}; nbgrader's logs: {course / LOGS}/",
-          flush=True)
-    if not sandboxed:
+    status = 0
+    for assignment, students in plan:
+        status = max(status, _grade_assignment(course, assignment, students, url, args, shard, settings))
+        if status > 1:  # interrupted, or a fault of the machine: the next edition waits for the next run
+            break
+    return status
+
+
+def _assignments(course, explicit: str | None) -> list:
+    """The assignment named, else every edition of the chapter with submissions (the master's when none has)."""
+    if explicit:
+        return [explicit]
+    return [name for name in chapter_assignments() if submitted_students(course, name)] or [ASSIGNMENT]
+
+
+def _grade_assignment(course, assignment, students, url, args, shard, settings) -> int:
+    """Grade one assignment's ``students``: the header, a line per student, the summary; the exit status."""
+    text = TEXT[settings.language]
+    if not students:
+        print(text["nothing"].format(assignment=assignment), flush=True)
+        return 0
+    in_shard = text["shard"].format(shard=shard) if shard.count > 1 else ""
+    print(text["header"].format(assignment=assignment, count=len(students), shard=in_shard, workers=args.workers,
+                                gradebook=describe(url), logs=course / LOGS,
+                                sandbox=text["sandboxed" if settings.sandbox else "unsandboxed"]), flush=True)
+    if not settings.sandbox:
         print(f"WARNING: {UNSANDBOXED}", flush=True)
     # the grading service (coursekit.service) takes no new job meanwhile; the one in progress ends first
-    with lock.exclusive(course, "make grade", notify=lambda text: print(f"make grade: {text}", flush=True)):
-        progress, stopped = grade_class(course, args.assignment, students, url, args.workers)
+    with lock.exclusive(course, "make grade", notify=lambda said: print(f"make grade: {said}", flush=True)):
+        progress, stopped = grade_class(course, assignment, students, url, args.workers, lang=settings.language)
     print(progress.summary(stopped), flush=True)
     _save_results(course / LOGS / "last-run.json", progress)
     if stopped:
@@ -128,7 +154,8 @@ def default_workers() -> int:
 
 def _parser():
     parser = argparse.ArgumentParser(prog="make grade", description=__doc__.split("\n\n")[0])
-    parser.add_argument("assignment", nargs="?", default=ASSIGNMENT)
+    parser.add_argument("assignment", nargs="?", default=None,
+                        help="the assignment (default: each edition of the chapter that has submissions)")
     parser.add_argument("--workers", type=int, default=default_workers(),
                         help="nbgrader workers at once (default: one more than the cores, %(default)s here)")
     parser.add_argument("--db-url", default="", help="gradebook URL (default: DB_URL, the course config, "
@@ -140,18 +167,16 @@ def _parser():
     return parser
 
 
-def _select(course, assignment, url, shard, force) -> list:
+def _select(course, assignment, url, shard, force, text) -> list:
     """The students to grade; the gradebook is opened (and created) once, before any worker."""
     submitted = submitted_students(course, assignment)
     if not submitted:
-        sys.exit(f"No submissions in {course / 'submitted'}/<student>/{assignment}/: "
-                 f"collect them first (nbgrader collect {assignment})")
+        sys.exit(text["no_submissions"].format(folder=course / "submitted", assignment=assignment))
     try:
         with open_gradebook(url, course_settings(course).course_id) as gradebook:
             in_gradebook = {s.student.id for s in gradebook.find_assignment(assignment).submissions}
     except MissingEntry:
-        sys.exit(f"{assignment} is not in the gradebook {describe(url)}: "
-                 f"run `nbgrader generate_assignment {assignment}` in {course} first")
+        sys.exit(text["not_generated"].format(assignment=assignment, gradebook=describe(url), course=course))
     except sqlalchemy.exc.SQLAlchemyError as error:
         raise evident_fault(error, course) or InfrastructureFault(f"the gradebook {describe(url)} cannot be read "
                                                                   f"({error})", "Check it, then run make grade again.")
@@ -159,12 +184,12 @@ def _select(course, assignment, url, shard, force) -> list:
     return to_grade(submitted, done.__contains__, shard, force=force)
 
 
-def grade_class(course, assignment, students, url, workers, show=print):
+def grade_class(course, assignment, students, url, workers, show=print, lang="zh"):
     """Grade ``students`` with ``workers`` processes; ``(Progress, why it stopped early: "" or a Progress.* or the
-    machine's fault)``."""
+    machine's fault)``; the progress said in ``lang``."""
     pool = WorkerPool(GraderSetup(str(course), assignment, url), max(1, min(workers, len(students))),
                       pathlib.Path(course) / LOGS, "worker")
-    progress, todo, busy = Progress(len(students)), list(students), {}
+    progress, todo, busy = Progress(len(students), lang=lang), list(students), {}
     try:
         while todo or busy:
             for index in pool.idle()[:len(todo)]:
@@ -185,7 +210,7 @@ def grade_class(course, assignment, students, url, workers, show=print):
                 return progress, _killed(died, busy)
         return progress, ""
     except KeyboardInterrupt:
-        show("Ctrl-C: stopping the workers and their kernels …", flush=True)
+        show(progress.text["stopping"], flush=True)
         return progress, Progress.INTERRUPTED
     finally:
         pool.stop()

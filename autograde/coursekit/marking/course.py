@@ -12,6 +12,7 @@ import time
 from nbgrader.api import Assignment, GradeCell, Notebook, SolutionCell
 from sqlalchemy.orm import Session, aliased
 
+from ..editions import cell_names_in
 from ..gradebook import open_gradebook, resolve_gradebook, sqlite_file
 from ..paths import find_course
 from ..settings import course_settings
@@ -32,7 +33,7 @@ class MarkingCourse:
         self.folder = find_course(course)
         settings = course_settings(self.folder)
         self.url = resolve_gradebook(self.folder, db_url)
-        self.course_id, self.stub = settings.course_id, settings.text_stub
+        self.course_id, self.stub, self.language = settings.course_id, settings.text_stub, settings.language
         self.reader = AnswerReader(self.folder)
         self._engine, self._lock, self._cache = None, threading.Lock(), {}
         self.ordering = Ordering()  # one page's judgements in the order it made them
@@ -96,6 +97,10 @@ class MarkingCourse:
         rest = [Question(name, nb, points, "", "") for name, (nb, points) in sorted(graded.items()) if name not in known]
         return [Question(q.grade_id, q.notebook, graded[q.grade_id][1], q.reference, q.prompt)
                 for q in from_master] + rest
+
+    def names(self, assignment: str) -> dict:
+        """``{grade_id: name}`` of the assignment's graded cells, in the course's language (实验题 1, Lab question 1)."""
+        return self._cached(("names", assignment), (), lambda: cell_names_in(self.folder, assignment, self.language))
 
     def rubrics(self, assignment: str, questions: list):
         """The rubrics (:func:`.rubric.load_rubrics`), read again as soon as the file changes."""

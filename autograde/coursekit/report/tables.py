@@ -11,13 +11,14 @@ from dataclasses import dataclass, field
 
 from attnkit import record
 from attnkit.lab import STAGES
+from attnkit.language import DEFAULT
 
 from ..autograded import read_graded_notebook
 from .grades import ClassGrades
 from .reteach import reteach
 
-__all__ = ["GRADED", "NOT_GRADED", "NO_SUBMISSION", "PENDING", "ROW_STATUSES", "CheckStat", "Mistake",
-           "StudentRow", "ClassReport", "build_report", "read_results"]
+__all__ = ["GRADED", "NOT_GRADED", "NO_SUBMISSION", "PENDING", "ROW_STATUSES", "CHANGED", "TAMPERED", "READ",
+           "CheckStat", "Mistake", "StudentRow", "ClassReport", "build_report", "read_results"]
 
 # A student's row: graded, scored 0 with a reason, nothing submitted, or collected but not autograded yet.
 GRADED, NOT_GRADED, NO_SUBMISSION, PENDING = "graded", "not_graded", "no_submission", "pending"
@@ -68,6 +69,7 @@ class Mistake:
 
     @property
     def reteach(self) -> str:
+        """What to reteach, in the course's default language (the page and CSV files ask for theirs)."""
         return reteach(self.bug)
 
 
@@ -85,10 +87,14 @@ class ClassReport:
         return len(mistake.students) / self.diagnosed if self.diagnosed else 0.0
 
 
-def _progress(done: int, total: int, out) -> None:
+# What the report says while it reads, in the course's language.
+READ = {"zh": "  已读 {done}/{total} 个 autograded 笔记本", "en": "  read {done}/{total} autograded notebooks"}
+
+
+def _progress(done: int, total: int, out, lang: str) -> None:
     step = max(1, total // 10)
     if done == total or done % step == 0:
-        print(f"  read {done}/{total} autograded notebooks", file=out, flush=True)
+        print(READ[lang].format(done=done, total=total), file=out, flush=True)
 
 
 CHANGED = "changed"  # a flagged cell's status: the student changed this test cell (the released one was graded)
@@ -104,14 +110,13 @@ def _notebook_results(path: pathlib.Path, student: str, flagged: list) -> dict:
         return {}
     if graded is None:
         return {}
-    flagged += [(student, grade_id, CHANGED, "学生改动了这个测试单元格；评分用的是发布时的单元格")
-                for grade_id in graded.changed_cells]
-    flagged += [(student, grade_id, TAMPERED, "学生的内核在这个测试单元格显示的结果与评分器的不同；记录的是评分器的结果")
-                for grade_id in graded.tampered_cells]
+    # no reason of their own: the status says it, and the page says it in the course's language
+    flagged += [(student, grade_id, CHANGED, "") for grade_id in graded.changed_cells]
+    flagged += [(student, grade_id, TAMPERED, "") for grade_id in graded.tampered_cells]
     return graded.records
 
 
-def read_results(course, grades: ClassGrades, out=sys.stderr) -> tuple:
+def read_results(course, grades: ClassGrades, out=sys.stderr, lang: str = DEFAULT) -> tuple:
     """``({student: {grade_id: CellRecord}}, flagged)`` from ``autograded/<student>/<assignment>/*.ipynb``.
 
     ``flagged`` lists ``(student, notebook file or cell, status, reason)``: files that are not valid
@@ -127,7 +132,7 @@ def read_results(course, grades: ClassGrades, out=sys.stderr) -> tuple:
             found = _notebook_results(path, student, flagged)
             if found:  # a notebook graded before the grader wrote records counts as not diagnosed
                 results.setdefault(student, {}).update(found)
-        _progress(n, len(students), out)
+        _progress(n, len(students), out, lang)
     return results, flagged
 
 
@@ -198,9 +203,10 @@ def _cross_check(results: dict, grades: ClassGrades) -> tuple:
     return flagged, mismatches
 
 
-def build_report(course, grades: ClassGrades, out=sys.stderr) -> ClassReport:
-    """Every table of the report for the class in ``grades``, reading its autograded notebooks in ``course``."""
-    results, noted = read_results(course, grades, out)
+def build_report(course, grades: ClassGrades, out=sys.stderr, lang: str = DEFAULT) -> ClassReport:
+    """Every table of the report for the class in ``grades``, reading its autograded notebooks in ``course`` (its
+    progress said in ``lang``)."""
+    results, noted = read_results(course, grades, out, lang)
     pending = _pending(course, grades.assignment) - set(grades.grades)
     students = sorted(set(grades.students) | pending)
     rows = [_row(s, grades, results.get(s), pending) for s in students]

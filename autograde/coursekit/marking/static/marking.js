@@ -165,8 +165,9 @@
     nav.replaceChildren(...board.questions.map((q) => {
       const [marked, total] = board.progress[q.grade_id] || [0, 0];
       const span = el("span", "q" + (q.grade_id === board.question.grade_id ? " current" : "")
-        + (total && marked === total ? " done" : ""), q.grade_id + " " + marked + "/" + total);
+        + (total && marked === total ? " done" : ""), q.short + " " + marked + "/" + total);
       span.dataset.question = q.grade_id;
+      span.title = q.name;
       return span;
     }));
     let marked = 0, total = 0;
@@ -180,7 +181,7 @@
     const board = S.board, guide = $("guide"), rubric = board.rubric, max = board.question.max_score;
     guide.replaceChildren();
     board.warnings.forEach((w) => guide.appendChild(el("p", "warning", w)));
-    guide.appendChild(el("h2", "", "题目 " + board.question.grade_id + "（" + fmt(max) + " 分）"));
+    guide.appendChild(el("h2", "", board.question.name + "（" + fmt(max) + " 分）"));
     const prompt = guide.appendChild(el("div", "prompt"));
     prompt.innerHTML = board.question.prompt_html;
     if (rubric) {
