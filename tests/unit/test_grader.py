@@ -19,6 +19,8 @@ from attnkit.gradecell import TEST_CELLS
 from attnkit.lab import ROLE
 from attnkit.record import MIME, CellRecord
 from grader.checks import HIDDEN
+from support.editions import CJK, EDITIONS
+from support.editions import release as edition_release
 from support.local_grading import InProcess
 from support.mistakes import MISTAKES, functions, release
 
@@ -29,14 +31,17 @@ def _namespace(fns) -> dict:
     return dict(zip((ROLE[stage] for stage in ("scores", "mask", "softmax")), fns))
 
 
-def _grade_all(fns) -> tuple:
-    """The four test cells graded as the grader process grades them, one student's functions across them all."""
-    local = InProcess(_namespace(fns))
+def _grade_all(fns, lang="zh", texts=None) -> tuple:
+    """The four test cells graded as the grader process grades them, one student's functions across them all, in the
+    notebook's language ``lang``; each cell's text appended to ``texts`` when given."""
+    local = InProcess(_namespace(fns), lang=lang)
     outcomes = []
     for test in TEST_CELLS:
         local.start_cell()
-        verdict = grader.grade(test.grade_id, local)
+        verdict = grader.grade(test.grade_id, local, lang)
         outcomes.append(CellRecord.from_dict(verdict["data"][MIME]))
+        if texts is not None:
+            texts.append(verdict["text"])
     return tuple(outcomes)
 
 
@@ -50,6 +55,34 @@ def test_does_each_mistake_get_its_points_cell_by_cell(mistake):
     delegated = {o.test for o in outcomes if o.status == "delegated"}
     assert delegated == ({3, 4} if "delegate_softmax" in mistake.name else
                          {1, 4} if "delegate_scores" in mistake.name else set())
+
+
+RELEASES = {lang: edition_release(lang) for lang in EDITIONS}
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning",
+                            "ignore::pytest.PytestUnhandledThreadExceptionWarning")
+@pytest.mark.parametrize("mistake", MISTAKES, ids=[m.name for m in MISTAKES])
+def test_does_the_english_edition_get_the_same_points_and_its_diagnosis_in_english(mistake):
+    """The same mistake typed into the English edition and graded in English: the table's points cell by cell, the
+    same statuses, checks and findings as the Chinese edition's, every word the student reads English (the verdict,
+    the hidden checks, the findings' messages, a reason for 0), and the Chinese edition's in Chinese?"""
+    graded, texts = {}, {lang: [] for lang in EDITIONS}
+    for lang in EDITIONS:
+        graded[lang] = _grade_all(functions(mistake, RELEASES[lang]), lang, texts[lang])
+    for lang, outcomes in graded.items():
+        assert tuple(o.score for o in outcomes) == mistake.points, lang
+    zh, en = graded["zh"], graded["en"]
+    assert [(o.status, [(c.id, c.passed) for c in o.checks], [(f.stage, f.bug) for f in o.findings]) for o in en] == \
+        [(o.status, [(c.id, c.passed) for c in o.checks], [(f.stage, f.bug) for f in o.findings]) for o in zh]
+    english = "".join(texts["en"]) + str([(o.reason, [c.description for c in o.checks], [f.message for f in o.findings])
+                                          for o in en])
+    assert not CJK.findall(english), CJK.findall(english)
+    if mistake.diagnosis:
+        first = next(f for o in en for f in o.findings)
+        assert first.bug == mistake.diagnosis and first.message.startswith("Seen: ")
+        assert next(f for o in zh for f in o.findings).message.startswith("现象：")
+    assert all(CJK.search(o.reason) for o in zh if o.status != "graded")
 
 
 def test_does_every_check_count_the_same_and_add_up_to_the_points():
@@ -143,7 +176,9 @@ def test_does_a_stubbed_reference_function_name_itself_when_called():
         attention.softmax(inp, axis=-1)
 
     outcome = guard.guarded_call(delegates, (None, np.zeros(2)))
-    assert "（softmax）" in outcome["error"] and outcome["forbidden"] == ["attnkit 参考实现 softmax"]
+    assert "（softmax）" in outcome["error"] and outcome["forbidden"] == ["reference:softmax"]  # a code, said by the grader
+    assert [guard.describe(code, lang) for code in outcome["forbidden"] for lang in ("zh", "en")] == [
+        "attnkit 参考实现 softmax", "attnkit's reference softmax"]
     assert attention.softmax(np.zeros(2)).tolist() == [0.5, 0.5]  # the real code is back
 
 
