@@ -7,10 +7,12 @@ entries that name no question and bury the code's verdict. :func:`name_unanswere
 makes the Validator fold them into **one** entry that lists the questions by the chapter's
 names (:func:`.cell_names.cell_names`) and says, apart, how the code did: every test cell
 passed, or which did not (those keep nbgrader's own entries above it, each with its chapter
-``name`` added and nbgrader's English "Partial credit; …" said in the notebook's language).
-Every word is the notebook's edition's (:data:`TEXT`, ``metadata.edition.language``), so that
-the student of each edition reads only their language (the Validate dialog itself is the course's
-Lab extension's, which shows the names: ``coursekit/labextension/src/validate.ts``).
+``name`` added).
+Every word is the notebook's edition's (:data:`TEXT`, ``metadata.edition.language``), and the
+results say that language (``"language"``, beside nbgrader's keys), so that the student of each
+edition reads only their language: nbgrader's Validate dialog words its frame (and its "Partial
+credit; …") in English, and the course's Lab extension says it in the notebook's language and
+shows each failing cell by its name (``coursekit/labextension/src/validation.ts``).
 
 nbgrader 0.9 builds its ``Validator`` itself (the CLI, the Validate button's handler) and offers
 no setting for this, so the class's ``validate`` is wrapped, in the process that imports
@@ -26,22 +28,20 @@ from nbgrader.validator import Validator
 from .cell_names import cell_names
 from .feedback_page import page_language
 
-__all__ = ["NO_RESPONSE", "PARTIAL", "TEXT", "name_unanswered_questions", "unanswered_entry"]
+__all__ = ["NO_RESPONSE", "TEXT", "name_unanswered_questions", "unanswered_entry"]
 
 NO_RESPONSE = "You did not provide a response."  # nbgrader's error for an answer left as released
-PARTIAL = "Partial credit; passed some but not all of the tests"  # nbgrader's error for a test cell's partial score
 # What Validate says, by the notebook's language: the same keys, the same placeholders.
 TEXT = {
     "zh": {"source": "{n} 道书面题还没有作答", "unanswered": "还没有作答的书面题（{n} 道）：",
            "how": "在每道题下方的回答单元格里写上你的回答（双击进入编辑，Shift + Enter 完成），提交后由老师批改。",
            "code_failing": "代码：{n} 个评分单元格没有全部通过（见上面各自的条目）：",
-           "code_passing": "代码：{n} 个评分单元格全部通过。", "partial": "部分得分：这个单元格的检查有的通过、有的没有通过。"},
+           "code_passing": "代码：{n} 个评分单元格全部通过。"},
     "en": {"source": "Written questions not answered yet: {n}", "unanswered": "Written questions not answered yet ({n}):",
            "how": "Write your answer in the answer cell below each question (double-click it to edit, Shift + Enter to "
                   "finish); your instructor marks it after you submit.",
            "code_failing": "Code: {n} of the graded cells did not pass completely (see their own entries above):",
-           "code_passing": "Code: all {n} graded cells pass.",
-           "partial": "Partial credit: some of this cell's checks passed, not all of them."},
+           "code_passing": "Code: all {n} graded cells pass."},
 }
 
 
@@ -66,17 +66,14 @@ def unanswered_entry(names: list, tests: int, failing: list, lang: str = "zh") -
     return {"source": words["source"].format(n=len(names)), "error": text, "raw_error": text}
 
 
-def _named(entry: dict, names: dict, lang: str) -> dict:
-    """A test cell's entry with its chapter name, nbgrader's "Partial credit" said in ``lang``."""
-    named = dict(entry, name=names.get(entry["source"], ""))
-    if entry.get("raw_error") == PARTIAL:
-        named.update(error=TEXT[lang]["partial"], raw_error=TEXT[lang]["partial"])
-    return named
+def _named(entry: dict, names: dict) -> dict:
+    """A test cell's entry with its chapter name (the dialog shows it instead of the cell's source)."""
+    return dict(entry, name=names.get(entry["source"], ""))
 
 
 def _fold(results: dict, nb) -> dict:
-    """``results`` with the entries of unanswered written answers folded into :func:`unanswered_entry`, the test
-    cells' entries named and in the notebook's language."""
+    """``results`` with the entries of unanswered written answers folded into :func:`unanswered_entry` (in the
+    notebook's language), the test cells' entries named."""
     if "failed" not in results:
         return results
     lang, names = page_language(nb), cell_names(nb)
@@ -84,7 +81,7 @@ def _fold(results: dict, nb) -> dict:
     by_source = {cell.source.strip(): names[cell.metadata.nbgrader["grade_id"]] for cell in tests}
     written = [cell for cell in nb.cells if _unanswered(cell)]
     left = {cell.source.strip() for cell in written}
-    kept = [_named(entry, by_source, lang) for entry in results["failed"]
+    kept = [_named(entry, by_source) for entry in results["failed"]
             if not (entry["source"] in left and entry["raw_error"] == NO_RESPONSE)]
     if not written:
         return dict(results, failed=kept)
@@ -102,9 +99,9 @@ def name_unanswered_questions() -> None:
 
     def validate(self, filename):
         results = original(self, filename)
-        if "failed" not in results:
-            return results
-        return _fold(results, read(os.path.abspath(filename), as_version=current_nbformat))
+        nb = read(os.path.abspath(filename), as_version=current_nbformat)
+        # the notebook's language beside nbgrader's keys: the course's Lab extension frames the dialog in it
+        return dict(_fold(results, nb), language=page_language(nb))
 
     validate.folds_unanswered = True
     validate.__wrapped__ = original
