@@ -25,10 +25,12 @@ from nbgrader.api import Gradebook
 
 from coursekit.gradebook import resolve_gradebook
 from coursekit.grading.selection import parse_shard
+from coursekit.report.command import TEXT as REPORT_TEXT
 from support.classes import SERIAL, copy_graded, make_grade, submit, table_rows
 from support.course_tools import ASSIGNMENT, POINTS, course_copy, isolated_env, run_nbgrader, visible_text
 from support.mistakes import BY_NAME
 from support.postgres_server import postgres_server
+from support import grade_output
 
 CLASS = [s for s in SERIAL if s in BY_NAME]  # the gradable students of the serial class
 
@@ -86,9 +88,10 @@ def test_does_make_grade_fail_like_nbgrader(serial_class, shared_class):
     serial_run, parallel_run = serial_class.run, shared_class.run
     assert serial_run.returncode == 1 and parallel_run.returncode == 1, parallel_run.stdout + parallel_run.stderr
     total = len(shared_class.expected)
-    assert f"[{total}/{total}]" in parallel_run.stdout and "ETA" in parallel_run.stdout
-    failed = [line for line in parallel_run.stdout.splitlines() if line.startswith("  FAILED")]
-    assert any("c_invalid_json" in line and "NotJSONError" in line for line in failed), parallel_run.stdout
+    shown = grade_output.section(parallel_run.stdout)
+    eta = grade_output.words()["line"].split("{failed}")[1].split("{eta}")[0].strip(" ·")  # "ETA" in English
+    assert f"[{total}/{total}]" in shown and eta in shown
+    assert "NotJSONError" in grade_output.failed(shown)["c_invalid_json"], parallel_run.stdout
 
 
 def test_is_the_gradebook_the_same_as_serial(serial_class, shared_class):
@@ -113,9 +116,10 @@ def test_does_the_class_report_read_a_make_grade_run_as_a_serial_one(serial_clas
     tables = {}
     for graded in (serial_class, parallel):
         out = tmp_path / graded.course.parent.name / "report"
-        done = subprocess.run([sys.executable, "-m", "coursekit.report", "--out", str(out)], cwd=graded.course,
-                              capture_output=True, text=True, env=graded.env, timeout=600)
-        assert done.returncode == 0 and "differ from the gradebook" not in done.stderr, done.stderr
+        done = subprocess.run([sys.executable, "-m", "coursekit.report", "--assignment", ASSIGNMENT, "--out", str(out)],
+                              cwd=graded.course, capture_output=True, text=True, env=graded.env, timeout=600)
+        differ = REPORT_TEXT["zh"]["warning"].split("{n}")[1].split("（")[0]  # "… cell scores differ from the gradebook"
+        assert done.returncode == 0 and differ not in done.stderr, done.stderr
         tables[graded is parallel] = {name: (out / f"{name}.csv").read_text(encoding="utf-8")
                                       for name in ("students", "checks")}
     assert tables[True] == tables[False]
@@ -143,7 +147,7 @@ def test_does_a_rerun_grade_only_the_missing(serial_class, tmp_path):
     graded = copy_graded(serial_class, tmp_path)
     again = make_grade(graded.course, graded.env, "--workers", "2")
     failed = sorted(graded.reasons)
-    assert again.returncode == 1 and f"Grading {len(failed)} students" in again.stdout, again.stdout + again.stderr
+    assert again.returncode == 1 and grade_output.header(count=len(failed)) in again.stdout, again.stdout + again.stderr
     assert all(s in again.stdout for s in failed) and not any(s in again.stdout for s in CLASS)
 
 
@@ -176,7 +180,7 @@ def test_does_ctrl_c_stop_cleanly(serial_class, tmp_path):
         out = "".join(first) + run.communicate(timeout=120)[0]
     finally:
         run.kill()
-    assert run.returncode == 130 and "Interrupted:" in out, out
+    assert run.returncode == 130 and grade_output.summary(out, "Interrupted"), out
     # its workers and their sandboxes' bubblewrap (whose templates and kernels cannot outlive it) are gone
     assert processes_with_home(home) == []
     graded = set(re.findall(r"^\[\s*\d+/\d+\] ok +(\S+)", out, re.M))
@@ -213,13 +217,15 @@ def test_do_two_shards_and_the_report_share_the_postgresql_gradebook_the_config_
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
             runs = list(pool.map(lambda s: make_grade(course, env, "--shard", s, "--workers", "1"), shards))
         for shard, run in zip(shards, runs):
-            assert f"Grading {len(shards[shard])} students" in run.stdout, run.stdout + run.stderr
+            assert grade_output.header(count=len(shards[shard])) in run.stdout, run.stdout + run.stderr
         assert sorted(p.name for p in (course / "autograded").iterdir()) == ["bug_mask_multiplied", "ok_dot"]
         dump = gradebook_dump(url, students)
         report = subprocess.run([sys.executable, "-m", "coursekit.report"], cwd=course, env=env,
                                 capture_output=True, text=True, timeout=600)
     assert report.returncode == 0, report.stderr
-    assert "3 students — 2 graded, 1 not graded" in report.stderr and "postgresql" in report.stderr
+    said = REPORT_TEXT["zh"]["summary"].split("{pending}")[0].format(assignment=ASSIGNMENT, students=3, graded=2,
+                                                                        not_graded=1, missing=0)
+    assert said in report.stderr and "postgresql" in report.stderr, report.stderr
     assert not (course / "gradebook.db").exists()  # no stray sqlite gradebook
     for student in ("ok_dot", "bug_mask_multiplied"):
         assert {g: dump[student][0][g][0] for g in POINTS} == pytest.approx(
