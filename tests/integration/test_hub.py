@@ -64,7 +64,8 @@ def sessions(hub_browser):
 def formgrader_row(page):
     """The chapter's row in the formgrader's Manage Assignments table (inside its <iframe>)."""
     frame = page.frame_locator("#formgrader iframe")
-    return frame, frame.locator("tr", has=frame.locator("td.name", has_text=ASSIGNMENT))
+    name = re.compile(rf"^\s*{re.escape(ASSIGNMENT)}\s*$")  # the English edition's assignment is listed beside it
+    return frame, frame.locator("tr", has=frame.locator("td.name", has_text=name))
 
 
 def formgrader_action(page, column, name):
