@@ -6,6 +6,9 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
+UV     := $(VENV)/bin/uv
+# what requirements.lock resolves: the project with the extras make venv installs
+LOCK_INPUT := --extra course --extra test
 STATE  := $(CURDIR)/.state
 
 export JUPYTER_CONFIG_DIR   := $(STATE)/jupyter/config
@@ -19,28 +22,58 @@ export MPLCONFIGDIR         := $(STATE)/matplotlib
 export ATTNKIT_CACHE_DIR    := $(STATE)/attnkit-cache
 export JUPYTER_PLATFORM_DIRS := 1
 export npm_config_cache     := $(STATE)/npm
-# The kernel-side grader, for an instructor running the master in `make lab` (nbgrader's own kernels are
-# told by the course config; this is coursekit.paths.GRADER, which tests/unit/test_paths.py checks).
-export ATTN_GRADER          := $(CURDIR)/autograde/grader/__init__.py
 
-.PHONY: lab test test-fast test-hub-class venv release book labextension grade report service system-deps clean hub hub-remove
+.PHONY: lab test test-fast test-hub-class test-upgrade lock venv release book labextension grade report service system-deps clean hub hub-remove
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml
-	@# A venv left half-made (no pip: e.g. python3-venv missing at the time) is rebuilt.
+# The venv's own pip and uv, made once (a venv left half-made, without pip, e.g. python3-venv missing then, is rebuilt).
+$(UV):
 	test -x $(VENV)/bin/pip || $(PYTHON) -m venv --clear $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip 'uv>=0.9,<1'
-	@# uv resolves from PyPI as pip does, in a fifth of the time (≈ 10 s, not ≈ 50); the hub's user environment too.
-	$(VENV)/bin/uv pip install --quiet --python $(PY) --compile-bytecode -e '.[course,test]'
+
+# The tested versions: requirements.lock (every package and its hashes, from pyproject's ranges; `make lock`),
+# then the project itself without dependencies. uv installs them in ≈ 10 s (pip: ≈ 50 s); the hub's user
+# environment is built from this venv's versions too (autograde/hub/userenv.py).
+$(STAMP): pyproject.toml requirements.lock | $(UV)
+	$(UV) pip install --quiet --python $(PY) --compile-bytecode --require-hashes -r requirements.lock
+	$(UV) pip install --quiet --python $(PY) --compile-bytecode --no-deps -e .
 	@# The students' Lab extension, as committed (built by `make labextension`): a wheel installs it (pyproject's
 	@# data-files), an editable install does not.
 	mkdir -p $(VENV)/share/jupyter/labextensions
 	ln -sfn $(CURDIR)/autograde/coursekit/labextension/attention-feedback $(VENV)/share/jupyter/labextensions/
 	@# The torch oracle tests run when a local CPU wheel is on disk; they skip otherwise.
 	-@ls /opt/wheels/torch-2.13.0+cpu-*.whl >/dev/null 2>&1 && \
-	  $(VENV)/bin/uv pip install --quiet --python $(PY) $$(ls /opt/wheels/torch-2.13.0+cpu-*.whl | head -1) || true
+	  $(UV) pip install --quiet --python $(PY) $$(ls /opt/wheels/torch-2.13.0+cpu-*.whl | head -1) || true
 	touch $(STAMP)
+
+# requirements.lock again from pyproject.toml: the versions it pins stay unless pyproject's ranges exclude them
+# (`make lock UPGRADE=1` takes the newest allowed instead: run `make test-upgrade` first). Commit it.
+UPGRADE ?=
+lock: | $(UV)
+	$(UV) pip compile --quiet pyproject.toml $(LOCK_INPUT) --generate-hashes --python $(PY) \
+	  --custom-compile-command "make lock" $(if $(UPGRADE),--upgrade) -o requirements.lock
+
+# The newest versions pyproject's ranges allow, in a throw-away venv (.state/upgrade/venv), and the unit tier run
+# there (UPGRADE_TESTS: other pytest arguments, e.g. UPGRADE_TESTS=tests for everything); first, what differs
+# from requirements.lock. Nothing here changes .venv or the lock.
+UPGRADE_DIR := $(STATE)/upgrade
+UPGRADE_PY := $(UPGRADE_DIR)/venv/bin/python
+UPGRADE_TESTS ?= -m "not integration"
+
+test-upgrade: export PYTHONDONTWRITEBYTECODE :=
+test-upgrade: | $(UV)
+	rm -rf $(UPGRADE_DIR) && mkdir -p $(UPGRADE_DIR)
+	$(UV) venv --quiet --python $(PY) $(UPGRADE_DIR)/venv
+	$(UV) pip compile --quiet pyproject.toml $(LOCK_INPUT) --python $(UPGRADE_PY) --upgrade --no-header \
+	  -o $(UPGRADE_DIR)/newest.txt
+	$(UV) pip install --quiet --python $(UPGRADE_PY) --compile-bytecode -r $(UPGRADE_DIR)/newest.txt
+	$(UV) pip install --quiet --python $(UPGRADE_PY) --no-deps -e .
+	mkdir -p $(UPGRADE_DIR)/venv/share/jupyter/labextensions
+	ln -sfn $(CURDIR)/autograde/coursekit/labextension/attention-feedback $(UPGRADE_DIR)/venv/share/jupyter/labextensions/
+	$(PY) scripts/lock_diff.py requirements.lock $(UPGRADE_DIR)/newest.txt | tee $(UPGRADE_DIR)/differs.txt
+	$(UPGRADE_PY) -m pytest $(XDIST) -p no:cacheprovider $(UPGRADE_TESTS); status=$$?; \
+	  cat $(UPGRADE_DIR)/differs.txt; echo "test-upgrade: pytest exited $$status with the versions above"; exit $$status
 
 # JupyterLab refuses to run as root unless told; containers and CI machines often are root.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)

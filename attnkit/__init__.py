@@ -14,7 +14,6 @@ Modules, one concept each (imports flow downward):
 * :mod:`attnkit.lab`       - the lab contract: reference and stub student functions
 * :mod:`attnkit.verify`    - the port of the lab's ``verify.c`` (TEST 1-4, 22 assertions)
 * :mod:`attnkit.gradecell` - what the chapter's four graded test cells show before submitting
-* :mod:`attnkit.record`    - the grader's record of one graded test cell (standard library only)
 * :mod:`attnkit.sharpness` - how peaked softmax(Q Kᵀ) gets vs head_dim (the explorer's numbers)
 * :mod:`attnkit.timing`    - loops vs vectorised scores, measured on this machine
 * :mod:`attnkit.static`    - under nbgrader: is it grading? the demo figures' PNG cache
@@ -31,6 +30,11 @@ computed and drawn in the browser by ``attnkit/assets/``),
 :mod:`attnkit.diagnose_plot` (the |student − reference| heatmap of the first deviating stage; under
 grading :mod:`attnkit.deviation` shows it as an HTML table),
 :mod:`attnkit.figures` (the chapter's demo figures: live, or a cached PNG under nbgrader).
+
+The chapter's side of the course toolkit, imported by the grading processes and the instructor's tools only:
+:mod:`attnkit.course` (the chapter's plug-in: ``c.CourseKit.assignments``), :mod:`attnkit.figure_cache` (its
+figures drawn once before grading), :mod:`attnkit.guard` (the delegation probe a graded call runs under),
+:mod:`attnkit.reteach` (what to reteach for each mistake the diagnosis names).
 """
 import os as _os
 
@@ -41,7 +45,7 @@ if _os.environ.get("ATTNKIT_GRADING_CALL"):
     raise ImportError("评分期间，学生函数启动的子进程不能导入 attnkit / "
                       "while grading, a process started by a student function cannot import attnkit")
 
-from . import glossary, gradecell, lab, language, naive, record, sharpness, timing, verify
+from . import glossary, gradecell, lab, language, naive, sharpness, timing, verify
 from .attention import add_mask, attention, attention_scores, default_scale, softmax
 from .diagnose import Finding, diagnose, format_findings
 from .errors import ShapeError
@@ -53,6 +57,6 @@ __all__ = [
     "use_language", "language", "glossary",
     "ShapeError", "MASK_VALUE", "create_causal_mask",
     "attention_scores", "add_mask", "softmax", "attention", "default_scale",
-    "MultiHeadAttention", "gradecell", "lab", "naive", "record", "verify", "sharpness", "timing",
+    "MultiHeadAttention", "gradecell", "lab", "naive", "verify", "sharpness", "timing",
     "diagnose", "Finding", "format_findings",
 ]

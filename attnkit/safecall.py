@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Call", "HUNG", "call_student", "describe_exception", "hung", "mark_hung", "mark_if_hung", "observe"]
+__all__ = ["Call", "HUNG", "call_student", "describe_exception", "hung", "mark_if_hung", "observe"]
 
 # Call.error of a function that already timed out: not called again. No exception's description looks like
 # it; the diagnosis says it in the reader's language (attnkit.bugs.error_text).
@@ -34,7 +34,10 @@ _HUNG = weakref.WeakSet()  # student functions that hit the cell timeout while g
 
 
 def hung(fn) -> bool:
-    """Did ``fn`` already run into the cell timeout during this grading run?"""
+    """Did ``fn`` already run into the cell timeout during this grading run (here, or in the kernel it runs in: the
+    grader process's stand-in for it says ``timed_out``)?"""
+    if getattr(fn, "timed_out", False) is True:
+        return True
     try:
         return fn in _HUNG
     except TypeError:  # not weak-referenceable: never marked
@@ -140,8 +143,3 @@ def call_student(fn, args: tuple, watch: int | None = None) -> Call:
         return Call(error=describe_exception(error), rebound=rebound)
     return Call(returned=returned, rebound=rebound)
 
-
-def mark_hung(fn) -> None:
-    """Remember ``fn`` as hung (its timeout was seen elsewhere: in the kernel that ran it)."""
-    with contextlib.suppress(TypeError):
-        _HUNG.add(fn)

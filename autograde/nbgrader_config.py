@@ -16,12 +16,11 @@ import os
 from nbconvert.preprocessors import CoalesceStreamsPreprocessor, CSSHTMLHeaderPreprocessor
 from nbgrader.converters import Autograde, GenerateAssignment
 
-from attnkit.edition import STUBS
-from coursekit import plugins
+from coursekit import gradebook, plugins
 from coursekit.paths import grader_of
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-GRADER = str(grader_of(HERE))  # the course's grader: loaded by the kernels, kept out of feedback
+GRADER = str(grader_of(HERE))  # the chapter's grader: loaded by the grader processes only
 c = get_config()  # noqa: F821 -- injected by traitlets when nbgrader loads this file
 
 c.CourseDirectory.root = HERE
@@ -30,8 +29,11 @@ c.CourseDirectory.course_id = os.environ.get("ATTN_COURSE_ID", "attention-ch04")
 # Students read their own edition's language whatever this says.
 c.CourseKit.language = "zh"
 c.Exchange.root = os.environ.get("ATTN_EXCHANGE", os.path.join(HERE, "exchange"))
-# The gradebook: nbgrader's default, sqlite:///<this folder>/gradebook.db. To share one, name it here:
+# The gradebook, one rule for every command (coursekit/gradebook.py): DB_URL when set, else the line below if you
+# name one here, else nbgrader's default sqlite:///<this folder>/gradebook.db.
 # c.CourseDirectory.db_url = "postgresql+psycopg://grader@db.example/ch04"
+if gradebook.url_from_environment():
+    c.CourseDirectory.db_url = gradebook.url_from_environment()
 
 # A student's infinite loop is interrupted after this long; the cell scores 0 and the
 # remaining cells still run (nbgrader's Execute interrupts on timeout by default). 10 s: the
@@ -45,10 +47,16 @@ c.Execute.iopub_timeout = c.Execute.timeout
 # ATTN_SANDBOX=off only where the machine itself is the sandbox). nbgrader's own Execute drives it, for autograde
 # and validate alike.
 c.Execute.kernel_manager_class = plugins.GradingKernelManager
-c.GradingKernelManager.grader = GRADER
-# The grader runs in a process of its own beside each kernel; it grades each test cell just before the cell runs,
-# calling the student's functions in the kernel through the chapter's delegation probe, in the notebook's language.
-c.GradingKernelManager.call_hook = "attnkit.guard:guarded_call"
+# What each assignment adds to plain nbgrader (coursekit/assignments.py): the chapter's plug-in (what its kernels
+# preload, its figures, its delegation probe) and its grader, which runs in a process of its own beside each
+# kernel and grades each test cell just before the cell runs, in the notebook's language. An assignment not named
+# here is graded as nbgrader grades it, in the same sandbox.
+# The chapter comes in two editions, each an assignment of its own (a student hands in one): the English one is
+# written from the Chinese master by `make release` and names it, with its language, for the tools that show both.
+c.CourseKit.assignments = {
+    "ch04_attention": {"plugin": "attnkit.course", "grader": GRADER},
+    "ch04_attention_en": {"plugin": "attnkit.course", "grader": GRADER, "edition_of": "ch04_attention", "language": "en"},
+}
 c.Execute.on_cell_execute = plugins.grade_test_cell
 c.Execute.on_notebook_start = plugins.notebook_language
 # What one sandboxed kernel may use (sizes like 2G, 512M); a function that goes over scores 0 with the reason.
@@ -58,14 +66,9 @@ c.GradingKernelManager.scratch = "64M"    # its private copy of the submission f
 c.GradingKernelManager.tmp = "64M"        # its /tmp
 c.GradingKernelManager.file_size = "32M"  # the largest file it may write
 
-# Release stubs: the C lab's input checks stay outside the solution region, so an
-# untouched function still returns 0 / returns quietly, and verify shows the lab's
-# baseline (11 失败 / 11 通过) instead of a NotImplementedError traceback. These are the Chinese
-# edition's ("# 在这里写你的实现" + "pass", "在这里写你的回答。"); each other edition's assignment
-# (ch04_attention_en) gets its own language's (attnkit.edition.STUBS, the one table of them).
-c.ClearSolutions.code_stub = {"python": STUBS["zh"]["code"]}
-c.ClearSolutions.text_stub = STUBS["zh"]["text"]
-c.GenerateAssignment.preprocessors = plugins.with_edition_stubs(
+# Release stubs per assignment: the chapter's plug-in chooses its own (in the edition's language; its input checks
+# stay outside the solution region, so verify shows the lab's baseline); any other assignment gets nbgrader's.
+c.GenerateAssignment.preprocessors = plugins.with_assignment_stubs(
     GenerateAssignment.class_traits()["preprocessors"].default())
 
 # A student who deletes a test cell gets it back at autograding time.
@@ -91,8 +94,8 @@ c.Autograde.exporter_class = plugins.ZeroOnFailureExporter
 c.Exporter.optimistic_validation = True
 
 # What grading keeps of a cell's outputs (autograde and validate; the live chapter is unaffected):
-# beyond these bytes an output is cut where it overflowed, with a Chinese note saying how much was
-# left out. Scores never change: short results (scores) and errors are always kept.
+# beyond these bytes an output is cut where it overflowed, with a note in the notebook's language saying how much
+# was left out. Scores never change: short results (scores) and errors are always kept.
 c.GradingKernelManager.cell_output_limit = 300_000
 c.GradingKernelManager.notebook_output_limit = 1_200_000
 # The scores go into the gradebook in one transaction per notebook (nbgrader's rules, not one commit per cell).

@@ -1,6 +1,7 @@
 """Grading a class: serial `nbgrader autograde` vs `make grade` (coursekit.grading), sandboxed and not, and an older commit.
 
 Run: .venv/bin/python benchmarks/bench_class.py --n 300 [--sample 10] [--workers 1,2] [--baseline REV[,REV…]]
+                                                  [--assignment ps1]
 Builds N synthetic submissions (the rows of the mistake table, correct and buggy, in turn) in a
 throw-away copy of the course, then from one run prints side by side:
   * serial `nbgrader autograde` on the first --sample submissions (start-up included), sandboxed,
@@ -8,8 +9,10 @@ throw-away copy of the course, then from one run prints side by side:
     from the worker's pre-imported template inside the sandbox (the one grading path),
   * the same with the largest W and ATTN_SANDBOX=off (the runners forked outside bubblewrap),
   * with --baseline REV,…: the same `make grade` with the largest W, run by the code of each commit REV
-    (a git worktree in .state/ with a venv of its own, made with uv from its cache), on the same class,
-wall seconds, wall and CPU seconds per submission (CPU of every process: graders and kernels),
+    (a git worktree in .state/ with a venv of its own, made with uv from its cache), on the same class;
+  * with --assignment ps1: the same `make grade` on N submissions of nbgrader's own docs course (its real
+    students and a synthetic class in turn, tests/support/ps1.py);
+each with its wall seconds, wall and CPU seconds per submission (CPU of every process: graders and kernels),
 and where one submission's time goes in the workers (kernel until ready; cells; nbgrader's
 bookkeeping = the rest). Machine noise (other jobs on the same cores) shows in every figure:
 compare rows of one run.
@@ -50,6 +53,25 @@ def build_class(tmp: pathlib.Path, n: int, source=None, python=sys.executable):
         path = course / "submitted" / f"s{k:04d}" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
         path.parent.mkdir(parents=True)
         path.write_text(rows[k % len(rows)], encoding="utf-8")
+    return course, env
+
+
+def build_ps1_class(tmp: pathlib.Path, n: int):
+    """nbgrader's own docs course ps1 (from the installed wheel, tests/support/ps1.py) with ``n`` submissions cycling
+    through its synthetic class and its two real students, in a course copy beside Chapter 4; (course, env)."""
+    from support import ps1
+
+    course = course_copy(tmp / "ps1")
+    ps1.add_source(course)
+    env = isolated_env(tmp / "home-ps1")
+    generated = subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", ps1.ASSIGNMENT], cwd=course,
+                               env=alembic_env(env), capture_output=True, text=True)
+    assert generated.returncode == 0, generated.stderr[-2000:]
+    release = {name: nbformat.read(course / "release" / ps1.ASSIGNMENT / f"{name}.ipynb", as_version=4)
+               for name in ps1.NOTEBOOKS}
+    rows = [notebooks for name, notebooks in ps1.class_of(release).items() if name not in ps1.RED]
+    for k in range(n):
+        ps1.submit(course, f"p{k:04d}", rows[k % len(rows)])
     return course, env
 
 
@@ -107,6 +129,7 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--baseline", default="", help="git revisions (comma-separated) whose make grade is timed "
                                                        "beside this one's")
+    parser.add_argument("--assignment", default="", help="ps1: also time make grade on nbgrader's own docs course")
     args = parser.parse_args()
     counts = [int(w) for w in args.workers.split(",")]
     revisions = [rev for rev in args.baseline.split(",") if rev]
@@ -117,14 +140,18 @@ def main() -> None:
         env = alembic_env(env)
         rows = [("nbgrader autograde (serial)", args.sample,
                  *timed_serial(sample_of(course, tmp / "serial", args.sample), env), "")]
-        runs = [(f"make grade WORKERS={w}", w, env, sys.executable, course) for w in counts]
-        runs += [("  … ATTN_SANDBOX=off", counts[-1], dict(env, ATTN_SANDBOX="off"), sys.executable, course)]
+        runs = [(f"make grade WORKERS={w}", w, env, sys.executable, course, ASSIGNMENT) for w in counts]
+        runs += [("  … ATTN_SANDBOX=off", counts[-1], dict(env, ATTN_SANDBOX="off"), sys.executable, course, ASSIGNMENT)]
         for rev, (python, source) in olds:  # its own course (its master, its grader), the same students
             runs += [(f"  … commit {rev}", counts[-1], env, python,
-                      build_class(tmp / f"old-{rev}", args.n, source, python)[0])]
-        for name, workers, run_env, python, graded in runs:
+                      build_class(tmp / f"old-{rev}", args.n, source, python)[0], ASSIGNMENT)]
+        if args.assignment == "ps1":
+            ps1_course, ps1_env = build_ps1_class(tmp, args.n)
+            runs += [("make grade, ps1 (nbgrader docs)", counts[-1], alembic_env(ps1_env), sys.executable, ps1_course,
+                      "ps1")]
+        for name, workers, run_env, python, graded, assignment in runs:
             copy = sample_of(graded, tmp / f"run{len(rows)}", args.n)
-            wall, cpu, done = timed([python, "-m", "coursekit.grading", "--course", str(copy),
+            wall, cpu, done = timed([python, "-m", "coursekit.grading", assignment, "--course", str(copy),
                                      "--workers", str(workers)], copy, run_env)
             failed = done.stdout.count("  FAILED")
             rows.append((name, args.n, wall, cpu, where_time_goes(copy) +

@@ -9,6 +9,9 @@ in turn:
 * **log-in, server stopped**: the click on *Sign in* → JupyterLab drawn with its Nbgrader menu
   (the hub starts the server in between: what a student meets first thing in the morning);
 * **log-in, server running**: the same in a fresh browser context (what they meet after that);
+* **Validate**, a whole submission (the correct answers typed into the fetched chapter): the click on
+  *Validate* in the Assignment List → the dialog with the verdict; the first of the session (the
+  server starts its grading template) and the next one, each once;
 * **memory** of their server, then of a kernel on it that has run every code cell of the released
   chapter (``notebooks/ch04_attention.ipynb``, as a student who has not written anything yet):
   resident (RSS) and proportional (PSS: shared pages split between the processes that map them,
@@ -31,7 +34,12 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "tests"), str(REPO / "autograde")]
 import nbformat  # noqa: E402
 
-from support.hub_tools import course_hub, require_hub_machine, run_in_kernel, start_servers, user_token  # noqa: E402
+from coursekit.paths import ASSIGNMENT  # noqa: E402
+
+from support.hub_page import assignment_list_button, log_in, open_from_nbgrader_menu, type_code  # noqa: E402
+from support.mistakes import BY_NAME  # noqa: E402
+from support.hub_tools import (as_user, course_hub, instructor_nbgrader, require_hub_machine, run_in_kernel,  # noqa: E402
+                               start_servers, user_token)
 from support.lab_page import VIEWPORT, chromium_browser  # noqa: E402
 
 NOTEBOOK = REPO / "notebooks" / "ch04_attention.ipynb"
@@ -58,6 +66,28 @@ def log_in_seconds(browser, plan, user) -> float:
     seconds = time.monotonic() - started
     context.close()
     return seconds
+
+
+def validate_seconds(browser, plan, user) -> tuple:
+    """The correct answers typed into the fetched chapter; Validate pressed twice: (first, second) in seconds."""
+    type_code(plan, user, BY_NAME["ok_dot"].code)
+    page = log_in(browser, plan, user)
+    open_from_nbgrader_menu(page, "Assignment List")
+    page.locator("#fetched_assignments_list .assignment-notebooks-link").click()  # shows the notebook's Validate
+    seconds = []
+    for _ in range(2):
+        button = assignment_list_button(page, "fetched", "Validate")
+        button.wait_for()
+        started = time.monotonic()
+        button.click()
+        dialog = page.locator(".jp-Dialog").filter(has=page.locator("#validation-message"))
+        dialog.wait_for(timeout=LAB_READY)
+        seconds.append(time.monotonic() - started)
+        assert "validation-success" in dialog.locator("#validation-message").get_attribute("class"), user
+        dialog.get_by_role("button", name="Ok").click()
+        dialog.wait_for(state="detached")
+    page.context.close()
+    return tuple(seconds)
 
 
 def _uid(user: str) -> int:
@@ -90,13 +120,22 @@ def chapter_cells() -> str:
 
 
 def measure(plan, browser) -> dict:
-    rows = {"log-in, server stopped (s)": [], "log-in, server running (s)": [], "server RSS (MB)": [],
+    rows = {"log-in, server stopped (s)": [], "log-in, server running (s)": [], "Validate, first (s)": [],
+            "Validate, again (s)": [], "server RSS (MB)": [],
             "server PSS (MB)": [], "kernel after the chapter, RSS (MB)": [], "kernel after the chapter, PSS (MB)": []}
     code = f"CELLS = {chapter_cells()!r}\n" + RUN_CELLS
+    for step in ("generate_assignment", "release_assignment"):
+        done = instructor_nbgrader(plan, step, ASSIGNMENT)
+        assert done.returncode == 0, done.stderr[-2000:]
     for student in plan.students:
         rows["log-in, server stopped (s)"].append(log_in_seconds(browser, plan, student))
         rows["log-in, server running (s)"].append(log_in_seconds(browser, plan, student))
         start_servers(plan, [student])
+        done = as_user(plan, student, plan.python, "-m", "nbgrader", "fetch_assignment", ASSIGNMENT)
+        assert done.returncode == 0, f"{student} fetch: {done.stderr[-2000:]}"
+        first, again = validate_seconds(browser, plan, student)
+        rows["Validate, first (s)"].append(first)
+        rows["Validate, again (s)"].append(again)
         server = memory_of(student)["server"]
         rows["server RSS (MB)"].append(server[0])
         rows["server PSS (MB)"].append(server[1])

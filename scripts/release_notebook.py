@@ -6,11 +6,12 @@ normalised. nbgrader's checksums live in each cell's ``nbgrader`` metadata and c
 only source, type, ids and points, so they survive normalisation and JupyterLab's
 Validate button keeps working on the copy.
 
-The English edition is an nbgrader assignment of its own, ``ch04_attention_en`` (:mod:`coursekit.editions`):
+The English edition is an nbgrader assignment of its own, ``ch04_attention_en`` (the course config names it, an
+edition of ``ch04_attention``: :func:`coursekit.assignments.edition_in`):
 its source, ``autograde/source/ch04_attention_en/ch04_attention_en.ipynb``, is the master in English
 (:func:`attnkit.edition.translate`: the English each cell keeps in its metadata, the same code, points,
 grade ids, solutions and tests), written here and never edited by hand. It is released the same way,
-with English release stubs (the course's ``EditionStubs``, :data:`attnkit.edition.STUBS`), into
+with English release stubs (the chapter's plug-in's, :data:`attnkit.edition.STUBS`), into
 ``notebooks/en/ch04_attention.ipynb``; nbgrader computes its checksums. Its metadata says its language
 (``metadata.edition.language = "en"``); the Chinese edition has no such key (Chinese is the default).
 
@@ -35,13 +36,23 @@ from ipykernel.ipkernel import IPythonKernel
 
 from attnkit import edition
 from attnkit.language import DEFAULT, LANGUAGES, NOTEBOOK_KEY
-from coursekit.editions import edition_assignment, source_notebook
+from coursekit.assignments import edition_in
 from coursekit.gradebook import alembic_env
-from coursekit.paths import ASSIGNMENT, COURSE, MASTER, REPO, STUDENT_NOTEBOOK, copy_course
+from coursekit.paths import ASSIGNMENT, COURSE, MASTER, REPO, STUDENT_NOTEBOOK, copy_course, source_notebook
+from coursekit.settings import course_config
 
 KEPT_CELL_METADATA = ("nbgrader", "tags", "deletable", "editable")
 MASTER_CELL_METADATA = KEPT_CELL_METADATA + (edition.KEY,)  # the master keeps each cell's English too
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+
+def edition_assignment(lang: str) -> str:
+    """The assignment of the ``lang`` edition, as the course config names it (``ch04_attention_en``)."""
+    found = edition_in(ASSIGNMENT, lang, course_config(COURSE))
+    if not found:
+        raise SystemExit(f"{COURSE / 'nbgrader_config.py'} names no {lang!r} edition of {ASSIGNMENT} in "
+                         "c.CourseKit.assignments (\"edition_of\" and \"language\")")
+    return found
 
 
 def student_notebook(lang: str = DEFAULT) -> pathlib.Path:

@@ -1,19 +1,22 @@
 """Shared test set-up: the two tiers, and Jupyter, IPython and matplotlib state inside the repo.
 
 ``tests/unit/`` (``make test-fast``) runs without servers, kernels or the nbgrader CLI;
-``tests/integration/`` (``make test`` runs both) starts real ones. A test's tier is its folder:
+``tests/integration/`` (``make test`` runs both) starts real ones. The modules run in a shuffled order
+(one seed per run, printed in the header; ``TEST_SEED=<n>`` repeats it, ``TEST_SEED=0`` keeps file order),
+so a module that needs another to run first fails somewhere. A test's tier is its folder:
 every test under ``integration/`` is marked ``integration`` here, so ``-m "not integration"``
 selects the unit tier. The Makefile exports the same state variables; setting them here too
 keeps a bare ``.venv/bin/pytest`` from touching the user's home.
 """
 import os
 import pathlib
+import random
 
 import matplotlib
 import pytest
 
 from coursekit.gradebook import alembic_on_path
-from coursekit.paths import GRADER, REPO
+from coursekit.paths import REPO
 
 STATE = REPO / ".state"
 INTEGRATION = pathlib.Path(__file__).resolve().parent / "integration"
@@ -32,8 +35,8 @@ for _var, _sub in _STATE_DIRS.items():
     os.environ.setdefault(_var, str(STATE / _sub))
 os.environ.setdefault("JUPYTER_PLATFORM_DIRS", "1")
 alembic_on_path()  # gradebooks opened by the tests, and nbgrader commands they start
-# Kernels that run the master outside nbgrader (tests) find the grader as nbgrader's would.
-os.environ.setdefault("ATTN_GRADER", str(GRADER))
+# One seed for the whole run: set before pytest-xdist starts its workers, which inherit it and so collect alike.
+os.environ.setdefault("TEST_SEED", str(random.SystemRandom().randrange(1, 10 ** 6)))
 
 matplotlib.use("Agg")
 
@@ -49,8 +52,27 @@ SHARED = {"graded_classes": "graded-classes", "shared_class": "graded-classes", 
 SHARED_SETUP_SECONDS = 1800
 
 
+def pytest_report_header(config):
+    seed = os.environ["TEST_SEED"]
+    return f"test modules in {'file order' if seed == '0' else f'a shuffled order: TEST_SEED={seed} repeats it'}"
+
+
+def _shuffled_modules(items: list) -> list:
+    """``items`` with their modules in the order of this run's seed, each module's tests in file order."""
+    seed = int(os.environ["TEST_SEED"])
+    if seed == 0:
+        return items
+    by_module = {}
+    for item in items:
+        by_module.setdefault(str(item.fspath), []).append(item)
+    order = sorted(by_module)
+    random.Random(seed).shuffle(order)
+    return [item for path in order for item in by_module[path]]
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook, which reads the groups set here
 def pytest_collection_modifyitems(config, items):
+    items[:] = _shuffled_modules(items)
     modules = {}
     for item in items:
         if INTEGRATION in pathlib.Path(str(item.fspath)).resolve().parents:

@@ -1,17 +1,28 @@
-"""The course toolkit: instructor-side code, one sub-package per job.
+"""The course toolkit: instructor-side code for any nbgrader course, one sub-package per job.
 
 * :mod:`coursekit.grading` — ``make grade``: a class autograded by parallel nbgrader workers;
-* :mod:`coursekit.report` — ``make report``: what the class got wrong, from the gradebook and the grader's records;
+* :mod:`coursekit.service` — the grading service: each submission graded and its feedback released as it
+  arrives;
+* :mod:`coursekit.report` — ``make report``: what the class got wrong, from the gradebook and the graders' records;
 * :mod:`coursekit.marking` — the marking page: written answers marked by question in the instructor's Jupyter
   (a server extension; grouped answers, the rubric of ``rubrics/``, keyboard only);
-* :mod:`coursekit.plugins` — what ``nbgrader_config.py`` plugs into nbgrader (kernel, output cap, failures,
-  feedback, export);
-* :mod:`coursekit.sandbox` — the sandbox around every grading kernel;
+* :mod:`coursekit.plugins` — what ``nbgrader_config.py`` plugs into nbgrader (the grading kernel and the grader
+  process beside it, output cap, failures, feedback, release stubs, export);
+* :mod:`coursekit.sandbox` — the sandbox around every grading kernel, and the grader process's side;
+* :mod:`coursekit.upstream` — what the others copy or patch of upstream packages, one module per package,
+  each piece fingerprinted by ``tests/unit/test_upstream.py``;
 * at the top, what every job shares: :mod:`coursekit.paths` (where things are, which course),
-  :mod:`coursekit.settings` (the course's nbgrader settings), :mod:`coursekit.gradebook` (the one
-  rule that picks the gradebook) and :mod:`coursekit.autograded` (what an autograded notebook
-  says beyond its scores).
+  :mod:`coursekit.settings` (the course's nbgrader settings), :mod:`coursekit.assignments` (what each
+  assignment adds to plain nbgrader: its plug-in and its grader; its editions in other languages),
+  :mod:`coursekit.language` (a student reads their notebook's language, an instructor the course's),
+  :mod:`coursekit.gradebook` (the one
+  rule that picks the gradebook), :mod:`coursekit.record` (a grader's record of one test cell),
+  :mod:`coursekit.autograded` (what an autograded notebook says beyond its scores),
+  :mod:`coursekit.faults` (a failure of the machine is nobody's grade) and :mod:`coursekit.canary`
+  (the untouched release graded first: does grading work here?); :mod:`coursekit.export` keeps the
+  per-cell export's documented name.
 
-Installed with the project (``pip install -e '.[course]'``); never imported by a student's kernel
-(the kernel-side grader is the course's ``grader/``, loaded by path).
+Installed with the project (``pip install -e '.[course]'``). No module imports a chapter's package:
+an assignment's plug-in (Chapter 4's is ``attnkit.course``) is named by the course config. A student's
+kernel is a cell runner forked from :mod:`coursekit.sandbox.template`; it never sees a grader.
 """

@@ -1,7 +1,7 @@
 """What an autograded notebook says beyond its scores: the grader's records, the test cells a student changed, and
 those whose kernel showed something else than the grader.
 
-While grading, every autograded test cell gets the grader's :class:`attnkit.record.CellRecord` as
+While grading, every autograded test cell gets the grader's :class:`coursekit.record.CellRecord` as
 its output, and notes whether the student's kernel showed the same (:mod:`coursekit.plugins.grader_process`);
 nbgrader's sanitizing step notes in the notebook's metadata which test cells differed from the
 release (:mod:`coursekit.plugins.released_cells`). Points do not come from here — the gradebook is
@@ -11,7 +11,7 @@ import json
 import pathlib
 from dataclasses import dataclass
 
-from attnkit.record import records_in
+from .record import records_in
 
 from .plugins.grader_process import tampered_cells
 from .plugins.released_cells import changed_cells

@@ -28,13 +28,14 @@ def run_canary(course, assignment: str, config):
     if not notebooks:
         return FileNotFoundError(f"there is no release to try ({release}: run `nbgrader generate_assignment "
                                  f"{assignment}`)")
-    with tempfile.TemporaryDirectory(prefix="attn-canary-") as folder:
-        shutil.copytree(release, folder, dirs_exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="attn-canary-") as top:
+        folder = pathlib.Path(top) / assignment  # named as nbgrader names an assignment's folder: its plug-in and grader
+        shutil.copytree(release, folder)
         try:
             with setenv(NBGRADER_EXECUTION="autograde"):
                 for path in notebooks:
                     Execute(config=config).preprocess(nbformat.read(path, as_version=4),
-                                                      {"metadata": {"path": folder}})
+                                                      {"metadata": {"path": str(folder)}})
         except (Exception, InfrastructureFault) as exc:  # noqa: BLE001 -- whatever stops the release is the answer
             return exc
     return None

@@ -4,7 +4,8 @@
 ``DB_URL=`` for make), else the ``DB_URL`` environment variable, else ``CourseDirectory.db_url``
 in the course's ``nbgrader_config.py``, else nbgrader's default ``sqlite:///<course>/gradebook.db``.
 ``make grade`` (and its workers), ``make report``, the marking page and the hub's grading all call it,
-so they read and write the same database as the course's own ``nbgrader`` commands.
+and the course's ``nbgrader_config.py`` sets ``CourseDirectory.db_url`` from ``DB_URL`` the same way
+(:func:`url_from_environment`), so nbgrader's own commands and the formgrader read and write the same database.
 
 sqlite lets one writer in at a time; a second one waits only sqlite3's default 5 s and then
 fails with an ``OperationalError`` that nbgrader reports as "run `nbgrader db upgrade`" (and it
@@ -23,7 +24,7 @@ from sqlalchemy.engine import make_url
 
 from .settings import course_settings
 
-__all__ = ["BUSY_SECONDS", "resolve_gradebook", "open_gradebook", "describe", "sqlite_file", "alembic_env",
+__all__ = ["BUSY_SECONDS", "resolve_gradebook", "url_from_environment", "open_gradebook", "describe", "sqlite_file", "alembic_env",
            "alembic_on_path"]
 
 BUSY_SECONDS = 120  # a commit takes milliseconds; waiting this long means something is stuck
@@ -37,7 +38,18 @@ def resolve_gradebook(course, explicit: str | None = None, busy_seconds: float =
     """
     course = pathlib.Path(course).resolve()
     named = explicit or os.environ.get("DB_URL") or course_settings(course).db_url
-    url = make_url(named or f"sqlite:///{course / 'gradebook.db'}")
+    return _normalised(named or f"sqlite:///{course / 'gradebook.db'}", busy_seconds)
+
+
+def url_from_environment(busy_seconds: float = BUSY_SECONDS) -> str:
+    """``DB_URL`` as every command reads it ("" when unset): what the course's ``nbgrader_config.py`` sets as
+    ``CourseDirectory.db_url``, so that nbgrader's own commands and the formgrader follow the same rule."""
+    named = os.environ.get("DB_URL", "").strip()
+    return _normalised(named, busy_seconds) if named else ""
+
+
+def _normalised(named: str, busy_seconds: float) -> str:
+    url = make_url(named)
     if url.drivername == "sqlite" and "timeout" not in url.query:
         url = url.update_query_dict({"timeout": str(busy_seconds)})
     if url.drivername in ("postgresql", "postgres") and _psycopg3_only():

@@ -3,7 +3,7 @@
 A course folder holds ``nbgrader_config.py``, the master under ``source/``, the kernel-side
 ``grader/`` and everything nbgrader generates (release/, submitted/, gradebook.db …). This
 repository's course is ``autograde/``; a hub instructor's is ``~/course``. Every command finds
-its course with :func:`find_course`, and every kernel its grader with :func:`grader_of`.
+its course with :func:`find_course`, and the course config its grader with :func:`grader_of`.
 
 Installed as a package (the hub's user environment: a wheel, never the course), this module lies
 in ``site-packages`` and :data:`COURSE` names no course: commands then work on the folder they
@@ -14,11 +14,11 @@ import pathlib
 import shutil
 
 __all__ = ["COURSE", "REPO", "ASSIGNMENT", "MASTER", "STUDENT_NOTEBOOK", "GRADER", "CONFIG_FILE",
-           "COURSE_PARTS", "grader_of", "find_course", "copy_course"]
+           "COURSE_PARTS", "grader_of", "find_course", "copy_course", "source_notebook"]
 
 COURSE = pathlib.Path(__file__).resolve().parents[1]  # autograde/ (this package lives in it)
 REPO = COURSE.parent
-ASSIGNMENT = "ch04_attention"
+ASSIGNMENT = "ch04_attention"  # this repository's chapter (its scripts and tests); the toolkit's commands ask
 CONFIG_FILE = "nbgrader_config.py"
 MASTER = COURSE / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
 STUDENT_NOTEBOOK = REPO / "notebooks" / f"{ASSIGNMENT}.ipynb"
@@ -27,7 +27,8 @@ COURSE_PARTS = ("source", "grader", "rubrics", CONFIG_FILE, "Makefile")  # what 
 
 
 def grader_of(course) -> pathlib.Path:
-    """The grader the hidden regions of ``course``'s test cells load (``ATTN_GRADER`` in the kernel)."""
+    """The grader of ``course`` (``grader/__init__.py``), as its config names it for its chapter
+    (``c.CourseKit.assignments``); its grader processes load it."""
     return pathlib.Path(course).resolve() / "grader" / "__init__.py"
 
 
@@ -50,6 +51,11 @@ def find_course(explicit=None) -> pathlib.Path:
         raise FileNotFoundError(f"{here} holds no {CONFIG_FILE}: run the command from the course folder "
                                 "(e.g. cd ~/course), or name it with --course")
     return COURSE
+
+
+def source_notebook(course, assignment: str) -> pathlib.Path:
+    """Where nbgrader keeps an assignment's source notebook of the same name: ``source/<assignment>/<assignment>.ipynb``."""
+    return pathlib.Path(course) / "source" / assignment / f"{assignment}.ipynb"
 
 
 def copy_course(dest, source=COURSE) -> pathlib.Path:

@@ -11,14 +11,13 @@ from dataclasses import dataclass
 
 from traitlets.config.loader import PyFileConfigLoader
 
-from attnkit.language import DEFAULT, LANGUAGES
-
+from .language import DEFAULT, checked
 from .paths import CONFIG_FILE
 
-__all__ = ["CourseSettings", "course_settings", "config_section", "course_language", "sandbox_default", "switched_on"]
+__all__ = ["CourseSettings", "course_settings", "course_config", "config_section", "course_language",
+           "sandbox_default", "switched_on"]
 
-DEFAULT_COURSE_ID = "default_course"  # nbgrader's own default when a config names none
-DEFAULT_TEXT_STUB = "YOUR ANSWER HERE"  # nbgrader's ClearSolutions.text_stub default
+DEFAULT_COURSE_ID = "default_course"  # nbgrader's Gradebook's course when a config names none (tests/unit/test_upstream.py)
 
 
 @dataclass(frozen=True)
@@ -27,7 +26,6 @@ class CourseSettings:
     db_url: str     # "" when the config names no gradebook
     exchange: str   # "" when the config names no exchange root
     sandbox: bool = True  # grading kernels run in the sandbox (GradingKernelManager.sandbox, else ATTN_SANDBOX)
-    text_stub: str = DEFAULT_TEXT_STUB  # what the release puts in a written answer cell (the marking page's "unanswered")
     language: str = DEFAULT  # what the instructor's tools speak (c.CourseKit.language): report, marking page, make grade
 
 
@@ -46,7 +44,7 @@ def _load(config_file: pathlib.Path, version: tuple):  # version: (mtime_ns, siz
     return PyFileConfigLoader(config_file.name, path=str(config_file.parent)).load_config()
 
 
-def _config(course):
+def course_config(course):
     """The loaded ``<course>/nbgrader_config.py`` (read again once it changed); None when there is none."""
     config_file = pathlib.Path(course).resolve() / CONFIG_FILE
     if not config_file.is_file():
@@ -57,24 +55,20 @@ def _config(course):
 
 def course_settings(course) -> CourseSettings:
     """What ``<course>/nbgrader_config.py`` sets (defaults where it is silent or absent)."""
-    config = _config(course)
+    config = course_config(course)
     if config is None:
         return CourseSettings(DEFAULT_COURSE_ID, "", "", sandbox_default())
     directory, exchange = config.get("CourseDirectory", {}), config.get("Exchange", {})
-    stub = config.get("ClearSolutions", {}).get("text_stub", DEFAULT_TEXT_STUB)
     kernel = config.get("GradingKernelManager", {})
     return CourseSettings(str(directory.get("course_id", DEFAULT_COURSE_ID)), str(directory.get("db_url", "")),
-                          str(exchange.get("root", "")), bool(kernel.get("sandbox", sandbox_default())), str(stub),
+                          str(exchange.get("root", "")), bool(kernel.get("sandbox", sandbox_default())),
                           _language(course, config))
 
 
 def _language(course, config) -> str:
-    """``c.CourseKit.language`` ("zh" unless the config says otherwise); a value no tool speaks names the file."""
-    lang = config.get("CourseKit", {}).get("language", DEFAULT)
-    if lang not in LANGUAGES:
-        raise ValueError(f"{pathlib.Path(course).resolve() / CONFIG_FILE}: c.CourseKit.language must be one of "
-                         f"{', '.join(map(repr, LANGUAGES))}, got {lang!r}")
-    return lang
+    """``c.CourseKit.language`` (Chinese unless the config says otherwise); a value no tool speaks names the file."""
+    where = f"{pathlib.Path(course).resolve() / CONFIG_FILE}: c.CourseKit.language"
+    return checked(config.get("CourseKit", {}).get("language", DEFAULT), where)
 
 
 def course_language(course) -> str:
@@ -84,5 +78,5 @@ def course_language(course) -> str:
 
 def config_section(course, name: str) -> dict:
     """The plain values ``<course>/nbgrader_config.py`` sets for ``c.<name>.…`` ({} when none)."""
-    config = _config(course)
+    config = course_config(course)
     return {} if config is None else dict(config.get(name, {}))

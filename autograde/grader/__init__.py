@@ -10,17 +10,22 @@ process; expected values, tolerances and these checks never do.
 
 :func:`grade` returns what the cell shows (the lab's TEST n as verify prints it, then the hidden
 checks and the score), its points, and the record the class report reads
-(:class:`attnkit.record.CellRecord`), all in the notebook's language (``lang``, which the grading
+(:class:`coursekit.record.CellRecord`), all in the notebook's language (``lang``, which the grading
 process reads from the notebook's ``metadata.edition.language``). Nothing raised inside escapes as a
 traceback.
+
+* :mod:`.checks` — the hidden checks of each test cell (generalisations of the lab's visible ones);
+* :mod:`.oracle` — the pure-Python reference the hidden checks compare against (independent of attnkit);
+* :mod:`.outcome` — a cell's verdict as a record, and the lines the feedback shows, in each language.
 """
 import contextlib
 import io
 import traceback
 import warnings
 
-from attnkit import gradecell, lab, language, record, safecall
+from attnkit import gradecell, lab, language, safecall
 from attnkit.diagnose import diagnose, diagnose_stage
+from coursekit import record
 
 from . import checks, outcome
 

@@ -1,4 +1,4 @@
-"""One graded test cell's verdict as an :class:`attnkit.record.CellRecord`, and the lines the feedback shows.
+"""One graded test cell's verdict as an :class:`coursekit.record.CellRecord`, and the lines the feedback shows.
 
 The grader process builds it with its own attnkit, which no student code ever touched. Everything it
 says is in the notebook's language (``lang``: the edition's, :data:`TEXT`): the hidden checks' lines,
@@ -6,7 +6,8 @@ the score's arithmetic and the reason for a 0, which the record keeps too. :func
 feedback shows under the cell's visible lines. The grading process writes the record into the cell's
 outputs for the class report; points come only from the gradebook.
 """
-from attnkit import guard, record
+from attnkit import guard
+from coursekit import record
 
 __all__ = ["TEXT", "failed", "graded", "reason", "text"]
 

@@ -18,7 +18,9 @@ import stat
 import subprocess
 
 from coursekit.marking import enable as marking
+from coursekit.assignments import CourseKit
 from coursekit.paths import copy_course
+from coursekit.settings import course_config
 from coursekit.plugins import students
 from coursekit.service import control as service_control
 
@@ -80,12 +82,23 @@ def write_system_settings(plan) -> None:
              f"c.Exchange.root = {plan.exchange!r}", f"c.CourseDirectory.course_id = {plan.course_id!r}",
              "# Validate runs the course's kernel: forked from a pre-imported template, as the student (no sandbox)",
              'c.Execute.kernel_manager_class = "coursekit.plugins.GradingKernelManager"',
-             "c.GradingKernelManager.sandbox = False"]
+             "c.GradingKernelManager.sandbox = False",
+             "# what the course's assignments preload in their kernels (their plug-ins; the graders stay the instructor's)",
+             f"c.CourseKit.assignments = {_plugins_only(plan)!r}"]
     _write(folder / "nbgrader_config.py", "\n".join(lines) + "\n", 0o644)
     _write(folder / SERVER_CONFIG_FILE, json.dumps(SERVER_CONFIG, indent=1), 0o644)
     _write(folder / LAB_OVERRIDES_FILE, json.dumps(LAB_OVERRIDES, indent=1), 0o644)
     for sub in (folder.parent, folder, *(p for p in folder.rglob("*") if p.is_dir())):
         sub.chmod(0o755)
+
+
+def _plugins_only(plan) -> dict:
+    """The course's ``c.CourseKit.assignments`` without their graders (what a student's server may know); {} before
+    the instructor's course is there."""
+    course_dir = plan.course_dir() if plan.instructor in plan.homes else None
+    config = course_config(course_dir) if course_dir is not None and course_dir.is_dir() else None
+    declared = CourseKit(config=config).assignments
+    return {name: {"plugin": entry["plugin"]} for name, entry in declared.items() if entry.get("plugin")}
 
 
 def write_user_settings(home: pathlib.Path, plan, course_dir=None) -> None:

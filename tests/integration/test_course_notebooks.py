@@ -10,7 +10,7 @@ import nbformat
 import pytest
 
 from attnkit import edition
-from attnkit.record import MIME
+from coursekit.record import MIME
 from coursekit.paths import ASSIGNMENT, COURSE, MASTER
 from coursekit.paths import STUDENT_NOTEBOOK as STUDENT
 from support.course_tools import MANUAL, POINTS

@@ -127,8 +127,9 @@ def test_is_the_graders_bytecode_made_outside_the_sandbox(config, tmp_path):
     shutil.copytree(COURSE / "grader", grader, ignore=shutil.ignore_patterns("__pycache__"))
     (grader / "checks.py").write_text((grader / "checks.py").read_text() + "\n# changed since\n")
     own = copy.deepcopy(config)
-    own.GradingKernelManager.grader = str(grader / "__init__.py")
-    _run("1", own, tmp_path)
+    own.CourseKit.assignments = {**config.CourseKit.assignments, "lab01": {"grader": str(grader / "__init__.py")}}
+    (tmp_path / "lab01").mkdir()
+    _run("1", own, tmp_path / "lab01")
     for source in grader.glob("*.py"):
         compiled = pathlib.Path(importlib.util.cache_from_source(str(source))).read_bytes()[:16]
         assert compiled[8:12] == int(source.stat().st_mtime).to_bytes(4, "little"), source.name

@@ -27,7 +27,7 @@ from support.hub_page import (
     type_code,
 )
 from support.hub_terminal import make_grade
-from support.hub_tools import ARTEFACTS, CLASS
+from support.hub_tools import ARTEFACTS, CLASS, start_over
 from support.lab_page import validation_words
 from support.mistakes import BY_NAME
 
@@ -40,6 +40,7 @@ DIAGNOSIS = "最先偏离参考实现的是 student_attention_scores"
 def hub(hub_browser, course_hub_plan):
     shutil.rmtree(ARTEFACTS, ignore_errors=True)
     ARTEFACTS.mkdir(parents=True)
+    start_over(course_hub_plan)  # the loop from its first step, after any other module of the hub group
     return course_hub_plan
 
 

@@ -38,7 +38,7 @@ def test_does_the_instructors_nbgrader_config_load_the_course_and_point_at_the_e
     config = PyFileConfigLoader("nbgrader_config.py", str(tmp_path / "home" / ".jupyter")).load_config()
     assert config.CourseDirectory.root == str(course)
     assert config.Exchange.root == "/srv/exchange" and config.CourseDirectory.course_id == "attention-ch04"
-    assert "# 在这里写你的实现" in config.ClearSolutions.code_stub["python"]  # from the course's config
+    assert config.CourseKit.assignments["ch04_attention"]["plugin"] == "attnkit.course"  # from the course's config
 
 
 def test_are_the_settings_every_server_reads_system_wide_and_a_students_home_left_alone(tmp_path):

@@ -3,7 +3,8 @@ import nbformat
 import pytest
 
 from attnkit import edition
-from support.editions import EDITIONS, release_script
+from coursekit.paths import source_notebook
+from support.editions import ASSIGNMENTS, EDITIONS, release_script
 
 release = release_script()
 
@@ -33,9 +34,7 @@ def test_is_the_committed_student_notebook_what_make_release_produces_now(lang):
 def test_is_the_english_assignments_source_the_master_in_english_now():
     """Is autograde/source/ch04_attention_en/ what make release writes from the master now (no second copy to edit:
     the same cells, grade ids, points and solutions, in English, its language in its metadata)?"""
-    from coursekit.editions import edition_assignment, source_notebook
-
-    path = source_notebook(release.COURSE, edition_assignment("en"))
+    path = source_notebook(release.COURSE, ASSIGNMENTS["en"])
     master = nbformat.read(release.MASTER, as_version=4)
     assert release.is_current(path, release.edition_source_text(master, "en")), (
         f"{path.relative_to(release.REPO)} is stale: the master changed; run `make release` and commit it")
@@ -47,10 +46,8 @@ def test_is_the_english_assignments_source_the_master_in_english_now():
 
 def test_does_release_check_name_a_stale_english_source(tmp_path, monkeypatch):
     """The check fails on a source edited by hand (the way a stale one would show), naming the file?"""
-    from coursekit.editions import edition_assignment, source_notebook
-
     course = release.copy_course(tmp_path / "course")
-    path = source_notebook(course, edition_assignment("en"))
+    path = source_notebook(course, ASSIGNMENTS["en"])
     path.write_text(path.read_text(encoding="utf-8").replace("Write your", "Type your"), encoding="utf-8")
     monkeypatch.setattr(release, "COURSE", course)
     monkeypatch.setattr(release, "fresh_text", lambda lang: release.student_notebook(lang).read_text(encoding="utf-8"))

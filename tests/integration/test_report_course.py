@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from attnkit.record import MIME
+from coursekit.record import MIME
 from support import redteam
 from support.cases import CASES
 from coursekit.report.command import TEXT as REPORT_TEXT

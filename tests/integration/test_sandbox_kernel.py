@@ -70,7 +70,8 @@ def test_does_it_see_its_submission_copy_and_nothing_of_the_course(seen):
     assert facts["course"] is False
     assert set(facts["root"]) <= {"bin", "dev", "etc", "home", "lib", "lib32", "lib64", "libx32", "proc", "run",
                                   "sbin", "tmp", "usr", *{p.split("/")[1] for p in python_paths()}}
-    assert not (folder / "mine.txt").exists()  # what it wrote stayed in its copy
+    assert (folder / "mine.txt").read_text() == "x"  # a new file it wrote next to itself comes back, as with nbgrader
+    assert (folder / "data.txt").read_text() == "the student's own file"
 
 
 def test_does_it_see_nothing_of_the_grader_and_write_only_its_own_copy(seen):

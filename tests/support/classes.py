@@ -38,7 +38,7 @@ from support.course_tools import (
     released,
     run_nbgrader,
 )
-from coursekit.editions import edition_assignment
+from support.editions import ASSIGNMENTS
 from support.mistakes import MISTAKES, mistake_notebook
 
 TIMEOUT = "10"  # seconds per cell (ATTN_TIMEOUT): the hung student costs one; correct loops need < 3
@@ -50,7 +50,7 @@ SERIAL = ("ok_dot", "bug_no_scale", "bug_mask_multiplied", "bug_softmax_no_max",
 PROTECTED = ("grader", "source", "release", "nbgrader_config.py")  # what no submission may change
 # the shared class's students whose feedback the tests read (everyone's costs half a second each)
 FEEDBACK = (*SERIAL, "flood", "shadow_grader")
-ENGLISH = edition_assignment("en")  # the English edition's assignment, beside the Chinese one in the shared class
+ENGLISH = ASSIGNMENTS["en"]  # the English edition's assignment, beside the Chinese one in the shared class
 # its students whose feedback the tests read: correct, one bug per function, a delegation, an untouched test cell
 FEEDBACK_ENGLISH = ("ok_dot", "bug_no_scale", "bug_mask_multiplied", "bug_softmax_no_max", "bug_delegate_softmax")
 

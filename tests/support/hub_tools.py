@@ -136,6 +136,18 @@ def loop_by_cli(plan, until="collect"):
         assert done.returncode == 0, f"{step}: {done.stderr[-2000:]}"
 
 
+def start_over(plan) -> None:
+    """The course as before its first release, whatever other modules of the hub group did first: the release
+    withdrawn from the exchange, each student's fetched copy (with its feedback) and their record of past
+    submissions gone, so that Fetch Feedback brings only what comes after."""
+    done = instructor_nbgrader(plan, "list", "--remove", ASSIGNMENT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for student in plan.students:
+        home = pathlib.Path(plan.homes[student])
+        shutil.rmtree(home / ASSIGNMENT, ignore_errors=True)
+        shutil.rmtree(home / ".local/share/jupyter/nbgrader_cache" / plan.course_id, ignore_errors=True)
+
+
 def student_submits(plan, student) -> str:
     """``nbgrader submit`` of the student's fetched assignment, from their terminal; the new submission's timestamp."""
     done = as_user(plan, student, plan.python, "-m", "nbgrader", "submit", ASSIGNMENT)

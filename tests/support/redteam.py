@@ -31,6 +31,7 @@ import zlib
 from dataclasses import dataclass
 
 from coursekit.paths import COURSE
+from coursekit.record import MIME as RECORD_MIME
 from support.cases import STUBS_FIRST, UNTOUCHED, Case, with_cell_after, with_function
 from support.mistakes import FULL, submission
 
@@ -306,11 +307,12 @@ IN_CALLS = {
                 cells._Outbox.put = put
     """,
     # a record of full marks for every test cell, shown while graded and after every cell
-    "forged_record": """
+    "forged_record": f"""
         from IPython.display import display
-        from attnkit import gradecell, record
-        _attn_forged = [{record.MIME: record.CellRecord(t.grade_id, t.number, t.points, float(t.points),
-                                                        record.GRADED).to_dict(), "text/plain": f"本项得分 = {t.points}"}
+        from attnkit import gradecell
+        _attn_forged = [{{{RECORD_MIME!r}: {{"schema": 1, "grade_id": t.grade_id, "test": t.number, "points": t.points,
+                                            "score": float(t.points), "status": "graded", "reason": "", "checks": [],
+                                            "findings": []}}, "text/plain": f"本项得分 = {{t.points}}"}}
                         for t in gradecell.TEST_CELLS]
         def _attn_attack():
             for forged in _attn_forged:
@@ -335,15 +337,17 @@ TAMPERING = {"float_printer_in_call", "displayhook_in_call", "channel_patch_in_c
              "gradecell_replaced", "search_memory_in_call"}  # what the kernel shows in a test cell is not the grader's
 
 
+def attack_cell(name: str) -> str:
+    """The attack ``name`` as the student's cell: it acts only while the notebook is autograded."""
+    if name in IN_CALLS:
+        code = textwrap.dedent(IN_CALLS[name]) + _WRAPPING
+    else:
+        code = ATTACKS[name].replace("PORT", str(targets().port)).replace("HOME_FILE", repr(str(targets().home_file)))
+    return _only_when_graded(code)
+
+
 def _attack(name: str):
-    def build(release):
-        if name in IN_CALLS:
-            code = textwrap.dedent(IN_CALLS[name]) + _WRAPPING
-        else:
-            code = ATTACKS[name].replace("PORT", str(targets().port)).replace("HOME_FILE",
-                                                                             repr(str(targets().home_file)))
-        return with_cell_after(release, "setup_imports", _only_when_graded(code))
-    return build
+    return lambda release: with_cell_after(release, "setup_imports", attack_cell(name))
 
 
 REDTEAM = tuple(Case(f"red_{name}", _attack(name), UNTOUCHED, diagnosis=STUBS_FIRST) for name in (*ATTACKS, *IN_CALLS))

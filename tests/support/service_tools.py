@@ -53,12 +53,14 @@ class ServiceCourse:
         return [line for line in self.log().splitlines() if f"  {student}  " in line]
 
 
-def service_course(tmp_path, timeout="10") -> ServiceCourse:
-    """A course copy, its assignment generated and released into an exchange of its own."""
+def service_course(tmp_path, timeout="10", env_extra=None) -> ServiceCourse:
+    """A course copy, its assignment generated and released into an exchange of its own (``env_extra``: more of the
+    environment every command of it gets, e.g. ``DB_URL``)."""
     tmp_path = pathlib.Path(tmp_path)
     exchange = tmp_path / "exchange"
     exchange.mkdir()
-    env = isolated_env(tmp_path / "home", ATTN_TIMEOUT=timeout, ATTN_EXCHANGE=str(exchange), ATTN_COURSE_ID=COURSE_ID)
+    env = isolated_env(tmp_path / "home", ATTN_TIMEOUT=timeout, ATTN_EXCHANGE=str(exchange), ATTN_COURSE_ID=COURSE_ID,
+                       **(env_extra or {}))
     course = course_copy(tmp_path)
     done = subprocess.run([sys.executable, "-c", _GENERATE_AND_RELEASE, ASSIGNMENT], cwd=course, env=alembic_env(env),
                           capture_output=True, text=True, timeout=300)
@@ -89,36 +91,38 @@ class Submitted:
     at: float  # time.time() when nbgrader's submit returned
 
 
-def submit(sc: ServiceCourse, student: str, notebook) -> Submitted:
-    """``nbgrader submit`` as ``student``: ``notebook`` (an nbformat notebook or JSON text) into the inbound folder."""
+def submit(sc: ServiceCourse, student: str, notebook=None, assignment: str = ASSIGNMENT, notebooks=None) -> Submitted:
+    """``nbgrader submit`` as ``student``: ``notebook`` (an nbformat notebook or JSON text), or ``notebooks``
+    (``{name: notebook}``, for an assignment of several) into the inbound folder."""
     home = sc.homes / student
-    (home / ASSIGNMENT).mkdir(parents=True, exist_ok=True)
-    text = notebook if isinstance(notebook, str) else nbformat.writes(notebook)
-    (home / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").write_text(text, encoding="utf-8")
+    (home / assignment).mkdir(parents=True, exist_ok=True)
+    for name, nb in (notebooks or {assignment: notebook}).items():
+        text = nb if isinstance(nb, str) else nbformat.writes(nb)
+        (home / assignment / f"{name}.ipynb").write_text(text, encoding="utf-8")
     config = Config()
     config.Exchange.root, config.Exchange.cache = str(sc.exchange), str(home / ".cache")
     config.Exchange.assignment_dir = str(home)
-    config.CourseDirectory.course_id, config.CourseDirectory.assignment_id = COURSE_ID, ASSIGNMENT
+    config.CourseDirectory.course_id, config.CourseDirectory.assignment_id = COURSE_ID, assignment
     config.CourseDirectory.student_id = student
     step = ExchangeSubmit(coursedir=CourseDirectory(config=config), authenticator=Authenticator(config=config),
                           config=config)
     step.start()
-    cached = home / ".cache" / COURSE_ID / f"{student}+{ASSIGNMENT}+{step.timestamp}"
+    cached = home / ".cache" / COURSE_ID / f"{student}+{assignment}+{step.timestamp}"
     return Submitted(student, step.timestamp, (cached / "submission_secret.txt").read_text(), time.time())
 
 
-def released_page(exchange, course_id: str, secret: str) -> pathlib.Path:
-    """Where Fetch Feedback looks for the page of the submission with ``secret`` (nbgrader's hash of it)."""
-    digest = notebook_hash(secret=secret, notebook_id=ASSIGNMENT)
+def released_page(exchange, course_id: str, secret: str, notebook: str = ASSIGNMENT) -> pathlib.Path:
+    """Where Fetch Feedback looks for the page of ``notebook`` of the submission with ``secret`` (nbgrader's hash)."""
+    digest = notebook_hash(secret=secret, notebook_id=notebook)
     return pathlib.Path(exchange) / course_id / "feedback" / f"{digest}.html"
 
 
-def feedback_page(sc: ServiceCourse, submitted: Submitted) -> pathlib.Path:
-    return released_page(sc.exchange, COURSE_ID, submitted.secret)
+def feedback_page(sc: ServiceCourse, submitted: Submitted, notebook: str = ASSIGNMENT) -> pathlib.Path:
+    return released_page(sc.exchange, COURSE_ID, submitted.secret, notebook)
 
 
-def fetchable(sc: ServiceCourse, submitted: Submitted) -> bool:
-    return feedback_page(sc, submitted).exists()
+def fetchable(sc: ServiceCourse, submitted: Submitted, notebook: str = ASSIGNMENT) -> bool:
+    return feedback_page(sc, submitted, notebook).exists()
 
 
 def wait_for(predicate, timeout, what, poll=0.1):

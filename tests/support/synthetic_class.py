@@ -2,7 +2,7 @@
 
 No kernel, no nbgrader CLI: the gradebook is built with ``nbgrader.api`` and each autograded
 notebook with ``nbformat``, its test cells carrying the grader's payload
-(:data:`attnkit.record.MIME`) exactly as the grader emits it. Used by test_results.py,
+(:data:`coursekit.record.MIME`) exactly as the grader emits it. Used by test_results.py,
 test_report.py, test_report_csv.py, test_report_html.py, test_export.py.
 """
 import atexit
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import nbformat
 from nbgrader.api import Comment, Grade, Gradebook, SubmittedAssignment, SubmittedNotebook
 
-from attnkit.record import MIME, CellRecord
+from coursekit.record import MIME, CellRecord
 from coursekit.gradebook import alembic_on_path
 from coursekit.paths import REPO
 
@@ -41,7 +41,7 @@ def finding(bug, stage=None, message=""):
 
 
 def payload(grade_id, score, checks=(), findings=(), status="graded", reason=""):
-    """The record exactly as the grader publishes it (``attnkit.record.CellRecord.to_dict``)."""
+    """The record exactly as the grader publishes it (``coursekit.record.CellRecord.to_dict``)."""
     record = CellRecord.from_dict({"schema": 1, "grade_id": grade_id, "test": TEST_NUMBER[grade_id],
                                    "points": AUTO[grade_id], "score": score, "status": status, "reason": reason,
                                    "checks": list(checks), "findings": list(findings)})
@@ -66,7 +66,8 @@ def autograded_notebook(payloads: list) -> nbformat.NotebookNode:
         cell = nbformat.v4.new_code_cell("# test", metadata={"nbgrader": {
             "grade": True, "solution": False, "locked": True, "grade_id": grade_id, "points": points}})
         cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="[PASS] ...\n")]
-        if grade_id in by_id:
+        if grade_id in by_id:  # the grader's verdict, as the grading process writes it (and notes it did)
+            cell.metadata["coursekit"] = {"grader": {"kernel_agreed": True}}
             cell.outputs.append(nbformat.v4.new_output("display_data", data={MIME: by_id[grade_id]}))
             cell.outputs.append(nbformat.v4.new_output("execute_result", data={"text/plain": str(
                 by_id[grade_id]["score"])}, execution_count=1))
@@ -211,11 +212,12 @@ def small_class_page(course) -> pathlib.Path:
     """The class report's index.html of :func:`small_class`, written into ``course``."""
     import io
 
+    from attnkit.reteach import reteach
     from coursekit.report.grades import read_class
     from coursekit.report.html_page import render
     from coursekit.report.tables import build_report
 
-    report = build_report(course, read_class(small_class(course), ASSIGNMENT), io.StringIO())
+    report = build_report(course, read_class(small_class(course), ASSIGNMENT), io.StringIO(), reteach)
     path = pathlib.Path(course) / "index.html"
     path.write_text(render(report), encoding="utf-8")
     return path
@@ -225,7 +227,7 @@ def _build_small_class(course):
     """Eight students covering every case the report distinguishes; returns the gradebook URL.
 
     alice correct · bob scores_missing_scale · carol mask_replaces_scores + softmax_no_max_subtraction ·
-    dave not graded (record_zero) · erin TEST 2 tampered · frank no submission (roster only) ·
+    dave not graded (record_zero) · erin TEST 2 delegated · frank no submission (roster only) ·
     gina submitted but not autograded · hank graded, payload score ≠ gradebook.
     """
     scale, replace = finding("scores_missing_scale"), finding("mask_replaces_scores")
@@ -240,9 +242,9 @@ def _build_small_class(course):
         Student("dave", {}, None, zero_reason="Not graded automatically, scored 0: JSONDecodeError: bad. After …"),
         make_student("hank", score_override={"test1_scores": 4.0}),
     ]
-    tampered = payload("test2_mask", 0.0, status="tampered", reason="测试单元格被修改")
+    delegated = payload("test2_mask", 0.0, status="delegated", reason="调用了参考实现")
     erin = make_student("erin")
-    erin.payloads[1], erin.scores["test2_mask"] = tampered, 0.0
+    erin.payloads[1], erin.scores["test2_mask"] = delegated, 0.0
     students.insert(4, erin)
     url = write_class(course, students, roster_only=["frank"])
     collected_only(course, "gina")

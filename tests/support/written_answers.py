@@ -25,11 +25,12 @@ from sqlalchemy import insert
 
 from coursekit.marking.rubric import load_rubrics
 from coursekit.paths import ASSIGNMENT, COURSE, MASTER
-from coursekit.settings import course_settings
+from coursekit.plugins.stubs import text_stub
+from coursekit.settings import course_config
 from .synthetic_class import empty_gradebook
 
 NOTEBOOK = ASSIGNMENT
-STUB = course_settings(COURSE).text_stub
+STUB = text_stub(ASSIGNMENT, course_config(COURSE))
 
 # Two phrasings of every rubric point, in rubric order (autograde/rubrics/ch04_attention.toml).
 PHRASES = {

@@ -4,7 +4,7 @@ import json
 import nbformat
 import pytest
 
-from attnkit.record import MIME
+from coursekit.record import MIME
 from coursekit.autograded import read_graded_notebook
 from support.synthetic_class import autograded_notebook, check, finding, payload
 
@@ -14,7 +14,7 @@ def _notebook():
         payload("test1_scores", 2.5, [check("verify.3", True, description="out[0][0] == 0.5"),
                                       check("test1.hidden.rect_random", False, description="非方阵")],
                 [finding("scores_missing_scale", message="现象：没有乘 scale")]),
-        payload("test2_mask", 0.0, status="tampered", reason="测试单元格被修改"),
+        payload("test2_mask", 0.0, status="delegated", reason="调用了参考实现"),
     ])
 
 
@@ -30,9 +30,9 @@ def test_every_field_of_a_record_is_read(tmp_path):
         ("verify.3", True, True, "out[0][0] == 0.5"), ("test1.hidden.rect_random", False, False, "非方阵")]
     assert [(f.stage, f.bug, f.probe, f.message) for f in first.findings] == [
         ("scores", "scores_missing_scale", "scores/rect", "现象：没有乘 scale")]
-    tampered = results["test2_mask"]
-    assert (tampered.status, tampered.reason, tampered.checks, tampered.findings) == (
-        "tampered", "测试单元格被修改", (), ())
+    delegated = results["test2_mask"]
+    assert (delegated.status, delegated.reason, delegated.checks, delegated.findings) == (
+        "delegated", "调用了参考实现", (), ())
 
 
 def test_a_notebook_without_records_has_no_results(tmp_path):

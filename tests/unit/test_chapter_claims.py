@@ -89,21 +89,23 @@ def lab1_top_two(row: int) -> tuple:
     return tuple(np.sort(scores[row])[::-1][:2])
 
 
-@functools.cache
-def timings(lang: str = "zh") -> dict:
-    """{seq_len: (loops s, matmul s)} from the timing cell, the best of two runs: another process on the
-    machine can only slow a run down, so the faster one is the one the code itself is responsible for.
+_BEST: dict = {}  # {seq_len: (loops s, matmul s)}, the best seen so far over every run of the timing cell
+_RUNS = [0]
+TIMING_RUNS, MORE_RUNS = 3, 6  # runs first; at most this many more while a timing claim does not hold
 
-    Measured once for both editions (their timing cells are the same code, test_edition.py): more runs would
-    only give a busy machine more chances to blur the ratios; the English rows are read back below."""
-    if lang != "zh":
-        return timings("zh")
-    best = {}
-    for _ in range(2):
-        for n, loops, matmul in re.findall(TIMING[lang], execute("timing", lang)[1]):
-            old = best.get(int(n), (math.inf, math.inf))
-            best[int(n)] = (min(old[0], float(loops) / 1e3), min(old[1], float(matmul) / 1e6))
-    return best
+
+def timings(lang: str = "zh", runs: int = TIMING_RUNS) -> dict:
+    """{seq_len: (loops s, matmul s)} from the timing cell, the best of ``runs`` runs: another process on the
+    machine can only slow a run down, so the fastest is the one the code itself is responsible for.
+
+    Measured for both editions at once (their timing cells are the same code, test_edition.py); the English
+    rows are read back below."""
+    while _RUNS[0] < runs:
+        for n, loops, matmul in re.findall(TIMING["zh"], execute("timing", "zh")[1]):
+            old = _BEST.get(int(n), (math.inf, math.inf))
+            _BEST[int(n)] = (min(old[0], float(loops) / 1e3), min(old[1], float(matmul) / 1e6))
+        _RUNS[0] += 1
+    return _BEST
 
 
 def ratio(seq_len: int, lang: str = "zh") -> float:
@@ -215,6 +217,7 @@ class Claim:
     measured: Callable
     tol: float = 0.0
     kind: str = "equal"
+    timed: bool = False  # measured with the clock: a busy machine may blur it, so it is measured again before failing
 
 
 def _mha_scale() -> float:
@@ -349,20 +352,21 @@ CLAIMS = [
     Claim(RUBRIC, {"zh": "float32 里分数的绝对值不超过 32 时是均匀分布"}, lambda _: (float32_survival_bound(),)),
     # lab 3: the timing cell, as ranges
     Claim("q-lab3", _both("seq_len = 8 时快 100–300 倍", "at seq_len = 8 it is 100–300 times faster"),
-          lambda lang: (8, ratio(8, lang)), kind="range"),
+          lambda lang: (8, ratio(8, lang)), kind="range", timed=True),
     Claim("q-lab3", _both("seq_len = 64 时快 1000–10000 倍", "at seq_len = 64 1000–10000 times faster"),
-          lambda lang: (64, ratio(64, lang)), kind="range"),
+          lambda lang: (64, ratio(64, lang)), kind="range", timed=True),
     Claim("q-lab3", _both("矩阵乘法每次调用有几微秒的固定开销，`seq_len` 小时它占了大头",
                           "each call of the matrix multiplication has a fixed cost of a few microseconds, which "
                           "dominates while `seq_len` is small"),
-          lambda lang: 1e-6 <= timings(lang)[8][1] <= 2e-5 and timings(lang)[16][1] < 2 * timings(lang)[8][1]),
+          lambda lang: 1e-6 <= timings(lang)[8][1] <= 2e-5 and timings(lang)[16][1] < 2 * timings(lang)[8][1],
+          timed=True),
     Claim("q-lab3", _both("两种写法的计算量都按 `seq_len² · head_dim` 增长，所以倍数不会一直涨下去，最终趋于平稳",
                           "both versions' work grows as `seq_len² · head_dim`, so the ratio does not keep growing "
                           "but levels off"),
           lambda lang: 3 < timings(lang)[64][0] / timings(lang)[32][0] < 5.5
-          and ratio(64, lang) / ratio(32, lang) < ratio(16, lang) / ratio(8, lang)),
+          and ratio(64, lang) / ratio(32, lang) < ratio(16, lang) / ratio(8, lang), timed=True),
     Claim(RUBRIC, {"zh": "计时格子里约 100 到 10000 倍"}, lambda _: tuple(ratio(n) for n in (8, 16, 32, 64)),
-          kind="range"),
+          kind="range", timed=True),
 ]
 CASES = [(claim, lang) for claim in CLAIMS for lang in claim.text]
 
@@ -391,7 +395,12 @@ def test_does_the_chapter_state_what_the_code_measures(claim, lang):
     """The sentence stands where the table says, word for word, in this edition, and its numbers are the
     measured ones (running this edition's cells)?"""
     assert claim.text[lang] in source(claim.where, lang), f"{claim.where} ({lang}) no longer says: {claim.text[lang]}"
-    assert mismatch(claim, lang) is None, mismatch(claim, lang)
+    found = mismatch(claim, lang)
+    for _ in range(MORE_RUNS if found and claim.timed else 0):  # a busy machine slowed the runs so far
+        timings(runs=_RUNS[0] + 1)
+        if (found := mismatch(claim, lang)) is None:
+            break
+    assert found is None, found
 
 
 def test_does_every_claim_hold_in_both_editions():

@@ -72,11 +72,14 @@ def test_is_the_notebook_checked_once_after_the_last_step_and_still_refused_when
         broken.from_notebook_node(nb)
 
 
-def test_are_deleted_test_cells_restored_and_stubs_chinese():
-    """add_missing_cells on; the release stub is the Chinese comment plus `pass`, not NotImplementedError?"""
+def test_are_deleted_test_cells_restored_and_stubs_the_assignments():
+    """add_missing_cells on; the release stubs chosen per assignment (the chapter's: the Chinese comment plus
+    `pass`, not NotImplementedError)?"""
+    from coursekit.plugins.stubs import AssignmentStubs
+
     cfg = _config()
     assert cfg.OverwriteCells.add_missing_cells is True
-    assert cfg.ClearSolutions.code_stub == {"python": "# 在这里写你的实现\npass"}
+    assert AssignmentStubs in cfg.GenerateAssignment.preprocessors
 
 
 def test_are_generated_course_folders_ignored_by_git():

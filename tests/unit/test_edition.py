@@ -151,14 +151,20 @@ def test_is_the_exception_no_wider_than_the_title():
 
 # ---------- the release stubs ----------
 
-def test_are_the_chinese_stubs_the_courses_own():
-    """STUBS["zh"] is what the course's nbgrader_config.py sets (so the Chinese release is as before)?"""
+def test_are_the_editions_stubs_the_ones_the_course_releases():
+    """The course's config releases the chapter with its plug-in's stubs, STUBS[lang] for a notebook of that
+    language (so the Chinese release is as before); an assignment the config does not name keeps nbgrader's?"""
+    import nbgrader.preprocessors
     from traitlets.config.loader import PyFileConfigLoader
 
-    loader = PyFileConfigLoader("nbgrader_config.py", path=str(MASTER.parents[2]))
-    config = loader.load_config()
-    assert config.ClearSolutions.code_stub == {"python": edition.STUBS["zh"]["code"]}
-    assert config.ClearSolutions.text_stub == edition.STUBS["zh"]["text"]
+    from coursekit.plugins.stubs import AssignmentStubs, text_stub
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(MASTER.parents[2])).load_config()
+    assert AssignmentStubs in config.GenerateAssignment.preprocessors
+    for lang in EDITIONS:
+        nb = {"metadata": {"edition": {"language": lang}}}
+        assert text_stub("ch04_attention", config, nb) == edition.STUBS[lang]["text"]
+    assert text_stub("ps1", config) == nbgrader.preprocessors.ClearSolutions().text_stub
 
 
 @pytest.mark.parametrize("lang", EDITIONS)

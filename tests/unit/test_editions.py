@@ -1,18 +1,19 @@
-"""Which assignment is which edition, what the course's tools speak, and does every text a student of the English
-edition reads from the grading side say it in English, in the glossary's words (coursekit/editions.py, settings.py)?"""
-import pathlib
+"""The chapter's two editions as the course config declares them, what the course's tools speak, and does every
+text a student of the English edition reads from the grading side say it in English, in the glossary's words
+(autograde/nbgrader_config.py, coursekit/assignments.py, settings.py)?"""
 import re
 
+import nbformat
 import pytest
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from attnkit import glossary, guard
-from attnkit.edition import CJK, STUBS
+from attnkit.edition import CJK
 from coursekit import settings
-from coursekit.editions import Edition, cell_names_in, chapter_assignments, edition_assignment, edition_of
+from coursekit.assignments import assignment_of, default_assignments, edition_in, editions_of
 from coursekit.grading.progress import TEXT as GRADE_TEXT
-from coursekit.paths import COURSE
-from coursekit.plugins import EditionStubs
+from coursekit.language import of_notebook
+from coursekit.paths import ASSIGNMENT, COURSE, source_notebook
+from coursekit.plugins.cell_names import names_in_language
 from coursekit.plugins.feedback_page import WORDS
 from coursekit.plugins.output_cap import TEXT as CAP_TEXT
 from coursekit.plugins.validation import TEXT as VALIDATE_TEXT
@@ -21,26 +22,36 @@ from coursekit.service.notice import TEXT as NOTICE_TEXT
 from grader.checks import HIDDEN
 from grader.outcome import TEXT as VERDICT_TEXT
 
-
-@pytest.mark.parametrize("assignment, edition", [
-    ("ch04_attention", Edition("ch04_attention", "zh")), ("ch04_attention_en", Edition("ch04_attention", "en")),
-    ("ch04_attention_zh", Edition("ch04_attention_zh", "zh")), ("my_fr", Edition("my_fr", "zh")),
-    ("en", Edition("en", "zh"))])
-def test_is_each_assignment_the_edition_its_name_says(assignment, edition):
-    """<master>_<language> for another edition; any other name is a master in the course's own language?"""
-    assert edition_of(assignment) == edition
-    assert edition_assignment(edition.language, edition.master) == assignment or edition.master == assignment
+CONFIG = settings.course_config(COURSE)
+ENGLISH = "ch04_attention_en"
 
 
-def test_are_the_chapters_assignments_the_master_first_then_each_edition():
-    assert chapter_assignments() == ["ch04_attention", "ch04_attention_en"]
-    with pytest.raises(ValueError, match="language must be one of 'zh', 'en': got 'fr'"):
-        edition_assignment("fr")
+def test_are_both_editions_the_chapters_assignments_with_one_plug_in_and_one_grader():
+    """ch04_attention and ch04_attention_en: the same plug-in and grader, the English one an edition of the Chinese?"""
+    zh, en = assignment_of(ASSIGNMENT, CONFIG), assignment_of(ENGLISH, CONFIG)
+    assert (zh.plugin, zh.grader) == (en.plugin, en.grader) and zh.plugin.__name__ == "attnkit.course"
+    assert (zh.master, zh.language, en.master, en.language) == (ASSIGNMENT, "zh", ASSIGNMENT, "en")
+    assert editions_of(ENGLISH, CONFIG) == editions_of(ASSIGNMENT, CONFIG) == {"zh": ASSIGNMENT, "en": ENGLISH}
+    assert edition_in(ENGLISH, "zh", CONFIG) == ASSIGNMENT and edition_in(ASSIGNMENT, "en", CONFIG) == ENGLISH
+
+
+@pytest.mark.parametrize("assignment", [ASSIGNMENT, ENGLISH])
+def test_does_each_editions_source_say_the_language_the_config_declares(assignment):
+    """What the grading side reads from the notebook (metadata.edition.language) and what the config declares for a
+    notebook it cannot read are the same language?"""
+    nb = nbformat.read(source_notebook(COURSE, assignment), as_version=4)
+    assert of_notebook(nb) == assignment_of(assignment, CONFIG).language
+
+
+def test_does_a_command_told_no_assignment_take_both_editions(monkeypatch):
+    """make grade / make report without ASSIGNMENT in this course: the master, then its English edition?"""
+    monkeypatch.delenv("ASSIGNMENT", raising=False)
+    assert default_assignments(COURSE, CONFIG) == [ASSIGNMENT, ENGLISH]
 
 
 def test_does_the_grading_service_grade_every_edition():
-    """The course config's c.GradingService.assignments is the chapter's assignments (both editions)?"""
-    assert settings.config_section(COURSE, "GradingService")["assignments"] == chapter_assignments()
+    """The course config's c.GradingService.assignments is both editions' assignments?"""
+    assert settings.config_section(COURSE, "GradingService")["assignments"] == list(editions_of(ASSIGNMENT, CONFIG).values())
 
 
 def test_is_the_courses_language_read_and_a_wrong_one_named_with_its_file(tmp_path):
@@ -57,34 +68,14 @@ def test_is_the_courses_language_read_and_a_wrong_one_named_with_its_file(tmp_pa
         settings.course_language(tmp_path)
 
 
-def test_are_the_graded_cells_named_in_the_language_asked_for():
-    """The chapter's names of the same grade ids, from each edition's source; the master's for a course without the
-    English source?"""
-    zh, en = (cell_names_in(COURSE, "ch04_attention_en", lang) for lang in ("zh", "en"))
+def test_are_the_graded_cells_named_in_the_language_asked_for(tmp_path):
+    """The names of the same grade ids from each edition's source, whichever edition is asked about; the assignment's
+    own for a course without the other edition's source, none for a course without either?"""
+    zh, en = (names_in_language(COURSE, ENGLISH, lang, CONFIG) for lang in ("zh", "en"))
     assert zh.keys() == en.keys() and zh["q_lab1_no_scale"].startswith("实验题 1")
     assert en["q_lab1_no_scale"].startswith("Lab question 1") and not CJK.findall(str(en))
-    assert cell_names_in(pathlib.Path("/nonexistent"), "ch04_attention", "en") == {}
-
-
-def _released(lang: str):
-    solution = new_code_cell("def f():\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION\n")
-    solution.metadata["nbgrader"] = {"solution": True, "grade": False, "grade_id": "f", "locked": False,
-                                     "schema_version": 3}
-    answer = new_markdown_cell("An answer")
-    answer.metadata["nbgrader"] = {"solution": True, "grade": True, "grade_id": "q", "points": 1, "locked": False,
-                                   "schema_version": 3}
-    nb = new_notebook(cells=[solution, answer], metadata={"edition": {"language": lang}} if lang != "zh" else {})
-    return EditionStubs(code_stub={"python": STUBS["zh"]["code"]}, text_stub=STUBS["zh"]["text"]).preprocess(
-        nb, {"language": "python"})[0]
-
-
-@pytest.mark.parametrize("lang", ["zh", "en"])
-def test_does_each_edition_get_its_own_stubs(lang):
-    """generate_assignment with the course's config: the English edition's solutions replaced by its English stubs,
-    the Chinese edition's by the config's?"""
-    nb = _released(lang)
-    assert STUBS[lang]["code"].replace("\n", "\n    ") in nb.cells[0].source
-    assert nb.cells[1].source == STUBS[lang]["text"]
+    assert names_in_language(COURSE, ASSIGNMENT, "en", CONFIG) == en
+    assert names_in_language(tmp_path, ASSIGNMENT, "en", CONFIG) == {}
 
 
 def _english_texts() -> dict:

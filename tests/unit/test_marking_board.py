@@ -3,13 +3,13 @@ import shutil
 
 import pytest
 
-from coursekit.editions import edition_assignment, source_notebook
 from coursekit.marking.board import MISSING_TEXT, question_board
 from coursekit.marking.course import MarkingCourse
 from coursekit.marking.splits import add_split, read_splits
 from coursekit.marking.store import write_judgement
 from test_marking_store import _template
-from coursekit.paths import COURSE
+from coursekit.paths import COURSE, source_notebook
+from support.editions import ASSIGNMENTS
 from support.written_answers import ASSIGNMENT, questions
 
 Q = "q_lab2_neg_inf"
@@ -43,7 +43,7 @@ def test_do_the_tabs_show_the_chapters_names_in_the_courses_language(course, tmp
                                                          "思考题 1", "思考题 2", "思考题 3", "思考题 4"]
     assert board["question"]["name"] == "实验题 2：把 -1e9 换成 -inf" and board["language"] == "zh"
     folder = tmp_path / "course"
-    english_source = source_notebook(COURSE, edition_assignment("en"))
+    english_source = source_notebook(COURSE, ASSIGNMENTS["en"])
     (folder / english_source.relative_to(COURSE)).parent.mkdir(parents=True)
     shutil.copy(english_source, folder / english_source.relative_to(COURSE))
     with open(folder / "nbgrader_config.py", "a", encoding="utf-8") as config:

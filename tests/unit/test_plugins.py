@@ -10,7 +10,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 from nbgrader.api import Gradebook
 
-from attnkit.record import MIME
+from coursekit.record import MIME
 from coursekit.plugins import ClearHiddenTestsInFeedback, GradingKernelManager, RejectDuplicateIds
 from coursekit.plugins.failures import record_zero
 from support.synthetic_class import empty_gradebook
@@ -125,10 +125,14 @@ def test_is_a_grader_that_does_not_load_the_machines_fault(tmp_path):
     grader = tmp_path / "grader" / "__init__.py"
     grader.parent.mkdir()
     grader.write_text("x = 1\n")
+    notebook_folder = tmp_path / "lab01"
+    notebook_folder.mkdir()
     config = Config({"Execute": {"kernel_manager_class": GradingKernelManager},
-                     "GradingKernelManager": {"sandbox": False, "grader": str(grader)}})
+                     "GradingKernelManager": {"sandbox": False},
+                     "CourseKit": {"assignments": {"lab01": {"grader": str(grader)}}}})
     with pytest.raises(InfrastructureFault, match="could not load the grader .AttributeError.*HANDLES"):
-        Execute(config=config).preprocess(new_notebook(cells=[new_code_cell("1")]), {"metadata": {"path": str(tmp_path)}})
+        Execute(config=config).preprocess(new_notebook(cells=[new_code_cell("1")]),
+                                          {"metadata": {"path": str(notebook_folder)}})
 
 
 def test_can_nbformat_round_trip_the_cleaned_notebook():

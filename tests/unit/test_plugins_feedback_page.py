@@ -14,8 +14,8 @@ from nbgrader.api import Gradebook
 from nbgrader.converters import GenerateFeedback
 from nbgrader.coursedir import CourseDirectory
 
-from coursekit.plugins import CourseFeedbackExporter, GetGradesForFeedback, ReleaseFeedbackTellingPending
 from attnkit.edition import CJK
+from coursekit.plugins import CourseFeedbackExporter, GetGradesForFeedback, ReleaseFeedbackTellingPending
 from coursekit.plugins.feedback_page import WORDS, page_score, page_tally
 from coursekit.plugins.pending import PENDING, Tally, class_pending, total_line
 from coursekit.service import student_status
@@ -63,9 +63,13 @@ def gradebook(tmp_path):
     return url
 
 
-def _page(url, notebook=None, exporter_class=CourseFeedbackExporter):
-    """The page generate_feedback would write for s1 (GenerateFeedback's own HTMLExporter settings)."""
-    exporter = exporter_class(config=GenerateFeedback(coursedir=CourseDirectory()).config)
+def _page(url, notebook=None, exporter_class=CourseFeedbackExporter, plugin="attnkit.course"):
+    """The page generate_feedback would write for s1 (GenerateFeedback's own HTMLExporter settings), the assignment
+    declared with the chapter's plug-in as the course config declares it (``plugin`` None: a plain assignment)."""
+    config = GenerateFeedback(coursedir=CourseDirectory()).config
+    if plugin:
+        config.CourseKit.assignments = {A: {"plugin": plugin}}
+    exporter = exporter_class(config=config)
     exporter.register_preprocessor(GetGradesForFeedback, enabled=True)
     resources = {"nbgrader": {"db_url": url, "assignment": A, "notebook": A, "student": "s1"}}
     return exporter.from_notebook_node(notebook or _notebook(), resources=resources)[0]
@@ -133,6 +137,12 @@ def test_do_both_languages_have_every_word_of_the_page():
     assert placeholders["zh"].keys() == placeholders["en"].keys()
     for key in placeholders["zh"]:
         assert set(placeholders["zh"][key]) <= set(placeholders["en"][key]), key
+
+
+def test_is_a_plain_assignments_cell_named_by_its_heading_alone(gradebook):
+    """Without the chapter's plug-in, the test cell is called by the heading above it, with no TEST number?"""
+    text = visible_text(_page(gradebook, plugin=None))
+    assert "任务 4.2：实现 student_attention_scores：4 / 4 分" in text and "TEST 1" not in text
 
 
 def test_does_marking_the_answers_end_pending_everywhere(gradebook, caplog):

@@ -11,15 +11,15 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from nbgrader import utils
 from nbgrader.validator import Validator
+from traitlets.config import Config
 
 from attnkit.edition import CJK, STUBS
 from coursekit.plugins import validation
 from coursekit.plugins.validation import NO_RESPONSE, TEXT, name_unanswered_questions
 
 PARTIAL = "Partial credit; passed some but not all of the tests"  # nbgrader's (the Lab extension says it)
-
 STUB = STUBS["zh"]["text"]
-
+CHAPTER = Config({"CourseKit": {"assignments": {"ch04_attention": {"plugin": "attnkit.course"}}}})
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -78,11 +78,14 @@ def test_does_a_failing_test_cell_keep_its_own_entry_and_get_named_in_the_verdic
 
 
 def test_are_results_without_unanswered_answers_nbgraders_entries_named():
-    """All answered: nbgrader's own entries, each with its cell's chapter name added, nothing folded?"""
+    """All answered: nbgrader's own entries, each with its cell's name added (the assignment's plug-in's: Chapter 4's
+    TEST number first), nothing folded, and the notebook's language beside them?"""
     nb = _class(answered=(1, 2, 3))
     results = _nbgraders(nb, failing_tests=("test1_scores",))
-    assert validation._fold(results, nb) == {"failed": [dict(results["failed"][0], name="TEST 1 · 任务 4.2：实现 scores")]}
-    assert validation._fold({}, _class()) == {}
+    assert validation._fold(results, nb, "ch04_attention", CHAPTER) == {
+        "failed": [dict(results["failed"][0], name="TEST 1 · 任务 4.2：实现 scores")], "language": "zh"}
+    assert validation._fold(results, nb)["failed"][0]["name"] == "任务 4.2：实现 scores"  # a plain assignment's
+    assert validation._fold({}, _class()) == {"language": "zh"}
 
 
 def _english_class(answered=()):
@@ -128,6 +131,16 @@ def test_do_both_languages_say_everything():
     assert TEXT["zh"].keys() == TEXT["en"].keys()
     for key in TEXT["zh"]:
         assert re.findall(r"{(\w+)}", TEXT["zh"][key]) == re.findall(r"{(\w+)}", TEXT["en"][key]), key
+
+
+def test_does_the_fold_keep_to_what_nbgrader_reported_when_it_ignores_checksums():
+    """With --Validator.ignore_checksums nbgrader reports no answer as unanswered (it cannot tell one as released):
+    a failing test cell stays its only entry, and no entry about written questions is added."""
+    nb = _class()
+    results = {"failed": [e for e in _nbgraders(nb, failing_tests=("test4_end_to_end",))["failed"]
+                          if e["raw_error"] != NO_RESPONSE]}
+    assert validation._fold(results, nb) == {"failed": [dict(results["failed"][0], name="端到端评分：TEST 4")],
+                                             "language": "zh"}
 
 
 def test_is_the_validator_wrapped_once_however_often_it_is_asked():

@@ -1,10 +1,12 @@
-"""Does the grader's record (attnkit.record) survive its JSON form exactly, and refuse what it is not?"""
+"""Does the grader's record (coursekit.record) survive its JSON form exactly, and refuse what it is not?"""
 import json
 
 import pytest
 
-from attnkit import record
-from attnkit.record import MIME, CellRecord, Check, FindingRecord, records_in
+from coursekit import record
+from coursekit.record import MIME, CellRecord, Check, FindingRecord, records_in
+
+GRADED_HERE = {"coursekit": {"grader": {"kernel_agreed": True}}}  # what the grading process notes in a cell it graded
 
 
 def _record(**changes):
@@ -29,7 +31,7 @@ def test_is_the_schema_the_first_key_of_the_published_form():
 @pytest.mark.parametrize("status", ["passed", "", "GRADED"])
 def test_is_an_unknown_status_refused_with_the_known_ones(status):
     """A status outside STATUSES names itself and the allowed values?"""
-    with pytest.raises(ValueError, match=rf"one of graded, tampered, .*got {status!r}"):
+    with pytest.raises(ValueError, match=rf"one of graded, delegated, .*got {status!r}"):
         _record(status=status)
 
 
@@ -51,11 +53,11 @@ def test_is_a_missing_field_named():
 def test_does_records_in_read_only_display_data_of_its_mime():
     """Records come from display_data of MIME only: a stream or an execute_result holding the MIME is ignored?"""
     published = _record().to_dict()
-    tampered = _record(grade_id="test2_mask", test=2, status=record.TAMPERED, reason="测试单元格被修改").to_dict()
+    tampered = _record(grade_id="test2_mask", test=2, status=record.DELEGATED, reason="测试单元格被修改").to_dict()
     nb = {"cells": [
-        {"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "test1_scores"}},
+        {"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "test1_scores"}, **GRADED_HERE},
          "outputs": [{"output_type": "display_data", "data": {MIME: published}}]},
-        {"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "test2_mask"}},
+        {"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "test2_mask"}, **GRADED_HERE},
          "outputs": [{"output_type": "execute_result", "data": {MIME: tampered}},
                      {"output_type": "stream", "name": "stdout", "text": "x"}]},
         {"cell_type": "markdown", "source": "答案"}]}
@@ -66,7 +68,16 @@ def test_is_a_record_printed_by_another_cell_not_read():
     """A record is read only from the test cell it is about: a forged one in a student's cell is ignored, even later?"""
     forged = _record(score=4.0).to_dict()
     nb = {"cells": [
-        {"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "test1_scores"}},
+        {"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "test1_scores"}, **GRADED_HERE},
          "outputs": [{"output_type": "display_data", "data": {MIME: _record().to_dict()}}]},
         {"cell_type": "code", "metadata": {}, "outputs": [{"output_type": "display_data", "data": {MIME: forged}}]}]}
     assert records_in(nb) == {"test1_scores": _record()}
+
+
+def test_is_a_record_the_kernel_printed_in_its_test_cell_not_read():
+    """A test cell whose outputs the grading process did not write from a grader's verdict (a plain assignment's,
+    run in the kernel): a record there is the kernel's, a forgery, and not read?"""
+    forged = _record(score=4.0).to_dict()
+    nb = {"cells": [{"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "test1_scores"}},
+                     "outputs": [{"output_type": "display_data", "data": {MIME: forged}}]}]}
+    assert records_in(nb) == {}

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from attnkit.record import MIME
+from coursekit.record import MIME
 from coursekit.report.grades import read_class
 from coursekit.report.html_page import render
 from coursekit.report.tables import build_report
@@ -32,7 +32,7 @@ def test_the_page_shows_each_section(page_file):
     text = page_file.read_text(encoding="utf-8")
     for phrase in ("最常见的错误", "mask_replaces_scores", "加在分数上", "未能自动评分", "JSONDecodeError",
                    "未提交（1）", "frank", "已收取、尚未 autograde（1）", "gina", "每个学生一行",
-                   "tampered", "测试单元格被修改", "hank test1_scores: 结果 4 ≠ 成绩册 4.5"):
+                   "delegated", "调用了参考实现", "hank test1_scores: 结果 4 ≠ 成绩册 4.5"):
         assert phrase in text, phrase
     assert MIME not in text  # the raw payload is never rendered
 
@@ -48,9 +48,11 @@ def test_the_page_speaks_english_when_the_course_does(tmp_path):
     """c.CourseKit.language = "en": every heading, column, status and note in English, the same sections and numbers;
     only what students' records say (the grader's words in their edition) is quoted as it is?"""
     from attnkit.edition import CJK
+    from attnkit.reteach import reteach
     from support.synthetic_class import small_class
 
-    report = build_report(tmp_path, read_class(small_class(tmp_path), ASSIGNMENT), io.StringIO(), "en")
+    report = build_report(tmp_path, read_class(small_class(tmp_path), ASSIGNMENT), io.StringIO(),
+                          lambda bug: reteach(bug, "en"), lang="en")
     text = render(report, "en")
     ours = re.sub(r"<div class='message'>.*?</div>|<td>[^<]*</td>", "", text, flags=re.S)  # quoted, not ours
     assert not CJK.findall(re.sub(r"<svg.*?</svg>", "", ours, flags=re.S)), CJK.findall(ours)

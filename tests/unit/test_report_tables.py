@@ -7,6 +7,7 @@ import io
 
 import pytest
 
+from attnkit.reteach import reteach
 from coursekit.report.grades import read_class
 from coursekit.report.tables import READ, build_report
 from support.synthetic_class import ASSIGNMENT, AUTO, Student, make_student, small_class, write_class
@@ -16,7 +17,7 @@ from support.synthetic_class import ASSIGNMENT, AUTO, Student, make_student, sma
 def report(tmp_path_factory):
     course = tmp_path_factory.mktemp("class")
     progress = io.StringIO()
-    built = build_report(course, read_class(small_class(course), ASSIGNMENT), progress)
+    built = build_report(course, read_class(small_class(course), ASSIGNMENT), progress, reteach)
     built.progress = progress.getvalue()
     return built
 
@@ -60,8 +61,8 @@ def test_check_pass_rates_lowest_first(report):
 
 
 def test_flagged_cells_and_score_disagreements(report):
-    """Are a tampered cell and a payload score the gradebook contradicts both reported, gradebook kept?"""
-    assert report.flagged == [("erin", "test2_mask", "tampered", "测试单元格被修改")]
+    """Are a delegated cell and a payload score the gradebook contradicts both reported, gradebook kept?"""
+    assert report.flagged == [("erin", "test2_mask", "delegated", "调用了参考实现")]
     assert report.mismatches == [("hank", "test1_scores", 4.0, 4.5)]
     hank = next(r for r in report.rows if r.student == "hank")
     assert hank.total == 12.5  # the gradebook's 4.5, not the payload's 4.0

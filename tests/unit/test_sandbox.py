@@ -10,7 +10,8 @@ import time
 
 import pytest
 
-from coursekit.sandbox import GRADER, HOME, Limits, parse_size
+from coursekit.assignments import World
+from coursekit.sandbox import GRADERS, HOME, SHARED, Limits, parse_size
 from coursekit.sandbox.bubblewrap import environment, interpreter, python_paths, template_command
 from coursekit.sandbox.forkserver import ForkedKernel
 
@@ -18,10 +19,11 @@ NBGRADER_ENV = {"NBGRADER_EXECUTION": "autograde", "SECRET_TOKEN": "x", "OPENBLA
                 "LD_LIBRARY_PATH": "/srv/python/lib"}
 
 
-def _command(tmp_path, privileged=True):
-    (tmp_path / "grader").mkdir(parents=True)
-    return template_command(tmp_path / "template", privileged=privileged, grader=tmp_path / "grader", cache=None,
-                            env=NBGRADER_ENV)
+def _command(tmp_path, privileged=True, **world):
+    for folder in ("grader", "other-grader", "shared", "package"):
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+    return template_command(tmp_path / "template", privileged=privileged, env=NBGRADER_ENV, world=World(
+        graders=(str(tmp_path / "grader"), str(tmp_path / "other-grader")), **world))
 
 
 def _pairs(command, option):
@@ -41,11 +43,14 @@ def test_is_a_bad_size_named_with_the_setting(text):
 
 
 def test_is_only_what_the_kernels_need_bound_and_read_only(tmp_path):
-    """Read-only: the system, the Python paths, the grader; read-write: only the template's own folder?"""
-    command = _command(tmp_path)
+    """Read-only: the system, the Python paths and the plug-ins' packages, each grader, the shared folder;
+    read-write: only the template's own folder?"""
+    command = _command(tmp_path, folders=(str(tmp_path / "package"),), shared=str(tmp_path / "shared"))
     read_only = dict((dest, src) for src, dest in _pairs(command, "--ro-bind"))
-    assert read_only["/usr"] == "/usr" and read_only[GRADER] == str(tmp_path / "grader")
-    assert all(read_only[path] == path for path in python_paths())
+    assert read_only["/usr"] == "/usr" and read_only[f"{GRADERS}/0"] == str(tmp_path / "grader")
+    assert read_only[f"{GRADERS}/1"] == str(tmp_path / "other-grader") and read_only[SHARED] == str(tmp_path / "shared")
+    assert all(read_only[path] == path for path in python_paths([str(tmp_path / "package")]))
+    assert read_only[str(tmp_path / "package")] == str(tmp_path / "package")
     assert _pairs(command, "--bind") == [(str(tmp_path / "template"), str(tmp_path / "template"))]
     assert "--remount-ro" in command and command[command.index("--remount-ro") + 1] == "/"
     assert str(tmp_path) not in read_only  # never the course folder itself
@@ -67,10 +72,12 @@ def test_does_the_template_start_its_python_by_the_folders_real_path(tmp_path, m
 def test_does_a_kernel_get_a_clean_environment():
     """Only what is listed: grading's mode, the BLAS settings and the interpreter's own library folder
     (the hub's copied Python needs it) pass, a secret does not?"""
-    env = environment(NBGRADER_ENV, f"{HOME}/ch04_attention", grader=True, cache=False, limits=Limits())
+    env = environment(NBGRADER_ENV, f"{HOME}/ch04_attention", Limits(), grader=f"{GRADERS}/0/__init__.py")
     assert env["NBGRADER_EXECUTION"] == "autograde" and "SECRET_TOKEN" not in env
     assert env["OPENBLAS_CORETYPE"] == "Haswell" and env["LD_LIBRARY_PATH"] == "/srv/python/lib"
-    assert env["ATTN_GRADER"] == f"{GRADER}/__init__.py" and env["HOME"] == HOME and env["ATTN_SANDBOX_MEMORY"] == "2 GB"
+    assert env["ATTN_GRADER"] == f"{GRADERS}/0/__init__.py" and env["HOME"] == HOME and env["ATTN_SANDBOX_MEMORY"] == "2 GB"
+    kernel = environment(NBGRADER_ENV, f"{HOME}/ch04_attention", Limits(), call_hook="m:f", shared_env="FIGURES")
+    assert "ATTN_GRADER" not in kernel and kernel["ATTN_CALL_HOOK"] == "m:f" and kernel["FIGURES"] == SHARED
 
 
 def test_does_the_template_keep_only_what_it_needs_to_build_each_kernels_world(tmp_path):
@@ -132,9 +139,9 @@ def test_is_a_python_under_tmp_refused_with_what_to_do(monkeypatch):
     where to put it instead?"""
     from coursekit.sandbox import bubblewrap
 
-    monkeypatch.setattr(bubblewrap, "python_paths", lambda: ["/usr", "/srv/venv/lib/python3.11/site-packages"])
+    monkeypatch.setattr(bubblewrap, "python_paths", lambda folders=(): ["/usr", "/srv/venv/lib/python3.11/site-packages"])
     assert bubblewrap.private_python() == ""
-    monkeypatch.setattr(bubblewrap, "python_paths", lambda: ["/usr", "/tmp/hub-env/lib/python3.11/site-packages"])
+    monkeypatch.setattr(bubblewrap, "python_paths", lambda folders=(): ["/usr", "/tmp/hub-env/lib/python3.11/site-packages"])
     assert "/tmp/hub-env/lib/python3.11/site-packages" in bubblewrap.private_python()
     assert "install the environment outside /tmp" in bubblewrap.private_python()
 

@@ -7,7 +7,7 @@ config says otherwise): :data:`TEXT`, one table, the same keys and placeholders 
 import dataclasses
 import time
 
-from attnkit.language import DEFAULT
+from ..language import DEFAULT
 
 __all__ = ["StudentResult", "Progress", "TEXT", "format_duration"]
 

@@ -1,16 +1,15 @@
 """``make grade``: autograde a whole class with several long-lived nbgrader workers.
 
-    cd <course> && python -m coursekit.grading [ch04_attention] --workers 2 [--db-url URL]
-                                                [--shard i/n] [--force]
+    cd <course> && python -m coursekit.grading [NAME] --workers 2 [--db-url URL] [--shard i/n] [--force]
 
 Grades the students of ``submitted/`` that are not graded yet (:mod:`.selection`), each in a
 fresh kernel by nbgrader's own autograde machinery (:mod:`.worker`), ``--workers`` students at a
 time (default :func:`default_workers`) in the processes of :mod:`.pool`, into the gradebook
 :func:`coursekit.gradebook.resolve_gradebook` picks; prints one line per student with the failures
 so far and an ETA, then the failed students with nbgrader's reasons, in the course's language
-(``c.CourseKit.language``: :data:`.progress.TEXT`). Without an assignment it grades each edition
-of the chapter that has submissions (``ch04_attention``, then ``ch04_attention_en``:
-:func:`coursekit.editions.chapter_assignments`), one after the other.
+(``c.CourseKit.language``: :data:`.progress.TEXT`). Without an assignment (nor ``$ASSIGNMENT``) it
+grades the course's only one, or each of its editions that has submissions (``ch04_attention``, then
+``ch04_attention_en``: :func:`coursekit.assignments.default_assignments`), one after the other.
 
 A fault of the machine (:mod:`coursekit.faults`) is nobody's grade: found before the class (the
 checks of :func:`preflight`, then each worker's canary), nobody is graded; found on a student, the
@@ -32,14 +31,14 @@ import tempfile
 import sqlalchemy.exc
 from nbgrader.api import MissingEntry
 
-from ..editions import chapter_assignments
+from ..assignments import assignment_of, default_assignments, world_of
 from ..faults import InfrastructureFault, evident_fault, grader_unreadable
 from ..gradebook import alembic_on_path, describe, open_gradebook, resolve_gradebook
-from ..paths import ASSIGNMENT, find_course
+from ..paths import find_course
 from ..plugins.kernel import UNSANDBOXED
 from ..sandbox import missing_tool, private_python
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
-from ..settings import config_section, course_settings
+from ..settings import course_config, course_settings
 from . import lock
 from .pool import LOGS, Done, Faulted, WorkerPool
 from .progress import TEXT, Progress
@@ -62,18 +61,15 @@ def main(argv=None) -> int:
         parser.error(f"WORKERS must be a positive number of processes, got {args.workers}")
     try:
         course = find_course(args.course)
-    except FileNotFoundError as error:
+        settings = course_settings(course)  # a language no tool speaks: the config's line, named
+        names = _assignments(course, args.assignment)
+    except (FileNotFoundError, ValueError) as error:
         parser.error(str(error))
     alembic_on_path()  # for the gradebook opened here and in the workers
-    try:
-        settings = course_settings(course)
-    except ValueError as error:  # a language no tool speaks: the config's line, named
-        parser.error(str(error))
     text, url = TEXT[settings.language], resolve_gradebook(course, args.db_url)
     try:
-        preflight(course, settings.sandbox)
-        plan = [(name, _select(course, name, url, shard, args.force, text))
-                for name in _assignments(course, args.assignment)]
+        preflight(course, names, settings.sandbox)
+        plan = [(name, _select(course, name, url, shard, args.force, text)) for name in names]
     except InfrastructureFault as fault:
         print(f"make grade: {fault}", file=sys.stderr)
         return FAULT_STATUS
@@ -88,11 +84,13 @@ def main(argv=None) -> int:
     return status
 
 
-def _assignments(course, explicit: str | None) -> list:
-    """The assignment named, else every edition of the chapter with submissions (the master's when none has)."""
+def _assignments(course, explicit: str) -> list:
+    """The assignment named, else the course's (:func:`coursekit.assignments.default_assignments`): of several
+    editions, those with submissions (the first when none has)."""
     if explicit:
         return [explicit]
-    return [name for name in chapter_assignments() if submitted_students(course, name)] or [ASSIGNMENT]
+    found = default_assignments(course, course_config(course))
+    return [name for name in found if submitted_students(course, name)] or found[:1]
 
 
 def _grade_assignment(course, assignment, students, url, args, shard, settings) -> int:
@@ -117,19 +115,21 @@ def _grade_assignment(course, assignment, students, url, args, shard, settings) 
     return 1 if progress.failed else 0
 
 
-def preflight(course: pathlib.Path, sandboxed: bool) -> None:
+def preflight(course: pathlib.Path, assignments, sandboxed: bool) -> None:
     """Faults of the machine found before anyone is graded, each raised as an :class:`InfrastructureFault`:
-    no sandbox, an interpreter the sandbox cannot use, a grader the kernels cannot read, a course folder
-    that cannot be written."""
-    problem = (missing_tool() or private_python()) if sandboxed else ""
+    no sandbox, an interpreter the sandbox cannot use, a grader the kernels cannot read (of ``assignments``, one
+    id or several), a course folder that cannot be written."""
+    config = course_config(course)
+    problem = (missing_tool() or private_python(world_of(config).folders)) if sandboxed else ""
     if problem:
         raise InfrastructureFault(problem, "Then run make grade again.")
     for line in leftovers_said(remove_leftovers()):
         print(f"make grade: {line}", flush=True)
-    grader = config_section(course, "GradingKernelManager").get("grader")
-    fault = grader_unreadable(pathlib.Path(grader).parent, os.geteuid() == 0) if sandboxed and grader else None
-    if fault is not None:
-        raise fault
+    names = [assignments] if isinstance(assignments, str) else assignments
+    for grader in dict.fromkeys(assignment_of(name, config).grader for name in names):
+        fault = grader_unreadable(pathlib.Path(grader).parent, os.geteuid() == 0) if sandboxed and grader else None
+        if fault is not None:
+            raise fault
     try:
         (course / "autograded").mkdir(exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=course / "autograded", prefix=".write-test-"):
@@ -154,8 +154,9 @@ def default_workers() -> int:
 
 def _parser():
     parser = argparse.ArgumentParser(prog="make grade", description=__doc__.split("\n\n")[0])
-    parser.add_argument("assignment", nargs="?", default=None,
-                        help="the assignment (default: each edition of the chapter that has submissions)")
+    parser.add_argument("assignment", nargs="?", default="", help="the assignment (default: $ASSIGNMENT, else the "
+                                                                   "course's only one, or each of its editions that "
+                                                                   "has submissions)")
     parser.add_argument("--workers", type=int, default=default_workers(),
                         help="nbgrader workers at once (default: one more than the cores, %(default)s here)")
     parser.add_argument("--db-url", default="", help="gradebook URL (default: DB_URL, the course config, "

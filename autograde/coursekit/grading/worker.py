@@ -25,7 +25,7 @@ import time
 from nbgrader.apps.autogradeapp import AutogradeApp
 from nbgrader.converters import Autograde, NbGraderException
 
-from attnkit.record import LIMIT
+from ..record import LIMIT
 
 from ..autograded import read_graded_notebook
 from ..canary import canary_fault

@@ -4,17 +4,21 @@
 scores and comments (:mod:`.store`), groups (:mod:`.grouping`), the rubric and its hints
 (:mod:`.rubric`, :mod:`.comment`) — into the JSON the page draws. Shape::
 
-    {"assignment", "language", "question": {grade_id, name, max_score, prompt_html, reference_html},
-     "questions": [{grade_id, name, short, max_score}], "rubric": {points: [{text, share, terms}], unit} | null,
+    {"assignment", "language", "question": {grade_id, name, kind, title, max_score, prompt_html, reference_html},
+     "questions": [{grade_id, name, short, kind, title, max_score}],
+     "rubric": {points: [{text, share, terms}], unit} | null,
      "warnings": [str], "progress": {grade_id: [marked, submissions]},
      "groups": [{"id", "kind", "variants": [{"html", "students": [student], "suggestion"}],
                  "suggestion": {"ticks", "score", "reason"} | null}],
      "students": {student: {"score", "comment", "token", "ticks", "remark", "unanswered", "auto_score"}}}
 
-A suggestion is a hint only: nothing reaches the gradebook until the marker confirms it.
+A question is any manually graded cell (:data:`.answers.KINDS`: a written answer, manually graded code,
+a task); code is shown as a code block. A suggestion is a hint only: nothing reaches the gradebook until
+the marker confirms it.
 """
 import re
 
+from .answers import code_block
 from .comment import parse
 from .grouping import group_answers, split_by_judgement
 from .render import render_markdown
@@ -62,12 +66,22 @@ def _warnings(rubrics, question) -> list:
     return []
 
 
+def _html(question, text: str) -> str:
+    """An answer (or a reference) of ``question`` as the page shows it."""
+    return render_markdown(code_block(text) if question.kind == "code" else text)
+
+
+def _stub(course, assignment: str, question) -> str:
+    """What the release left in the answer's place (a written answer: the assignment's text stub when unknown)."""
+    return question.stub or (course.stubs(assignment)["markdown"] if question.kind == "markdown" else "")
+
+
 def question_board(course, assignment: str, grade_id: str) -> dict:
     """The board of ``grade_id`` (see the module docstring); KeyError names an unknown question."""
     questions = course.questions(assignment)
     question = next((q for q in questions if q.grade_id == grade_id), None)
     if question is None:
-        raise KeyError(f"{assignment} has no written question {grade_id!r} "
+        raise KeyError(f"{assignment} has no manually graded question {grade_id!r} "
                        f"(its questions: {', '.join(q.grade_id for q in questions) or 'none'})")
     rubrics = course.rubrics(assignment, questions)
     rubric = rubrics.by_question.get(grade_id)
@@ -75,7 +89,9 @@ def question_board(course, assignment: str, grade_id: str) -> dict:
     texts = course.answers(assignment, question, states)
     views = {s: student_view(state, rubric) for s, state in states.items()}
     answers = {s: (MISSING_TEXT if t is None else t) for s, t in texts.items()}
-    groups = group_answers(answers, course.stub, read_splits(course.folder, assignment).get(grade_id, ()))
+    shown = {s: (render_markdown(t) if texts[s] is None else _html(question, t)) for s, t in answers.items()}
+    groups = group_answers(answers, _stub(course, assignment, question),
+                           read_splits(course.folder, assignment).get(grade_id, ()))
     groups = split_by_judgement(groups, lambda s: views[s]["token"])
     judged_keys = {}
     for group in groups:
@@ -87,20 +103,22 @@ def question_board(course, assignment: str, grade_id: str) -> dict:
         leader_text = answers[group.members[group.keys[0]][0]]
         board_groups.append({
             "id": f"{group.kind}:{group.students[0]}", "kind": group.kind,
-            "variants": [{"html": render_markdown(answers[group.members[k][0]]), "students": group.members[k],
+            "variants": [{"html": shown[group.members[k][0]], "students": group.members[k],
                           "suggestion": _suggestion(group, answers[group.members[k][0]], rubric, question.max_score,
                                                     {}, True)}
                          for k in group.keys],
             "suggestion": _suggestion(group, leader_text, rubric, question.max_score, judged_keys,
                                       views[group.students[0]]["score"] is not None)})
     counts = marked_counts(course.engine, assignment)
-    names = course.names(assignment)  # the chapter's names, in the course's language: the page shows them, not ids
+    names = course.names(assignment)  # the cells' names in the course's language: the page shows them, not ids
     return {"assignment": assignment, "language": course.language,
-            "question": {"grade_id": grade_id, "name": names.get(grade_id, grade_id), "max_score": question.max_score,
+            "question": {"grade_id": grade_id, "name": names.get(grade_id, grade_id), "kind": question.kind,
+                         "title": question.title, "max_score": question.max_score,
                          "prompt_html": render_markdown(question.prompt),
-                         "reference_html": render_markdown(question.reference) if question.reference else ""},
+                         "reference_html": _html(question, question.reference) if question.reference else ""},
             "questions": [{"grade_id": q.grade_id, "name": names.get(q.grade_id, q.grade_id),
-                           "short": short_name(names.get(q.grade_id, q.grade_id)), "max_score": q.max_score}
+                           "short": short_name(names.get(q.grade_id, q.grade_id)), "kind": q.kind, "title": q.title,
+                           "max_score": q.max_score}
                           for q in questions],
             "rubric": rubric.to_dict() if rubric else None, "warnings": _warnings(rubrics, question),
             "progress": {q.grade_id: list(counts.get(q.grade_id, (0, 0))) for q in questions},

@@ -1,4 +1,4 @@
-"""The course the marking page works on: its folder, gradebook, written questions, rubrics and answers.
+"""The course the marking page works on: its folder, gradebook, manually graded questions, rubrics and answers.
 
 Which course: the server's ``CourseMarking.course`` setting, else nbgrader's own
 ``CourseDirectory.root`` as the formgrader reads it, else :func:`coursekit.paths.find_course`.
@@ -8,14 +8,17 @@ with :func:`coursekit.gradebook.open_gradebook`; every request gets its own sess
 import pathlib
 import threading
 import time
+from dataclasses import replace
 
-from nbgrader.api import Assignment, GradeCell, Notebook, SolutionCell
+import nbformat
+from nbgrader.api import Assignment, GradeCell, Notebook, SolutionCell, TaskCell
 from sqlalchemy.orm import Session, aliased
 
-from ..editions import cell_names_in
 from ..gradebook import open_gradebook, resolve_gradebook, sqlite_file
 from ..paths import find_course
-from ..settings import course_settings
+from ..plugins.cell_names import names_in_language
+from ..plugins.stubs import stubs_of
+from ..settings import course_config, course_settings
 from .answers import AnswerReader, Question, master_questions
 from .judging import Ordering
 from .rubric import load_rubrics, rubric_file
@@ -33,10 +36,19 @@ class MarkingCourse:
         self.folder = find_course(course)
         settings = course_settings(self.folder)
         self.url = resolve_gradebook(self.folder, db_url)
-        self.course_id, self.stub, self.language = settings.course_id, settings.text_stub, settings.language
+        self.course_id, self.language = settings.course_id, settings.language
         self.reader = AnswerReader(self.folder)
         self._engine, self._lock, self._cache = None, threading.Lock(), {}
         self.ordering = Ordering()  # one page's judgements in the order it made them
+
+    def stubs(self, assignment: str) -> dict:
+        """What a release of ``assignment`` leaves where an answer was, by kind ({"markdown": …, "code": …}): its
+        "not answered yet" where the released notebook does not tell (asked of its source, which says its language)."""
+        def ask():
+            sources = sorted((self.folder / "source" / assignment).glob("*.ipynb"))
+            return stubs_of(assignment, course_config(self.folder),
+                            nbformat.read(sources[0], as_version=4) if sources else None)
+        return self._cached(("stubs", assignment), (), ask)
 
     @property
     def engine(self):
@@ -51,7 +63,7 @@ class MarkingCourse:
         return path is None or path.exists()
 
     def assignments(self) -> list:
-        """Assignments of the gradebook that have a written (markdown, manually graded) answer."""
+        """Assignments of the gradebook with a manually graded cell (a written answer, manually graded code, a task)."""
         return self._cached(("assignments",), (), self._assignments)
 
     def _cached(self, key, version, compute, forever=False):
@@ -67,40 +79,47 @@ class MarkingCourse:
         return value
 
     def _assignments(self) -> list:
+        return sorted({name for name, _ in self._manual_cells()})
+
+    def _manual_cells(self, assignment: str | None = None) -> list:
+        """(assignment, notebook, grade_id, points) of every manually graded cell: a grade cell with a solution
+        cell of the same name (nbgrader's manually graded answer, markdown or code), or a task cell."""
+        solution = aliased(SolutionCell, flat=True)  # grade and solution cells share nbgrader's base_cell table
         with Session(self.engine) as db:
-            rows = (db.query(Assignment.name).join(Notebook, Notebook.assignment_id == Assignment.id)
-                    .join(GradeCell, GradeCell.notebook_id == Notebook.id)
-                    .filter(GradeCell.cell_type == "markdown").distinct())
-            return sorted(name for (name,) in rows)
+            answers = (db.query(Assignment.name, Notebook.name, GradeCell.name, GradeCell.max_score)
+                       .join(Notebook, GradeCell.notebook_id == Notebook.id)
+                       .join(Assignment, Notebook.assignment_id == Assignment.id)
+                       .join(solution, (solution.notebook_id == Notebook.id) & (solution.name == GradeCell.name)))
+            tasks = (db.query(Assignment.name, Notebook.name, TaskCell.name, TaskCell.max_score)
+                     .join(Notebook, TaskCell.notebook_id == Notebook.id)
+                     .join(Assignment, Notebook.assignment_id == Assignment.id))
+            if assignment is not None:
+                answers, tasks = answers.filter(Assignment.name == assignment), tasks.filter(Assignment.name == assignment)
+            return [(a, (nb, name, points)) for a, nb, name, points in answers.all() + tasks.all()]
 
     def questions(self, assignment: str) -> list:
-        """The written questions of ``assignment``: master order and text, the gradebook's points."""
+        """The manually graded questions of ``assignment``: master order and text, the gradebook's points."""
         masters = sorted((self.folder / "source" / assignment).glob("*.ipynb"))
-        version = tuple((p.name, p.stat().st_mtime_ns) for p in masters)
+        releases = sorted((self.folder / "release" / assignment).glob("*.ipynb"))
+        version = tuple((p.name, p.stat().st_mtime_ns) for p in masters + releases)
         return self._cached(("questions", assignment), version, lambda: self._questions(assignment))
 
     def _questions(self, assignment: str) -> list:
-        solution = aliased(SolutionCell, flat=True)  # grade and solution cells share nbgrader's base_cell table
-        with Session(self.engine) as db:
-            rows = (db.query(GradeCell.name, Notebook.name, GradeCell.max_score)
-                    .join(Notebook, GradeCell.notebook_id == Notebook.id)
-                    .join(Assignment, Notebook.assignment_id == Assignment.id)
-                    .join(solution, (solution.notebook_id == Notebook.id) & (solution.name == GradeCell.name))
-                    .filter(Assignment.name == assignment, GradeCell.cell_type == "markdown").all())
-        graded = {name: (notebook, float(points)) for name, notebook, points in rows}
+        graded = {name: (notebook, float(points)) for _, (notebook, name, points) in self._manual_cells(assignment)}
         from_master = []
         for notebook in sorted({nb for nb, _ in graded.values()}):
             master = self.folder / "source" / assignment / f"{notebook}.ipynb"
+            release = self.folder / "release" / assignment / f"{notebook}.ipynb"
             if master.is_file():
-                from_master += [q for q in master_questions(master) if q.grade_id in graded]
+                from_master += [q for q in master_questions(master, release, self.stubs(assignment)) if q.grade_id in graded]
         known = {q.grade_id for q in from_master}
         rest = [Question(name, nb, points, "", "") for name, (nb, points) in sorted(graded.items()) if name not in known]
-        return [Question(q.grade_id, q.notebook, graded[q.grade_id][1], q.reference, q.prompt)
-                for q in from_master] + rest
+        return [replace(q, max_score=graded[q.grade_id][1]) for q in from_master] + rest
 
     def names(self, assignment: str) -> dict:
         """``{grade_id: name}`` of the assignment's graded cells, in the course's language (实验题 1, Lab question 1)."""
-        return self._cached(("names", assignment), (), lambda: cell_names_in(self.folder, assignment, self.language))
+        return self._cached(("names", assignment), (), lambda: names_in_language(
+            self.folder, assignment, self.language, course_config(self.folder)))
 
     def rubrics(self, assignment: str, questions: list):
         """The rubrics (:func:`.rubric.load_rubrics`), read again as soon as the file changes."""

@@ -48,7 +48,7 @@ class _Marking:
         assignments = self.marking.assignments()
         name = self.get_argument("assignment", "") or (assignments[0] if assignments else "")
         if name not in assignments:
-            raise web.HTTPError(404, f"no assignment {name!r} with written answers in {self.marking.url} "
+            raise web.HTTPError(404, f"no assignment {name!r} with manually graded cells in {self.marking.url} "
                                      f"(found: {', '.join(assignments) or 'none'}; run nbgrader autograde first)")
         return name
 
@@ -56,7 +56,7 @@ class _Marking:
         if not question:
             questions = self.marking.questions(assignment)
             if not questions:
-                raise web.HTTPError(404, f"{assignment} has no written (markdown) answer cells")
+                raise web.HTTPError(404, f"{assignment} has no manually graded cells (written answers, manually graded code, tasks)")
             question = questions[0].grade_id
         try:
             return question_board(self.marking, assignment, question)
@@ -117,7 +117,7 @@ class JudgeHandler(_Marking, APIHandler):
         questions = self.marking.questions(assignment)
         question = next((q for q in questions if q.grade_id == request.question), None)
         if question is None:
-            raise web.HTTPError(404, f"{assignment} has no written question {request.question!r}")
+            raise web.HTTPError(404, f"{assignment} has no manually graded question {request.question!r}")
         rubric = self.marking.rubrics(assignment, questions).by_question.get(question.grade_id)
         try:
             saved = self.marking.ordering.apply(self.marking.engine, assignment, question, rubric, request)

@@ -1,8 +1,10 @@
-"""Written answers' scores and comments in nbgrader's own gradebook: read a question, write a judgement.
+"""Manually graded answers' scores and comments in nbgrader's own gradebook: read a question, write a judgement.
 
 A score is ``Grade.manual_score`` and a comment ``Comment.manual_comment``, exactly where the
 formgrader keeps them, so the formgrader, ``generate_feedback`` and the class report see every
-judgement. Writing follows the formgrader: a score clears ``needs_manual_grade``, removing it
+judgement. A question is a grade cell with a solution cell of the same name (a written answer or
+manually graded code: its comment belongs to the solution cell) or a task cell (graded and commented
+on itself), as nbgrader's autograde records them. Writing follows the formgrader: a score clears ``needs_manual_grade``, removing it
 sets the flag again when nbgrader gave no automatic score.
 
 One judgement (one answer, or a whole group) is one transaction. Two markers may judge the same
@@ -12,8 +14,8 @@ shows it, so nothing is lost silently.
 import hashlib
 from dataclasses import dataclass, field
 
-from nbgrader.api import (Assignment, Comment, Grade, GradeCell, Notebook, SolutionCell, Student,
-                          SubmittedAssignment, SubmittedNotebook)
+from nbgrader.api import (Assignment, BaseCell, Comment, Grade, Notebook, Student, SubmittedAssignment,
+                          SubmittedNotebook)
 from sqlalchemy import and_, func
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session, aliased
@@ -45,22 +47,26 @@ def state_token(score, comment) -> str:
     return hashlib.sha1(repr((None if score is None else float(score), comment or None)).encode()).hexdigest()[:12]
 
 
-# Grade and solution cells share nbgrader's base_cell table; one alias, made once, keeps SQLAlchemy's query cache warm.
-_SOLUTION = aliased(SolutionCell, flat=True)
+GRADED, COMMENTED = ("GradeCell", "TaskCell"), ("SolutionCell", "TaskCell")  # BaseCell.type of each role
+# A grade cell and its solution cell are two rows of nbgrader's base_cell table with one name: two aliases, made once
+# (SQLAlchemy's query cache stays warm).
+_GRADED, _COMMENTED = aliased(BaseCell, flat=True), aliased(BaseCell, flat=True)
 
 
 def _rows(db, assignment: str, notebook: str, grade_id: str, students=None):
-    solution = _SOLUTION
+    graded, commented = _GRADED, _COMMENTED
     query = (db.query(Student.id, Grade, Comment)
              .join(SubmittedNotebook, Grade.notebook_id == SubmittedNotebook.id)
-             .join(GradeCell, Grade.cell_id == GradeCell.id)
-             .join(Notebook, GradeCell.notebook_id == Notebook.id)
+             .join(graded, Grade.cell_id == graded.id)
+             .join(Notebook, graded.notebook_id == Notebook.id)
              .join(SubmittedAssignment, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
              .join(Assignment, SubmittedAssignment.assignment_id == Assignment.id)
              .join(Student, SubmittedAssignment.student_id == Student.id)
-             .outerjoin(solution, and_(solution.notebook_id == Notebook.id, solution.name == grade_id))
-             .outerjoin(Comment, and_(Comment.notebook_id == SubmittedNotebook.id, Comment.cell_id == solution.id))
-             .filter(Assignment.name == assignment, Notebook.name == notebook, GradeCell.name == grade_id))
+             .outerjoin(commented, and_(commented.notebook_id == Notebook.id, commented.name == grade_id,
+                                        commented.type.in_(COMMENTED)))
+             .outerjoin(Comment, and_(Comment.notebook_id == SubmittedNotebook.id, Comment.cell_id == commented.id))
+             .filter(Assignment.name == assignment, Notebook.name == notebook, graded.name == grade_id,
+                     graded.type.in_(GRADED)))
     if students is not None:
         query = query.filter(Student.id.in_(list(students)))
     return query
@@ -78,21 +84,22 @@ def question_states(engine, assignment: str, notebook: str, grade_id: str) -> di
 
 
 def marked_counts(engine, assignment: str, grade_id: str | None = None) -> dict:
-    """{grade_id: (marked, submissions)} for every grade cell of ``assignment`` (or one), manual scores only."""
+    """{grade_id: (marked, submissions)} for every graded cell of ``assignment`` (or one), manual scores only."""
+    graded = _GRADED
     with Session(engine) as db:
-        rows = (db.query(GradeCell.name, func.count(Grade.id), func.count(Grade.manual_score))
-                .join(Grade, Grade.cell_id == GradeCell.id)
-                .join(Notebook, GradeCell.notebook_id == Notebook.id)
+        rows = (db.query(graded.name, func.count(Grade.id), func.count(Grade.manual_score))
+                .join(Grade, Grade.cell_id == graded.id)
+                .join(Notebook, graded.notebook_id == Notebook.id)
                 .join(Assignment, Notebook.assignment_id == Assignment.id)
-                .filter(Assignment.name == assignment))
+                .filter(Assignment.name == assignment, graded.type.in_(GRADED)))
         if grade_id is not None:
-            rows = rows.filter(GradeCell.name == grade_id)
-        return {name: (marked, total) for name, total, marked in rows.group_by(GradeCell.name)}
+            rows = rows.filter(graded.name == grade_id)
+        return {name: (marked, total) for name, total, marked in rows.group_by(graded.name)}
 
 
 def _comment_row(db, student_grade: Grade, grade_id: str) -> Comment:
-    cell = db.query(SolutionCell).filter(SolutionCell.notebook_id == student_grade.cell.notebook_id,
-                                         SolutionCell.name == grade_id).one()
+    cell = db.query(BaseCell).filter(BaseCell.notebook_id == student_grade.cell.notebook_id, BaseCell.name == grade_id,
+                                     BaseCell.type.in_(COMMENTED)).one()
     comment = Comment(cell_id=cell.id, notebook_id=student_grade.notebook_id)
     db.add(comment)
     return comment

@@ -1,24 +1,26 @@
-"""What the chapter calls each graded cell: the heading above it, as students read it.
+"""What each graded cell is called where students and instructors see it: the heading above it.
 
-nbgrader names a graded cell by its ``grade_id`` (``q_think1_scale``) or by its kind (``Test
-cell``, ``Written response``). The chapter already names them, once, in its own headings:
-``### 思考题 1`` above a written answer, ``### 任务 2：实现 `student_attention_scores```
-above the solution and test cell of TEST 1. :func:`cell_names` reads those headings from the
-notebook being shown — the autograded copy in feedback, the student's copy in validate — so a
-renamed heading renames the cell everywhere, with no list to keep in step.
-
-A test cell also carries its TEST number (``attnkit.gradecell.TEST_CELLS``, the one place for
-it), which the cell's printed ``[TEST n]`` lines use too: ``TEST 1 · 任务 2：实现 …``.
+nbgrader names a graded cell by its ``grade_id`` (``q_think1_scale``, or an id nbgrader made up) or
+by its kind (``Test cell``, ``Written response``). A notebook usually names them already, once, in
+its own headings: ``### 思考题 1`` above a written answer, ``### 任务 2：实现 `student_attention_scores```
+above a solution and its test cell. :func:`cell_names` reads those headings from the notebook being
+shown — the autograded copy in feedback, the student's copy in validate — so a renamed heading renames
+the cell everywhere, with no list to keep in step. Two cells under one heading (a solution and its
+test, as in nbgrader's own docs course) are told apart by their kind, and numbered if that is not
+enough. An assignment's plug-in may name cells its own way (:func:`names_in`, e.g. Chapter 4's
+``TEST 1 · …``). The instructor's pages name them in the course's language whichever edition a
+student wrote (:func:`names_in_language`: the headings of that language's edition).
 """
+import pathlib
 import re
 
-from attnkit.gradecell import TEST_CELLS
+from ..assignments import assignment_of, edition_in
 
-__all__ = ["cell_names", "heading_above"]
+__all__ = ["cell_names", "heading_above", "names_in", "names_in_language"]
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _MARKUP = re.compile(r"`|\*\*")  # code and bold marks: the name is plain text
-_TEST_NUMBER = {test.grade_id: test.number for test in TEST_CELLS}
+KINDS = {"zh": {"test": "测试", "answer": "作答", "task": "任务"}, "en": {"test": "tests", "answer": "answer", "task": "task"}}
 
 
 def _source(cell) -> str:
@@ -41,21 +43,52 @@ def heading_above(cells, index: int) -> str:
     return ""
 
 
-def cell_names(nb) -> dict:
+def _kind(meta: dict) -> str:
+    if meta.get("task"):
+        return "task"
+    return "answer" if meta.get("solution") else "test"
+
+
+def cell_names(nb, lang: str = "zh") -> dict:
     """``{grade_id: name}`` of every graded cell of ``nb`` (a notebook or its JSON), in notebook order.
 
-    The name is the heading above the cell; a test cell's starts with ``TEST n · `` unless the
-    heading says so already; a cell with no heading above it keeps its grade id.
+    The name is the heading above the cell (a task's own heading, if it has one), or the cell's grade id if none;
+    two cells that would share a name get their kind after it (``… · 测试``), then a number if they still do.
     """
-    cells, names = nb.get("cells", []), {}
+    cells, found = nb.get("cells", []), []
     for index, cell in enumerate(cells):
         meta = cell.get("metadata", {}).get("nbgrader", {}) or {}
-        if not (meta.get("grade") and meta.get("grade_id")):
-            continue
-        grade_id = meta["grade_id"]
-        name = heading_above(cells, index) or grade_id
-        number = _TEST_NUMBER.get(grade_id)
-        if number is not None and not meta.get("solution") and f"TEST {number}" not in name:
-            name = f"TEST {number} · {name}"
-        names[grade_id] = name
-    return names
+        if meta.get("grade_id") and (meta.get("grade") or meta.get("task")):
+            own = heading_above([cell], 1) if meta.get("task") else ""  # a task states itself (never an answer: the student's)
+            found.append((meta["grade_id"], own or heading_above(cells, index) or meta["grade_id"], _kind(meta)))
+    names = [name for _, name, _ in found]
+    kinds = KINDS.get(lang, KINDS["en"])
+    named = [(g, f"{name} · {kinds[kind]}" if names.count(name) > 1 else name) for g, name, kind in found]
+    seen, result = {}, {}
+    for grade_id, name in named:
+        seen[name] = seen.get(name, 0) + 1
+        repeats = sum(n == name for _, n in named)
+        result[grade_id] = f"{name} ({seen[name]})" if repeats > 1 else name
+    return result
+
+
+def names_in(nb, assignment_id: str = "", config=None, lang: str = "zh") -> dict:
+    """:func:`cell_names`, then the names the assignment's plug-in gives (its ``cell_names(nb)``), if any."""
+    own = assignment_of(assignment_id, config).get("cell_names")(nb) if assignment_id else {}
+    return {**cell_names(nb, lang), **own}
+
+
+def names_in_language(course, assignment_id: str, lang: str, config=None) -> dict:
+    """``{grade_id: name}`` of ``assignment_id``'s graded cells as its ``lang`` edition names them (``实验题 1``,
+    "Lab question 1"): from the source notebooks of that edition when the course has them, else of the assignment
+    itself (:func:`coursekit.assignments.edition_in`); ``{}`` when neither is there."""
+    import nbformat
+
+    for edition in dict.fromkeys(filter(None, (edition_in(assignment_id, lang, config), assignment_id))):
+        notebooks = sorted((pathlib.Path(course) / "source" / edition).glob("*.ipynb"))
+        names = {}
+        for path in reversed(notebooks):  # a grade id two notebooks share: the first notebook's name
+            names.update(names_in(nbformat.read(path, as_version=4), edition, config, lang))
+        if notebooks:
+            return names
+    return {}

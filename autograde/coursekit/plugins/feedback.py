@@ -15,7 +15,9 @@ from nbgrader import utils
 from nbgrader.preprocessors import ClearHiddenTests
 from traitlets import List
 
-from attnkit.record import MIME
+from ..record import MIME
+
+from ..upstream.nbgrader import remove_hidden_tests
 
 __all__ = ["ClearHiddenTestsInFeedback"]
 
@@ -31,7 +33,7 @@ class ClearHiddenTestsInFeedback(ClearHiddenTests):
 
     def preprocess_cell(self, cell, resources, cell_index):
         if utils.is_grade(cell) and not utils.is_solution(cell):
-            self._remove_hidden_test_region(cell)
+            remove_hidden_tests(cell, self)
         if cell.cell_type == "code":
             cell.outputs = [o for o in cell.outputs if MIME not in o.get("data", {})]
         return cell, resources

@@ -3,11 +3,11 @@
 ``generate_feedback`` (the instructor's, the formgrader's button, any automatic path) exports
 with :class:`CourseFeedbackExporter` (``GenerateFeedback.exporter_class``), which renders the
 template ``templates/course_feedback`` — nbgrader's ``feedback`` template extended, not copied:
-each graded cell is named as the chapter names it (:func:`.cell_names.cell_names`), a written
+each graded cell is named as the assignment names it (:func:`.cell_names.names_in`), a written
 answer nobody has marked shows as pending (待批改, "awaiting marking") instead of ``0.0 / 1.0``, and
 the total says how many points are still pending. Every word of the page is in the notebook's
-language (its edition's, ``metadata.edition.language``; :data:`WORDS`), as everything else the
-student of that edition reads. :class:`GetGradesForFeedback` takes the place of
+language (:func:`coursekit.language.of_notebook`; :data:`WORDS`), as everything else its student
+reads. :class:`GetGradesForFeedback` takes the place of
 nbgrader's ``GetGrades`` and puts those facts where the template reads them; it also tells the
 instructor, in the log, how many answers are pending: the whole class once, then each student.
 """
@@ -15,17 +15,16 @@ import copy
 import pathlib
 import re
 
-from nbconvert.exporters import HTMLExporter, TemplateExporter
-from nbconvert.filters.highlight import Highlight2HTML
-from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
+from nbconvert.exporters import HTMLExporter
 from nbgrader import utils
 from nbgrader.api import Gradebook
 from nbgrader.preprocessors import GetGrades
 from traitlets.config import Config
 
-from attnkit.language import DEFAULT, of_notebook
-
-from .cell_names import cell_names
+from ..language import of_notebook
+from ..upstream.nbconvert import render_without_soup
+from ..upstream.nbgrader import show_score
+from .cell_names import names_in
 from .pending import PENDING, PendingAnswer, Tally, class_tallies, is_pending, student_line, total_line
 
 __all__ = ["CourseFeedbackExporter", "GetGradesForFeedback", "TEMPLATE", "TEMPLATES", "WORDS", "page_language",
@@ -59,12 +58,8 @@ _IMG_WITHOUT_ALT = re.compile(r"<img(?![^>]*\salt=)(?=[\s/>])")  # escaped code 
 
 
 def page_language(nb) -> str:
-    """The language of a feedback page: its notebook's edition (Chinese when it names none, or one the course has
-    not: the student's own notebook, so anything can be there)."""
-    try:
-        return of_notebook(nb)
-    except (ValueError, AttributeError, TypeError):
-        return DEFAULT
+    """The language of a feedback page: its notebook's (:func:`coursekit.language.of_notebook`)."""
+    return of_notebook(nb)
 
 
 def _still_pending(lang: str, tally: Tally) -> str:
@@ -95,7 +90,8 @@ class GetGradesForFeedback(GetGrades):
             self._told_class = True
             with Gradebook(info["db_url"]) as gradebook:
                 self.log.warning(total_line(info["assignment"], class_tallies(gradebook, info["assignment"])))
-        self._names, self._pending, self._lang = cell_names(nb), [], page_language(nb)
+        self._lang = page_language(nb)
+        self._names, self._pending = names_in(nb, info["assignment"], self.config, self._lang), []
         nb, resources = super().preprocess(nb, resources)
         tally = Tally.of(self._pending)
         resources["course_feedback"] = {"pending": tally.answers, "pending_points": tally.points,
@@ -108,9 +104,9 @@ class GetGradesForFeedback(GetGrades):
     def _get_score(self, cell, resources):
         meta = cell.metadata.nbgrader
         grade = self.gradebook.find_grade(meta["grade_id"], self.notebook_id, self.assignment_id, self.student_id)
-        meta["score"], meta["points"] = grade.score, grade.max_score
+        show_score(cell, grade)
         meta["name"] = self._names.get(meta["grade_id"], meta["grade_id"])
-        meta["pending"] = is_pending(utils.is_solution(cell), grade.manual_score)
+        meta["pending"] = is_pending(utils.is_solution(cell) or utils.is_task(cell), grade.manual_score)
         if meta["pending"]:
             self._pending.append(PendingAnswer(self.notebook_id, meta["grade_id"], float(grade.max_score)))
 
@@ -146,17 +142,11 @@ class CourseFeedbackExporter(HTMLExporter):
         """HTMLExporter's page without its BeautifulSoup pass, which costs about half a page's time.
 
         nbconvert renders, then parses the whole page (≈ 0.5 MB here) again only to give images without
-        one an ``alt`` and Lab-template cells a ``tabindex``. The course's page is nbgrader's classic
-        template, with no Lab cells, so only the ``alt`` is left to add, and a pattern does it.
+        one an ``alt`` and Lab-template cells a ``tabindex`` (:func:`coursekit.upstream.nbconvert.render_without_soup`
+        skips it). The course's page is nbgrader's classic template, with no Lab cells, so only the ``alt`` is left
+        to add, and a pattern does it.
         """
-        langinfo = nb.metadata.get("language_info", {})
-        lexer = langinfo.get("pygments_lexer", langinfo.get("name"))
-        self.register_filter("highlight_code",
-                             self.filters.get("highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self)))
-        resources = self._init_resources(resources)
-        data_types = WidgetsDataTypeFilter(notebook_metadata=self._nb_metadata, parent=self, resources=resources)
-        self.register_filter("filter_data_type", data_types)
-        page, resources = TemplateExporter.from_notebook_node(self, nb, resources, **kw)
+        page, resources = render_without_soup(self, nb, resources, **kw)
         return _IMG_WITHOUT_ALT.sub(f'<img alt="{WORDS[page_language(nb)]["image_alt"]}"', page), resources
 
 

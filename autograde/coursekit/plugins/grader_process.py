@@ -16,9 +16,8 @@ import select
 import socket
 import time
 
-from attnkit import language
-
 from ..faults import InfrastructureFault
+from ..language import of_notebook
 from ..sandbox.channel import ChannelBroken, Reader, send
 from . import kernel_client
 from .kernel_client import OUTPUTS
@@ -164,12 +163,9 @@ def grade_test_cell(cell, cell_index: int) -> None:
 
 def notebook_language(notebook) -> None:
     """nbclient's ``on_notebook_start`` hook (``c.Execute.on_notebook_start``): the grader writes its verdicts, and
-    the output cap its notes, in the notebook's language (``metadata.edition.language``; Chinese when it names none
-    or a language the course does not have)."""
+    the output cap its notes, in the notebook's language (:func:`coursekit.language.of_notebook`: the student's
+    metadata, so anything can be there; Chinese when it names none or a language the toolkit does not speak)."""
     client = kernel_client.current()
     if client is not None:
-        try:
-            client.lang = language.of_notebook(notebook)
-        except (ValueError, AttributeError, TypeError):  # the student's metadata: anything can be there
-            client.lang = language.DEFAULT
+        client.lang = of_notebook(notebook)
         client.cap.lang = client.lang

@@ -9,12 +9,14 @@ cell runner (:mod:`coursekit.sandbox.cells`): nbclient drives it through
 :class:`~.kernel_client.RunnerClient`, nbgrader's own ``Execute`` unchanged. ``ATTN_SANDBOX=off`` or
 ``c.GradingKernelManager.sandbox = False`` (for a machine that is itself the sandbox, e.g. a grading
 pod) forks the same runners from a template outside bubblewrap, with a warning for every kernel.
-A course that names a grader (``c.GradingKernelManager.grader``) gets a second process beside each
-notebook's kernel, forked from the same template: the grader process (:mod:`coursekit.sandbox.grader_host`,
-:mod:`.grader_process`), with a uid and a world of its own, which the kernel cannot see. Before each test
-cell it grades, it calls the student's functions in the kernel (through ``c.GradingKernelManager.call_hook``
-there, e.g. the chapter's delegation probe), and its verdict, never the kernel's, becomes the cell's
-outputs (:mod:`.kernel_client`).
+The template is made for every assignment the course declares (:mod:`coursekit.assignments`: what their
+plug-ins preload and show). A notebook of an assignment with a grader (``c.CourseKit.assignments``) gets
+a second process beside its kernel, forked from the same template: the grader process
+(:mod:`coursekit.sandbox.grader_host`, :mod:`.grader_process`), with a uid and a world of its own, which
+the kernel cannot see. Before each test cell it grades, it calls the student's functions in the kernel
+(through the plug-in's ``CALL_HOOK`` there, e.g. the chapter's delegation probe), and its verdict, never
+the kernel's, becomes the cell's outputs (:mod:`.kernel_client`). A plain nbgrader assignment's test
+cells run in the kernel, as nbgrader runs them.
 """
 import functools
 import os
@@ -29,16 +31,14 @@ import time
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Bool, Integer, Unicode, default
 
-import attnkit
-
+from ..assignments import for_notebook_folder, world_of
 from ..faults import KernelDidNotStart, grader_unreadable
-from ..sandbox import CACHE, HOME, Limits, SandboxUnavailable, acquire, missing_tool, parse_size, private_python, \
-    processes_of
-from ..sandbox.bubblewrap import GRADER, environment
+from ..sandbox import HOME, Limits, SandboxUnavailable, acquire, missing_tool, parse_size, private_python, processes_of
+from ..sandbox import side_files
+from ..sandbox.bubblewrap import GRADERS, SHARED, environment
 from ..sandbox.bytecode import compile_bytecode
 from ..sandbox.forkserver import ForkedKernel, template
 from ..settings import sandbox_default
-from .figure_cache import warm
 from .grader_process import GraderProcess
 from .kernel_client import RunnerClient
 from .output_cap import OutputCap
@@ -48,6 +48,7 @@ __all__ = ["TIMINGS", "GradingKernelManager"]
 UNSANDBOXED = ("GRADING WITHOUT A SANDBOX (ATTN_SANDBOX=off): this student's code runs with your rights and "
                "can read or change the grader, the gradebook and other students' work.")
 START_SECONDS = 30  # for a forked kernel to connect (the template itself may take longer, once)
+FILES_SECONDS = 5  # for the runner to send the files its notebook wrote (sandbox.side_files)
 # seconds of the last kernel this process ran: "kernel" (start until ready), "cells", "kernel_cpu"; read by workers
 TIMINGS = {}
 
@@ -60,8 +61,6 @@ class GradingKernelManager(AsyncKernelManager):
     ZMQ ports) is used.
     """
 
-    grader = Unicode("", help="The course's grader (…/grader/__init__.py); the kernel gets it as "
-                              "ATTN_GRADER. Empty: the kernel inherits nbgrader's environment.").tag(config=True)
     sandbox = Bool(help="Run every grading kernel in the sandbox (coursekit.sandbox). Default: on, "
                         "unless the environment says ATTN_SANDBOX=off.").tag(config=True)
     memory = Unicode("2G", help="Address space of each process in the sandbox (e.g. 2G).").tag(config=True)
@@ -69,26 +68,20 @@ class GradingKernelManager(AsyncKernelManager):
     scratch = Unicode("64M", help="Size of the private home holding the copy of the submission.").tag(config=True)
     tmp = Unicode("64M", help="Size of the sandbox's /tmp.").tag(config=True)
     file_size = Unicode("32M", help="Largest file the sandboxed kernel may write.").tag(config=True)
-    figure_cache = Unicode(help="The chapter's cached figures, shown read-only to the kernel "
-                                "(default: $ATTNKIT_CACHE_DIR or ~/.cache/attnkit).").tag(config=True)
     cell_output_limit = Integer(
         300_000, help="Bytes of output one cell keeps while grading; beyond it the output is cut with a note "
                       "(-1: no limit). Short execute results (scores) and errors are always kept.").tag(config=True)
     notebook_output_limit = Integer(
         1_200_000, help="Bytes of output a whole notebook keeps while grading (-1: no limit).").tag(config=True)
-    call_hook = Unicode("", help="'module:function' through which the kernel calls the student's functions for the "
-                                 "grader (e.g. a delegation probe); empty: called plainly.").tag(config=True)
+    files_back = Integer(20, help="Files a sandboxed notebook writes next to itself that are brought back into its "
+                                  "folder, as nbgrader's own kernels leave them (new regular files only).").tag(config=True)
+    files_back_size = Unicode("2M", help="Bytes of those files brought back, in all.").tag(config=True)
 
-    _runner = _sock = _folder = _identity = _grader = None
+    _runner = _sock = _folder = _identity = _grader = _assignment = _world = _client = _submission = None
 
     @default("sandbox")
     def _sandbox_default(self):
         return sandbox_default()
-
-    @default("figure_cache")
-    def _figure_cache_default(self):
-        from attnkit.static import cache_dir
-        return str(cache_dir())
 
     def limits(self) -> Limits:
         return Limits(memory=parse_size(self.memory, "GradingKernelManager.memory"),
@@ -108,9 +101,10 @@ class GradingKernelManager(AsyncKernelManager):
         started = time.perf_counter()
         TIMINGS.clear()
         env = dict(kw.get("env") or os.environ)
-        submission = kw.get("cwd") or os.getcwd()
-        if self.grader:  # the machine's fault, never a 0 for every test cell of every student
-            fault = grader_unreadable(pathlib.Path(self.grader).parent, self.sandbox and os.geteuid() == 0)
+        submission = self._submission = kw.get("cwd") or os.getcwd()
+        self._assignment, self._world = for_notebook_folder(submission, self.config), world_of(self.config)
+        if self._assignment.grader:  # the machine's fault, never a 0 for every test cell of every student
+            fault = grader_unreadable(pathlib.Path(self._assignment.grader).parent, self.sandbox and os.geteuid() == 0)
             if fault is not None:
                 raise fault
         if self.sandbox:
@@ -118,9 +112,9 @@ class GradingKernelManager(AsyncKernelManager):
         else:
             self.log.warning(UNSANDBOXED)
             env.pop("ATTN_GRADER", None)  # the kernel is never told where the grader is
-            env["ATTN_CALL_HOOK"] = self.call_hook
+            env["ATTN_CALL_HOOK"] = self._assignment.get("CALL_HOOK")
         self._runner, self._sock = self._start_runner(submission, env)
-        if self.grader:
+        if self._assignment.grader:
             try:
                 self._grader = self._start_grader(env)
             except BaseException:
@@ -131,8 +125,9 @@ class GradingKernelManager(AsyncKernelManager):
 
     def client(self, **kwargs) -> RunnerClient:
         cap = OutputCap(self.cell_output_limit, self.notebook_output_limit)
-        return RunnerClient(self._sock, self._runner, cap, self.log, on_broken=self._runner.kill, grader=self._grader,
+        self._client = RunnerClient(self._sock, self._runner, cap, self.log, on_broken=self._runner.kill, grader=self._grader,
                             timeouts=(self.config.Execute.get("timeout", 30), self.config.Execute.get("iopub_timeout", 4)))
+        return self._client
 
     async def is_alive(self) -> bool:
         return self._runner is not None and self._runner.poll() is None
@@ -145,11 +140,22 @@ class GradingKernelManager(AsyncKernelManager):
     async def shutdown_kernel(self, now: bool = False, restart: bool = False) -> None:
         if self._runner is not None:
             TIMINGS.update(cells=time.perf_counter() - self._ready, kernel_cpu=self._runner.cpu_seconds())
+            if self.sandbox and self._client is not None and self._submission is not None:
+                await self._files_back()
         self._release()
+
+    async def _files_back(self) -> None:
+        """The files the notebook wrote next to itself, out of the sandbox's copy into its folder, as nbgrader's own
+        kernels leave them (coursekit.sandbox.side_files: new regular files only, capped)."""
+        limits = {"max_files": self.files_back, "max_bytes": parse_size(self.files_back_size,
+                                                                        "GradingKernelManager.files_back_size")}
+        sent = await self._client.fetch_files(limits, FILES_SECONDS)
+        if sent is not None:
+            side_files.write(sent, self._submission, self.log, limits["max_files"], limits["max_bytes"])
 
     def _release(self) -> None:
         """Kill the runner (everything it started goes with it) and the grader process, free their uids and folders."""
-        grader, self._grader = self._grader, None
+        grader, self._grader, self._client = self._grader, None, None
         if grader is not None:
             grader.stop()
         runner, self._runner = self._runner, None
@@ -174,16 +180,22 @@ class GradingKernelManager(AsyncKernelManager):
         that closed its socket may still be running."""
         self._release()
 
+    def start_template(self) -> None:
+        """Start the kernel template now, so that the first notebook does not wait for its imports (≈ 2 s): what a
+        student's server does when it starts (:mod:`.students`). Only outside the sandbox: a sandboxed template is
+        started by the grading command that needs it."""
+        if not self.sandbox:
+            template(False, world_of(self.config), dict(os.environ), sandboxed=False)
+
     # ---------- the runner ----------
 
     async def _before_sandboxed_start(self) -> None:
-        problem = missing_tool() or private_python()
+        problem = missing_tool() or private_python(self._world.folders)
         if problem:
             raise SandboxUnavailable(problem)
-        if self.grader:
-            await warm(pathlib.Path(self.grader).parent.parent, self.figure_cache, self.log)
-            compile_bytecode(pathlib.Path(self.grader).parent)  # read-only in the sandbox: no __pycache__ of its own
-        compile_bytecode(pathlib.Path(attnkit.__file__).parent)  # the same for the private attnkit each test cell loads
+        await self._assignment.prepare(self.log)
+        for folder in (*self._world.graders, *self._world.folders):
+            compile_bytecode(folder)  # read-only in the sandbox: no __pycache__ of their own
 
     def _start_runner(self, submission: str, env: dict):
         """A forked kernel that runs cells sent to it over a socket: (its process, the socket)."""
@@ -226,13 +238,14 @@ class GradingKernelManager(AsyncKernelManager):
 
     def _grader_request(self, env: dict, folder: pathlib.Path, identity) -> dict:
         if not self.sandbox:
-            return {"grader": self.grader, "folder": str(folder), "workdir": str(folder), "env": env}
+            return {"grader": self._assignment.grader, "folder": str(folder), "workdir": str(folder), "env": env}
         uid = identity.uid if identity.privileged else 0
         if identity.privileged:
             os.chown(folder, uid, uid)
         limits, workdir = self.limits(), f"{HOME}/grader"
-        return {"grader": f"{GRADER}/__init__.py", "folder": str(folder), "home": HOME, "workdir": workdir, "uid": uid,
-                "limits": self._limits_request(limits), "env": environment(env, workdir, True, False, limits)}
+        grader = f"{GRADERS}/{self._world.grader_index(self._assignment.grader)}/__init__.py"  # where it is inside
+        return {"grader": grader, "folder": str(folder), "home": HOME, "workdir": workdir, "uid": uid,
+                "limits": self._limits_request(limits), "env": environment(env, workdir, limits, grader=grader)}
 
     def _fail_start(self, why: str, folder: pathlib.Path):
         """Stop what was started and say why it never became ready, with what it or its template wrote."""
@@ -245,15 +258,14 @@ class GradingKernelManager(AsyncKernelManager):
 
     def _plain_request(self, submission: str, env: dict) -> dict:
         """Unsandboxed: the kernel runs in the submission's own folder, with nbgrader's environment."""
-        self._template = template(False, None, self.figure_cache, env, sandboxed=False)
+        self._template = template(False, self._world, env, sandboxed=False)
         self._folder = self._template.kernel_folder()
         return {"folder": str(self._folder), "workdir": str(pathlib.Path(submission).resolve()), "env": env}
 
     def _sandboxed_request(self, submission: str, env: dict) -> dict:
         """A uid, a folder in the template's (the socket, the submission's copy), the kernel's world."""
         self._identity = acquire()
-        grader = pathlib.Path(self.grader).parent if self.grader else None
-        self._template = template(self._identity.privileged, grader, self.figure_cache, env)
+        self._template = template(self._identity.privileged, self._world, env)
         self._folder = folder = self._template.kernel_folder()
         shutil.copytree(submission, folder / "submission", symlinks=True)
         uid = self._identity.uid if self._identity.privileged else 0  # uid 0 of the template's user namespace
@@ -262,11 +274,12 @@ class GradingKernelManager(AsyncKernelManager):
                 os.chown(path, uid, uid, follow_symlinks=False)
         limits = self.limits()
         workdir = f"{HOME}/{pathlib.Path(submission).name}"
-        has_cache = bool(self.figure_cache) and pathlib.Path(self.figure_cache).is_dir()
+        shared = bool(self._world.shared) and pathlib.Path(self._world.shared).is_dir()
         return {
             "folder": str(folder), "home": HOME, "workdir": workdir, "uid": uid, "limits": self._limits_request(limits),
-            "env": environment(env, workdir, False, has_cache, limits, self.call_hook),
-            "fonts": f"{CACHE}/matplotlib" if has_cache else None}
+            "env": environment(env, workdir, limits, call_hook=self._assignment.get("CALL_HOOK"),
+                               shared_env=self._world.shared_env if shared else ""),
+            "fonts": f"{SHARED}/matplotlib" if shared else None}
 
     def _limits_request(self, limits) -> dict:
         return {"memory": limits.memory, "processes": self._processes(limits), "scratch": limits.scratch,

@@ -142,6 +142,7 @@ class RunnerClient:
         self._parent, self._clear_pending = "", False
         self._served, self._sent_channel = True, False
         self.verdict_next = self._verdict = None  # the grader's verdict on the next cell; on the cell running
+        self.files = None  # what the runner sent when asked for the files its cells wrote (sandbox.side_files)
 
     # ---------- what nbclient calls ----------
 
@@ -191,6 +192,21 @@ class RunnerClient:
             self._break(f"the kernel did not take the next cell ({exc})", closed=True)
         return msg_id
 
+    async def fetch_files(self, limits: dict, timeout: float) -> dict | None:
+        """The files the kernel's cells wrote next to the notebook, as the runner sends them (untrusted data:
+        :func:`coursekit.sandbox.side_files.write` checks it); None if it does not answer within ``timeout`` s."""
+        self.files = None
+        try:
+            send(self.wire.sock, {"files": limits})
+        except OSError:
+            return None
+        deadline = time.monotonic() + timeout
+        while self.files is None and not self.wire.broken and time.monotonic() < deadline:
+            self.wire.pump()
+            if self.files is None:
+                await self.wire.wait_readable(min(0.25, max(deadline - time.monotonic(), 0)))
+        return self.files
+
     # ---------- serving the grader's calls (.grader_process) ----------
 
     def serve_calls(self, kernel_end) -> None:
@@ -235,6 +251,8 @@ class RunnerClient:
             return None  # printed by a function while the grader called it: never shown
         if kind == "served":
             self._served = True
+        elif kind == "files":
+            self.files = content
         elif kind == "kernel_info" and self.language_info is None:
             if not isinstance(content.get("language_info"), dict):
                 return self._break("a kernel_info without language_info")

@@ -13,35 +13,17 @@ nbgrader does, then
   pending answers than the gradebook still holds was generated before the marking: it is named, with
   the command that brings it up to date. Nothing is held back.
 """
-import glob
-import os
-import pathlib
-import re
-
 from nbgrader.api import Gradebook
 from nbgrader.exchange.default.release_feedback import ExchangeReleaseFeedback
 
 from ..service import student_status
 from ..service.inbox import SECRET_FILE
 from ..service.notice import is_notice
+from ..upstream.nbgrader import released_pages
 from .feedback_page import page_score, page_tally
 from .pending import PENDING, Tally, class_tallies, student_line, total_line
 
 __all__ = ["ReleaseFeedbackTellingPending", "released_pages", "released_status"]
-
-
-def released_pages(coursedir, src_path: str) -> dict:
-    """``{student: [page, …]}`` of the feedback pages nbgrader's release copies from ``src_path``."""
-    excluded = set(filter(None, (coursedir.student_id_exclude or "").split(",")))
-    pattern = re.escape(os.path.sep).join([
-        coursedir.format_path(coursedir.feedback_directory, "(?P<student_id>.*)", coursedir.assignment_id, escape=True),
-        ".*\\.html"])
-    pages = {}
-    for page in sorted(glob.glob(os.path.join(src_path, "*.html"))):
-        found = re.match(pattern, page)
-        if found and found.group("student_id") not in excluded:
-            pages.setdefault(found.group("student_id"), []).append(pathlib.Path(page))
-    return pages
 
 
 def released_status(assignment: str, timestamp: str, pages: list) -> student_status.FeedbackStatus:

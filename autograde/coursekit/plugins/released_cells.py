@@ -10,14 +10,13 @@ nbgrader still puts the master's source back into every locked cell, as before.
 
 nbgrader looks each nbgrader cell up in the gradebook with queries of its own (the source cell, then
 the graded cell; ours asked for the source cell a second time): about 50 ORM queries per student,
-a quarter of a ``make grade`` worker's CPU. :class:`CellsAtOnce` answers those look-ups from one
-query per kind of cell, with nbgrader's own results and errors.
+a quarter of a ``make grade`` worker's CPU. :class:`~coursekit.upstream.nbgrader.CellsAtOnce` answers
+those look-ups from one query per kind of cell, with nbgrader's own results and errors.
 """
-import collections
-
 from nbformat import NotebookNode
-from nbgrader.api import Assignment, GradeCell, Notebook, SourceCell, TaskCell
-from nbgrader.preprocessors import ClearHiddenTests, OverwriteCells
+from nbgrader.preprocessors import OverwriteCells
+
+from ..upstream.nbgrader import CellsAtOnce, remove_hidden_tests
 
 __all__ = ["METADATA", "CellsAtOnce", "OverwriteCellsFromRelease", "changed_cells", "with_release_check"]
 
@@ -27,47 +26,8 @@ METADATA = "attnkit"  # the autograded notebook's metadata key: {"changed_cells"
 def _as_released(source_cell) -> str:
     """The source a student was given for this cell: hidden regions cleared, as generate_assignment does."""
     cell = NotebookNode(cell_type=source_cell.cell_type, source=source_cell.source, metadata={})
-    ClearHiddenTests()._remove_hidden_test_region(cell)
+    remove_hidden_tests(cell)
     return cell.source
-
-
-class CellsAtOnce:
-    """A ``Gradebook`` whose ``find_source_cell`` and ``find_graded_cell`` for one notebook come from one query
-    per kind of cell; anything else (and a name that is missing or not unique) is the gradebook's own answer."""
-
-    def __init__(self, gradebook, notebook: str, assignment: str):
-        self.gradebook, self._notebook = gradebook, (notebook, assignment)
-        self._source = self._unique(SourceCell)
-        self._graded = {**self._unique(TaskCell), **self._unique(GradeCell)}  # nbgrader tries GradeCell first
-
-    def _unique(self, kind) -> dict:
-        notebook, assignment = self._notebook
-        rows = (self.gradebook.db.query(kind)
-                .join(Notebook, Notebook.id == kind.notebook_id)
-                .join(Assignment, Assignment.id == Notebook.assignment_id)
-                .filter(Notebook.name == notebook, Assignment.name == assignment).all())
-        count = collections.Counter(row.name for row in rows)
-        return {row.name: row for row in rows if count[row.name] == 1}
-
-    def find_source_cell(self, name: str, notebook: str, assignment: str):
-        if (notebook, assignment) == self._notebook and name in self._source:
-            return self._source[name]
-        return self.gradebook.find_source_cell(name, notebook, assignment)
-
-    def find_graded_cell(self, name: str, notebook: str, assignment: str):
-        if (notebook, assignment) == self._notebook and name in self._graded:
-            return self._graded[name]
-        return self.gradebook.find_graded_cell(name, notebook, assignment)
-
-    def __getattr__(self, name: str):
-        return getattr(self.gradebook, name)
-
-    def __enter__(self):
-        self.gradebook.__enter__()
-        return self
-
-    def __exit__(self, *exc):
-        return self.gradebook.__exit__(*exc)
 
 
 def _same(a: str, b: str) -> bool:

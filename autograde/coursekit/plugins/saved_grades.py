@@ -12,17 +12,20 @@ nbgrader's rules to each cell, and commits once. The rules are nbgrader 0.9's, u
 * a solution or task cell: the auto comment is "No response." when the cell is as released
   (same checksum), else none. A task cell never gets it.
 
+(the rules themselves: :func:`coursekit.upstream.nbgrader.auto_score`, :func:`~coursekit.upstream.nbgrader.auto_comment`)
+
 ``tests/unit/test_plugins_saved_grades.py`` checks that a gradebook written this way equals one
 written by nbgrader's ``SaveAutoGrades``, row by row.
 """
-from nbgrader import utils
 from nbgrader.api import Comment, Grade, Gradebook
 from nbgrader.preprocessors import SaveAutoGrades
 from sqlalchemy.orm import joinedload
 
+from ..upstream.nbgrader import NO_RESPONSE_COMMENT, auto_comment, auto_score
+
 __all__ = ["SaveAutoGradesAtOnce", "with_grades_saved_at_once"]
 
-NO_RESPONSE = "No response."  # nbgrader's auto comment on an answer left as released
+NO_RESPONSE = NO_RESPONSE_COMMENT  # nbgrader's auto comment on an answer left as released
 
 
 class SaveAutoGradesAtOnce(SaveAutoGrades):
@@ -44,14 +47,10 @@ class SaveAutoGradesAtOnce(SaveAutoGrades):
         return nb, resources
 
     def _add_score(self, cell, resources) -> None:
-        grade = self._row(self._grades, cell, self.gradebook.find_grade)
-        grade.auto_score, _ = utils.determine_grade(cell, self.log)
-        grade.needs_manual_grade = grade.manual_score is not None or grade.auto_score is None
+        auto_score(self._row(self._grades, cell, self.gradebook.find_grade), cell, self.log)
 
     def _add_comment(self, cell, resources) -> None:
-        comment = self._row(self._comments, cell, self.gradebook.find_comment)
-        as_released = cell.metadata.nbgrader.get("checksum", None) == utils.compute_checksum(cell)
-        comment.auto_comment = NO_RESPONSE if as_released and not utils.is_task(cell) else None
+        auto_comment(self._row(self._comments, cell, self.gradebook.find_comment), cell)
 
     def _row(self, rows: dict, cell, find):
         """The preloaded row of ``cell``; a cell missing from the submission's rows is looked up as nbgrader does

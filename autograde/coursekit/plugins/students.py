@@ -8,11 +8,18 @@ forked from a pre-imported template, outside the sandbox since it is the student
 questions still unanswered in one Chinese entry (:func:`.validation.name_unanswered_questions`):
 nbgrader offers no setting for that, so it is done here, by the one program that shows it.
 
+Validate's first press would wait ≈ 2 s for the kernel template's imports, so the server starts the template
+in the background as it starts (:meth:`.kernel.GradingKernelManager.start_template`); it lives as long as the
+server, as it would after that first press.
+
 It also watches the student's submissions' feedback status (:mod:`.feedback_watch`) and tells their
 Lab as soon as feedback is out, or why it will not come automatically (the course's Lab extension,
 ``coursekit/labextension``, shows it).
 """
+import threading
+
 from . import feedback_watch
+from .kernel import GradingKernelManager
 from .validation import name_unanswered_questions
 
 __all__ = ["EXTENSION"]
@@ -27,6 +34,7 @@ def _jupyter_server_extension_points():
 def _load_jupyter_server_extension(serverapp) -> None:
     name_unanswered_questions()
     serverapp.log.info("the course's Validate: unanswered written questions named in one entry")
+    threading.Thread(target=_start_template, args=(serverapp,), name="kernel-template", daemon=True).start()
     try:
         watch = feedback_watch.start(serverapp)
     except Exception:  # Validate stays the course's; only the notifications are missing, and the log says why
@@ -35,3 +43,14 @@ def _load_jupyter_server_extension(serverapp) -> None:
     if watch is not None:
         serverapp.log.info(f"feedback of course {watch.course_id} watched every {feedback_watch.LOOK_SECONDS:g} s; "
                            f"the Lab is told by the event {feedback_watch.SCHEMA_ID}")
+
+
+def _start_template(serverapp) -> None:
+    """The kernel template Validate forks from, started ahead; a failure is only logged (Validate then starts it)."""
+    from nbgrader.server_extensions.validate_assignment.handlers import ValidateAssignmentHandler
+
+    try:
+        config = ValidateAssignmentHandler.load_config(None)  # the settings Validate reads (the loader uses no handler)
+        GradingKernelManager(config=config).start_template()
+    except Exception:  # noqa: BLE001 -- the first Validate starts it again and reports what is wrong
+        serverapp.log.exception("the kernel template for Validate could not be started ahead")

@@ -5,32 +5,32 @@ nbgrader reports each written answer left as released as a failed cell of its ow
 the stub as "source" and ``You did not provide a response.`` as the error — eight identical
 entries that name no question and bury the code's verdict. :func:`name_unanswered_questions`
 makes the Validator fold them into **one** entry that lists the questions by the chapter's
-names (:func:`.cell_names.cell_names`) and says, apart, how the code did: every test cell
-passed, or which did not (those keep nbgrader's own entries above it, each with its chapter
-``name`` added).
-Every word is the notebook's edition's (:data:`TEXT`, ``metadata.edition.language``), and the
-results say that language (``"language"``, beside nbgrader's keys), so that the student of each
-edition reads only their language: nbgrader's Validate dialog words its frame (and its "Partial
-credit; …") in English, and the course's Lab extension says it in the notebook's language and
-shows each failing cell by its name (``coursekit/labextension/src/validation.ts``).
+names (:func:`.cell_names.names_in`) and says, apart, how the code did: every test cell
+passed, or which did not (those keep nbgrader's own entries above it, each with its ``name``
+added). Every word is in the notebook's language (:data:`TEXT`, :func:`coursekit.language.of_notebook`),
+and the results say that language (``"language"``, beside nbgrader's keys), so that each student reads
+only their own: nbgrader's Validate dialog words its frame (and its "Partial credit; …") in English,
+and the course's Lab extension says it in the notebook's language and shows each failing cell by its
+name (``coursekit/labextension/src/validation.ts``).
 
 nbgrader 0.9 builds its ``Validator`` itself (the CLI, the Validate button's handler) and offers
-no setting for this, so the class's ``validate`` is wrapped, in the process that imports
-:mod:`coursekit.plugins` — as :func:`.output_cap.cap_validator_outputs` swaps its preprocessors.
-Wrapping twice changes nothing. What nbgrader decides (pass/fail, the other entries) is unchanged.
+no setting for this, so the class's ``validate`` is wrapped
+(:func:`coursekit.upstream.nbgrader.fold_validate_results`) by the one program that shows the result:
+the students' server extension (:mod:`.students`). Wrapping twice changes nothing. What nbgrader
+decides (pass/fail, the other entries) is unchanged.
 """
 import os
 
 from nbformat import current_nbformat, read
 from nbgrader import utils
-from nbgrader.validator import Validator
 
-from .cell_names import cell_names
-from .feedback_page import page_language
+from ..language import of_notebook
+from ..upstream.nbgrader import NO_RESPONSE_ERROR, fold_validate_results
+from .cell_names import names_in
 
 __all__ = ["NO_RESPONSE", "TEXT", "name_unanswered_questions", "unanswered_entry"]
 
-NO_RESPONSE = "You did not provide a response."  # nbgrader's error for an answer left as released
+NO_RESPONSE = NO_RESPONSE_ERROR  # nbgrader's error for an answer left as released
 # What Validate says, by the notebook's language: the same keys, the same placeholders.
 TEXT = {
     "zh": {"source": "{n} 道书面题还没有作答", "unanswered": "还没有作答的书面题（{n} 道）：",
@@ -71,15 +71,21 @@ def _named(entry: dict, names: dict) -> dict:
     return dict(entry, name=names.get(entry["source"], ""))
 
 
-def _fold(results: dict, nb) -> dict:
-    """``results`` with the entries of unanswered written answers folded into :func:`unanswered_entry` (in the
-    notebook's language), the test cells' entries named."""
+def _fold(results: dict, nb, assignment: str = "", config=None) -> dict:
+    """``results`` with the notebook's language beside nbgrader's keys, the entries of unanswered written answers
+    folded into :func:`unanswered_entry` (in that language) and each test cell's entry named.
+
+    Only answers nbgrader itself reported are folded: with ``--Validator.ignore_checksums`` it reports none (it
+    cannot tell an answer as released without the checksum), and neither does the fold."""
+    lang = of_notebook(nb)
+    results = dict(results, language=lang)  # the course's Lab extension frames nbgrader's dialog in it
     if "failed" not in results:
         return results
-    lang, names = page_language(nb), cell_names(nb)
+    names = names_in(nb, assignment, config, lang)
     tests = [cell for cell in nb.cells if utils.is_grade(cell) and not utils.is_solution(cell)]
     by_source = {cell.source.strip(): names[cell.metadata.nbgrader["grade_id"]] for cell in tests}
-    written = [cell for cell in nb.cells if _unanswered(cell)]
+    reported = {entry["source"] for entry in results["failed"] if entry.get("raw_error") == NO_RESPONSE}
+    written = [cell for cell in nb.cells if _unanswered(cell) and cell.source.strip() in reported]
     left = {cell.source.strip() for cell in written}
     kept = [_named(entry, by_source) for entry in results["failed"]
             if not (entry["source"] in left and entry["raw_error"] == NO_RESPONSE)]
@@ -92,18 +98,11 @@ def _fold(results: dict, nb) -> dict:
 
 
 def name_unanswered_questions() -> None:
-    """Wrap ``Validator.validate`` once so that its results go through :func:`_fold` (idempotent)."""
-    original = Validator.validate
-    if getattr(original, "folds_unanswered", False):
-        return
+    """Make ``Validator.validate``'s results go through :func:`_fold` (once: asked again, nothing changes)."""
+    fold_validate_results(_fold_file, "folds_unanswered")
 
-    def validate(self, filename):
-        results = original(self, filename)
-        nb = read(os.path.abspath(filename), as_version=current_nbformat)
-        # the notebook's language beside nbgrader's keys: the course's Lab extension frames the dialog in it
-        return dict(_fold(results, nb), language=page_language(nb))
 
-    validate.folds_unanswered = True
-    validate.__wrapped__ = original
-    validate.__doc__ = original.__doc__
-    Validator.validate = validate
+def _fold_file(results: dict, filename: str, config) -> dict:
+    """:func:`_fold` for the notebook ``filename``; its assignment is the folder it lies in (as nbgrader keeps them)."""
+    path = os.path.abspath(filename)
+    return _fold(results, read(path, as_version=current_nbformat), os.path.basename(os.path.dirname(path)), config)

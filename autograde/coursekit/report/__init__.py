@@ -2,8 +2,9 @@
 
 * :mod:`.grades` — the class's scores as the gradebook holds them (the authoritative points);
   the grader's records come from :mod:`coursekit.autograded`;
-* :mod:`.tables` — both joined into the tables the instructor reads;
+* :mod:`.tables` — both joined into the tables the instructor reads (with what to reteach for each mistake, from
+  the assignment's plug-in, :mod:`coursekit.assignments`);
+* :mod:`.written` — per written question, what manual marking has done;
 * :mod:`.csv_files`, :mod:`.html_page`, :mod:`.figures` — the tables written out (CSV, one HTML page, SVG);
-* :mod:`.reteach` — what to reteach for each diagnosed mistake;
 * :mod:`.command` — ``python -m coursekit.report``.
 """

@@ -1,13 +1,14 @@
-"""``make report``: the class report of each edition of the chapter, written next to the course.
+"""``make report``: the class report of an assignment (of each of its editions), written next to the course.
 
-    cd <course> && python -m coursekit.report [--assignment ch04_attention] [--db-url URL] [--out DIR]
+    cd <course> && python -m coursekit.report [--assignment NAME] [--db-url URL] [--out DIR]
 
 Reads the gradebook that :func:`coursekit.gradebook.resolve_gradebook` picks and the grader's
 records in ``autograded/``; writes ``reports/<assignment>/index.html`` and three CSV files;
-prints progress and a one-screen summary. Without ``--assignment``: one report per edition of the
-chapter that is in the gradebook (``ch04_attention``, ``ch04_attention_en``:
-:func:`coursekit.editions.chapter_assignments`). Everything it writes and says is in the course's
-language (``c.CourseKit.language``, Chinese unless the config says otherwise).
+prints progress and a one-screen summary. Without ``--assignment`` (or ``$ASSIGNMENT``): the
+gradebook's only assignment, or each edition of one (``ch04_attention``, ``ch04_attention_en``:
+:func:`coursekit.assignments.one_work`), else the course's (:func:`coursekit.assignments.default_assignments`).
+Everything it writes and says is in the course's language (``c.CourseKit.language``, Chinese unless
+the config says otherwise).
 """
 import argparse
 import os
@@ -16,12 +17,11 @@ import sys
 
 from nbgrader.api import MissingEntry
 
-from attnkit.language import DEFAULT
-
-from ..editions import chapter_assignments
-from ..gradebook import describe, resolve_gradebook, sqlite_file
+from ..assignments import assignment_of, default_assignments, one_work
+from ..gradebook import describe, open_gradebook, resolve_gradebook, sqlite_file
+from ..language import DEFAULT
 from ..paths import find_course
-from ..settings import course_language
+from ..settings import course_config, course_language
 from .csv_files import write_csvs
 from .grades import read_class
 from .html_page import render
@@ -39,7 +39,7 @@ TEXT = {
            "no_gradebook": "{gradebook} 没有成绩册：先评分（make grade，或在 {course} 里运行 nbgrader autograde）",
            "not_in_gradebook": "成绩册 {gradebook} 里没有作业 {assignment!r}：用 --assignment（make 用 ASSIGNMENT=…）"
                                "指定一个已经 generate 并 autograde 过的作业",
-           "none_in_gradebook": "成绩册 {gradebook} 里还没有本章的作业（{assignments}）：先 generate_assignment 并评分"},
+           "none_in_gradebook": "成绩册 {gradebook} 里还没有这些作业（{assignments}）：先 generate_assignment 并评分"},
     "en": {"reading": "reading the gradebook {gradebook} ...",
            "summary": "{assignment}: {students} students — {graded} graded, {not_graded} not graded (0 with a reason), "
                       "{missing} without a submission, {pending} submitted but not autograded yet; {diagnosed} with "
@@ -50,8 +50,8 @@ TEXT = {
                            "{course})",
            "not_in_gradebook": "assignment {assignment!r} is not in the gradebook {gradebook}: pass --assignment "
                                "(or ASSIGNMENT=… for make) naming one that was generated and autograded",
-           "none_in_gradebook": "none of the chapter's assignments ({assignments}) is in the gradebook {gradebook} "
-                                "yet: generate and grade one first"},
+           "none_in_gradebook": "none of the assignments {assignments} is in the gradebook {gradebook} yet: generate "
+                                "and grade one first"},
 }
 
 
@@ -73,18 +73,28 @@ def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr
     course = pathlib.Path(course)
     out_dir = pathlib.Path(out_dir or course / "reports" / assignment)
     print(TEXT[lang]["reading"].format(gradebook=describe(url)), file=out, flush=True)
-    report = build_report(course, read_class(url, assignment), out, lang)
+    declared = assignment_of(assignment, course_config(course))
+    notes = declared.get("reteach")  # the plug-in's, said in the report's language
+    report = build_report(course, read_class(url, assignment), out, lambda bug: notes(bug, lang),
+                          bool(declared.grader), lang)
     out_dir.mkdir(parents=True, exist_ok=True)
-    write_csvs(report, out_dir, lang)
+    write_csvs(report, out_dir)
     (out_dir / "index.html").write_text(render(report, lang), encoding="utf-8")
     print("\n".join(_summary_lines(report, out_dir, lang)), file=out, flush=True)
     return out_dir
 
 
+def _assignments_of(url: str, config) -> list:
+    """The gradebook's assignment when it holds exactly one, or the editions of one; ``[]`` otherwise."""
+    with open_gradebook(url) as gradebook:
+        names = [a.name for a in gradebook.assignments]
+    return one_work(names, config)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="make report", description=__doc__.split("\n")[0])
-    parser.add_argument("--assignment", default=os.environ.get("ASSIGNMENT") or None,
-                        help="the assignment (default: each edition of the chapter in the gradebook)")
+    parser.add_argument("--assignment", default="", help="the assignment (default: $ASSIGNMENT, else the gradebook's "
+                                                         "or the course's only one, or each of its editions)")
     parser.add_argument("--course", default=None, help="the course folder (default: the current one when it "
                                                        "holds nbgrader_config.py, else the repository's autograde/)")
     parser.add_argument("--db-url", default=None, help="gradebook URL (default: DB_URL, the course config, "
@@ -101,22 +111,25 @@ def main(argv=None) -> int:
     if database is not None and not database.exists():
         print(text["no_gradebook"].format(gradebook=describe(url), course=course), file=sys.stderr)
         return 2
-    if args.assignment:
-        try:
-            write_report(course, args.assignment, url, args.out, lang=lang)
-        except MissingEntry:
-            print(text["not_in_gradebook"].format(assignment=args.assignment, gradebook=describe(url)), file=sys.stderr)
-            return 2
-        return 0
+    config = course_config(course)
+    try:
+        named = args.assignment or os.environ.get("ASSIGNMENT", "").strip()
+        assignments = [named] if named else (_assignments_of(url, config) or default_assignments(course, config))
+    except ValueError as error:
+        parser.error(str(error))
     written = 0
-    for assignment in chapter_assignments():
+    for assignment in assignments:
+        out_dir = args.out and (pathlib.Path(args.out) / assignment if len(assignments) > 1 else args.out)
         try:
-            write_report(course, assignment, url, args.out and pathlib.Path(args.out) / assignment, lang=lang)
+            write_report(course, assignment, url, out_dir, lang=lang)
             written += 1
-        except MissingEntry:  # an edition not generated in this course
+        except MissingEntry:  # an edition not generated in this course: the others are still reported
             continue
-    if not written:
-        print(text["none_in_gradebook"].format(assignments=", ".join(chapter_assignments()), gradebook=describe(url)),
+    if written:
+        return 0
+    if len(assignments) == 1:
+        print(text["not_in_gradebook"].format(assignment=assignments[0], gradebook=describe(url)), file=sys.stderr)
+    else:
+        print(text["none_in_gradebook"].format(assignments=", ".join(assignments), gradebook=describe(url)),
               file=sys.stderr)
-        return 2
-    return 0
+    return 2

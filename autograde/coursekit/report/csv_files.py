@@ -2,14 +2,10 @@
 
 Lists of students are joined with ``;``. Empty cells mean "no value" (a manual score not
 given yet, a student without a submission). Columns are named by identifiers; the reteach notes
-are in the course's language.
+are in the report's language (the course's: the plug-in said them so, :func:`.tables.build_report`).
 """
 import csv
 import pathlib
-
-from attnkit.language import DEFAULT
-
-from .reteach import reteach
 
 __all__ = ["write_csvs"]
 
@@ -39,19 +35,17 @@ def _check_rows(report):
                s.passed, s.ran, ";".join(s.failing)]
 
 
-def _mistake_rows(report, lang):
+def _mistake_rows(report):
     yield ["bug_id", "stage", "count", "share", "students", "reteach"]
     for m in report.mistakes:
-        yield [m.bug, m.stage, len(m.students), f"{report.share(m):.4f}", ";".join(m.students), reteach(m.bug, lang)]
+        yield [m.bug, m.stage, len(m.students), f"{report.share(m):.4f}", ";".join(m.students), m.reteach]
 
 
-def write_csvs(report, out_dir, lang: str = DEFAULT) -> list:
-    """Write the three files into ``out_dir`` (the reteach notes in ``lang``); return their paths."""
+def write_csvs(report, out_dir) -> list:
+    """Write the three files into ``out_dir``; return their paths."""
     out_dir = pathlib.Path(out_dir)
     paths = []
-    tables = (("students.csv", _student_rows), ("checks.csv", _check_rows),
-              ("mistakes.csv", lambda r: _mistake_rows(r, lang)))
-    for name, rows in tables:
+    for name, rows in (("students.csv", _student_rows), ("checks.csv", _check_rows), ("mistakes.csv", _mistake_rows)):
         path = out_dir / name
         with path.open("w", newline="", encoding="utf-8") as fh:
             csv.writer(fh).writerows(rows(report))

@@ -1,18 +1,21 @@
 """The report's figures as inline SVG: score distributions, check pass rates, common mistakes.
 
 Figures are drawn with matplotlib's object API (no pyplot state) and saved as SVG with text
-as paths, so the Chinese labels (Noto Sans SC, :func:`attnkit.plotting.cjk_font_family`)
-render from disk in any browser. Their words are in the course's language (``lang``, :data:`TEXT`).
+as paths, so the Chinese labels (Noto Sans SC, from the course's font package, as the chapter's
+own figures draw them) render from disk in any browser. Their words are in the course's language
+(``lang``, :data:`TEXT`).
 """
+import functools
 import io
 
 import matplotlib
 import numpy as np
+import pylopdf_fonts_zh_cn
+from matplotlib import font_manager
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from attnkit.language import DEFAULT
-from attnkit.plotting import cjk_font_family
+from ..language import DEFAULT
 
 __all__ = ["TEXT", "svg", "score_distributions", "check_pass_rates", "common_mistakes"]
 
@@ -36,8 +39,16 @@ def svg(fig: Figure) -> str:
     return text[text.index("<svg"):]
 
 
+@functools.lru_cache(maxsize=None)
+def _fonts() -> list:
+    """Latin from matplotlib's default font; the CJK glyphs fall back to Noto Sans SC."""
+    path = str(pylopdf_fonts_zh_cn.sans_path())
+    font_manager.fontManager.addfont(path)
+    return ["DejaVu Sans", font_manager.FontProperties(fname=path).get_name()]
+
+
 def _figure(width: float, height: float) -> Figure:
-    with matplotlib.rc_context({"font.family": cjk_font_family()}):
+    with matplotlib.rc_context({"font.family": _fonts()}):
         return Figure(figsize=(width, height), layout="constrained")
 
 
@@ -46,8 +57,8 @@ def _histogram(ax, scores: list, top: float, title: str, text: dict) -> None:
     bins = np.arange(-step / 2, top + step, step)
     ax.hist(scores, bins=bins, color=BAR, edgecolor="white")
     ax.set_xlim(-step, top + step)
-    ax.set_title(title, fontfamily=cjk_font_family(), fontsize=10)
-    ax.set_xlabel(text["score"], fontfamily=cjk_font_family(), fontsize=8)
+    ax.set_title(title, fontfamily=_fonts(), fontsize=10)
+    ax.set_xlabel(text["score"], fontfamily=_fonts(), fontsize=8)
     ax.tick_params(labelsize=8)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts of students
 
@@ -59,7 +70,7 @@ def score_distributions(panels: list, lang: str = DEFAULT) -> Figure:
     axes = np.atleast_1d(fig.subplots(1, len(panels)))
     for ax, (title, scores, top) in zip(axes, panels):
         _histogram(ax, scores, top, text["panel"].format(title=title, top=f"{top:g}"), text)
-    axes[0].set_ylabel(text["students"], fontfamily=cjk_font_family(), fontsize=8)
+    axes[0].set_ylabel(text["students"], fontfamily=_fonts(), fontsize=8)
     return fig
 
 
@@ -72,7 +83,7 @@ def check_pass_rates(checks: list, lang: str = DEFAULT) -> Figure:
     ax.set_yticks(y, [c.id for c in checks], fontsize=7)
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
-    ax.set_xlabel(TEXT[lang]["pass_rate"], fontfamily=cjk_font_family(), fontsize=9)
+    ax.set_xlabel(TEXT[lang]["pass_rate"], fontfamily=_fonts(), fontsize=9)
     return fig
 
 
@@ -85,5 +96,5 @@ def common_mistakes(mistakes: list, diagnosed: int, lang: str = DEFAULT) -> Figu
     ax.set_yticks(y, [m.bug for m in mistakes], fontsize=8)
     ax.invert_yaxis()
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel(TEXT[lang]["diagnosed"].format(n=diagnosed), fontfamily=cjk_font_family(), fontsize=9)
+    ax.set_xlabel(TEXT[lang]["diagnosed"].format(n=diagnosed), fontfamily=_fonts(), fontsize=9)
     return fig

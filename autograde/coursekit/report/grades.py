@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from nbgrader.api import (
     Assignment,
+    BaseCell,
     Comment,
     Grade,
     Gradebook,
@@ -16,6 +17,7 @@ from nbgrader.api import (
     Student,
     SubmittedAssignment,
     SubmittedNotebook,
+    TaskCell,
 )
 
 from ..gradebook import open_gradebook
@@ -29,7 +31,7 @@ class CellInfo:
     name: str
     notebook: str
     max_score: float
-    autograded: bool   # an autograder test cell (code, no solution) rather than a manually graded answer
+    autograded: bool   # an autograder test cell (code, no solution) rather than a manually graded answer or task
 
 
 @dataclass(frozen=True)
@@ -59,11 +61,13 @@ def _cells(db, assignment: str) -> list:
     solutions = {(nb, name) for name, nb in db.query(SolutionCell.name, Notebook.name)
                  .join(Notebook, SolutionCell.notebook_id == Notebook.id)
                  .join(Assignment, Notebook.assignment_id == Assignment.id).filter(Assignment.name == assignment)}
-    rows = (db.query(GradeCell.name, Notebook.name, GradeCell.max_score, GradeCell.cell_type)
-            .join(Notebook, GradeCell.notebook_id == Notebook.id)
-            .join(Assignment, Notebook.assignment_id == Assignment.id).filter(Assignment.name == assignment))
-    cells = [CellInfo(name, nb, float(points), kind == "code" and (nb, name) not in solutions)
-             for name, nb, points, kind in rows]
+    cells = []
+    for kind in (GradeCell, TaskCell):  # a task (nbgrader's "manually graded task") is marked like an answer
+        rows = (db.query(kind.name, Notebook.name, kind.max_score, kind.cell_type)
+                .join(Notebook, kind.notebook_id == Notebook.id)
+                .join(Assignment, Notebook.assignment_id == Assignment.id).filter(Assignment.name == assignment))
+        cells += [CellInfo(name, nb, float(points), kind is GradeCell and cell_type == "code" and (nb, name) not in solutions)
+                  for name, nb, points, cell_type in rows]
     return sorted(cells, key=lambda c: (not c.autograded, c.notebook, c.name))
 
 
@@ -76,9 +80,9 @@ def _submitted(query, assignment: str):
 
 
 def _grades(db, assignment: str) -> dict:
-    query = (db.query(Student.id, GradeCell.name, Grade.auto_score, Grade.manual_score, Grade.score)
+    query = (db.query(Student.id, BaseCell.name, Grade.auto_score, Grade.manual_score, Grade.score)
              .join(SubmittedNotebook, Grade.notebook_id == SubmittedNotebook.id)
-             .join(GradeCell, Grade.cell_id == GradeCell.id))
+             .join(BaseCell, Grade.cell_id == BaseCell.id))
     grades = {}
     for student, cell, auto, manual, score in _submitted(query, assignment):
         grades.setdefault(student, {})[cell] = CellGrade(auto, manual, float(score or 0.0))

@@ -9,10 +9,9 @@ description, a reason) is quoted as the student read it, in their edition's lang
 """
 import html
 
-from attnkit.language import DEFAULT
-
+from .. import record
+from ..language import DEFAULT
 from . import figures
-from .reteach import reteach
 from .tables import CHANGED, GRADED, NO_SUBMISSION, NOT_GRADED, PENDING, TAMPERED
 from .written import written_stats
 
@@ -29,7 +28,7 @@ TEXT = {
         "students_n": "{n} 名学生",
         "summary": ("学生（成绩册 + 已收取）", "已评分", "有结构化结果（诊断）", "未能自动评分", "未提交", "已收取未评分",
                     "已评分学生平均总分"),
-        "no_results": "已评分的 notebook 里没有评分器的结构化结果（application/vnd.attnkit.grading+json）："
+        "no_results": "已评分的 notebook 里没有评分器的结构化结果（{mime}）："
                       "检查项与错误统计为空。请用当前的评分器重新 autograde。",
         "mismatch": "{s} {g}: 结果 {p} ≠ 成绩册 {a}", "none": "无",
         "mismatches": "{n} 个单元格的评分器结果与成绩册的自动分数不一致（以成绩册为准）：{listed}",
@@ -58,9 +57,8 @@ TEXT = {
         "summary": ("students (gradebook + collected)", "graded", "with structured results (diagnosis)",
                     "not graded automatically", "no submission", "collected, not graded yet",
                     "mean total of the graded students"),
-        "no_results": "The graded notebooks hold no structured results of the grader "
-                      "(application/vnd.attnkit.grading+json): the checks and mistakes below are empty. "
-                      "Autograde again with the current grader.",
+        "no_results": "The graded notebooks hold no structured results of the grader ({mime}): the checks and "
+                      "mistakes below are empty. Autograde again with the current grader.",
         "mismatch": "{s} {g}: record {p} ≠ gradebook {a}", "none": "none",
         "mismatches": "{n} cells whose grader record differs from the gradebook's automatic score "
                       "(the gradebook wins): {listed}",
@@ -128,8 +126,8 @@ def _summary(report, text: dict) -> str:
 def _warnings(report, text: dict) -> str:
     notes = []
     graded = sum(r.status == GRADED for r in report.rows)
-    if graded and not report.diagnosed:
-        notes.append(text["no_results"])
+    if graded and report.has_grader and not report.diagnosed:
+        notes.append(text["no_results"].format(mime=record.MIME))
     if report.mismatches:
         listed = "; ".join(text["mismatch"].format(s=s, g=g, p=f"{p:g}", a=text["none"] if a is None else f"{a:g}")
                            for s, g, p, a in report.mismatches[:20])
@@ -141,7 +139,7 @@ def _mistakes(report, text: dict, lang: str) -> str:
     if not report.mistakes:
         return f"<p>{_e(text['no_mistakes'])}</p>"
     rows = [[f"<code>{_e(m.bug)}</code>", _e(m.stage), len(m.students), f"{100 * report.share(m):.1f}%",
-             f"<div class='message'>{_e(m.message)}</div>", _e(reteach(m.bug, lang)), _names(m.students, text)]
+             f"<div class='message'>{_e(m.message)}</div>", _e(m.reteach), _names(m.students, text)]
             for m in report.mistakes]
     fig = figures.svg(figures.common_mistakes(report.mistakes, report.diagnosed, lang))
     return fig + _table(text["mistakes"], rows, (2, 3))

@@ -9,13 +9,10 @@ import pathlib
 import sys
 from dataclasses import dataclass, field
 
-from attnkit import record
-from attnkit.lab import STAGES
-from attnkit.language import DEFAULT
-
+from .. import record
 from ..autograded import read_graded_notebook
+from ..language import DEFAULT
 from .grades import ClassGrades
-from .reteach import reteach
 
 __all__ = ["GRADED", "NOT_GRADED", "NO_SUBMISSION", "PENDING", "ROW_STATUSES", "CHANGED", "TAMPERED", "READ",
            "CheckStat", "Mistake", "StudentRow", "ClassReport", "build_report", "read_results"]
@@ -33,7 +30,7 @@ class StudentRow:
     status: str                                  # one of ROW_STATUSES
     cells: dict = field(default_factory=dict)    # {cell name: CellGrade} from the gradebook
     total: float = 0.0
-    mistakes: list = field(default_factory=list)  # results.Finding, scores → mask → softmax, one per bug
+    mistakes: list = field(default_factory=list)  # record.FindingRecord, in the order the grader found them, one per bug
     reason: str = ""                             # why not graded, or the flagged cells
     has_results: bool = False
 
@@ -65,12 +62,8 @@ class Mistake:
     bug: str
     stage: str
     message: str                                 # the diagnosis explanation (first student's)
+    reteach: str = ""                            # what to reteach (the assignment's plug-in), "" when it says nothing
     students: list = field(default_factory=list)
-
-    @property
-    def reteach(self) -> str:
-        """What to reteach, in the course's default language (the page and CSV files ask for theirs)."""
-        return reteach(self.bug)
 
 
 @dataclass
@@ -82,6 +75,7 @@ class ClassReport:
     flagged: list                                # (student, grade_id or file, status, reason): not graded normally
     mismatches: list                             # (student, grade_id, payload score, gradebook auto score)
     diagnosed: int                               # students whose notebooks carried results
+    has_grader: bool = True                      # the assignment has a grader of its own, which writes records
 
     def share(self, mistake: Mistake) -> float:
         return len(mistake.students) / self.diagnosed if self.diagnosed else 0.0
@@ -142,12 +136,13 @@ def _pending(course, assignment: str) -> set:
 
 
 def _ordered_findings(cells: dict) -> list:
-    """Findings of all cells, one per bug id, scores → mask → softmax (TEST 4 repeats the stages)."""
+    """Findings of all cells, one per bug id, in the order the grader found them, test by test (a later test
+    cell that repeats an earlier one's functions adds only what is new)."""
     seen = {}
     for result in sorted(cells.values(), key=lambda r: r.test):
         for finding in result.findings:
             seen.setdefault(finding.bug, finding)
-    return sorted(seen.values(), key=lambda f: STAGES.index(f.stage) if f.stage in STAGES else len(STAGES))
+    return list(seen.values())
 
 
 def _row(student: str, grades: ClassGrades, cells: dict | None, pending: set) -> StudentRow:
@@ -181,11 +176,12 @@ def _natural(check_id: str) -> tuple:
     return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in check_id.split("."))
 
 
-def _mistakes(rows: list) -> list:
+def _mistakes(rows: list, reteach) -> list:
     found = {}
     for row in rows:
         for finding in row.mistakes:
-            mistake = found.setdefault(finding.bug, Mistake(finding.bug, finding.stage, finding.message))
+            mistake = found.setdefault(finding.bug, Mistake(finding.bug, finding.stage, finding.message,
+                                                            reteach(finding.bug)))
             mistake.students.append(row.student)
     return sorted(found.values(), key=lambda m: (-len(m.students), m.bug))
 
@@ -203,13 +199,35 @@ def _cross_check(results: dict, grades: ClassGrades) -> tuple:
     return flagged, mismatches
 
 
-def build_report(course, grades: ClassGrades, out=sys.stderr, lang: str = DEFAULT) -> ClassReport:
-    """Every table of the report for the class in ``grades``, reading its autograded notebooks in ``course`` (its
-    progress said in ``lang``)."""
+def _cell_stats(grades: ClassGrades) -> list:
+    """Without a grader's records (a plain nbgrader assignment): each test cell is one check, passed by a student
+    whose auto score is the cell's full points."""
+    stats = []
+    for number, cell in enumerate((c for c in grades.cells if c.autograded), 1):
+        stat = CheckStat(cell.name, number, True, f"{cell.notebook} · {cell.name}")
+        for student, cells in sorted(grades.grades.items()):
+            grade = cells.get(cell.name)
+            if grade is None or grade.auto is None or student in grades.not_graded:
+                continue
+            if grade.auto >= cell.max_score - SCORE_TOLERANCE:
+                stat.passed += 1
+            else:
+                stat.failing.append(student)
+        stats.append(stat)
+    return sorted(stats, key=lambda s: (s.pass_rate, s.test))
+
+
+def build_report(course, grades: ClassGrades, out=sys.stderr, reteach=lambda bug: "", has_grader=True,
+                 lang: str = DEFAULT) -> ClassReport:
+    """Every table of the report for the class in ``grades``, reading its autograded notebooks in ``course``;
+    ``reteach(bug)``: what to reteach for a mistake (the assignment's plug-in's, in the report's language);
+    ``has_grader``: whether the assignment has a grader of its own (else its checks are its test cells, from the
+    gradebook); ``lang``: what its progress is said in."""
     results, noted = read_results(course, grades, out, lang)
     pending = _pending(course, grades.assignment) - set(grades.grades)
     students = sorted(set(grades.students) | pending)
     rows = [_row(s, grades, results.get(s), pending) for s in students]
     flagged, mismatches = _cross_check(results, grades)
-    return ClassReport(grades, rows, _check_stats(results), _mistakes(rows), noted + flagged, mismatches,
-                       len(results))
+    checks = _check_stats(results) if has_grader else _cell_stats(grades)
+    return ClassReport(grades, rows, checks, _mistakes(rows, reteach), noted + flagged, mismatches, len(results),
+                       has_grader)

@@ -9,13 +9,15 @@ fresh tmpfs of its own and sees:
 inside                     what                                                 mode
 =========================  ==================================================  ============
 ``/usr``, ``/bin`` …       the system's programs and libraries                  read-only
-the Python paths           the interpreter, the venv, attnkit (same paths)      read-only
-``/run/attn/grader``       the course's grader (``ATTN_GRADER``)                read-only
-``/run/attn/cache``        the chapter's cached figures (``ATTNKIT_CACHE_DIR``)  read-only
+the Python paths           the interpreter, the venv, plug-ins' packages        read-only
+``/run/attn/shared``       what the assignments' plug-ins prepared (figures)    read-only
 ``/home/student/<name>``   a copy of this student's submission folder           private, capped
 ``/tmp``                   scratch                                              private, capped
 the kernel's socket dir    the connection file and IPC sockets nbgrader talks to  the only shared one
 =========================  ==================================================  ============
+
+The graders (``/run/attn/graders/<n>``, read-only) are in the template's world too, for the grader
+processes forked from it; each kernel takes them out of its own before any student code runs.
 
 No course folder, no gradebook, no classmate, no home directory, no network (its own empty
 network namespace), no process outside its own PID namespace. The kernel is PID 1 there: signals
@@ -36,12 +38,12 @@ import sys
 
 from .limits import Limits, human_size
 
-__all__ = ["HOME", "GRADER", "CACHE", "IPYTHONDIR", "environment", "template_command", "python_paths",
+__all__ = ["HOME", "GRADERS", "SHARED", "IPYTHONDIR", "environment", "template_command", "preload_args", "python_paths",
            "interpreter", "private_python", "missing_tool"]
 
 HOME = "/home/student"
-GRADER = "/run/attn/grader"
-CACHE = "/run/attn/cache"
+GRADERS = "/run/attn/graders"  # the course's graders, ``<n>/`` each (only grader processes keep them)
+SHARED = "/run/attn/shared"  # what the plug-ins prepared before grading, e.g. the chapter's figures
 IPYTHONDIR = "/tmp/ipython"  # in the kernel's own /tmp
 TOOLKIT = "/run/attn/toolkit"  # coursekit, for the kernel template only (it runs coursekit.sandbox.template)
 # passed into the sandbox from nbgrader's environment when set (OPENBLAS_*: this machine's BLAS needs them;
@@ -60,18 +62,17 @@ def missing_tool() -> str:
     return ""
 
 
-def python_paths() -> list:
+def python_paths(folders=()) -> list:
     """The folders the kernel's Python needs: the interpreter's prefix, the venv, every site-packages
-    folder on the path (a .pth file may add one elsewhere, as the hub's interpreter does), attnkit's own.
+    folder on the path (a .pth file may add one elsewhere, as the hub's interpreter does), and ``folders``
+    (the plug-ins' own packages, e.g. an editable install's package folder).
 
-    attnkit's own folder, never its parent: in an editable install that is the repository, with the
+    A package's own folder, never its parent: in an editable install that is the repository, with the
     course and its grader in it. Nothing else of ``sys.path`` either: a grading process may have the
     course itself on it.
     """
-    import attnkit
     sites = [p for p in sys.path if p.endswith(("site-packages", "dist-packages")) and os.path.isdir(p)]
-    folders = [sys.base_prefix, sys.prefix, *sites, os.path.dirname(os.path.abspath(attnkit.__file__))]
-    resolved = list(dict.fromkeys(str(pathlib.Path(f).resolve()) for f in folders))
+    resolved = list(dict.fromkeys(str(pathlib.Path(f).resolve()) for f in (sys.base_prefix, sys.prefix, *sites, *folders)))
     return [f for f in resolved if not any(f != other and f.startswith(other + "/") for other in resolved)]
 
 
@@ -82,10 +83,10 @@ def interpreter() -> str:
     return os.path.join(os.path.realpath(folder), name)
 
 
-def private_python() -> str:
+def private_python(folders=()) -> str:
     """Why this Python cannot grade in the sandbox ("" when it can): each kernel covers /tmp and its home
     with fresh tmpfs once its interpreter runs, and would lose every module not imported by then."""
-    for folder in python_paths():
+    for folder in python_paths(folders):
         for private in ("/tmp", HOME):
             if folder == private or folder.startswith(private + "/"):
                 return (f"the Python that grades lives in {folder}, inside {private}, which every sandboxed kernel "
@@ -118,10 +119,12 @@ def _system() -> list:
                    "/dev/shm"]
 
 
-def environment(env: dict, workdir: str, grader: bool, cache: bool, limits: Limits, call_hook: str = "") -> dict:
-    """The whole environment of a sandboxed kernel (or of the grader process: ``grader``): set here, plus
-    :data:`PASSED` from nbgrader's ``env``. Only the grader process learns where the grader is; only the
-    kernel how to call the student's functions for it (``call_hook``, :mod:`.cells`)."""
+def environment(env: dict, workdir: str, limits: Limits, grader: str = "", call_hook: str = "",
+                shared_env: str = "") -> dict:
+    """The whole environment of a sandboxed kernel (or of the grader process: ``grader``, its path inside): set
+    here, plus :data:`PASSED` from nbgrader's ``env``. Only the grader process learns where its grader is; only
+    the kernel how to call the student's functions for it (``call_hook``, :mod:`.cells`); ``shared_env`` names
+    the shared folder to whoever reads it."""
     values = {"ATTN_SANDBOX_MEMORY": human_size(limits.memory),  # the grader names it when a function runs out
               "HOME": HOME, "PWD": workdir, "PATH": f"{os.path.dirname(interpreter())}:/usr/bin:/bin",
               "IPYTHONDIR": IPYTHONDIR, "MPLCONFIGDIR": "/tmp/matplotlib", "XDG_CACHE_HOME": "/tmp/cache",
@@ -129,11 +132,11 @@ def environment(env: dict, workdir: str, grader: bool, cache: bool, limits: Limi
               "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "2"}
     values.update({name: env[name] for name in PASSED if env.get(name)})
     if grader:
-        values["ATTN_GRADER"] = f"{GRADER}/__init__.py"
+        values["ATTN_GRADER"] = grader
     elif call_hook:
         values["ATTN_CALL_HOOK"] = call_hook
-    if cache:
-        values["ATTNKIT_CACHE_DIR"] = CACHE
+    if shared_env:
+        values[shared_env] = SHARED
     return values
 
 
@@ -152,12 +155,14 @@ def _namespaces(privileged: bool, caps) -> list:
     return ["--unshare-all"]
 
 
-def _view(made: set, grader, cache) -> list:
-    """What every grading kernel sees read-only besides the system (:func:`_system`): Python, grader, figure cache."""
+def _view(made: set, world) -> list:
+    """What every grading kernel sees read-only besides the system (:func:`_system`): Python and the plug-ins'
+    packages, the shared folder; and the graders, which each kernel takes out of its own world."""
     args = []
-    for folder in python_paths():
+    for folder in python_paths(world.folders):
         args += _parents(folder, made) + ["--ro-bind", folder, folder]
-    for source, inside in ((grader, GRADER), (cache, CACHE)):
+    places = [(grader, f"{GRADERS}/{n}") for n, grader in enumerate(world.graders)] + [(world.shared, SHARED)]
+    for source, inside in places:
         if source and pathlib.Path(source).is_dir():
             args += _parents(inside, made) + ["--ro-bind", str(source), inside]
     return args
@@ -168,7 +173,7 @@ _TEMPLATE_CAPS = ("CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_CHOWN", "CAP
                   "CAP_FOWNER")
 
 
-def template_command(folder, *, privileged: bool, grader=None, cache=None, env=None) -> list:
+def template_command(folder, *, privileged: bool, world, env=None) -> list:
     """bubblewrap around the kernel template (:mod:`.template`): the kernels' read-only world, the
     template's folder (control socket, one folder per kernel) read-write, coursekit read-only, the
     mount points each forked kernel covers with its own tmpfs, and what it needs to do so.
@@ -181,7 +186,7 @@ def template_command(folder, *, privileged: bool, grader=None, cache=None, env=N
     args = ["bwrap", "--die-with-parent", "--new-session", *_namespaces(privileged, _TEMPLATE_CAPS)]
     if not privileged:
         args += ["--uid", "0", "--gid", "0", "--cap-add", "ALL"]
-    args += _system() + _view(made, grader, cache)
+    args += _system() + _view(made, world)
     # coursekit under a neutral folder, never at its own path: in the repository that lies in the course
     args += _parents(f"{TOOLKIT}/coursekit", made) + ["--ro-bind", os.path.dirname(os.path.abspath(coursekit.__file__)),
                                                        f"{TOOLKIT}/coursekit"]
@@ -194,4 +199,9 @@ def template_command(folder, *, privileged: bool, grader=None, cache=None, env=N
               "PYTHONDONTWRITEBYTECODE": "1", "MPLCONFIGDIR": "/tmp/matplotlib", "PYTHONPATH": TOOLKIT}
     values.update({name: (env or {})[name] for name in PASSED if (env or {}).get(name)})
     args += _environment_args(values)
-    return [*args, "--", interpreter(), "-m", "coursekit.sandbox.template", str(folder)]
+    return [*args, "--", interpreter(), "-m", "coursekit.sandbox.template", str(folder), *preload_args(world)]
+
+
+def preload_args(world) -> list:
+    """The template's command-line arguments that name the plug-ins' modules it imports before any student."""
+    return ["--preload", ",".join(world.preload)] if world.preload else []

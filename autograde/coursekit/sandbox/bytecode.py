@@ -1,14 +1,13 @@
-"""Bytecode for what every test cell loads afresh, written by trusted code before a sandboxed kernel starts.
+"""Bytecode for what sandboxed processes import from read-only folders, written by trusted code before they start.
 
-Each test cell loads the grader from its files (``ATTN_GRADER``) and a private copy of attnkit's
-contract modules from attnkit's folder (``grader.integrity.pristine``). The sandbox shows both folders
-read-only, so a kernel cannot leave ``__pycache__`` there; and where nothing else wrote it (the
-grader is imported by no other process; attnkit installed in editable mode on a machine with
-``PYTHONDONTWRITEBYTECODE``), every load compiled those files from source again: about 10 ms for the
-grader and 10 ms for attnkit, in each test cell. :func:`compile_bytecode` writes them once, outside the
-sandbox, as the instructor. Python checks each ``.pyc`` against its source's mtime and size before
-using it, so a changed file is compiled again here (or by the kernel, if this could not write). A
-student cannot reach these files: both folders stay read-only inside the sandbox.
+The grader processes load their grader (``/run/attn/graders/<n>``), and kernels the modules of a plug-in's
+package the template did not preload (attnkit's, in an editable install). The sandbox shows those folders
+read-only, so no process there can leave ``__pycache__`` behind; where nothing else wrote it (a grader is
+imported by no other process; ``PYTHONDONTWRITEBYTECODE`` set), every load compiled the files again, about
+10 ms each time. :func:`compile_bytecode` writes them once, outside the sandbox, as the instructor. Python
+checks each ``.pyc`` against its source's mtime and size before using it, so a changed file is compiled
+again here (or in the process, if this could not write). A student cannot reach these files: the folders
+stay read-only inside the sandbox, and the graders' are not in a kernel's world at all.
 """
 import compileall
 import pathlib

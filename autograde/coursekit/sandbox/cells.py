@@ -26,36 +26,29 @@ import signal
 import socket
 import struct
 import sys
-import types
 
 from jupyter_client.jsonutil import json_default
-from jupyter_client.session import Session
 
+from ..upstream import ipykernel
+from ..upstream.ipykernel import INLINE
+from ..upstream.jupyter_client import LineSession
 from .bubblewrap import IPYTHONDIR
 from .calls import buffers_of, decode, encode
 from .channel import ChannelBroken, Reader, send
+from . import side_files
 
 __all__ = ["prepare", "inline_figures", "serve"]
 
 FLUSH_AT = 256 * 1024  # characters of one stream kept before they are sent anyway
 CAPTURED_FDS = ((1, "stdout"), (2, "stderr"))
-INLINE = "module://matplotlib_inline.backend_inline"  # ipykernel's default matplotlib backend
 
 
-class _Outbox(Session):
+class _Outbox(LineSession):
     """The session ipykernel's shell sends through: each message goes to the worker as one line."""
 
     def __init__(self, sock: socket.socket):
-        super().__init__(key=b"", check_pid=False)
+        super().__init__()
         self.sock, self._stream = sock, None  # _stream: [name, [pieces], size] not yet sent
-
-    def send(self, stream, msg_or_type, content=None, parent=None, ident=None, buffers=None, track=False,
-             header=None, metadata=None):
-        if isinstance(msg_or_type, dict):
-            msg_type, content = msg_or_type["msg_type"], msg_or_type["content"]
-        else:
-            msg_type = msg_or_type
-        self.put(msg_type, content or {})
 
     def write(self, name: str, text: str) -> None:
         """Text for stream ``name``, joined with what the same stream wrote just before."""
@@ -158,12 +151,6 @@ class _FdCapture:
         return data
 
 
-class _NoStdin:
-    """What ipykernel's ``Kernel.raw_input`` and ``getpass`` look at: nbclient's requests never allow stdin."""
-
-    _allow_stdin = False
-
-
 _PREPARED = []  # the shell the template built before its first fork (prepare), if it did
 
 
@@ -172,43 +159,9 @@ def prepare() -> None:
     with its own copy-on-write copy of a shell no cell has run in, instead of building one (≈ 15 ms of a
     forked child's CPU, most of it copying the pages that building touches)."""
     os.environ["IPYTHONDIR"] = IPYTHONDIR  # where the kernel's environment puts it (coursekit.sandbox.bubblewrap)
-    shell = _new_shell()
-    _inline_backend(shell)  # done after the fork, this was ≈ 8 ms of each child's CPU
+    shell = ipykernel.new_shell()
+    ipykernel.inline_backend(shell)  # done after the fork, this was ≈ 8 ms of each child's CPU
     _PREPARED.append(shell)
-
-
-def _new_shell():
-    """ipykernel's shell, configured as IPKernelApp configures it for nbgrader (history in memory)."""
-    from ipykernel.compiler import XCachingCompiler
-    from ipykernel.zmqshell import ZMQInteractiveShell
-    from traitlets.config import Config
-
-    config = Config()
-    config.HistoryManager.hist_file = ":memory:"
-    shell = ZMQInteractiveShell.instance(config=config, compiler_class=XCachingCompiler)
-    shell.extension_manager.load_extension("storemagic")  # IPython's default extension, as in ipykernel
-    return shell
-
-
-def _attach(shell, outbox: _Outbox) -> None:
-    """The shell made this student's: its messages to ``outbox``, its environment and folders those of now."""
-    import builtins
-    import getpass
-
-    from ipykernel.kernelbase import Kernel
-
-    for hook in (shell.displayhook, shell.display_pub):
-        hook.session, hook.pub_socket = outbox, None
-    shell.displayhook.topic = None
-    shell.init_environment()  # ipykernel's TERM, PAGER …: the environment was replaced after the fork
-    shell.home_dir = os.path.expanduser("~")
-    folders = shell.user_ns["_dh"]  # IPython's directory history starts where the kernel started
-    folders[:] = [type(folders[0])(os.getcwd())] if folders else [os.getcwd()]
-    os.makedirs(shell.profile_dir.location, exist_ok=True)  # this /tmp is not the template's
-    shell.profile_dir.check_dirs()
-    # ipykernel's own methods raise, so the error and its traceback are ipykernel's
-    builtins.input = types.MethodType(Kernel.raw_input, _NoStdin())
-    getpass.getpass = types.MethodType(Kernel.getpass, _NoStdin())
 
 
 def inline_figures(shell) -> None:
@@ -221,17 +174,7 @@ def inline_figures(shell) -> None:
     """
     os.environ.setdefault("MPLBACKEND", INLINE)
     if not any(prepared is shell for prepared in _PREPARED):
-        _inline_backend(shell)
-
-
-def _inline_backend(shell) -> None:
-    """pyplot, if imported, drawing with ipykernel's inline backend, and ``shell`` showing its figures."""
-    if "matplotlib.pyplot" in sys.modules:
-        from IPython.core.pylabtools import activate_matplotlib
-        from matplotlib_inline.backend_inline import configure_inline_support
-
-        activate_matplotlib(INLINE)
-        configure_inline_support(shell, INLINE)
+        ipykernel.inline_backend(shell)
 
 
 def serve(sock: socket.socket) -> None:
@@ -242,15 +185,14 @@ def serve(sock: socket.socket) -> None:
     says it is done (:func:`_serve_calls`); the runner then says ``served`` and waits for the next cell.
     """
     outbox = _Outbox(sock)
-    shell = _PREPARED[0] if _PREPARED else _new_shell()  # what a new one prints goes to the kernel's log
-    _attach(shell, outbox)
+    shell = _PREPARED[0] if _PREPARED else ipykernel.new_shell()  # what a new one prints goes to the kernel's log
+    ipykernel.attach(shell, outbox)
     inline_figures(shell)
     capture = _FdCapture()
+    before = side_files.snapshot()  # the folder as the kernel got it: what a cell adds may go back (side_files)
     sys.stdout, sys.stderr = _Stream(outbox, "stdout", 1), _Stream(outbox, "stderr", 2)
     hook = _call_hook()  # found before any student code exists
-    from ipykernel.ipkernel import IPythonKernel
-
-    outbox.put("kernel_info", {"language_info": IPythonKernel.language_info})
+    outbox.put("kernel_info", {"language_info": ipykernel.language_info()})
     buffered, running, channel = b"", False, None
     while True:
         try:
@@ -262,6 +204,8 @@ def serve(sock: socket.socket) -> None:
             if "serve" in request and channel is not None:
                 _serve_calls(channel, shell, hook, capture)
                 outbox.put("served", {})
+            elif "files" in request:
+                outbox.put("files", side_files.collect(before, **request["files"]))
             else:
                 _graded_result(request.get("graded"))
                 _run(shell, outbox, capture, request.get("code", ""))
@@ -351,19 +295,5 @@ def _answer(request: dict, shell, hook) -> dict:
         returned = None  # something that cannot cross (an object): the grader sees no return value
     return {**outcome, "returned": returned, "buffers": buffers_of(buffers)}
 def _run(shell, outbox: _Outbox, capture: _FdCapture, code: str) -> None:
-    """One cell, as ipykernel's ``do_execute`` runs it; its messages in the order ipykernel sends them."""
-    outbox.put("status", {"execution_state": "busy"})
-    outbox.put("execute_input", {"code": code, "execution_count": shell.execution_count})
-    try:
-        result = shell.run_cell(code, store_history=True, silent=False)
-    finally:
-        capture.drain(outbox)
-    error = result.error_before_exec if result.error_before_exec is not None else result.error_in_exec
-    if result.success and not getattr(shell, "_last_traceback_during_displayhook", False):
-        reply = {"status": "ok"}
-    else:
-        reply = {"status": "error", "traceback": shell._last_traceback or [], "ename": type(error).__name__,
-                 "evalue": str(error)}
-    reply["execution_count"] = shell.execution_count - 1
-    outbox.put("execute_reply", reply)
-    outbox.put("status", {"execution_state": "idle"})
+    """One cell, as ipykernel's ``do_execute`` runs it (:func:`coursekit.upstream.ipykernel.execute`)."""
+    ipykernel.execute(shell, code, outbox.put, lambda: capture.drain(outbox))

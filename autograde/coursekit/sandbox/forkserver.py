@@ -8,8 +8,9 @@ kernel's pid as the template sees it; :class:`ForkedKernel` stands for that proc
 a child of the grading process.
 
 One template serves a whole process — every student of a ``make grade`` worker, of a hand-run
-``nbgrader autograde``, of a formgrader — and is replaced when the grader, the figure cache or
-attnkit changes. It dies with the process that started it (bubblewrap's ``--die-with-parent``;
+``nbgrader autograde``, of a formgrader, for every assignment of the course (it is made for what they
+all declare: :class:`coursekit.assignments.World`) — and is replaced when that changes, or a file of
+a grader or of a plug-in's package does. It dies with the process that started it (bubblewrap's ``--die-with-parent``;
 its PID namespace, and every kernel inside it, go with it).
 """
 import atexit
@@ -29,7 +30,7 @@ import threading
 import time
 
 from ..faults import TemplateDidNotStart
-from .bubblewrap import template_command
+from .bubblewrap import preload_args, template_command
 
 __all__ = ["PREFIX", "Template", "template", "ForkedKernel", "remove_leftovers", "leftovers_said", "current"]
 
@@ -50,17 +51,19 @@ class Template:
     stderr before a kernel has a log of its own goes to ``template.log`` there.
     """
 
-    def __init__(self, privileged: bool, grader, cache, env: dict, sandboxed: bool = True):
+    def __init__(self, privileged: bool, world, env: dict, sandboxed: bool = True):
         for line in leftovers_said(remove_leftovers()):
             print(line, file=sys.stderr, flush=True)  # the grading log
-        self.folder = pathlib.Path(tempfile.mkdtemp(prefix=PREFIX, dir=FOLDERS))
+        making = pathlib.Path(tempfile.mkdtemp(prefix=f".{PREFIX}", dir=FOLDERS))  # not yet a leftover's name
+        self._owner = os.open(making / "owner.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fcntl.flock(self._owner, fcntl.LOCK_EX)  # held before any other process can take the folder for a leftover
+        self.folder = making.rename(FOLDERS / making.name[1:])
         self.folder.chmod(0o711)  # forked kernels (other uids) must reach their own folder below it
-        self._owner = os.open(self.folder / "owner.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        fcntl.flock(self._owner, fcntl.LOCK_EX)
         if sandboxed:
-            command = template_command(self.folder, privileged=privileged, grader=grader, cache=cache, env=env)
+            command = template_command(self.folder, privileged=privileged, world=world, env=env)
         else:
-            command = [sys.executable, "-m", "coursekit.sandbox.template", str(self.folder), "--unsandboxed"]
+            command = [sys.executable, "-m", "coursekit.sandbox.template", str(self.folder), "--unsandboxed",
+                       *preload_args(world)]
         with open(self.folder / "template.log", "ab") as log:
             self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
                                             start_new_session=True)
@@ -114,7 +117,8 @@ def remove_leftovers() -> list:
     Such a folder may hold copies of students' submissions and kernel logs: nothing else ever removes it.
     """
     removed = []
-    for folder in FOLDERS.glob(f"{PREFIX}*"):
+    half_made = [f for f in FOLDERS.glob(f".{PREFIX}*") if time.time() - f.stat().st_mtime > 60]  # killed while made
+    for folder in [*FOLDERS.glob(f"{PREFIX}*"), *half_made]:
         try:
             lock = os.open(folder / "owner.lock", os.O_RDWR | os.O_CLOEXEC)
         except OSError:
@@ -136,18 +140,17 @@ def leftovers_said(removed) -> list:
             for folder in removed]
 
 
-def template(privileged: bool, grader, cache, env: dict, sandboxed: bool = True) -> Template:
-    """The process's template for these settings, started (or restarted) when needed."""
-    from attnkit.static import _code_version
-
-    key = (privileged, sandboxed, str(grader), str(cache), _code_version(), _grader_version(grader))
+def template(privileged: bool, world, env: dict, sandboxed: bool = True) -> Template:
+    """The process's template for these settings and this :class:`~coursekit.assignments.World`, started (or
+    restarted) when needed."""
+    key = (privileged, sandboxed, world, _version((*world.folders, *world.graders)))
     with _lock:
         current = _templates.get("current")
         if current is not None and (current[0] != key or not current[1].alive()):
             current[1].stop()
             current = None
         if current is None:
-            current = (key, Template(privileged, grader, cache, env, sandboxed))
+            current = (key, Template(privileged, world, env, sandboxed))
             _templates["current"] = current
         return current[1]
 
@@ -158,10 +161,10 @@ def current():
     return None if running is None else running[1]
 
 
-def _grader_version(grader) -> tuple:
-    if not grader:
-        return ()
-    return tuple((p.name, p.stat().st_mtime_ns) for p in sorted(pathlib.Path(grader).glob("*.py")))
+def _version(folders) -> tuple:
+    """When each Python file of ``folders`` last changed: a template that preloaded or shows them is outdated
+    once one does."""
+    return tuple((str(p), p.stat().st_mtime_ns) for folder in folders for p in sorted(pathlib.Path(folder).glob("*.py")))
 
 
 @atexit.register

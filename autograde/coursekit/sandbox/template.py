@@ -1,10 +1,11 @@
 """The kernel template: a pre-imported Python inside the sandbox that forks one fresh kernel per student.
 
-    python -m coursekit.sandbox.template <folder> [--unsandboxed]   (started by :mod:`.forkserver`)
+    python -m coursekit.sandbox.template <folder> [--unsandboxed] [--preload mod,mod…]   (started by :mod:`.forkserver`)
 
-Starting a kernel costs an interpreter, the imports of IPython, numpy, matplotlib and attnkit,
-and a few hundred milliseconds before the first cell. This process pays them once: it imports
-(:data:`PRELOAD`), then waits on ``<folder>/control.sock``. For each request it forks; the child
+Starting a kernel costs an interpreter, the imports of IPython and of what the assignment uses (numpy,
+matplotlib, a chapter's package), and a few hundred milliseconds before the first cell. This process
+pays them once: it imports (:data:`PRELOAD` and the assignments' plug-ins' ``--preload``, see
+:mod:`coursekit.assignments`), then waits on ``<folder>/control.sock``. For each request it forks; the child
 becomes that student's kernel, a cell runner (:mod:`.cells`), and nothing it does reaches this
 process or the next child (copy-on-write memory, no shared file it can write).
 
@@ -32,14 +33,13 @@ import socket
 import sys
 
 from . import cells, isolate
-from .bubblewrap import GRADER
+from .bubblewrap import GRADERS
 
 __all__ = ["PRELOAD", "main"]
 
-# What a graded kernel of the chapter imports (measured: sys.modules at the end of an autograded
-# notebook), the grader itself excepted (each test cell loads it afresh). None of these starts a thread.
-PRELOAD = ("numpy", "attnkit", "attnkit.diagnose", "attnkit.figures", "attnkit.plotting", "attnkit.diagnose_plot",
-           "matplotlib.pyplot", "matplotlib_inline.backend_inline", "IPython", "IPython.core.completerlib",
+# What every kernel imports (measured: sys.modules at the end of an autograded notebook, less what an
+# assignment's own code brings). None of these starts a thread.
+PRELOAD = ("IPython", "IPython.core.completerlib",
            "IPython.core.debugger", "IPython.core.logger", "IPython.core.oinspect", "IPython.extensions.storemagic",
            "IPython.utils.wildcard", "ipykernel.ipkernel", "sqlite3", "pdb", "pydoc", "runpy",
            "code", "faulthandler", "encodings.latin_1", "encodings.ascii", "nbformat",
@@ -47,10 +47,11 @@ PRELOAD = ("numpy", "attnkit", "attnkit.diagnose", "attnkit.figures", "attnkit.p
 STAGE = "/run/attn/stage"  # an empty folder, where the child keeps its kernel folder while it covers the others
 
 
-def _preload() -> None:
-    import matplotlib
-    matplotlib.use("Agg")  # what the inline backend draws with, without a GUI
-    for name in PRELOAD:
+def _preload(extra) -> None:
+    if any(name.split(".")[0] in ("matplotlib", "matplotlib_inline") for name in extra):
+        import matplotlib
+        matplotlib.use("Agg")  # what the inline backend draws with, without a GUI
+    for name in (*PRELOAD, *extra):
         importlib.import_module(name)
 
 
@@ -77,7 +78,8 @@ def _reap(signum, frame) -> None:
 def main(argv=None) -> None:
     args = sys.argv[1:] if argv is None else argv
     folder, sandboxed = args[0], "--unsandboxed" not in args[1:]
-    _preload()
+    extra = args[args.index("--preload") + 1].split(",") if "--preload" in args[:-1] else []
+    _preload(extra)
     cells.prepare()
     gc.collect()
     gc.freeze()  # what is here now is never collected: no kernel's collector touches (and so copies) these pages
@@ -148,8 +150,9 @@ def _wall_off(request: dict, grader: bool) -> None:
         raise ValueError(f"a kernel folder must lie in /tmp, which each kernel gets afresh: {own}")
     isolate.unshare(isolate.CLONE_NEWNS | isolate.CLONE_NEWIPC)  # the PID namespace is new already
     isolate.mount_private()
-    if not grader and os.path.ismount(GRADER):
-        isolate.hide(GRADER)  # nothing of it stays reachable from the student's process
+    if not grader:
+        for mount in _mounts_under(GRADERS):
+            isolate.hide(mount)  # nothing of any grader stays reachable from the student's process
     isolate.bind(own, STAGE)  # keep this kernel's folder: the fresh /tmp below covers the template's and all others
     for target, size in ((request["home"], limits["scratch"]), ("/tmp", limits["tmp"]), ("/dev/shm", 8 * 1024 ** 2)):
         isolate.mount_tmpfs(target, size)
@@ -168,6 +171,13 @@ def _wall_off(request: dict, grader: bool) -> None:
         for root, dirs, files in os.walk(top):
             for name in [root, *(os.path.join(root, n) for n in dirs + files)]:
                 os.chown(name, uid, uid, follow_symlinks=False)
+
+
+def _mounts_under(folder: str) -> list:
+    """The mount points at or below ``folder`` in this mount namespace, deepest first."""
+    with open("/proc/self/mountinfo") as mounts:
+        points = [line.split()[4] for line in mounts]
+    return sorted({p for p in points if p == folder or p.startswith(folder + "/")}, key=len, reverse=True)
 
 
 def _drop_to_kernel(request: dict) -> None:

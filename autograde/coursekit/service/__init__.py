@@ -10,6 +10,7 @@ coursekit.service`` in the course folder. One module per concept:
 * :mod:`.journal` — what was done, kept across restarts, rewritten atomically;
 * :mod:`.steps` — nbgrader's collect / generate_feedback / release_feedback for one student;
 * :mod:`.notice` — the feedback page of a submission that could not be graded;
+* :mod:`.student_status` — what a student may know of a submission's feedback, published for their server;
 * :mod:`.worker` — what a grading process does with a job (the course's one grading path,
   :func:`coursekit.grading.worker.grade_student`, under :mod:`coursekit.grading.lock`); the processes
   themselves are :mod:`coursekit.grading.pool`'s, as ``make grade``'s;

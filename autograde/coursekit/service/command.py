@@ -20,6 +20,7 @@ from ..sandbox import missing_tool
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
 from ..settings import course_settings
 from . import control
+from .inbox import Inbox, course_config
 from .journal import Journal
 from .log import ServiceLog, clock_time, short_time
 from .policy import load_policy
@@ -88,6 +89,12 @@ def run(course) -> int:
     if me is None:
         log.write(f"another grading service already runs on {course}: this one stops")
         return 1
+    try:
+        inbox = Inbox(course_config(course), course)
+    except (Exception, SystemExit) as error:  # nbgrader's app exits on a config it cannot load
+        log.write(f"cannot start: the course's nbgrader exchange cannot be set up ({type(error).__name__}: {error})")
+        os.close(me)
+        return 2
     url = resolve_gradebook(course)
     for line in leftovers_said(remove_leftovers()):
         log.write(line)
@@ -100,7 +107,9 @@ def run(course) -> int:
     signal.signal(signal.SIGINT, lambda *_: stopping.append("SIGINT"))
     pool = WorkerPool(ServiceSetup(str(course), url, tuple(policy.assignments)), policy.workers, course / LOGS,
                       "service-worker")
-    scheduler = Scheduler(course, policy, settings.exchange, settings.course_id, journal_of(course), pool, log)
+    scheduler = Scheduler(course, policy, settings.exchange, settings.course_id, journal_of(course), pool, log,
+                          inbox=inbox)
+    log.write(f"submissions listed by {inbox.describe()}")
     try:
         scheduler.resume()
         said = ""

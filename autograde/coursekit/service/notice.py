@@ -4,13 +4,13 @@ nbgrader writes no feedback for a notebook it could not grade (invalid JSON, a k
 a job stopped after the service's time limit): the autograded copy is removed and the gradebook
 holds 0 with the reason. The student would see nothing after Fetch Feedback; this page, released
 in place of nbgrader's, tells them their submission was received but not graded, why, and what to
-do, in their edition's language (the assignment's: :func:`coursekit.editions.edition_of`, since the
-notebook itself may be unreadable; :data:`TEXT`). The reason is the one the gradebook holds
-(escaped: it may quote the student's notebook).
+do, in their language (the assignment's, as the course config declares it:
+:attr:`coursekit.assignments.Assignment.language`, since the notebook itself may be unreadable;
+:data:`TEXT`). The reason is the one the gradebook holds (escaped: it may quote the student's notebook).
 """
 import html
 
-from ..editions import edition_of
+from ..language import DEFAULT
 
 __all__ = ["TEXT", "notice_page", "is_notice", "NOT_GRADED"]
 
@@ -44,10 +44,9 @@ pre{{white-space:pre-wrap;background:#f6f6f6;padding:.8em;border-left:4px solid 
 """
 
 
-def notice_page(assignment: str, timestamp: str, reason: str) -> str:
-    """The HTML page for a submission of ``assignment`` made at ``timestamp`` that was not graded, in the language of
-    the assignment's edition."""
-    text, name = TEXT[edition_of(assignment).language], html.escape(assignment)
+def notice_page(assignment: str, timestamp: str, reason: str, lang: str = DEFAULT) -> str:
+    """The HTML page for a submission of ``assignment`` made at ``timestamp`` that was not graded, in ``lang``."""
+    text, name = TEXT[lang], html.escape(assignment)
     return _PAGE.format(html_lang=text["html_lang"], title=text["title"].format(assignment=name),
                         heading=text["heading"].format(assignment=name),
                         received=text["received"].format(timestamp=html.escape(timestamp)), todo=text["todo"],

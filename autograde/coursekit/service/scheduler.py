@@ -2,8 +2,10 @@
 
 Each round (every ``poll_seconds``):
 
-1. list the exchange's inbound folder (:mod:`.inbox`); a student's newest submission that is
-   newer than what the journal has graded becomes (or replaces) that student's pending job;
+1. ask the course's exchange what was submitted (:mod:`.inbox`: nbgrader's configured ``ExchangeList``,
+   inbound); a student's newest submission that is newer than what the journal has graded becomes (or
+   replaces) that student's pending job. An exchange that cannot say is the machine's fault: nothing is graded
+   until it can;
 2. feedback that waited (cooldown) and may go now becomes a release-only job;
 3. unless the service is paused or ``make grade`` holds the course, idle workers get the fairest
    jobs (:mod:`.fair_queue`); the policy (:mod:`.policy`) decides, as each job starts, whether its
@@ -27,7 +29,7 @@ from ..grading import lock
 from ..grading.pool import Done, Faulted, Note, Ready
 from . import control
 from .fair_queue import GRADE, RELEASE, FairQueue, Job
-from .inbox import inbound_folder, newest_submissions
+from .inbox import Inbox, InboxUnreadable, folder_config
 from .log import short_time
 from .policy import decide
 from .student_status import StatusBoard
@@ -50,14 +52,16 @@ class _Running:
 
 class Scheduler:
     def __init__(self, course, policy, exchange_root, course_id, journal, pool, log,
-                 clock=time.time, monotonic=time.monotonic):
+                 clock=time.time, monotonic=time.monotonic, inbox=None):
+        """``inbox``: what was submitted, as the course's exchange classes list it (:class:`.inbox.Inbox`);
+        None: nbgrader's folder exchange at ``exchange_root``."""
         self.course, self.policy, self.journal, self.pool, self.log = pathlib.Path(course), policy, journal, pool, log
-        self.inbound = inbound_folder(exchange_root, course_id)
+        self.inbox = Inbox(folder_config(exchange_root, course_id), course) if inbox is None else inbox
         self.clock, self.monotonic = clock, monotonic
         self.queue, self.running, self.faults, self.retry_after = FairQueue(), {}, {}, {}
         self._complete, self._waiting_for = set(), ""
         self._redo = set()  # keys whose grading a stop cut short: graded again even if autograded/ looks current
-        self.board = StatusBoard(exchange_root, course_id, self.inbound, log, clock)  # what students are told
+        self.board = StatusBoard(exchange_root, course_id, self.inbox.secret, log, clock)  # what students are told
 
     # ---------- start-up ----------
 
@@ -88,9 +92,9 @@ class Scheduler:
         now = self.clock()
         self.board.announce(self.policy.assignments)
         try:
-            found = newest_submissions(self.inbound, self.policy.assignments, self._complete)
-        except OSError as error:  # nothing of the exchange can be seen: no submission is lost, none is graded
-            self._machine(f"the exchange's inbound folder cannot be read ({error})")
+            found = self.inbox.newest(self.policy.assignments, self._complete)
+        except InboxUnreadable as error:  # nothing of the exchange can be seen: no submission is lost, none is graded
+            self._machine(str(error))
             return
         self._machine("")
         for key, submission in found.items():

@@ -32,7 +32,7 @@ import os
 import pathlib
 import time
 
-from .inbox import SECRET_FILE, parse_name
+from .inbox import SECRET_FILE
 from .journal import write_atomically
 from .policy import ATTEMPTS, COOLDOWN, DEADLINE
 
@@ -138,22 +138,6 @@ def released(assignment: str, timestamp: str, graded=True, score=None, max_score
                           pending=pending, published=time.time() if now is None else now)
 
 
-def secret_of(inbound: pathlib.Path, key: tuple, timestamp: str) -> str:
-    """The secret of ``key``'s submission made at ``timestamp``, from the exchange's inbound copy ("" if gone)."""
-    assignment, student = key
-    try:
-        folders = [entry.path for entry in os.scandir(inbound)
-                   if parse_name(entry.name) == (student, assignment, timestamp)]
-    except FileNotFoundError:
-        return ""
-    for folder in folders:
-        try:
-            return pathlib.Path(folder, SECRET_FILE).read_text(encoding="ascii").strip()
-        except OSError:
-            continue
-    return ""
-
-
 class StatusBoard:
     """What the scheduler tells students, at the points where it decides about their feedback.
 
@@ -161,8 +145,9 @@ class StatusBoard:
     per submission) and the service goes on; the student's Lab keeps saying "still grading".
     """
 
-    def __init__(self, exchange_root, course_id: str, inbound, log, clock=time.time):
-        self.exchange_root, self.course_id, self.inbound = exchange_root, course_id, pathlib.Path(inbound)
+    def __init__(self, exchange_root, course_id: str, secret_of, log, clock=time.time):
+        """``secret_of(key, timestamp)``: that submission's secret, "" when unknown (:meth:`.inbox.Inbox.secret`)."""
+        self.exchange_root, self.course_id, self.secret_of = exchange_root, course_id, secret_of
         self.log, self.clock, self._failed = log, clock, set()
         self._paused = set()  # (key, timestamp) told they wait for the pause to end
         self._announced = None  # the assignments last announced
@@ -199,10 +184,10 @@ class StatusBoard:
         self._paused.clear()
 
     def _publish(self, key, status: FeedbackStatus) -> None:
-        secret = secret_of(self.inbound, key, status.timestamp)
+        secret = self.secret_of(key, status.timestamp)
         try:
             if not secret:
-                raise FileNotFoundError(f"no {SECRET_FILE} for {status.timestamp} in {self.inbound}")
+                raise FileNotFoundError(f"no {SECRET_FILE} for the submission of {status.timestamp} in the exchange")
             publish(self.exchange_root, self.course_id, secret, status)
         except OSError as error:
             if (key, status.timestamp) not in self._failed:

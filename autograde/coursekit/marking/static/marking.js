@@ -11,6 +11,7 @@
 
   const S = {
     board: null, boards: {}, focus: 0, mode: "browse", splitIndex: 0, chain: Promise.resolve(),
+    counts: {}, asked: 0,  // the server's counts of questions this page holds no board of: {q: {value, asked}}
     anonymous: localStorage.getItem("coursekit.marking.anonymous") === "1",
   };
   // What the tests and the benchmark read: saves in flight, move → paint times (ms).
@@ -43,9 +44,11 @@
     return data;
   }
 
+  // A notice belongs to the question on screen: opening another one takes it away (errors stay their 15 s).
   function notice(text, kind) {
     const div = document.createElement("div");
     div.className = "notice" + (kind ? " " + kind : "");
+    div.dataset.question = S.board ? S.board.question.grade_id : "";
     div.textContent = text;
     $("notices").appendChild(div);
     setTimeout(() => div.remove(), kind === "error" ? 15000 : 8000);
@@ -61,6 +64,8 @@
     return variants.length > 1 ? "near" : size > 1 ? "identical" : "single";
   }
   const KIND = { unanswered: "未作答", identical: "相同回答", near: "相近回答（建议合并）", single: "单份回答" };
+  // What is marked (coursekit.marking.answers.KINDS): a written answer needs no label.
+  const QUESTION_KIND = { code: "代码（人工评分）", task: "任务（看题目下方学生写的内容）" };
 
   // ---- drawing --------------------------------------------------------------------------------
   function el(tag, cls, text) {
@@ -160,19 +165,39 @@
     if (old) old.replaceWith(card(S.board.groups[index], index));
   }
 
+  // ---- progress: one count per question for the whole page ----------------------------------------
+  // A question whose board the page holds is counted from that board's answers, this page's own judgements
+  // included at once (coursekit.marking.store.marked_counts counts the same rows; a test compares both).
+  // Any other question: the count of the newest request that brought one (a board fetched earlier is older).
+  function learnCounts(progress, asked) {
+    Object.entries(progress).forEach(([q, value]) => {
+      if (!S.counts[q] || S.counts[q].asked <= asked) S.counts[q] = { value: value, asked: asked };
+    });
+  }
+  function countOf(q) {
+    const board = S.boards[q];
+    if (board) {
+      const states = Object.values(board.students);
+      return [states.filter((s) => s.score !== null && s.score !== undefined).length, states.length];
+    }
+    return S.counts[q] ? S.counts[q].value : [0, 0];
+  }
+  probe.counts = () => Object.fromEntries(S.board.questions.map((q) => [q.grade_id, countOf(q.grade_id)]));
+
   function drawQuestions() {
     const nav = $("questions"), board = S.board;
+    let marked = 0, total = 0;
     nav.replaceChildren(...board.questions.map((q) => {
-      const [marked, total] = board.progress[q.grade_id] || [0, 0];
+      const [m, t] = countOf(q.grade_id);
+      marked += m;
+      total += t;
       const span = el("span", "q" + (q.grade_id === board.question.grade_id ? " current" : "")
-        + (total && marked === total ? " done" : ""), q.short + " " + marked + "/" + total);
+        + (t && m === t ? " done" : ""), q.short + " " + m + "/" + t);
       span.dataset.question = q.grade_id;
-      span.title = q.name;
+      span.title = q.title && q.title !== q.name ? q.name + " · " + q.title : q.name;
       return span;
     }));
-    let marked = 0, total = 0;
-    Object.values(board.progress).forEach(([m, t]) => { marked += m; total += t; });
-    const [qm, qt] = board.progress[board.question.grade_id] || [0, 0];
+    const [qm, qt] = countOf(board.question.grade_id);
     $("status").textContent = "本题已批改 " + qm + " / " + qt + "，剩 " + (qt - qm)
       + " · 全部 " + marked + " / " + total + "，剩 " + (total - marked) + " · 按 ? 看键盘";
   }
@@ -181,7 +206,8 @@
     const board = S.board, guide = $("guide"), rubric = board.rubric, max = board.question.max_score;
     guide.replaceChildren();
     board.warnings.forEach((w) => guide.appendChild(el("p", "warning", w)));
-    guide.appendChild(el("h2", "", board.question.name + "（" + fmt(max) + " 分）"));
+    guide.appendChild(el("h2", "", board.question.name + "（" + fmt(max) + " 分）"
+      + (QUESTION_KIND[board.question.kind] ? " · " + QUESTION_KIND[board.question.kind] : "")));
     const prompt = guide.appendChild(el("div", "prompt"));
     prompt.innerHTML = board.question.prompt_html;
     if (rubric) {
@@ -202,6 +228,9 @@
   function show(board, keepFocus) {
     const previous = S.board && S.board.question.grade_id === board.question.grade_id
       ? (S.board.groups[S.focus] || {}).id : null;
+    document.querySelectorAll("#notices .notice:not(.error)").forEach((n) => {
+      if (n.dataset.question !== board.question.grade_id) n.remove();
+    });
     S.board = board;
     S.boards[board.question.grade_id] = board;
     S.pattern = termPattern(board.rubric);
@@ -259,7 +288,12 @@
   }
 
   function fetchBoard(question) {
-    return call("board?question=" + encodeURIComponent(question)).then((b) => { S.boards[question] = b; return b; });
+    const asked = ++S.asked;
+    return call("board?question=" + encodeURIComponent(question)).then((b) => {
+      S.boards[question] = b;
+      learnCounts(b.progress, asked);
+      return b;
+    });
   }
 
   async function load(question, fresh) {
@@ -308,14 +342,14 @@
   }
 
   async function sendJudgement(item) {
-    const board = item.board, g = item.group;
+    const board = item.board, g = item.group, asked = ++S.asked;
     try {
       const saved = await call("judge", bodyOf(item));
       Object.entries(saved.students).forEach(([s, state]) => {
         if (version[s] === item.versions[s]) board.students[s] = state;   // nothing newer here: the server's word
         else board.students[s].token = state.token;                         // a newer change is queued: keep it
       });
-      board.progress[board.question.grade_id] = saved.progress;
+      learnCounts({ [board.question.grade_id]: saved.progress }, asked);
       probe.saves += 1;
       const replaced = Object.keys(saved.replaced);
       if (replaced.length) {
@@ -491,6 +525,8 @@
   if (initial.error) {
     $("answers").replaceChildren(el("p", "error-page", "无法打开批改页：" + initial.error));
   } else {
+    S.boards[initial.board.question.grade_id] = initial.board;
+    learnCounts(initial.board.progress, 0);
     show(initial.board, false);
     const qs = initial.board.questions.map((q) => q.grade_id);
     const after = qs[qs.indexOf(initial.board.question.grade_id) + 1];

@@ -1,5 +1,8 @@
 """The chapter's figures under grading, drawn once by trusted code, so that sandboxed kernels only read them.
 
+Part of the chapter's plug-in for the course toolkit (:mod:`attnkit.course`, its ``prepare``); run by the
+grading process, never in a student's kernel.
+
 Under nbgrader the chapter's demo cells show cached PNGs (:mod:`attnkit.static`): the first notebook
 draws them, every later one reads them. A sandboxed kernel sees the cache read-only — a student
 must not be able to plant pictures in it — so it could never fill a cold cache and every student
@@ -11,44 +14,27 @@ picture of a wrong function depends on the student, so it is still drawn in the 
 matplotlib's font list made here too (``<cache>/matplotlib``, copied into each sandbox's /tmp), so
 that no kernel rebuilds it (seconds, and ``fc-list`` complaining on stderr).
 """
-import contextlib
 import fcntl
 import hashlib
 import os
 import pathlib
-import signal
 import subprocess
 import sys
 import tempfile
-import threading
 
 import nbformat
 from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
+
+from coursekit.upstream.nbclient import keep_signal_handlers
 
 __all__ = ["warm"]
 
 TIMEOUT = 300  # seconds for the whole release notebook (the loops-vs-matmul timing cell is the slowest)
 
 
-@contextlib.contextmanager
-def _own_signal_handlers():
-    """nbclient's async_execute hands SIGINT and SIGTERM to its event loop and leaves them at their defaults
-    afterwards: a grading worker's own handler (stop cleanly after nbgrader's clean-up) is put back."""
-    if threading.current_thread() is not threading.main_thread():  # nbclient leaves other threads' alone
-        yield
-        return
-    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for sig, handler in saved.items():
-            if handler is not None:
-                signal.signal(sig, handler)
-
-
 def _mark(cache: pathlib.Path, releases: list) -> pathlib.Path:
-    from attnkit.static import _code_version
+    from .static import _code_version
 
     digest = hashlib.sha256(f"{_code_version()} fonts".encode())  # the mark covers the font list too
     for path in releases:
@@ -58,6 +44,8 @@ def _mark(cache: pathlib.Path, releases: list) -> pathlib.Path:
 
 async def warm(course, cache, log=None) -> None:
     """Fill ``cache`` with the figures of ``course``'s release, once per release and attnkit version."""
+    if not cache:
+        return
     releases = sorted(pathlib.Path(course).glob("release/*/*.ipynb"))
     if not releases:
         return  # nothing generated yet (validating the master): the kernel draws for itself
@@ -79,7 +67,7 @@ async def warm(course, cache, log=None) -> None:
                 nb = nbformat.read(release, as_version=4)
                 client = NotebookClient(nb, timeout=TIMEOUT, allow_errors=True, kernel_name="python3",
                                         kernel_manager_class=AsyncKernelManager, resources={"metadata": {"path": folder}})
-                with _own_signal_handlers():
+                with keep_signal_handlers():
                     await client.async_execute(env=env)
         fonts = subprocess.run([sys.executable, "-c", "import matplotlib.font_manager"], env=env, capture_output=True)
         if fonts.returncode == 0:

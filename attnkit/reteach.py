@@ -1,13 +1,14 @@
 """What to reteach for each mistake the diagnosis can name (instructor-facing, in the course's language).
 
 Keyed by language, then by bug id: the rule names of :data:`attnkit.bugs.RULES` plus the generic
-findings :mod:`attnkit.diagnose` builds as ``<stage>_<kind>`` (:data:`GENERIC_KINDS`). The report
-shows the entry next to the mistake's count, in ``c.CourseKit.language``;
-``tests/unit/test_report_reteach.py`` checks that every id attnkit can produce has one in every language.
+findings :mod:`attnkit.diagnose` builds as ``<stage>_<kind>`` (:data:`GENERIC_KINDS`). The class
+report (``make report``) shows the entry next to the mistake's count, in the course's language
+(``c.CourseKit.language``), through the chapter's plug-in (:mod:`attnkit.course`);
+``tests/unit/test_reteach.py`` checks that every id attnkit can produce has one in every language.
 """
-from attnkit.bugs import ROLE, RULES
-from attnkit.diagnose import STAGES
-from attnkit.language import DEFAULT
+from .bugs import ROLE, RULES
+from .diagnose import STAGES
+from .language import DEFAULT
 
 __all__ = ["GENERIC_KINDS", "RETEACH", "UNKNOWN", "known_bug_ids", "reteach"]
 
@@ -109,8 +110,8 @@ def _table(named: dict, generic: dict) -> dict:
 
 
 RETEACH = {"zh": _table(_NAMED_ZH, _GENERIC_ZH), "en": _table(_NAMED_EN, _GENERIC_EN)}
-UNKNOWN = {"zh": "（未知的错误编号 {bug}：请在 coursekit/report/reteach.py 中补上讲解要点）",
-           "en": "(unknown mistake id {bug}: add what to reteach to coursekit/report/reteach.py)"}
+UNKNOWN = {"zh": "（未知的错误编号 {bug}：请在 attnkit/reteach.py 中补上讲解要点）",
+           "en": "(unknown mistake id {bug}: add what to reteach to attnkit/reteach.py)"}
 
 
 def known_bug_ids() -> set:

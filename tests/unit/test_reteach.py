@@ -4,7 +4,7 @@ import pytest
 from attnkit.bugs import RULES
 from attnkit.edition import CJK
 from attnkit.language import LANGUAGES
-from coursekit.report.reteach import RETEACH, known_bug_ids, reteach
+from attnkit.reteach import RETEACH, known_bug_ids, reteach
 from support.mistakes import DIAGNOSED, MISTAKES
 
 
@@ -12,7 +12,7 @@ from support.mistakes import DIAGNOSED, MISTAKES
 def test_every_bug_id_attnkit_can_produce_has_a_reteach_entry(lang):
     """Is each named rule and each <stage>_<kind> generic finding in the reteach table of each language?"""
     missing = sorted(known_bug_ids() - set(RETEACH[lang]))
-    assert not missing, f"no reteach entry for {missing}: add them to coursekit/report/reteach.py"
+    assert not missing, f"no reteach entry for {missing}: add them to attnkit/reteach.py"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -24,7 +24,7 @@ def test_the_table_names_no_bug_attnkit_cannot_produce(lang):
 def test_is_the_english_table_english():
     """No Chinese in an English note (the course set to English reads only English)?"""
     assert not [bug for bug, text in RETEACH["en"].items() if CJK.search(text)]
-    assert "coursekit/report/reteach.py" in reteach("scores_new_mistake", "en") and not CJK.search(
+    assert "attnkit/reteach.py" in reteach("scores_new_mistake", "en") and not CJK.search(
         reteach("scores_new_mistake", "en"))
 
 
@@ -47,5 +47,5 @@ def test_every_mistake_in_the_table_has_an_entry():
 
 def test_an_unknown_bug_id_says_where_to_add_it():
     """Does an id from a newer grader show a note naming the table instead of failing the report?"""
-    assert "coursekit/report/reteach.py" in reteach("scores_new_mistake")
+    assert "attnkit/reteach.py" in reteach("scores_new_mistake")
     assert "scores_new_mistake" in reteach("scores_new_mistake")

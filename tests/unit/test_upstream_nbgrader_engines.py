@@ -1,4 +1,4 @@
-"""Do nbgrader's Gradebooks of one URL share one engine in a process (coursekit/plugins/shared_engine.py),
+"""Do nbgrader's Gradebooks of one URL share one engine in a process (coursekit/upstream/nbgrader.py, share_engines),
 a forked child and another URL get their own, and does a closed-and-reopened gradebook still read and
 write as nbgrader's own would?"""
 import os
@@ -8,7 +8,7 @@ import sqlalchemy
 from nbgrader import api
 from nbgrader.api import Gradebook
 
-from coursekit.plugins import shared_engine
+from coursekit.upstream import nbgrader as shared_engine
 from support.synthetic_class import empty_gradebook
 
 

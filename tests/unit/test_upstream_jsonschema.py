@@ -1,4 +1,4 @@
-"""Does nbgrader's metadata check, with each schema checked once (coursekit/plugins/metadata_check.py),
+"""Does nbgrader's metadata check, with each schema checked once (coursekit/upstream/nbgrader.py and jsonschema.py),
 accept and refuse exactly what ``jsonschema.validate`` does, build one validator per schema, and
 leave the rest of jsonschema as it is?"""
 import jsonschema
@@ -6,7 +6,8 @@ import pytest
 from nbformat.v4 import new_code_cell
 from nbgrader.nbgraderformat import MetadataValidator, common
 
-from coursekit.plugins import metadata_check
+from coursekit.upstream import jsonschema as schema_once
+from coursekit.upstream import nbgrader as upstream_nbgrader
 
 GOOD = {"schema_version": 3, "grade": True, "solution": False, "locked": True, "points": 4, "grade_id": "test1"}
 
@@ -40,19 +41,19 @@ def _outcome(check, instance, schema):
 def test_is_every_verdict_jsonschemas_own(name, change):
     """Same acceptance, and for a refusal the same best-matching error (message, where, which rule)."""
     schema, instance = MetadataValidator().schema, _metadata(change)
-    assert _outcome(metadata_check.validate, instance, schema) == _outcome(jsonschema.validate, instance, schema)
+    assert _outcome(schema_once.validate, instance, schema) == _outcome(jsonschema.validate, instance, schema)
 
 
 
 @pytest.fixture(autouse=True, scope="module")
 def _applied():
     """What the grading workers do before they build nbgrader's app."""
-    metadata_check.check_schemas_once()
+    upstream_nbgrader.check_schemas_once()
 
 
 def test_does_nbgraders_validator_go_through_it_and_still_refuse_bad_metadata():
     """nbgrader's own validate_cell uses the stand-in, and still raises on bad points."""
-    assert common.jsonschema.validate is metadata_check.validate
+    assert common.jsonschema.validate is schema_once.validate
     cell = new_code_cell("pass")
     cell.metadata["nbgrader"] = _metadata({})
     MetadataValidator().validate_cell(cell)
@@ -64,24 +65,24 @@ def test_does_nbgraders_validator_go_through_it_and_still_refuse_bad_metadata():
 def test_is_each_schema_checked_and_compiled_once(monkeypatch):
     """Twenty cells, each with a new validator object as nbgrader makes them: one compiled validator;
     a broken schema is refused as jsonschema.validate refuses it."""
-    monkeypatch.setattr(metadata_check, "_VALIDATORS", {})
+    monkeypatch.setattr(schema_once, "_VALIDATORS", {})
     checked = []
     real = jsonschema.Draft4Validator.check_schema
     monkeypatch.setattr(jsonschema.Draft4Validator, "check_schema",
                         classmethod(lambda cls, schema: (checked.append(1), real.__func__(cls, schema))))
     for _ in range(20):
-        metadata_check.validate(_metadata({}), MetadataValidator().schema)
-    assert len(checked) == 1 and len(metadata_check._VALIDATORS) == 1
+        schema_once.validate(_metadata({}), MetadataValidator().schema)
+    assert len(checked) == 1 and len(schema_once._VALIDATORS) == 1
     broken = {"$schema": "http://json-schema.org/draft-04/schema#", "type": "no such type"}
     with pytest.raises(jsonschema.SchemaError):
         jsonschema.validate({}, broken)
     with pytest.raises(jsonschema.SchemaError):
-        metadata_check.validate({}, broken)
+        schema_once.validate({}, broken)
 
 
 def test_is_it_idempotent_and_the_rest_of_jsonschema_untouched():
     before = common.jsonschema
-    metadata_check.check_schemas_once()
+    upstream_nbgrader.check_schemas_once()
     assert common.jsonschema is before
     assert common.jsonschema.ValidationError is jsonschema.ValidationError
-    assert jsonschema.validate is not metadata_check.validate  # the real module is not changed
+    assert jsonschema.validate is not schema_once.validate  # the real module is not changed

@@ -1,31 +1,32 @@
-"""The grader's record of one graded test cell: written by the grader, read by the class report and the workers.
+"""A grader's record of one graded test cell: written by an assignment's grader, read by the class report and the workers.
 
-While a notebook is graded, each test cell publishes one :class:`CellRecord` as ``display_data``
-of MIME type :data:`MIME` (``to_dict`` form). The record holds every check the cell ran (the
-lab's visible ones as ``verify.<n>``, hidden ones by their stable id), the diagnosis findings,
-the status and, when the cell was not graded normally, the reason. Its words (check descriptions,
-the findings' messages, the reason) are in the graded notebook's language, as its student read them;
-ids and statuses are the same in every edition. Points come from the gradebook; a record's ``score``
-is only cross-checked against it.
+A grader (:mod:`coursekit.assignments`) returns, for each test cell, its points, its text and, under
+``data``, one :class:`CellRecord` by MIME type :data:`MIME` (``to_dict`` form); the grading process
+writes them as the cell's outputs and notes in the cell's metadata that it did
+(:mod:`coursekit.plugins.grader_process`). The record holds every check the cell ran (e.g. a lab's
+visible ones as ``verify.<n>``, hidden ones by a stable id), the diagnosis findings, the status and,
+when the cell was not graded normally, the reason. Points come from the gradebook; a record's
+``score`` is only cross-checked against it. An assignment without a grader has no records: the
+report then works from the gradebook alone. A record's words (check descriptions, the findings'
+messages, the reason) are in the graded notebook's language, as its student read them; ids and
+statuses are the same in every language.
 
-Standard library only: the grader loads this module privately inside the student's kernel, and
-the instructor's tools import it without numpy.
+Standard library only: graders and the instructor's tools import it without numpy.
 """
 from dataclasses import asdict, dataclass, field
 
-__all__ = ["MIME", "SCHEMA", "GRADED", "TAMPERED", "DELEGATED", "TIMEOUT", "LIMIT", "ERROR", "STATUSES",
-           "Check", "FindingRecord", "CellRecord", "records_in"]
+__all__ = ["MIME", "SCHEMA", "GRADED", "DELEGATED", "TIMEOUT", "LIMIT", "ERROR", "STATUSES",
+           "Check", "FindingRecord", "CellRecord", "records_in", "written_by_grading"]
 
-MIME = "application/vnd.attnkit.grading+json"
+MIME = "application/vnd.coursekit.record+json"
 SCHEMA = 1
 
 GRADED = "graded"        # every check ran; score = points × passed / total
-TAMPERED = "tampered"    # the notebook changed what grading relies on: 0
-DELEGATED = "delegated"  # the function used attnkit's reference or started a process: 0
+DELEGATED = "delegated"  # the function used the course's reference code or started a process: 0
 TIMEOUT = "timeout"      # the function hit the cell timeout (here or in an earlier cell): 0
 LIMIT = "limit"          # the function went over a sandbox limit (memory, processes, disk): 0
 ERROR = "error"          # grading itself was interrupted: 0
-STATUSES = (GRADED, TAMPERED, DELEGATED, TIMEOUT, LIMIT, ERROR)
+STATUSES = (GRADED, DELEGATED, TIMEOUT, LIMIT, ERROR)
 
 
 @dataclass(frozen=True)
@@ -39,10 +40,10 @@ class Check:
 
 @dataclass(frozen=True)
 class FindingRecord:
-    """One diagnosis finding as the record keeps it (``attnkit.diagnose.Finding`` without its arrays): one message,
-    in the notebook's language."""
-    stage: str      # "scores" | "mask" | "softmax"
-    bug: str        # "scores_missing_scale", "mask_wrong_values", ...
+    """One diagnosis finding as the record keeps it (e.g. ``attnkit.diagnose.Finding`` without its arrays): one
+    message, in the graded notebook's language."""
+    stage: str      # the part of the work it concerns, e.g. "scores" | "mask" | "softmax"
+    bug: str        # a stable id, e.g. "scores_missing_scale"
     probe: str
     message: str
 
@@ -89,14 +90,22 @@ class CellRecord:
             raise ValueError(f"{where}: grading record lacks or mistypes {exc}") from None
 
 
-def records_in(nb: dict, where: str = "notebook") -> dict:
-    """``{grade_id: CellRecord}`` published in ``nb`` (a notebook as a plain dict or an NotebookNode).
+def written_by_grading(cell) -> bool:
+    """Did the grading process write this cell's outputs from a grader's verdict (its metadata says so: a kernel
+    cannot write a cell's metadata)?"""
+    return "grader" in cell.get("metadata", {}).get("coursekit", {})
 
-    Only the test cell a record is about may hold it: one printed by another cell (a student's forgery)
-    is not read.
+
+def records_in(nb: dict, where: str = "notebook") -> dict:
+    """``{grade_id: CellRecord}`` of ``nb`` (a notebook as a plain dict or an NotebookNode).
+
+    Only from a test cell whose outputs the grading process wrote from the grader's verdict, and only the
+    record about that very cell: one a kernel printed (a student's forgery) is never read.
     """
     found = {}
     for cell in nb.get("cells", ()):
+        if not written_by_grading(cell):
+            continue
         grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
         for output in cell.get("outputs", ()):
             data = output.get("data", {}).get(MIME)

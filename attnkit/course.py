@@ -1,0 +1,62 @@
+"""The chapter's plug-in for the course toolkit (``c.CourseKit.assignments`` in the course's nbgrader_config.py).
+
+What Chapter 4 adds to a plain nbgrader assignment, read by ``coursekit`` (which never imports attnkit
+itself, :mod:`coursekit.assignments`): the modules its grading kernels import before any student, the
+package folder they must see, the delegation probe its grader calls the student's functions through,
+the figures drawn once before grading and shown read-only to every kernel, what to reteach for each
+mistake its diagnosis names, and what its graded cells are called. Loaded by the grading processes and the instructor's tools only.
+"""
+import os
+
+
+__all__ = ["PRELOAD", "FOLDERS", "CALL_HOOK", "SHARED_ENV", "prepare", "shared_folder", "reteach", "cell_names",
+           "stubs"]
+
+# What a graded kernel of the chapter imports (measured: sys.modules at the end of an autograded notebook). None
+# of these starts a thread, so the kernel template may fork after importing them.
+PRELOAD = ("numpy", "matplotlib.pyplot", "matplotlib_inline.backend_inline", "attnkit", "attnkit.diagnose",
+           "attnkit.figures", "attnkit.plotting", "attnkit.diagnose_plot")
+# attnkit's own folder, never its parent: in an editable install that is the repository, with the course in it
+FOLDERS = (os.path.dirname(os.path.abspath(__file__)),)
+CALL_HOOK = "attnkit.guard:guarded_call"  # the delegation probe (attnkit.guard), on the student's side of each call
+SHARED_ENV = "ATTNKIT_CACHE_DIR"  # where attnkit.static finds the figures drawn before grading
+
+
+def shared_folder() -> str:
+    """The figure cache the grading kernels read (attnkit.static's, of the grading process)."""
+    from .static import cache_dir
+    return str(cache_dir())
+
+
+async def prepare(course, shared, log) -> None:
+    """The course's release drawn once, outside the sandbox, into the figure cache (:mod:`attnkit.figure_cache`)."""
+    from .figure_cache import warm
+    await warm(course, shared, log)
+
+
+def reteach(bug: str, lang: str) -> str:
+    """For the class report: what to reteach for a mistake the diagnosis names, in ``lang`` (:mod:`attnkit.reteach`)."""
+    from .reteach import reteach as note
+    return note(bug, lang)
+
+
+def cell_names(nb) -> dict:
+    """Each test cell of the chapter named with its TEST number first (``TEST 1 · 任务 2：实现 …``), as the numbers
+    the cell prints; the headings are the course toolkit's names for the cells (:mod:`coursekit.plugins.cell_names`)."""
+    from coursekit.plugins.cell_names import cell_names as headings
+
+    from .gradecell import TEST_CELLS
+
+    named = headings(nb)
+    return {test.grade_id: name if f"TEST {test.number}" in name else f"TEST {test.number} · {name}"
+            for test in TEST_CELLS if (name := named.get(test.grade_id))}
+
+
+def stubs(nb) -> dict:
+    """What the release puts where a solution was, in the edition's language (:data:`attnkit.edition.STUBS`): the
+    C lab's input checks stay outside the solution region, so an untouched function still returns 0 / returns
+    quietly, and verify shows the lab's baseline instead of a NotImplementedError traceback."""
+    from .edition import STUBS
+    from .language import of_notebook
+
+    return STUBS[of_notebook(nb)]

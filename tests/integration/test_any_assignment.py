@@ -1,0 +1,171 @@
+"""Does the toolkit grade an nbgrader assignment it was not written for, beside Chapter 4, as nbgrader does?
+
+A course folder holding ``ch04_attention`` and nbgrader's own documentation course ``ps1`` side by
+side (tests/support/ps1.py: from the installed wheel), both generated and released as an instructor
+would. ``make grade ASSIGNMENT=ps1`` grades nbgrader's two real submissions and a synthetic class in
+the sandbox, on the one fast path; the scores must equal nbgrader's own results: nbgrader's autograded
+notebooks for bitdiddle and hacker (as its docs ship them), and stock ``nbgrader autograde`` (plain
+ipykernel, no course plug-ins) for every other student, cell by cell. The red-team table's hostile
+cells, added to a ps1 submission, must score as the untouched release. Then the feedback and the class
+report of ps1 speak of ps1: its task awaits marking, its cells have names of their own, and the
+report warns of nothing a plain assignment does not have.
+"""
+import os
+import re
+import shutil
+
+import nbformat
+import pytest
+from nbgrader.api import Gradebook
+
+from coursekit.paths import copy_course
+from support import ps1
+from support import service_tools as st
+from support.classes import make_grade
+from support.course_tools import isolated_env, run_nbgrader, visible_text
+
+ASSIGNMENT = ps1.ASSIGNMENT
+PLAIN_CONFIG = "c = get_config()\nc.CourseDirectory.root = {root!r}\n"  # stock nbgrader: no course plug-in at all
+
+
+def _scores(course) -> dict:
+    """{student: {grade_id: auto score}} of ps1 in ``course``'s gradebook."""
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        return {s.student.id: {g.name: g.auto_score for nb in s.notebooks for g in nb.grades}
+                for s in gradebook.find_assignment(ASSIGNMENT).submissions}
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    """Both assignments generated; ps1's real and synthetic submissions collected; ``make grade`` run on ps1."""
+    root = tmp_path_factory.mktemp("two-assignments")
+    (root / "exchange").mkdir()
+    course = copy_course(root / "course")
+    ps1.add_source(course)
+    env = isolated_env(root / "home", ATTN_EXCHANGE=str(root / "exchange"))
+    for assignment in ("ch04_attention", ASSIGNMENT):
+        for step in ("generate_assignment", "release_assignment"):
+            done = run_nbgrader(step, assignment, cwd=course, env=env)
+            assert done.returncode == 0, f"{step} {assignment}: {done.stderr[-2000:]}"
+    release = {name: nbformat.read(course / "release" / ASSIGNMENT / f"{name}.ipynb", as_version=4)
+               for name in ps1.NOTEBOOKS}
+    for student in ps1.REAL:
+        ps1.submit_real(course, student)
+    for student, notebooks in ps1.class_of(release).items():
+        ps1.submit(course, student, notebooks)
+    done = make_grade(course, env, ASSIGNMENT, "--workers", "2")
+    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    return course, env, done, release
+
+
+@pytest.fixture(scope="module")
+def stock(course, tmp_path_factory):
+    """The same non-hostile submissions graded by stock nbgrader (its own config, plain kernels): the oracle."""
+    graded, env, *_ = course
+    root = tmp_path_factory.mktemp("stock")
+    plain = root / "course"
+    for part in ("source", "submitted"):
+        shutil.copytree(graded / part, plain / part, ignore=shutil.ignore_patterns("ch04_attention", "ps1_red_*"))
+    (plain / "nbgrader_config.py").write_text(PLAIN_CONFIG.format(root=str(plain)))
+    home_env = isolated_env(root / "home")
+    for step in (("generate_assignment", ASSIGNMENT), ("autograde", ASSIGNMENT)):
+        done = run_nbgrader(*step, cwd=plain, env=home_env)
+        assert done.returncode == 0, f"stock {step[0]}: {done.stderr[-2000:]}"
+    return _scores(plain)
+
+
+def test_are_nbgraders_own_submissions_scored_as_nbgrader_scored_them(course):
+    """bitdiddle and hacker: every cell's auto score as in nbgrader's own autograded notebooks (totals 1.5, 3.0)?"""
+    scores = _scores(course[0])
+    for student in ps1.REAL:
+        theirs = ps1.nbgraders_scores(student)  # its graded cells (the task is marked by hand, nothing to compare)
+        assert {cell: scores[student][cell] for cell in theirs} == theirs and len(theirs) == 8, student
+    with Gradebook(f"sqlite:///{course[0] / 'gradebook.db'}") as gradebook:
+        totals = {s: gradebook.find_submission(ASSIGNMENT, s).score for s in ps1.REAL}
+    assert totals == {"bitdiddle": 1.5, "hacker": 3.0}
+
+
+def test_is_every_other_student_scored_as_stock_nbgrader_scores_them(course, stock):
+    """The synthetic class (untouched, correct, wrong, and the real two): make grade equals stock nbgrader, cell by
+    cell, and the class is not trivial (someone passes a test cell someone else fails)?"""
+    scores = _scores(course[0])
+    assert {s: scores[s] for s in stock} == stock and len(stock) == 5
+    assert scores["ps1_correct"]["correct_squares"] == 1.0 and scores["ps1_wrong_squares"]["correct_squares"] == 0.0
+
+
+@pytest.mark.parametrize("student", ps1.RED)
+def test_does_a_hostile_cell_score_as_the_untouched_release(course, student):
+    scores = _scores(course[0])
+    assert scores[student] == scores[ps1.UNTOUCHED]
+
+
+def test_were_the_kernels_sandboxed_and_nothing_changed_outside(course):
+    """The run said it sandboxed every kernel; no grader file of the chapter, no source was planted or changed?"""
+    graded, _, done, _ = course
+    assert "each kernel in a sandbox" in done.stdout
+    assert not list(graded.rglob("planted_by_student.py"))
+
+
+@pytest.fixture(scope="module")
+def feedback(course):
+    graded, env, *_ = course
+    done = run_nbgrader("generate_feedback", ASSIGNMENT, "--student", "hacker", cwd=graded, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return visible_text((graded / "feedback" / "hacker" / ASSIGNMENT / "problem1.html").read_text(encoding="utf-8"))
+
+
+def test_does_the_feedback_name_each_cell_and_keep_the_task_pending(feedback):
+    """The task (Part E, 4 points) awaits marking, never 0 / 4; no cell is called by an id nbgrader made up, and the
+    answer and its tests under one heading have different names?"""
+    assert re.search(r"Part E \(4 points\)：\S+ （4 分）", feedback) and "0 / 4" not in feedback
+    assert "cell-938593c4a215c6cc" not in feedback
+    assert "Part A (2 points) · 测试 (1)：1 / 1 分" in feedback and "Part A (2 points) · 测试 (2)：1 / 1 分" in feedback
+
+
+@pytest.fixture(scope="module")
+def report(course):
+    graded, env, *_ = course
+    done = run_nbgrader_report(graded, env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return (graded / "reports" / ASSIGNMENT / "index.html").read_text(encoding="utf-8")
+
+
+def run_nbgrader_report(graded, env):
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "coursekit.report", "--assignment", ASSIGNMENT], cwd=graded,
+                          env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_does_the_report_of_a_plain_assignment_warn_of_nothing_and_count_its_test_cells(report):
+    """No advice to autograde again for records a plain assignment never has; each test cell has its pass rate; the
+    task is among the written work?"""
+    text = visible_text(report)
+    assert "没有评分器的结构化结果" not in text and "没有检查结果" not in text
+    assert "correct_squares" in text and "squares_invalid_input" in text
+    assert "cell-938593c4a215c6cc" in report  # the task's row in the written work (by its grade id there)
+
+
+def test_is_chapter_4_in_the_same_course_still_its_own(course):
+    """The chapter was generated beside ps1 with its own stubs, ps1 with nbgrader's?"""
+    graded = course[0]
+    chapter = (graded / "release" / "ch04_attention" / "ch04_attention.ipynb").read_text(encoding="utf-8")
+    problem = (graded / "release" / ASSIGNMENT / "problem1.ipynb").read_text(encoding="utf-8")
+    assert "在这里写你的实现" in chapter and "NotImplementedError" not in chapter
+    assert "raise NotImplementedError()" in problem and "在这里写你的实现" not in problem
+    assert os.path.exists(graded / "release" / ASSIGNMENT / "jupyter.png")
+
+
+def test_does_the_service_give_feedback_seconds_after_submit_for_ps1(course):
+    """The grading service, told to grade ps1 as it arrives: a student's submission of both notebooks gets both
+    pages released, with the scores of their answers (last here: it changes the course's config)."""
+    graded, env, _, release = course
+    sc = st.ServiceCourse(graded, graded.parent / "exchange", env, graded.parent / "students")
+    sc.configure(assignments=[ASSIGNMENT], cooldown=0, max_attempts=0)
+    answered = ps1.class_of(release)["ps1_correct"]
+    with st.running_service(sc, "service-ps1"):
+        submitted = st.submit(sc, "ps1_live", assignment=ASSIGNMENT, notebooks=answered)
+        for notebook in ps1.NOTEBOOKS:
+            st.wait_for(lambda n=notebook: st.fetchable(sc, submitted, n), 180, f"ps1's {notebook} feedback")
+    page = visible_text(st.feedback_page(sc, submitted, "problem1").read_text(encoding="utf-8"))
+    assert "Part A (2 points) · 测试 (1)：1 / 1 分" in page and "Part B (1 point) · 测试 (1)：0.5 / 0.5 分" in page

@@ -1,0 +1,86 @@
+"""Does every command see the one gradebook ``DB_URL`` names: make grade, make report, the service, the formgrader's
+API and ``nbgrader export``?
+
+The rule (coursekit/gradebook.py): ``DB_URL`` when set, else the course config's ``CourseDirectory.db_url``,
+else nbgrader's sqlite default. The course's ``nbgrader_config.py`` applies the same rule to nbgrader's own
+commands, so here nothing names PostgreSQL but the environment: a real PostgreSQL 15 server started by the
+test. Two students are graded by ``make grade``, a third by the grading service as it arrives; every
+command then reads the same three rows, and no sqlite gradebook appears anywhere.
+"""
+import csv
+import subprocess
+import sys
+
+import pytest
+from nbgrader.apps.api import NbGraderAPI
+from nbgrader.coursedir import CourseDirectory
+from traitlets.config.loader import PyFileConfigLoader
+
+from coursekit.gradebook import resolve_gradebook
+from coursekit.sandbox import missing_tool
+from support import service_tools as st
+from support.classes import make_grade, submit, table_rows
+from support.course_tools import ASSIGNMENT, POINTS, gradebook_scores, released, run_nbgrader
+from support.mistakes import BY_NAME, submission
+from support.postgres_server import postgres_server
+
+BY_HAND, ON_SUBMIT = ["ok_dot", "bug_mask_multiplied"], "bug_no_scale"
+
+
+def expected(student) -> float:
+    return sum(BY_NAME[student].points)
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """A course whose only word of PostgreSQL is DB_URL: generated and released, two students by make grade, one
+    by the service; (course, env, url)."""
+    if missing_tool():
+        pytest.skip(missing_tool())
+    root = tmp_path_factory.mktemp("db-url")
+    with postgres_server() as pg:
+        sc = st.service_course(root, env_extra={"DB_URL": pg.url})
+        submit(sc.course, table_rows(BY_HAND))
+        done = make_grade(sc.course, sc.env, "--workers", "2")
+        assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+        with st.running_service(sc, "service-db-url"):
+            sent = st.submit(sc, ON_SUBMIT, submission(released(sc.course), *BY_NAME[ON_SUBMIT].code))
+            st.wait_for(lambda: st.fetchable(sc, sent), 120, "the service's feedback")
+        yield sc.course, sc.env, pg.url
+
+
+def test_does_make_grade_and_the_service_write_into_the_named_gradebook(graded):
+    course, env, url = graded
+    for student in (*BY_HAND, ON_SUBMIT):
+        assert gradebook_scores(course, student, resolve_gradebook(course, url))["total"] == pytest.approx(expected(student))
+    assert not (course / "gradebook.db").exists()
+
+
+def test_does_make_report_read_it(graded):
+    course, env, _ = graded
+    done = subprocess.run([sys.executable, "-m", "coursekit.report"], cwd=course, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "3 students — 3 graded" in done.stderr and "postgresql" in done.stderr
+
+
+def test_does_the_formgraders_api_read_it(graded, monkeypatch):
+    """nbgrader's own API (what the formgrader's pages call), set up from the course's config as nbgrader does?"""
+    course, env, _ = graded
+    monkeypatch.setenv("DB_URL", env["DB_URL"])
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
+    api = NbGraderAPI(CourseDirectory(config=config), config=config)
+    assert api.coursedir.db_url.startswith("postgresql")
+    scores = {s["student"]: s["score"] for s in api.get_submissions(ASSIGNMENT)}
+    assert scores == pytest.approx({s: expected(s) for s in (*BY_HAND, ON_SUBMIT)})
+
+
+def test_does_nbgrader_export_read_it(graded, tmp_path):
+    course, env, _ = graded
+    out = tmp_path / "grades.csv"
+    done = run_nbgrader("export", "--to", str(out), cwd=course, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    with out.open(encoding="utf-8") as fh:
+        rows = {r["student_id"]: float(r["score"]) for r in csv.DictReader(fh)}
+    assert rows == pytest.approx({s: expected(s) for s in (*BY_HAND, ON_SUBMIT)})
+    assert set(POINTS) and not (course / "gradebook.db").exists()
