@@ -119,6 +119,7 @@ def test_does_the_check_mode_report_a_stale_copy(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(release, "fresh_text", lambda lang="zh": fresh[lang])  # the real one is tested above
     monkeypatch.setattr(release, "student_notebook", copies.get)
     monkeypatch.setattr(release, "REPO", tmp_path)
+    monkeypatch.setattr(release, "COURSE", release.copy_course(tmp_path / "autograde"))  # its English source: fresh
     assert release.main(["--check"]) == 1
     out = capsys.readouterr().out
     assert "ch04_attention.ipynb is fresh" in out and "en/ch04_attention.ipynb is STALE" in out
