@@ -67,9 +67,10 @@ c.GradingKernelManager.tmp = "64M"        # its /tmp
 c.GradingKernelManager.file_size = "32M"  # the largest file it may write
 
 # Release stubs per assignment: the chapter's plug-in chooses its own (in the edition's language; its input checks
-# stay outside the solution region, so verify shows the lab's baseline); any other assignment gets nbgrader's.
-c.GenerateAssignment.preprocessors = plugins.with_assignment_stubs(
-    GenerateAssignment.class_traits()["preprocessors"].default())
+# stay outside the solution region, so verify shows the lab's baseline); any other assignment gets nbgrader's. What
+# the plug-in keeps private in the master's metadata (each cell's English, reference answers included) is cleared.
+c.GenerateAssignment.preprocessors = plugins.with_private_metadata_cleared(plugins.with_assignment_stubs(
+    GenerateAssignment.class_traits()["preprocessors"].default()))
 
 # A student who deletes a test cell gets it back at autograding time.
 c.OverwriteCells.add_missing_cells = True

@@ -18,6 +18,8 @@ An assignment may add, through its plug-in (a module; every attribute optional, 
 * ``cell_names(nb)``: what its graded cells are called where students and instructors see them;
 * ``stubs(nb)``: what its release puts where a solution was (``{"code": …, "text": …}``, nbgrader's
   ``ClearSolutions`` stubs; :mod:`coursekit.plugins.stubs`);
+* ``PRIVATE_METADATA``: keys of its master's cell metadata that its release must not carry (notes for the
+  instructor's tools, another language's reference answers; :mod:`coursekit.plugins.private_metadata`);
 * ``reteach(bug, lang)``: for the class report, what to reteach for a mistake its grader's diagnosis names, in
   ``lang`` (the course's language).
 
@@ -84,6 +86,7 @@ class Plain:
     FOLDERS = ()
     CALL_HOOK = ""
     SHARED_ENV = ""
+    PRIVATE_METADATA = ()
 
     @staticmethod
     def prepare(course, shared, log) -> None:

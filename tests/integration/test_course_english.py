@@ -9,9 +9,11 @@ graded in-process: tests/unit/test_grader.py.
 """
 import re
 
+import nbformat
 import pytest
 
 from attnkit.bugs import RULES
+from attnkit.course import PRIVATE_METADATA
 from attnkit.edition import foreign_text
 from coursekit.plugins.feedback_page import WORDS
 from support import grade_output
@@ -61,3 +63,11 @@ def test_is_the_chinese_feedback_page_free_of_bug_ids(shared_class, student):
     text = visible_text(shared_class.feedback(student).read_text(encoding="utf-8"))
     assert not BUG_IDS.search(text), BUG_IDS.search(text).group(0)
     assert "目前得分" in text
+
+
+@pytest.mark.parametrize("assignment", [ASSIGNMENT, ENGLISH])
+def test_does_no_release_carry_the_masters_english(shared_class, assignment):
+    """nbgrader generate_assignment in the course: no cell of either edition's release keeps what the master holds
+    for the instructor's tools only (each cell's English, the reference answers' included)?"""
+    nb = nbformat.read(shared_class.course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
+    assert not [(c.get("id"), key) for c in nb.cells for key in PRIVATE_METADATA if key in c.metadata]

@@ -7,7 +7,8 @@ One module each:
   :mod:`.grader_process` — the grader process seen from here, and nbclient's hooks that grade a test
   cell before it runs (``c.Execute.on_cell_execute``, ``on_notebook_start``);
   :mod:`.output_cap` — what grading keeps of a cell's output;
-* :mod:`.stubs` — what a release puts where a solution was, per assignment;
+* :mod:`.stubs` — what a release puts where a solution was, per assignment; :mod:`.private_metadata` — what
+  it must not carry of the master's metadata;
 * :mod:`.cell_names` — what each graded cell is called (the heading above it, or the assignment's plug-in's);
 * :mod:`.released_cells` — only a test cell the student changed is reported (#1961);
 * :mod:`.saved_grades` — a notebook's scores saved in one gradebook transaction, not one per cell;
@@ -38,14 +39,15 @@ from .feedback_page import CourseFeedbackExporter, GetGradesForFeedback
 from .grader_process import grade_test_cell, notebook_language
 from .kernel import GradingKernelManager
 from .release_feedback import ReleaseFeedbackTellingPending
+from .private_metadata import ClearPrivateMetadata, with_private_metadata_cleared
 from .released_cells import OverwriteCellsFromRelease, with_release_check
 from .saved_grades import SaveAutoGradesAtOnce, with_grades_saved_at_once
 from .stubs import AssignmentStubs, with_assignment_stubs
 from .validation import name_unanswered_questions
 
-__all__ = ["AssignmentStubs", "ClearHiddenTestsInFeedback", "CourseFeedbackExporter", "GetGradesForFeedback",
-           "GradingKernelManager", "OverwriteCellsFromRelease", "RejectDuplicateIds", "ReleaseFeedbackTellingPending",
-           "SaveAutoGradesAtOnce", "ZeroOnFailureExporter", "check_schemas_once", "name_unanswered_questions",
-           "grade_test_cell", "notebook_language", "share_engines", "with_grades_saved_at_once", "with_rejected_duplicates",
-           "with_assignment_stubs", "with_release_check"]
-
+__all__ = ["AssignmentStubs", "ClearHiddenTestsInFeedback", "ClearPrivateMetadata", "CourseFeedbackExporter",
+           "GetGradesForFeedback", "GradingKernelManager", "OverwriteCellsFromRelease", "RejectDuplicateIds",
+           "ReleaseFeedbackTellingPending", "SaveAutoGradesAtOnce", "ZeroOnFailureExporter", "check_schemas_once",
+           "name_unanswered_questions", "grade_test_cell", "notebook_language", "share_engines",
+           "with_grades_saved_at_once", "with_rejected_duplicates", "with_assignment_stubs",
+           "with_private_metadata_cleared", "with_release_check"]
