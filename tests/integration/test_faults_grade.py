@@ -85,6 +85,7 @@ def test_is_a_fault_nobodys_grade_and_the_class_graded_after_the_repair(row, gen
         said = hit.stdout + hit.stderr
         assert hit.returncode == 2, said[-3000:]
         assert "the machine's fault (no student was given a grade for it)" in said and row.cause in said, said[-3000:]
+        print(f"\n{row.name}: make grade said: " + next(line for line in said.splitlines() if row.cause in line))
         before = autograded(course)  # graded before the fault (a worker killed may not have said so yet)
         assert bool(before) == row.mid_class and graded_now(hit) <= before, said[-3000:]
         row.repair(course)  # first: a gradebook that stopped is read again only once it runs

@@ -86,6 +86,8 @@ def test_is_a_fault_nobodys_feedback_and_the_submission_graded_after_the_repair(
             st.wait_for(lambda: "WAITING" in sc.log() and row.cause in sc.log(), 90, f"the service to name {row.name}")
             untouched(sc, sent, url)
             assert "WAITING" in status(sc) and row.cause in status(sc)
+            print(f"\n{row.name}: make service-status said: " + next(line for line in status(sc).splitlines()
+                                                                     if row.cause in line))
         row.repair(sc.course)
         st.wait_for(lambda: st.fetchable(sc, sent), BACKOFF[1] + 60, "the feedback once the fault is repaired")
         assert service.process.poll() is None  # it waited; it never gave up

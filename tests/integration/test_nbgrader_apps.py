@@ -1,14 +1,14 @@
 """Does every nbgrader app test that passes plain still pass with the course's plug-ins configured?
 
-nbgrader ships its own tests in its wheel (``nbgrader/tests/apps``). Each module below runs twice, in subprocesses
+nbgrader ships its own tests in its wheel (``nbgrader/tests/apps``). The modules below run twice, in subprocesses
 with a clean HOME and clean Jupyter folders: once plain, once with the course's ``nbgrader_config.py`` on
 ``JUPYTER_CONFIG_PATH`` (less what names the course: its folder, id, exchange and release stubs), so each test's
 own course config still applies on top, and with the students' Validate fold applied as their server applies it.
 A test that passes plain and fails with the plug-ins is a failure here, unless :data:`DELIBERATE` lists it with
 the reason (the same list is in autograde/README.md, "nbgrader's own tests").
 
-Budget: ``make test`` runs, per module, the tests named in :data:`SELECTED` (those that reach the plug-ins: the
-grading kernel, the preprocessors the course replaces, the feedback page, the release), the two runs side by side;
+Budget: ``make test`` runs the tests named in :data:`SELECTED` (those that reach the plug-ins: the grading kernel,
+the preprocessors the course replaces, the feedback page, the release) in one pytest per run, the two runs side by side;
 ``ATTN_NBGRADER_APPS=all`` runs the whole modules (6 minutes, both runs side by side, on 2 busy cores; not in ``make test``, whose
 whole run must stay under 8 minutes).
 """
@@ -70,16 +70,17 @@ name_unanswered_questions()  # the students' Validate, as their server extension
 """
 
 
-def _selection(module: str) -> list:
-    """What to run of ``module``: itself, or its selected tests by node id (``-k`` would match by substring)."""
-    names = SELECTED[module]
-    if os.environ.get("ATTN_NBGRADER_APPS") == "all" or names is None:
-        return [f"nbgrader.tests.apps.{module}"]
-    return [f"nbgrader.tests.apps.{module}::{CLASSES[module]}::{name}" for name in names]
+def _selection() -> list:
+    """What to run: each module, or its selected tests by node id (``-k`` would match by substring)."""
+    if os.environ.get("ATTN_NBGRADER_APPS") == "all":
+        return [f"nbgrader.tests.apps.{module}" for module in SELECTED]
+    return [f"nbgrader.tests.apps.{module}::{CLASSES[module]}::{name}"
+            for module, names in SELECTED.items() for name in names]
 
 
-def _run(module: str, plugins: bool, folder: pathlib.Path) -> dict:
-    """``{test name: "passed" | "failed" | "skipped"}`` of one run of ``module``, and the log's tail on stderr."""
+def _run(plugins: bool, folder: pathlib.Path) -> dict:
+    """``{module: {test name: "passed" | "failed" | "skipped"}}`` of one pytest run of every module (one start-up,
+    not one per module); its log is ``pytest.log`` in ``folder``."""
     for name in ("home", "config", "data", "runtime", "tmp", "plugins"):
         (folder / name).mkdir(parents=True, exist_ok=True)
     (folder / "pytest.ini").write_text("[pytest]\n")  # not this repository's settings
@@ -95,28 +96,28 @@ def _run(module: str, plugins: bool, folder: pathlib.Path) -> dict:
     report = folder / "report.xml"
     command = [sys.executable, "-m", "pytest", "-c", str(folder / "pytest.ini"), "--rootdir", str(folder),
                "-p", "no:cacheprovider", "-p", "no:xdist", "-q", f"--junitxml={report}", "--pyargs",
-               *_selection(module)]
+               *_selection()]
     done = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=1800)
     (folder / "pytest.log").write_text(done.stdout + done.stderr)
-    assert report.exists(), f"{module} ({'plug-ins' if plugins else 'plain'}) wrote no report: {done.stdout[-2000:]}"
-    outcomes = {}
+    assert report.exists(), f"nbgrader's app tests ({'plug-ins' if plugins else 'plain'}) wrote no report: {done.stdout[-2000:]}"
+    module_of = {test_class: module for module, test_class in CLASSES.items()}
+    outcomes = {module: {} for module in SELECTED}
     for case in ElementTree.parse(report).getroot().iter("testcase"):
         kinds = {child.tag for child in case}
-        outcomes[case.get("name")] = ("failed" if kinds & {"failure", "error"} else
-                                      "skipped" if "skipped" in kinds else "passed")
+        module = module_of[case.get("classname", "").rsplit(".", 1)[-1]]  # the report names the class only
+        outcomes[module][case.get("name")] = ("failed" if kinds & {"failure", "error"} else
+                                                             "skipped" if "skipped" in kinds else "passed")
     return outcomes
 
 
 @pytest.fixture(scope="module")
 def outcomes(tmp_path_factory) -> dict:
-    """``{(module, "plain" | "plugins"): {test: outcome}}``: every run, two at a time (the longest first)."""
-    runs = [(module, plugins) for module in SELECTED for plugins in (False, True)]
+    """``{(module, "plain" | "plugins"): {test: outcome}}``: the plain run and the plug-ins' run side by side."""
     root = tmp_path_factory.mktemp("nbgrader-apps")
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        futures = {(module, "plugins" if plugins else "plain"):
-                   pool.submit(_run, module, plugins, root / f"{module}-{'plugins' if plugins else 'plain'}")
-                   for module, plugins in runs}
-        return {key: future.result() for key, future in futures.items()}
+        runs = {mode: pool.submit(_run, mode == "plugins", root / mode) for mode in ("plain", "plugins")}
+        results = {mode: run.result() for mode, run in runs.items()}
+    return {(module, mode): results[mode].get(module, {}) for mode in results for module in SELECTED}
 
 
 @pytest.mark.parametrize("module", list(SELECTED))

@@ -118,7 +118,9 @@ def loop_by_cli(plan, until="collect"):
     """The course loop with nbgrader's own CLI, run as each user, up to the instructor's step ``until``
     (``collect``, or ``release_feedback`` through autograde): release, each student fetches, types the
     code :data:`CLASS` gives them into the fetched notebook and submits, the instructor collects ...
-    For a module run without test_hub.py, which walks the same loop in Chromium."""
+    For a module run without test_hub.py, which walks the same loop in Chromium. It starts over first, so it
+    runs the same after a module that stopped the loop half-way (e.g. at ``collect``)."""
+    start_over(plan)
     for step in ("generate_assignment", "release_assignment"):
         done = instructor_nbgrader(plan, step, ASSIGNMENT)
         assert done.returncode == 0, done.stderr[-2000:]
@@ -138,11 +140,19 @@ def loop_by_cli(plan, until="collect"):
 
 def start_over(plan) -> None:
     """The course as before its first release, whatever other modules of the hub group did first: the release
-    withdrawn from the exchange, each student's fetched copy (with its feedback) and their record of past
-    submissions gone, so that Fetch Feedback brings only what comes after."""
+    withdrawn from the exchange; each student's fetched copy (with its feedback) and their record of past
+    submissions gone, so that Fetch Feedback brings only what comes after; their submission, with any marks,
+    gone from the instructor's course and gradebook."""
     done = instructor_nbgrader(plan, "list", "--remove", ASSIGNMENT)
     assert done.returncode == 0, done.stderr[-2000:]
+    forget = ("import sys; from nbgrader.api import Gradebook, MissingEntry; from coursekit.gradebook import "
+              "resolve_gradebook\nwith Gradebook(resolve_gradebook('.')) as book:\n for s in sys.argv[2:]:\n"
+              "  try: book.remove_submission(sys.argv[1], s)\n  except MissingEntry: pass")
+    done = as_user(plan, plan.instructor, plan.python, "-c", forget, ASSIGNMENT, *plan.students, cwd=plan.course_dir())
+    assert done.returncode == 0, done.stderr[-2000:]
     for student in plan.students:
+        for step in ("submitted", "autograded", "feedback"):
+            shutil.rmtree(plan.course_dir() / step / student / ASSIGNMENT, ignore_errors=True)
         home = pathlib.Path(plan.homes[student])
         shutil.rmtree(home / ASSIGNMENT, ignore_errors=True)
         shutil.rmtree(home / ".local/share/jupyter/nbgrader_cache" / plan.course_id, ignore_errors=True)
