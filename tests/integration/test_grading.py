@@ -26,7 +26,7 @@ from nbgrader.api import Gradebook
 from coursekit.gradebook import resolve_gradebook
 from coursekit.grading.selection import parse_shard
 from coursekit.report.command import TEXT as REPORT_TEXT
-from support.classes import SERIAL, copy_graded, make_grade, submit, table_rows
+from support.classes import ENGLISH, SERIAL, copy_graded, make_grade, submit, table_rows
 from support.course_tools import ASSIGNMENT, POINTS, course_copy, isolated_env, run_nbgrader, visible_text
 from support.mistakes import BY_NAME
 from support.postgres_server import postgres_server
@@ -135,10 +135,11 @@ def test_are_autograded_notebook_and_feedback_the_same(serial_class, shared_clas
 
 def test_does_make_grade_say_what_each_students_kernel_and_worker_cost(shared_class):
     """last-run.json (read by benchmarks/bench_class.py): the CPU seconds of every graded student's kernel, a
-    forked one included (not a child of the worker, so getrusage never counts it), and of the worker?"""
+    forked one included (not a child of the worker, so getrusage never counts it), and of the worker, for each
+    assignment the run graded (both editions here)?"""
     outcomes = json.loads((shared_class.course / "grading-logs" / "last-run.json").read_text(encoding="utf-8"))
     graded = [outcome for outcome in outcomes if outcome["ok"]]
-    assert len(graded) > 30
+    assert len(graded) > 30 and {o["assignment"] for o in outcomes} == {ASSIGNMENT, ENGLISH}
     assert all(o["timings"]["kernel_cpu"] > 0.05 and o["timings"]["worker_cpu"] > 0.05 for o in graded), graded[:3]
 
 

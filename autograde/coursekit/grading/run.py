@@ -76,9 +76,9 @@ def main(argv=None) -> int:
     # Ctrl-C, or SIGTERM (a Kubernetes pod being stopped): the same clean stop, even when started in the background
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    status = 0
+    status, results = 0, []  # results: every graded student of this run, of each assignment in turn
     for assignment, students in plan:
-        status = max(status, _grade_assignment(course, assignment, students, url, args, shard, settings))
+        status = max(status, _grade_assignment(course, assignment, students, url, args, shard, settings, results))
         if status > 1:  # interrupted, or a fault of the machine: the next edition waits for the next run
             break
     return status
@@ -93,8 +93,9 @@ def _assignments(course, explicit: str) -> list:
     return [name for name in found if submitted_students(course, name)] or found[:1]
 
 
-def _grade_assignment(course, assignment, students, url, args, shard, settings) -> int:
-    """Grade one assignment's ``students``: the header, a line per student, the summary; the exit status."""
+def _grade_assignment(course, assignment, students, url, args, shard, settings, results: list) -> int:
+    """Grade one assignment's ``students``: the header, a line per student, the summary; the exit status. Their results
+    join ``results``, which ``grading-logs/last-run.json`` holds."""
     text = TEXT[settings.language]
     if not students:
         print(text["nothing"].format(assignment=assignment), flush=True)
@@ -109,7 +110,8 @@ def _grade_assignment(course, assignment, students, url, args, shard, settings) 
     with lock.exclusive(course, "make grade", notify=lambda said: print(f"make grade: {said}", flush=True)):
         progress, stopped = grade_class(course, assignment, students, url, args.workers, lang=settings.language)
     print(progress.summary(stopped), flush=True)
-    _save_results(course / LOGS / "last-run.json", progress)
+    results += [{"assignment": assignment, **dataclasses.asdict(r)} for r in progress.results]
+    _save_results(course / LOGS / "last-run.json", results)
     if stopped:
         return 130 if stopped == Progress.INTERRUPTED else FAULT_STATUS
     return 1 if progress.failed else 0
@@ -139,10 +141,11 @@ def preflight(course: pathlib.Path, assignments, sandboxed: bool) -> None:
                                                                   "Fix it, then run make grade again.") from error
 
 
-def _save_results(path: pathlib.Path, progress: Progress) -> None:
-    """Per student: ok, reason, seconds, where they went (benchmarks/bench_class.py reads this)."""
+def _save_results(path: pathlib.Path, results: list) -> None:
+    """Per student of the run: the assignment, ok, reason, seconds, where they went (benchmarks/bench_class.py reads
+    this)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps([dataclasses.asdict(r) for r in progress.results], indent=1), encoding="utf-8")
+    path.write_text(json.dumps(results, indent=1), encoding="utf-8")
 
 
 def default_workers() -> int:
