@@ -114,3 +114,4 @@ c.GradingService.cooldown = 0       # seconds between two automatic feedbacks of
 c.GradingService.max_attempts = 0   # automatic feedbacks per student and assignment (0: no limit)
 c.GradingService.deadlines = {}     # {"ch04_attention": "2027-01-15 23:59:00+08:00"}: no automatic feedback after it
 c.GradingService.workers = 1        # students graded at the same time (each one fresh kernel at a time)
+c.GradingService.retry_seconds = (5, 60)  # after a fault of the machine: tried again in 5 s, doubling up to 60

@@ -43,10 +43,7 @@ def course(tmp_path_factory):
     course = copy_course(root / "course")
     ps1.add_source(course)
     env = isolated_env(root / "home", ATTN_EXCHANGE=str(root / "exchange"))
-    for assignment in ("ch04_attention", ASSIGNMENT):
-        for step in ("generate_assignment", "release_assignment"):
-            done = run_nbgrader(step, assignment, cwd=course, env=env)
-            assert done.returncode == 0, f"{step} {assignment}: {done.stderr[-2000:]}"
+    st.generate_and_release(course, env, "ch04_attention", ASSIGNMENT)
     release = {name: nbformat.read(course / "release" / ASSIGNMENT / f"{name}.ipynb", as_version=4)
                for name in ps1.NOTEBOOKS}
     for student in ps1.REAL:

@@ -6,6 +6,7 @@ generate_feedback → release_feedback → export. The course id and the exchang
 ATTN_EXCHANGE; every HOME and Jupyter directory is a temp dir. alice submits a correct
 solution, bob the untouched release, carol a softmax without the max subtraction.
 """
+import concurrent.futures
 import csv
 import re
 from types import SimpleNamespace
@@ -59,17 +60,25 @@ def workflow(tmp_path_factory):
     exchange.mkdir(mode=0o777)
     teacher = isolated_env(tmp / "instructor", ATTN_COURSE_ID=COURSE_ID, ATTN_EXCHANGE=str(exchange))
     done = {"generate": run_nbgrader("generate_assignment", ASSIGNMENT, cwd=course, env=teacher)}
-    for kind in ("source", "release"):
+    homes = {student: tmp / "homes" / student for student in STUDENTS}
+
+    def validate(kind):
         done[f"validate_{kind}"] = run_nbgrader("validate", f"{kind}/{ASSIGNMENT}/{NOTEBOOK}", cwd=course, env=teacher)
-    done["release"] = run_nbgrader("release_assignment", ASSIGNMENT, cwd=course, env=teacher)
-    homes = {}
-    for student, (implementations, _, _) in STUDENTS.items():
-        home = homes[student] = tmp / "homes" / student
+
+    def student_works(student):  # each student at their own desk, at the same time as the others
+        home, (implementations, _, _) = homes[student], STUDENTS[student]
         home.mkdir(parents=True)
         env, where = isolated_env(home), ["--course", COURSE_ID, f"--Exchange.root={exchange}"]
         done[f"fetch_{student}"] = run_nbgrader("fetch_assignment", ASSIGNMENT, *where, cwd=home, env=env)
         _student_edit(home / ASSIGNMENT / NOTEBOOK, implementations)
         done[f"submit_{student}"] = run_nbgrader("submit", ASSIGNMENT, *where, "--student", student, cwd=home, env=env)
+
+    with concurrent.futures.ThreadPoolExecutor(3) as pool:
+        checks = [pool.submit(validate, kind) for kind in ("source", "release")]
+        done["release"] = run_nbgrader("release_assignment", ASSIGNMENT, cwd=course, env=teacher)
+        checks += [pool.submit(student_works, student) for student in STUDENTS]
+        for check in checks:
+            check.result()
     for step in ("collect", "autograde", "generate_feedback", "release_feedback"):
         done[step] = run_nbgrader(step, ASSIGNMENT, cwd=course, env=teacher)
     done["export"] = run_nbgrader("export", "--to", str(tmp / "grades.csv"), cwd=course, env=teacher)

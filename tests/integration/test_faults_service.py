@@ -19,7 +19,6 @@ import pytest
 import sqlalchemy.exc
 
 from coursekit.sandbox import missing_tool
-from coursekit.service.scheduler import BACKOFF
 from support import faults
 from support import service_tools as st
 from support.course_tools import POINTS, gradebook_comments, gradebook_scores, released
@@ -41,6 +40,8 @@ def copy_of(sc: st.ServiceCourse, dest) -> st.ServiceCourse:
     course = faults.copy_without_generated(sc.course, dest / "course")
     exchange = shutil.copytree(sc.exchange, dest / "exchange")
     env = dict(sc.env, ATTN_EXCHANGE=str(exchange), HOME=str(dest / "home"))
+    with open(course / "nbgrader_config.py", "a", encoding="utf-8") as config:  # the repair is seen within a second
+        config.write("\nc.GradingService.retry_seconds = (0.5, 1)\n")
     return st.ServiceCourse(course, exchange, env, dest / "students")
 
 
@@ -86,10 +87,11 @@ def test_is_a_fault_nobodys_feedback_and_the_submission_graded_after_the_repair(
             st.wait_for(lambda: "WAITING" in sc.log() and row.cause in sc.log(), 90, f"the service to name {row.name}")
             untouched(sc, sent, url)
             assert "WAITING" in status(sc) and row.cause in status(sc)
+            assert "graded elsewhere" not in status(sc)  # held back, not graded by anyone: "not graded yet"
             print(f"\n{row.name}: make service-status said: " + next(line for line in status(sc).splitlines()
                                                                      if row.cause in line))
         row.repair(sc.course)
-        st.wait_for(lambda: st.fetchable(sc, sent), BACKOFF[1] + 60, "the feedback once the fault is repaired")
+        st.wait_for(lambda: st.fetchable(sc, sent), 60, "the feedback once the fault is repaired")
         assert service.process.poll() is None  # it waited; it never gave up
         assert gradebook_scores(sc.course, sent.student, url) == pytest.approx(points(sent.student), abs=1e-9)
         assert "NOT GRADED" not in sc.log()

@@ -4,9 +4,11 @@ API and ``nbgrader export``?
 The rule (coursekit/gradebook.py): ``DB_URL`` when set, else the course config's ``CourseDirectory.db_url``,
 else nbgrader's sqlite default. The course's ``nbgrader_config.py`` applies the same rule to nbgrader's own
 commands, so here nothing names PostgreSQL but the environment: a real PostgreSQL 15 server started by the
-test. Two students are graded by ``make grade``, a third by the grading service as it arrives; every
-command then reads the same three rows, and no sqlite gradebook appears anywhere.
+test. Three students are graded by two ``make grade`` shards at the same time (one of them a notebook that is not
+JSON, scored 0), a fourth by the grading service as it arrives; every command then reads the same four rows, and
+no sqlite gradebook appears anywhere.
 """
+import concurrent.futures
 import csv
 import subprocess
 import sys
@@ -17,20 +19,23 @@ from nbgrader.coursedir import CourseDirectory
 from traitlets.config.loader import PyFileConfigLoader
 
 from coursekit.gradebook import resolve_gradebook
+from coursekit.grading.selection import parse_shard
 from coursekit.report.command import TEXT as REPORT_TEXT
 from coursekit.sandbox import missing_tool
 from coursekit.settings import course_language
+from support import grade_output
 from support import service_tools as st
 from support.classes import make_grade, submit, table_rows
 from support.course_tools import ASSIGNMENT, POINTS, gradebook_scores, released, run_nbgrader
 from support.mistakes import BY_NAME, submission
 from support.postgres_server import postgres_server
 
-BY_HAND, ON_SUBMIT = ["ok_dot", "bug_mask_multiplied"], "bug_no_scale"
+BY_HAND, ON_SUBMIT = ["ok_dot", "bug_mask_multiplied", "c_invalid_json"], "bug_no_scale"
+SHARDS = ("0/2", "1/2")
 
 
 def expected(student) -> float:
-    return sum(BY_NAME[student].points)
+    return sum(next(row[2] for row in table_rows([student])))
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +48,12 @@ def graded(tmp_path_factory):
     with postgres_server() as pg:
         sc = st.service_course(root, env_extra={"DB_URL": pg.url})
         submit(sc.course, table_rows(BY_HAND))
-        done = make_grade(sc.course, sc.env, "--workers", "2")
-        assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+        shards = {s: [x for x in BY_HAND if parse_shard(s).holds(x)] for s in SHARDS}
+        assert all(shards.values()), shards  # both shards have work, or the two writers prove nothing
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            runs = list(pool.map(lambda s: make_grade(sc.course, sc.env, "--shard", s, "--workers", "1"), SHARDS))
+        for shard, run in zip(SHARDS, runs):
+            assert grade_output.header(count=len(shards[shard])) in run.stdout, (run.stdout + run.stderr)[-3000:]
         with st.running_service(sc, "service-db-url"):
             sent = st.submit(sc, ON_SUBMIT, submission(released(sc.course), *BY_NAME[ON_SUBMIT].code))
             st.wait_for(lambda: st.fetchable(sc, sent), 120, "the service's feedback")
@@ -63,8 +72,9 @@ def test_does_make_report_read_it(graded):
     done = subprocess.run([sys.executable, "-m", "coursekit.report"], cwd=course, env=env, capture_output=True,
                           text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-    said = REPORT_TEXT[course_language(course)]["summary"].split("{not_graded}")[0]  # the course's language
-    assert said.format(assignment=ASSIGNMENT, students=3, graded=3) in done.stderr and "postgresql" in done.stderr
+    said = REPORT_TEXT[course_language(course)]["summary"].split("{missing}")[0]  # the course's language
+    assert said.format(assignment=ASSIGNMENT, students=4, graded=3, not_graded=1) in done.stderr, done.stderr[-2000:]
+    assert "postgresql" in done.stderr
 
 
 def test_does_the_formgraders_api_read_it(graded, monkeypatch):

@@ -5,12 +5,10 @@ graded twice: by ONE serial `nbgrader autograde` (the serial class) and, among t
 by `python -m coursekit.grading` with two workers (the shared class); the gradebooks, the
 autograded notebooks and the feedback must agree (up to timestamps and measured durations). A
 copy of the serial class then shows that a re-run grades only what is missing and that Ctrl-C
-leaves no process and no half-written result. Last, a course whose own config names a real
-PostgreSQL 15 gradebook, shared by two shards graded at the same time, and reported on.
+leaves no process and no half-written result. Two shards graded at the same time into one PostgreSQL gradebook:
+tests/integration/test_gradebook_rule.py.
 """
-import concurrent.futures
 import json
-import os
 import pathlib
 import re
 import shutil
@@ -23,14 +21,11 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from coursekit.gradebook import resolve_gradebook
-from coursekit.grading.selection import parse_shard
 from coursekit.report.command import TEXT as REPORT_TEXT
-from support.classes import ENGLISH, SERIAL, copy_graded, make_grade, submit, table_rows
-from support.course_tools import ASSIGNMENT, POINTS, course_copy, isolated_env, run_nbgrader, visible_text
-from support.mistakes import BY_NAME
-from support.postgres_server import postgres_server
 from support import grade_output
+from support.classes import ENGLISH, SERIAL, copy_graded, make_grade
+from support.course_tools import ASSIGNMENT, POINTS, visible_text
+from support.mistakes import BY_NAME
 
 CLASS = [s for s in SERIAL if s in BY_NAME]  # the gradable students of the serial class
 
@@ -194,41 +189,3 @@ def test_does_ctrl_c_stop_cleanly(serial_class, tmp_path):
             # interrupted after nbgrader wrote it (grades are saved before the notebook): whole, never half-written
             written = nbformat.read(notebook, as_version=4)
             assert all(c.outputs for c in written.cells if c.metadata.get("nbgrader", {}).get("grade_id") in POINTS)
-
-
-# ---------- PostgreSQL: the course's own config names it; two shards at once; the report ----------
-
-def test_do_two_shards_and_the_report_share_the_postgresql_gradebook_the_config_names(tmp_path):
-    """The course's nbgrader_config.py names a PostgreSQL 15 gradebook: shards 0/2 and 1/2 graded at the same
-    time into it (no --db-url), every student once with the right scores, `make report` reads it, no sqlite file?"""
-    students = ["ok_dot", "bug_mask_multiplied", "c_invalid_json"]  # one student in shard 0/2, two in 1/2
-    with postgres_server() as pg:
-        server = pg.url
-        course, env = course_copy(tmp_path), isolated_env(tmp_path / "home")
-        env.pop("DB_URL", None)
-        with (course / "nbgrader_config.py").open("a", encoding="utf-8") as config:
-            config.write(f"\nc.CourseDirectory.db_url = {server!r}\n")  # as the instructor would
-        url = resolve_gradebook(course)
-        assert url.startswith("postgresql") and url.endswith(server.split("@")[-1])
-        generated = run_nbgrader("generate_assignment", ASSIGNMENT, cwd=course, env=env)
-        assert generated.returncode == 0, generated.stderr[-3000:]
-        submit(course, table_rows(students))
-        shards = {s: [x for x in students if parse_shard(s).holds(x)] for s in ("0/2", "1/2")}
-        assert all(shards.values()), shards  # both shards have work, or the test proves nothing
-        with concurrent.futures.ThreadPoolExecutor(2) as pool:
-            runs = list(pool.map(lambda s: make_grade(course, env, "--shard", s, "--workers", "1"), shards))
-        for shard, run in zip(shards, runs):
-            assert grade_output.header(count=len(shards[shard])) in run.stdout, run.stdout + run.stderr
-        assert sorted(p.name for p in (course / "autograded").iterdir()) == ["bug_mask_multiplied", "ok_dot"]
-        dump = gradebook_dump(url, students)
-        report = subprocess.run([sys.executable, "-m", "coursekit.report"], cwd=course, env=env,
-                                capture_output=True, text=True, timeout=600)
-    assert report.returncode == 0, report.stderr
-    said = REPORT_TEXT["zh"]["summary"].split("{pending}")[0].format(assignment=ASSIGNMENT, students=3, graded=2,
-                                                                        not_graded=1, missing=0)
-    assert said in report.stderr and "postgresql" in report.stderr, report.stderr
-    assert not (course / "gradebook.db").exists()  # no stray sqlite gradebook
-    for student in ("ok_dot", "bug_mask_multiplied"):
-        assert {g: dump[student][0][g][0] for g in POINTS} == pytest.approx(
-            dict(zip(POINTS, BY_NAME[student].points)), abs=1e-9)
-    assert all(score == 0.0 for score, _, _ in dump["c_invalid_json"][0].values())

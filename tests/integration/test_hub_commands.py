@@ -32,10 +32,9 @@ def graded_points(plan) -> dict:
 def hub(course_hub_plan):
     plan = course_hub_plan
     start_servers(plan, [plan.instructor])
-    if not (plan.course_dir() / "gradebook.db").exists():  # test_hub.py has not run: no loop yet
-        loop_by_cli(plan, until="collect")
-        status, shown = make_grade(plan)
-        assert status == 0, shown[-3000:]
+    loop_by_cli(plan, until="collect")  # the class of CLASS, whatever other modules of the group submitted
+    status, shown = make_grade(plan)
+    assert status == 0, shown[-3000:]
     return plan
 
 

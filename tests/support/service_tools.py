@@ -62,10 +62,16 @@ def service_course(tmp_path, timeout="10", env_extra=None) -> ServiceCourse:
     env = isolated_env(tmp_path / "home", ATTN_TIMEOUT=timeout, ATTN_EXCHANGE=str(exchange), ATTN_COURSE_ID=COURSE_ID,
                        **(env_extra or {}))
     course = course_copy(tmp_path)
-    done = subprocess.run([sys.executable, "-c", _GENERATE_AND_RELEASE, ASSIGNMENT], cwd=course, env=alembic_env(env),
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:] + done.stdout[-3000:]
+    generate_and_release(course, env, ASSIGNMENT)
     return ServiceCourse(course, exchange, env, tmp_path / "students")
+
+
+def generate_and_release(course, env, *assignments) -> None:
+    """``nbgrader generate_assignment`` and ``release_assignment`` of each assignment, in one process (nbgrader's
+    own API: one start-up for all of them)."""
+    done = subprocess.run([sys.executable, "-c", _GENERATE_AND_RELEASE, *assignments], cwd=course,
+                          env=alembic_env(env), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:] + done.stdout[-3000:]
 
 
 # nbgrader generate_assignment + release_assignment in one process (nbgrader's own API: half the start-up)
@@ -76,10 +82,11 @@ from nbgrader.coursedir import CourseDirectory
 from traitlets.config.loader import PyFileConfigLoader
 config = PyFileConfigLoader("nbgrader_config.py", path=".").load_config()
 api = NbGraderAPI(CourseDirectory(config=config), config=config)
-for step in (api.generate_assignment, api.release_assignment):
-    result = step(sys.argv[1])
-    if not result["success"]:
-        sys.exit(result.get("error", "") + result.get("log", ""))
+for assignment in sys.argv[1:]:
+    for step in (api.generate_assignment, api.release_assignment):
+        result = step(assignment)
+        if not result["success"]:
+            sys.exit(f"{step.__name__} {assignment}: " + result.get("error", "") + result.get("log", ""))
 """
 
 

@@ -153,3 +153,25 @@ def test_does_a_forked_kernel_say_how_much_cpu_it_used():
         pass
     assert abs(ForkedKernel(os.getpid()).cpu_seconds() - time.process_time()) < 0.05
     assert ForkedKernel(2 ** 22 + 1).cpu_seconds() == 0.0  # gone (no such pid): nothing, no error
+
+
+class _Vanishing(type(pathlib.Path())):
+    """A template folder another grading process renames between our listing and our look at it."""
+
+    def stat(self, **kwargs):
+        raise FileNotFoundError(2, "No such file or directory", str(self))
+
+
+def test_does_removing_leftovers_let_a_folder_being_made_elsewhere_vanish(tmp_path, monkeypatch):
+    """Two grading processes start at once: the other one's half-made folder is renamed away while this one looks
+    for leftovers. That is nobody's fault: nothing is removed and nothing is raised (it was read as the machine's)."""
+    from coursekit.sandbox import forkserver
+
+    killed = tmp_path / f"{forkserver.PREFIX}killed"  # a grading process killed: its lock is free
+    killed.mkdir()
+    (killed / "owner.lock").touch()
+    making = _Vanishing(tmp_path / f".{forkserver.PREFIX}making")
+    monkeypatch.setattr(forkserver, "FOLDERS", tmp_path)
+    listed = {f".{forkserver.PREFIX}*": [making], f"{forkserver.PREFIX}*": [killed]}
+    monkeypatch.setattr(type(tmp_path), "glob", lambda self, pattern: iter(listed[pattern]))
+    assert forkserver.remove_leftovers() == [killed] and not killed.exists()

@@ -50,9 +50,11 @@ def test_settings_read_from_the_course_config(tmp_path):
     """Does the course's nbgrader_config.py set the policy, and do missing settings keep the defaults?"""
     (tmp_path / "nbgrader_config.py").write_text(
         "c = get_config()\nc.GradingService.assignments = ['ch04_attention']\nc.GradingService.cooldown = 30\n"
-        "c.GradingService.deadlines = {'ch04_attention': '1970-01-01 00:01:00'}\n")
+        "c.GradingService.deadlines = {'ch04_attention': '1970-01-01 00:01:00'}\n"
+        "c.GradingService.retry_seconds = [1, 8]\n")
     policy = load_policy(tmp_path)
-    assert policy == Policy(("ch04_attention",), cooldown=30.0, deadlines={"ch04_attention": 60.0})
+    assert policy == Policy(("ch04_attention",), cooldown=30.0, deadlines={"ch04_attention": 60.0},
+                            retry_seconds=(1.0, 8.0))
     assert policy.grades("ch04_attention") and not policy.grades("other")
     assert load_policy(tmp_path / "missing") == Policy()
 
@@ -64,6 +66,8 @@ def test_settings_read_from_the_course_config(tmp_path):
     ({"max_attempts": -2}, "max_attempts must be >= 0 (0: no limit), got -2"),
     ({"workers": 0}, "workers must be >= 1, got 0"),
     ({"deadlines": {"a": "tomorrow"}}, "c.GradingService.deadlines['a'] = 'tomorrow' is not a date"),
+    ({"retry_seconds": 5}, "c.GradingService.retry_seconds must be (first, longest) in seconds, got 5"),
+    ({"retry_seconds": (10, 5)}, "retry_seconds must be 0 < first <= longest, got (10, 5)"),
 ])
 def test_bad_settings_are_named(section, message):
     """Does a wrong setting stop the service with a message naming the setting and the value?"""

@@ -11,8 +11,10 @@ from coursekit.service.fair_queue import GRADE, RELEASE
 from coursekit.service.journal import Journal
 from coursekit.service.log import ServiceLog
 from coursekit.service.policy import Policy
-from coursekit.service.scheduler import BACKOFF, Scheduler
+from coursekit.service.scheduler import Scheduler
 from coursekit.service.worker import Graded, JobOutcome
+
+RETRY = Policy().retry_seconds
 
 A, COURSE_ID = "ch04_attention", "c1"
 
@@ -265,7 +267,7 @@ def test_ungradable_and_dead_workers(tmp_path):
         world.step(2)
         assert [j.student for j in world.pool.sent].count("b") == tries  # not yet again: backing off
         assert "the grading process died (signal 9)" in world.entry("b").waiting["cause"]
-        world.now += BACKOFF[1]
+        world.now += RETRY[1]
         world.step()
     assert all(job.kind == GRADE for job in world.pool.sent if job.student == "b")
     world.pool.finish()
@@ -310,15 +312,15 @@ def test_a_fault_of_the_machine_is_retried_with_back_off_and_never_released(tmp_
     assert world.entry("a").waiting["cause"] == "the gradebook cannot be reached (connection refused)"
     assert "WAITING (submitted 10:00:01.00): the machine's fault, not the student's: the gradebook cannot be " \
            "reached (connection refused); tried again in 5 s; no feedback until it is graded" in world.log()
-    world.now += BACKOFF[0] + 1
+    world.now += RETRY[0] + 1
     world.step()
     assert [j.kind for j in world.pool.sent] == [GRADE, RELEASE if graded else GRADE]
     world.pool.finish(fault="still down", graded=False)
     world.step(2)
-    world.now += BACKOFF[0] + 1  # the second back-off is twice as long
+    world.now += RETRY[0] + 1  # the second back-off is twice as long
     world.step()
     assert len(world.pool.sent) == 2 and "tried again in 10 s" in world.log()
-    world.now += BACKOFF[0] * 2
+    world.now += RETRY[0] * 2
     world.step()
     world.pool.finish()
     world.step(2)

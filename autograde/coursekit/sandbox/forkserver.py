@@ -117,7 +117,7 @@ def remove_leftovers() -> list:
     Such a folder may hold copies of students' submissions and kernel logs: nothing else ever removes it.
     """
     removed = []
-    half_made = [f for f in FOLDERS.glob(f".{PREFIX}*") if time.time() - f.stat().st_mtime > 60]  # killed while made
+    half_made = [f for f in FOLDERS.glob(f".{PREFIX}*") if _age(f) > 60]  # killed while it was made
     for folder in [*FOLDERS.glob(f"{PREFIX}*"), *half_made]:
         try:
             lock = os.open(folder / "owner.lock", os.O_RDWR | os.O_CLOEXEC)
@@ -132,6 +132,15 @@ def remove_leftovers() -> list:
         shutil.rmtree(folder, ignore_errors=True)
         removed.append(folder)
     return removed
+
+
+def _age(folder: pathlib.Path) -> float:
+    """Seconds since ``folder`` last changed; 0 if it is gone (another grading process, starting at the same
+    moment, renamed the folder it was making: that is no leftover, and no reason to stop)."""
+    try:
+        return time.time() - folder.stat().st_mtime
+    except FileNotFoundError:
+        return 0.0
 
 
 def leftovers_said(removed) -> list:

@@ -144,7 +144,8 @@ def status(course) -> str:
     for (assignment, student), entry in sorted(journal.entries.items()):
         result = entry.result or {}
         score = f"{result['score']:g}/{result['max_score']:g}" if result.get("ok") else \
-            ("not graded: " + result.get("reason", "")[:60] if result else "graded elsewhere")
+            ("not graded: " + result.get("reason", "")[:60] if result else
+             "not graded yet" if entry.waiting or entry.in_flight else "graded elsewhere")
         held = f"; feedback waits ({entry.held['reason']})" if entry.held else ""
         busy = f"; IN PROGRESS since {entry.in_flight['since']:.0f}" if entry.in_flight else ""
         waiting = (f"; WAITING (the machine's fault, not the student's): {entry.waiting['cause']}; tried again at "

@@ -6,7 +6,9 @@ Read from ``c.GradingService`` in the course's ``nbgrader_config.py`` (:func:`lo
 * ``cooldown`` — seconds between two automatic feedbacks of one student (0: none);
 * ``max_attempts`` — automatic feedbacks per student and assignment (0: no limit);
 * ``deadlines`` — ``{assignment: "2027-01-15 23:59:00+08:00"}``: after it, no automatic feedback;
-* ``workers``, ``poll_seconds``, ``job_timeout`` — how the service runs.
+* ``workers``, ``poll_seconds``, ``job_timeout`` — how the service runs;
+* ``retry_seconds`` — ``(first, longest)``: a submission a fault of the machine held back is tried again after
+  ``first`` seconds, then twice as long each time, at most ``longest``.
 
 A submission that arrives while its feedback must wait is still graded at once (the gradebook,
 the formgrader and ``make report`` see it); only the feedback waits. :func:`decide` is pure, so
@@ -35,6 +37,7 @@ class Policy:
     workers: int = 1
     poll_seconds: float = 0.5
     job_timeout: float = 300.0  # a grading job that takes longer is stopped; the submission is ungradable
+    retry_seconds: tuple = (5.0, 60.0)  # after a fault of the machine: the first wait, then doubling up to the second
 
     def grades(self, assignment: str) -> bool:
         return assignment in self.assignments
@@ -112,12 +115,22 @@ def policy_from(section: dict) -> Policy:
             raise ValueError(f"c.{SECTION}.deadlines[{name!r}] = {text!r} is not a date: {error}") from None
     policy = Policy(tuple(assignments), float(section.get("cooldown", 0)), int(section.get("max_attempts", 0)),
                     deadlines, int(section.get("workers", 1)), float(section.get("poll_seconds", 0.5)),
-                    float(section.get("job_timeout", 300)))
+                    float(section.get("job_timeout", 300)),
+                    _retry(section.get("retry_seconds", Policy.retry_seconds)))
     _check(policy.cooldown >= 0, f"cooldown must be >= 0 seconds, got {policy.cooldown:g}")
     _check(policy.max_attempts >= 0, f"max_attempts must be >= 0 (0: no limit), got {policy.max_attempts}")
     _check(policy.workers >= 1, f"workers must be >= 1, got {policy.workers}")
     _check(policy.poll_seconds > 0, f"poll_seconds must be > 0, got {policy.poll_seconds:g}")
     return policy
+
+
+def _retry(value) -> tuple:
+    try:
+        first, longest = (float(v) for v in value)
+    except (TypeError, ValueError):
+        raise ValueError(f"c.{SECTION}.retry_seconds must be (first, longest) in seconds, got {value!r}") from None
+    _check(0 < first <= longest, f"retry_seconds must be 0 < first <= longest, got {value!r}")
+    return first, longest
 
 
 def load_policy(course) -> Policy:

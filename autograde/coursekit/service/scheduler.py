@@ -13,7 +13,7 @@ Each round (every ``poll_seconds``):
 4. the workers' reports (:mod:`coursekit.grading.pool`'s messages) update the journal
    (:mod:`.journal`) and the log (:mod:`.log`). A fault of the machine on a job — reported by the
    worker, or a worker that died — is nobody's grade: the submission waits, with the cause in the
-   journal and the log, and is tried again after a back-off (:data:`BACKOFF`); nothing is released
+   journal and the log, and is tried again after a back-off (the policy's ``retry_seconds``); nothing is released
    for it until it has really been graded. A job that overruns ``job_timeout`` is stopped and its
    submission gets the "not graded" page (a notebook that keeps the grader busy that long is the student's).
 
@@ -35,9 +35,8 @@ from .policy import decide
 from .student_status import StatusBoard
 from .worker import CannotGrade, Graded
 
-__all__ = ["Scheduler", "TIMEOUT_REASON", "BACKOFF"]
+__all__ = ["Scheduler", "TIMEOUT_REASON"]
 
-BACKOFF = (5.0, 60.0)  # seconds before a submission a fault held back is tried again: first, then at most (doubling)
 TIMEOUT_REASON = "评分超过 {seconds:g} 秒仍未结束，已被停止（Grading took longer than {seconds:g} s and was stopped）"
 
 
@@ -219,7 +218,8 @@ class Scheduler:
         self.queue.done(key)
         self._redo.add(key)  # autograded/ may hold what the cut-short grading began: not a grading by hand
         tries = self.faults[key] = self.faults.get(key, 0) + 1
-        wait = min(BACKOFF[0] * 2 ** (tries - 1), BACKOFF[1])
+        first, longest = self.policy.retry_seconds
+        wait = min(first * 2 ** (tries - 1), longest)
         self.retry_after[key] = self.monotonic() + wait
         waiting = {"cause": fault, "since": self.clock(), "retry_at": self.clock() + wait}
         if running is not None and running.result is not None:  # graded: only its feedback waits
