@@ -4,13 +4,15 @@ What Chapter 4 adds to a plain nbgrader assignment, read by ``coursekit`` (which
 itself, :mod:`coursekit.assignments`): the modules its grading kernels import before any student, the
 package folder they must see, the delegation probe its grader calls the student's functions through,
 the figures drawn once before grading and shown read-only to every kernel, what to reteach for each
-mistake its diagnosis names, and what its graded cells are called. Loaded by the grading processes and the instructor's tools only.
+mistake its diagnosis names, what its graded cells are called, its release stubs in each edition's language and
+the metadata its releases must not carry (each cell's English). Loaded by the grading processes and the
+instructor's tools only.
 """
 import os
 
 
-__all__ = ["PRELOAD", "FOLDERS", "CALL_HOOK", "SHARED_ENV", "prepare", "shared_folder", "reteach", "cell_names",
-           "stubs"]
+__all__ = ["PRELOAD", "FOLDERS", "CALL_HOOK", "SHARED_ENV", "PRIVATE_METADATA", "prepare", "shared_folder", "reteach",
+           "cell_names", "stubs"]
 
 # What a graded kernel of the chapter imports (measured: sys.modules at the end of an autograded notebook). None
 # of these starts a thread, so the kernel template may fork after importing them.
@@ -20,6 +22,8 @@ PRELOAD = ("numpy", "matplotlib.pyplot", "matplotlib_inline.backend_inline", "at
 FOLDERS = (os.path.dirname(os.path.abspath(__file__)),)
 CALL_HOOK = "attnkit.guard:guarded_call"  # the delegation probe (attnkit.guard), on the student's side of each call
 SHARED_ENV = "ATTNKIT_CACHE_DIR"  # where attnkit.static finds the figures drawn before grading
+# Each master cell's English (attnkit.edition.KEY), reference answers included: never in a release
+PRIVATE_METADATA = ("translation",)
 
 
 def shared_folder() -> str:
@@ -34,10 +38,10 @@ async def prepare(course, shared, log) -> None:
     await warm(course, shared, log)
 
 
-def reteach(bug: str) -> str:
-    """For the class report: what to reteach for a mistake the diagnosis names (:mod:`attnkit.reteach`)."""
+def reteach(bug: str, lang: str) -> str:
+    """For the class report: what to reteach for a mistake the diagnosis names, in ``lang`` (:mod:`attnkit.reteach`)."""
     from .reteach import reteach as note
-    return note(bug)
+    return note(bug, lang)
 
 
 def cell_names(nb) -> dict:

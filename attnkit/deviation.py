@@ -7,18 +7,21 @@ NaN/inf cells grey, its words in the chapter's language (:data:`TEXT`, ``lang``)
 drawing (≈ 0.4 s of every buggy submission's kernel), and the numbers stay selectable text.
 """
 import html
+import textwrap
 
 import numpy as np
 
+from .bugs import LABELS
 from .language import resolve
 
-__all__ = ["ANNOTATE_MAX", "DARK", "TEXT", "gap", "gap_table", "title_text"]
+__all__ = ["ANNOTATE_MAX", "DARK", "TEXT", "WRAP", "gap", "gap_table", "likely_cause", "title_text"]
 
 ANNOTATE_MAX = 8  # larger matrices show colour only (the value is the cell's tooltip)
 # ColorBrewer's 9-class "Reds" (what matplotlib's "Reds" colour map interpolates), 0 → the largest gap
 _REDS = ("#fff5f0", "#fee0d2", "#fcbba1", "#fc9272", "#fb6a4a", "#ef3b2c", "#cb181d", "#a50f15", "#67000d")
 _GREY = "#bfbfbf"  # NaN or inf on either side
 DARK = 0.6  # above this share of the largest gap the text turns white (here and in the heatmap)
+WRAP = {"zh": 26, "en": 52}  # characters per title line over the chapter's 4.6-inch heatmap (9 pt)
 
 
 def gap(finding) -> np.ndarray:
@@ -36,18 +39,31 @@ def gap(finding) -> np.ndarray:
 
 
 TEXT = {
-    "zh": {"title": "|你的结果 − 参考结果|（{stage} 阶段）\n可能的错误：{bug}\n探针：{probe}",
+    "zh": {"title": "|你的结果 − 参考结果|（{stage} 阶段）\n可能原因：{cause}",
            "corner": "行 i ＼ 列 j", "row": "行 i", "column": "列 j",
            "legend": "颜色越深差距越大（最大 {top:.2g}）；灰色：NaN 或 inf。"},
-    "en": {"title": "|your result − reference| ({stage} stage)\nlikely mistake: {bug}\nprobe: {probe}",
+    "en": {"title": "|your result − reference| ({stage} stage)\nlikely cause: {cause}",
            "corner": "row i \\ column j", "row": "row i", "column": "column j",
            "legend": "The darker, the larger the gap (largest {top:.2g}); grey: NaN or inf."},
 }
 
 
-def title_text(finding, lang: str | None = None) -> str:
-    """Three short lines: what is drawn and at which stage, the likely bug, the probe."""
-    return TEXT[resolve(lang)]["title"].format(stage=finding.stage, bug=finding.bug, probe=finding.probe)
+def likely_cause(finding, lang: str | None = None) -> str:
+    """The finding's "likely cause" in ``lang``, as its message says it (its first line when it has none)."""
+    lang = resolve(lang)
+    lines = finding.text(lang).splitlines() or [""]
+    label = LABELS[lang][1]
+    return next((line[len(label):] for line in lines if line.startswith(label)), lines[0])
+
+
+def title_text(finding, lang: str | None = None, width: int | None = None) -> str:
+    """What is drawn and at which stage, then the likely cause in words (never the bug's id: students read it),
+    wrapped at ``width`` characters when given."""
+    lang = resolve(lang)
+    title = TEXT[lang]["title"].format(stage=finding.stage, cause=likely_cause(finding, lang))
+    if width is None:
+        return title
+    return "\n".join(part for line in title.splitlines() for part in textwrap.wrap(line, width) or [""])
 
 
 def _colour(share: float) -> str:

@@ -242,7 +242,7 @@ def format_findings(findings: list, lang: str | None = None) -> str:
         return text["none"]
     stage = findings[0].stage
     lines = [text["first"].format(role=ROLE[stage], stage=stage, count=len(findings))]
-    for n, f in enumerate(findings, 1):
-        lines.append(f"{n}. [{f.stage}] {f.bug}")
+    for n, f in enumerate(findings, 1):  # each finding in words; its bug id is for the instructor's report only
+        lines.append(f"{n}. [{f.stage}]")
         lines.extend("   " + line for line in f.text(lang).splitlines())
     return "\n".join(lines)

@@ -4,9 +4,9 @@ Shown in the chapter right after the visible verify, under the diagnosis text
 (:mod:`attnkit.diagnose`): the cells that light up are where the student's output
 left the reference's on the probe named in the title. Values are written into the
 cells up to 8×8; NaN/inf cells are grey. A 3-D probe shows its first matrix.
-The title is in the chapter's language (the bug and probe names are identifiers, on lines of
-their own, so nothing wraps mid-word); the colour bar sits beside the heatmap at exactly its height,
-so it never covers the title.
+The title is in the chapter's language: the stage, then the likely cause in words (the finding's
+own, wrapped to the figure's width; never the bug's id); the colour bar sits beside the heatmap at
+exactly its height, so it never covers the title.
 
 Under nbgrader (:func:`attnkit.static.under_grading`) :func:`show_diagnosis` shows the same
 numbers as an HTML table (:func:`attnkit.deviation.gap_table`) instead: a graded kernel cannot
@@ -52,8 +52,9 @@ def plot_deviation(finding, ax=None, lang=None):
     image = ax.imshow(np.ma.masked_invalid(gap), cmap=cmap, vmin=0.0, vmax=top if top > 0 else 1.0)
     if max(gap.shape) <= deviation.ANNOTATE_MAX:
         _annotate(ax, gap, top)
-    text = deviation.TEXT[resolve(lang)]
-    ax.set_title(deviation.title_text(finding, lang), fontsize=9, fontfamily=cjk_font_family())
+    lang = resolve(lang)
+    text = deviation.TEXT[lang]
+    ax.set_title(deviation.title_text(finding, lang, deviation.WRAP[lang]), fontsize=9, fontfamily=cjk_font_family())
     ax.set_xticks(range(gap.shape[1]))
     ax.set_yticks(range(gap.shape[0]))
     ax.set_xlabel(text["column"], fontfamily=cjk_font_family())

@@ -19,6 +19,10 @@ finds travels back with the call's result. While a student function runs under :
 Everything is restored when the student function returns or raises. What stays out of
 reach is listed in autograde/README.md ("Integrity"): above all, code the student ran before the
 call can change this module itself, which is their own process.
+
+What the probe finds travels as codes, not sentences (``reference:softmax``, ``process:fork``,
+``memory:2 GB`` …): the grader, which knows the notebook's language, says them in it
+(:func:`describe`). A code it does not know (the kernel is the student's process) is shown as sent.
 """
 import contextlib
 import errno
@@ -27,9 +31,10 @@ import sys
 import threading
 import types
 
+from .language import resolve
 from .safecall import describe_exception, observe
 
-__all__ = ["Guard", "REFERENCE_FREE", "STUB_GLOBAL", "guarded_call", "limit_hit"]
+__all__ = ["Guard", "REFERENCE_FREE", "STUB_GLOBAL", "TEXT", "describe", "guarded_call", "limit_hit"]
 
 SAFE_FILES = {"masks.py", "errors.py", "safecall.py", "guard.py"}  # the mask, the error type, the timeout record, this probe: tools, not answers
 ALLOWED_LAB = {"scores_inputs_ok", "mask_inputs_ok", "softmax_inputs_ok", "_arrays"}  # the given input checks
@@ -47,15 +52,45 @@ def _fork_exec():
     return ()
 
 
-_LIMITS = {errno.EAGAIN: "进程/线程数超过评分的上限", errno.EFBIG: "写入的文件超过评分的上限",
-           errno.ENOSPC: "写满了评分时的磁盘空间", errno.EMFILE: "打开的文件数超过评分的上限"}
+# What the probe's codes say, by language: delegation (reference, process, probe_off), the sandbox's limits
+# (memory, processes, file_size, disk, open_files) and the stub's error in the student's kernel.
+TEXT = {
+    "zh": {"reference": "attnkit 参考实现 {detail}", "process": "启动子进程（{detail}）",
+           "probe_off": "sys.setprofile（关掉了评分探针）", "memory": "内存超过 {detail}", "memory_limit": "评分的上限",
+           "processes": "进程/线程数超过评分的上限", "file_size": "写入的文件超过评分的上限",
+           "disk": "写满了评分时的磁盘空间", "open_files": "打开的文件数超过评分的上限",
+           "stub": "评分期间不能调用 attnkit 的参考实现（{detail}）"},
+    "en": {"reference": "attnkit's reference {detail}", "process": "started a process ({detail})",
+           "probe_off": "sys.setprofile (switched off the grading probe)", "memory": "used more memory than {detail}",
+           "memory_limit": "grading allows", "processes": "started more processes or threads than grading allows",
+           "file_size": "wrote a file larger than grading allows", "disk": "filled the disk space grading allows",
+           "open_files": "opened more files than grading allows",
+           "stub": "attnkit's reference implementation cannot be called while grading ({detail})"},
+}
+_LIMITS = {errno.EAGAIN: "processes", errno.EFBIG: "file_size", errno.ENOSPC: "disk", errno.EMFILE: "open_files"}
+_PLAIN = ("probe_off", *_LIMITS.values())  # codes without a detail
 
 
 def limit_hit(exc: BaseException) -> str:
-    """Which of the sandbox's limits ``exc`` means, in Chinese; "" for an ordinary error."""
+    """Which of the sandbox's limits ``exc`` means, as a code (``memory:2 GB``, ``processes`` …); "" for an
+    ordinary error."""
     if isinstance(exc, MemoryError):
-        return f"内存超过 {os.environ.get('ATTN_SANDBOX_MEMORY', '评分的上限')}"
+        size = os.environ.get("ATTN_SANDBOX_MEMORY")
+        return f"memory:{size}" if size else "memory"
     return _LIMITS.get(getattr(exc, "errno", None), "")
+
+
+def describe(code: str, lang: str) -> str:
+    """A code of the probe (``reference:softmax``, ``process:fork``, ``probe_off``, ``memory:2 GB`` …) in ``lang``;
+    one it does not know as it came."""
+    text, (kind, _, detail) = TEXT[lang], str(code).partition(":")
+    if kind == "memory":
+        return text["memory"].format(detail=detail or text["memory_limit"])
+    if kind in ("reference", "process") and detail:
+        return text[kind].format(detail=detail)
+    if kind in _PLAIN and not detail:
+        return text[kind]
+    return str(code)[:120]
 
 
 _NAME = "<the function's name>"
@@ -87,11 +122,12 @@ def guarded_call(fn, args: tuple, watch=None) -> dict:
 
 
 class Guard:
-    """The probe around one call; ``forbidden`` collects what the function reached (Chinese descriptions)."""
+    """The probe around one call; ``forbidden`` collects what the function reached (codes: :func:`describe`)."""
 
     def __init__(self, attnkit_dir: str):
         self.attnkit_dir = attnkit_dir
         self.forbidden: set = set()
+        self.lang = resolve()  # the stub's words: chosen now, since a call into attnkit while profiled is delegation
         self.hook = self._hook  # one bound method, so that "is the probe still installed?" can compare it
         self.spawners = _SPAWNERS + _fork_exec()
         self.stubs = self._stubs()
@@ -122,15 +158,14 @@ class Guard:
     # ---------- the probe ----------
 
     def _record(self, name: str) -> RuntimeError:
-        self.forbidden.add(f"attnkit 参考实现 {name}")
-        return RuntimeError(f"评分期间不能调用 attnkit 的参考实现（{name}）")
+        self.forbidden.add(f"reference:{name}")
+        return RuntimeError(TEXT[self.lang]["stub"].format(detail=name))  # the student's kernel: its edition's words
 
     def _hook(self, frame, event, arg):
         if event == "call" and self.is_reference(frame.f_code):
-            self.forbidden.add(f"attnkit 参考实现 {os.path.basename(frame.f_code.co_filename)[:-3]}."
-                               f"{frame.f_code.co_qualname}")
+            self.forbidden.add(f"reference:{os.path.basename(frame.f_code.co_filename)[:-3]}.{frame.f_code.co_qualname}")
         elif event == "c_call" and any(arg is f for f in self.spawners):
-            self.forbidden.add(f"启动子进程（{getattr(arg, '__name__', arg)}）")
+            self.forbidden.add(f"process:{getattr(arg, '__name__', arg)}")
 
     @contextlib.contextmanager
     def watching(self):
@@ -148,7 +183,7 @@ class Guard:
             yield
         finally:
             if sys.getprofile() is not self.hook:
-                self.forbidden.add("sys.setprofile（关掉了评分探针）")
+                self.forbidden.add("probe_off")
             sys.setprofile(previous)
             threading.setprofile(previous_threads)
             os.environ.pop(REFERENCE_FREE, None)

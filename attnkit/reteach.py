@@ -1,18 +1,20 @@
-"""What to reteach for each mistake the diagnosis can name (instructor-facing, Chinese).
+"""What to reteach for each mistake the diagnosis can name (instructor-facing, in the course's language).
 
-Keyed by bug id: the rule names of :data:`attnkit.bugs.RULES` plus the generic findings
-:mod:`attnkit.diagnose` builds as ``<stage>_<kind>`` (:data:`GENERIC_KINDS`). The class report
-(``make report``) shows the entry next to the mistake's count, through the chapter's plug-in
-(:mod:`attnkit.course`); ``tests/unit/test_reteach.py`` checks that every id attnkit can produce has one.
+Keyed by language, then by bug id: the rule names of :data:`attnkit.bugs.RULES` plus the generic
+findings :mod:`attnkit.diagnose` builds as ``<stage>_<kind>`` (:data:`GENERIC_KINDS`). The class
+report (``make report``) shows the entry next to the mistake's count, in the course's language
+(``c.CourseKit.language``), through the chapter's plug-in (:mod:`attnkit.course`);
+``tests/unit/test_reteach.py`` checks that every id attnkit can produce has one in every language.
 """
 from .bugs import ROLE, RULES
 from .diagnose import STAGES
+from .language import DEFAULT
 
-__all__ = ["GENERIC_KINDS", "RETEACH", "known_bug_ids", "reteach"]
+__all__ = ["GENERIC_KINDS", "RETEACH", "UNKNOWN", "known_bug_ids", "reteach"]
 
 GENERIC_KINDS = ("wrong_values", "exception", "return_code", "mutates_input", "pipeline_mismatch")
 
-_NAMED = {
+_NAMED_ZH = {
     "scores_lost_precision": "dtype 与精度：float64 输入全程保持 float64；np.empty_like / zeros_like 继承 dtype，"
                              "astype(np.float32) 会丢精度。",
     "scores_out_rebound": "Python 的名字绑定与 out 参数：out = ... 只改局部名字；out[...] = ... 才写进调用方的数组（对照 C 里的指针参数）。",
@@ -36,7 +38,7 @@ _NAMED = {
     "softmax_no_max_subtraction": "数值稳定的 softmax：先减去每行最大值，exp 不会溢出，结果不变（第 1 章的技巧）。",
 }
 
-_GENERIC = {
+_GENERIC_ZH = {
     "wrong_values": "{role} 的结果与参考不符且不属于已知错误：用手算的 3×3 例子逐元素对照，找出第一处不同。",
     "exception": "{role} 抛出异常：读懂 traceback、检查形状与下标；C 版的输入检查（非法输入返回 -1 或什么都不做）要保留。",
     "return_code": "返回状态码约定（C 风格）：{role} 成功返回 0、非法输入返回 -1，结果经 out 参数传出。",
@@ -45,8 +47,71 @@ _GENERIC = {
                          "函数不能依赖上一次调用留下的状态、写死尺寸，或改写后一步还要读的数组。",
 }
 
-RETEACH = {**_NAMED, **{f"{stage}_{kind}": text.format(role=ROLE[stage])
-                        for stage in STAGES for kind, text in _GENERIC.items()}}
+_NAMED_EN = {
+    "scores_lost_precision": "dtype and precision: float64 input stays float64 all the way; np.empty_like / zeros_like "
+                             "keep the dtype, astype(np.float32) throws precision away.",
+    "scores_out_rebound": "Python names and the out parameter: out = ... only rebinds a local name; out[...] = ... "
+                          "writes into the caller's array (compare a pointer parameter in C).",
+    "scores_out_not_written": "the out-parameter contract: the function writes its result into the array it is given "
+                              "and returns a status code; trace one write of out[i, j] on the board.",
+    "scores_k_qt": "what the indices of S = Q Kᵀ mean: rows are queries i, columns keys j; show with a non-square Q "
+                   "and K (T ≠ S) why the transpose is wrong.",
+    "scores_q_qt": "the roles of Q and K: one side of each dot product is a query, the other a key; tests with Q = K "
+                   "cannot tell, so show it with a different Q and K.",
+    "scores_missing_scale": "scaled dot-product attention: why divide by sqrt(d) (the dot product's variance grows "
+                            "with d and softmax turns sharp); show the unscaled case with the sharpness explorer.",
+    "scores_wrong_scale": "scale is a parameter, not something the function recomputes: use the scale passed in, "
+                          "multiply rather than divide, and only once.",
+    "mask_lost_precision": "in-place arithmetic keeps the dtype: scores += mask leaves the scores' precision alone; "
+                           "no float32 temporary array in between.",
+    "mask_not_in_place": "changing in place versus rebinding: scores += mask against scores = scores + mask (show "
+                         "id(scores)).",
+    "mask_lost_on_view": "views and copies: reshape(-1), ravel() and ascontiguousarray copy a non-contiguous view; "
+                         "in-place arithmetic must act on the array passed in (show np.shares_memory).",
+    "mask_not_applied": "what an additive mask does: a blocked cell plus -1e9 gets a softmax weight of ≈ 0; show "
+                        "that the result of np.add was never stored back.",
+    "mask_multiplied": "additive versus multiplicative masks: in this lab 0 keeps and -1e9 blocks, so they can only "
+                       "be added; multiplying zeroes the cells that should be kept.",
+    "mask_replaces_scores": "the mask is added to the scores, it does not replace them: show with non-zero scores "
+                            "that overwriting loses everything.",
+    "softmax_lost_precision": "softmax's dtype: exp, max and sum run in float64 for float64 input; temporary arrays "
+                              "follow the input's dtype.",
+    "softmax_out_rebound": "the out parameter and name binding (as scores_out_rebound): only out[...] = weights "
+                           "reaches the caller.",
+    "softmax_out_not_written": "the four steps of softmax, written into out: max → exp(x - max) → sum → divide by "
+                               "the sum.",
+    "softmax_wrong_axis": "axis=-1 and keepdims=True: each row (one query against every key) is normalised on its "
+                          "own and sums to 1.",
+    "softmax_whole_array": "normalise by row, not the whole matrix: sum(axis=-1, keepdims=True) and broadcasting.",
+    "softmax_not_normalised": "the definition of softmax: after exp, divide by the row's sum so that the weights are "
+                              "a probability distribution (each row sums to 1).",
+    "softmax_no_max_subtraction": "the numerically stable softmax: subtract each row's maximum first, so that exp "
+                                  "cannot overflow and the result is unchanged (the trick of chapter 1).",
+}
+
+_GENERIC_EN = {
+    "wrong_values": "{role} gives values unlike the reference's, and no known mistake fits: compare a 3×3 example "
+                    "worked by hand element by element and find the first difference.",
+    "exception": "{role} raises: read the traceback, check shapes and indices; keep the C version's input check "
+                 "(invalid input returns -1 or does nothing).",
+    "return_code": "the C-style status code: {role} returns 0 on success and -1 for invalid input, its result goes "
+                   "out through the out parameter.",
+    "mutates_input": "read-only parameters stay unchanged: {role} writes only the output array it was given (copy "
+                     "an input first when it must change it).",
+    "pipeline_mismatch": "the three stages chained: {role} passes on its own but goes wrong in the chain; go through "
+                         "the arrays passed between the stages (shapes, dtypes): a function may not depend on state "
+                         "left by an earlier call, hard-code sizes, or change an array a later step still reads.",
+}
+
+
+def _table(named: dict, generic: dict) -> dict:
+    return {**named, **{f"{stage}_{kind}": text.format(role=ROLE[stage])
+                        for stage in STAGES for kind, text in generic.items()}}
+
+
+RETEACH = {"zh": _table(_NAMED_ZH, _GENERIC_ZH), "en": _table(_NAMED_EN, _GENERIC_EN)}
+UNKNOWN = {"zh": "（未知的错误编号 {bug}：请在 attnkit/reteach.py 中补上讲解要点）",
+           "en": "(unknown mistake id {bug}: add what to reteach to attnkit/reteach.py)"}
 
 
 def known_bug_ids() -> set:
@@ -55,6 +120,6 @@ def known_bug_ids() -> set:
     return named | {f"{stage}_{kind}" for stage in STAGES for kind in GENERIC_KINDS}
 
 
-def reteach(bug: str) -> str:
-    """The reteach note for ``bug``; an id this table does not know (a newer grader) says so."""
-    return RETEACH.get(bug, f"（未知的错误编号 {bug}：请在 attnkit/reteach.py 中补上讲解要点）")
+def reteach(bug: str, lang: str = DEFAULT) -> str:
+    """The reteach note for ``bug`` in ``lang``; an id this table does not know (a newer grader) says so."""
+    return RETEACH[lang].get(bug) or UNKNOWN[lang].format(bug=bug)

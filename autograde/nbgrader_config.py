@@ -25,6 +25,9 @@ c = get_config()  # noqa: F821 -- injected by traitlets when nbgrader loads this
 
 c.CourseDirectory.root = HERE
 c.CourseDirectory.course_id = os.environ.get("ATTN_COURSE_ID", "attention-ch04")
+# The language of the instructor's tools (make grade's summary, make report, the marking page): "zh" or "en".
+# Students read their own edition's language whatever this says.
+c.CourseKit.language = "zh"
 c.Exchange.root = os.environ.get("ATTN_EXCHANGE", os.path.join(HERE, "exchange"))
 # The gradebook, one rule for every command (coursekit/gradebook.py): DB_URL when set, else the line below if you
 # name one here, else nbgrader's default sqlite:///<this folder>/gradebook.db.
@@ -48,7 +51,12 @@ c.Execute.kernel_manager_class = plugins.GradingKernelManager
 # preload, its figures, its delegation probe) and its grader, which runs in a process of its own beside each
 # kernel and grades each test cell just before the cell runs, in the notebook's language. An assignment not named
 # here is graded as nbgrader grades it, in the same sandbox.
-c.CourseKit.assignments = {"ch04_attention": {"plugin": "attnkit.course", "grader": GRADER}}
+# The chapter comes in two editions, each an assignment of its own (a student hands in one): the English one is
+# written from the Chinese master by `make release` and names it, with its language, for the tools that show both.
+c.CourseKit.assignments = {
+    "ch04_attention": {"plugin": "attnkit.course", "grader": GRADER},
+    "ch04_attention_en": {"plugin": "attnkit.course", "grader": GRADER, "edition_of": "ch04_attention", "language": "en"},
+}
 c.Execute.on_cell_execute = plugins.grade_test_cell
 c.Execute.on_notebook_start = plugins.notebook_language
 # What one sandboxed kernel may use (sizes like 2G, 512M); a function that goes over scores 0 with the reason.
@@ -59,9 +67,10 @@ c.GradingKernelManager.tmp = "64M"        # its /tmp
 c.GradingKernelManager.file_size = "32M"  # the largest file it may write
 
 # Release stubs per assignment: the chapter's plug-in chooses its own (in the edition's language; its input checks
-# stay outside the solution region, so verify shows the lab's baseline); any other assignment gets nbgrader's.
-c.GenerateAssignment.preprocessors = plugins.with_assignment_stubs(
-    GenerateAssignment.class_traits()["preprocessors"].default())
+# stay outside the solution region, so verify shows the lab's baseline); any other assignment gets nbgrader's. What
+# the plug-in keeps private in the master's metadata (each cell's English, reference answers included) is cleared.
+c.GenerateAssignment.preprocessors = plugins.with_private_metadata_cleared(plugins.with_assignment_stubs(
+    GenerateAssignment.class_traits()["preprocessors"].default()))
 
 # A student who deletes a test cell gets it back at autograding time.
 c.OverwriteCells.add_missing_cells = True
@@ -86,8 +95,8 @@ c.Autograde.exporter_class = plugins.ZeroOnFailureExporter
 c.Exporter.optimistic_validation = True
 
 # What grading keeps of a cell's outputs (autograde and validate; the live chapter is unaffected):
-# beyond these bytes an output is cut where it overflowed, with a Chinese note saying how much was
-# left out. Scores never change: short results (scores) and errors are always kept.
+# beyond these bytes an output is cut where it overflowed, with a note in the notebook's language saying how much
+# was left out. Scores never change: short results (scores) and errors are always kept.
 c.GradingKernelManager.cell_output_limit = 300_000
 c.GradingKernelManager.notebook_output_limit = 1_200_000
 # The scores go into the gradebook in one transaction per notebook (nbgrader's rules, not one commit per cell).
@@ -99,7 +108,8 @@ c.LimitOutput.max_lines = -1
 
 # The grading service (coursekit/service/, run by the hub; autograde/README.md "The grading service"):
 # each submission graded as it arrives, its feedback released to that student. Settings only:
-c.GradingService.assignments = ["ch04_attention"]  # graded automatically; [] switches the service off
+# graded automatically (on/off per assignment: each edition of the chapter is one); [] switches the service off
+c.GradingService.assignments = ["ch04_attention", "ch04_attention_en"]
 c.GradingService.cooldown = 0       # seconds between two automatic feedbacks of one student (0: none)
 c.GradingService.max_attempts = 0   # automatic feedbacks per student and assignment (0: no limit)
 c.GradingService.deadlines = {}     # {"ch04_attention": "2027-01-15 23:59:00+08:00"}: no automatic feedback after it

@@ -6,10 +6,13 @@ normalised. nbgrader's checksums live in each cell's ``nbgrader`` metadata and c
 only source, type, ids and points, so they survive normalisation and JupyterLab's
 Validate button keeps working on the copy.
 
-The English edition, ``notebooks/en/ch04_attention.ipynb``, is released the same way from the master in
-English (:func:`attnkit.edition.translate`: the English each cell keeps in its metadata, the same code,
-points, grade ids and hidden tests) in a throw-away copy of the course, with English release stubs
-(:data:`attnkit.edition.STUBS`); nbgrader computes its checksums. Its metadata says its language
+The English edition is an nbgrader assignment of its own, ``ch04_attention_en`` (the course config names it, an
+edition of ``ch04_attention``: :func:`coursekit.assignments.edition_in`):
+its source, ``autograde/source/ch04_attention_en/ch04_attention_en.ipynb``, is the master in English
+(:func:`attnkit.edition.translate`: the English each cell keeps in its metadata, the same code, points,
+grade ids, solutions and tests), written here and never edited by hand. It is released the same way,
+with English release stubs (the chapter's plug-in's, :data:`attnkit.edition.STUBS`), into
+``notebooks/en/ch04_attention.ipynb``; nbgrader computes its checksums. Its metadata says its language
 (``metadata.edition.language = "en"``); the Chinese edition has no such key (Chinese is the default).
 
 The notebook metadata carries the full ``language_info`` that this environment's ipykernel
@@ -17,8 +20,8 @@ reports: when the kernel connects, JupyterLab writes the kernel's ``language_inf
 notebook and marks it changed ("●" on the tab, before any edit) unless it is already equal.
 The Python version in it is this interpreter's; ``--check`` ignores that one field.
 
-    python scripts/release_notebook.py            # write notebooks/ch04_attention.ipynb and notebooks/en/…
-    python scripts/release_notebook.py --check    # exit 1 if a committed edition is stale
+    python scripts/release_notebook.py            # write the English source, notebooks/ch04_attention.ipynb, notebooks/en/…
+    python scripts/release_notebook.py --check    # exit 1 if a committed edition (source or release) is stale
     python scripts/release_notebook.py --translated CELL_ID ...   # their English now translates their Chinese
 """
 import argparse
@@ -33,12 +36,23 @@ from ipykernel.ipkernel import IPythonKernel
 
 from attnkit import edition
 from attnkit.language import DEFAULT, LANGUAGES, NOTEBOOK_KEY
+from coursekit.assignments import edition_in
 from coursekit.gradebook import alembic_env
-from coursekit.paths import ASSIGNMENT, CONFIG_FILE, COURSE, MASTER, REPO, STUDENT_NOTEBOOK, copy_course
+from coursekit.paths import ASSIGNMENT, COURSE, MASTER, REPO, STUDENT_NOTEBOOK, copy_course, source_notebook
+from coursekit.settings import course_config
 
 KEPT_CELL_METADATA = ("nbgrader", "tags", "deletable", "editable")
 MASTER_CELL_METADATA = KEPT_CELL_METADATA + (edition.KEY,)  # the master keeps each cell's English too
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+
+def edition_assignment(lang: str) -> str:
+    """The assignment of the ``lang`` edition, as the course config names it (``ch04_attention_en``)."""
+    found = edition_in(ASSIGNMENT, lang, course_config(COURSE))
+    if not found:
+        raise SystemExit(f"{COURSE / 'nbgrader_config.py'} names no {lang!r} edition of {ASSIGNMENT} in "
+                         "c.CourseKit.assignments (\"edition_of\" and \"language\")")
+    return found
 
 
 def student_notebook(lang: str = DEFAULT) -> pathlib.Path:
@@ -76,39 +90,43 @@ def without_python_version(text: str) -> str:
     return dumps(nb)
 
 
-def generate(course_dir: pathlib.Path) -> pathlib.Path:
+def generate(course_dir: pathlib.Path, assignment: str = ASSIGNMENT) -> pathlib.Path:
     """Run ``nbgrader generate_assignment`` in ``course_dir``; return the released notebook."""
     subprocess.run(
-        [sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT, "--force", "--log-level=WARN"],
+        [sys.executable, "-m", "nbgrader", "generate_assignment", assignment, "--force", "--log-level=WARN"],
         cwd=course_dir, env=alembic_env(), check=True, capture_output=True, text=True,
     )
-    return course_dir / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    return course_dir / "release" / assignment / f"{assignment}.ipynb"
 
 
-def release_text(course_dir: pathlib.Path) -> str:
-    """Generate the student notebook from ``course_dir`` and return its normalised text."""
-    return dumps(normalise(nbformat.read(generate(course_dir), as_version=4)))
+def release_text(course_dir: pathlib.Path, lang: str = DEFAULT) -> str:
+    """Generate the ``lang`` edition's student notebook from ``course_dir`` and return its normalised text."""
+    return dumps(normalise(nbformat.read(generate(course_dir, edition_assignment(lang)), as_version=4)))
 
 
-def use_edition(course_dir: pathlib.Path, lang: str) -> None:
-    """Make a throw-away course release the ``lang`` edition: its master in ``lang``, its release stubs last in
-    its config (after the course's own, which are the Chinese ones)."""
-    master = course_dir / MASTER.relative_to(COURSE)
-    nbformat.write(edition.translate(nbformat.read(master, as_version=4), lang), master)
-    stubs = edition.STUBS[lang]
-    with open(course_dir / CONFIG_FILE, "a", encoding="utf-8") as config:
-        config.write(f"\n# make release: the {lang} edition's stubs\n"
-                     f"c.ClearSolutions.code_stub = {{'python': {stubs['code']!r}}}\n"
-                     f"c.ClearSolutions.text_stub = {stubs['text']!r}\n")
+def edition_source_text(master, lang: str) -> str:
+    """The source notebook of the ``lang`` edition's assignment: the master (a notebook) in ``lang``, solutions and
+    tests included, its translations left in the master."""
+    return dumps(normalise(nbformat.from_dict(edition.translate(master, lang))))
+
+
+def write_edition_source(course_dir: pathlib.Path, lang: str) -> pathlib.Path:
+    """Write the ``lang`` edition's source into ``course_dir`` from the master there; return its path."""
+    path = source_notebook(course_dir, edition_assignment(lang))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    master = nbformat.read(course_dir / MASTER.relative_to(COURSE), as_version=4)
+    path.write_text(edition_source_text(master, lang), encoding="utf-8")
+    return path
 
 
 def fresh_text(lang: str = DEFAULT) -> str:
-    """Release the committed master's ``lang`` edition in a throw-away copy of the course (touches nothing here)."""
+    """Release the committed master's ``lang`` edition in a throw-away copy of the course (touches nothing here):
+    another edition's source is written from that master first, so a stale committed source does not hide."""
     with tempfile.TemporaryDirectory() as tmp:
         course = copy_course(pathlib.Path(tmp) / "course")
         if lang != DEFAULT:
-            use_edition(course, lang)
-        return release_text(course)
+            write_edition_source(course, lang)
+        return release_text(course, lang)
 
 
 def refresh_master(nb):
@@ -137,10 +155,18 @@ def mark_translated(cell_ids: list) -> None:
     MASTER.write_text(dumps(nb), encoding="utf-8")
 
 
-def stale_editions() -> list:
-    """The committed editions that differ from a fresh release (the Python version aside)."""
-    return [lang for lang in LANGUAGES if without_python_version(fresh_text(lang))
-            != without_python_version(student_notebook(lang).read_text(encoding="utf-8"))]
+def is_current(path: pathlib.Path, fresh: str) -> bool:
+    """Is the committed ``path`` what ``make release`` writes now (``fresh``), the Python version aside?"""
+    return path.is_file() and without_python_version(path.read_text(encoding="utf-8")) == without_python_version(fresh)
+
+
+def stale_files() -> list:
+    """The committed files ``make release`` writes that differ from what it would write now: each edition's
+    student notebook, and each other edition's source."""
+    master = nbformat.read(MASTER, as_version=4)
+    stale = [student_notebook(lang) for lang in LANGUAGES if not is_current(student_notebook(lang), fresh_text(lang))]
+    return stale + [source_notebook(COURSE, edition_assignment(lang)) for lang in LANGUAGES[1:]
+                    if not is_current(source_notebook(COURSE, edition_assignment(lang)), edition_source_text(master, lang))]
 
 
 def report_translation() -> None:
@@ -159,18 +185,18 @@ def main(argv=None) -> int:
         mark_translated(args.translated)
         return 0
     if args.check:
-        stale = stale_editions()
-        for lang in LANGUAGES:
-            state = "STALE: run `make release`" if lang in stale else "fresh"
-            print(f"{student_notebook(lang).relative_to(REPO)} is {state}")
+        stale = stale_files()
+        written = [source_notebook(COURSE, edition_assignment(lang)) for lang in LANGUAGES[1:]]
+        for path in written + [student_notebook(lang) for lang in LANGUAGES]:
+            print(f"{path.relative_to(REPO)} is {'STALE: run `make release`' if path in stale else 'fresh'}")
         return int(bool(stale))
     normalise_in_place(MASTER)
     report_translation()
-    STUDENT_NOTEBOOK.write_text(release_text(COURSE), encoding="utf-8")
     for lang in LANGUAGES[1:]:
-        student_notebook(lang).parent.mkdir(parents=True, exist_ok=True)
-        student_notebook(lang).write_text(fresh_text(lang), encoding="utf-8")
+        print(f"wrote {write_edition_source(COURSE, lang).relative_to(REPO)}")
     for lang in LANGUAGES:
+        student_notebook(lang).parent.mkdir(parents=True, exist_ok=True)
+        student_notebook(lang).write_text(release_text(COURSE, lang), encoding="utf-8")
         print(f"wrote {student_notebook(lang).relative_to(REPO)}")
     return 0
 

@@ -13,7 +13,9 @@
   each piece fingerprinted by ``tests/unit/test_upstream.py``;
 * at the top, what every job shares: :mod:`coursekit.paths` (where things are, which course),
   :mod:`coursekit.settings` (the course's nbgrader settings), :mod:`coursekit.assignments` (what each
-  assignment adds to plain nbgrader: its plug-in and its grader), :mod:`coursekit.gradebook` (the one
+  assignment adds to plain nbgrader: its plug-in and its grader; its editions in other languages),
+  :mod:`coursekit.language` (a student reads their notebook's language, an instructor the course's),
+  :mod:`coursekit.gradebook` (the one
   rule that picks the gradebook), :mod:`coursekit.record` (a grader's record of one test cell),
   :mod:`coursekit.autograded` (what an autograded notebook says beyond its scores),
   :mod:`coursekit.faults` (a failure of the machine is nobody's grade) and :mod:`coursekit.canary`

@@ -18,22 +18,46 @@ An assignment may add, through its plug-in (a module; every attribute optional, 
 * ``cell_names(nb)``: what its graded cells are called where students and instructors see them;
 * ``stubs(nb)``: what its release puts where a solution was (``{"code": …, "text": …}``, nbgrader's
   ``ClearSolutions`` stubs; :mod:`coursekit.plugins.stubs`);
-* ``reteach(bug)``: for the class report, what to reteach for a mistake its grader's diagnosis names.
+* ``PRIVATE_METADATA``: keys of its master's cell metadata that its release must not carry (notes for the
+  instructor's tools, another language's reference answers; :mod:`coursekit.plugins.private_metadata`);
+* ``reteach(bug, lang)``: for the class report, what to reteach for a mistake its grader's diagnosis names, in
+  ``lang`` (the course's language).
 
 And, with ``"grader"``, a grader of its own (a course folder's ``grader/__init__.py``) that runs in a
 process beside each kernel, the student never sees, and whose verdict replaces each test cell's
 output (:mod:`coursekit.plugins.grader_process`). No module of coursekit imports a plug-in by name:
 it is loaded from the config, here.
+
+An assignment written in several languages is one assignment per language, each an nbgrader
+assignment of its own (nbgrader sums an assignment's notebooks, and a student works in one
+language), with the same plug-in and grader. Each other language's names the assignment it was
+written from and its language::
+
+    "ch04_attention_en": {"plugin": "attnkit.course", "grader": GRADER,
+                          "edition_of": "ch04_attention", "language": "en"},
+
+so that a command that is not told which assignment to work on takes all of them
+(:func:`default_assignments`), the marking page names each question in the course's language whichever
+edition its students wrote (:func:`edition_in`), and a page about a submission that could not be read is
+in the edition's language (:attr:`Assignment.language`). What each student reads otherwise follows
+their notebook's own language (:mod:`coursekit.language`); the instructor's tools speak the course's,
+``c.CourseKit.language``.
 """
 import importlib
 import inspect
+import os
 import pathlib
 from dataclasses import dataclass
 
-from traitlets import Dict
+from traitlets import Dict, TraitError, Unicode, validate
 from traitlets.config import Configurable
 
-__all__ = ["CourseKit", "Assignment", "Plain", "World", "assignment_of", "for_notebook_folder", "world_of"]
+from .language import DEFAULT, checked
+
+__all__ = ["CourseKit", "Assignment", "Plain", "World", "assignment_of", "for_notebook_folder", "world_of",
+           "editions_of", "edition_in", "one_work", "default_assignments"]
+
+KEYS = ("plugin", "grader", "edition_of", "language")  # what c.CourseKit.assignments may say of an assignment
 
 
 class CourseKit(Configurable):
@@ -41,7 +65,18 @@ class CourseKit(Configurable):
 
     assignments = Dict(help="{assignment id: {'plugin': 'module', 'grader': '…/grader/__init__.py'}}: what each "
                             "assignment adds to plain nbgrader; an assignment not named here is graded as nbgrader "
-                            "grades it.").tag(config=True)
+                            "grades it. An edition in another language adds 'edition_of' (the assignment it was "
+                            "written from) and 'language'.").tag(config=True)
+    language = Unicode(DEFAULT, help="The language of the instructor's tools (make grade, make report, the "
+                                              "marking page): 'zh' or 'en'. Students read their notebook's "
+                                              "language whatever this says.").tag(config=True)
+
+    @validate("language")
+    def _known_language(self, proposal):
+        try:
+            return checked(proposal["value"], "c.CourseKit.language")
+        except ValueError as error:
+            raise TraitError(str(error)) from None
 
 
 class Plain:
@@ -51,6 +86,7 @@ class Plain:
     FOLDERS = ()
     CALL_HOOK = ""
     SHARED_ENV = ""
+    PRIVATE_METADATA = ()
 
     @staticmethod
     def prepare(course, shared, log) -> None:
@@ -65,7 +101,7 @@ class Plain:
         return {}
 
     @staticmethod
-    def reteach(bug: str) -> str:
+    def reteach(bug: str, lang: str) -> str:
         return ""
 
     @staticmethod
@@ -79,6 +115,13 @@ class Assignment:
     id: str
     plugin: object = Plain
     grader: str = ""  # "" : no grader process, test cells run in the kernel as nbgrader runs them
+    edition_of: str = ""  # the assignment this one is written from, in another language ("": none, it is its own)
+    language: str = DEFAULT  # its students' language where no notebook says it
+
+    @property
+    def master(self) -> str:
+        """The assignment its editions are written from: ``edition_of``, else itself."""
+        return self.edition_of or self.id
 
     def get(self, name: str):
         """The plug-in's ``name``, or the plain default."""
@@ -95,12 +138,14 @@ class Assignment:
 def assignment_of(assignment_id: str, config=None) -> Assignment:
     """The assignment ``assignment_id`` with what the course config declares for it."""
     declared = CourseKit(config=config).assignments.get(assignment_id) or {}
-    unknown = set(declared) - {"plugin", "grader"}
+    where = f"c.CourseKit.assignments[{assignment_id!r}]"
+    unknown = set(declared) - set(KEYS)
     if unknown:
-        raise ValueError(f"c.CourseKit.assignments[{assignment_id!r}] has unknown keys {sorted(unknown)}: "
-                         "expected 'plugin' and/or 'grader'")
+        raise ValueError(f"{where} has unknown keys {sorted(unknown)}: expected some of {', '.join(map(repr, KEYS))}")
+    lang = checked(declared.get("language", DEFAULT), f"{where}['language']")
     plugin = importlib.import_module(declared["plugin"]) if declared.get("plugin") else Plain
-    return Assignment(assignment_id, plugin, str(declared.get("grader") or ""))
+    return Assignment(assignment_id, plugin, str(declared.get("grader") or ""), str(declared.get("edition_of") or ""),
+                      lang)
 
 
 def for_notebook_folder(folder, config=None) -> Assignment:
@@ -136,3 +181,49 @@ def world_of(config=None) -> World:
                  tuple(dict.fromkeys(str(f) for a in declared for f in a.get("FOLDERS"))),
                  tuple(sorted({str(pathlib.Path(a.grader).resolve().parent) for a in declared if a.grader})),
                  folder, env)
+
+
+def editions_of(assignment_id: str, config=None) -> dict:
+    """``{language: assignment id}`` of every edition of ``assignment_id``'s master (itself included), the master's
+    language first; an assignment in one language only: ``{its language: itself}``."""
+    master = assignment_of(assignment_id, config).master
+    declared = CourseKit(config=config).assignments
+    found = [assignment_of(name, config) for name in sorted(declared) if (declared[name] or {}).get("edition_of")
+             == master]
+    editions = {assignment_of(master, config).language: master}
+    for edition in found:
+        editions.setdefault(edition.language, edition.id)
+    return editions
+
+
+def edition_in(assignment_id: str, lang: str, config=None) -> str:
+    """The edition of ``assignment_id`` written in ``lang`` (``ch04_attention_en`` for English); "" when none is."""
+    return editions_of(assignment_id, config).get(lang, "")
+
+
+def one_work(names, config=None) -> list:
+    """``names`` (assignment ids) as one piece of work: the only one, or the editions of one master (master first);
+    ``[]`` when they are none, or several pieces of work."""
+    names = sorted(set(names))
+    if len(names) <= 1:
+        return names
+    masters = {assignment_of(name, config).master for name in names}
+    if len(masters) != 1:
+        return []
+    return [name for name in editions_of(names[0], config).values() if name in names]
+
+
+def default_assignments(course, config=None) -> list:
+    """What a command works on when it is not told: ``$ASSIGNMENT``, else the course's only assignment
+    (``source/<assignment>/``), or every edition of it; a ValueError naming them when the course has several."""
+    named = os.environ.get("ASSIGNMENT", "").strip()
+    if named:
+        return [named]
+    found = sorted(p.name for p in (pathlib.Path(course) / "source").glob("*/") if not p.name.startswith("."))
+    if not found:
+        raise ValueError(f"{course}/source/ holds no assignment: name one (ASSIGNMENT=… for make)")
+    work = one_work(found, config)
+    if not work:
+        raise ValueError(f"{course} has {len(found)} assignments ({', '.join(found)}): name one "
+                         "(ASSIGNMENT=… for make)")
+    return work

@@ -14,7 +14,7 @@ import pathlib
 import shutil
 
 __all__ = ["COURSE", "REPO", "ASSIGNMENT", "MASTER", "STUDENT_NOTEBOOK", "GRADER", "CONFIG_FILE",
-           "COURSE_PARTS", "grader_of", "find_course", "copy_course", "default_assignment"]
+           "COURSE_PARTS", "grader_of", "find_course", "copy_course", "source_notebook"]
 
 COURSE = pathlib.Path(__file__).resolve().parents[1]  # autograde/ (this package lives in it)
 REPO = COURSE.parent
@@ -53,18 +53,9 @@ def find_course(explicit=None) -> pathlib.Path:
     return COURSE
 
 
-def default_assignment(course) -> str:
-    """The assignment a command works on when it is not named: ``$ASSIGNMENT``, else the course's only one
-    (``source/<assignment>/``); with several, an error naming them (the command then asks for one)."""
-    named = os.environ.get("ASSIGNMENT", "").strip()
-    if named:
-        return named
-    found = sorted(p.name for p in (pathlib.Path(course) / "source").glob("*/") if not p.name.startswith("."))
-    if len(found) == 1:
-        return found[0]
-    if not found:
-        raise ValueError(f"{course}/source/ holds no assignment: name one (ASSIGNMENT=… for make)")
-    raise ValueError(f"{course} has {len(found)} assignments ({', '.join(found)}): name one (ASSIGNMENT=… for make)")
+def source_notebook(course, assignment: str) -> pathlib.Path:
+    """Where nbgrader keeps an assignment's source notebook of the same name: ``source/<assignment>/<assignment>.ipynb``."""
+    return pathlib.Path(course) / "source" / assignment / f"{assignment}.ipynb"
 
 
 def copy_course(dest, source=COURSE) -> pathlib.Path:

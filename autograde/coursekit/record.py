@@ -7,7 +7,9 @@ writes them as the cell's outputs and notes in the cell's metadata that it did
 visible ones as ``verify.<n>``, hidden ones by a stable id), the diagnosis findings, the status and,
 when the cell was not graded normally, the reason. Points come from the gradebook; a record's
 ``score`` is only cross-checked against it. An assignment without a grader has no records: the
-report then works from the gradebook alone.
+report then works from the gradebook alone. A record's words (check descriptions, the findings'
+messages, the reason) are in the graded notebook's language, as its student read them; ids and
+statuses are the same in every language.
 
 Standard library only: graders and the instructor's tools import it without numpy.
 """
@@ -38,7 +40,8 @@ class Check:
 
 @dataclass(frozen=True)
 class FindingRecord:
-    """One diagnosis finding as the record keeps it (e.g. ``attnkit.diagnose.Finding`` without its arrays)."""
+    """One diagnosis finding as the record keeps it (e.g. ``attnkit.diagnose.Finding`` without its arrays): one
+    message, in the graded notebook's language."""
     stage: str      # the part of the work it concerns, e.g. "scores" | "mask" | "softmax"
     bug: str        # a stable id, e.g. "scores_missing_scale"
     probe: str

@@ -11,9 +11,11 @@ from dataclasses import dataclass
 
 from traitlets.config.loader import PyFileConfigLoader
 
+from .language import DEFAULT, checked
 from .paths import CONFIG_FILE
 
-__all__ = ["CourseSettings", "course_settings", "course_config", "config_section", "sandbox_default", "switched_on"]
+__all__ = ["CourseSettings", "course_settings", "course_config", "config_section", "course_language",
+           "sandbox_default", "switched_on"]
 
 DEFAULT_COURSE_ID = "default_course"  # nbgrader's Gradebook's course when a config names none (tests/unit/test_upstream.py)
 
@@ -24,6 +26,7 @@ class CourseSettings:
     db_url: str     # "" when the config names no gradebook
     exchange: str   # "" when the config names no exchange root
     sandbox: bool = True  # grading kernels run in the sandbox (GradingKernelManager.sandbox, else ATTN_SANDBOX)
+    language: str = DEFAULT  # what the instructor's tools speak (c.CourseKit.language): report, marking page, make grade
 
 
 def switched_on(variable: str) -> bool:
@@ -58,7 +61,19 @@ def course_settings(course) -> CourseSettings:
     directory, exchange = config.get("CourseDirectory", {}), config.get("Exchange", {})
     kernel = config.get("GradingKernelManager", {})
     return CourseSettings(str(directory.get("course_id", DEFAULT_COURSE_ID)), str(directory.get("db_url", "")),
-                          str(exchange.get("root", "")), bool(kernel.get("sandbox", sandbox_default())))
+                          str(exchange.get("root", "")), bool(kernel.get("sandbox", sandbox_default())),
+                          _language(course, config))
+
+
+def _language(course, config) -> str:
+    """``c.CourseKit.language`` (Chinese unless the config says otherwise); a value no tool speaks names the file."""
+    where = f"{pathlib.Path(course).resolve() / CONFIG_FILE}: c.CourseKit.language"
+    return checked(config.get("CourseKit", {}).get("language", DEFAULT), where)
+
+
+def course_language(course) -> str:
+    """The language of the instructor's tools for ``course`` (:attr:`CourseSettings.language`)."""
+    return course_settings(course).language
 
 
 def config_section(course, name: str) -> dict:

@@ -10,20 +10,22 @@ process; expected values, tolerances and these checks never do.
 
 :func:`grade` returns what the cell shows (the lab's TEST n as verify prints it, then the hidden
 checks and the score), its points, and the record the class report reads
-(:class:`coursekit.record.CellRecord`). Nothing raised inside escapes as a traceback.
+(:class:`coursekit.record.CellRecord`), all in the notebook's language (``lang``, which the grading
+process reads from the notebook's ``metadata.edition.language``). Nothing raised inside escapes as a
+traceback.
 
 * :mod:`.checks` — the hidden checks of each test cell (generalisations of the lab's visible ones);
 * :mod:`.oracle` — the pure-Python reference the hidden checks compare against (independent of attnkit);
-* :mod:`.outcome` — a cell's verdict as a record, and the lines the feedback shows.
+* :mod:`.outcome` — a cell's verdict as a record, and the lines the feedback shows, in each language.
 """
 import contextlib
 import io
 import traceback
 import warnings
 
-from attnkit import gradecell, lab, safecall
-from coursekit import record
+from attnkit import gradecell, lab, language, safecall
 from attnkit.diagnose import diagnose, diagnose_stage
+from coursekit import record
 
 from . import checks, outcome
 
@@ -35,6 +37,7 @@ HANDLES = tuple(test.grade_id for test in gradecell.TEST_CELLS)  # the test cell
 def grade(grade_id: str, functions, lang: str = "zh") -> dict:
     """Grade the test cell ``grade_id``: ``{"points", "text", "data"}`` (``data``: the record, by its MIME type)."""
     test = next(test for test in gradecell.TEST_CELLS if test.grade_id == grade_id)
+    lang = lang if lang in language.LANGUAGES else language.DEFAULT  # the worker's word, but never a KeyError
     fns = tuple(functions.function(lab.ROLE[stage]) for stage in test.stages)
     shown = ""
     try:
@@ -42,23 +45,23 @@ def grade(grade_id: str, functions, lang: str = "zh") -> dict:
             warnings.simplefilter("ignore")
             cell, shown = evaluate(test, fns, functions, lang)
     except KeyboardInterrupt:  # a function ran out of the cell's time: it is not called again
-        cell = outcome.failed(test, record.TIMEOUT, "运行超时被中断（可能有死循环），本项记 0 分。")
+        cell = outcome.failed(test, record.TIMEOUT, outcome.reason("timeout", lang))
     except BaseException as exc:  # noqa: B036 -- the kernel died, or the grader broke: the cell scores 0
         traceback.print_exc()  # the grader's log (only the instructor reads it)
-        cell = outcome.failed(test, record.ERROR, f"评分中断（{type(exc).__name__}），本项记 0 分。")
-    return {"points": float(cell.score), "text": shown + outcome.text(cell) + "\n",
+        cell = outcome.failed(test, record.ERROR, outcome.reason("error", lang, name=type(exc).__name__))
+    return {"points": float(cell.score), "text": shown + outcome.text(cell, lang) + "\n",
             "data": {record.MIME: cell.to_dict()}}
 
 
 def evaluate(test, fns: tuple, functions, lang: str):
     """Every check of ``test`` (the lab's visible ones, then the hidden ones) and the verdict; what the cell shows."""
     if any(safecall.hung(fn) for fn in fns):
-        return outcome.failed(test, record.TIMEOUT, "这个函数在前面的单元格里运行超时，评分时不再调用，本项记 0 分。"), ""
+        return outcome.failed(test, record.TIMEOUT, outcome.reason("hung", lang)), ""
     shown, report = gradecell.render(test.number, fns, lang)
     hidden = checks.run_checks(checks.HIDDEN[test.number], fns, lab.TOLERANCE)
     if functions.limits:
-        return outcome.failed(test, record.LIMIT, "；".join(sorted(functions.limits)) + "，本项记 0 分。"), shown
+        return outcome.failed(test, record.LIMIT, outcome.reason("limit", lang, codes=functions.limits)), shown
     if functions.forbidden:  # what it computed was attnkit's (or nothing): no diagnosis of the student's own code
-        return outcome.graded(test, report.checks, hidden, sorted(functions.forbidden), []), shown
+        return outcome.graded(test, report.checks, hidden, sorted(functions.forbidden), [], lang), shown
     findings = diagnose(*fns) if len(test.stages) > 1 else diagnose_stage(test.stages[0], fns[0])
-    return outcome.graded(test, report.checks, hidden, [], findings), shown
+    return outcome.graded(test, report.checks, hidden, [], findings, lang), shown

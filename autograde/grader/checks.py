@@ -4,7 +4,9 @@ Every check is a :class:`Hidden` whose ``run(fns, tol)`` calls the student's fun
 fresh arrays and compares with :mod:`.oracle`; a check whose call raises counts as failed
 (the caller, :func:`run_checks`, turns exceptions into ``False``). ``tol`` maps a dtype name
 to the course's tolerance (``attnkit.lab.TOLERANCE``). Ids (``test<n>.<what>``) are what the
-class report and the mistake table refer to: keep them when rewording a description.
+class report and the mistake table refer to: keep them when rewording a description. Each
+description is written in every edition's language (``{"zh": …, "en": …}``); the feedback shows
+the notebook's (:meth:`Hidden.text`).
 Shape legend: T queries, S keys, D head dim, H heads.
 """
 import math
@@ -22,8 +24,12 @@ F32, F64 = np.float32, np.float64
 # Not a dataclass: each test cell loads this file again, and a frozen dataclass costs ≈ 0.7 ms to make.
 class Hidden(NamedTuple):
     id: str
-    description: str
+    description: dict  # {language: what the check feeds and expects}
     run: Callable  # (fns: tuple, tol: dict) -> bool
+
+    def text(self, lang: str) -> str:
+        """The description in ``lang``."""
+        return self.description[lang]
 
 
 def run_checks(checks, fns: tuple, tol: dict) -> list:
@@ -87,19 +93,34 @@ def _t1(seed_q, shape_q, seed_k, shape_k, dtype, scale, prefill=None):
 
 
 TEST1 = (
-    Hidden("test1.random_rect", "随机且不对称的 Q≠K，seq_q=3≠seq_k=4，head_dim=5（float32，scale=1/√5）",
+    Hidden("test1.random_rect",
+           {"zh": "随机且不对称的 Q≠K，seq_q=3≠seq_k=4，head_dim=5（float32，scale=1/√5）",
+            "en": "random, unsymmetric Q ≠ K, seq_q=3 ≠ seq_k=4, head_dim=5 (float32, scale=1/√5)"},
            _t1(11, (3, 5), 12, (4, 5), F32, 1 / math.sqrt(5))),
-    Hidden("test1.float64", "float64 输入：Q [5,3]、K [2,3]，scale=0.37（结果保持 float64 精度）",
+    Hidden("test1.float64",
+           {"zh": "float64 输入：Q [5,3]、K [2,3]，scale=0.37（结果保持 float64 精度）",
+            "en": "float64 input: Q [5,3], K [2,3], scale=0.37 (the result keeps float64 precision)"},
            _t1(13, (5, 3), 14, (2, 3), F64, 0.37)),
-    Hidden("test1.square_q_ne_k", "方阵但 Q≠K（[4,6]）：Q@Q^T 或 K@Q^T 都会算错",
+    Hidden("test1.square_q_ne_k",
+           {"zh": "方阵但 Q≠K（[4,6]）：Q@Q^T 或 K@Q^T 都会算错",
+            "en": "square but Q ≠ K ([4,6]): Q@Q^T and K@Q^T both get it wrong"},
            _t1(15, (4, 6), 16, (4, 6), F32, 0.5)),
-    Hidden("test1.overwrites_out", "out 里原有的值（7.0）被覆盖，而不是在上面累加",
+    Hidden("test1.overwrites_out",
+           {"zh": "out 里原有的值（7.0）被覆盖，而不是在上面累加",
+            "en": "the 7.0 already in out is overwritten, not added to"},
            _t1(17, (2, 3), 18, (3, 3), F32, 1.0, prefill=7.0)),
-    Hidden("test1.scale_keeps_inputs", "scale=2.0 的另一组输入，且 Q、K 本身不被修改",
+    Hidden("test1.scale_keeps_inputs",
+           {"zh": "scale=2.0 的另一组输入，且 Q、K 本身不被修改",
+            "en": "another input with scale=2.0, and Q and K themselves left unchanged"},
            _t1(19, (3, 2), 20, (5, 2), F64, 2.0)),
-    Hidden("test1.single_key", "seq_k=1 的边界情况：Q [4,6]、K [1,6]",
+    Hidden("test1.single_key",
+           {"zh": "seq_k=1 的边界情况：Q [4,6]、K [1,6]",
+            "en": "the edge case seq_k=1: Q [4,6], K [1,6]"},
            _t1(21, (4, 6), 22, (1, 6), F32, 0.25)),
-    Hidden("test1.rejects_bad_input", "输入不合法（head_dim 不符、out 形状不符、Q 不是 2-D）时返回 -1 且不写 out",
+    Hidden("test1.rejects_bad_input",
+           {"zh": "输入不合法（head_dim 不符、out 形状不符、Q 不是 2-D）时返回 -1 且不写 out",
+            "en": "invalid input (head_dim differs, out of the wrong shape, Q not 2-D) returns -1 and leaves out "
+                  "alone"},
            lambda fns, tol: _scores_rejects(fns[0])),
 )
 
@@ -136,17 +157,30 @@ def _mask_mismatch(fn) -> bool:
 
 
 TEST2 = (
-    Hidden("test2.random_causal", "随机 scores 加因果掩码：可见位置保持原值，未来位置 ≈ -1e9",
+    Hidden("test2.random_causal",
+           {"zh": "随机 scores 加因果掩码：可见位置保持原值，未来位置 ≈ -1e9",
+            "en": "random scores plus a causal mask: visible cells keep their values, future cells ≈ -1e9"},
            lambda fns, tol: _mask_case(fns[0], _rand(37, (5, 5), F32), _causal(5), tol)),
-    Hidden("test2.general_additive", "任意加性掩码（有正有负）、非方阵 [3,6]：逐元素相加",
+    Hidden("test2.general_additive",
+           {"zh": "任意加性掩码（有正有负）、非方阵 [3,6]：逐元素相加",
+            "en": "any additive mask (positive and negative values), non-square [3,6]: added element by element"},
            lambda fns, tol: _mask_case(fns[0], _rand(38, (3, 6), F32), _rand(39, (3, 6), F32, 3.0), tol)),
-    Hidden("test2.float64_scores", "float64 的 scores 配 float32 的 mask：原地相加，保持 float64 精度",
+    Hidden("test2.float64_scores",
+           {"zh": "float64 的 scores 配 float32 的 mask：原地相加，保持 float64 精度",
+            "en": "float64 scores with a float32 mask: added in place, keeping float64 precision"},
            lambda fns, tol: _mask_case(fns[0], _rand(40, (4, 4), F64), _causal(4), tol)),
-    Hidden("test2.strided_view", "scores 是大数组的非连续视图：结果写回原数组，旁边的元素不动",
+    Hidden("test2.strided_view",
+           {"zh": "scores 是大数组的非连续视图：结果写回原数组，旁边的元素不动",
+            "en": "scores is a non-contiguous view of a larger array: the result lands in that array, its other "
+                  "elements untouched"},
            lambda fns, tol: _mask_view(fns[0], tol)),
-    Hidden("test2.mask_reused", "同一个 mask 连续用于两组 scores，两次都对（mask 本身不被修改）",
+    Hidden("test2.mask_reused",
+           {"zh": "同一个 mask 连续用于两组 scores，两次都对（mask 本身不被修改）",
+            "en": "one mask used for two sets of scores in a row, right both times (the mask itself unchanged)"},
            lambda fns, tol: _mask_reused(fns[0], tol)),
-    Hidden("test2.shape_mismatch", "形状不匹配时什么也不做、不抛异常",
+    Hidden("test2.shape_mismatch",
+           {"zh": "形状不匹配时什么也不做、不抛异常",
+            "en": "shapes that do not match: nothing happens, no exception"},
            lambda fns, tol: _mask_mismatch(fns[0])),
 )
 
@@ -171,21 +205,37 @@ def _t3(make, prefill=0.0):
 
 
 TEST3 = (
-    Hidden("test3.random_float64", "随机输入（float64，[3,5]）与独立实现一致（精度 1e-9）",
+    Hidden("test3.random_float64",
+           {"zh": "随机输入（float64，[3,5]）与独立实现一致（精度 1e-9）",
+            "en": "random input (float64, [3,5]) agrees with an independent implementation (to 1e-9)"},
            _t3(lambda: _rand(52, (3, 5), F64, 3.0))),
-    Hidden("test3.large_logits", "大 logits（float32，如 1000、100）：必须先减每行的最大值",
+    Hidden("test3.large_logits",
+           {"zh": "大 logits（float32，如 1000、100）：必须先减每行的最大值",
+            "en": "large logits (float32, such as 1000 and 100): each row's maximum must be subtracted first"},
            _t3(lambda: np.array([[1000, 1001, 999], [100, 90, 80]], F32))),
-    Hidden("test3.per_row_max", "各行量级相差悬殊：减的是每行自己的最大值，而不是整个矩阵的",
+    Hidden("test3.per_row_max",
+           {"zh": "各行量级相差悬殊：减的是每行自己的最大值，而不是整个矩阵的",
+            "en": "rows of very different size: each row subtracts its own maximum, not the whole matrix's"},
            _t3(lambda: np.array([[1000, 999, 998], [0, 1, 2], [-1000, -1001, -999]], F64))),
-    Hidden("test3.masked_rows", "含 -1e9 的行，包括整行都被屏蔽（应为均匀分布，不能是 NaN）",
+    Hidden("test3.masked_rows",
+           {"zh": "含 -1e9 的行，包括整行都被屏蔽（应为均匀分布，不能是 NaN）",
+            "en": "rows holding -1e9, one of them fully masked (it must come out uniform, not NaN)"},
            _t3(lambda: np.array([[-1e9] * 4, [0.5, -1e9, -1e9, -1e9], [1, 2, -1e9, 3]], F32))),
-    Hidden("test3.three_d", "3-D 输入 [2,3,4]：沿最后一维归一化",
+    Hidden("test3.three_d",
+           {"zh": "3-D 输入 [2,3,4]：沿最后一维归一化",
+            "en": "3-D input [2,3,4]: normalised along the last axis"},
            _t3(lambda: _rand(53, (2, 3, 4), F32, 2.0))),
-    Hidden("test3.one_d", "1-D 输入 [5]",
+    Hidden("test3.one_d",
+           {"zh": "1-D 输入 [5]",
+            "en": "1-D input [5]"},
            _t3(lambda: _rand(54, (5,), F64))),
-    Hidden("test3.keeps_inp_overwrites_out", "不修改 inp；out 里原有的值（9.0）被覆盖",
+    Hidden("test3.keeps_inp_overwrites_out",
+           {"zh": "不修改 inp；out 里原有的值（9.0）被覆盖",
+            "en": "inp left unchanged; the 9.0 already in out is overwritten"},
            _t3(lambda: _rand(55, (3, 4), F32), prefill=9.0)),
-    Hidden("test3.shape_mismatch", "形状不匹配时什么也不做、不抛异常",
+    Hidden("test3.shape_mismatch",
+           {"zh": "形状不匹配时什么也不做、不抛异常",
+            "en": "shapes that do not match: nothing happens, no exception"},
            lambda fns, tol: _softmax_mismatch(fns[0])),
 )
 
@@ -217,18 +267,29 @@ def _integer_qk():
 
 
 TEST4 = (
-    Hidden("test4.random_causal", "随机 Q≠K 加因果掩码（float32，T=5，head_dim=8，scale=1/√8）",
+    Hidden("test4.random_causal",
+           {"zh": "随机 Q≠K 加因果掩码（float32，T=5，head_dim=8，scale=1/√8）",
+            "en": "random Q ≠ K plus a causal mask (float32, T=5, head_dim=8, scale=1/√8)"},
            lambda fns, tol: _pipeline_case(fns, _rand(64, (5, 8), F32), _rand(65, (5, 8), F32),
                                            1 / math.sqrt(8), _causal(5), tol)),
-    Hidden("test4.padding_rect", "padding 掩码、seq_q=3≠seq_k=6（float64，scale=0.7）",
+    Hidden("test4.padding_rect",
+           {"zh": "padding 掩码、seq_q=3≠seq_k=6（float64，scale=0.7）",
+            "en": "a padding mask, seq_q=3 ≠ seq_k=6 (float64, scale=0.7)"},
            lambda fns, tol: _pipeline_case(fns, _rand(66, (3, 4), F64), _rand(67, (6, 4), F64), 0.7,
                                            _padding(3, 6, (4, 5)), tol)),
-    Hidden("test4.large_scores", "大分数（scale=4，分数可达 ±160）：权重仍然有限、每行和为 1",
+    Hidden("test4.large_scores",
+           {"zh": "大分数（scale=4，分数可达 ±160）：权重仍然有限、每行和为 1",
+            "en": "large scores (scale=4, scores up to ±160): the weights stay finite and each row sums to 1"},
            lambda fns, tol: _pipeline_case(fns, *_integer_qk(), 4.0, _causal(4), tol)),
-    Hidden("test4.masked_row", "某一整行都被屏蔽：该行是均匀分布而不是 NaN",
+    Hidden("test4.masked_row",
+           {"zh": "某一整行都被屏蔽：该行是均匀分布而不是 NaN",
+            "en": "one fully masked row: that row is uniform, not NaN"},
            lambda fns, tol: _pipeline_case(fns, _rand(68, (3, 4), F32), _rand(69, (3, 4), F32), 0.5,
                                            _padding(3, 3, (), (1,)), tol)),
-    Hidden("test4.head_slices", "多头切片：Q、K 是投影结果的列切片（非连续视图），结果写进 [H,T,S] 缓冲区的一片",
+    Hidden("test4.head_slices",
+           {"zh": "多头切片：Q、K 是投影结果的列切片（非连续视图），结果写进 [H,T,S] 缓冲区的一片",
+            "en": "slices of several heads: Q and K are column slices of a projection (non-contiguous views), the "
+                  "results go into a slice of an [H,T,S] buffer"},
            _pipeline_heads),
 )
 

@@ -15,6 +15,7 @@ import pytest
 
 from support.classes import copy_graded
 from support.course_tools import ASSIGNMENT, POINTS, index_of, output_text, run_nbgrader, visible_text
+from support import grade_output
 
 
 def _ungradable(graded):
@@ -30,11 +31,11 @@ def test_does_autograde_report_exactly_the_ungradable_students(serial_class):
 
 def test_does_make_grade_list_exactly_the_ungradable_students(shared_class):
     """`make grade`'s summary names each ungradable student with the recorded reason, nobody else?"""
-    summary = shared_class.run.stdout[shared_class.run.stdout.index("\nDone:"):]
-    failed = sorted(line.split()[1].rstrip(":") for line in summary.splitlines() if line.startswith("  FAILED "))
-    assert failed == _ungradable(shared_class)
+    summary = grade_output.summary(grade_output.section(shared_class.run.stdout))
+    failed = grade_output.failed(summary)
+    assert sorted(failed) == _ungradable(shared_class)
     for student, reason in shared_class.reasons.items():
-        assert f"  FAILED {student}: Not graded automatically, scored 0: " in summary and reason in summary
+        assert failed[student].startswith("Not graded automatically, scored 0: ") and reason in failed[student]
 
 
 @pytest.mark.parametrize("graded", ["serial_class", "shared_class"])

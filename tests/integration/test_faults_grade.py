@@ -21,6 +21,7 @@ from support import faults
 from support.classes import generated_course, make_grade
 from support.course_tools import ASSIGNMENT, POINTS, gradebook_comments, gradebook_scores, isolated_env, released
 from support.mistakes import MISTAKES, mistake_notebook
+from support import grade_output
 
 CLASS = ("ok_dot", "bug_no_scale")
 EXPECTED = {m.name: dict(zip(POINTS, m.points)) for m in MISTAKES if m.name in CLASS}
@@ -57,7 +58,7 @@ def leftover_templates() -> list:
 
 
 def graded_now(run) -> set:
-    return set(re.findall(r"^\[\s*\d+/\d+\] ok +(\S+)", run.stdout, re.M))
+    return grade_output.graded_ok(run.stdout)
 
 
 def autograded(course) -> set:

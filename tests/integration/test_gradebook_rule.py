@@ -20,7 +20,10 @@ from traitlets.config.loader import PyFileConfigLoader
 
 from coursekit.gradebook import resolve_gradebook
 from coursekit.grading.selection import parse_shard
+from coursekit.report.command import TEXT as REPORT_TEXT
 from coursekit.sandbox import missing_tool
+from coursekit.settings import course_language
+from support import grade_output
 from support import service_tools as st
 from support.classes import make_grade, submit, table_rows
 from support.course_tools import ASSIGNMENT, POINTS, gradebook_scores, released, run_nbgrader
@@ -50,7 +53,7 @@ def graded(tmp_path_factory):
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
             runs = list(pool.map(lambda s: make_grade(sc.course, sc.env, "--shard", s, "--workers", "1"), SHARDS))
         for shard, run in zip(SHARDS, runs):
-            assert f"Grading {len(shards[shard])} students" in run.stdout, (run.stdout + run.stderr)[-3000:]
+            assert grade_output.header(count=len(shards[shard])) in run.stdout, (run.stdout + run.stderr)[-3000:]
         with st.running_service(sc, "service-db-url"):
             sent = st.submit(sc, ON_SUBMIT, submission(released(sc.course), *BY_NAME[ON_SUBMIT].code))
             st.wait_for(lambda: st.fetchable(sc, sent), 120, "the service's feedback")
@@ -69,7 +72,9 @@ def test_does_make_report_read_it(graded):
     done = subprocess.run([sys.executable, "-m", "coursekit.report"], cwd=course, env=env, capture_output=True,
                           text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "4 students — 3 graded, 1 not graded" in done.stderr and "postgresql" in done.stderr
+    said = REPORT_TEXT[course_language(course)]["summary"].split("{missing}")[0]  # the course's language
+    assert said.format(assignment=ASSIGNMENT, students=4, graded=3, not_graded=1) in done.stderr, done.stderr[-2000:]
+    assert "postgresql" in done.stderr
 
 
 def test_does_the_formgraders_api_read_it(graded, monkeypatch):

@@ -28,6 +28,7 @@ from support.hub_page import (
 )
 from support.hub_terminal import make_grade
 from support.hub_tools import ARTEFACTS, CLASS, start_over
+from support.lab_page import validation_words
 from support.mistakes import BY_NAME
 
 IMPLEMENTATIONS = {kind: BY_NAME[mistake].code for kind, mistake in CLASS.items()}
@@ -64,7 +65,8 @@ def sessions(hub_browser):
 def formgrader_row(page):
     """The chapter's row in the formgrader's Manage Assignments table (inside its <iframe>)."""
     frame = page.frame_locator("#formgrader iframe")
-    return frame, frame.locator("tr", has=frame.locator("td.name", has_text=ASSIGNMENT))
+    name = re.compile(rf"^\s*{re.escape(ASSIGNMENT)}\s*$")  # the English edition's assignment is listed beside it
+    return frame, frame.locator("tr", has=frame.locator("td.name", has_text=name))
 
 
 def formgrader_action(page, column, name):
@@ -94,10 +96,16 @@ def fetch_solve_validate(page, plan, student, kind):
 
 
 def verdict_then_submit(page, kind):
-    """The Validate dialog's verdict (its class), then Submit."""
+    """The Validate dialog's verdict (its class), then Submit. The dialog speaks the edition's language only: its
+    frame in Chinese, each failing cell by its chapter name (not its English docstring), nbgrader's English gone?"""
     dialog = page.locator(".jp-Dialog").filter(has=page.locator("#validation-message"))
     dialog.wait_for(timeout=LONG)
     shot(page, f"student_{kind.replace(' ', '_')}_validate")
+    words, shown = validation_words("zh"), dialog.inner_text()
+    assert dialog.locator(".jp-Dialog-header").inner_text().strip() == words["title"]
+    assert not [english for english in (*validation_words("en").values(), '"""Check that') if english in shown], shown
+    if kind != "correct":
+        assert words["failed"] in shown and "TEST 1 · 任务 2：实现 student_attention_scores" in shown, shown
     message = dialog.locator("#validation-message")
     verdict = message.get_attribute("class")
     dialog.get_by_role("button", name="Ok").click()

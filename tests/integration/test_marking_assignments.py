@@ -14,7 +14,10 @@ import pytest
 from nbgrader.api import Gradebook
 
 from coursekit.marking import enable
+from coursekit.marking.board import short_name
 from coursekit.marking.store import marked_counts
+from coursekit.plugins.cell_names import names_in_language
+from coursekit.settings import course_config
 from support.course_tools import run_nbgrader
 from support.lab_page import VIEWPORT, chromium_browser
 from support.lab_server import lab_server
@@ -97,7 +100,8 @@ def _python_counts(site, assignment: str) -> dict:
 
 
 def test_does_a_question_left_keep_its_count_and_the_whole_count_follow(site, page):
-    """Marked all 3 answers of a question, then ]: its tab says 3/3 and 全部 counts them, without a reload?"""
+    """Marked all 3 answers of a question, then ]: its tab (the question's name, not its id) says 3/3 and 全部 counts
+    them, without a reload?"""
     first, second = questions()[0], questions()[1]
     open_marking(page, site["server"], f"assignment={ASSIGNMENT}&question={first}")
     _mark_question(page)
@@ -105,7 +109,8 @@ def test_does_a_question_left_keep_its_count_and_the_whole_count_follow(site, pa
     settle(page)
     counts = _python_counts(site, ASSIGNMENT)
     assert counts[first] == (3, 3), f"expected all 3 answers of {first} marked in the gradebook, got {counts[first]}"
-    assert _tab(page, first) == f"{first} 3/3", f"the tab of the question just left says {_tab(page, first)!r}"
+    short = short_name(names_in_language(site["course"], ASSIGNMENT, "zh", course_config(site["course"]))[first])
+    assert _tab(page, first) == f"{short} 3/3", f"the tab of the question just left says {_tab(page, first)!r}"
     marked, total = (sum(counts[q][i] for q in questions()) for i in (0, 1))
     status = page.locator("#status").inner_text()
     assert f"全部 {marked} / {total}" in status, f"expected 全部 {marked} / {total} (the gradebook's), got {status!r}"

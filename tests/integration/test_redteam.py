@@ -21,7 +21,7 @@ from nbgrader.api import Gradebook
 
 from coursekit.autograded import read_graded_notebook
 from coursekit.sandbox import abandoned
-from support import redteam
+from support import grade_output, redteam
 from support.classes import copy_graded, digest, make_grade
 from support.course_tools import ASSIGNMENT, POINTS, output_text, visible_text
 from support.mistakes import MISTAKES
@@ -116,9 +116,10 @@ def test_are_exactly_the_tampering_rows_flagged(graded):
 
 def test_does_make_grade_list_the_tampered_cells(shared_class):
     """make grade's summary names each tampered test cell of each tampering row?"""
-    notes = [line for line in shared_class.run.stdout.splitlines() if "tampered test cells" in line]
-    assert sorted(line.split()[1].rstrip(":") for line in notes) == sorted(f"red_{name}" for name in redteam.TAMPERING)
-    assert all(", ".join(POINTS) in line for line in notes)
+    marker = grade_output.words()["tampered"].split("{")[0]
+    notes = [line for line in grade_output.notes(shared_class.run.stdout) if marker in line]
+    assert sorted(notes) == sorted(grade_output.note(f"red_{name}", "tampered", grade_ids=", ".join(POINTS))
+                                   for name in redteam.TAMPERING)
 
 
 def test_did_nothing_reach_outside(graded_classes):
@@ -148,7 +149,7 @@ def test_does_the_limit_row_say_why_it_scored_nothing(graded_name, request):
 
 def test_does_make_grade_list_the_limit(shared_class):
     """make grade's summary names the student and the limit?"""
-    notes = [line for line in shared_class.run.stdout.splitlines() if line.startswith("  NOTE   limit_memory_in_softmax")]
+    notes = grade_output.notes(shared_class.run.stdout, "limit_memory_in_softmax")
     assert notes and all("内存超过 2 GB" in line for line in notes)
 
 
@@ -164,8 +165,9 @@ def test_is_only_the_edited_test_cell_reported(graded):
 
 def test_does_make_grade_list_the_edited_test_cell(shared_class):
     """make grade's summary names the student who changed a test cell, and no one else?"""
-    notes = [line for line in shared_class.run.stdout.splitlines() if "changed test cell" in line]
-    assert notes == ["  NOTE   edited_test_cell: changed test cell test1_scores (the released cell was graded)"]
+    marker = grade_output.words()["changed"].split("{")[0]
+    notes = [line for line in grade_output.notes(shared_class.run.stdout) if marker in line]
+    assert notes == [grade_output.note("edited_test_cell", "changed", grade_id="test1_scores")]
 
 
 # ---------- without the sandbox (ATTN_SANDBOX=off, a pod that is already the sandbox) ----------
@@ -199,5 +201,7 @@ def test_does_each_row_score_the_same_without_the_sandbox(unsandboxed, student):
 
 def test_are_the_same_test_cells_listed_as_tampered_without_the_sandbox(unsandboxed):
     _, done = unsandboxed
-    notes = [line for line in done.stdout.splitlines() if "tampered test cells" in line]
-    assert sorted(line.split()[1].rstrip(":") for line in notes) == sorted(f"red_{name}" for name in redteam.TAMPERING)
+    marker = grade_output.words()["tampered"].split("{")[0]
+    notes = [line for line in grade_output.notes(done.stdout) if marker in line]
+    assert sorted(notes) == sorted(grade_output.note(f"red_{name}", "tampered", grade_ids=", ".join(POINTS))
+                                   for name in redteam.TAMPERING)

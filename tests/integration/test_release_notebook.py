@@ -3,7 +3,8 @@ import nbformat
 import pytest
 
 from attnkit import edition
-from support.editions import EDITIONS, release_script
+from coursekit.paths import source_notebook
+from support.editions import ASSIGNMENTS, EDITIONS, release_script
 
 release = release_script()
 
@@ -28,6 +29,29 @@ def test_is_the_committed_student_notebook_what_make_release_produces_now(lang):
     assert release.without_python_version(fresh) == release.without_python_version(committed), (
         f"{path.relative_to(release.REPO)} is stale: the master changed; run `make release` and commit it"
     )
+
+
+def test_is_the_english_assignments_source_the_master_in_english_now():
+    """Is autograde/source/ch04_attention_en/ what make release writes from the master now (no second copy to edit:
+    the same cells, grade ids, points and solutions, in English, its language in its metadata)?"""
+    path = source_notebook(release.COURSE, ASSIGNMENTS["en"])
+    master = nbformat.read(release.MASTER, as_version=4)
+    assert release.is_current(path, release.edition_source_text(master, "en")), (
+        f"{path.relative_to(release.REPO)} is stale: the master changed; run `make release` and commit it")
+    english = nbformat.read(path, as_version=4)
+    assert [(c.get("id"), c.metadata.get("nbgrader")) for c in english.cells] == \
+        [(c.get("id"), c.metadata.get("nbgrader")) for c in master.cells]
+    assert english.metadata.edition == {"language": "en"} and not edition.foreign_text(nbformat.writes(english))
+
+
+def test_does_release_check_name_a_stale_english_source(tmp_path, monkeypatch):
+    """The check fails on a source edited by hand (the way a stale one would show), naming the file?"""
+    course = release.copy_course(tmp_path / "course")
+    path = source_notebook(course, ASSIGNMENTS["en"])
+    path.write_text(path.read_text(encoding="utf-8").replace("Write your", "Type your"), encoding="utf-8")
+    monkeypatch.setattr(release, "COURSE", course)
+    monkeypatch.setattr(release, "fresh_text", lambda lang: release.student_notebook(lang).read_text(encoding="utf-8"))
+    assert release.stale_files() == [path]
 
 
 def test_does_nbgrader_checksum_the_english_cells_it_released():
@@ -95,6 +119,7 @@ def test_does_the_check_mode_report_a_stale_copy(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(release, "fresh_text", lambda lang="zh": fresh[lang])  # the real one is tested above
     monkeypatch.setattr(release, "student_notebook", copies.get)
     monkeypatch.setattr(release, "REPO", tmp_path)
+    monkeypatch.setattr(release, "COURSE", release.copy_course(tmp_path / "autograde"))  # its English source: fresh
     assert release.main(["--check"]) == 1
     out = capsys.readouterr().out
     assert "ch04_attention.ipynb is fresh" in out and "en/ch04_attention.ipynb is STALE" in out

@@ -15,8 +15,9 @@ import pytest
 from coursekit.record import MIME
 from support import redteam
 from support.cases import CASES
-from support.classes import ABSENT
-from support.course_tools import POINTS
+from coursekit.report.command import TEXT as REPORT_TEXT
+from support.classes import ABSENT, ENGLISH
+from support.course_tools import ASSIGNMENT, POINTS
 from support.mistakes import MISTAKES
 from support.report_page import open_report
 
@@ -31,12 +32,37 @@ def _read(path):
 
 
 @pytest.fixture(scope="module")
-def made(shared_class, tmp_path_factory):
+def reported(shared_class, tmp_path_factory):
+    """make report in the shared class: one report per edition (out/<assignment>/), as make report writes them."""
     out = tmp_path_factory.mktemp("report")
     done = subprocess.run([sys.executable, "-m", "coursekit.report", "--out", str(out)], cwd=shared_class.course,
                           env=shared_class.env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
-    return done.stderr, {name: _read(out / f"{name}.csv") for name in ("students", "checks", "mistakes")}, out
+    return done.stderr, out
+
+
+def _tables(folder):
+    return {name: _read(folder / f"{name}.csv") for name in ("students", "checks", "mistakes")}
+
+
+@pytest.fixture(scope="module")
+def made(reported):
+    stderr, out = reported
+    return stderr, _tables(out / ASSIGNMENT), out / ASSIGNMENT
+
+
+def test_is_the_english_edition_reported_on_its_own_with_the_tables_points_and_mistakes(shared_class, reported):
+    """The English edition's report (its own assignment): each row of the mistake table with the table's points and
+    first mistake, the students without an English submission as such, the page in the course's language?"""
+    stderr, out = reported
+    tables = _tables(out / ENGLISH)
+    rows = {r["student"]: r for r in tables["students"]}
+    for student, points in shared_class.english.items():
+        assert tuple(float(rows[student][f"{cell}_auto"]) for cell in POINTS) == points, student
+        assert (rows[student]["first_mistake"] or None) == EXPECTED_FIRST[student], student
+    assert {s for s, r in rows.items() if r["status"] == "no_submission"} == set(rows) - set(shared_class.english)
+    page = (out / ENGLISH / "index.html").read_text(encoding="utf-8")
+    assert f"<h1>班级报告：{ENGLISH}</h1>" in page and "最常见的错误" in page
 
 
 def test_every_student_appears_with_a_status(shared_class, made):
@@ -87,8 +113,9 @@ def test_every_check_is_counted(made):
 def test_delegation_is_flagged_and_scores_agree(made):
     """Is the delegated cell listed with its reason, and every payload score equal to the gradebook's?"""
     stderr, _, out = made
-    assert "differ from the gradebook" not in stderr
-    assert f"{len(EXPECTED_FIRST)} with structured results" in stderr
+    summary = REPORT_TEXT["zh"]["summary"]  # the course's language
+    assert REPORT_TEXT["zh"]["warning"].split("{n}")[1].split("（")[0] not in stderr
+    assert summary.split("{pending}")[1].format(pending="", diagnosed=len(EXPECTED_FIRST)) in stderr
     page = (out / "index.html").read_text(encoding="utf-8")
     assert "bug_delegate_softmax</td><td>test3_softmax</td><td>delegated" in page
     assert MIME not in page

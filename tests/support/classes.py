@@ -5,7 +5,11 @@ exactly its points, its reason, its feedback? — so one class answers them all:
 
 * :func:`grade_shared_class` puts every row of the mistake table (:mod:`.mistakes`) and of
   :mod:`.cases` into one course and grades it the way an instructor does, ``make grade`` with two
-  workers (``python -m coursekit.grading``), then writes everyone's feedback;
+  workers (``python -m coursekit.grading``), then writes everyone's feedback; the same course also
+  holds the English edition's assignment (``ch04_attention_en``), a few rows of the mistake table
+  (:data:`FEEDBACK_ENGLISH`: correct, one bug per function, a delegation) typed into its release by
+  the same students, which the same ``make grade`` grades after the Chinese one (every row in both
+  editions: tests/unit/test_grader.py, in-process);
 * :func:`grade_serial_class` grades a few of the same students with ONE serial
   ``nbgrader autograde``, nbgrader's own path, for the tests that compare the two.
 
@@ -13,6 +17,7 @@ Tests that change a course (a re-run, Ctrl-C, another flag) work on :func:`copy_
 the shared folders. ``tests/integration/conftest.py`` builds both classes once, side by side.
 """
 import concurrent.futures
+import dataclasses
 import hashlib
 import pathlib
 import shutil
@@ -35,6 +40,7 @@ from support.course_tools import (
     released,
     run_nbgrader,
 )
+from support.editions import ASSIGNMENTS
 from support.mistakes import MISTAKES, mistake_notebook
 
 TIMEOUT = "10"  # seconds per cell (ATTN_TIMEOUT): the hung student costs one; correct loops need < 3
@@ -46,6 +52,11 @@ SERIAL = ("ok_dot", "bug_no_scale", "bug_mask_multiplied", "bug_softmax_no_max",
 PROTECTED = ("grader", "source", "release", "nbgrader_config.py")  # what no submission may change
 # the shared class's students whose feedback the tests read (everyone's costs half a second each)
 FEEDBACK = (*SERIAL, "flood", "shadow_grader")
+ENGLISH = ASSIGNMENTS["en"]  # the English edition's assignment, beside the Chinese one in the shared class
+# its students, whose feedback the tests read: correct, one bug per function, a delegation. Not the whole table: each
+# student costs ≈ 0.6 s of make grade, and the grader's English is the same code as its Chinese (every row in both
+# languages, in-process: tests/unit/test_grader.py)
+FEEDBACK_ENGLISH = ("ok_dot", "bug_no_scale", "bug_mask_multiplied", "bug_softmax_no_max", "bug_delegate_softmax")
 
 
 @dataclass(frozen=True)
@@ -57,15 +68,16 @@ class GradedClass:
     expected: dict                    # {student: (test1 … test4 points)}
     reasons: dict                     # {student: what the not-graded reason contains} (ungradable only)
     protected: dict = None            # {path: sha256} of PROTECTED before grading
+    english: dict = None              # {student: points} of the English edition's rows (the shared class only)
 
-    def notebook(self, student, folder="autograded") -> pathlib.Path:
-        return self.course / folder / student / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    def notebook(self, student, folder="autograded", assignment=ASSIGNMENT) -> pathlib.Path:
+        return self.course / folder / student / assignment / f"{assignment}.ipynb"
 
-    def feedback(self, student) -> pathlib.Path:
-        return self.course / "feedback" / student / ASSIGNMENT / f"{ASSIGNMENT}.html"
+    def feedback(self, student, assignment=ASSIGNMENT) -> pathlib.Path:
+        return self.course / "feedback" / student / assignment / f"{assignment}.html"
 
-    def scores(self, student) -> dict:
-        return gradebook_scores(self.course, student)
+    def scores(self, student, assignment=ASSIGNMENT) -> dict:
+        return gradebook_scores(self.course, student, assignment=assignment)
 
     def comments(self, student) -> dict:
         return gradebook_comments(self.course, student)
@@ -78,14 +90,15 @@ def table_rows(names=None):
     return [row for row in rows if names is None or row[0] in names]
 
 
-def submit(course, rows) -> None:
-    """Each row's notebook (and files) into ``submitted/<student>/``, as ``nbgrader collect`` leaves them."""
-    release = released(course)
+def submit(course, rows, assignment=ASSIGNMENT) -> None:
+    """Each row's notebook (and files) into ``submitted/<student>/``, as ``nbgrader collect`` leaves them, typed into
+    ``assignment``'s release (an edition's)."""
+    release = released(course, assignment)
     for name, build, _, _, files in rows:
-        folder = course / "submitted" / name / ASSIGNMENT
+        folder = course / "submitted" / name / assignment
         folder.mkdir(parents=True)
         content = build(release)
-        (folder / f"{ASSIGNMENT}.ipynb").write_text(content if isinstance(content, str) else nbformat.writes(content),
+        (folder / f"{assignment}.ipynb").write_text(content if isinstance(content, str) else nbformat.writes(content),
                                                     encoding="utf-8")
         for relative, text in files.items():
             (folder / relative).parent.mkdir(parents=True, exist_ok=True)
@@ -142,12 +155,20 @@ def make_grade(course, env, *args, timeout=900) -> subprocess.CompletedProcess:
 
 
 def grade_shared_class(root, generated=None) -> GradedClass:
-    """Every row, graded by ``make grade`` with two workers; ``absent`` on the roster; everyone's feedback."""
-    rows = table_rows()
+    """Every row, graded by ``make grade`` with two workers; ``absent`` on the roster; everyone's feedback. The rows
+    of :data:`FEEDBACK_ENGLISH` again in the English edition (its own assignment, generated here), graded by the same
+    ``make grade``, and their feedback."""
+    rows, english = table_rows(), table_rows(FEEDBACK_ENGLISH)
     course, env = _course(pathlib.Path(root), rows, generated)
+    generated_english = run_nbgrader("generate_assignment", ENGLISH, cwd=course, env=env)
+    assert generated_english.returncode == 0, generated_english.stderr[-3000:]
+    submit(course, english, ENGLISH)
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
         gradebook.add_student(ABSENT)
-    return _graded(course, env, rows, lambda: make_grade(course, env, "--workers", "2"), feedback=FEEDBACK)
+    graded = _graded(course, env, rows, lambda: make_grade(course, env, "--workers", "2"), feedback=FEEDBACK)
+    fed = run_nbgrader("generate_feedback", ENGLISH, cwd=course, env=env)
+    assert fed.returncode == 0, fed.stderr[-3000:]
+    return dataclasses.replace(graded, english={name: points for name, _, points, _, _ in english})
 
 
 def grade_serial_class(root, generated=None) -> GradedClass:
@@ -178,4 +199,4 @@ def copy_graded(graded: GradedClass, dest) -> GradedClass:
     shutil.copytree(graded.course, dest / "course", symlinks=True)
     env = isolated_env(dest / "home", ATTN_TIMEOUT=TIMEOUT)
     return GradedClass(dest / "course", env, graded.run, graded.seconds, graded.expected, graded.reasons,
-                       graded.protected)
+                       graded.protected, graded.english)

@@ -14,6 +14,7 @@ import textwrap
 import nbformat
 from nbgrader.api import Gradebook, MissingEntry
 
+from attnkit.edition import STUBS
 from attnkit.gradecell import TEST_CELLS
 from coursekit.gradebook import alembic_env
 from coursekit.paths import ASSIGNMENT, copy_course
@@ -21,7 +22,10 @@ from coursekit.paths import ASSIGNMENT, copy_course
 POINTS = {test.grade_id: test.points for test in TEST_CELLS}  # the master's metadata is checked against it
 MANUAL = ["q_lab1_no_scale", "q_lab2_neg_inf", "q_lab3_matmul_speed", "q_lab4_num_params",
           "q_think1_scale", "q_think2_mask_order", "q_think3_max_trick", "q_think4_split"]
-STUB = re.compile(r"# 在这里写你的实现\n( *)pass$", re.M)  # the release's code stub (nbgrader_config.py)
+# the release's code stub, in either edition (attnkit.edition.STUBS: "# 在这里写你的实现" / "# Write your … here", then pass)
+assert all(stub["code"].endswith("\npass") for stub in STUBS.values())
+STUB = re.compile("(?:" + "|".join(re.escape(stub["code"].split("\n")[0]) for stub in STUBS.values()) + r")\n( *)pass$",
+                  re.M)
 
 
 # ---------- the real nbgrader CLI, isolated ----------
@@ -48,9 +52,9 @@ def course_copy(tmp_path):
     return copy_course(pathlib.Path(tmp_path) / "course")
 
 
-def released(course):
-    """The student notebook that ``generate_assignment`` wrote into ``course``."""
-    return nbformat.read(course / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
+def released(course, assignment=ASSIGNMENT):
+    """The student notebook that ``generate_assignment`` wrote into ``course`` (of ``assignment``: an edition's)."""
+    return nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
 
 
 # ---------- cells ----------
@@ -87,12 +91,12 @@ def fill_solution(nb, grade_id, body):
 
 # ---------- results ----------
 
-def gradebook_scores(course, student, url=None):
+def gradebook_scores(course, student, url=None, assignment=ASSIGNMENT):
     """``{grade_id: score}`` of the autograded test cells in the course's gradebook (``url``: another one), plus the
-    "total"; {} when the student has no submission there."""
+    "total"; {} when the student has no submission there (of ``assignment``: an edition's)."""
     with Gradebook(url or f"sqlite:///{course / 'gradebook.db'}") as gradebook:
         try:
-            notebook = gradebook.find_submission_notebook(ASSIGNMENT, ASSIGNMENT, student)
+            notebook = gradebook.find_submission_notebook(assignment, assignment, student)
         except MissingEntry:
             return {}
         scores = {g.name: g.score for g in notebook.grades if g.name in POINTS}

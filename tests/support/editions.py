@@ -3,7 +3,9 @@
 :data:`EDITIONS` is what a test parametrizes over; :func:`master` is the master in that language
 (:func:`attnkit.edition.translate`), :func:`release` the committed student notebook of that edition
 (``make release``: ``notebooks/`` and ``notebooks/en/``, kept fresh by
-tests/integration/test_release_notebook.py). :data:`CJK` finds Chinese (and other CJK) characters.
+tests/integration/test_release_notebook.py). :data:`ASSIGNMENTS` names each edition's nbgrader assignment as the
+course config declares them (``ch04_attention``, ``ch04_attention_en``). :data:`CJK` finds Chinese (and other CJK)
+characters.
 """
 import functools
 import importlib.util
@@ -13,9 +15,12 @@ import nbformat
 
 from attnkit import edition
 from attnkit.language import LANGUAGES
-from coursekit.paths import MASTER, REPO
+from coursekit.assignments import editions_of
+from coursekit.paths import ASSIGNMENT, COURSE, MASTER, REPO
+from coursekit.settings import course_config
 
 EDITIONS = LANGUAGES  # ("zh", "en")
+ASSIGNMENTS = editions_of(ASSIGNMENT, course_config(COURSE))  # {"zh": "ch04_attention", "en": "ch04_attention_en"}
 CJK = edition.CJK
 # How a finding names a row of §4.10's table (attnkit.bugs.row) or the rows of one function (bugs.rows_of).
 POINTER = {"zh": re.compile(r"排查表“([^”]+)”"), "en": re.compile(r"the troubleshooting table's row \"([^\"]+)\"")}

@@ -15,7 +15,9 @@ from support.hub_tools import ARTEFACTS, server_api, user_token
 from support.mistakes import submission
 
 NOTEBOOK = f"{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
-ANSWER = "（hub 测试写下的回答）"  # Validate counts an untouched written answer as missing
+# Validate counts an untouched written answer as missing; the English edition's student writes English
+ANSWERS = {"zh": "（hub 测试写下的回答）", "en": "(an answer the hub test wrote)"}
+ANSWER = ANSWERS["zh"]
 LONG = 180_000  # ms: a first server start or Validate on a busy 2-core machine
 SHORT = 60_000  # ms: anything else the page shows
 
@@ -49,25 +51,33 @@ def assignment_list_button(page, section, label):
     return page.locator(f"#{section}_assignments_list").get_by_role("button", name=name)
 
 
-def type_code(plan, student, implementations, over=None):
+def assignment_row(page, section, assignment):
+    """One assignment's row in the Assignment List's released / fetched / submitted section (its buttons, its
+    notebooks), where the list holds more than one (an edition's assignment beside the master's)."""
+    return page.locator(f"#{section}_assignments_list > .list_item", has_text=assignment)
+
+
+def type_code(plan, student, implementations, over=None, assignment=ASSIGNMENT):
     """What the student types, saved through their own server's contents API (their token): the three
-    functions ``implementations`` names (mistake-table keys) and a line in every written answer, into
-    the fetched notebook as it is, or ``over`` it (the release: code already typed is replaced)."""
-    token = user_token(plan, student)
-    status, model = server_api(plan, student, f"contents/{NOTEBOOK}", token)
+    functions ``implementations`` names (mistake-table keys) and a line in every written answer (in the
+    notebook's language), into the fetched notebook of ``assignment`` as it is, or ``over`` it (the release:
+    code already typed is replaced)."""
+    token, notebook = user_token(plan, student), f"{assignment}/{assignment}.ipynb"
+    status, model = server_api(plan, student, f"contents/{notebook}", token)
     assert status == 200, f"{student}'s fetched notebook: HTTP {status}"
     nb = submission(over or nbformat.from_dict(model["content"]), *implementations)
+    answer = ANSWERS[nb.metadata.get("edition", {}).get("language", "zh")]
     for cell in nb.cells:
         if cell.cell_type == "markdown" and cell.metadata.get("nbgrader", {}).get("solution"):
-            cell.source = ANSWER
-    status, _ = server_api(plan, student, f"contents/{NOTEBOOK}", token, "PUT",
+            cell.source = answer
+    status, _ = server_api(plan, student, f"contents/{notebook}", token, "PUT",
                            {"type": "notebook", "format": "json", "content": nb})
     assert status == 200, f"saving {student}'s notebook: HTTP {status}"
 
 
-def feedback_stamps(plan, student) -> list:
+def feedback_stamps(plan, student, assignment=ASSIGNMENT) -> list:
     """The submission timestamps whose feedback ``student`` has fetched (their server's contents API)."""
-    status, folder = server_api(plan, student, f"contents/{ASSIGNMENT}/feedback", user_token(plan, student))
+    status, folder = server_api(plan, student, f"contents/{assignment}/feedback", user_token(plan, student))
     return sorted(entry["name"] for entry in folder["content"]) if status == 200 else []
 
 

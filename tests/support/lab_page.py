@@ -215,3 +215,18 @@ def explorer_latencies(page, root: str, moves: int = 10) -> dict:
     seq_len = page.locator(f"{root} .widget-slider").filter(has_text="seq_len").locator(".noUi-handle").first
     buttons = page.locator(f"{root} .widget-toggle-button")
     return timed_moves(page, head_dim, buttons, seq_len, moves)
+
+
+def validation_words(lang: str) -> dict:
+    """The words the course's Lab extension frames nbgrader's Validate dialog with in ``lang`` (its one table,
+    ``texts.ts``: nbgrader's own English for the English edition, NBGRADER_WORDS)."""
+    import pathlib
+    import re
+
+    texts = (pathlib.Path(__file__).resolve().parents[2] / "autograde" / "coursekit" / "labextension" / "src"
+             / "texts.ts").read_text(encoding="utf-8")
+    if lang == "en":
+        block = texts.split("export const NBGRADER_WORDS = {")[1].split("}")[0]
+    else:
+        block = texts.split(f"  {lang}: {{")[1].split("validation: {")[1].split("}")[0]
+    return dict(re.findall(r"(\w+): '([^']*)'", block))

@@ -13,7 +13,9 @@
 // server's) on the event stream, one after another; then, when told to, the button of the last
 // notification is clicked. Printed as JSON: what the extension asked Lab to do (`asked`), the
 // requests it sent to its server (`requests`), both in the order made (`timeline`), what it left in
-// localStorage (`memory`), and the console's warnings and errors.
+// localStorage (`memory`), and the console's warnings and errors. With `validate` ({url, body, answer}), the
+// request nbgrader's Validate sends is made through Lab's ServerConnection as nbgrader makes it (after the
+// plugins), and what came back to the caller is printed too (`validated`).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -81,7 +83,8 @@ const ServerConnection = {
     const path = url.slice(settings.baseUrl.length);
     requests.push({ path, method: init.method, body: init.body === undefined ? null : JSON.parse(init.body) });
     timeline.push(`request ${path}`);
-    const answer = path === 'attention-feedback/status' ? { statuses: scenario.statuses } : scenario.listing;
+    const answer = path === 'attention-feedback/status' ? { statuses: scenario.statuses }
+      : path.startsWith('assignments/validate') ? scenario.validate.answer : scenario.listing;
     return new Response(JSON.stringify(answer ?? {}), { status: 200 });
   }
 };
@@ -170,10 +173,17 @@ function activate(plugin) {
     await app.commands.execute(button.commandId, button.args)
       .catch(error => console_.error(`Failed to executed '${button.commandId}': ${error}`));
   }
+  let validated = null;
+  if (scenario.validate) {  // as nbgrader's code calls it: the shared object's makeRequest, looked up now
+    const { url, body } = scenario.validate;
+    const init = body === undefined ? { method: 'POST' } : { method: 'POST', body: JSON.stringify(body) };
+    validated = await (await ServerConnection.makeRequest(BASE_URL + url, init, app.serviceManager.serverSettings)).json();
+  }
   await settle();
   const requires = plugins.map(plugin => (plugin.requires || []).map(token => token.name));
   const left = Object.fromEntries(memory);
-  console.log(JSON.stringify({ ids: plugins.map(plugin => plugin.id), requires, asked, requests, timeline, memory: left, logged }));
+  console.log(JSON.stringify({ ids: plugins.map(plugin => plugin.id), requires, asked, requests, timeline, memory: left,
+                               logged, validated }));
 })().catch(error => {
   console.error(error);
   process.exit(1);

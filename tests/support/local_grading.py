@@ -7,6 +7,7 @@ through the kernel's call hook (attnkit.guard's delegation probe, as the course 
 arrays and the result come back the same way. What a real kernel adds — a process, a sandbox, the cell's
 time limit — is tested through make grade (tests/integration).
 """
+from attnkit import language
 from attnkit.guard import guarded_call
 from coursekit.sandbox.calls import buffers_of, decode, encode, write_back
 from coursekit.sandbox.grader_host import Functions
@@ -15,17 +16,19 @@ __all__ = ["InProcess"]
 
 
 class InProcess(Functions):
-    """The student's functions by name (``namespace``), called as the grader process calls them."""
+    """The student's functions by name (``namespace``), called as the grader process calls them, in a kernel whose
+    edition chose ``lang`` (its set-up cell's ``use_language``: what the probe's own words are in)."""
 
-    def __init__(self, namespace: dict, hook=guarded_call):
-        self.namespace, self.hook, self.gone = namespace, hook, ""
+    def __init__(self, namespace: dict, hook=guarded_call, lang: str = "zh"):
+        self.namespace, self.hook, self.gone, self.lang = namespace, hook, "", lang
         self._functions = {}
         self.start_cell()
 
     def call(self, name: str, args: tuple, watch) -> dict:
         message, roots = encode(args)
         copies, buffers = decode(message)
-        answer = self.hook(self.namespace[name], copies, watch)  # a KeyboardInterrupt goes on up, as a timeout
+        with language.using(self.lang):  # a KeyboardInterrupt goes on up, as a timeout
+            answer = self.hook(self.namespace[name], copies, watch)
         write_back(roots, buffers_of(buffers))
         answer["returned"] = decode(encode((answer.get("returned"),))[0])[0][0]
         self.forbidden.update(answer.get("forbidden") or ())

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import nbformat
 
+from attnkit import language
 from coursekit.paths import STUDENT_NOTEBOOK as STUDENT
 from support.course_tools import fill_solution, index_of
 
@@ -576,7 +577,8 @@ def functions(mistake, release_nb=None) -> tuple:
         cells.append(nb.cells[index_of(nb, added[0]) - 1])  # the student's own cell sits right before it
     cells += [nb.cells[index_of(nb, role)] for role in ROLES]
     namespace = {"__name__": "__main__"}
-    with contextlib.redirect_stdout(io.StringIO()):  # the set-up cell says hello
+    # the set-up cell says hello, and an edition's chooses its language: this process keeps its own
+    with contextlib.redirect_stdout(io.StringIO()), language.using(language.current()):
         for cell in cells:
             exec(compile(cell.source, f"<cell {cell.get('id', '')}>", "exec"), namespace)  # noqa: S102 -- test data
     return tuple(namespace[role] for role in ROLES)

@@ -60,29 +60,30 @@ class Walk:
 # ---------- what to look for ----------
 
 def _secret_lines(course: pathlib.Path) -> tuple:
-    """(lines, hidden-region lines) of the master's secret parts, the grader and the rubrics."""
-    master = json.loads((course / "source").glob("*/*.ipynb").__next__().read_text(encoding="utf-8"))
+    """(lines, hidden-region lines) of the secret parts of every source notebook (each edition's: the master and the
+    English one written from it), the grader and the rubrics."""
     lines, hidden = [], []
-    for cell in master["cells"]:
-        source = "".join(cell["source"])
-        if cell["cell_type"] == "markdown" and cell["metadata"].get("nbgrader", {}).get("solution"):
-            lines += source.splitlines()  # a reference answer
-            continue
-        region = None
-        for line in source.splitlines():
-            marker = _REGION.search(line)
-            if marker:
-                region = marker.group(2) if marker.group(1) == "BEGIN" else None
-            elif region:
-                (hidden if region == "HIDDEN TESTS" else lines).append(line)
+    for path in sorted((course / "source").glob("*/*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            source = "".join(cell["source"])
+            if cell["cell_type"] == "markdown" and cell["metadata"].get("nbgrader", {}).get("solution"):
+                lines += source.splitlines()  # a reference answer
+                continue
+            region = None
+            for line in source.splitlines():
+                marker = _REGION.search(line)
+                if marker:
+                    region = marker.group(2) if marker.group(1) == "BEGIN" else None
+                elif region:
+                    (hidden if region == "HIDDEN TESTS" else lines).append(line)
     for path in sorted((course / "grader").rglob("*.py")) + sorted((course / "rubrics").glob("*.toml")):
         lines += path.read_text(encoding="utf-8").splitlines()
     return lines + hidden, hidden
 
 
 def _public_text(repo: pathlib.Path) -> str:
-    """What students are given or may read anyway: the release and the two packages' sources."""
-    parts = [(repo / "notebooks").glob("*.ipynb"), (repo / "attnkit").rglob("*.*"),
+    """What students are given or may read anyway: each edition's release and the two packages' sources."""
+    parts = [(repo / "notebooks").rglob("*.ipynb"), (repo / "attnkit").rglob("*.*"),
              (repo / "autograde" / "coursekit").rglob("*.*")]
     return "\n".join(p.read_text(encoding="utf-8", errors="replace") for group in parts for p in group
                      if p.is_file() and "__pycache__" not in p.parts)

@@ -75,16 +75,17 @@ def autograded_notebook(payloads: list) -> nbformat.NotebookNode:
     return nbformat.v4.new_notebook(cells=cells)
 
 
-def _gradebook_structure(gradebook, roster):
-    gradebook.add_assignment(ASSIGNMENT)
-    gradebook.add_notebook(NOTEBOOK, ASSIGNMENT)
+def _gradebook_structure(gradebook, roster, assignment=ASSIGNMENT):
+    """The assignment's one notebook (named as the assignment) and its cells; the roster."""
+    gradebook.add_assignment(assignment)
+    gradebook.add_notebook(assignment, assignment)
     for name, points in AUTO.items():
-        gradebook.add_grade_cell(name, NOTEBOOK, ASSIGNMENT, max_score=points, cell_type="code")
+        gradebook.add_grade_cell(name, assignment, assignment, max_score=points, cell_type="code")
     for name, points in MANUAL.items():
-        gradebook.add_grade_cell(name, NOTEBOOK, ASSIGNMENT, max_score=points, cell_type="markdown")
-        gradebook.add_solution_cell(name, NOTEBOOK, ASSIGNMENT)
+        gradebook.add_grade_cell(name, assignment, assignment, max_score=points, cell_type="markdown")
+        gradebook.add_solution_cell(name, assignment, assignment)
     for student in roster:
-        gradebook.add_student(student)
+        gradebook.update_or_create_student(student)
 
 
 def _submission(db, assignment, notebook, student: Student):
@@ -123,23 +124,25 @@ def gradebook_of(notebook, path, assignment=ASSIGNMENT, students=("s1",)) -> str
     return url
 
 
-def write_class(course, students: list, roster_only=()) -> str:
-    """Gradebook (``course/gradebook.db``) + ``autograded/`` for ``students``; ``roster_only``: no submission."""
+def write_class(course, students: list, roster_only=(), assignment=ASSIGNMENT) -> str:
+    """Gradebook (``course/gradebook.db``) + ``autograded/`` for ``students``; ``roster_only``: no submission.
+    Another ``assignment`` (an edition's) is added to the course's gradebook when it has one already."""
     course = pathlib.Path(course)
     course.mkdir(parents=True, exist_ok=True)
     url = f"sqlite:///{course / 'gradebook.db'}"
-    empty_gradebook(course / "gradebook.db")
+    if assignment == ASSIGNMENT or not (course / "gradebook.db").exists():
+        empty_gradebook(course / "gradebook.db")
     with Gradebook(url) as gradebook:
-        _gradebook_structure(gradebook, [s.name for s in students] + list(roster_only))
-        assignment = gradebook.find_assignment(ASSIGNMENT)
-        notebook = gradebook.find_notebook(NOTEBOOK, ASSIGNMENT)
+        _gradebook_structure(gradebook, [s.name for s in students] + list(roster_only), assignment)
+        found = gradebook.find_assignment(assignment)
+        notebook = gradebook.find_notebook(assignment, assignment)
         with gradebook.db.no_autoflush:
             for student in students:
-                _submission(gradebook.db, assignment, notebook, student)
+                _submission(gradebook.db, found, notebook, student)
         gradebook.db.commit()
     for student in students:
         if student.payloads is not None:
-            path = course / "autograded" / student.name / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
+            path = course / "autograded" / student.name / assignment / f"{assignment}.ipynb"
             path.parent.mkdir(parents=True)
             path.write_text(json.dumps(autograded_notebook(student.payloads)), encoding="utf-8")  # no validation: fast
     return url

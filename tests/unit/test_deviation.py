@@ -9,7 +9,8 @@ from support.editions import CJK
 
 
 def _finding(student, reference, bug="softmax_wrong_values", probe="softmax/rect"):
-    return Finding("softmax", bug, {"zh": "现象：…", "en": "Seen: …"}, probe, np.asarray(student), np.asarray(reference))
+    messages = {"zh": "现象：…\n可能原因：sum 没有指定轴\n检查：…", "en": "Seen: …\nLikely cause: sum has no axis\nCheck: …"}
+    return Finding("softmax", bug, messages, probe, np.asarray(student), np.asarray(reference))
 
 
 def _cells(html: str) -> list:
@@ -50,9 +51,11 @@ def test_large_matrices_show_colour_with_the_value_as_tooltip():
 def test_title_lines_and_a_stacked_probe():
     """Three escaped title lines; a 3-D probe shown as its first matrix?"""
     stacked = np.zeros((2, 3, 3))
-    html = deviation.gap_table(_finding(stacked + 1, stacked, bug="a<b>", probe="softmax/batched"))
+    finding = _finding(stacked + 1, stacked, bug="a<b>", probe="softmax/batched")
+    finding.messages["zh"] = finding.messages["zh"].replace("sum 没有指定轴", "a<b>")
+    html = deviation.gap_table(finding)
     title = re.search(r"<p[^>]*>(.*?)</p>", html).group(1).split("<br>")
-    assert title == ["|你的结果 − 参考结果|（softmax 阶段）", "可能的错误：a&lt;b&gt;", "探针：softmax/batched"]
+    assert title == ["|你的结果 − 参考结果|（softmax 阶段）", "可能原因：a&lt;b&gt;"]  # the cause in words, escaped
     assert len(_cells(html)) == 9
 
 
@@ -61,6 +64,7 @@ def test_the_english_table_says_the_same_in_english():
     finding = _finding([[0.5, 0.2], [0.1, 0.9]], [[0.5, 0.5], [0.3, 0.9]])
     english = deviation.gap_table(finding, "en")
     assert _cells(english) == _cells(deviation.gap_table(finding, "zh"))
-    assert "|your result − reference| (softmax stage)<br>likely mistake: softmax_wrong_values" in english
+    assert "|your result − reference| (softmax stage)<br>likely cause: sum has no axis" in english
+    assert "softmax_wrong_values" not in english and "softmax/rect" not in english  # no id reaches a student
     assert "row i \\ column j" in english and "The darker, the larger the gap" in english
     assert not CJK.search(english)

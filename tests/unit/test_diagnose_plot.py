@@ -16,7 +16,8 @@ def _close_figures():
 
 
 def _finding(student, reference, bug="softmax_wrong_values"):
-    return Finding("softmax", bug, {"zh": "现象：…", "en": "Seen: …"}, "softmax/rect", np.asarray(student), np.asarray(reference))
+    messages = {"zh": "现象：…\n可能原因：没有除以行和\n检查：…", "en": "Seen: …\nLikely cause: no division by the row's sum\nCheck: …"}
+    return Finding("softmax", bug, messages, "softmax/rect", np.asarray(student), np.asarray(reference))
 
 
 def test_image_is_the_absolute_gap_with_values_written_in():
@@ -25,8 +26,7 @@ def test_image_is_the_absolute_gap_with_values_written_in():
     image = plot_deviation(_finding([[0.5, 0.2], [0.1, 0.9]], [[0.5, 0.5], [0.3, 0.9]]), ax=ax)
     np.testing.assert_allclose(image.get_array(), [[0.0, 0.3], [0.2, 0.0]])
     assert [t.get_text() for t in ax.texts] == ["0", "0.3", "0.2", "0"]
-    assert ax.get_title().split("\n") == ["|你的结果 − 参考结果|（softmax 阶段）", "可能的错误：softmax_wrong_values",
-                                          "探针：softmax/rect"]
+    assert ax.get_title().split("\n") == ["|你的结果 − 参考结果|（softmax 阶段）", "可能原因：没有除以行和"]
 
 
 def test_nan_cells_are_grey_and_labelled():
@@ -59,7 +59,7 @@ def test_first_deviation_plotted_or_nothing():
     assert plot_first_deviation(diagnose(*lab.REFERENCE)) is None
     assert plt.get_fignums() == []
     image = plot_first_deviation(diagnose(*lab.STUBS))
-    assert "scores_out_not_written" in image.axes.get_title()
+    assert "结果没有写进 out" in image.axes.get_title() and "scores_out_not_written" not in image.axes.get_title()
     np.testing.assert_allclose(image.get_array(), np.abs(image.get_array()))
     assert image.get_array().max() > 0
 

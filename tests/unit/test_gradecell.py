@@ -33,7 +33,8 @@ def test_does_a_full_verify_with_a_hidden_bug_warn_under_the_score(capsys):
     assert gradecell.run(1, k_qt_scores) == 4.0
     out = capsys.readouterr().out
     assert "[FAIL]" not in out
-    assert "注意：自动诊断发现 student_attention_scores" in out and "scores_k_qt" in out and "隐藏检查会" in out
+    assert "注意：自动诊断发现 student_attention_scores" in out and "隐藏检查会" in out
+    assert "scores_k_qt" not in out and "K @ Q^T 成正比" in out  # the finding in words: its id is the report's
 
 
 def test_is_a_correct_function_not_warned(capsys):
@@ -72,16 +73,17 @@ def test_does_the_english_edition_get_the_same_cell_in_english(capsys):
     assert gradecell.run(1, lab.stub_attention_scores, lang="en") == 2.67
     out = capsys.readouterr().out
     assert "This cell is worth 4 points" in out and "hidden checks" in out
-    assert "Warning: the diagnosis finds student_attention_scores wrong" in out and "scores_out_not_written" in out
+    assert "Warning: the diagnosis finds student_attention_scores wrong" in out and "out is still all zeros" in out
+    assert "scores_out_not_written" not in out
     assert not CJK.search(out), CJK.findall(out)
 
 
 def test_does_a_hidden_bug_warn_in_english_under_the_notebooks_choice(capsys):
-    """K @ Q^T in an English notebook (use_language, no lang=): the warning names scores_k_qt, in English?"""
+    """K @ Q^T in an English notebook (use_language, no lang=): the warning says what was seen, in English?"""
     with language.using("en"):
         assert gradecell.run(1, k_qt_scores) == 4.0
     out = capsys.readouterr().out
-    assert "Passing all of verify does not mean full marks" in out and "scores_k_qt" in out
+    assert "Passing all of verify does not mean full marks" in out and "proportional to K @ Q^T" in out
     assert not CJK.search(out)
 
 

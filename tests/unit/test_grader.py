@@ -19,6 +19,8 @@ from attnkit.gradecell import TEST_CELLS
 from attnkit.lab import ROLE
 from coursekit.record import MIME, CellRecord
 from grader.checks import HIDDEN
+from support.editions import CJK, EDITIONS
+from support.editions import release as edition_release
 from support.local_grading import InProcess
 from support.mistakes import MISTAKES, functions, release
 
@@ -29,27 +31,66 @@ def _namespace(fns) -> dict:
     return dict(zip((ROLE[stage] for stage in ("scores", "mask", "softmax")), fns))
 
 
-def _grade_all(fns) -> tuple:
-    """The four test cells graded as the grader process grades them, one student's functions across them all."""
-    local = InProcess(_namespace(fns))
+def _grade_all(fns, lang="zh", texts=None) -> tuple:
+    """The four test cells graded as the grader process grades them, one student's functions across them all, in the
+    notebook's language ``lang``; each cell's text appended to ``texts`` when given."""
+    local = InProcess(_namespace(fns), lang=lang)
     outcomes = []
     for test in TEST_CELLS:
         local.start_cell()
-        verdict = grader.grade(test.grade_id, local)
+        verdict = grader.grade(test.grade_id, local, lang)
         outcomes.append(CellRecord.from_dict(verdict["data"][MIME]))
+        if texts is not None:
+            texts.append(verdict["text"])
     return tuple(outcomes)
+
+
+RELEASES = {lang: edition_release(lang) for lang in EDITIONS}
+# The rows graded in English too: the first of each kind the table tells apart (its points and diagnosis). The others
+# differ from one of these only in how the student wrote the same thing (another correct way, another way to
+# delegate), which the grader's English does not see: they would cost a second grading each, two of them 0.6 s.
+ENGLISH_ROWS = {next(m.name for m in MISTAKES if (m.points, m.diagnosis) == kind)
+                for kind in {(m.points, m.diagnosis) for m in MISTAKES}}
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning",  # a delegating thread's
                             "ignore::pytest.PytestUnhandledThreadExceptionWarning")  # error from the stub
 @pytest.mark.parametrize("mistake", MISTAKES, ids=[m.name for m in MISTAKES])
 def test_does_each_mistake_get_its_points_cell_by_cell(mistake):
-    """The hand-derived points of the table, per test cell, straight from the grader?"""
-    outcomes = _grade_all(functions(mistake, RELEASE))
-    assert tuple(o.score for o in outcomes) == mistake.points
-    delegated = {o.test for o in outcomes if o.status == "delegated"}
+    """The hand-derived points of the table, per test cell, straight from the grader; for a row of each kind, typed
+    into the English edition and graded in English too: the same points, statuses, checks and findings, every word
+    the English student reads English (the verdict, the hidden checks, the findings' messages, a reason for 0), and
+    the Chinese edition's in Chinese?"""
+    langs = EDITIONS if mistake.name in ENGLISH_ROWS else ("zh",)
+    graded, texts = {}, {lang: [] for lang in langs}
+    for lang in langs:
+        graded[lang] = _grade_all(functions(mistake, RELEASES[lang]), lang, texts[lang])
+        assert tuple(o.score for o in graded[lang]) == mistake.points, lang
+    zh = graded["zh"]
+    delegated = {o.test for o in zh if o.status == "delegated"}
     assert delegated == ({3, 4} if "delegate_softmax" in mistake.name else
                          {1, 4} if "delegate_scores" in mistake.name else set())
+    assert all(CJK.search(o.reason) for o in zh if o.status != "graded")
+    if mistake.diagnosis:
+        assert next(f for o in zh for f in o.findings).message.startswith("现象：")
+    if "en" not in graded:
+        return
+    en = graded["en"]
+    assert [(o.status, [(c.id, c.passed) for c in o.checks], [(f.stage, f.bug) for f in o.findings]) for o in en] == \
+        [(o.status, [(c.id, c.passed) for c in o.checks], [(f.stage, f.bug) for f in o.findings]) for o in zh]
+    english = "".join(texts["en"]) + str([(o.reason, [c.description for c in o.checks], [f.message for f in o.findings])
+                                          for o in en])
+    assert not CJK.findall(english), CJK.findall(english)
+    if mistake.diagnosis:
+        first = next(f for o in en for f in o.findings)
+        assert first.bug == mistake.diagnosis and first.message.startswith("Seen: ")
+
+
+def test_are_the_rows_graded_in_english_one_of_each_kind():
+    """Every (points, diagnosis) of the table has a row graded in English, and no two of them share one?"""
+    kinds = [(m.points, m.diagnosis) for m in MISTAKES if m.name in ENGLISH_ROWS]
+    assert sorted(kinds, key=str) == sorted({(m.points, m.diagnosis) for m in MISTAKES}, key=str)
+    assert {"ok_dot", "bug_delegate_softmax", "bug_delegate_scores", "bug_no_scale"} <= ENGLISH_ROWS
 
 
 def test_does_every_check_count_the_same_and_add_up_to_the_points():
@@ -143,7 +184,9 @@ def test_does_a_stubbed_reference_function_name_itself_when_called():
         attention.softmax(inp, axis=-1)
 
     outcome = guard.guarded_call(delegates, (None, np.zeros(2)))
-    assert "（softmax）" in outcome["error"] and outcome["forbidden"] == ["attnkit 参考实现 softmax"]
+    assert "（softmax）" in outcome["error"] and outcome["forbidden"] == ["reference:softmax"]  # a code, said by the grader
+    assert [guard.describe(code, lang) for code in outcome["forbidden"] for lang in ("zh", "en")] == [
+        "attnkit 参考实现 softmax", "attnkit's reference softmax"]
     assert attention.softmax(np.zeros(2)).tolist() == [0.5, 0.5]  # the real code is back
 
 

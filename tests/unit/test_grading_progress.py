@@ -1,7 +1,11 @@
-"""Does coursekit.grading.progress show done/total, failures so far, an honest ETA and a useful summary?"""
+"""Does coursekit.grading.progress show done/total, failures so far, an honest ETA and a useful summary, in the course's
+language?"""
+import re
+
 import pytest
 
-from coursekit.grading.progress import Progress, StudentResult, format_duration
+from attnkit.edition import CJK
+from coursekit.grading.progress import TEXT, Progress, StudentResult, format_duration
 
 
 class Clock:
@@ -22,7 +26,7 @@ def test_does_a_duration_read_like_a_clock(seconds, text):
 def test_is_the_eta_the_pace_so_far_times_what_is_left():
     """2 of 10 done after 20 s -> 80 s left; no estimate before the first result?"""
     clock = Clock()
-    progress = Progress(10, clock)
+    progress = Progress(10, clock, lang="en")
     assert progress.eta() is None
     clock.now += 20
     progress.record(StudentResult("a", True, seconds=10))
@@ -34,7 +38,7 @@ def test_is_the_eta_the_pace_so_far_times_what_is_left():
 def test_does_the_summary_list_each_failure_with_its_reason():
     """Counts of graded / failed / not graded, each failed student with the reason, and what to do next?"""
     clock = Clock()
-    progress = Progress(3, clock)
+    progress = Progress(3, clock, lang="en")
     progress.record(StudentResult("ok_student", True))
     progress.record(StudentResult("broken", False, "NotJSONError: Notebook does not appear to be JSON"))
     clock.now += 65
@@ -42,4 +46,27 @@ def test_does_the_summary_list_each_failure_with_its_reason():
     assert summary.splitlines()[0].startswith("Interrupted: 1 graded, 1 failed, 1 not graded, of 3 in 1:05")
     assert "  FAILED broken: NotJSONError: Notebook does not appear to be JSON" in summary
     assert "make grade" in summary.splitlines()[-1]
-    assert "FAILED" not in Progress(0, clock).summary()
+    assert "FAILED" not in Progress(0, clock, lang="en").summary()
+
+
+def test_does_a_chinese_course_read_the_same_in_chinese():
+    """The course's default: the same line and summary in Chinese (no English word of ours), the same numbers?"""
+    clock = Clock()
+    progress = Progress(3, clock)
+    clock.now += 20
+    line = progress.record(StudentResult("broken", False, "NotJSONError: bad", seconds=10))
+    progress.record(StudentResult("ok_student", True, notes=["changed test cell"]))
+    summary = progress.summary(Progress.INTERRUPTED)
+    assert line == "[1/3] 失败 broken（10.0 秒）· 已失败 1 · 预计还需 0:40"
+    assert summary.splitlines()[0] == "已中断：1 名已评分，1 名失败，1 名未评分，共 3 名，用时 0:20，每名 10.00 秒"
+    assert "  失败   broken：NotJSONError: bad" in summary and "  注意   ok_student：changed test cell" in summary
+    ours = summary.replace("NotJSONError: bad", "").replace("changed test cell", "")
+    assert not re.findall(r"[A-Za-z]{3,}", ours.replace("broken", "").replace("ok_student", "").replace("make grade",
+                                                                                                       ""))
+
+
+def test_do_both_languages_say_everything_with_the_same_placeholders():
+    assert TEXT["zh"].keys() == TEXT["en"].keys()
+    for key in TEXT["zh"]:
+        assert sorted(re.findall(r"{(\w+)", TEXT["zh"][key])) == sorted(re.findall(r"{(\w+)", TEXT["en"][key])), key
+    assert not [key for key, text in TEXT["en"].items() if CJK.search(text)]

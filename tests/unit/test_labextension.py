@@ -264,13 +264,50 @@ def test_are_other_events_left_alone():
     assert shown["asked"] == [] and shown["requests"] == [ASK]
 
 
-def test_are_there_two_plugins_that_take_lab_s_shared_modules_at_the_installed_versions():
-    """Two plugins, each needing Lab's IDocumentManager; Lab's docmanager and services shared from the installed
+def test_are_there_three_plugins_that_take_lab_s_shared_modules_at_the_installed_versions():
+    """Three plugins, two needing Lab's IDocumentManager; Lab's docmanager and services shared from the installed
     JupyterLab with no "Unsatisfied version" warning (the build's required ranges admit the Lab it runs in)."""
     shown = _run([])
-    assert shown["ids"] == [f"{NAME}:open-on-view", f"{NAME}:notify"]
-    assert shown["requires"] == [["@jupyterlab/docmanager:IDocumentManager"]] * 2
+    assert shown["ids"] == [f"{NAME}:open-on-view", f"{NAME}:notify", f"{NAME}:validation-words"]
+    assert shown["requires"] == [["@jupyterlab/docmanager:IDocumentManager"]] * 2 + [[]]
     assert shown["logged"] == {"warn": [], "error": []}
+
+
+VALIDATED = {"success": True, "value": {"failed": [{"source": "run(1)", "name": "TEST 1 · Task 2", "error": "e",
+                                                     "raw_error": "e"}], "language": "en"}}
+
+
+@pytest.mark.parametrize("request_, answer, looked_up", [
+    ({"url": "assignments/validate?path=ch04_attention_en%2Fch04_attention_en.ipynb"}, VALIDATED, None),
+    ({"url": "assignments/validate?path=ch04_attention%2Fch04_attention.ipynb"}, {"success": True, "value": {}},
+     "ch04_attention/ch04_attention.ipynb"),
+    ({"url": "assignments/validate", "body": {"path": "ch04_attention/ch04_attention.ipynb"}},
+     {"success": True, "value": "{}"}, "ch04_attention/ch04_attention.ipynb"),
+], ids=["the-answer-says-its-language", "the-toolbar's-request-the-notebook-asked", "the-list's-request-the-notebook-asked"])
+def test_does_nbgraders_validate_get_its_answer_unchanged_and_the_notebook_asked_only_when_needed(
+        request_, answer, looked_up):
+    """nbgrader's request goes through the shared ServerConnection as before and its answer reaches nbgrader unchanged;
+    the notebook's own metadata is read (Lab's contents API) only when the answer does not say its language?"""
+    shown = _run([], validate={**request_, "answer": answer})
+    assert shown["validated"] == answer and shown["logged"] == {"warn": [], "error": []}
+    asked = [step for step in shown["asked"] if "list" in step]
+    assert asked == ([] if looked_up is None else [{"list": looked_up, "content": True}])
+
+
+def test_does_nbgraders_build_still_word_its_validate_dialog_as_the_extension_expects():
+    """Every sentence texts.ts says in the notebook's language (NBGRADER_WORDS) is in nbgrader's installed Lab
+    extension, which still asks makeRequest for assignments/validate and builds #validation-message: an nbgrader that
+    words it otherwise makes this test fail, not the dialog silently English?"""
+    import nbgrader
+
+    folder = pathlib.Path(nbgrader.__file__).parent
+    built = "".join(path.read_text(encoding="utf-8") for path in (folder / "labextension" / "static").glob("*.js"))
+    built += (folder / "validator.py").read_text(encoding="utf-8")  # "Partial credit; …" is the server's
+    texts = (EXTENSIONS / "src" / "texts.ts").read_text(encoding="utf-8")
+    words = re.findall(r"^  \w+: '([^']+)'", texts.split("export const NBGRADER_WORDS")[1].split("} as const")[0], re.M)
+    assert len(words) == 7 and [w for w in words if w not in built] == []
+    assert built.count('"assignments/validate"') == 2 and "ServerConnection.makeRequest" in built
+    assert 'id="validation-message"' in built or '.id="validation-message"' in built
 
 
 def test_does_jupyterlab_find_it_as_a_prebuilt_extension():

@@ -8,6 +8,8 @@ from coursekit.marking.course import MarkingCourse
 from coursekit.marking.splits import add_split, read_splits
 from coursekit.marking.store import write_judgement
 from test_marking_store import _template
+from coursekit.paths import COURSE, source_notebook
+from support.editions import ASSIGNMENTS
 from support.written_answers import ASSIGNMENT, questions
 
 Q = "q_lab2_neg_inf"
@@ -30,6 +32,31 @@ def test_are_the_questions_in_master_order_with_the_reference_and_the_prompt(cou
     assert "-1e9" in board["question"]["reference_html"] and "实验题 2" in board["question"]["prompt_html"]
     assert len(board["rubric"]["points"]) == 3 and board["warnings"] == []
     assert sum(len(v["students"]) for g in board["groups"] for v in g["variants"]) == 12
+
+
+def test_do_the_tabs_show_the_chapters_names_in_the_courses_language(course, tmp_path):
+    """Question tabs by the chapter's names (实验题 1, not q_lab1_no_scale); with c.CourseKit.language = "en" the
+    English edition's names (Lab question 1) for the same submissions, read from its source?"""
+    written, marking = course
+    board = question_board(marking, ASSIGNMENT, Q)
+    assert [q["short"] for q in board["questions"]] == ["实验题 1", "实验题 2", "实验题 3（选做）", "实验题 4（选做）",
+                                                         "思考题 1", "思考题 2", "思考题 3", "思考题 4"]
+    assert board["question"]["name"] == "实验题 2：把 -1e9 换成 -inf" and board["language"] == "zh"
+    folder = tmp_path / "course"
+    english_source = source_notebook(COURSE, ASSIGNMENTS["en"])
+    (folder / english_source.relative_to(COURSE)).parent.mkdir(parents=True)
+    shutil.copy(english_source, folder / english_source.relative_to(COURSE))
+    with open(folder / "nbgrader_config.py", "a", encoding="utf-8") as config:
+        config.write('\nc.CourseKit.language = "en"\n')
+    english = MarkingCourse(folder)
+    try:
+        board = question_board(english, ASSIGNMENT, Q)
+    finally:
+        english.close()
+    assert [q["short"] for q in board["questions"]] == [
+        "Lab question 1", "Lab question 2", "Lab question 3 (optional)", "Lab question 4 (optional)",
+        *(f"Thinking question {n}" for n in range(1, 5))]
+    assert board["question"]["name"] == "Lab question 2: replace -1e9 by -inf" and board["language"] == "en"
 
 
 def test_is_the_unanswered_group_first_with_a_suggested_zero_not_saved(course):

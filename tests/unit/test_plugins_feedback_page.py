@@ -14,8 +14,9 @@ from nbgrader.api import Gradebook
 from nbgrader.converters import GenerateFeedback
 from nbgrader.coursedir import CourseDirectory
 
+from attnkit.edition import CJK
 from coursekit.plugins import CourseFeedbackExporter, GetGradesForFeedback, ReleaseFeedbackTellingPending
-from coursekit.plugins.feedback_page import IMAGE_ALT, page_score, page_tally
+from coursekit.plugins.feedback_page import WORDS, page_score, page_tally
 from coursekit.plugins.pending import PENDING, Tally, class_pending, total_line
 from coursekit.service import student_status
 from support.course_tools import visible_text
@@ -24,6 +25,7 @@ from support.synthetic_class import gradebook_of
 A = "ch04_attention"
 PNG = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")  # 1×1
 QUESTIONS = {"q_think1": "思考题 1", "q_think2": "思考题 2", "q_think3": "思考题 3"}
+IMAGE_ALT = WORDS["zh"]["image_alt"]
 
 
 def _meta(cell, grade_id, grade, solution, points=0):
@@ -32,16 +34,20 @@ def _meta(cell, grade_id, grade, solution, points=0):
     return cell
 
 
-def _notebook():
+def _notebook(lang="zh"):
+    """The synthetic chapter; in English (``lang="en"``) its headings and metadata are the English edition's."""
+    english = lang == "en"
     test = _meta(new_code_cell("_score"), "test1_scores", True, False, 4)
     test.outputs = [new_output("execute_result", data={"text/plain": "4.0"}, execution_count=1)]
-    cells = [new_markdown_cell("### 任务 4.2：实现 `student_attention_scores`"),
+    task = "Task 4.2: implement `student_attention_scores`" if english else "任务 4.2：实现 `student_attention_scores`"
+    cells = [new_markdown_cell(f"### {task}"),
              _meta(new_code_cell("def student_attention_scores(): ..."), "student_attention_scores", False, True),
              test]
-    for grade_id, heading in QUESTIONS.items():
-        answer = _meta(new_markdown_cell("回答"), grade_id, True, True, 1)
-        cells += [new_markdown_cell(f"### {heading}\n\n题目"), answer]
-    return new_notebook(cells=cells)
+    for n, (grade_id, heading) in enumerate(QUESTIONS.items(), 1):
+        answer = _meta(new_markdown_cell("An answer" if english else "回答"), grade_id, True, True, 1)
+        cells += [new_markdown_cell(f"### {f'Question {n}' if english else heading}\n\n{'?' if english else '题目'}"),
+                  answer]
+    return new_notebook(cells=cells, metadata={"edition": {"language": "en"}} if english else {})
 
 
 @pytest.fixture
@@ -104,6 +110,33 @@ def test_are_cells_named_and_unmarked_answers_pending_never_zero(gradebook, capl
     assert page_tally(page) == Tally(2, 2.0)
     assert "ch04_attention：全班有 1 名学生共 2 道书面题待批改（2 分）" in caplog.text
     assert "s1：ch04_attention 还有 2 道书面题待批改（2 分）" in caplog.text
+
+
+def test_is_the_english_editions_page_in_english_only(gradebook):
+    """An English notebook's page: the same scores and pending answers, every word English ("awaiting marking",
+    nbgrader's "No response." in English, the image description), the page marked lang="en", no Chinese at all?"""
+    nb = _notebook("en")
+    nb.cells[2].outputs.append(new_output("display_data", data={"image/png": PNG, "text/plain": "<Figure>"}))
+    page = _page(gradebook, nb)
+    text = visible_text(page)
+    assert "TEST 1 · Task 4.2: implement student_attention_scores: 4 / 4 points" in text
+    assert "Question 1: 0.5 / 1 points" in text
+    for name in ("Question 2", "Question 3"):
+        assert re.search(f"{name}: awaiting marking \\(1 point\\)", text) and not re.search(f"{name}: 0", text)
+    assert re.search(r"Your score so far: 4\.5 / 7 points; 2 written answers \(2 points\) still\s+awaiting marking", text)
+    assert "Not answered: this is still the text you were given." in text
+    assert f'alt="{WORDS["en"]["image_alt"]}"' in page and 'lang="en"' in page
+    assert not CJK.findall(text), CJK.findall(text)
+    assert page_tally(page) == Tally(2, 2.0) and page_score(page) == (4.5, 7.0)  # what the Lab is told: the same
+
+
+def test_do_both_languages_have_every_word_of_the_page():
+    """One table, the same keys and placeholders in each language (a word missing in one would break its page)?"""
+    placeholders = {lang: {key: re.findall(r"{(\w+)}", text) for key, text in words.items()}
+                    for lang, words in WORDS.items()}
+    assert placeholders["zh"].keys() == placeholders["en"].keys()
+    for key in placeholders["zh"]:
+        assert set(placeholders["zh"][key]) <= set(placeholders["en"][key]), key
 
 
 def test_is_a_plain_assignments_cell_named_by_its_heading_alone(gradebook):

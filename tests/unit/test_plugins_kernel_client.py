@@ -14,7 +14,9 @@ from traitlets.config import Config
 
 from coursekit.plugins import GradingKernelManager
 from coursekit.plugins.kernel import TIMINGS
-from coursekit.plugins.output_cap import NOTE
+from coursekit.plugins.output_cap import TEXT
+
+NOTE = TEXT["zh"]["note"]
 
 FORGE = ("import gc, socket\n[s for s in gc.get_objects() if isinstance(s, socket.socket) and s.fileno() >= 0][0]"
          ".sendall({!r})")

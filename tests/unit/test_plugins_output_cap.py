@@ -132,3 +132,19 @@ def test_does_minus_one_mean_no_limit():
 def test_does_cut_text_keep_the_longest_start_that_fits(text):
     kept = cut_text(text, 1_000)
     assert text.startswith(kept) and text_size(kept) <= 1_000 < text_size(text[:len(kept) + 2])
+
+
+def test_does_an_english_notebook_read_every_note_in_english():
+    """With the notebook's language English (what the grading process sets from its edition): the note, a shortened
+    error and a cut stderr say the same as in Chinese, in English, with no Chinese character?"""
+    from attnkit.edition import CJK
+
+    cap = OutputCap(1_000, 5_000, lang="en")
+    cap.admit("stream", stream("x" * 100_000))
+    stderr = cap.admit("stream", stream("Warning: " + "w" * 10_000, "stderr"))
+    error_kept = cap.admit("error", error("y" * 50_000))
+    note = cap.note()["text"]
+    assert note.startswith("\n[Too much output at grading]") and "the first 1 kB of each cell's output" in note
+    assert error_kept["evalue"].endswith("…[48 kB left out at grading]") and "the rest of this stderr, 8 kB" in stderr["text"]
+    assert not CJK.findall(note + error_kept["evalue"] + stderr["text"] + human(-1, "en") + human(12, "en"))
+    assert (human(-1, "en"), human(12, "en")) == ("no limit", "12 bytes")

@@ -1,18 +1,25 @@
-"""Does validate fold unanswered written answers into one Chinese entry naming them (coursekit/plugins/validation.py)?
+"""Does validate fold unanswered written answers into one entry naming them, in the notebook's language
+(coursekit/plugins/validation.py)?
 
 Synthetic notebooks and the results nbgrader's Validator returns for them; the real ``nbgrader validate``
 runs in tests/integration/test_course_workflow.py.
 """
+import re
+
+import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from nbgrader import utils
 from nbgrader.validator import Validator
+from traitlets.config import Config
 
+from attnkit.edition import CJK, STUBS
 from coursekit.plugins import validation
-from coursekit.plugins.validation import NO_RESPONSE, name_unanswered_questions
+from coursekit.plugins.validation import NO_RESPONSE, TEXT, name_unanswered_questions
 
-STUB = "在这里写你的回答。"
-
+PARTIAL = "Partial credit; passed some but not all of the tests"  # nbgrader's (the Lab extension says it)
+STUB = STUBS["zh"]["text"]
+CHAPTER = Config({"CourseKit": {"assignments": {"ch04_attention": {"plugin": "attnkit.course"}}}})
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -70,11 +77,60 @@ def test_does_a_failing_test_cell_keep_its_own_entry_and_get_named_in_the_verdic
     assert entry["raw_error"].endswith("代码：1 个评分单元格没有全部通过（见上面各自的条目）：\n  · 端到端评分：TEST 4")
 
 
-def test_are_results_without_unanswered_answers_left_as_nbgrader_made_them():
+def test_are_results_without_unanswered_answers_nbgraders_entries_named():
+    """All answered: nbgrader's own entries, each with its cell's name added (the assignment's plug-in's: Chapter 4's
+    TEST number first), nothing folded, and the notebook's language beside them?"""
     nb = _class(answered=(1, 2, 3))
     results = _nbgraders(nb, failing_tests=("test1_scores",))
-    assert validation._fold(results, nb) is results
-    assert validation._fold({}, _class()) == {}
+    assert validation._fold(results, nb, "ch04_attention", CHAPTER) == {
+        "failed": [dict(results["failed"][0], name="TEST 1 · 任务 4.2：实现 scores")], "language": "zh"}
+    assert validation._fold(results, nb)["failed"][0]["name"] == "任务 4.2：实现 scores"  # a plain assignment's
+    assert validation._fold({}, _class()) == {"language": "zh"}
+
+
+def _english_class(answered=()):
+    """The same class as the English edition has it: English headings, stubs and metadata."""
+    cells = [new_markdown_cell("### Task 4.2: implement scores"), _test("test1_scores", "run(1)"),
+             new_markdown_cell("### End-to-end grading: TEST 4"), _test("test4_end_to_end", "run(4)")]
+    for n in (1, 2, 3):
+        answer = _answer(f"q{n}", "My answer" if n in answered else STUBS["en"]["text"])
+        answer.metadata.nbgrader["checksum"] = utils.compute_checksum(
+            new_markdown_cell(STUBS["en"]["text"], metadata=answer.metadata))
+        cells += [new_markdown_cell(f"### Question {n}"), answer]
+    return new_notebook(cells=cells, metadata={"edition": {"language": "en"}})
+
+
+def test_does_the_english_edition_read_english_only():
+    """An English notebook: the folded entry, nbgrader's "Partial credit" and the names in English, no Chinese?"""
+    nb = _english_class(answered=(2,))
+    results = {"failed": [{"source": "run(4)", "error": PARTIAL, "raw_error": PARTIAL}]
+               + [{"source": STUBS["en"]["text"], "error": NO_RESPONSE, "raw_error": NO_RESPONSE}] * 2}
+    kept, entry = validation._fold(results, nb)["failed"]
+    assert kept == {"source": "run(4)", "name": "End-to-end grading: TEST 4", "error": PARTIAL, "raw_error": PARTIAL}
+    assert entry["source"] == "Written questions not answered yet: 2"
+    assert entry["raw_error"].startswith("Written questions not answered yet (2):\n  · Question 1\n  · Question 3\n")
+    assert entry["raw_error"].endswith("Code: 1 of the graded cells did not pass completely (see their own entries "
+                                       "above):\n  · End-to-end grading: TEST 4")
+    assert not CJK.findall(str(validation._fold(results, nb)))
+
+
+def test_does_the_validator_say_the_notebooks_language_beside_nbgraders_keys(tmp_path, monkeypatch):
+    """The wrapped Validator's results carry the notebook's edition language (what the Lab extension frames the dialog
+    in), also when everything passes (nbgrader's {}), and leave nbgrader's verdict alone?"""
+    monkeypatch.setattr(Validator, "_preprocess", lambda self, nb: nb)  # the cells as they are: no kernel here
+    for lang, nb in (("zh", _class(answered=(1, 2, 3))), ("en", _english_class(answered=(1, 2, 3)))):
+        nbformat.write(nb, tmp_path / f"{lang}.ipynb")
+        assert Validator().validate(str(tmp_path / f"{lang}.ipynb")) == {"language": lang}
+    nbformat.write(_english_class(answered=(2,)), tmp_path / "unanswered.ipynb")
+    results = Validator().validate(str(tmp_path / "unanswered.ipynb"))
+    assert results["language"] == "en" and results["failed"][0]["source"] == "Written questions not answered yet: 2"
+
+
+def test_do_both_languages_say_everything():
+    """One table: the same keys and placeholders in both languages?"""
+    assert TEXT["zh"].keys() == TEXT["en"].keys()
+    for key in TEXT["zh"]:
+        assert re.findall(r"{(\w+)}", TEXT["zh"][key]) == re.findall(r"{(\w+)}", TEXT["en"][key]), key
 
 
 def test_does_the_fold_keep_to_what_nbgrader_reported_when_it_ignores_checksums():
@@ -83,7 +139,8 @@ def test_does_the_fold_keep_to_what_nbgrader_reported_when_it_ignores_checksums(
     nb = _class()
     results = {"failed": [e for e in _nbgraders(nb, failing_tests=("test4_end_to_end",))["failed"]
                           if e["raw_error"] != NO_RESPONSE]}
-    assert validation._fold(results, nb) == results
+    assert validation._fold(results, nb) == {"failed": [dict(results["failed"][0], name="端到端评分：TEST 4")],
+                                             "language": "zh"}
 
 
 def test_is_the_validator_wrapped_once_however_often_it_is_asked():

@@ -42,3 +42,22 @@ def test_a_class_graded_without_results_is_told_so(tmp_path):
     url = write_class(tmp_path, [Student("old", dict(AUTO), payloads=[])])
     text = render(build_report(tmp_path, read_class(url, ASSIGNMENT), io.StringIO()))
     assert "没有评分器的结构化结果" in text and "重新 autograde" in text
+
+
+def test_the_page_speaks_english_when_the_course_does(tmp_path):
+    """c.CourseKit.language = "en": every heading, column, status and note in English, the same sections and numbers;
+    only what students' records say (the grader's words in their edition) is quoted as it is?"""
+    from attnkit.edition import CJK
+    from attnkit.reteach import reteach
+    from support.synthetic_class import small_class
+
+    report = build_report(tmp_path, read_class(small_class(tmp_path), ASSIGNMENT), io.StringIO(),
+                          lambda bug: reteach(bug, "en"), lang="en")
+    text = render(report, "en")
+    ours = re.sub(r"<div class='message'>.*?</div>|<td>[^<]*</td>", "", text, flags=re.S)  # quoted, not ours
+    assert not CJK.findall(re.sub(r"<svg.*?</svg>", "", ours, flags=re.S)), CJK.findall(ours)
+    assert "<html lang='en'>" in text and "<h1>Class report: ch04_attention</h1>" in text
+    for phrase in ("The most common mistakes", "what to reteach", "No submission (1)", "not graded automatically",
+                   "hank test1_scores: record 4 ≠ gradebook 4.5", "added to the scores, it does not replace them"):
+        assert phrase in text, phrase
+    assert text.count("<svg") == render(report).count("<svg") == 3

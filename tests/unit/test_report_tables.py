@@ -7,9 +7,9 @@ import io
 
 import pytest
 
-from coursekit.report.grades import read_class
 from attnkit.reteach import reteach
-from coursekit.report.tables import build_report
+from coursekit.report.grades import read_class
+from coursekit.report.tables import READ, build_report
 from support.synthetic_class import ASSIGNMENT, AUTO, Student, make_student, small_class, write_class
 
 
@@ -70,7 +70,7 @@ def test_flagged_cells_and_score_disagreements(report):
 
 def test_progress_is_shown(report):
     """Does reading the notebooks print progress, ending at all of them?"""
-    assert report.progress.strip().splitlines()[-1] == "  read 6/6 autograded notebooks"
+    assert report.progress.strip().splitlines()[-1] == READ["zh"].format(done=6, total=6)
 
 
 def test_notebooks_without_results_are_not_diagnosed(tmp_path):

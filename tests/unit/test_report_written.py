@@ -2,7 +2,8 @@
 from types import SimpleNamespace
 
 from coursekit.report.grades import CellGrade, CellInfo, ClassGrades
-from coursekit.report.html_page import _written
+from attnkit.edition import CJK
+from coursekit.report.html_page import TEXT, _written
 from coursekit.report.written import written_stats
 
 
@@ -21,5 +22,7 @@ def test_are_marked_unanswered_and_to_mark_counted_with_mean_and_spread():
 
 
 def test_does_the_page_show_the_written_questions_table():
-    html = _written(SimpleNamespace(grades=_grades()))
+    html = _written(SimpleNamespace(grades=_grades()), TEXT["zh"])
     assert "<code>q_a</code>" in html and "待批改" in html and "1 分 × 2" in html and "test1_scores" not in html
+    english = _written(SimpleNamespace(grades=_grades()), TEXT["en"])
+    assert "to mark" in english and "1 points × 2" in english and not CJK.findall(english)

@@ -1,19 +1,31 @@
-"""Does every mistake the diagnosis can name come with something to reteach?"""
+"""Does every mistake the diagnosis can name come with something to reteach, in each language of the course?"""
+import pytest
 
 from attnkit.bugs import RULES
+from attnkit.edition import CJK
+from attnkit.language import LANGUAGES
 from attnkit.reteach import RETEACH, known_bug_ids, reteach
 from support.mistakes import DIAGNOSED, MISTAKES
 
 
-def test_every_bug_id_attnkit_can_produce_has_a_reteach_entry():
-    """Is each named rule and each <stage>_<kind> generic finding in the reteach table?"""
-    missing = sorted(known_bug_ids() - set(RETEACH))
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_bug_id_attnkit_can_produce_has_a_reteach_entry(lang):
+    """Is each named rule and each <stage>_<kind> generic finding in the reteach table of each language?"""
+    missing = sorted(known_bug_ids() - set(RETEACH[lang]))
     assert not missing, f"no reteach entry for {missing}: add them to attnkit/reteach.py"
 
 
-def test_the_table_names_no_bug_attnkit_cannot_produce():
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_table_names_no_bug_attnkit_cannot_produce(lang):
     """Is every entry of the table a bug id attnkit knows (no typo, no removed rule)?"""
-    assert sorted(set(RETEACH) - known_bug_ids()) == []
+    assert sorted(set(RETEACH[lang]) - known_bug_ids()) == []
+
+
+def test_is_the_english_table_english():
+    """No Chinese in an English note (the course set to English reads only English)?"""
+    assert not [bug for bug, text in RETEACH["en"].items() if CJK.search(text)]
+    assert "attnkit/reteach.py" in reteach("scores_new_mistake", "en") and not CJK.search(
+        reteach("scores_new_mistake", "en"))
 
 
 def test_known_ids_include_every_rule():
@@ -24,13 +36,13 @@ def test_known_ids_include_every_rule():
 def test_each_diagnosed_mistake_has_its_own_entry():
     """Does every bug id the diagnosis table expects (tests/support/mistakes.py DIAGNOSED) have an entry?"""
     expected = {bug for row in DIAGNOSED for _, bug in row.findings}
-    assert sorted(expected - set(RETEACH)) == []
+    assert sorted(expected - set(RETEACH["zh"]) - set(RETEACH["en"])) == [] and RETEACH["zh"].keys() == RETEACH["en"].keys()
 
 
 def test_every_mistake_in_the_table_has_an_entry():
     """Does each diagnosis the grading table expects (tests/support/mistakes.py MISTAKES) have an entry?"""
     expected = {m.diagnosis for m in MISTAKES if m.diagnosis}
-    assert sorted(expected - set(RETEACH)) == []
+    assert sorted(expected - set(RETEACH["zh"]) - set(RETEACH["en"])) == [] and RETEACH["zh"].keys() == RETEACH["en"].keys()
 
 
 def test_an_unknown_bug_id_says_where_to_add_it():

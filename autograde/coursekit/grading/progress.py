@@ -1,11 +1,66 @@
 """What a class grading run shows: one progress line per graded student and a closing summary.
 
-Pure bookkeeping (no nbgrader, no processes), so it is unit-tested with a fake clock.
+Pure bookkeeping (no nbgrader, no processes), so it is unit-tested with a fake clock. Everything
+``make grade`` says is in the course's language (``c.CourseKit.language``, Chinese unless the
+config says otherwise): :data:`TEXT`, one table, the same keys and placeholders in each language.
 """
 import dataclasses
 import time
 
-__all__ = ["StudentResult", "Progress", "format_duration"]
+from ..language import DEFAULT
+
+__all__ = ["StudentResult", "Progress", "TEXT", "format_duration"]
+
+TEXT = {
+    "zh": {
+        "header": "{assignment}：评分 {count} 名学生{shard}，{workers} 个并行进程，成绩写入 {gradebook}，{sandbox}；"
+                  "nbgrader 的日志：{logs}/",
+        "shard": "（分片 {shard}）", "sandboxed": "每个内核都在沙箱里运行", "unsandboxed": "没有沙箱（WITHOUT A SANDBOX）",
+        "nothing": "{assignment}：没有要评分的学生：这一分片里提交了的学生都已评分（FORCE=1 会全部重评）。",
+        "no_submissions": "{folder}/<学生>/{assignment}/ 里没有提交：先收取（nbgrader collect {assignment}）",
+        "not_generated": "成绩册 {gradebook} 里没有 {assignment}：先在 {course} 里运行 "
+                         "`nbgrader generate_assignment {assignment}`",
+        "line": "[{done}/{total}] {mark} {student}（{seconds:.1f} 秒）· 已失败 {failed} · 预计还需 {eta}",
+        "ok": "完成", "FAILED": "失败",
+        "Done": "完成", "Interrupted": "已中断", "STOPPED": "已停止",
+        "summary": "{head}：{graded} 名已评分，{failed} 名失败，{missing} 名未评分，共 {total} 名，用时 {elapsed}{per}",
+        "per": "，每名 {seconds:.2f} 秒",
+        "failed_line": "  失败   {student}：{reason}", "note_line": "  注意   {student}：{note}",
+        "kept": "在它之前评分的 {count} 名学生保留成绩；修好之后再运行 `make grade`，只评其余的学生（不会重复评分）。",
+        "again": "再运行一次 `make grade`，只评失败的和还没评的学生。",
+        "stopping": "Ctrl-C：正在停止评分进程和它们的内核……",
+        "changed": "改动了测试单元格 {grade_id}（评分用的是发布时的单元格）",
+        "tampered": "篡改了测试单元格 {grade_ids}：内核显示的结果与评分器的不同（记录的是评分器的结果）",
+        "limit": "{grade_id} 超过了评分沙箱的限制：{reason}",
+        "unreadable": "{name} 读不回来：{error}",
+    },
+    "en": {
+        "header": "{assignment}: grading {count} students{shard} with {workers} workers into {gradebook}, {sandbox}; "
+                  "nbgrader's logs: {logs}/",
+        "shard": " (shard {shard})", "sandboxed": "each kernel in a sandbox", "unsandboxed": "WITHOUT A SANDBOX",
+        "nothing": "{assignment}: nothing to grade: every submitted student of this shard is graded "
+                   "(FORCE=1 grades them again).",
+        "no_submissions": "No submissions in {folder}/<student>/{assignment}/: collect them first "
+                          "(nbgrader collect {assignment})",
+        "not_generated": "{assignment} is not in the gradebook {gradebook}: run "
+                         "`nbgrader generate_assignment {assignment}` in {course} first",
+        "line": "[{done}/{total}] {mark} {student} ({seconds:.1f} s) · failed so far: {failed} · ETA {eta}",
+        "ok": "ok", "FAILED": "FAILED",
+        "Done": "Done", "Interrupted": "Interrupted", "STOPPED": "STOPPED",
+        "summary": "{head}: {graded} graded, {failed} failed, {missing} not graded, of {total} in {elapsed}{per}",
+        "per": ", {seconds:.2f} s per student",
+        "failed_line": "  FAILED {student}: {reason}", "note_line": "  NOTE   {student}: {note}",
+        "kept": "The {count} students graded before it keep their grades; after the repair, `make grade` grades the "
+                "others (nobody twice).",
+        "again": "Run `make grade` again to grade the failed and the missing students only.",
+        "stopping": "Ctrl-C: stopping the workers and their kernels …",
+        "changed": "changed test cell {grade_id} (the released cell was graded)",
+        "tampered": "tampered test cells {grade_ids}: its kernel showed another result than the grader's "
+                    "(the grader's was recorded)",
+        "limit": "{grade_id} over a sandbox limit: {reason}",
+        "unreadable": "{name} could not be read back: {error}",
+    },
+}
 
 
 @dataclasses.dataclass
@@ -31,12 +86,12 @@ def format_duration(seconds: float) -> str:
 
 
 class Progress:
-    """Counts the results of ``total`` students; ETA from the wall time per student so far."""
+    """Counts the results of ``total`` students; ETA from the wall time per student so far; says it in ``lang``."""
 
     INTERRUPTED = "interrupted"  # what stopped a run early: this, or the one line of a fault of the machine
 
-    def __init__(self, total: int, clock=time.monotonic):
-        self.total, self.clock = total, clock
+    def __init__(self, total: int, clock=time.monotonic, lang: str = DEFAULT):
+        self.total, self.clock, self.text = total, clock, TEXT[lang]
         self.start = clock()
         self.results = []
 
@@ -57,25 +112,26 @@ class Progress:
         return (self.clock() - self.start) / done * (self.total - done)
 
     def line(self, last: StudentResult) -> str:
-        mark = "ok    " if last.ok else "FAILED"
-        return (f"[{len(self.results):>{len(str(self.total))}}/{self.total}] {mark} {last.student} "
-                f"({last.seconds:.1f} s) · failed so far: {len(self.failed)} · ETA {format_duration(self.eta())}")
+        marks = (self.text["ok"], self.text["FAILED"])
+        width = max(len(mark) for mark in marks)
+        return self.text["line"].format(done=f"{len(self.results):>{len(str(self.total))}}", total=self.total,
+                                        mark=marks[not last.ok].ljust(width), student=last.student,
+                                        seconds=last.seconds, failed=len(self.failed), eta=format_duration(self.eta()))
 
     def summary(self, stopped: str = "") -> str:
         """The closing screen: counts, wall time, every failed student with the reason, and why it stopped early
         (``stopped``: :data:`INTERRUPTED`, or the one line of a fault of the machine)."""
-        elapsed = self.clock() - self.start
-        graded = len(self.results) - len(self.failed)
-        per = f", {elapsed / len(self.results):.2f} s per student" if self.results else ""
-        head = "Done" if not stopped else ("Interrupted" if stopped == self.INTERRUPTED else "STOPPED")
-        lines = [f"{head}: {graded} graded, {len(self.failed)} failed, "
-                 f"{self.total - len(self.results)} not graded, of {self.total} in {format_duration(elapsed)}{per}"]
-        lines += [f"  FAILED {o.student}: {o.reason}" for o in self.failed]
-        lines += [f"  NOTE   {o.student}: {note}" for o in self.results for note in o.notes]
+        text, elapsed = self.text, self.clock() - self.start
+        per = text["per"].format(seconds=elapsed / len(self.results)) if self.results else ""
+        head = text["Done" if not stopped else ("Interrupted" if stopped == self.INTERRUPTED else "STOPPED")]
+        lines = [text["summary"].format(head=head, graded=len(self.results) - len(self.failed), failed=len(self.failed),
+                                        missing=self.total - len(self.results), total=self.total,
+                                        elapsed=format_duration(elapsed), per=per)]
+        lines += [text["failed_line"].format(student=o.student, reason=o.reason) for o in self.failed]
+        lines += [text["note_line"].format(student=o.student, note=note) for o in self.results for note in o.notes]
         if stopped and stopped != self.INTERRUPTED:
             lines.append(f"make grade: {stopped}")
-            lines.append(f"The {len(self.results)} students graded before it keep their grades; after the repair, "
-                         "`make grade` grades the others (nobody twice).")
+            lines.append(text["kept"].format(count=len(self.results)))
         elif self.failed or stopped:
-            lines.append("Run `make grade` again to grade the failed and the missing students only.")
+            lines.append(text["again"])
         return "\n".join(lines)

@@ -1,13 +1,15 @@
 """``make grade``: autograde a whole class with several long-lived nbgrader workers.
 
-    cd <course> && python -m coursekit.grading ch04_attention --workers 2 [--db-url URL]
-                                                [--shard i/n] [--force]
+    cd <course> && python -m coursekit.grading [NAME] --workers 2 [--db-url URL] [--shard i/n] [--force]
 
 Grades the students of ``submitted/`` that are not graded yet (:mod:`.selection`), each in a
 fresh kernel by nbgrader's own autograde machinery (:mod:`.worker`), ``--workers`` students at a
 time (default :func:`default_workers`) in the processes of :mod:`.pool`, into the gradebook
 :func:`coursekit.gradebook.resolve_gradebook` picks; prints one line per student with the failures
-so far and an ETA, then the failed students with nbgrader's reasons.
+so far and an ETA, then the failed students with nbgrader's reasons, in the course's language
+(``c.CourseKit.language``: :data:`.progress.TEXT`). Without an assignment (nor ``$ASSIGNMENT``) it
+grades the course's only one, or each of its editions that has submissions (``ch04_attention``, then
+``ch04_attention_en``: :func:`coursekit.assignments.default_assignments`), one after the other.
 
 A fault of the machine (:mod:`coursekit.faults`) is nobody's grade: found before the class (the
 checks of :func:`preflight`, then each worker's canary), nobody is graded; found on a student, the
@@ -29,17 +31,17 @@ import tempfile
 import sqlalchemy.exc
 from nbgrader.api import MissingEntry
 
-from ..assignments import assignment_of, world_of
+from ..assignments import assignment_of, default_assignments, world_of
 from ..faults import InfrastructureFault, evident_fault, grader_unreadable
 from ..gradebook import alembic_on_path, describe, open_gradebook, resolve_gradebook
-from ..paths import default_assignment, find_course
+from ..paths import find_course
 from ..plugins.kernel import UNSANDBOXED
 from ..sandbox import missing_tool, private_python
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
 from ..settings import course_config, course_settings
 from . import lock
 from .pool import LOGS, Done, Faulted, WorkerPool
-from .progress import Progress
+from .progress import TEXT, Progress
 from .selection import graded_students, parse_shard, submitted_students, to_grade
 from .worker import GraderSetup
 
@@ -59,54 +61,77 @@ def main(argv=None) -> int:
         parser.error(f"WORKERS must be a positive number of processes, got {args.workers}")
     try:
         course = find_course(args.course)
-        args.assignment = args.assignment or default_assignment(course)
+        settings = course_settings(course)  # a language no tool speaks: the config's line, named
+        names = _assignments(course, args.assignment)
     except (FileNotFoundError, ValueError) as error:
         parser.error(str(error))
     alembic_on_path()  # for the gradebook opened here and in the workers
-    sandboxed = course_settings(course).sandbox
-    url = resolve_gradebook(course, args.db_url)
+    text, url = TEXT[settings.language], resolve_gradebook(course, args.db_url)
     try:
-        preflight(course, args.assignment, sandboxed)
-        students = _select(course, args.assignment, url, shard, args.force)
+        preflight(course, names, settings.sandbox)
+        plan = [(name, _select(course, name, url, shard, args.force, text)) for name in names]
     except InfrastructureFault as fault:
         print(f"make grade: {fault}", file=sys.stderr)
         return FAULT_STATUS
-    if not students:
-        print("Nothing to grade: every submitted student of this shard is graded (FORCE=1 grades them again).")
-        return 0
     # Ctrl-C, or SIGTERM (a Kubernetes pod being stopped): the same clean stop, even when started in the background
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    in_shard = f" (shard {shard})" if shard.count > 1 else ""
-    print(f"Grading {len(students)} students{in_shard} with {args.workers} workers into {describe(url)}, "
-          f"{'each kernel in a sandbox' if sandboxed else 'WITHOUT A SANDBOX'}; nbgrader's logs: {course / LOGS}/",
-          flush=True)
-    if not sandboxed:
+    status, results = 0, []  # results: every graded student of this run, of each assignment in turn
+    for assignment, students in plan:
+        status = max(status, _grade_assignment(course, assignment, students, url, args, shard, settings, results))
+        if status > 1:  # interrupted, or a fault of the machine: the next edition waits for the next run
+            break
+    return status
+
+
+def _assignments(course, explicit: str) -> list:
+    """The assignment named, else the course's (:func:`coursekit.assignments.default_assignments`): of several
+    editions, those with submissions (the first when none has)."""
+    if explicit:
+        return [explicit]
+    found = default_assignments(course, course_config(course))
+    return [name for name in found if submitted_students(course, name)] or found[:1]
+
+
+def _grade_assignment(course, assignment, students, url, args, shard, settings, results: list) -> int:
+    """Grade one assignment's ``students``: the header, a line per student, the summary; the exit status. Their results
+    join ``results``, which ``grading-logs/last-run.json`` holds."""
+    text = TEXT[settings.language]
+    if not students:
+        print(text["nothing"].format(assignment=assignment), flush=True)
+        return 0
+    in_shard = text["shard"].format(shard=shard) if shard.count > 1 else ""
+    print(text["header"].format(assignment=assignment, count=len(students), shard=in_shard, workers=args.workers,
+                                gradebook=describe(url), logs=course / LOGS,
+                                sandbox=text["sandboxed" if settings.sandbox else "unsandboxed"]), flush=True)
+    if not settings.sandbox:
         print(f"WARNING: {UNSANDBOXED}", flush=True)
     # the grading service (coursekit.service) takes no new job meanwhile; the one in progress ends first
-    with lock.exclusive(course, "make grade", notify=lambda text: print(f"make grade: {text}", flush=True)):
-        progress, stopped = grade_class(course, args.assignment, students, url, args.workers)
+    with lock.exclusive(course, "make grade", notify=lambda said: print(f"make grade: {said}", flush=True)):
+        progress, stopped = grade_class(course, assignment, students, url, args.workers, lang=settings.language)
     print(progress.summary(stopped), flush=True)
-    _save_results(course / LOGS / "last-run.json", progress)
+    results += [{"assignment": assignment, **dataclasses.asdict(r)} for r in progress.results]
+    _save_results(course / LOGS / "last-run.json", results)
     if stopped:
         return 130 if stopped == Progress.INTERRUPTED else FAULT_STATUS
     return 1 if progress.failed else 0
 
 
-def preflight(course: pathlib.Path, assignment: str, sandboxed: bool) -> None:
+def preflight(course: pathlib.Path, assignments, sandboxed: bool) -> None:
     """Faults of the machine found before anyone is graded, each raised as an :class:`InfrastructureFault`:
-    no sandbox, an interpreter the sandbox cannot use, a grader the kernels cannot read, a course folder
-    that cannot be written."""
+    no sandbox, an interpreter the sandbox cannot use, a grader the kernels cannot read (of ``assignments``, one
+    id or several), a course folder that cannot be written."""
     config = course_config(course)
     problem = (missing_tool() or private_python(world_of(config).folders)) if sandboxed else ""
     if problem:
         raise InfrastructureFault(problem, "Then run make grade again.")
     for line in leftovers_said(remove_leftovers()):
         print(f"make grade: {line}", flush=True)
-    grader = assignment_of(assignment, config).grader
-    fault = grader_unreadable(pathlib.Path(grader).parent, os.geteuid() == 0) if sandboxed and grader else None
-    if fault is not None:
-        raise fault
+    names = [assignments] if isinstance(assignments, str) else assignments
+    for grader in dict.fromkeys(assignment_of(name, config).grader for name in names):
+        fault = grader_unreadable(pathlib.Path(grader).parent, os.geteuid() == 0) if sandboxed and grader else None
+        if fault is not None:
+            raise fault
     try:
         (course / "autograded").mkdir(exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=course / "autograded", prefix=".write-test-"):
@@ -116,10 +141,11 @@ def preflight(course: pathlib.Path, assignment: str, sandboxed: bool) -> None:
                                                                   "Fix it, then run make grade again.") from error
 
 
-def _save_results(path: pathlib.Path, progress: Progress) -> None:
-    """Per student: ok, reason, seconds, where they went (benchmarks/bench_class.py reads this)."""
+def _save_results(path: pathlib.Path, results: list) -> None:
+    """Per student of the run: the assignment, ok, reason, seconds, where they went (benchmarks/bench_class.py reads
+    this)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps([dataclasses.asdict(r) for r in progress.results], indent=1), encoding="utf-8")
+    path.write_text(json.dumps(results, indent=1), encoding="utf-8")
 
 
 def default_workers() -> int:
@@ -132,7 +158,8 @@ def default_workers() -> int:
 def _parser():
     parser = argparse.ArgumentParser(prog="make grade", description=__doc__.split("\n\n")[0])
     parser.add_argument("assignment", nargs="?", default="", help="the assignment (default: $ASSIGNMENT, else the "
-                                                                   "course's only one)")
+                                                                   "course's only one, or each of its editions that "
+                                                                   "has submissions)")
     parser.add_argument("--workers", type=int, default=default_workers(),
                         help="nbgrader workers at once (default: one more than the cores, %(default)s here)")
     parser.add_argument("--db-url", default="", help="gradebook URL (default: DB_URL, the course config, "
@@ -144,18 +171,16 @@ def _parser():
     return parser
 
 
-def _select(course, assignment, url, shard, force) -> list:
+def _select(course, assignment, url, shard, force, text) -> list:
     """The students to grade; the gradebook is opened (and created) once, before any worker."""
     submitted = submitted_students(course, assignment)
     if not submitted:
-        sys.exit(f"No submissions in {course / 'submitted'}/<student>/{assignment}/: "
-                 f"collect them first (nbgrader collect {assignment})")
+        sys.exit(text["no_submissions"].format(folder=course / "submitted", assignment=assignment))
     try:
         with open_gradebook(url, course_settings(course).course_id) as gradebook:
             in_gradebook = {s.student.id for s in gradebook.find_assignment(assignment).submissions}
     except MissingEntry:
-        sys.exit(f"{assignment} is not in the gradebook {describe(url)}: "
-                 f"run `nbgrader generate_assignment {assignment}` in {course} first")
+        sys.exit(text["not_generated"].format(assignment=assignment, gradebook=describe(url), course=course))
     except sqlalchemy.exc.SQLAlchemyError as error:
         raise evident_fault(error, course) or InfrastructureFault(f"the gradebook {describe(url)} cannot be read "
                                                                   f"({error})", "Check it, then run make grade again.")
@@ -163,12 +188,12 @@ def _select(course, assignment, url, shard, force) -> list:
     return to_grade(submitted, done.__contains__, shard, force=force)
 
 
-def grade_class(course, assignment, students, url, workers, show=print):
+def grade_class(course, assignment, students, url, workers, show=print, lang="zh"):
     """Grade ``students`` with ``workers`` processes; ``(Progress, why it stopped early: "" or a Progress.* or the
-    machine's fault)``."""
+    machine's fault)``; the progress said in ``lang``."""
     pool = WorkerPool(GraderSetup(str(course), assignment, url), max(1, min(workers, len(students))),
                       pathlib.Path(course) / LOGS, "worker")
-    progress, todo, busy = Progress(len(students)), list(students), {}
+    progress, todo, busy = Progress(len(students), lang=lang), list(students), {}
     try:
         while todo or busy:
             for index in pool.idle()[:len(todo)]:
@@ -189,7 +214,7 @@ def grade_class(course, assignment, students, url, workers, show=print):
                 return progress, _killed(died, busy)
         return progress, ""
     except KeyboardInterrupt:
-        show("Ctrl-C: stopping the workers and their kernels …", flush=True)
+        show(progress.text["stopping"], flush=True)
         return progress, Progress.INTERRUPTED
     finally:
         pool.stop()

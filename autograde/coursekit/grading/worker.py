@@ -32,7 +32,8 @@ from ..canary import canary_fault
 from ..faults import InfrastructureFault, evident_fault
 from ..plugins import check_schemas_once, share_engines
 from ..plugins.kernel import TIMINGS
-from .progress import StudentResult
+from ..settings import course_language
+from .progress import TEXT, StudentResult
 
 __all__ = ["make_app", "grade_student", "GraderSetup", "timed_grading"]
 
@@ -96,19 +97,18 @@ def notes(app: AutogradeApp, student: str) -> list:
     """
     folder = pathlib.Path(app.coursedir.format_path(app.coursedir.autograded_directory, student,
                                                    app.coursedir.assignment_id))
-    found = []
+    text, found = TEXT[course_language(app.coursedir.root)], []  # the instructor's words, the course's language
     for path in sorted(folder.glob("*.ipynb")):
         try:
             graded = read_graded_notebook(path)
         except (OSError, ValueError) as exc:
-            found.append(f"{path.name} could not be read back: {type(exc).__name__}")
+            found.append(text["unreadable"].format(name=path.name, error=type(exc).__name__))
             continue
-        found += [f"changed test cell {grade_id} (the released cell was graded)" for grade_id in graded.changed_cells]
+        found += [text["changed"].format(grade_id=grade_id) for grade_id in graded.changed_cells]
         if graded.tampered_cells:
-            found.append(f"tampered test cells {', '.join(graded.tampered_cells)}: its kernel showed another result "
-                         "than the grader's (the grader's was recorded)")
-        found += [f"{grade_id} over a sandbox limit: {record.reason}" for grade_id, record in graded.records.items()
-                  if record.status == LIMIT]
+            found.append(text["tampered"].format(grade_ids=", ".join(graded.tampered_cells)))
+        found += [text["limit"].format(grade_id=grade_id, reason=record.reason)  # the reason as its student read it
+                  for grade_id, record in graded.records.items() if record.status == LIMIT]
     return found
 
 

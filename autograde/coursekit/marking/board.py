@@ -4,8 +4,9 @@
 scores and comments (:mod:`.store`), groups (:mod:`.grouping`), the rubric and its hints
 (:mod:`.rubric`, :mod:`.comment`) — into the JSON the page draws. Shape::
 
-    {"assignment", "question": {grade_id, kind, title, max_score, prompt_html, reference_html},
-     "questions": [{grade_id, kind, title, max_score}], "rubric": {points: [{text, share, terms}], unit} | null,
+    {"assignment", "language", "question": {grade_id, name, kind, title, max_score, prompt_html, reference_html},
+     "questions": [{grade_id, name, short, kind, title, max_score}],
+     "rubric": {points: [{text, share, terms}], unit} | null,
      "warnings": [str], "progress": {grade_id: [marked, submissions]},
      "groups": [{"id", "kind", "variants": [{"html", "students": [student], "suggestion"}],
                  "suggestion": {"ticks", "score", "reason"} | null}],
@@ -15,6 +16,8 @@ A question is any manually graded cell (:data:`.answers.KINDS`: a written answer
 a task); code is shown as a code block. A suggestion is a hint only: nothing reaches the gradebook until
 the marker confirms it.
 """
+import re
+
 from .answers import code_block
 from .comment import parse
 from .grouping import group_answers, split_by_judgement
@@ -23,10 +26,15 @@ from .rubric import score_of, suggest
 from .splits import read_splits
 from .store import marked_counts, question_states
 
-__all__ = ["MISSING_TEXT", "question_board", "student_view"]
+__all__ = ["MISSING_TEXT", "question_board", "short_name", "student_view"]
 
 MISSING_TEXT = "（找不到这名学生的笔记本：autograded/ 和 submitted/ 里都没有。）"
 UNANSWERED_REASON = "未作答：与发布时的占位文字相同（或为空）"
+
+
+def short_name(name: str) -> str:
+    """A question's name for its tab: up to its colon (``实验题 1``, ``Lab question 1``)."""
+    return re.split(r"：|: ", name, maxsplit=1)[0]
 
 
 def student_view(state, rubric) -> dict:
@@ -102,11 +110,15 @@ def question_board(course, assignment: str, grade_id: str) -> dict:
             "suggestion": _suggestion(group, leader_text, rubric, question.max_score, judged_keys,
                                       views[group.students[0]]["score"] is not None)})
     counts = marked_counts(course.engine, assignment)
-    return {"assignment": assignment,
-            "question": {"grade_id": grade_id, "kind": question.kind, "title": question.title,
-                         "max_score": question.max_score, "prompt_html": render_markdown(question.prompt),
+    names = course.names(assignment)  # the cells' names in the course's language: the page shows them, not ids
+    return {"assignment": assignment, "language": course.language,
+            "question": {"grade_id": grade_id, "name": names.get(grade_id, grade_id), "kind": question.kind,
+                         "title": question.title, "max_score": question.max_score,
+                         "prompt_html": render_markdown(question.prompt),
                          "reference_html": _html(question, question.reference) if question.reference else ""},
-            "questions": [{"grade_id": q.grade_id, "kind": q.kind, "title": q.title, "max_score": q.max_score}
+            "questions": [{"grade_id": q.grade_id, "name": names.get(q.grade_id, q.grade_id),
+                           "short": short_name(names.get(q.grade_id, q.grade_id)), "kind": q.kind, "title": q.title,
+                           "max_score": q.max_score}
                           for q in questions],
             "rubric": rubric.to_dict() if rubric else None, "warnings": _warnings(rubrics, question),
             "progress": {q.grade_id: list(counts.get(q.grade_id, (0, 0))) for q in questions},

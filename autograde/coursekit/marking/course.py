@@ -10,11 +10,13 @@ import threading
 import time
 from dataclasses import replace
 
+import nbformat
 from nbgrader.api import Assignment, GradeCell, Notebook, SolutionCell, TaskCell
 from sqlalchemy.orm import Session, aliased
 
 from ..gradebook import open_gradebook, resolve_gradebook, sqlite_file
 from ..paths import find_course
+from ..plugins.cell_names import names_in_language
 from ..plugins.stubs import stubs_of
 from ..settings import course_config, course_settings
 from .answers import AnswerReader, Question, master_questions
@@ -34,15 +36,19 @@ class MarkingCourse:
         self.folder = find_course(course)
         settings = course_settings(self.folder)
         self.url = resolve_gradebook(self.folder, db_url)
-        self.course_id = settings.course_id
+        self.course_id, self.language = settings.course_id, settings.language
         self.reader = AnswerReader(self.folder)
         self._engine, self._lock, self._cache = None, threading.Lock(), {}
         self.ordering = Ordering()  # one page's judgements in the order it made them
 
     def stubs(self, assignment: str) -> dict:
         """What a release of ``assignment`` leaves where an answer was, by kind ({"markdown": …, "code": …}): its
-        "not answered yet" where the released notebook does not tell."""
-        return stubs_of(assignment, course_config(self.folder))
+        "not answered yet" where the released notebook does not tell (asked of its source, which says its language)."""
+        def ask():
+            sources = sorted((self.folder / "source" / assignment).glob("*.ipynb"))
+            return stubs_of(assignment, course_config(self.folder),
+                            nbformat.read(sources[0], as_version=4) if sources else None)
+        return self._cached(("stubs", assignment), (), ask)
 
     @property
     def engine(self):
@@ -109,6 +115,11 @@ class MarkingCourse:
         known = {q.grade_id for q in from_master}
         rest = [Question(name, nb, points, "", "") for name, (nb, points) in sorted(graded.items()) if name not in known]
         return [replace(q, max_score=graded[q.grade_id][1]) for q in from_master] + rest
+
+    def names(self, assignment: str) -> dict:
+        """``{grade_id: name}`` of the assignment's graded cells, in the course's language (实验题 1, Lab question 1)."""
+        return self._cached(("names", assignment), (), lambda: names_in_language(
+            self.folder, assignment, self.language, course_config(self.folder)))
 
     def rubrics(self, assignment: str, questions: list):
         """The rubrics (:func:`.rubric.load_rubrics`), read again as soon as the file changes."""

@@ -8,13 +8,15 @@ shown — the autograded copy in feedback, the student's copy in validate — so
 the cell everywhere, with no list to keep in step. Two cells under one heading (a solution and its
 test, as in nbgrader's own docs course) are told apart by their kind, and numbered if that is not
 enough. An assignment's plug-in may name cells its own way (:func:`names_in`, e.g. Chapter 4's
-``TEST 1 · …``).
+``TEST 1 · …``). The instructor's pages name them in the course's language whichever edition a
+student wrote (:func:`names_in_language`: the headings of that language's edition).
 """
+import pathlib
 import re
 
-from ..assignments import assignment_of
+from ..assignments import assignment_of, edition_in
 
-__all__ = ["cell_names", "heading_above", "names_in"]
+__all__ = ["cell_names", "heading_above", "names_in", "names_in_language"]
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _MARKUP = re.compile(r"`|\*\*")  # code and bold marks: the name is plain text
@@ -74,3 +76,19 @@ def names_in(nb, assignment_id: str = "", config=None, lang: str = "zh") -> dict
     """:func:`cell_names`, then the names the assignment's plug-in gives (its ``cell_names(nb)``), if any."""
     own = assignment_of(assignment_id, config).get("cell_names")(nb) if assignment_id else {}
     return {**cell_names(nb, lang), **own}
+
+
+def names_in_language(course, assignment_id: str, lang: str, config=None) -> dict:
+    """``{grade_id: name}`` of ``assignment_id``'s graded cells as its ``lang`` edition names them (``实验题 1``,
+    "Lab question 1"): from the source notebooks of that edition when the course has them, else of the assignment
+    itself (:func:`coursekit.assignments.edition_in`); ``{}`` when neither is there."""
+    import nbformat
+
+    for edition in dict.fromkeys(filter(None, (edition_in(assignment_id, lang, config), assignment_id))):
+        notebooks = sorted((pathlib.Path(course) / "source" / edition).glob("*.ipynb"))
+        names = {}
+        for path in reversed(notebooks):  # a grade id two notebooks share: the first notebook's name
+            names.update(names_in(nbformat.read(path, as_version=4), edition, config, lang))
+        if notebooks:
+            return names
+    return {}

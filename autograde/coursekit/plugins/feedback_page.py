@@ -3,9 +3,11 @@
 ``generate_feedback`` (the instructor's, the formgrader's button, any automatic path) exports
 with :class:`CourseFeedbackExporter` (``GenerateFeedback.exporter_class``), which renders the
 template ``templates/course_feedback`` — nbgrader's ``feedback`` template extended, not copied:
-each graded cell is named as the chapter names it (:func:`.cell_names.names_in`), a written
-answer nobody has marked shows :data:`.pending.PENDING` instead of ``0.0 / 1.0``, and the total
-says how many points are still pending. :class:`GetGradesForFeedback` takes the place of
+each graded cell is named as the assignment names it (:func:`.cell_names.names_in`), a written
+answer nobody has marked shows as pending (待批改, "awaiting marking") instead of ``0.0 / 1.0``, and
+the total says how many points are still pending. Every word of the page is in the notebook's
+language (:func:`coursekit.language.of_notebook`; :data:`WORDS`), as everything else its student
+reads. :class:`GetGradesForFeedback` takes the place of
 nbgrader's ``GetGrades`` and puts those facts where the template reads them; it also tells the
 instructor, in the log, how many answers are pending: the whole class once, then each student.
 """
@@ -19,30 +21,65 @@ from nbgrader.api import Gradebook
 from nbgrader.preprocessors import GetGrades
 from traitlets.config import Config
 
+from ..language import of_notebook
 from ..upstream.nbconvert import render_without_soup
 from ..upstream.nbgrader import show_score
 from .cell_names import names_in
 from .pending import PENDING, PendingAnswer, Tally, class_tallies, is_pending, student_line, total_line
 
-__all__ = ["CourseFeedbackExporter", "GetGradesForFeedback", "IMAGE_ALT", "NBGRADER_COMMENTS", "TEMPLATE", "TEMPLATES",
+__all__ = ["CourseFeedbackExporter", "GetGradesForFeedback", "TEMPLATE", "TEMPLATES", "WORDS", "page_language",
            "page_score", "page_tally"]
 
 TEMPLATES = pathlib.Path(__file__).with_name("templates")
 TEMPLATE = "course_feedback"
-# nbgrader's automatic comment on an answer left as released, in the page's language
-NBGRADER_COMMENTS = {"No response.": "未作答：这里还是发下来时的样子。"}
-# a figure's description for screen readers where the notebook gives none (nbconvert writes one in English)
-IMAGE_ALT = "本单元格输出的图"
+# Every word of the page, by the notebook's language: the same keys, the same placeholders. "image_alt" describes
+# a figure for screen readers where the notebook gives none (nbconvert writes one in English); "no_response" is
+# nbgrader's automatic comment on an answer left as released ("No response.").
+WORDS = {
+    "zh": {"title": "{notebook} · 反馈", "score": "目前得分 <b>{score} / {max_score}</b> 分",
+           "still_pending": "；其中 {answers} 道书面题（{points} 分）还 {pending}，老师批改后这里会更新",
+           "end": "。", "points": "{score} / {points} 分", "pending_points": "（{points} 分）",
+           "comment_link": "评语", "late": "迟交扣分：-{points} 分", "test_cell": "评分单元格 · {name}",
+           "answer": "你的回答 · {name}", "task": "任务 · {name}", "code": "你的代码", "top": "（回到顶部）",
+           "comment": "评语：", "colon": "：", "pending": PENDING, "no_response": "未作答：这里还是发下来时的样子。",
+           "image_alt": "本单元格输出的图"},
+    "en": {"title": "{notebook} · feedback", "score": "Your score so far: <b>{score} / {max_score}</b> points",
+           "still_pending": "; {answers} written {answer_s} ({points} {point_s}) still {pending}: this page will "
+                            "show {their} score once your instructor has marked {them}",
+           "end": ".", "points": "{score} / {points} points", "pending_points": "({points} {point_s})",
+           "comment_link": "comment", "late": "Late penalty: -{points} points", "test_cell": "Test cell · {name}",
+           "answer": "Your answer · {name}", "task": "Task · {name}", "code": "Your code", "top": "(back to top)",
+           "comment": "Comment: ", "colon": ": ", "pending": "awaiting marking",
+           "no_response": "Not answered: this is still the text you were given.",
+           "image_alt": "a figure this cell drew"},
+}
+_NBGRADER_COMMENTS = {"No response.": "no_response"}  # nbgrader's own comments, as WORDS keys
 _IMG_WITHOUT_ALT = re.compile(r"<img(?![^>]*\salt=)(?=[\s/>])")  # escaped code never holds a literal "<img"
+
+
+def page_language(nb) -> str:
+    """The language of a feedback page: its notebook's (:func:`coursekit.language.of_notebook`)."""
+    return of_notebook(nb)
+
+
+def _still_pending(lang: str, tally: Tally) -> str:
+    """The page's clause on pending answers (English counts in singular or plural)."""
+    one_answer, one_point = tally.answers == 1, f"{tally.points:g}" == "1"
+    pending = f'<span class="course-pending">{WORDS[lang]["pending"]}</span>'
+    return WORDS[lang]["still_pending"].format(
+        answers=tally.answers, points=f"{tally.points:g}", pending=pending,
+        answer_s="answer" if one_answer else "answers", point_s="point" if one_point else "points",
+        their="its" if one_answer else "their",
+        them="it" if one_answer else "them")
 
 
 class GetGradesForFeedback(GetGrades):
     """nbgrader's GetGrades, plus each graded cell's name and pending state, and the totals.
 
     Per graded cell: ``metadata.nbgrader.name`` and ``.pending``; per page:
-    ``resources["course_feedback"]`` with ``pending`` (answers), ``pending_points`` and
-    ``pending_word``. One instance serves a whole ``generate_feedback`` run, so the class-wide
-    line is logged once, before the first student's.
+    ``resources["course_feedback"]`` with ``pending`` (answers), ``pending_points``, the page's
+    ``lang``, its ``words`` (:data:`WORDS`) and the ``still_pending`` clause. One instance serves a
+    whole ``generate_feedback`` run, so the class-wide line is logged once, before the first student's.
     """
 
     _told_class = False
@@ -53,11 +90,13 @@ class GetGradesForFeedback(GetGrades):
             self._told_class = True
             with Gradebook(info["db_url"]) as gradebook:
                 self.log.warning(total_line(info["assignment"], class_tallies(gradebook, info["assignment"])))
-        self._names, self._pending = names_in(nb, info["assignment"], self.config), []
+        self._lang = page_language(nb)
+        self._names, self._pending = names_in(nb, info["assignment"], self.config, self._lang), []
         nb, resources = super().preprocess(nb, resources)
         tally = Tally.of(self._pending)
         resources["course_feedback"] = {"pending": tally.answers, "pending_points": tally.points,
-                                        "pending_word": PENDING}
+                                        "lang": self._lang, "words": WORDS[self._lang],
+                                        "still_pending": _still_pending(self._lang, tally)}
         if tally.answers:
             self.log.warning(student_line(info["student"], info["assignment"], tally))
         return nb, resources
@@ -74,7 +113,8 @@ class GetGradesForFeedback(GetGrades):
     def _get_comment(self, cell, resources):
         super()._get_comment(cell, resources)
         comment = cell.metadata.nbgrader.get("comment")
-        cell.metadata.nbgrader["comment"] = NBGRADER_COMMENTS.get(comment, comment)
+        ours = _NBGRADER_COMMENTS.get(comment)
+        cell.metadata.nbgrader["comment"] = WORDS[self._lang][ours] if ours else comment
 
 
 class CourseFeedbackExporter(HTMLExporter):
@@ -107,7 +147,7 @@ class CourseFeedbackExporter(HTMLExporter):
         to add, and a pattern does it.
         """
         page, resources = render_without_soup(self, nb, resources, **kw)
-        return _IMG_WITHOUT_ALT.sub(f'<img alt="{IMAGE_ALT}"', page), resources
+        return _IMG_WITHOUT_ALT.sub(f'<img alt="{WORDS[page_language(nb)]["image_alt"]}"', page), resources
 
 
 # what the template writes on the page's container: read back by release_feedback (a page of nbgrader's has none),

@@ -32,6 +32,8 @@ from nbgrader.exchange import ExchangeFactory
 from nbgrader.utils import parse_utc
 from tornado import ioloop, web
 
+from ..language import DEFAULT as DEFAULT_LANGUAGE
+from ..language import LANGUAGES
 from ..service import student_status
 from ..service.inbox import SECRET_FILE, SECRET_LENGTH, parse_name
 
@@ -40,7 +42,6 @@ __all__ = ["FeedbackWatch", "SCHEMA", "SCHEMA_ID", "STATUS_URL", "LANGUAGES", "L
 SCHEMA_ID = "https://attention-course.example/events/feedback-status"
 STATUS_URL = "attention-feedback/status"
 LOOK_SECONDS = 0.5  # at most this beyond the release; a look costs ≈ 0.2 ms of CPU with 20 submissions (measured)
-LANGUAGES, DEFAULT_LANGUAGE = ("zh", "en"), "zh"
 _NUMBER = {"type": ["number", "null"]}
 SCHEMA = {  # one submission's student_status.FeedbackStatus, with what the Lab needs beside it
     "$id": SCHEMA_ID, "version": "1", "title": "The feedback status of one submission",

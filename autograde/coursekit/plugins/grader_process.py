@@ -17,6 +17,7 @@ import socket
 import time
 
 from ..faults import InfrastructureFault
+from ..language import of_notebook
 from ..sandbox.channel import ChannelBroken, Reader, send
 from . import kernel_client
 from .kernel_client import OUTPUTS
@@ -161,8 +162,10 @@ def grade_test_cell(cell, cell_index: int) -> None:
 
 
 def notebook_language(notebook) -> None:
-    """nbclient's ``on_notebook_start`` hook (``c.Execute.on_notebook_start``): the grader writes its verdicts in
-    the notebook's language (``metadata.edition.language``; Chinese when it names none)."""
+    """nbclient's ``on_notebook_start`` hook (``c.Execute.on_notebook_start``): the grader writes its verdicts, and
+    the output cap its notes, in the notebook's language (:func:`coursekit.language.of_notebook`: the student's
+    metadata, so anything can be there; Chinese when it names none or a language the toolkit does not speak)."""
     client = kernel_client.current()
     if client is not None:
-        client.lang = str(notebook.get("metadata", {}).get("edition", {}).get("language") or "zh")
+        client.lang = of_notebook(notebook)
+        client.cap.lang = client.lang

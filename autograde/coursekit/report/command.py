@@ -1,10 +1,14 @@
-"""``make report``: the class report of one assignment, written next to the course.
+"""``make report``: the class report of an assignment (of each of its editions), written next to the course.
 
     cd <course> && python -m coursekit.report [--assignment NAME] [--db-url URL] [--out DIR]
 
 Reads the gradebook that :func:`coursekit.gradebook.resolve_gradebook` picks and the grader's
 records in ``autograded/``; writes ``reports/<assignment>/index.html`` and three CSV files;
-prints progress and a one-screen summary.
+prints progress and a one-screen summary. Without ``--assignment`` (or ``$ASSIGNMENT``): the
+gradebook's only assignment, or each edition of one (``ch04_attention``, ``ch04_attention_en``:
+:func:`coursekit.assignments.one_work`), else the course's (:func:`coursekit.assignments.default_assignments`).
+Everything it writes and says is in the course's language (``c.CourseKit.language``, Chinese unless
+the config says otherwise).
 """
 import argparse
 import os
@@ -13,55 +17,84 @@ import sys
 
 from nbgrader.api import MissingEntry
 
-from ..assignments import assignment_of
+from ..assignments import assignment_of, default_assignments, one_work
 from ..gradebook import describe, open_gradebook, resolve_gradebook, sqlite_file
-from ..paths import default_assignment, find_course
-from ..settings import course_config
+from ..language import DEFAULT
+from ..paths import find_course
+from ..settings import course_config, course_language
 from .csv_files import write_csvs
 from .grades import read_class
 from .html_page import render
 from .tables import GRADED, NO_SUBMISSION, NOT_GRADED, PENDING, build_report
 
-__all__ = ["write_report", "main"]
+__all__ = ["TEXT", "write_report", "main"]
+
+# What make report says, by the course's language: the same keys, the same placeholders.
+TEXT = {
+    "zh": {"reading": "正在读成绩册 {gradebook} ……",
+           "summary": "{assignment}：{students} 名学生——{graded} 名已评分，{not_graded} 名未能自动评分（0 分，有原因），"
+                      "{missing} 名未提交，{pending} 名已收取尚未 autograde；{diagnosed} 名有结构化结果",
+           "warning": "  注意：{n} 个单元格的分数与成绩册不同（以成绩册为准）",
+           "written": "报告：{page}（另有 students.csv、checks.csv、mistakes.csv）",
+           "no_gradebook": "{gradebook} 没有成绩册：先评分（make grade，或在 {course} 里运行 nbgrader autograde）",
+           "not_in_gradebook": "成绩册 {gradebook} 里没有作业 {assignment!r}：用 --assignment（make 用 ASSIGNMENT=…）"
+                               "指定一个已经 generate 并 autograde 过的作业",
+           "none_in_gradebook": "成绩册 {gradebook} 里还没有这些作业（{assignments}）：先 generate_assignment 并评分"},
+    "en": {"reading": "reading the gradebook {gradebook} ...",
+           "summary": "{assignment}: {students} students — {graded} graded, {not_graded} not graded (0 with a reason), "
+                      "{missing} without a submission, {pending} submitted but not autograded yet; {diagnosed} with "
+                      "structured results",
+           "warning": "  WARNING: {n} cell scores differ from the gradebook (gradebook wins)",
+           "written": "report: {page}  (+ students.csv, checks.csv, mistakes.csv)",
+           "no_gradebook": "no gradebook at {gradebook}: grade the class first (make grade, or nbgrader autograde in "
+                           "{course})",
+           "not_in_gradebook": "assignment {assignment!r} is not in the gradebook {gradebook}: pass --assignment "
+                               "(or ASSIGNMENT=… for make) naming one that was generated and autograded",
+           "none_in_gradebook": "none of the assignments {assignments} is in the gradebook {gradebook} yet: generate "
+                                "and grade one first"},
+}
 
 
-def _summary_lines(report, out_dir) -> list:
+def _summary_lines(report, out_dir, lang: str) -> list:
+    text = TEXT[lang]
     count = {s: sum(r.status == s for r in report.rows) for s in (GRADED, NOT_GRADED, NO_SUBMISSION, PENDING)}
-    lines = [f"{report.grades.assignment}: {len(report.rows)} students — {count[GRADED]} graded, "
-             f"{count[NOT_GRADED]} not graded (0 with a reason), {count[NO_SUBMISSION]} without a submission, "
-             f"{count[PENDING]} submitted but not autograded yet; {report.diagnosed} with structured results"]
+    lines = [text["summary"].format(assignment=report.grades.assignment, students=len(report.rows),
+                                    graded=count[GRADED], not_graded=count[NOT_GRADED], missing=count[NO_SUBMISSION],
+                                    pending=count[PENDING], diagnosed=report.diagnosed)]
     lines += [f"  {len(m.students):4d}  {100 * report.share(m):5.1f}%  {m.bug}" for m in report.mistakes[:5]]
     if report.mismatches:
-        lines.append(f"  WARNING: {len(report.mismatches)} cell scores differ from the gradebook (gradebook wins)")
-    lines.append(f"report: {out_dir / 'index.html'}  (+ students.csv, checks.csv, mistakes.csv)")
+        lines.append(text["warning"].format(n=len(report.mismatches)))
+    lines.append(text["written"].format(page=out_dir / "index.html"))
     return lines
 
 
-def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr) -> pathlib.Path:
-    """Build the report of ``assignment`` and write it to ``out_dir`` (default ``reports/<assignment>/``)."""
+def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr, lang: str = DEFAULT) -> pathlib.Path:
+    """Build the report of ``assignment`` in ``lang`` and write it to ``out_dir`` (default ``reports/<assignment>/``)."""
     course = pathlib.Path(course)
     out_dir = pathlib.Path(out_dir or course / "reports" / assignment)
-    print(f"reading the gradebook {describe(url)} ...", file=out, flush=True)
+    print(TEXT[lang]["reading"].format(gradebook=describe(url)), file=out, flush=True)
     declared = assignment_of(assignment, course_config(course))
-    report = build_report(course, read_class(url, assignment), out, declared.get("reteach"), bool(declared.grader))
+    notes = declared.get("reteach")  # the plug-in's, said in the report's language
+    report = build_report(course, read_class(url, assignment), out, lambda bug: notes(bug, lang),
+                          bool(declared.grader), lang)
     out_dir.mkdir(parents=True, exist_ok=True)
     write_csvs(report, out_dir)
-    (out_dir / "index.html").write_text(render(report), encoding="utf-8")
-    print("\n".join(_summary_lines(report, out_dir)), file=out, flush=True)
+    (out_dir / "index.html").write_text(render(report, lang), encoding="utf-8")
+    print("\n".join(_summary_lines(report, out_dir, lang)), file=out, flush=True)
     return out_dir
 
 
-def _only_assignment(url: str) -> str:
-    """The gradebook's assignment when it holds exactly one ("" otherwise)."""
+def _assignments_of(url: str, config) -> list:
+    """The gradebook's assignment when it holds exactly one, or the editions of one; ``[]`` otherwise."""
     with open_gradebook(url) as gradebook:
         names = [a.name for a in gradebook.assignments]
-    return names[0] if len(names) == 1 else ""
+    return one_work(names, config)
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="make report", description=__doc__.split("\n")[0])
     parser.add_argument("--assignment", default="", help="the assignment (default: $ASSIGNMENT, else the gradebook's "
-                                                         "or the course's only one)")
+                                                         "or the course's only one, or each of its editions)")
     parser.add_argument("--course", default=None, help="the course folder (default: the current one when it "
                                                        "holds nbgrader_config.py, else the repository's autograde/)")
     parser.add_argument("--db-url", default=None, help="gradebook URL (default: DB_URL, the course config, "
@@ -70,23 +103,33 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         course = find_course(args.course)
-    except FileNotFoundError as error:
+        lang = course_language(course)
+    except (FileNotFoundError, ValueError) as error:
         parser.error(str(error))
-    url = resolve_gradebook(course, args.db_url)
+    text, url = TEXT[lang], resolve_gradebook(course, args.db_url)
     database = sqlite_file(url)
     if database is not None and not database.exists():
-        print(f"no gradebook at {describe(url)}: grade the class first (make grade, or nbgrader autograde "
-              f"in {course})", file=sys.stderr)
+        print(text["no_gradebook"].format(gradebook=describe(url), course=course), file=sys.stderr)
         return 2
+    config = course_config(course)
     try:
-        args.assignment = (args.assignment or os.environ.get("ASSIGNMENT", "").strip() or _only_assignment(url)
-                           or default_assignment(course))
+        named = args.assignment or os.environ.get("ASSIGNMENT", "").strip()
+        assignments = [named] if named else (_assignments_of(url, config) or default_assignments(course, config))
     except ValueError as error:
         parser.error(str(error))
-    try:
-        write_report(course, args.assignment, url, args.out)
-    except MissingEntry:
-        print(f"assignment {args.assignment!r} is not in the gradebook {describe(url)}: pass --assignment "
-              f"(or ASSIGNMENT=… for make) naming one that was generated and autograded", file=sys.stderr)
-        return 2
-    return 0
+    written = 0
+    for assignment in assignments:
+        out_dir = args.out and (pathlib.Path(args.out) / assignment if len(assignments) > 1 else args.out)
+        try:
+            write_report(course, assignment, url, out_dir, lang=lang)
+            written += 1
+        except MissingEntry:  # an edition not generated in this course: the others are still reported
+            continue
+    if written:
+        return 0
+    if len(assignments) == 1:
+        print(text["not_in_gradebook"].format(assignment=assignments[0], gradebook=describe(url)), file=sys.stderr)
+    else:
+        print(text["none_in_gradebook"].format(assignments=", ".join(assignments), gradebook=describe(url)),
+              file=sys.stderr)
+    return 2

@@ -1,7 +1,8 @@
 """The report's three CSV files: ``students.csv``, ``checks.csv``, ``mistakes.csv``.
 
 Lists of students are joined with ``;``. Empty cells mean "no value" (a manual score not
-given yet, a student without a submission).
+given yet, a student without a submission). Columns are named by identifiers; the reteach notes
+are in the report's language (the course's: the plug-in said them so, :func:`.tables.build_report`).
 """
 import csv
 import pathlib

@@ -2,7 +2,8 @@
 
 Figures are drawn with matplotlib's object API (no pyplot state) and saved as SVG with text
 as paths, so the Chinese labels (Noto Sans SC, from the course's font package, as the chapter's
-own figures draw them) render from disk in any browser.
+own figures draw them) render from disk in any browser. Their words are in the course's language
+(``lang``, :data:`TEXT`).
 """
 import functools
 import io
@@ -14,9 +15,19 @@ from matplotlib import font_manager
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-__all__ = ["svg", "score_distributions", "check_pass_rates", "common_mistakes"]
+from ..language import DEFAULT
+
+__all__ = ["TEXT", "svg", "score_distributions", "check_pass_rates", "common_mistakes"]
 
 VISIBLE, HIDDEN, BAR = "#3b7dd8", "#e08a2c", "#5a9e6f"
+# The figures' words, by the course's language.
+TEXT = {
+    "zh": {"score": "分数", "panel": "{title}（满分 {top}）", "students": "学生数",
+           "pass_rate": "通过率 %（蓝：可见 verify 检查，橙：隐藏检查）", "diagnosed": "学生数（共 {n} 名有诊断结果）"},
+    "en": {"score": "score", "panel": "{title} (out of {top})", "students": "students",
+           "pass_rate": "pass rate % (blue: visible verify checks, orange: hidden checks)",
+           "diagnosed": "students (of {n} with a diagnosis)"},
+}
 
 
 def svg(fig: Figure) -> str:
@@ -41,28 +52,29 @@ def _figure(width: float, height: float) -> Figure:
         return Figure(figsize=(width, height), layout="constrained")
 
 
-def _histogram(ax, scores: list, top: float, title: str) -> None:
+def _histogram(ax, scores: list, top: float, title: str, text: dict) -> None:
     step = 0.25 if top <= 12 else 1.0
     bins = np.arange(-step / 2, top + step, step)
     ax.hist(scores, bins=bins, color=BAR, edgecolor="white")
     ax.set_xlim(-step, top + step)
     ax.set_title(title, fontfamily=_fonts(), fontsize=10)
-    ax.set_xlabel("分数", fontfamily=_fonts(), fontsize=8)
+    ax.set_xlabel(text["score"], fontfamily=_fonts(), fontsize=8)
     ax.tick_params(labelsize=8)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts of students
 
 
-def score_distributions(panels: list) -> Figure:
+def score_distributions(panels: list, lang: str = DEFAULT) -> Figure:
     """One histogram per ``(title, scores, max score)``: each autograded cell and the total."""
+    text = TEXT[lang]
     fig = _figure(2.6 * len(panels), 2.4)
     axes = np.atleast_1d(fig.subplots(1, len(panels)))
     for ax, (title, scores, top) in zip(axes, panels):
-        _histogram(ax, scores, top, f"{title}（满分 {top:g}）")
-    axes[0].set_ylabel("学生数", fontfamily=_fonts(), fontsize=8)
+        _histogram(ax, scores, top, text["panel"].format(title=title, top=f"{top:g}"), text)
+    axes[0].set_ylabel(text["students"], fontfamily=_fonts(), fontsize=8)
     return fig
 
 
-def check_pass_rates(checks: list) -> Figure:
+def check_pass_rates(checks: list, lang: str = DEFAULT) -> Figure:
     """Horizontal bars, lowest pass rate on top; blue visible (verify), orange hidden."""
     fig = _figure(7.5, 0.6 + 0.2 * max(len(checks), 1))
     ax = fig.subplots()
@@ -71,11 +83,11 @@ def check_pass_rates(checks: list) -> Figure:
     ax.set_yticks(y, [c.id for c in checks], fontsize=7)
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
-    ax.set_xlabel("通过率 %（蓝：可见 verify 检查，橙：隐藏检查）", fontfamily=_fonts(), fontsize=9)
+    ax.set_xlabel(TEXT[lang]["pass_rate"], fontfamily=_fonts(), fontsize=9)
     return fig
 
 
-def common_mistakes(mistakes: list, diagnosed: int) -> Figure:
+def common_mistakes(mistakes: list, diagnosed: int, lang: str = DEFAULT) -> Figure:
     """Horizontal bars: how many students each mistake (bug id) was diagnosed in."""
     fig = _figure(7.5, 0.6 + 0.28 * max(len(mistakes), 1))
     ax = fig.subplots()
@@ -84,5 +96,5 @@ def common_mistakes(mistakes: list, diagnosed: int) -> Figure:
     ax.set_yticks(y, [m.bug for m in mistakes], fontsize=8)
     ax.invert_yaxis()
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel(f"学生数（共 {diagnosed} 名有诊断结果）", fontfamily=_fonts(), fontsize=9)
+    ax.set_xlabel(TEXT[lang]["diagnosed"].format(n=diagnosed), fontfamily=_fonts(), fontsize=9)
     return fig

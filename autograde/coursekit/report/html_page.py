@@ -2,19 +2,85 @@
 
 Sections, in the order an instructor preparing Monday's lesson reads them: the class at a
 glance, the most common mistakes with what to reteach, score distributions, the written questions'
-manual marking (marked, to mark, mean and spread), the pass rate of every check, students not graded or without a submission, one line per student.
+manual marking (marked, to mark, mean and spread), the pass rate of every check, students not graded or without a
+submission, one line per student. Every word of the page is in the course's language (``lang``:
+``c.CourseKit.language``; :data:`TEXT`); what the students' records say (a diagnosis, a check's
+description, a reason) is quoted as the student read it, in their edition's language.
 """
 import html
 
 from .. import record
+from ..language import DEFAULT
 from . import figures
+from .tables import CHANGED, GRADED, NO_SUBMISSION, NOT_GRADED, PENDING, TAMPERED
 from .written import written_stats
-from .tables import GRADED, NO_SUBMISSION, NOT_GRADED, PENDING
 
-__all__ = ["render"]
+__all__ = ["TEXT", "render"]
 
-STATUS = {GRADED: "已评分", NOT_GRADED: "未能自动评分（0 分）", NO_SUBMISSION: "未提交",
-          PENDING: "已收取，尚未评分"}
+# Every word of the page, by the course's language: the same keys, the same placeholders.
+TEXT = {
+    "zh": {
+        "html_lang": "zh-CN", "title": "班级报告：{assignment}",
+        "status": {GRADED: "已评分", NOT_GRADED: "未能自动评分（0 分）", NO_SUBMISSION: "未提交",
+                   PENDING: "已收取，尚未评分"},
+        "sections": ("概况", "最常见的错误（诊断）", "分数分布", "书面题的人工评分", "每个检查的通过率（从低到高）",
+                     "未评分与未提交的学生", "每个学生一行"),
+        "students_n": "{n} 名学生",
+        "summary": ("学生（成绩册 + 已收取）", "已评分", "有结构化结果（诊断）", "未能自动评分", "未提交", "已收取未评分",
+                    "已评分学生平均总分"),
+        "no_results": "已评分的 notebook 里没有评分器的结构化结果（{mime}）："
+                      "检查项与错误统计为空。请用当前的评分器重新 autograde。",
+        "mismatch": "{s} {g}: 结果 {p} ≠ 成绩册 {a}", "none": "无",
+        "mismatches": "{n} 个单元格的评分器结果与成绩册的自动分数不一致（以成绩册为准）：{listed}",
+        "no_mistakes": "没有诊断出错误。",
+        "mistakes": ("错误编号", "阶段", "人数", "占比", "诊断说明（示例）", "该重讲什么", "学生"),
+        "total": "总分", "no_checks": "没有检查结果。", "visible": "可见", "hidden": "隐藏",
+        "checks_note": "只统计正常评分的单元格（被标记为篡改、调用参考实现、超时的单元格不计入）。",
+        "checks": ("检查", "TEST", "类型", "说明", "通过率", "通过/运行", "未通过的学生"),
+        "zero": "未能自动评分（记 0 分）", "zero_table": ("学生", "原因"), "nothing": "无。",
+        "flagged": "评分器标记的单元格（篡改、超时、出错……）", "flagged_table": ("学生", "单元格", "状态", "原因"),
+        "missing": "未提交（{n}）", "pending": "已收取、尚未 autograde（{n}）",
+        "flag": {CHANGED: "学生改动了这个测试单元格；评分用的是发布时的单元格",
+                 TAMPERED: "学生的内核在这个测试单元格显示的结果与评分器的不同；记录的是评分器的结果"},
+        "rows": ("学生", "状态", "人工评分", "总分", "第一个错误"),
+        "no_written": "本作业没有书面题。", "score_times": "{score} 分 × {n}",
+        "written": ("书面题", "满分", "提交", "已批改", "未作答（自动 0 分）", "待批改", "平均分", "中位数", "人工分数分布"),
+    },
+    "en": {
+        "html_lang": "en", "title": "Class report: {assignment}",
+        "status": {GRADED: "graded", NOT_GRADED: "not graded automatically (0 points)", NO_SUBMISSION: "no submission",
+                   PENDING: "collected, not graded yet"},
+        "sections": ("At a glance", "The most common mistakes (diagnosis)", "Score distributions",
+                     "Written questions: manual marking", "Pass rate of every check (lowest first)",
+                     "Students not graded or without a submission", "One line per student"),
+        "students_n": "{n} students",
+        "summary": ("students (gradebook + collected)", "graded", "with structured results (diagnosis)",
+                    "not graded automatically", "no submission", "collected, not graded yet",
+                    "mean total of the graded students"),
+        "no_results": "The graded notebooks hold no structured results of the grader ({mime}): the checks and "
+                      "mistakes below are empty. Autograde again with the current grader.",
+        "mismatch": "{s} {g}: record {p} ≠ gradebook {a}", "none": "none",
+        "mismatches": "{n} cells whose grader record differs from the gradebook's automatic score "
+                      "(the gradebook wins): {listed}",
+        "no_mistakes": "No mistake was diagnosed.",
+        "mistakes": ("mistake id", "stage", "students", "share", "diagnosis (an example)", "what to reteach",
+                     "who"),
+        "total": "total", "no_checks": "No check results.", "visible": "visible", "hidden": "hidden",
+        "checks_note": "Only cells graded normally count (cells flagged as tampered, delegated or timed out do not).",
+        "checks": ("check", "TEST", "kind", "description", "pass rate", "passed/ran", "students who failed it"),
+        "zero": "Not graded automatically (0 points)", "zero_table": ("student", "reason"), "nothing": "None.",
+        "flagged": "Cells the grader flagged (tampered, timed out, errors …)",
+        "flagged_table": ("student", "cell", "status", "reason"),
+        "missing": "No submission ({n})", "pending": "Collected, not autograded yet ({n})",
+        "flag": {CHANGED: "the student changed this test cell; the cell as released was graded",
+                 TAMPERED: "the student's kernel showed another result in this test cell than the grader's; "
+                           "the grader's was recorded"},
+        "rows": ("student", "status", "manual", "total", "first mistake"),
+        "no_written": "This assignment has no written questions.", "score_times": "{score} points × {n}",
+        "written": ("written question", "points", "submitted", "marked", "not answered (0 automatically)",
+                    "to mark", "mean", "median", "manual scores"),
+    },
+}
 
 CSS = """
 body { font-family: "Noto Sans SC", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif;
@@ -34,128 +100,122 @@ def _e(value) -> str:
     return html.escape(str(value))
 
 
-def _table(header: list, rows: list, numeric=()) -> str:
+def _table(header, rows: list, numeric=()) -> str:
     head = "".join(f"<th>{_e(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f'<td class="num">{c}</td>' if i in numeric else f"<td>{c}</td>"
                                     for i, c in enumerate(row)) + "</tr>" for row in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _names(students: list, shown: int = 12) -> str:
+def _names(students: list, text: dict, shown: int = 12) -> str:
     if len(students) <= shown:
         return _e(", ".join(students))
-    return f"<details><summary>{len(students)} 名学生</summary>{_e(', '.join(students))}</details>"
+    return f"<details><summary>{_e(text['students_n'].format(n=len(students)))}</summary>{_e(', '.join(students))}</details>"
 
 
-def _summary(report) -> str:
+def _summary(report, text: dict) -> str:
     rows, graded = report.rows, [r for r in report.rows if r.status == GRADED]
-    counts = {status: sum(r.status == status for r in rows) for status in STATUS}
+    counts = {status: sum(r.status == status for r in rows) for status in text["status"]}
     mean = sum(r.total for r in graded) / len(graded) if graded else 0.0
-    cells = [("学生（成绩册 + 已收取）", len(rows)), ("已评分", counts[GRADED]),
-             ("有结构化结果（诊断）", report.diagnosed), ("未能自动评分", counts[NOT_GRADED]),
-             ("未提交", counts[NO_SUBMISSION]), ("已收取未评分", counts[PENDING]),
-             ("已评分学生平均总分", f"{mean:.2f} / {report.grades.max_total:g}")]
+    values = (len(rows), counts[GRADED], report.diagnosed, counts[NOT_GRADED], counts[NO_SUBMISSION], counts[PENDING],
+              f"{mean:.2f} / {report.grades.max_total:g}")
     return "<table class='summary'>" + "".join(f"<tr><th>{_e(k)}</th><td class='num'>{_e(v)}</td></tr>"
-                                               for k, v in cells) + "</table>"
+                                               for k, v in zip(text["summary"], values)) + "</table>"
 
 
-def _warnings(report) -> str:
+def _warnings(report, text: dict) -> str:
     notes = []
     graded = sum(r.status == GRADED for r in report.rows)
     if graded and report.has_grader and not report.diagnosed:
-        notes.append(f"已评分的 notebook 里没有评分器的结构化结果（{record.MIME}）："
-                     "检查项与错误统计为空。请用当前的评分器重新 autograde。")
+        notes.append(text["no_results"].format(mime=record.MIME))
     if report.mismatches:
-        listed = "; ".join(f"{s} {g}: 结果 {p:g} ≠ 成绩册 {'无' if a is None else f'{a:g}'}"
+        listed = "; ".join(text["mismatch"].format(s=s, g=g, p=f"{p:g}", a=text["none"] if a is None else f"{a:g}")
                            for s, g, p, a in report.mismatches[:20])
-        notes.append(f"{len(report.mismatches)} 个单元格的评分器结果与成绩册的自动分数不一致"
-                     f"（以成绩册为准）：{listed}")
+        notes.append(text["mismatches"].format(n=len(report.mismatches), listed=listed))
     return "".join(f"<p class='warn'>{_e(n)}</p>" for n in notes)
 
 
-def _mistakes(report) -> str:
+def _mistakes(report, text: dict, lang: str) -> str:
     if not report.mistakes:
-        return "<p>没有诊断出错误。</p>"
+        return f"<p>{_e(text['no_mistakes'])}</p>"
     rows = [[f"<code>{_e(m.bug)}</code>", _e(m.stage), len(m.students), f"{100 * report.share(m):.1f}%",
-             f"<div class='message'>{_e(m.message)}</div>", _e(m.reteach), _names(m.students)]
+             f"<div class='message'>{_e(m.message)}</div>", _e(m.reteach), _names(m.students, text)]
             for m in report.mistakes]
-    fig = figures.svg(figures.common_mistakes(report.mistakes, report.diagnosed))
-    return fig + _table(["错误编号", "阶段", "人数", "占比", "诊断说明（示例）", "该重讲什么", "学生"], rows, (2, 3))
+    fig = figures.svg(figures.common_mistakes(report.mistakes, report.diagnosed, lang))
+    return fig + _table(text["mistakes"], rows, (2, 3))
 
 
-def _distributions(report) -> str:
+def _distributions(report, text: dict, lang: str) -> str:
     graded = [r for r in report.rows if r.status in (GRADED, NOT_GRADED)]
     panels = [(c.name, [r.cells[c.name].score for r in graded if c.name in r.cells], c.max_score)
               for c in report.grades.cells if c.autograded]
-    panels.append(("总分", [r.total for r in graded], report.grades.max_total))
-    return figures.svg(figures.score_distributions(panels))
+    panels.append((text["total"], [r.total for r in graded], report.grades.max_total))
+    return figures.svg(figures.score_distributions(panels, lang))
 
 
-def _checks(report) -> str:
+def _checks(report, text: dict, lang: str) -> str:
     if not report.checks:
-        return "<p>没有检查结果。</p>"
+        return f"<p>{_e(text['no_checks'])}</p>"
     rows = [[f"<code>{_e(c.id)}</code>", c.test,
-             "<span class='visible-check'>可见</span>" if c.visible else "<span class='hidden-check'>隐藏</span>",
-             _e(c.description), f"{100 * c.pass_rate:.1f}%", f"{c.passed}/{c.ran}", _names(c.failing)]
+             f"<span class='visible-check'>{_e(text['visible'])}</span>" if c.visible
+             else f"<span class='hidden-check'>{_e(text['hidden'])}</span>",
+             _e(c.description), f"{100 * c.pass_rate:.1f}%", f"{c.passed}/{c.ran}", _names(c.failing, text)]
             for c in report.checks]
-    fig = figures.svg(figures.check_pass_rates(report.checks))
-    note = "<p>只统计正常评分的单元格（被标记为篡改、调用参考实现、超时的单元格不计入）。</p>"
-    return note + fig + _table(["检查", "TEST", "类型", "说明", "通过率", "通过/运行", "未通过的学生"], rows, (1, 4, 5))
+    fig = figures.svg(figures.check_pass_rates(report.checks, lang))
+    return f"<p>{_e(text['checks_note'])}</p>" + fig + _table(text["checks"], rows, (1, 4, 5))
 
 
-def _not_graded(report) -> str:
+def _not_graded(report, text: dict) -> str:
     zero = [[_e(r.student), f"<div class='message'>{_e(r.reason)}</div>"]
             for r in report.rows if r.status == NOT_GRADED]
-    flagged = [[_e(s), _e(g), _e(status), _e(reason)] for s, g, status, reason in report.flagged]
+    flagged = [[_e(s), _e(g), _e(status), _e(reason or text["flag"].get(status, ""))]
+               for s, g, status, reason in report.flagged]
     missing = [r.student for r in report.rows if r.status == NO_SUBMISSION]
     pending = [r.student for r in report.rows if r.status == PENDING]
-    parts = ["<h3>未能自动评分（记 0 分）</h3>",
-             _table(["学生", "原因"], zero) if zero else "<p>无。</p>",
-             "<h3>评分器标记的单元格（篡改、超时、出错……）</h3>",
-             _table(["学生", "单元格", "状态", "原因"], flagged) if flagged else "<p>无。</p>",
-             f"<h3>未提交（{len(missing)}）</h3><p>{_e(', '.join(missing)) or '无。'}</p>"]
+    nothing = f"<p>{_e(text['nothing'])}</p>"
+    parts = [f"<h3>{_e(text['zero'])}</h3>", _table(text["zero_table"], zero) if zero else nothing,
+             f"<h3>{_e(text['flagged'])}</h3>", _table(text["flagged_table"], flagged) if flagged else nothing,
+             f"<h3>{_e(text['missing'].format(n=len(missing)))}</h3>"
+             f"<p>{_e(', '.join(missing)) or _e(text['nothing'])}</p>"]
     if pending:
-        parts.append(f"<h3>已收取、尚未 autograde（{len(pending)}）</h3><p>{_e(', '.join(pending))}</p>")
+        parts.append(f"<h3>{_e(text['pending'].format(n=len(pending)))}</h3><p>{_e(', '.join(pending))}</p>")
     return "".join(parts)
 
 
-def _students(report) -> str:
+def _students(report, text: dict) -> str:
     auto = [c for c in report.grades.cells if c.autograded]
-    header = ["学生", "状态"] + [c.name for c in auto] + ["人工评分", "总分", "第一个错误"]
+    student, status, manual_head, total_head, first = text["rows"]
+    header = [student, status] + [c.name for c in auto] + [manual_head, total_head, first]
     rows = []
     for r in report.rows:
         scores = [f"{r.cells[c.name].score:g}" if c.name in r.cells else "" for c in auto]
         manual = sum(g.score for name, g in r.cells.items() if name not in {c.name for c in auto})
         total = f"{r.total:g}" if r.cells else ""
-        rows.append([_e(r.student), _e(STATUS[r.status])] + scores
+        rows.append([_e(r.student), _e(text["status"][r.status])] + scores
                     + [f"{manual:g}" if r.cells else "", total, f"<code>{_e(r.first_mistake)}</code>"])
     numeric = tuple(range(2, 4 + len(auto)))
     return _table(header, rows, numeric)
 
 
-def _written(report) -> str:
+def _written(report, text: dict) -> str:
     """Per written question: marked / not answered / to mark, and the manual scores (coursekit.report.written)."""
     rows = [[f"<code>{_e(s.question)}</code>", f"{s.max_score:g}", s.submissions, s.marked, s.unanswered, s.to_mark,
              "" if s.mean is None else f"{s.mean:.2f}", "" if s.median is None else f"{s.median:g}",
-             _e("  ".join(f"{score:g} 分 × {n}" for score, n in s.scores.items()))]
+             _e("  ".join(text["score_times"].format(score=f"{score:g}", n=n) for score, n in s.scores.items()))]
             for s in written_stats(report.grades)]
     if not rows:
-        return "<p>本作业没有书面题。</p>"
-    return _table(["书面题", "满分", "提交", "已批改", "未作答（自动 0 分）", "待批改", "平均分", "中位数", "人工分数分布"],
-                  rows, numeric=range(1, 8))
+        return f"<p>{_e(text['no_written'])}</p>"
+    return _table(text["written"], rows, numeric=range(1, 8))
 
 
-def render(report) -> str:
-    """The whole page for ``report`` (a :class:`coursekit.report.ClassReport`)."""
-    title = f"班级报告：{report.grades.assignment}"
-    sections = [("概况", _summary(report) + _warnings(report)),
-                ("最常见的错误（诊断）", _mistakes(report)),
-                ("分数分布", _distributions(report)),
-                ("书面题的人工评分", _written(report)),
-                ("每个检查的通过率（从低到高）", _checks(report)),
-                ("未评分与未提交的学生", _not_graded(report)),
-                ("每个学生一行", _students(report))]
-    body = "".join(f"<h2>{_e(name)}</h2>{content}" for name, content in sections)
-    return (f"<!DOCTYPE html><html lang='zh-CN'><head><meta charset='utf-8'>"
+def render(report, lang: str = DEFAULT) -> str:
+    """The whole page for ``report`` (a :class:`coursekit.report.ClassReport`), in ``lang``."""
+    text = TEXT[lang]
+    title = text["title"].format(assignment=report.grades.assignment)
+    contents = (_summary(report, text) + _warnings(report, text), _mistakes(report, text, lang),
+                _distributions(report, text, lang), _written(report, text), _checks(report, text, lang),
+                _not_graded(report, text), _students(report, text))
+    body = "".join(f"<h2>{_e(name)}</h2>{content}" for name, content in zip(text["sections"], contents))
+    return (f"<!DOCTYPE html><html lang='{text['html_lang']}'><head><meta charset='utf-8'>"
             f"<link rel='icon' href='data:,'><title>{_e(title)}</title>"
             f"<style>{CSS}</style></head><body><h1>{_e(title)}</h1>{body}</body></html>")

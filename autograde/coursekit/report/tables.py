@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 
 from .. import record
 from ..autograded import read_graded_notebook
+from ..language import DEFAULT
 from .grades import ClassGrades
 
-__all__ = ["GRADED", "NOT_GRADED", "NO_SUBMISSION", "PENDING", "ROW_STATUSES", "CheckStat", "Mistake",
-           "StudentRow", "ClassReport", "build_report", "read_results"]
+__all__ = ["GRADED", "NOT_GRADED", "NO_SUBMISSION", "PENDING", "ROW_STATUSES", "CHANGED", "TAMPERED", "READ",
+           "CheckStat", "Mistake", "StudentRow", "ClassReport", "build_report", "read_results"]
 
 # A student's row: graded, scored 0 with a reason, nothing submitted, or collected but not autograded yet.
 GRADED, NOT_GRADED, NO_SUBMISSION, PENDING = "graded", "not_graded", "no_submission", "pending"
@@ -80,10 +81,14 @@ class ClassReport:
         return len(mistake.students) / self.diagnosed if self.diagnosed else 0.0
 
 
-def _progress(done: int, total: int, out) -> None:
+# What the report says while it reads, in the course's language.
+READ = {"zh": "  已读 {done}/{total} 个 autograded 笔记本", "en": "  read {done}/{total} autograded notebooks"}
+
+
+def _progress(done: int, total: int, out, lang: str) -> None:
     step = max(1, total // 10)
     if done == total or done % step == 0:
-        print(f"  read {done}/{total} autograded notebooks", file=out, flush=True)
+        print(READ[lang].format(done=done, total=total), file=out, flush=True)
 
 
 CHANGED = "changed"  # a flagged cell's status: the student changed this test cell (the released one was graded)
@@ -99,14 +104,13 @@ def _notebook_results(path: pathlib.Path, student: str, flagged: list) -> dict:
         return {}
     if graded is None:
         return {}
-    flagged += [(student, grade_id, CHANGED, "学生改动了这个测试单元格；评分用的是发布时的单元格")
-                for grade_id in graded.changed_cells]
-    flagged += [(student, grade_id, TAMPERED, "学生的内核在这个测试单元格显示的结果与评分器的不同；记录的是评分器的结果")
-                for grade_id in graded.tampered_cells]
+    # no reason of their own: the status says it, and the page says it in the course's language
+    flagged += [(student, grade_id, CHANGED, "") for grade_id in graded.changed_cells]
+    flagged += [(student, grade_id, TAMPERED, "") for grade_id in graded.tampered_cells]
     return graded.records
 
 
-def read_results(course, grades: ClassGrades, out=sys.stderr) -> tuple:
+def read_results(course, grades: ClassGrades, out=sys.stderr, lang: str = DEFAULT) -> tuple:
     """``({student: {grade_id: CellRecord}}, flagged)`` from ``autograded/<student>/<assignment>/*.ipynb``.
 
     ``flagged`` lists ``(student, notebook file or cell, status, reason)``: files that are not valid
@@ -122,7 +126,7 @@ def read_results(course, grades: ClassGrades, out=sys.stderr) -> tuple:
             found = _notebook_results(path, student, flagged)
             if found:  # a notebook graded before the grader wrote records counts as not diagnosed
                 results.setdefault(student, {}).update(found)
-        _progress(n, len(students), out)
+        _progress(n, len(students), out, lang)
     return results, flagged
 
 
@@ -213,11 +217,13 @@ def _cell_stats(grades: ClassGrades) -> list:
     return sorted(stats, key=lambda s: (s.pass_rate, s.test))
 
 
-def build_report(course, grades: ClassGrades, out=sys.stderr, reteach=lambda bug: "", has_grader=True) -> ClassReport:
+def build_report(course, grades: ClassGrades, out=sys.stderr, reteach=lambda bug: "", has_grader=True,
+                 lang: str = DEFAULT) -> ClassReport:
     """Every table of the report for the class in ``grades``, reading its autograded notebooks in ``course``;
-    ``reteach(bug)``: what to reteach for a mistake (the assignment's plug-in's); ``has_grader``: whether the
-    assignment has a grader of its own (else its checks are its test cells, from the gradebook)."""
-    results, noted = read_results(course, grades, out)
+    ``reteach(bug)``: what to reteach for a mistake (the assignment's plug-in's, in the report's language);
+    ``has_grader``: whether the assignment has a grader of its own (else its checks are its test cells, from the
+    gradebook); ``lang``: what its progress is said in."""
+    results, noted = read_results(course, grades, out, lang)
     pending = _pending(course, grades.assignment) - set(grades.grades)
     students = sorted(set(grades.students) | pending)
     rows = [_row(s, grades, results.get(s), pending) for s in students]

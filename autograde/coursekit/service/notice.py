@@ -4,34 +4,52 @@ nbgrader writes no feedback for a notebook it could not grade (invalid JSON, a k
 a job stopped after the service's time limit): the autograded copy is removed and the gradebook
 holds 0 with the reason. The student would see nothing after Fetch Feedback; this page, released
 in place of nbgrader's, tells them their submission was received but not graded, why, and what to
-do. The reason is the one the gradebook holds (escaped: it may quote the student's notebook).
+do, in their language (the assignment's, as the course config declares it:
+:attr:`coursekit.assignments.Assignment.language`, since the notebook itself may be unreadable;
+:data:`TEXT`). The reason is the one the gradebook holds (escaped: it may quote the student's notebook).
 """
 import html
 
-__all__ = ["notice_page", "is_notice", "NOT_GRADED"]
+from ..language import DEFAULT
+
+__all__ = ["TEXT", "notice_page", "is_notice", "NOT_GRADED"]
 
 # On the page's <body>: the course's release_feedback reads it back and tells the student's Lab that this
 # submission was not graded (coursekit/service/student_status.py), rather than a score of 0.
 NOT_GRADED = 'data-not-graded="true"'
 
+TEXT = {
+    "zh": {"html_lang": "zh-CN", "title": "{assignment}：未能自动评分", "heading": "{assignment}：这次提交没有被自动评分",
+           "received": "评分服务收到了你在 <b>{timestamp}</b> 的提交，但没能给它评分，原因如下：",
+           "todo": "这不是你的分数：请在 JupyterLab 里打开笔记本，确认它能完整运行（Kernel → Restart Kernel and Run All "
+                   "Cells），再点 Validate 检查，然后重新提交。如果重新提交后还是这样，请告诉老师。"},
+    "en": {"html_lang": "en", "title": "{assignment}: not graded automatically",
+           "heading": "{assignment}: this submission was not graded automatically",
+           "received": "The grading service received your submission of <b>{timestamp}</b> but could not grade it, for "
+                       "this reason:",
+           "todo": "This is not your score. Open the notebook in JupyterLab, check that it runs from top to bottom "
+                   "(Kernel → Restart Kernel and Run All Cells), press Validate, then submit again. If the same happens "
+                   "after that, tell your instructor."},
+}
+
 _PAGE = """<!DOCTYPE html>
-<html lang="zh-CN"><head><meta charset="utf-8"><title>{assignment}：未能自动评分</title>
+<html lang="{html_lang}"><head><meta charset="utf-8"><title>{title}</title>
 <style>body{{font-family:sans-serif;max-width:46em;margin:2em auto;line-height:1.6}}
 pre{{white-space:pre-wrap;background:#f6f6f6;padding:.8em;border-left:4px solid #c33}}</style></head>
-<body {not_graded}><h1>{assignment}：这次提交没有被自动评分</h1>
-<p>评分服务收到了你在 <b>{timestamp}</b> 的提交，但没能给它评分，原因如下：</p>
+<body {not_graded}><h1>{heading}</h1>
+<p>{received}</p>
 <pre>{reason}</pre>
-<p>这不是你的分数：请在 JupyterLab 里打开笔记本，确认它能完整运行（Kernel → Restart Kernel and Run All Cells），
-再点 Validate 检查，然后重新提交。如果重新提交后还是这样，请告诉老师。</p>
-<p style="color:#666">（The grading service received this submission but could not grade it; the reason above is
-what the gradebook holds.）</p>
+<p>{todo}</p>
 </body></html>
 """
 
 
-def notice_page(assignment: str, timestamp: str, reason: str) -> str:
-    """The HTML page for a submission of ``assignment`` made at ``timestamp`` that was not graded."""
-    return _PAGE.format(assignment=html.escape(assignment), timestamp=html.escape(timestamp),
+def notice_page(assignment: str, timestamp: str, reason: str, lang: str = DEFAULT) -> str:
+    """The HTML page for a submission of ``assignment`` made at ``timestamp`` that was not graded, in ``lang``."""
+    text, name = TEXT[lang], html.escape(assignment)
+    return _PAGE.format(html_lang=text["html_lang"], title=text["title"].format(assignment=name),
+                        heading=text["heading"].format(assignment=name),
+                        received=text["received"].format(timestamp=html.escape(timestamp)), todo=text["todo"],
                         reason=html.escape(reason), not_graded=NOT_GRADED)
 
 

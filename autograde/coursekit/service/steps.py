@@ -19,6 +19,7 @@ from nbgrader.auth import Authenticator
 from nbgrader.converters import GenerateFeedback, NbGraderException
 from nbgrader.exchange import ExchangeError, ExchangeFactory
 
+from ..assignments import assignment_of
 from ..gradebook import open_gradebook
 from .inbox import SECRET_FILE
 from .journal import write_atomically
@@ -101,16 +102,18 @@ def generate_feedback(app, student: str) -> None:
 
 
 def write_notice(app, student: str, reason: str) -> None:
-    """The "not graded" page (:mod:`.notice`) as the student's feedback, for each submitted notebook."""
+    """The "not graded" page (:mod:`.notice`) as the student's feedback, for each submitted notebook, in the
+    assignment's language (the notebook itself may be what could not be read)."""
     submitted = _folder(app, app.coursedir.submitted_directory, student)
     dest = _folder(app, app.coursedir.feedback_directory, student)
     timestamp = submitted_timestamp(app, student)
     names = sorted(p.stem for p in submitted.glob("*.ipynb")) or [app.coursedir.assignment_id]
+    lang = assignment_of(app.coursedir.assignment_id, app.config).language
     write_atomically(dest / "timestamp.txt", timestamp)
     if (submitted / SECRET_FILE).exists():
         write_atomically(dest / SECRET_FILE, (submitted / SECRET_FILE).read_text(encoding="utf-8"))
     for name in names:
-        write_atomically(dest / f"{name}.html", notice_page(app.coursedir.assignment_id, timestamp, reason))
+        write_atomically(dest / f"{name}.html", notice_page(app.coursedir.assignment_id, timestamp, reason, lang))
 
 
 def release_feedback(app, student: str) -> None:

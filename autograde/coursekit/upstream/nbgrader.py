@@ -225,8 +225,8 @@ def check_schemas_once() -> None:
 # ---------- patches: Validator.validate's results ----------
 
 def fold_validate_results(fold, marker: str) -> bool:
-    """Wrap ``Validator.validate`` so that results with failed cells go through ``fold(results, filename, config)``
-    (``config``: the validator's).
+    """Wrap ``Validator.validate`` so that its results go through ``fold(results, filename, config)`` (``config``: the
+    validator's), passed or failed: a fold may say something of every result (its language).
 
     nbgrader 0.9 builds its ``Validator`` itself (the CLI, the Validate button's handler) and has no setting for
     its results (proposal: ``docs/upstream/nbgrader-validator-results.md``). ``marker`` names the wrapping: asked
@@ -237,7 +237,7 @@ def fold_validate_results(fold, marker: str) -> bool:
 
     def validate(self, filename):
         results = original(self, filename)
-        return fold(results, filename, self.config) if "failed" in results else results
+        return fold(results, filename, self.config)
 
     setattr(validate, marker, True)
     validate.__wrapped__ = original

@@ -9,12 +9,15 @@
  * - `notify`: after Submit, a notification follows the submission, told by the student's own server,
  *   until its feedback is out (fetched, one click to open it, by the same code) or it says why
  *   automatic feedback will not come (./notices.ts), in the submission's language (./texts.ts).
+ * - `validation-words`: nbgrader's Validate dialog said in the validated notebook's language, each failing
+ *   cell shown by its chapter name (./validation.ts).
  */
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { IDocumentManager } from '@jupyterlab/docmanager';
 
 import { FeedbackNotices, IStatus, NAME, OPEN_COMMAND, OPEN_LABEL, SCHEMA_ID } from './notices';
 import { showFeedback } from './pages';
+import { ValidationWords } from './validation';
 
 const FEEDBACK_FOLDER = /(^|\/)feedback\/[^/]+\/?$/;
 
@@ -77,4 +80,17 @@ const notify: JupyterFrontEndPlugin<void> = {
   }
 };
 
-export default [openOnView, notify];
+const validationWords: JupyterFrontEndPlugin<void> = {
+  id: `${NAME}:validation-words`,
+  description: "Says nbgrader's Validate dialog in the validated notebook's language, each failing cell by its name.",
+  autoStart: true,
+  activate: (app: JupyterFrontEnd) => {
+    const words = new ValidationWords(app);
+    words.watchRequests();
+    if (typeof MutationObserver !== 'undefined' && typeof document !== 'undefined' && document.body) {
+      words.watchDialogs(document);
+    }
+  }
+};
+
+export default [openOnView, notify, validationWords];

@@ -192,9 +192,9 @@
       marked += m;
       total += t;
       const span = el("span", "q" + (q.grade_id === board.question.grade_id ? " current" : "")
-        + (t && m === t ? " done" : ""), q.grade_id + " " + m + "/" + t);
+        + (t && m === t ? " done" : ""), q.short + " " + m + "/" + t);
       span.dataset.question = q.grade_id;
-      if (q.title) span.title = q.title;
+      span.title = q.title && q.title !== q.name ? q.name + " · " + q.title : q.name;
       return span;
     }));
     const [qm, qt] = countOf(board.question.grade_id);
@@ -206,7 +206,7 @@
     const board = S.board, guide = $("guide"), rubric = board.rubric, max = board.question.max_score;
     guide.replaceChildren();
     board.warnings.forEach((w) => guide.appendChild(el("p", "warning", w)));
-    guide.appendChild(el("h2", "", "题目 " + board.question.grade_id + "（" + fmt(max) + " 分）"
+    guide.appendChild(el("h2", "", board.question.name + "（" + fmt(max) + " 分）"
       + (QUESTION_KIND[board.question.kind] ? " · " + QUESTION_KIND[board.question.kind] : "")));
     const prompt = guide.appendChild(el("div", "prompt"));
     prompt.innerHTML = board.question.prompt_html;

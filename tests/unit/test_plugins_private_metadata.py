@@ -1,0 +1,51 @@
+"""Does a release carry none of the metadata its assignment keeps private in the master (coursekit/plugins/
+private_metadata.py): Chapter 4's English, reference answers included?"""
+import nbformat
+import pytest
+from nbformat.v4 import new_markdown_cell, new_notebook
+from nbgrader.converters import GenerateAssignment
+from traitlets.config import Config
+
+from attnkit import course, edition
+from coursekit.paths import MASTER
+from coursekit.plugins import ClearPrivateMetadata, with_assignment_stubs, with_private_metadata_cleared
+from coursekit.plugins.stubs import AssignmentStubs
+
+CONFIG = Config({"CourseKit": {"assignments": {"ch04_attention": {"plugin": "attnkit.course"}}}})
+
+
+def _answer():
+    cell = new_markdown_cell("参考答案", metadata={"nbgrader": {"solution": True, "grade": True, "grade_id": "q",
+                                                             "points": 1, "locked": False, "schema_version": 3},
+                                                "translation": {"en": {"source": "The reference answer"}},
+                                                "tags": ["kept"]})
+    return new_notebook(cells=[cell], metadata={"translation": {"note": "private too"}})
+
+
+def _released(assignment: str):
+    return ClearPrivateMetadata(config=CONFIG).preprocess(_answer(), {"nbgrader": {"assignment": assignment}})[0]
+
+
+def test_does_the_chapters_release_lose_each_cells_english_and_keep_the_rest():
+    released = _released("ch04_attention")
+    assert "translation" not in released.cells[0].metadata and "translation" not in released.metadata
+    assert released.cells[0].metadata["tags"] == ["kept"] and released.cells[0].metadata["nbgrader"]["grade_id"] == "q"
+
+
+def test_does_a_plain_assignment_keep_its_metadata_as_nbgrader_does():
+    assert _released("ps1").cells[0].metadata["translation"] == {"en": {"source": "The reference answer"}}
+
+
+def test_is_the_chapters_private_key_where_the_master_keeps_its_english():
+    """The plug-in names attnkit.edition's key, and the master holds reference answers there (what is cleared)."""
+    assert course.PRIVATE_METADATA == (edition.KEY,)
+    master = nbformat.read(MASTER, as_version=4)
+    assert any(edition.KEY in c.metadata for c in master.cells if c.metadata.get("nbgrader", {}).get("solution"))
+
+
+def test_is_it_cleared_right_after_the_stubs_in_the_course_config():
+    default = GenerateAssignment.class_traits()["preprocessors"].default()
+    steps = with_private_metadata_cleared(with_assignment_stubs(default))
+    assert steps[steps.index(AssignmentStubs) + 1] is ClearPrivateMetadata and len(steps) == len(default) + 1
+    with pytest.raises(ValueError, match="no ClearSolutions"):
+        with_private_metadata_cleared([])
