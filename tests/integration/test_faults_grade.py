@@ -97,9 +97,9 @@ def test_is_a_fault_nobodys_grade_and_the_class_graded_after_the_repair(row, gen
         left = leftover_templates()  # a killed worker's template folder: its lock is free
         again = make_grade(course, env, "--workers", "2")
         assert again.returncode == 0, (again.stdout + again.stderr)[-3000:]
-        if isinstance(row, faults.WorkerKilled):
-            assert left and all(f"make grade: removed {folder}: left by a grading process that was killed"
-                                in again.stdout for folder in left) and not any(f.exists() for f in left)
+        if isinstance(row, faults.WorkerKilled):  # its folder goes at the next start of any grading process (one of a
+            # test beside this one may come first), at this run's start at the latest (unit: test_sandbox.py)
+            assert not any(f.exists() for f in left), again.stdout[-3000:]
         assert graded_now(again) == set(CLASS) - before  # the others, nobody twice
         for student in CLASS:
             assert scores(course, student, env) == pytest.approx({**EXPECTED[student], "total": sum(

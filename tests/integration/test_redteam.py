@@ -184,7 +184,7 @@ def unsandboxed(shared_class, tmp_path_factory):
     for student in WITHOUT_SANDBOX:
         shutil.rmtree(graded.course / "autograded" / student)
     done = make_grade(graded.course, dict(graded.env, ATTN_SANDBOX="off"), "--workers", "2")
-    failed = set(re.findall(r"^\[\s*\d+/\d+\] FAILED +(\S+)", done.stdout, re.M))  # the class's ungradable, again
+    failed = set(grade_output.failed(done.stdout))  # the class's ungradable ones, graded again
     assert "WITHOUT A SANDBOX" in done.stdout and failed <= set(graded.reasons), done.stdout[-3000:]
     assert done.returncode == (1 if failed else 0), done.stdout[-3000:]
     return graded, done
@@ -193,8 +193,8 @@ def unsandboxed(shared_class, tmp_path_factory):
 @pytest.mark.parametrize("student", WITHOUT_SANDBOX)
 def test_does_each_row_score_the_same_without_the_sandbox(unsandboxed, student):
     graded, done = unsandboxed
-    verdict = "FAILED" if student in graded.reasons else "ok"
-    assert re.search(rf"^\[\s*\d+/\d+\] {verdict} +{student}\b", done.stdout, re.M), done.stdout[-3000:]
+    said = grade_output.failed(done.stdout) if student in graded.reasons else grade_output.graded_ok(done.stdout)
+    assert student in said, done.stdout[-3000:]
     scores = graded.scores(student)
     assert {g: scores[g] for g in POINTS} == pytest.approx(dict(zip(POINTS, graded.expected[student])), abs=1e-9)
 
