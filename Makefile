@@ -92,10 +92,9 @@ lab: venv $(NEWS_OFF)
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 $(ALLOW_ROOT) \
 	  --LabApp.default_url=/lab/tree/notebooks/ch04_attention.ipynb $(LAB_ARGS)
 
-# pytest-xdist: JOBS workers (default: one more than the cores: much of the integration tier waits on servers, browsers
-# and kernels, and 2 workers kept 2 cores 63 % busy). Tests sharing a session's graded class or hub run in one worker,
-# so each is made once (tests/conftest.py). JOBS=0 runs everything in this process.
-JOBS ?= $(shell echo $$(( $$(nproc) + 1 )))
+# pytest-xdist: JOBS workers (default: one per core; one more made timing tests flaky and saved nothing). Tests sharing
+# a session's graded class or hub run in one worker, so each is made once (tests/conftest.py). JOBS=0: one process.
+JOBS ?= auto
 XDIST := -n $(JOBS) --dist loadgroup
 # pytest keeps each test module it rewrites (for its assert messages) as bytecode in __pycache__/; with
 # PYTHONDONTWRITEBYTECODE set (some images set it for everyone) every run rewrites them all again, ≈ 5 s a worker.

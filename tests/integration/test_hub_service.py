@@ -275,6 +275,9 @@ def test_does_a_student_see_a_second_assignment_beside_the_chapter_and_get_its_f
                 raise AssertionError(said()[-3000:]) from None
             text = open_from_notification(toast, page, "service_ps1_feedback")
             assert "Part A" in text and "student_softmax" not in text and DIAGNOSIS not in text, text[:2000]
-    finally:  # the hub group's other modules meet the chapter alone
+    finally:  # the hub group's other modules meet the chapter alone (make grade names no assignment there)
         instructor_nbgrader(plan, "list", "--remove", ps1.ASSIGNMENT)
-        shutil.rmtree(home / ps1.ASSIGNMENT, ignore_errors=True)
+        instructor_nbgrader(plan, "db", "assignment", "remove", ps1.ASSIGNMENT, "--force")
+        for folder in (home, course / "source", course / "release", course / "submitted" / name,
+                       course / "autograded" / name, course / "feedback" / name):
+            shutil.rmtree(folder / ps1.ASSIGNMENT, ignore_errors=True)
