@@ -54,10 +54,10 @@ def serial_class(graded_classes):
 def course_hub_plan(tmp_path_factory):
     """One course hub for the session (an instructor and two students, each a Unix user), always stopped.
 
-    test_hub.py walks the course loop on it in Chromium; on the state it left, test_hub_commands.py
-    types the instructor's commands into a hub terminal, test_hub_isolation.py probes who can read
-    what and test_hub_secrets.py walks the filesystem as a student (each runs the loop with
-    nbgrader's CLI first when it runs without test_hub.py).
+    test_hub.py walks the course loop on it in Chromium and types the instructor's commands into a hub
+    terminal; on the state it left, test_hub_isolation.py probes who can read what and test_hub_secrets.py
+    walks the filesystem as a student (each runs the loop with nbgrader's CLI first when it runs without
+    test_hub.py); test_hub_service.py resumes the grading service.
     """
     require_hub_machine()
     with course_hub(tmp_path_factory.mktemp("hub"), "jupyterhub.log") as plan:

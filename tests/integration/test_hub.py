@@ -8,7 +8,14 @@ contents API: one correct, one with the classic missing-scale bug), validates an
 the instructor collects in the formgrader, grades (``make grade`` in a hub terminal), generates and releases
 feedback in the formgrader; each student fetches feedback and opens it, seeing their own score
 and the diagnosis. Screenshots and the hub's log land in ``artefacts/hub/``.
+
+Then, on the class the loop graded, the instructor's other documented commands (docs/deploy-hub.md), typed
+as written into a JupyterLab terminal of their own server (the terminals API and its websocket, their own
+token): the commands found on PATH, ``nbgrader autograde`` for one student (the mistake table's points
+again), ``make report`` (the class report in ``~/course/reports/``).
 """
+import csv
+import pathlib
 import re
 import shutil
 
@@ -26,7 +33,7 @@ from support.hub_page import (
     shot,
     type_code,
 )
-from support.hub_terminal import make_grade
+from support.hub_terminal import COURSE_FOLDER, Terminal, make_grade, nbgrader_autograde
 from support.hub_tools import ARTEFACTS, CLASS, start_over
 from support.lab_page import validation_words
 from support.mistakes import BY_NAME
@@ -34,6 +41,16 @@ from support.mistakes import BY_NAME
 IMPLEMENTATIONS = {kind: BY_NAME[mistake].code for kind, mistake in CLASS.items()}
 # What TEST 4 prints for a student whose attention scores deviate (attnkit.diagnose via the master).
 DIAGNOSIS = "最先偏离参考实现的是 student_attention_scores"
+WALKED = {}  # "graded": the loop below got through make grade, so the later tests have a graded class to work on
+
+
+def expected_points(plan) -> dict:
+    """{student: {grade_id: points}} as the mistake table says for what each student submitted."""
+    return {student: dict(zip(POINTS, BY_NAME[mistake].points)) for student, mistake in zip(plan.students, CLASS.values())}
+
+
+def graded_points(plan) -> dict:
+    return {s: {k: v for k, v in gradebook_scores(plan.course_dir(), s).items() if k in POINTS} for s in plan.students}
 
 
 @pytest.fixture(scope="module")
@@ -150,6 +167,8 @@ def test_does_the_course_loop_work_for_an_instructor_and_two_students(hub, sessi
     formgrader_action(teacher, "collect", "instructor_collected")
     status, shown = make_grade(hub)  # in the instructor's hub terminal, as the docs say
     assert status == 0, shown[-3000:]
+    assert graded_points(hub) == expected_points(hub)  # each student's test cells hold the table's points
+    WALKED["graded"] = True
     teacher.reload()
     open_from_nbgrader_menu(teacher, "Formgrader")
     formgrader_action(teacher, "generate-feedback", "instructor_feedback_generated")
@@ -165,3 +184,43 @@ def test_does_the_course_loop_work_for_an_instructor_and_two_students(hub, sessi
             assert float(shown.group(1)) == sum(POINTS.values()) and DIAGNOSIS not in text
         else:
             assert float(shown.group(1)) < sum(POINTS.values()) and DIAGNOSIS in text
+
+
+# ---------- the instructor's other commands, in a hub terminal, on the class the loop graded ----------
+
+@pytest.fixture
+def graded(hub):
+    if not WALKED.get("graded"):
+        pytest.fail("the course loop above did not get through make grade: no graded class to try the commands on")
+    return hub
+
+
+def test_does_the_instructors_terminal_find_the_course_commands(hub):
+    """`command -v` in the instructor's terminal: nbgrader and python from the hub's user environment, make from the system?"""
+    env_bin = str(pathlib.Path(hub.python).parent)
+    with Terminal(hub, hub.instructor) as terminal:
+        status, shown = terminal.run("command -v nbgrader python make")
+    assert status == 0, shown
+    found = [line.strip() for line in shown.splitlines() if line.strip().startswith("/")]
+    assert found[-3:] == [f"{env_bin}/nbgrader", f"{env_bin}/python", "/usr/bin/make"], shown
+
+
+def test_does_nbgrader_autograde_in_the_terminal_grade_a_student_the_same(graded):
+    """`nbgrader autograde ch04_attention --student <s> --force` from ~/course: the same points again?"""
+    student = graded.students[1]
+    status, shown = nbgrader_autograde(graded, student)
+    assert status == 0, shown[-3000:]
+    assert graded_points(graded)[student] == expected_points(graded)[student]
+
+
+def test_does_make_report_in_the_terminal_write_the_class_report_into_the_course(graded):
+    """`make report` from ~/course: reports/ch04_attention/ with each student's test-cell points as the table says?"""
+    with Terminal(graded, graded.instructor) as terminal:
+        status, shown = terminal.run(f"cd {COURSE_FOLDER} && make report")
+    assert status == 0, shown[-3000:]
+    folder = graded.course_dir() / "reports" / ASSIGNMENT
+    assert (folder / "index.html").is_file(), shown[-2000:]
+    with open(folder / "students.csv", encoding="utf-8") as handle:
+        rows = {row["student"]: row for row in csv.DictReader(handle)}
+    reported = {s: {g: float(rows[s][f"{g}_auto"]) for g in POINTS} for s in graded.students if s in rows}
+    assert reported == expected_points(graded)
