@@ -8,6 +8,7 @@ Screenshots land in ``artefacts/hub/``.
 import re
 
 import nbformat
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from coursekit.paths import ASSIGNMENT
 from support import lab_page
@@ -40,9 +41,23 @@ def shot(page, name):
     page.screenshot(path=ARTEFACTS / f"{name}.png")
 
 
-def open_from_nbgrader_menu(page, item):
-    page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").click()
-    page.locator(".lm-Menu-itemLabel").get_by_text(item, exact=True).click()
+SHOWN_BY = {"Assignment List": "#released_assignments_list", "Formgrader": "#formgrader"}  # a menu item's panel
+
+
+def open_from_nbgrader_menu(page, item, attempts=3):
+    """Open ``item`` of Lab's Nbgrader menu and wait until its panel is visible. Just after a reload, Lab may
+    still be restoring the tabs open before and bring one of them to the front over the panel: then the
+    menu is used again (a panel already open is only brought to the front)."""
+    panel = page.locator(SHOWN_BY[item]).first
+    for attempt in range(attempts):
+        page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").click()
+        page.locator(".lm-Menu-itemLabel").get_by_text(item, exact=True).click()
+        try:
+            panel.wait_for(state="visible", timeout=15_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == attempts - 1:
+                raise
 
 
 def assignment_list_button(page, section, label):
