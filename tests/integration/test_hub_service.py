@@ -39,6 +39,7 @@ from support.hub_page import (
     open_from_notification,
     shot,
     type_code,
+    visible_button,
 )
 from support.hub_tools import (
     as_user,
@@ -254,15 +255,12 @@ def test_does_a_student_see_a_second_assignment_beside_the_chapter_and_get_its_f
         with grading_policy(plan, assignments=[ASSIGNMENT, ps1.ASSIGNMENT]):
             page.reload()
             open_from_nbgrader_menu(page, "Assignment List")
-            released_list = page.locator("#released_assignments_list")
-            released_list.locator(".list_item", has_text=ps1.ASSIGNMENT).get_by_role(
-                "button", name=re.compile("^fetch$", re.I)).click()
-            fetched = page.locator("#fetched_assignments_list")
+            visible_button(page, "released", ps1.ASSIGNMENT, "fetch").click()
+            fetched = page.locator("#fetched_assignments_list:visible")
             for assignment in (ASSIGNMENT, ps1.ASSIGNMENT):
                 fetched.locator(".list_item", has_text=assignment).first.wait_for()
             shot(page, "service_two_assignments")
-            fetched.locator(".list_item", has_text=ps1.ASSIGNMENT).get_by_role(
-                "button", name=re.compile("^submit$", re.I)).click()
+            visible_button(page, "fetched", ps1.ASSIGNMENT, "submit").click()
             log = course / "grading-logs" / "service.log"
             said = lambda: log.read_text(encoding="utf-8") if log.exists() else ""  # noqa: E731
             try:

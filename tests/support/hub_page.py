@@ -66,6 +66,25 @@ def assignment_list_button(page, section, label):
     return page.locator(f"#{section}_assignments_list").get_by_role("button", name=name)
 
 
+def visible_button(page, section, assignment, label, attempts=4):
+    """``assignment``'s button ``label`` in the Assignment List in front (``:visible``: a panel Lab restored behind
+    it may hold the same ids); Lab reloaded and the list opened again until the row is there (seen on a busy
+    machine: the row in the page but not shown). Each miss leaves a screenshot, the last one the page's HTML."""
+    row = page.locator(f"#{section}_assignments_list:visible > .list_item", has_text=assignment)
+    button = row.get_by_role("button", name=re.compile(f"^{re.escape(label)}$", re.I))
+    for attempt in range(attempts):
+        try:
+            button.wait_for(state="visible", timeout=10_000)
+            return button
+        except PlaywrightTimeout:
+            shot(page, f"no_{label.lower()}_button_for_{assignment}_{attempt}")
+            if attempt == attempts - 1:
+                (ARTEFACTS / f"no_{label.lower()}_button_for_{assignment}.html").write_text(page.content())
+                raise
+            page.reload()  # Lab and its Assignment List afresh
+            open_from_nbgrader_menu(page, "Assignment List")
+
+
 def assignment_row(page, section, assignment):
     """One assignment's row in the Assignment List's released / fetched / submitted section (its buttons, its
     notebooks), where the list holds more than one (an edition's assignment beside the master's)."""

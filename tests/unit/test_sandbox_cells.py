@@ -109,3 +109,32 @@ def test_does_the_execution_count_go_up_by_one_per_cell(runner):
     first = run_cell(sock, reader, "1")[1][1]["execution_count"]
     second = run_cell(sock, reader, "2")[1][1]["execution_count"]
     assert second == first + 1
+
+
+def test_does_an_interrupt_end_the_cell_of_a_runner_whose_parent_ignored_interrupts(tmp_path):
+    """exec keeps an ignored SIGINT ignored (an ipykernel application ignores it): the runner must still stop a cell."""
+    from coursekit.sandbox.channel import send
+
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        process, sock = start_runner(tmp_path)
+    finally:
+        signal.signal(signal.SIGINT, before)
+    try:
+        reader = Reader(sock)
+        assert reader.next(timeout=60)["msg_type"] == "kernel_info"
+        run_cell(sock, reader, "1")  # the runner is in its loop, past its start
+        send(sock, {"code": "while True:\n    pass"})
+        assert reader.next(30)["msg_type"] == "status" and reader.next(30)["msg_type"] == "execute_input"
+        process.send_signal(signal.SIGINT)
+        messages = []
+        while not messages or messages[-1] != ("status", {"execution_state": "idle"}):
+            message = reader.next(30)
+            assert message is not None, f"the interrupt did not end the cell; so far: {messages}"
+            messages.append((message["msg_type"], message["content"]))
+        [reply] = [content for kind, content in messages if kind == "execute_reply"]
+        assert reply["status"] == "error" and reply["ename"] == "KeyboardInterrupt"
+    finally:
+        sock.close()
+        process.kill()
+        process.wait()

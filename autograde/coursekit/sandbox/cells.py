@@ -184,6 +184,10 @@ def serve(sock: socket.socket) -> None:
     student's functions, over the channel whose descriptor came with the first such request, until it
     says it is done (:func:`_serve_calls`); the runner then says ``served`` and waits for the next cell.
     """
+    # A cell over its time is interrupted (SIGINT): whatever the process that started the runner ignored or blocked
+    # (an ipykernel application ignores SIGINT, and exec keeps an ignored signal ignored), this one must end the cell.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     outbox = _Outbox(sock)
     shell = _PREPARED[0] if _PREPARED else ipykernel.new_shell()  # what a new one prints goes to the kernel's log
     ipykernel.attach(shell, outbox)

@@ -197,8 +197,7 @@ def _become_kernel(request: dict) -> None:
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0), os.dup2(log, 1), os.dup2(log, 2)
     os.closerange(3, 1024)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # SIGINT: cells.serve makes it interrupt the running cell
     channel = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     channel.connect(request["cells"])
     cells.serve(channel)  # never returns
