@@ -13,7 +13,9 @@ marks the written answers and releases again: the notification says the new scor
 shows it. Then, each from the student's terminal (``nbgrader submit``), submissions the course's
 policy holds back (cooldown, attempts, deadline) or the paused service holds: each notice in the
 student's words. Last, ``kill -9`` of the service while it grades: JupyterHub starts it again (at its
-next poll, every 30 s) and the notification still comes. Screenshots land in ``artefacts/hub/service_*.png``.
+next poll, every 30 s) and the notification still comes. Then a second assignment beside the chapter (nbgrader's
+docs course ps1), and the chapter's English edition: each fetched and submitted in Lab, each notification and
+page its own (the English one in English only). Screenshots land in ``artefacts/hub/service_*.png``.
 """
 import json
 import os
@@ -27,8 +29,11 @@ import time
 import pytest
 from nbgrader.api import Gradebook
 
+from attnkit.edition import foreign_text
+from coursekit.plugins.feedback_page import WORDS
 from coursekit.plugins.pending import PENDING
 from coursekit.service import student_status
+from support.classes import ENGLISH
 from support.course_tools import ASSIGNMENT, released
 from support.hub_page import (
     assignment_list_button,
@@ -58,6 +63,7 @@ BUG = BY_NAME["bug_softmax_no_max"]
 DIAGNOSIS = "最先偏离参考实现的是 student_softmax"
 FEEDBACK_WAIT = 180_000  # ms: grading plus feedback on busy cores; idle it is a few seconds
 RESTARTED_WAIT = 240_000  # ms: JupyterHub's next look at its services (30 s), the service's start, the grading
+READY_EN = r"^Feedback ready: ([\d.]+) / ([\d.]+) points(, \d+ written answers? still to be marked)?$"
 READY = r"^反馈已就绪：([\d.]+) / ([\d.]+) 分(，(\d+) 道书面题待批改)?$"
 RECEIVED = r"^已收到你 .+ 的提交，正在评分…$"
 
@@ -242,7 +248,7 @@ def test_does_a_student_see_a_second_assignment_beside_the_chapter_and_get_its_f
     """nbgrader's docs course ps1 released beside the chapter: the student's Assignment List shows both, they fetch
     and submit ps1 in Lab, and the notification brings ps1's feedback page (its own cells, nothing of Chapter 4)."""
     plan, (name, page) = course_hub_plan, student
-    course, home = plan.course_dir(), pathlib.Path(plan.homes[name])
+    course = plan.course_dir()
     ps1.add_source(course)
     shutil.chown(course / "source", plan.instructor, plan.instructor)
     for path in [course / "source" / ps1.ASSIGNMENT, *(course / "source" / ps1.ASSIGNMENT).rglob("*")]:
@@ -277,9 +283,42 @@ def test_does_a_student_see_a_second_assignment_beside_the_chapter_and_get_its_f
                 raise AssertionError(said()[-3000:]) from None
             text = open_from_notification(toast, page, "service_ps1_feedback")
             assert "Part A" in text and "student_softmax" not in text and DIAGNOSIS not in text, text[:2000]
-    finally:  # the hub group's other modules meet the chapter alone (make grade names no assignment there)
-        instructor_nbgrader(plan, "list", "--remove", ps1.ASSIGNMENT)
-        instructor_nbgrader(plan, "db", "assignment", "remove", ps1.ASSIGNMENT, "--force")
-        for folder in (home, course / "source", course / "release", course / "submitted" / name,
-                       course / "autograded" / name, course / "feedback" / name):
-            shutil.rmtree(folder / ps1.ASSIGNMENT, ignore_errors=True)
+    finally:
+        _withdraw(plan, name, ps1.ASSIGNMENT, course / "source")
+
+
+def _withdraw(plan, name, assignment, *more):
+    """``assignment`` gone from the exchange, the gradebook, the course's folders (and ``more`` folders) and the
+    student's home: the hub group's other modules meet the chapter alone (make grade names no assignment there)."""
+    course = plan.course_dir()
+    instructor_nbgrader(plan, "list", "--remove", assignment)
+    instructor_nbgrader(plan, "db", "assignment", "remove", assignment, "--force")
+    for folder in (pathlib.Path(plan.homes[name]), course / "release", course / "submitted" / name,
+                   course / "autograded" / name, course / "feedback" / name, *more):
+        shutil.rmtree(folder / assignment, ignore_errors=True)
+
+
+def test_does_an_english_edition_student_read_english_from_submit_to_the_feedback_page(course_hub_plan, student):
+    """The English edition released beside the chapter: fetched and submitted in Lab, then the notification and
+    the page it opens speak English only (the original lab's title aside): the score, "awaiting marking"."""
+    plan, (name, page) = course_hub_plan, student
+    _service_command(plan, "resume")  # whatever the tests before left it as
+    try:
+        for step in ("generate_assignment", "release_assignment"):
+            done = instructor_nbgrader(plan, step, ENGLISH, "--force")
+            assert done.returncode == 0, done.stderr[-2000:]
+        page.reload()
+        open_from_nbgrader_menu(page, "Assignment List")
+        visible_button(page, "released", ENGLISH, "fetch").click()
+        submit = visible_button(page, "fetched", ENGLISH, "submit")
+        type_code(plan, name, BUG.code, assignment=ENGLISH)
+        submit.click()
+        toast = notification(page, READY_EN, FEEDBACK_WAIT)
+        shown = re.fullmatch(READY_EN, notification_text(toast))
+        assert float(shown.group(1)) == pytest.approx(sum(BUG.points)), notification_text(toast)
+        text = open_from_notification(toast, page, "service_english_feedback", shows="Your score so far:",
+                                      button="Open feedback")
+        assert foreign_text(text) == [], sorted(set(foreign_text(text)))
+        assert f"still {WORDS['en']['pending']}" in text and "[FAIL]" in text
+    finally:
+        _withdraw(plan, name, ENGLISH)

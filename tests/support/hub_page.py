@@ -151,7 +151,8 @@ def notification_text(toast) -> str:
     return toast.locator(TOAST_MESSAGE).inner_text().strip()
 
 
-def open_from_notification(toast, page, name, shows="目前得分"):
-    """One click on the notification's button (查看反馈): the page, as "(view feedback)" shows it; its text."""
-    toast.get_by_role("button", name="查看反馈").click()
+def open_from_notification(toast, page, name, shows="目前得分", button="查看反馈"):
+    """One click on the notification's button (查看反馈; "Open feedback" for the English edition): the page, as
+    "(view feedback)" shows it; its text."""
+    toast.get_by_role("button", name=button).click()
     return _shown_page(page, name, shows)
