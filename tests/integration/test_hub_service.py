@@ -37,6 +37,7 @@ from support.classes import ENGLISH
 from support.course_tools import ASSIGNMENT, released
 from support.hub_page import (
     assignment_list_button,
+    fresh_lab,
     log_in,
     notification,
     notification_text,
@@ -259,7 +260,7 @@ def test_does_a_student_see_a_second_assignment_beside_the_chapter_and_get_its_f
             done = instructor_nbgrader(plan, step, ps1.ASSIGNMENT, "--force")
             assert done.returncode == 0, done.stderr[-2000:]
         with grading_policy(plan, assignments=[ASSIGNMENT, ps1.ASSIGNMENT]):
-            page.reload()
+            fresh_lab(page)
             open_from_nbgrader_menu(page, "Assignment List")
             visible_button(page, "released", ps1.ASSIGNMENT, "fetch").click()
             fetched = page.locator("#fetched_assignments_list:visible")
@@ -307,7 +308,7 @@ def test_does_an_english_edition_student_read_english_from_submit_to_the_feedbac
         for step in ("generate_assignment", "release_assignment"):
             done = instructor_nbgrader(plan, step, ENGLISH, "--force")
             assert done.returncode == 0, done.stderr[-2000:]
-        page.reload()
+        fresh_lab(page)
         open_from_nbgrader_menu(page, "Assignment List")
         visible_button(page, "released", ENGLISH, "fetch").click()
         submit = visible_button(page, "fetched", ENGLISH, "submit")

@@ -66,6 +66,15 @@ def assignment_list_button(page, section, label):
     return page.locator(f"#{section}_assignments_list").get_by_role("button", name=name)
 
 
+def fresh_lab(page):
+    """The student's Lab loaded again with its workspace reset (``?reset``): no tab restored in front of the panel
+    opened next, and none naming a file that is gone (a withdrawn assignment's feedback page: Lab would open a
+    "Cannot open" dialog over everything)."""
+    lab = re.sub(r"/lab(/.*)?$", "/lab", page.url.split("?", 1)[0].split("#", 1)[0])  # not a file's /lab/tree/…
+    page.goto(lab + "?reset")
+    page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").wait_for()
+
+
 def visible_button(page, section, assignment, label, attempts=4):
     """``assignment``'s button ``label`` in the Assignment List in front (``:visible``: a panel Lab restored behind
     it may hold the same ids); Lab reloaded and the list opened again until the row is there (seen on a busy
@@ -81,7 +90,7 @@ def visible_button(page, section, assignment, label, attempts=4):
             if attempt == attempts - 1:
                 (ARTEFACTS / f"no_{label.lower()}_button_for_{assignment}.html").write_text(page.content())
                 raise
-            page.reload()  # Lab and its Assignment List afresh
+            fresh_lab(page)
             open_from_nbgrader_menu(page, "Assignment List")
 
 
