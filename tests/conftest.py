@@ -3,7 +3,8 @@
 ``tests/unit/`` (``make test-fast``) runs without servers, kernels or the nbgrader CLI;
 ``tests/integration/`` (``make test`` runs both) starts real ones. The modules run in a shuffled order
 (one seed per run, printed in the header; ``TEST_SEED=<n>`` repeats it, ``TEST_SEED=0`` keeps file order),
-so a module that needs another to run first fails somewhere. A test's tier is its folder:
+so a module that needs another to run first fails somewhere; the modules of the long shared set-ups go first
+(support/module_order.py). A test's tier is its folder:
 every test under ``integration/`` is marked ``integration`` here, so ``-m "not integration"``
 selects the unit tier. The Makefile exports the same state variables; setting them here too
 keeps a bare ``.venv/bin/pytest`` from touching the user's home.
@@ -17,6 +18,7 @@ import pytest
 
 from coursekit.gradebook import alembic_on_path
 from coursekit.paths import REPO
+from support.module_order import module_order
 
 STATE = REPO / ".state"
 INTEGRATION = pathlib.Path(__file__).resolve().parent / "integration"
@@ -54,25 +56,23 @@ SHARED_SETUP_SECONDS = 1800
 
 def pytest_report_header(config):
     seed = os.environ["TEST_SEED"]
-    return f"test modules in {'file order' if seed == '0' else f'a shuffled order: TEST_SEED={seed} repeats it'}"
+    return f"test modules in {'file order' if seed == '0' else f'a shuffled order, shared set-ups first: TEST_SEED={seed} repeats it'}"
 
 
-def _shuffled_modules(items: list) -> list:
-    """``items`` with their modules in the order of this run's seed, each module's tests in file order."""
-    seed = int(os.environ["TEST_SEED"])
-    if seed == 0:
-        return items
-    by_module = {}
+def _ordered_modules(items: list) -> list:
+    """``items`` with their modules in this run's order (support.module_order), each module's tests in file order."""
+    by_module, groups = {}, {}
     for item in items:
-        by_module.setdefault(str(item.fspath), []).append(item)
-    order = sorted(by_module)
-    random.Random(seed).shuffle(order)
-    return [item for path in order for item in by_module[path]]
+        path = str(item.fspath)
+        by_module.setdefault(path, []).append(item)
+        shared = {SHARED[name] for name in item.fixturenames if name in SHARED}
+        groups[path] = groups.get(path) or (min(shared) if shared else None)
+    return [item for path in module_order(groups, int(os.environ["TEST_SEED"])) for item in by_module[path]]
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook, which reads the groups set here
 def pytest_collection_modifyitems(config, items):
-    items[:] = _shuffled_modules(items)
+    items[:] = _ordered_modules(items)
     modules = {}
     for item in items:
         if INTEGRATION in pathlib.Path(str(item.fspath)).resolve().parents:
