@@ -27,6 +27,7 @@ from support.hub_page import (
     LONG,
     assignment_list_button,
     feedback_stamps,
+    fresh_lab,
     log_in,
     open_feedback,
     open_from_nbgrader_menu,
@@ -132,7 +133,7 @@ def verdict_then_submit(page, kind):
 
 
 def fetch_and_open_feedback(page, plan, student, kind):
-    page.reload()
+    fresh_lab(page)  # not page.reload(): Lab would restore the tabs open before, in front
     open_from_nbgrader_menu(page, "Assignment List")
     assignment_list_button(page, "submitted", "Fetch Feedback").click()
     page.locator("#submitted_assignments_list", has_text="(view feedback)").wait_for()
@@ -162,14 +163,14 @@ def test_does_the_course_loop_work_for_an_instructor_and_two_students(hub, sessi
     assert "validation-success" in verdicts["correct"]
     assert "validation-failed" in verdicts["missing scale"]
 
-    teacher.reload()
+    fresh_lab(teacher)
     open_from_nbgrader_menu(teacher, "Formgrader")
     formgrader_action(teacher, "collect", "instructor_collected")
     status, shown = make_grade(hub)  # in the instructor's hub terminal, as the docs say
     assert status == 0, shown[-3000:]
     assert graded_points(hub) == expected_points(hub)  # each student's test cells hold the table's points
     WALKED["graded"] = True
-    teacher.reload()
+    fresh_lab(teacher)
     open_from_nbgrader_menu(teacher, "Formgrader")
     formgrader_action(teacher, "generate-feedback", "instructor_feedback_generated")
     formgrader_action(teacher, "release-feedback", "instructor_feedback_released")

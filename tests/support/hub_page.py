@@ -44,26 +44,20 @@ def shot(page, name):
 SHOWN_BY = {"Assignment List": "#released_assignments_list", "Formgrader": "#formgrader"}  # a menu item's panel
 
 
-def open_from_nbgrader_menu(page, item, attempts=3):
-    """Open ``item`` of Lab's Nbgrader menu and wait until its panel is visible. Just after a reload, Lab may
-    still be restoring the tabs open before and bring one of them to the front over the panel: then the
-    menu is used again (a panel already open is only brought to the front)."""
-    panel = page.locator(SHOWN_BY[item]).first
-    for attempt in range(attempts):
-        page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").click()
-        page.locator(".lm-Menu-itemLabel").get_by_text(item, exact=True).click()
-        try:
-            panel.wait_for(state="visible", timeout=15_000)
-            return
-        except PlaywrightTimeout:
-            if attempt == attempts - 1:
-                raise
+def open_from_nbgrader_menu(page, item):
+    """Open ``item`` of Lab's Nbgrader menu; wait until its panel is visible."""
+    page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").click()
+    page.locator(".lm-Menu-itemLabel").get_by_text(item, exact=True).click()
+    page.locator(SHOWN_BY[item]).first.wait_for(state="visible")
+
+
+def _labelled(label):
+    return re.compile(f"^{re.escape(label)}$", re.I)  # the page capitalises "fetch" with CSS
 
 
 def assignment_list_button(page, section, label):
     """The button labelled ``label`` in the Assignment List's released / fetched / submitted section."""
-    name = re.compile(f"^{re.escape(label)}$", re.I)  # the page capitalises "fetch" with CSS
-    return page.locator(f"#{section}_assignments_list").get_by_role("button", name=name)
+    return page.locator(f"#{section}_assignments_list").get_by_role("button", name=_labelled(label))
 
 
 def fresh_lab(page):
@@ -80,7 +74,7 @@ def visible_button(page, section, assignment, label, attempts=4):
     it may hold the same ids); Lab reloaded and the list opened again until the row is there (seen on a busy
     machine: the row in the page but not shown). Each miss leaves a screenshot, the last one the page's HTML."""
     row = page.locator(f"#{section}_assignments_list:visible > .list_item", has_text=assignment)
-    button = row.get_by_role("button", name=re.compile(f"^{re.escape(label)}$", re.I))
+    button = row.get_by_role("button", name=_labelled(label))
     for attempt in range(attempts):
         try:
             button.wait_for(state="visible", timeout=10_000)
