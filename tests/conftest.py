@@ -18,6 +18,7 @@ import pytest
 
 from coursekit.gradebook import alembic_on_path
 from coursekit.paths import REPO
+from support import setup_clock
 from support.module_order import module_order
 
 STATE = REPO / ".state"
@@ -88,3 +89,20 @@ def pytest_collection_modifyitems(config, items):
             test.add_marker(pytest.mark.xdist_group(group))
             if shared and not test.get_closest_marker("timeout"):  # the first test also waits for the set-up
                 test.add_marker(pytest.mark.timeout(SHARED_SETUP_SECONDS))
+
+
+def pytest_sessionfinish(session):
+    setup_clock.worker_output(session.config)  # a pytest-xdist worker's set-ups, for the controller
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook, in the controller
+def pytest_testnodedown(node, error):
+    setup_clock.merge_worker(node.config, node)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    lines = setup_clock.summary_lines(config)
+    if lines:
+        terminalreporter.write_sep("=", "shared set-ups (tests/README.md)")
+        for line in lines:
+            terminalreporter.write_line(line)

@@ -1,11 +1,12 @@
 """The integration tier's shared fixtures: the graded classes (tests/support/classes.py), built once."""
+import contextlib
 import os
 import subprocess
 
 import pytest
 
 from coursekit.sandbox import missing_tool
-from support import lab_page
+from support import lab_page, setup_clock
 from support.classes import grade_both
 from support.hub_tools import course_hub, require_hub_machine, spawn_servers
 
@@ -23,7 +24,7 @@ def bystanders():
 
 
 @pytest.fixture(scope="session")
-def graded_classes(tmp_path_factory, bystanders):
+def graded_classes(request, tmp_path_factory, bystanders):
     """(shared, serial): the whole table by `make grade`, a few of it by one serial `nbgrader autograde`.
 
     Every kernel in the sandbox: without bubblewrap these tests skip with the line saying what to
@@ -34,9 +35,12 @@ def graded_classes(tmp_path_factory, bystanders):
         pytest.fail(problem)
     if problem:
         pytest.skip(problem)
-    shared, serial = grade_both(tmp_path_factory.mktemp("classes"))
-    print(f"\nmake grade of {len(shared.expected)} submissions: {shared.seconds:.1f} s; "
-          f"nbgrader autograde of {len(serial.expected)}: {serial.seconds:.1f} s")
+    with setup_clock.timed(request, "graded classes (generated once, then both graded side by side)"):
+        shared, serial = grade_both(tmp_path_factory.mktemp("classes"))
+    setup_clock.record(request, f"  of which make grade of the shared class ({len(shared.expected)} notebooks)",
+                       shared.seconds)
+    setup_clock.record(request, f"  of which serial nbgrader autograde ({len(serial.expected)} notebooks)",
+                       serial.seconds)
     return shared, serial
 
 
@@ -51,7 +55,7 @@ def serial_class(graded_classes):
 
 
 @pytest.fixture(scope="session")
-def course_hub_plan(tmp_path_factory):
+def course_hub_plan(request, tmp_path_factory):
     """One course hub for the session (an instructor and two students, each a Unix user), always stopped.
 
     test_hub.py walks the course loop on it in Chromium and types the instructor's commands into a hub
@@ -60,8 +64,10 @@ def course_hub_plan(tmp_path_factory):
     test_hub.py); test_hub_service.py resumes the grading service.
     """
     require_hub_machine()
-    with course_hub(tmp_path_factory.mktemp("hub"), "jupyterhub.log") as plan:
-        spawn_servers(plan, plan.users)  # started side by side while the first test gets ready
+    with contextlib.ExitStack() as stack:
+        with setup_clock.timed(request, "session hub (user environment, hub, servers)"):
+            plan = stack.enter_context(course_hub(tmp_path_factory.mktemp("hub"), "jupyterhub.log"))
+            spawn_servers(plan, plan.users)  # started side by side while the first test gets ready
         yield plan
 
 
