@@ -1,35 +1,21 @@
-"""Does grading give every submission exactly the points it deserves?
+"""Does ``make grade`` give every submission of the shared class exactly the points it deserves?
 
-The shared class (tests/support/classes.py) holds every entry of the mistake table (correct
-styles, single bugs, delegation tricks) and of tests/support/cases.py (ungradable notebooks, a
-print flood, notebooks that tamper around the functions, a student who plants fake graders),
-graded by ``make grade`` with two workers; the gradebook must hold exactly each row's
-hand-derived points. tests/integration/test_grading.py shows that ``make grade`` and a serial
+The shared class (tests/support/classes.py) holds every case of tests/support/cases.py (ungradable notebooks, a
+print flood, notebooks that tamper around the functions, a student who plants fake graders), every row of the
+red-team table and the representative rows of the mistake table, graded by ``make grade`` with two workers; the
+gradebook must hold exactly each row's hand-derived points. Every row of the mistake table, in both languages:
+tests/unit/test_grader.py (in-process). tests/integration/test_grading.py shows that ``make grade`` and a serial
 ``nbgrader autograde`` agree.
 """
 import nbformat
 import pytest
 
-from support import redteam
 from support.cases import BY_NAME as CASES
+from support.classes import table_rows
 from support.course_tools import ASSIGNMENT, POINTS
-from support.mistakes import MISTAKES
 
-# The bugs issue 3 names, each of which must be in the table (and lose points).
-REQUIRED_BUGS = ["bug_hardcoded", "bug_q_qt", "bug_k_qt", "bug_no_scale", "bug_default_scale",
-                 "bug_rebind_out", "bug_mask_assigned", "bug_mask_multiplied", "bug_mask_rebound",
-                 "bug_softmax_axis0", "bug_softmax_no_max", "bug_softmax_unnormalised",
-                 "bug_softmax_rebind_out", "bug_softmax_global_max", "bug_delegate_softmax"]
-STUDENTS = [m.name for m in MISTAKES] + list(CASES) + [row.name for row in redteam.ROWS]
+STUDENTS = [name for name, *_ in table_rows()]
 GRADABLE = [s for s in STUDENTS if s not in CASES or CASES[s].gradable]
-
-
-def test_is_the_table_big_and_varied_enough():
-    """≥ 6 correct and ≥ 12 buggy submissions, every named bug among them?"""
-    correct = [m for m in MISTAKES if m.correct]
-    buggy = [m.name for m in MISTAKES if sum(m.points) < sum(POINTS.values())]
-    assert len(correct) >= 6 and len(buggy) >= 12 and len(correct) + len(buggy) == len(MISTAKES)
-    assert set(REQUIRED_BUGS) <= set(buggy)
 
 
 def test_did_one_run_grade_every_gradable_submission(shared_class):

@@ -1,7 +1,10 @@
 """Do the master and its release run top to bottom, validate, and grade and give feedback as documented?
 
-Each notebook runs once here; the untouched release's autograded notebook and feedback come from the
-shared class (tests/support/classes.py: ``shadow_grader`` submitted it unchanged).
+Each notebook runs once here as a student runs it, and once validated by nbgrader's own Validator; the master
+only validated (tests/support/validating.py: what ``nbgrader validate`` prints, and every cell's outputs from the
+same run). The untouched release's autograded
+notebook and feedback come from the shared class (tests/support/classes.py: ``shadow_grader`` submitted it
+unchanged).
 """
 import re
 
@@ -17,9 +20,9 @@ from support.course_tools import MANUAL, POINTS
 from support.course_tools import cell_score as _score
 from support.course_tools import cells_by_id as _cells
 from support.course_tools import output_text as _text
-from support.course_tools import run_nbgrader as _nbgrader
 from support.editions import master as edition_master
 from support.editions import release as edition_release
+from support.validating import validate
 
 # (visible verify checks passed by the untouched stubs, visible total, hidden total, hidden passed) per
 # test cell. The stubs pass exactly one hidden check in TEST 1-3: the given input checks ("rejects bad input").
@@ -29,21 +32,32 @@ STUB_COUNTS = {"test1_scores": (6, 9, 7, 1), "test2_mask": (3, 6, 6, 1),
 FIGURES = ["pipeline", "neg-inf-figure", "multihead-grid"]
 
 
+SUCCESS = "Success! Your notebook passes all the tests."
+
+
 # ---------- helpers ----------
 
+@pytest.fixture(scope="module")
+def master():
+    """The master (solutions, hidden tests), validated."""
+    return validate(MASTER)
+
+
+@pytest.fixture(scope="module")
+def master_run(master):
+    return _cells(master.executed)
+
+
 def _execute(nb, cwd):
+    """``nb`` run as a student runs it (not graded: the timing and the live explorer are shown)."""
     nbclient.NotebookClient(nb, kernel_name="python3", timeout=120, allow_errors=True,
                             resources={"metadata": {"path": str(cwd)}}).execute()
     return nb
 
 
 @pytest.fixture(scope="module")
-def master_run(tmp_path_factory):
-    return _cells(_execute(nbformat.read(MASTER, as_version=4), tmp_path_factory.mktemp("master")))
-
-
-@pytest.fixture(scope="module")
 def student_run(tmp_path_factory):
+    """The release as a student first runs it (notebooks/)."""
     return _cells(_execute(nbformat.read(STUDENT, as_version=4), tmp_path_factory.mktemp("student")))
 
 
@@ -61,8 +75,10 @@ def untouched(shared_class):
 
 # ---------- running the notebooks ----------
 
-def test_does_the_master_run_top_to_bottom_and_pass_everything(master_run):
-    """With solutions: no error, no stderr anywhere, verify prints 全 PASS, every test cell gets full points?"""
+def test_does_the_master_run_top_to_bottom_and_pass_everything(master, master_run):
+    """With solutions: nbgrader validate's success, no error, no stderr anywhere, verify prints 全 PASS, every test
+    cell gets full points?"""
+    assert SUCCESS in master.said, master.said
     assert not [k for k, c in master_run.items() if c.cell_type == "code" and
                 any(o.output_type == "error" for o in c.outputs)]
     assert not [k for k, c in master_run.items() if c.cell_type == "code" and _text(c, "stderr")]
@@ -131,30 +147,23 @@ def test_does_autograding_the_untouched_stubs_give_the_documented_baseline(untou
 
 # ---------- nbgrader itself ----------
 
-def test_does_nbgrader_validate_pass_the_master(tmp_path):
-    """`nbgrader validate` on the master (solutions + hidden tests) reports success?"""
-    result = _nbgrader("validate", str(MASTER), cwd=tmp_path)
-    assert "Success! Your notebook passes all the tests." in result.stdout, result.stdout + result.stderr
-
-
 def test_does_nbgrader_validate_pass_the_english_master_and_fail_its_release_as_the_chinese(tmp_path):
     """The master in English (solutions, hidden tests) passes `nbgrader validate`; its untouched English release
     fails on the same 12 cells, 8 of them unanswered?"""
-    english = tmp_path / "master" / f"{ASSIGNMENT}.ipynb"
-    english.parent.mkdir()
-    nbformat.write(edition_master("en"), english)
-    result = _nbgrader("validate", str(english), cwd=tmp_path)
-    assert "Success! Your notebook passes all the tests." in result.stdout, result.stdout + result.stderr
-    result = _nbgrader("validate", str(STUDENT.parent / "en" / STUDENT.name), cwd=tmp_path)
-    assert "VALIDATION FAILED ON 12 CELL(S)!" in result.stdout, result.stdout + result.stderr
-    assert result.stdout.count("You did not provide a response.") == len(MANUAL)
+    path = tmp_path / "master" / f"{ASSIGNMENT}.ipynb"
+    path.parent.mkdir()
+    nbformat.write(edition_master("en"), path)
+    assert SUCCESS in validate(path).said
+    english = validate(STUDENT.parent / "en" / STUDENT.name)
+    assert "VALIDATION FAILED ON 12 CELL(S)!" in english.said, english.said
+    assert english.said.count("You did not provide a response.") == len(MANUAL)
 
 
-def test_does_nbgrader_validate_report_the_untouched_release_as_failing(tmp_path):
+def test_does_nbgrader_validate_report_the_untouched_release_as_failing():
     """`nbgrader validate` on the release: 4 test cells with partial credit + 8 empty answers fail?"""
-    result = _nbgrader("validate", str(STUDENT), cwd=tmp_path)
-    assert "VALIDATION FAILED ON 12 CELL(S)!" in result.stdout, result.stdout + result.stderr
-    assert result.stdout.count("You did not provide a response.") == len(MANUAL)
+    student = validate(STUDENT)
+    assert "VALIDATION FAILED ON 12 CELL(S)!" in student.said, student.said
+    assert student.said.count("You did not provide a response.") == len(MANUAL)
 
 
 def test_does_feedback_show_results_but_neither_hidden_tests_nor_solutions(shared_class, untouched):

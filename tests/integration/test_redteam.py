@@ -1,8 +1,8 @@
 """Does a hostile submission score exactly what the untouched release scores, and leave the class as it was?
 
-The red-team table (tests/support/redteam.py) is graded with everyone else: by ``make grade``
-(the shared class) and by one serial ``nbgrader autograde`` (the serial class), every kernel in
-the sandbox (coursekit/sandbox). Each attack keeps the release's stubs, so it must score the
+The red-team table (tests/support/redteam.py) is graded, whole, with everyone else by ``make grade`` (the shared
+class), every kernel in the sandbox (coursekit/sandbox); its representative rows again by one serial
+``nbgrader autograde`` (the serial class) and by ``make grade`` with ``ATTN_SANDBOX=off``. Each attack keeps the release's stubs, so it must score the
 release's baseline; then nothing it aimed at may have changed: the grader and the course's
 sources, the gradebook (only nbgrader's own writes), other students' and the grader's text
 kept out of every feedback page, no process of a student left, the machine's other processes
@@ -22,12 +22,14 @@ from nbgrader.api import Gradebook
 from coursekit.autograded import read_graded_notebook
 from coursekit.sandbox import abandoned
 from support import grade_output, redteam
-from support.classes import copy_graded, digest, make_grade
+from support.classes import REPRESENTATIVE, SERIAL, copy_graded, digest, make_grade
 from support.course_tools import ASSIGNMENT, POINTS, output_text, visible_text
-from support.mistakes import MISTAKES
 
 CLASSES = ["shared_class", "serial_class"]
 ATTACKERS = [row.name for row in redteam.REDTEAM]
+ROWS = [row.name for row in redteam.ROWS]
+# (class, student): the whole table in the shared class, the representative rows in the serial one
+GRADED_ROWS = [("shared_class", name) for name in ROWS] + [("serial_class", name) for name in ROWS if name in SERIAL]
 
 
 @pytest.fixture(params=CLASSES)
@@ -35,9 +37,16 @@ def graded(request):
     return request.getfixturevalue(request.param)
 
 
-@pytest.mark.parametrize("student", [row.name for row in redteam.ROWS])
-def test_does_every_row_score_exactly_as_the_table_says(graded, student):
+@pytest.fixture
+def graded_as(request):
+    """The class named by the test's parameter."""
+    return request.getfixturevalue(request.param)
+
+
+@pytest.mark.parametrize("graded_as, student", GRADED_ROWS, indirect=["graded_as"])
+def test_does_every_row_score_exactly_as_the_table_says(graded_as, student):
     """Each attack: the untouched release's points; the limit row: 0 where it went over; the control: full?"""
+    graded = graded_as
     scores = graded.scores(student)
     assert {g: scores[g] for g in POINTS} == pytest.approx(dict(zip(POINTS, graded.expected[student])), abs=1e-9)
 
@@ -80,7 +89,7 @@ def test_does_no_feedback_show_the_grader_or_another_student(graded):
              for p in (graded.course / "feedback").glob(f"*/{ASSIGNMENT}/*.html")]
     pages += [(p.parent.parent.name, p.read_text(encoding="utf-8"))
               for p in (graded.course / "autograded").glob(f"*/{ASSIGNMENT}/*.ipynb")]
-    assert len(pages) > 2 * len(ATTACKERS)
+    assert len(pages) > len([name for name in ATTACKERS if name in graded.expected])
     for student, text in pages:
         assert redteam.revealed(text, lines) == set(), student
         assert redteam.HOME_SECRET not in text, student
@@ -88,16 +97,17 @@ def test_does_no_feedback_show_the_grader_or_another_student(graded):
             assert redteam.SECRET not in text, student
 
 
-def test_did_the_attacks_find_no_grader_to_print(graded):
+def test_did_the_attacks_find_no_grader_to_print(shared_class):
     """The kernel cannot see the grader (it lives in the grader process): the attacks that print it found no file?"""
-    assert "grader source: FileNotFoundError" in graded.notebook("red_print_hidden_checks").read_text(encoding="utf-8")
-    assert "grader files found: 0" in graded.notebook("red_print_grader_encoded").read_text(encoding="utf-8")
+    text = shared_class.notebook("red_print_hidden_checks").read_text(encoding="utf-8")
+    assert "grader source: FileNotFoundError" in text
+    assert "grader files found: 0" in shared_class.notebook("red_print_grader_encoded").read_text(encoding="utf-8")
 
 
-def test_did_the_memory_search_during_the_calls_find_nothing(graded):
+def test_did_the_memory_search_during_the_calls_find_nothing(shared_class):
     """The search ran inside the grader's calls (some calls counted) and found no module, function, frame or table
     of the grader's?"""
-    nb = nbformat.read(graded.notebook("red_search_memory_in_call"), as_version=4)
+    nb = nbformat.read(shared_class.notebook("red_search_memory_in_call"), as_version=4)
     said = re.findall(r"memory search: (\d+) calls, (.*)", "".join(output_text(c) for c in nb.cells if c.cell_type == "code"))
     assert said and int(said[-1][0]) > 0
     assert {codecs.decode(found, "rot13") for _, found in said} == {"[]"}
@@ -111,7 +121,8 @@ def test_are_exactly_the_tampering_rows_flagged(graded):
         cells = read_graded_notebook(path).tampered_cells
         if cells:
             flagged[path.parent.parent.name] = set(cells)
-    assert flagged == {f"red_{name}": set(POINTS) for name in redteam.TAMPERING}
+    assert flagged == {f"red_{name}": set(POINTS) for name in redteam.TAMPERING if f"red_{name}" in graded.expected}
+    assert flagged  # each class holds a tampering row
 
 
 def test_does_make_grade_list_the_tampered_cells(shared_class):
@@ -171,21 +182,24 @@ def test_does_make_grade_list_the_edited_test_cell(shared_class):
 
 
 # ---------- without the sandbox (ATTN_SANDBOX=off, a pod that is already the sandbox) ----------
-# The rows that act on the machine (files, processes, the network) need the sandbox, or the pod, to fail: on this
-# machine they would do what they aim at. The mistake table and the attacks from inside a graded call need only the
-# grader's own process, so they must score the same on this path too.
-WITHOUT_SANDBOX = [m.name for m in MISTAKES] + [f"red_{name}" for name in redteam.IN_CALLS]
+# The rows that act on the machine (files, processes, the network, a sandbox limit) need the sandbox, or the pod, to
+# fail: on this machine they would do what they aim at. The representative rows that need only the grader's own
+# process must score the same on this path too (every mistake row, in-process: tests/unit/test_grader.py); the
+# timed-out row is left out, its 10 s proving nothing the others do not.
+WITHOUT_SANDBOX = [name for name in REPRESENTATIVE if name not in ("limit_memory_in_softmax", "e_infinite_loop")]
 
 
 @pytest.fixture(scope="module")
 def unsandboxed(shared_class, tmp_path_factory):
-    """The shared class, those rows graded again by ``make grade`` with ``ATTN_SANDBOX=off``."""
+    """The shared class, those rows graded again by ``make grade`` with ``ATTN_SANDBOX=off``: said in its header and
+    in a warning before the results."""
     graded = copy_graded(shared_class, tmp_path_factory.mktemp("unsandboxed"))
     for student in WITHOUT_SANDBOX:
-        shutil.rmtree(graded.course / "autograded" / student)
+        shutil.rmtree(graded.course / "autograded" / student, ignore_errors=True)
     done = make_grade(graded.course, dict(graded.env, ATTN_SANDBOX="off"), "--workers", "2")
     failed = set(grade_output.failed(done.stdout))  # the class's ungradable ones, graded again
-    assert "WITHOUT A SANDBOX" in done.stdout and failed <= set(graded.reasons), done.stdout[-3000:]
+    assert "WITHOUT A SANDBOX" in done.stdout and "WARNING: GRADING WITHOUT A SANDBOX" in done.stdout, done.stdout
+    assert failed <= set(graded.reasons), done.stdout[-3000:]
     assert done.returncode == (1 if failed else 0), done.stdout[-3000:]
     return graded, done
 
@@ -203,5 +217,5 @@ def test_are_the_same_test_cells_listed_as_tampered_without_the_sandbox(unsandbo
     _, done = unsandboxed
     marker = grade_output.words()["tampered"].split("{")[0]
     notes = [line for line in grade_output.notes(done.stdout) if marker in line]
-    assert sorted(notes) == sorted(grade_output.note(f"red_{name}", "tampered", grade_ids=", ".join(POINTS))
-                                   for name in redteam.TAMPERING)
+    assert sorted(notes) == sorted(grade_output.note(name, "tampered", grade_ids=", ".join(POINTS))
+                                   for name in WITHOUT_SANDBOX if name[4:] in redteam.TAMPERING)

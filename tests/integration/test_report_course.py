@@ -1,7 +1,7 @@
 """After grading a real class, does the class report count exactly what the class did?
 
-The shared class (tests/support/classes.py: the mistake table and tests/support/cases.py, graded
-by ``make grade``, one student on the roster who never submitted) is reported with
+The shared class (tests/support/classes.py: the representative mistakes, tests/support/cases.py and the red-team
+table, graded by ``make grade``, one student on the roster who never submitted) is reported with
 ``python -m coursekit.report`` in the course, as ``make report`` runs it, and compared with what
 the tables expect: statuses, points, first mistakes, every check, flagged cells.
 """
@@ -16,13 +16,13 @@ from coursekit.record import MIME
 from support import redteam
 from support.cases import CASES
 from coursekit.report.command import TEXT as REPORT_TEXT
-from support.classes import ABSENT, ENGLISH
+from support.classes import ABSENT, ENGLISH, REPRESENTATIVE_MISTAKES
 from support.course_tools import ASSIGNMENT, POINTS
-from support.mistakes import MISTAKES
+from support.mistakes import BY_NAME
 from support.report_page import open_report
 
 VISIBLE_CHECKS, HIDDEN_CHECKS = 22, 7 + 6 + 8 + 5  # autograde/README.md "Points"
-EXPECTED_FIRST = {m.name: m.diagnosis for m in MISTAKES} | {c.name: c.diagnosis for c in (*CASES, *redteam.ROWS)
+EXPECTED_FIRST = {m: BY_NAME[m].diagnosis for m in REPRESENTATIVE_MISTAKES} | {c.name: c.diagnosis for c in (*CASES, *redteam.ROWS)
                                                             if c.gradable}
 
 

@@ -4,11 +4,10 @@ One real kernel, started the way nbgrader starts it (nbgrader's Execute with the
 GradingKernelManager, its config), forked from the template, runs a notebook that looks around: who it is, which folders
 exist, what it may write, whether the network answers. Then the sandbox is made impossible (no
 bubblewrap on PATH): ``make grade`` stops with one line saying what to install, before grading
-anyone; and ``ATTN_SANDBOX=off`` grades with a warning in the summary.
+anyone. ``ATTN_SANDBOX=off`` grading with a warning in the summary: tests/integration/test_redteam.py.
 """
 import json
 import os
-import shutil
 
 import nbformat
 import pytest
@@ -19,7 +18,6 @@ from coursekit.paths import COURSE
 from coursekit.sandbox import missing_tool
 from coursekit.sandbox.bubblewrap import python_paths
 from support.classes import copy_graded, make_grade
-from support import grade_output
 
 LOOK = r"""
 import json, os, socket
@@ -96,12 +94,3 @@ def test_does_make_grade_stop_in_one_line_without_bubblewrap(serial_class, tmp_p
     done = make_grade(graded.course, env, "--force")
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip().count("\n") == 0 and "bubblewrap" in done.stderr and "ATTN_SANDBOX=off" in done.stderr
-
-
-def test_does_grading_without_the_sandbox_say_so(serial_class, tmp_path):
-    """ATTN_SANDBOX=off: graded, with WITHOUT A SANDBOX in the header and the warning before the results?"""
-    graded = copy_graded(serial_class, tmp_path / "class")
-    shutil.rmtree(graded.course / "autograded" / "ok_dot")
-    done = make_grade(graded.course, dict(graded.env, ATTN_SANDBOX="off"))
-    assert "WITHOUT A SANDBOX" in done.stdout and "WARNING: GRADING WITHOUT A SANDBOX" in done.stdout
-    assert grade_output.graded_ok(done.stdout) == {"ok_dot"}

@@ -1,16 +1,18 @@
 """Graded classes shared by a whole test session: generated, submitted and graded once, then only read.
 
 Most integration tests ask the same question of different students — did this submission get
-exactly its points, its reason, its feedback? — so one class answers them all:
+exactly its points, its reason, its feedback? — so one class answers them all. Which rows each
+class holds follows tests/README.md's rule (each row at the cheapest tier that is still real):
 
-* :func:`grade_shared_class` puts every row of the mistake table (:mod:`.mistakes`) and of
-  :mod:`.cases` into one course and grades it the way an instructor does, ``make grade`` with two
-  workers (``python -m coursekit.grading``), then writes everyone's feedback; the same course also
-  holds the English edition's assignment (``ch04_attention_en``), a few rows of the mistake table
-  (:data:`FEEDBACK_ENGLISH`: correct, one bug per function, a delegation) typed into its release by
-  the same students, which the same ``make grade`` grades after the Chinese one (every row in both
-  editions: tests/unit/test_grader.py, in-process);
-* :func:`grade_serial_class` grades a few of the same students with ONE serial
+* :func:`grade_shared_class` grades, the way an instructor does (``make grade`` with two workers,
+  ``python -m coursekit.grading``, every kernel in the sandbox), the tables that only a real grading
+  run proves: every attack of the red-team table (:mod:`.redteam`) and every case of :mod:`.cases`
+  (ungradable notebooks, a print flood, tampering around the functions), with the
+  :data:`REPRESENTATIVE` rows of the mistake table. Every mistake row's points, notes and diagnosis
+  are proved in-process, in both languages (tests/unit/test_grader.py). The same course holds the
+  English edition's assignment (``ch04_attention_en``), the representative mistakes typed into its
+  release by the same students, which the same ``make grade`` grades after the Chinese one;
+* :func:`grade_serial_class` grades the :data:`REPRESENTATIVE` rows with ONE serial
   ``nbgrader autograde``, nbgrader's own path, for the tests that compare the two.
 
 Tests that change a course (a re-run, Ctrl-C, another flag) work on :func:`copy_graded`, never on
@@ -45,18 +47,27 @@ from support.mistakes import MISTAKES, mistake_notebook
 
 TIMEOUT = "10"  # seconds per cell (ATTN_TIMEOUT): the hung student costs one; correct loops need < 3
 ABSENT = "absent"  # on the roster, never submitted
-# graded serially too: a correct one, one bug per function (TEST 4 differs too), and every ungradable case
-SERIAL = ("ok_dot", "bug_no_scale", "bug_mask_multiplied", "bug_softmax_no_max",
-          *(case.name for case in CASES if not case.gradable), "e_infinite_loop",
-          *(case.name for case in redteam.ROWS))
+# The rows every door but make grade's proves its wiring on (serial nbgrader autograde, Validate, ATTN_SANDBOX=off,
+# the English edition, the service, the hub): together they make every kind of record once. Named once, here.
+REPRESENTATIVE = {
+    "ok_dot": "full marks, no finding",
+    "bug_no_scale": "points lost in TEST 1 and TEST 4, the diagnosis naming student_attention_scores",
+    "bug_softmax_no_max": "hidden checks failed, the diagnosis naming student_softmax",
+    "bug_delegate_softmax": "delegated: TEST 3 and TEST 4 score 0",
+    "red_forged_record": "tampering: the kernel shows another result than the grader's",
+    "limit_memory_in_softmax": "over a sandbox limit: that cell scores 0 with the reason",
+    "e_infinite_loop": "timed out: that cell scores 0",
+    "c_invalid_json": "not graded: the notebook scores 0 with the reason",
+}
+REPRESENTATIVE_MISTAKES = tuple(name for name in REPRESENTATIVE if name in {m.name for m in MISTAKES})
+# graded serially too: the representative rows, and every ungradable case (nbgrader's own handling of each)
+SERIAL = (*REPRESENTATIVE, *(case.name for case in CASES if not case.gradable and case.name not in REPRESENTATIVE))
 PROTECTED = ("grader", "source", "release", "nbgrader_config.py")  # what no submission may change
 # the shared class's students whose feedback the tests read (everyone's costs half a second each)
-FEEDBACK = (*SERIAL, "flood", "shadow_grader")
+FEEDBACK = (*SERIAL, "flood", "shadow_grader", "red_honest_control", "red_print_hidden_checks",
+            "red_print_grader_encoded", "red_print_classmates", "red_read_instructor_home")
 ENGLISH = ASSIGNMENTS["en"]  # the English edition's assignment, beside the Chinese one in the shared class
-# its students, whose feedback the tests read: correct, one bug per function, a delegation. Not the whole table: each
-# student costs ≈ 0.6 s of make grade, and the grader's English is the same code as its Chinese (every row in both
-# languages, in-process: tests/unit/test_grader.py)
-FEEDBACK_ENGLISH = ("ok_dot", "bug_no_scale", "bug_mask_multiplied", "bug_softmax_no_max", "bug_delegate_softmax")
+FEEDBACK_ENGLISH = REPRESENTATIVE_MISTAKES  # its students: each graded again in the English edition
 
 
 @dataclass(frozen=True)
@@ -84,10 +95,13 @@ class GradedClass:
 
 
 def table_rows(names=None):
-    """(name, build, points, reason, files) of the mistake table and the cases, optionally only ``names``."""
-    rows = [(m.name, lambda r, m=m: mistake_notebook(r, m), m.points, "", {}) for m in MISTAKES]
-    rows += [(c.name, c.build, c.points, c.reason, c.files) for c in (*CASES, *redteam.ROWS)]
-    return [row for row in rows if names is None or row[0] in names]
+    """(name, build, points, reason, files) of the shared class (:data:`REPRESENTATIVE` mistakes, the cases, the
+    red-team table), or of ``names`` (rows of the whole mistake table too)."""
+    rows = [(m.name, lambda r, m=m: mistake_notebook(r, m), m.points, "", {}) for m in MISTAKES
+            if m.name in (REPRESENTATIVE if names is None else names)]
+    rows += [(c.name, c.build, c.points, c.reason, c.files) for c in (*CASES, *redteam.ROWS)
+             if names is None or c.name in names]
+    return rows
 
 
 def submit(course, rows, assignment=ASSIGNMENT) -> None:

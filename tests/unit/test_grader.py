@@ -53,6 +53,21 @@ ENGLISH_ROWS = {next(m.name for m in MISTAKES if (m.points, m.diagnosis) == kind
                 for kind in {(m.points, m.diagnosis) for m in MISTAKES}}
 
 
+# The bugs the lab's issue names, each of which must be a row of the table (and lose points).
+REQUIRED_BUGS = ["bug_hardcoded", "bug_q_qt", "bug_k_qt", "bug_no_scale", "bug_default_scale",
+                 "bug_rebind_out", "bug_mask_assigned", "bug_mask_multiplied", "bug_mask_rebound",
+                 "bug_softmax_axis0", "bug_softmax_no_max", "bug_softmax_unnormalised",
+                 "bug_softmax_rebind_out", "bug_softmax_global_max", "bug_delegate_softmax"]
+
+
+def test_is_the_table_big_and_varied_enough():
+    """≥ 6 correct and ≥ 12 buggy submissions, every named bug among them?"""
+    correct = [m for m in MISTAKES if m.correct]
+    buggy = [m.name for m in MISTAKES if not m.correct]
+    assert len(correct) >= 6 and len(buggy) >= 12 and len(correct) + len(buggy) == len(MISTAKES)
+    assert set(REQUIRED_BUGS) <= set(buggy)
+
+
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning",  # a delegating thread's
                             "ignore::pytest.PytestUnhandledThreadExceptionWarning")  # error from the stub
 @pytest.mark.parametrize("mistake", MISTAKES, ids=[m.name for m in MISTAKES])
