@@ -45,7 +45,8 @@ c.JupyterHub.services = [
                      "ATTN_COURSE_ID": plan.course_id, "ATTN_HUB_STATE": plan.state, "LANG": "C.UTF-8"}}]
 c.JupyterHub.load_roles = [{
     "name": "course-admin", "services": ["course-admin"],
-    "scopes": ["admin:users", "admin:servers", "tokens", "access:servers", "list:users", "read:users"]}]
+    "scopes": ["admin:users", "admin:servers", "tokens", "access:servers", "list:users", "read:users",
+               "read:services"]}]  # read:services: whether the grading service runs (its pid), for scripts
 
 # Every server: JupyterLab from the shared user environment (hub/userenv.py), opened on Lab; its
 # commands first on PATH (terminals inherit it), the hub's system-wide settings on the config path.

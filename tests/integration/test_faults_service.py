@@ -1,7 +1,8 @@
 """The fault table through the real grading service: is a fault of the machine nobody's grade and nobody's feedback,
 the submission kept waiting with the cause, and graded as if nothing happened once it is repaired?
 
-Each row of tests/support/faults.py that can strike the service is made to happen while it runs (as the hub runs
+The rows of tests/support/faults.py the service runs (``faults.SERVICE``: one before its first student, one
+mid-class; every row of make grade: test_faults_grade.py) are made to happen while it runs (as the hub runs
 it: ``python -m coursekit.service``) on a copy of one released course with an exchange of its own. A student
 submits; the service must say WAITING with the row's cause (its log and ``service status``), release nothing and
 write no grade; once the row is repaired, within the back-off, that submission is graded and its feedback released,
@@ -24,7 +25,7 @@ from support import service_tools as st
 from support.course_tools import POINTS, gradebook_comments, gradebook_scores, released
 from support.mistakes import BY_NAME, submission
 
-ROWS = [row for row in faults.ROWS if row.service]
+ROWS = [row for row in faults.ROWS if row.name in faults.SERVICE]
 FIRST, SECOND = "ok_dot", "bug_no_scale"  # the mid-class rows' first student passes; the second meets the fault
 
 
@@ -95,3 +96,7 @@ def test_is_a_fault_nobodys_feedback_and_the_submission_graded_after_the_repair(
         assert service.process.poll() is None  # it waited; it never gave up
         assert gradebook_scores(sc.course, sent.student, url) == pytest.approx(points(sent.student), abs=1e-9)
         assert "NOT GRADED" not in sc.log()
+
+
+def test_does_the_service_run_a_row_before_its_first_student_and_one_mid_class():
+    assert sorted(row.mid_class for row in ROWS) == [False, True] and all(row.service for row in ROWS)

@@ -1,4 +1,4 @@
-"""Does the whole course loop work on the hub, in a real browser?
+"""Does the whole course loop work on the hub, in a real browser: one walk of an instructor and two students?
 
 One hub (autograde/hub) with an instructor and two students, each their own Unix user. In
 Chromium: the instructor opens the formgrader inside JupyterLab (blank under JupyterHub >= 4.1
@@ -13,31 +13,60 @@ Then, on the class the loop graded, the instructor's other documented commands (
 as written into a JupyterLab terminal of their own server (the terminals API and its websocket, their own
 token): the commands found on PATH, ``nbgrader autograde`` for one student (the mistake table's points
 again), ``make report`` (the class report in ``~/course/reports/``).
+
+Then the grading service, which started paused so that the loop above grades by hand, is resumed by the instructor
+(their own command, as their Unix user). The second student, still logged in, types a softmax without the max
+subtraction (a row of the mistake table) and presses Submit: their Lab's notification must say their score, with the
+page already fetched; its button opens it (the failed hidden checks, the diagnosis naming ``student_softmax``, the
+written answers pending). The instructor marks and releases again: the same notification says the new score and the
+open tab shows it. One policy case (a deadline passed: the notice, then the feedback once the policy is put back);
+and JupyterHub runs the service as a managed one, which it starts again when it ends. Every other policy, a killed
+service, a second assignment and the English edition: tests/integration/test_service.py, test_any_assignment.py,
+tests/unit/test_service_scheduler.py and test_labextension.py.
 """
 import csv
+import os
 import pathlib
+import pwd
 import re
 import shutil
 
 import pytest
 
 from coursekit.plugins.pending import PENDING
-from support.course_tools import ASSIGNMENT, POINTS, gradebook_scores
+from coursekit.service import student_status
+from hub import launch
+from support.course_tools import ASSIGNMENT, POINTS, gradebook_scores, released
 from support.hub_page import (
     LONG,
     assignment_list_button,
     feedback_stamps,
     fresh_lab,
     log_in,
+    notification,
+    notification_text,
     open_feedback,
     open_from_nbgrader_menu,
+    open_from_notification,
     shot,
     type_code,
 )
 from support.hub_terminal import COURSE_FOLDER, Terminal, make_grade, nbgrader_autograde
-from support.hub_tools import ARTEFACTS, CLASS, start_over
+from support.hub_tools import (
+    ARTEFACTS,
+    CLASS,
+    as_user,
+    grading_policy,
+    instructor_nbgrader,
+    loop_by_cli,
+    mark_written_answers,
+    newest_submission,
+    start_over,
+    student_submits,
+)
 from support.lab_page import validation_words
 from support.mistakes import BY_NAME
+from support.service_tools import wait_for
 
 IMPLEMENTATIONS = {kind: BY_NAME[mistake].code for kind, mistake in CLASS.items()}
 # What TEST 4 prints for a student whose attention scores deviate (attnkit.diagnose via the master).
@@ -62,18 +91,19 @@ def hub(hub_browser, course_hub_plan):
     return course_hub_plan
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def sessions(hub_browser):
-    """``log_in(plan, user)`` opens a user's browser session; each page's last state is kept as a screenshot."""
-    opened = []
+    """``sessions(plan, user)``: the user's browser session, logged in once for the whole walk; each page's last
+    state is kept as a screenshot."""
+    opened = {}
 
     def open_session(plan, user):
-        page = log_in(hub_browser, plan, user)
-        opened.append((user, page))
-        return page
+        if user not in opened:
+            opened[user] = log_in(hub_browser, plan, user)
+        return opened[user]
 
     yield open_session
-    for user, page in opened:
+    for user, page in opened.items():
         shot(page, f"last_{user.split('-', 1)[1]}")
         page.context.close()
 
@@ -225,3 +255,153 @@ def test_does_make_report_in_the_terminal_write_the_class_report_into_the_course
         rows = {row["student"]: row for row in csv.DictReader(handle)}
     reported = {s: {g: float(rows[s][f"{g}_auto"]) for g in POINTS} for s in graded.students if s in rows}
     assert reported == expected_points(graded)
+
+
+# ---------- the grading service: feedback on Submit, with nobody else acting ----------
+
+BUG = BY_NAME["bug_softmax_no_max"]
+BUG_DIAGNOSIS = "最先偏离参考实现的是 student_softmax"
+FEEDBACK_WAIT = 180_000  # ms: grading plus feedback on busy cores; idle it is a few seconds
+READY = r"^反馈已就绪：([\d.]+) / ([\d.]+) 分(，(\d+) 道书面题待批改)?$"
+RECEIVED = r"^已收到你 .+ 的提交，正在评分…$"
+
+
+def _service_pid(course: pathlib.Path) -> int:
+    path = course / "grading-service" / "service.pid"
+    text = path.read_text().strip() if path.exists() else ""
+    return int(text) if text and pathlib.Path(f"/proc/{text}").exists() else 0
+
+
+def _instructor_uid(plan) -> int:
+    return pwd.getpwnam(plan.instructor).pw_uid
+
+
+def _service_command(plan, action):
+    done = as_user(plan, plan.instructor, plan.python, "-m", "coursekit.service", action, cwd=plan.course_dir())
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def service(course_hub_plan):
+    """The session hub with its grading service resumed by the instructor; the service's pid."""
+    plan = course_hub_plan
+    course = plan.course_dir()
+    if not (pathlib.Path(plan.exchange) / plan.course_id / "outbound" / ASSIGNMENT).exists():
+        loop_by_cli(plan, until="collect")  # alone, without test_hub.py: release and a first submission
+    pid = wait_for(lambda: _service_pid(course), 90, "the hub's grading service")
+    assert os.stat(f"/proc/{pid}").st_uid == _instructor_uid(plan)  # the instructor's, not root's
+    name = plan.students[-1]  # the module's student: what they submitted before is done first, so that no late
+    try:                       # notice about it is taken for a test's
+        stamp = newest_submission(plan, name)[0]
+    except ValueError:  # nothing submitted
+        stamp = None
+    graded = course / "autograded" / name / ASSIGNMENT / "timestamp.txt"  # by make grade, while the service was paused:
+    done_by_hand = graded.exists() and graded.read_text().strip() == stamp  # the service leaves it and says nothing
+    assert "resumed" in _service_command(plan, "resume")
+    if stamp is None or done_by_hand:
+        return pid
+    wait_for(lambda: getattr(_status(plan, name, stamp), "state", None) in (student_status.RELEASED,
+                                                                            student_status.WAITING),
+             FEEDBACK_WAIT / 1000, f"the service's last word on {name}'s submission of {stamp}")
+    return pid
+
+
+@pytest.fixture(scope="module")
+def student(course_hub_plan, service, sessions):
+    """(name, page): the last student, logged in (since the loop above, when it ran), their Lab open from here on."""
+    name = course_hub_plan.students[-1]
+    page = sessions(course_hub_plan, name)
+    fresh_lab(page)  # whatever the loop left open in front
+    return name, page
+
+
+def _submissions(page) -> int:
+    return page.locator("#submitted_assignments_list .list_item", has_text=ASSIGNMENT).count()
+
+
+def _submit_in_lab(plan, name, page) -> str:
+    """Submit in the Assignment List, as the student does; the submission's timestamp."""
+    open_from_nbgrader_menu(page, "Assignment List")
+    submit = assignment_list_button(page, "fetched", "Submit")
+    submit.wait_for()
+    before = _submissions(page)
+    submit.click()
+    page.wait_for_function(
+        "n => document.querySelectorAll('#submitted_assignments_list .list_item').length > n", arg=before)
+    notification(page, RECEIVED, FEEDBACK_WAIT)  # this submission's notice: an earlier "ready" becomes "grading…"
+    return newest_submission(plan, name)[0]
+
+
+def _ready(toast) -> tuple:
+    """(score, max score, pending answers) of a "feedback ready" notification."""
+    shown = re.fullmatch(READY, notification_text(toast))
+    assert shown, notification_text(toast)
+    return float(shown.group(1)), float(shown.group(2)), int(shown.group(4) or 0)
+
+
+def test_does_a_student_get_feedback_after_submit_with_nobody_else_acting(course_hub_plan, student):
+    """Submit, then only wait: the notification says the score (the page already fetched); its button opens it."""
+    plan, (name, page) = course_hub_plan, student
+    type_code(plan, name, BUG.code, over=released(plan.course_dir()))  # retyped from the start
+    stamp = _submit_in_lab(plan, name, page)
+    shot(page, "service_submitted")
+    toast = notification(page, READY, FEEDBACK_WAIT)
+    shot(page, "service_notified")
+    score, max_score, pending = _ready(toast)
+    assert score == pytest.approx(sum(BUG.points)) and pending > 0
+    assert (pathlib.Path(plan.homes[name]) / ASSIGNMENT / "feedback" / stamp / f"{ASSIGNMENT}.html").exists()
+    text = open_from_notification(toast, page, "service_feedback")
+    assert re.search(rf"目前得分 {score:g} / {max_score:g} 分；其中 {pending} 道书面题", text), text[:2000]
+    assert re.search(r"\[FAIL\] 隐藏检查 \d+:", text), "no failed hidden check on the page"
+    assert BUG_DIAGNOSIS in text
+    assert f"思考题 1：{PENDING}" in text  # answered, not yet marked: pending, not 0
+
+
+def _status(plan, name, stamp) -> student_status.FeedbackStatus:
+    """What the service published for that submission (read as root; the student's server reads the same)."""
+    cache = pathlib.Path(plan.homes[name]) / ".local/share/jupyter/nbgrader_cache" / plan.course_id
+    secret = (cache / f"{name}+{ASSIGNMENT}+{stamp}" / "submission_secret.txt").read_text()
+    return student_status.read(plan.exchange, plan.course_id, secret)
+
+
+def test_does_the_instructors_release_after_marking_reach_the_student_with_the_marked_scores(course_hub_plan, student):
+    """Marked, generated and released again by the instructor's nbgrader: the same notification now says the
+    new score with nothing pending, and its button shows it in the tab already open (read again, not stale)."""
+    plan, (name, page) = course_hub_plan, student
+    before = _status(plan, name, newest_submission(plan, name)[0])  # what the first notification said
+    added = mark_written_answers(plan, name)
+    assert added > 0 and before.pending > 0
+    for step in ("generate_feedback", "release_feedback"):
+        done = instructor_nbgrader(plan, step, ASSIGNMENT, "--student", name, *(["--force"] if step[0] == "g" else []))
+        assert done.returncode == 0, done.stderr[-2000:]
+    new = before.score + added
+    toast = notification(page, rf"^反馈已就绪：{new:g} / {before.max_score:g} 分$", FEEDBACK_WAIT)
+    viewers = page.locator(".jp-HTMLViewer").count()
+    text = open_from_notification(toast, page, "service_feedback_marked",
+                                  shows=f"目前得分 {new:g} / {before.max_score:g} 分")
+    assert PENDING not in text.split("思考题 1")[0]
+    assert page.locator(".jp-HTMLViewer").count() == viewers
+
+
+def test_is_the_student_told_why_automatic_feedback_will_not_come(course_hub_plan, student):
+    """A submission after the deadline: the notice, in the student's words; the policy put back, the held feedback
+    comes by itself, as a notification (cooldown and attempts, and each notice's words: test_service.py,
+    tests/unit/test_service_scheduler.py and test_labextension.py)."""
+    plan, (name, page) = course_hub_plan, student
+    with grading_policy(plan, deadlines={ASSIGNMENT: "2000-01-01 00:00:00+00:00"}):
+        stamp = student_submits(plan, name)
+        notification(page, r"^已过截止时间：这次提交不再自动反馈，由老师批改后发布$", FEEDBACK_WAIT)
+        shot(page, "service_notice_deadline")
+    notification(page, READY, FEEDBACK_WAIT)
+    assert _status(plan, name, stamp).state == student_status.RELEASED
+
+
+def test_does_jupyterhub_run_the_service_as_a_managed_one_it_restarts(course_hub_plan):
+    """The hub starts the service itself (a managed service: a command JupyterHub runs, and starts again when it
+    ends, at its next look), as the instructor; a service killed mid-job loses nothing: test_service.py."""
+    plan = course_hub_plan
+    service = launch.api(plan, "services/grading-service")
+    assert "coursekit.service" in service["command"] and "run" in service["command"], service
+    pid = _service_pid(plan.course_dir())
+    assert pid and service["pid"] == pid and os.stat(f"/proc/{pid}").st_uid == _instructor_uid(plan)

@@ -1,8 +1,9 @@
 """The fault table: what the machine can do wrong while a class is graded, made to happen for real.
 
 Each row is one infrastructure fault (coursekit.faults): how to cause it on a real course, how to
-repair it, and what the instructor must be told. tests/integration/test_faults.py runs every row
-through the real ``make grade`` (``python -m coursekit.grading``) and the real grading service
+repair it, and what the instructor must be told. tests/integration/test_faults_grade.py runs every row
+of ``make grade`` through the real ``make grade`` (``python -m coursekit.grading``), and
+tests/integration/test_faults_service.py the rows of :data:`SERVICE` through the real grading service
 (``python -m coursekit.service``) and checks the same things of each: nobody got a grade, a comment
 or feedback from it; the one line names the cause; the exit status (or the service's status) says
 "the machine's"; after the repair, a run grades everyone exactly as a class without the fault.
@@ -225,6 +226,11 @@ class PostgresStopped(Row):
 
 ROWS = (TemplateDiesAtStart(), BubblewrapRefuses(), GraderUnreadable(), GraderRemoved(), DiskFull(),
         WorkerKilled(), ExchangeUnreadable(), PostgresStopped())
+# The rows the real grading service runs (its wiring: WAITING with the cause, the retry, nothing released, the
+# submission graded after the repair): one before its first student (the exchange, which only the service reads)
+# and one mid-class. Which kind each fault is, the service's decision included: tests/unit/test_faults.py and
+# test_service_scheduler.py.
+SERVICE = ("exchange_unreadable", "disk_full")
 
 
 def copy_without_generated(course: pathlib.Path, dest: pathlib.Path) -> pathlib.Path:
