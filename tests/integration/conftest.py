@@ -7,7 +7,7 @@ import pytest
 
 from coursekit.sandbox import missing_tool
 from support import lab_page, setup_clock
-from support.classes import grade_both
+from support.classes import generated_course, grade_both
 from support.hub_tools import course_hub, require_hub_machine, spawn_servers
 
 
@@ -24,7 +24,15 @@ def bystanders():
 
 
 @pytest.fixture(scope="session")
-def graded_classes(request, tmp_path_factory, bystanders):
+def generated(request, tmp_path_factory):
+    """The chapter's course generated once per worker (release/ and the gradebook's rows), never changed: a test
+    works on a copy (``support.classes.copy_generated``)."""
+    with setup_clock.timed(request, "a generated course"):
+        return generated_course(tmp_path_factory.mktemp("generated"))
+
+
+@pytest.fixture(scope="session")
+def graded_classes(request, tmp_path_factory, bystanders, generated):
     """(shared, serial): the whole table by `make grade`, a few of it by one serial `nbgrader autograde`.
 
     Every kernel in the sandbox: without bubblewrap these tests skip with the line saying what to
@@ -35,8 +43,8 @@ def graded_classes(request, tmp_path_factory, bystanders):
         pytest.fail(problem)
     if problem:
         pytest.skip(problem)
-    with setup_clock.timed(request, "graded classes (generated once, then both graded side by side)"):
-        shared, serial = grade_both(tmp_path_factory.mktemp("classes"))
+    with setup_clock.timed(request, "graded classes (both graded side by side)"):
+        shared, serial = grade_both(tmp_path_factory.mktemp("classes"), generated)
     setup_clock.record(request, f"  of which make grade of the shared class ({len(shared.expected)} notebooks)",
                        shared.seconds)
     setup_clock.record(request, f"  of which serial nbgrader autograde ({len(serial.expected)} notebooks)",

@@ -18,7 +18,7 @@ import pytest
 
 from coursekit.sandbox import forkserver
 from support import faults
-from support.classes import generated_course, make_grade
+from support.classes import copy_generated, make_grade
 from support.course_tools import ASSIGNMENT, POINTS, gradebook_comments, gradebook_scores, isolated_env, released
 from support.mistakes import MISTAKES, mistake_notebook
 from support import grade_output
@@ -29,9 +29,9 @@ ROWS = [row for row in faults.ROWS if row.grade]
 
 
 @pytest.fixture(scope="module")
-def generated(tmp_path_factory):
+def submitted(generated, tmp_path_factory):
     """A generated course with CLASS submitted (as nbgrader collect leaves them), never graded."""
-    course = generated_course(tmp_path_factory.mktemp("faults"))
+    course = copy_generated(generated, tmp_path_factory.mktemp("faults") / "course")
     release = released(course)
     for mistake in MISTAKES:
         if mistake.name in CLASS:
@@ -74,10 +74,10 @@ def comments(course, student, env):
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[row.name for row in ROWS])
-def test_is_a_fault_nobodys_grade_and_the_class_graded_after_the_repair(row, generated, tmp_path):
+def test_is_a_fault_nobodys_grade_and_the_class_graded_after_the_repair(row, submitted, tmp_path):
     if row.needs_root and os.geteuid() != 0:
         pytest.skip(f"{row.name} needs root (mount, or a kernel uid other than the grader's)")
-    course = faults.copy_without_generated(generated, tmp_path / "course")
+    course = faults.copy_without_generated(submitted, tmp_path / "course")
     with contextlib.ExitStack() as stack:
         env = row.prepare(course, isolated_env(tmp_path / "home"), stack)
         with row.inject(course, env) as faulty:

@@ -30,11 +30,11 @@ FIRST, SECOND = "ok_dot", "bug_no_scale"  # the mid-class rows' first student pa
 
 
 @pytest.fixture(scope="module")
-def prepared(tmp_path_factory):
+def prepared(tmp_path_factory, generated):
     """One course, generated and released into its exchange: each row works on a copy of both."""
     if missing_tool():
         pytest.skip(missing_tool())
-    return st.service_course(tmp_path_factory.mktemp("service-faults"))
+    return st.service_course(tmp_path_factory.mktemp("service-faults"), generated=generated)
 
 
 def copy_of(sc: st.ServiceCourse, dest) -> st.ServiceCourse:

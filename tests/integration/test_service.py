@@ -30,11 +30,11 @@ INVALID = next(case for case in CASES if case.name == "c_invalid_json")
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory):
+def course(tmp_path_factory, generated):
     problem = missing_tool()
     if problem:
         pytest.skip(problem)
-    sc = st.service_course(tmp_path_factory.mktemp("service"))
+    sc = st.service_course(tmp_path_factory.mktemp("service"), generated=generated)
     sc.configure(cooldown=COOLDOWN, max_attempts=MAX_ATTEMPTS)
     return sc
 

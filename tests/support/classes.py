@@ -120,19 +120,22 @@ def submit(course, rows, assignment=ASSIGNMENT) -> None:
 
 
 def generated_course(root: pathlib.Path) -> pathlib.Path:
-    """A course copy in ``root``/course with the assignment generated (release/ and the gradebook's rows)."""
+    """A course copy in ``root``/course with the assignment generated (release/ and the gradebook's rows). The
+    integration tier makes one per worker (the ``generated`` fixture) and copies it: :func:`copy_generated`."""
     course, env = course_copy(root), isolated_env(root / "home", ATTN_TIMEOUT=TIMEOUT)
     generated = run_nbgrader("generate_assignment", ASSIGNMENT, cwd=course, env=env)
     assert generated.returncode == 0, generated.stderr[-3000:]
     return course
 
 
-def _course(root: pathlib.Path, rows, generated=None):
-    """The class's course: a copy of ``generated`` (one generate_assignment for several classes) or its own."""
-    if generated is None:
-        course = generated_course(root)
-    else:
-        course = pathlib.Path(shutil.copytree(generated, root / "course", symlinks=True))
+def copy_generated(generated: pathlib.Path, dest: pathlib.Path) -> pathlib.Path:
+    """A copy of the generated course ``generated`` (:func:`generated_course`) at ``dest``, for a test to change."""
+    return pathlib.Path(shutil.copytree(generated, dest, symlinks=True))
+
+
+def _course(root: pathlib.Path, rows, generated):
+    """The class's course: a copy of ``generated``, ``rows`` submitted."""
+    course = copy_generated(generated, root / "course")
     submit(course, rows)
     return course, isolated_env(root / "home", ATTN_TIMEOUT=TIMEOUT)
 
@@ -168,7 +171,7 @@ def make_grade(course, env, *args, timeout=900) -> subprocess.CompletedProcess:
                           cwd=course, env=env, capture_output=True, text=True, timeout=timeout)
 
 
-def grade_shared_class(root, generated=None) -> GradedClass:
+def grade_shared_class(root, generated) -> GradedClass:
     """Every row, graded by ``make grade`` with two workers; ``absent`` on the roster; everyone's feedback. The rows
     of :data:`FEEDBACK_ENGLISH` again in the English edition (its own assignment, generated here), graded by the same
     ``make grade``, and their feedback."""
@@ -185,7 +188,7 @@ def grade_shared_class(root, generated=None) -> GradedClass:
     return dataclasses.replace(graded, english={name: points for name, _, points, _, _ in english})
 
 
-def grade_serial_class(root, generated=None) -> GradedClass:
+def grade_serial_class(root, generated) -> GradedClass:
     """The rows of :data:`SERIAL`, graded by ONE ``nbgrader autograde``; everyone's feedback.
 
     nbgrader's own command, one student after another in one process, where ``make grade`` runs
@@ -197,10 +200,9 @@ def grade_serial_class(root, generated=None) -> GradedClass:
     return _graded(course, env, rows, lambda: run_nbgrader("autograde", ASSIGNMENT, cwd=course, env=env))
 
 
-def grade_both(root):
-    """(shared, serial), graded side by side: two independent courses, copies of one generated course."""
+def grade_both(root, generated):
+    """(shared, serial), graded side by side: two independent courses, copies of the generated course ``generated``."""
     root = pathlib.Path(root)
-    generated = generated_course(root / "generated")  # once, copied into both
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         shared = pool.submit(grade_shared_class, root / "shared", generated)
         serial = pool.submit(grade_serial_class, root / "serial", generated)

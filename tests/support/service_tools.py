@@ -12,6 +12,7 @@ import dataclasses
 import os
 import pathlib
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -53,28 +54,33 @@ class ServiceCourse:
         return [line for line in self.log().splitlines() if f"  {student}  " in line]
 
 
-def service_course(tmp_path, timeout="10", env_extra=None) -> ServiceCourse:
+def service_course(tmp_path, timeout="10", env_extra=None, generated=None) -> ServiceCourse:
     """A course copy, its assignment generated and released into an exchange of its own (``env_extra``: more of the
-    environment every command of it gets, e.g. ``DB_URL``)."""
+    environment every command of it gets, e.g. ``DB_URL``; ``generated``: a generated course to copy, which then
+    needs only the release)."""
     tmp_path = pathlib.Path(tmp_path)
     exchange = tmp_path / "exchange"
     exchange.mkdir()
     env = isolated_env(tmp_path / "home", ATTN_TIMEOUT=timeout, ATTN_EXCHANGE=str(exchange), ATTN_COURSE_ID=COURSE_ID,
                        **(env_extra or {}))
-    course = course_copy(tmp_path)
-    generate_and_release(course, env, ASSIGNMENT)
+    if generated is None:
+        course = course_copy(tmp_path)
+        generate_and_release(course, env, ASSIGNMENT)
+    else:
+        course = pathlib.Path(shutil.copytree(generated, tmp_path / "course", symlinks=True))
+        generate_and_release(course, env, ASSIGNMENT, steps=("release_assignment",))
     return ServiceCourse(course, exchange, env, tmp_path / "students")
 
 
-def generate_and_release(course, env, *assignments) -> None:
-    """``nbgrader generate_assignment`` and ``release_assignment`` of each assignment, in one process (nbgrader's
-    own API: one start-up for all of them)."""
-    done = subprocess.run([sys.executable, "-c", _GENERATE_AND_RELEASE, *assignments], cwd=course,
+def generate_and_release(course, env, *assignments, steps=("generate_assignment", "release_assignment")) -> None:
+    """``nbgrader generate_assignment`` and ``release_assignment`` (or only ``steps``) of each assignment, in one
+    process (nbgrader's own API: one start-up for all of them)."""
+    done = subprocess.run([sys.executable, "-c", _GENERATE_AND_RELEASE, ",".join(steps), *assignments], cwd=course,
                           env=alembic_env(env), capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:] + done.stdout[-3000:]
 
 
-# nbgrader generate_assignment + release_assignment in one process (nbgrader's own API: half the start-up)
+# nbgrader's steps (generate_assignment, release_assignment) in one process (nbgrader's own API: half the start-up)
 _GENERATE_AND_RELEASE = """
 import sys
 from nbgrader.apps.api import NbGraderAPI
@@ -82,11 +88,11 @@ from nbgrader.coursedir import CourseDirectory
 from traitlets.config.loader import PyFileConfigLoader
 config = PyFileConfigLoader("nbgrader_config.py", path=".").load_config()
 api = NbGraderAPI(CourseDirectory(config=config), config=config)
-for assignment in sys.argv[1:]:
-    for step in (api.generate_assignment, api.release_assignment):
-        result = step(assignment)
+for assignment in sys.argv[2:]:
+    for step in sys.argv[1].split(","):
+        result = getattr(api, step)(assignment)
         if not result["success"]:
-            sys.exit(f"{step.__name__} {assignment}: " + result.get("error", "") + result.get("log", ""))
+            sys.exit(f"{step} {assignment}: " + result.get("error", "") + result.get("log", ""))
 """
 
 
