@@ -59,6 +59,7 @@ class CellRecord:
     reason: str = ""
     checks: tuple = field(default=())    # Check
     findings: tuple = field(default=())  # FindingRecord
+    seed: str = ""                       # what the grader drew this submission's hidden inputs from
 
     def __post_init__(self):
         if self.status not in STATUSES:
@@ -85,7 +86,8 @@ class CellRecord:
                        tuple(Check(str(c["id"]), bool(c["visible"]), str(c.get("description", "")),
                                    bool(c["passed"])) for c in data.get("checks", ())),
                        tuple(FindingRecord(str(f["stage"]), str(f["bug"]), str(f.get("probe", "")),
-                                           str(f.get("message", ""))) for f in data.get("findings", ())))
+                                           str(f.get("message", ""))) for f in data.get("findings", ())),
+                       str(data.get("seed", "")))
         except (KeyError, TypeError) as exc:
             raise ValueError(f"{where}: grading record lacks or mistypes {exc}") from None
 

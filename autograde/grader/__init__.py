@@ -15,10 +15,12 @@ process reads from the notebook's ``metadata.edition.language``). Nothing raised
 traceback.
 
 * :mod:`.checks` — the hidden checks of each test cell (generalisations of the lab's visible ones);
+* :mod:`.inputs` — their inputs, drawn from the submission's seed (never the same for two submissions);
 * :mod:`.oracle` — the pure-Python reference the hidden checks compare against (independent of attnkit);
 * :mod:`.outcome` — a cell's verdict as a record, and the lines the feedback shows, in each language.
 """
 import contextlib
+import dataclasses
 import io
 import traceback
 import warnings
@@ -34,8 +36,10 @@ __all__ = ["HANDLES", "grade", "evaluate"]
 HANDLES = tuple(test.grade_id for test in gradecell.TEST_CELLS)  # the test cells this grader grades
 
 
-def grade(grade_id: str, functions, lang: str = "zh") -> dict:
-    """Grade the test cell ``grade_id``: ``{"points", "text", "data"}`` (``data``: the record, by its MIME type)."""
+def grade(grade_id: str, functions, lang: str, seed: str) -> dict:
+    """Grade the test cell ``grade_id``: ``{"points", "text", "data"}`` (``data``: the record, by its MIME type).
+    ``seed``: the submission's (:mod:`coursekit.seeds`), which the hidden checks draw their inputs from and the
+    record keeps, so that a disputed grade can be replayed."""
     test = next(test for test in gradecell.TEST_CELLS if test.grade_id == grade_id)
     lang = lang if lang in language.LANGUAGES else language.DEFAULT  # the worker's word, but never a KeyError
     fns = tuple(functions.function(lab.ROLE[stage]) for stage in test.stages)
@@ -43,22 +47,23 @@ def grade(grade_id: str, functions, lang: str = "zh") -> dict:
     try:
         with contextlib.redirect_stderr(io.StringIO()), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            cell, shown = evaluate(test, fns, functions, lang)
+            cell, shown = evaluate(test, fns, functions, lang, checks.Inputs(seed))
     except KeyboardInterrupt:  # a function ran out of the cell's time: it is not called again
         cell = outcome.failed(test, record.TIMEOUT, outcome.reason("timeout", lang))
     except BaseException as exc:  # noqa: B036 -- the kernel died, or the grader broke: the cell scores 0
         traceback.print_exc()  # the grader's log (only the instructor reads it)
         cell = outcome.failed(test, record.ERROR, outcome.reason("error", lang, name=type(exc).__name__))
+    cell = dataclasses.replace(cell, seed=seed)
     return {"points": float(cell.score), "text": shown + outcome.text(cell, lang) + "\n",
             "data": {record.MIME: cell.to_dict()}}
 
 
-def evaluate(test, fns: tuple, functions, lang: str):
+def evaluate(test, fns: tuple, functions, lang: str, inputs):
     """Every check of ``test`` (the lab's visible ones, then the hidden ones) and the verdict; what the cell shows."""
     if any(safecall.hung(fn) for fn in fns):
         return outcome.failed(test, record.TIMEOUT, outcome.reason("hung", lang)), ""
     shown, report = gradecell.render(test.number, fns, lang)
-    hidden = checks.run_checks(checks.HIDDEN[test.number], fns, lab.TOLERANCE)
+    hidden = checks.run_checks(checks.HIDDEN[test.number], fns, lab.TOLERANCE, inputs)
     if functions.limits:
         return outcome.failed(test, record.LIMIT, outcome.reason("limit", lang, codes=functions.limits)), shown
     if functions.forbidden:  # what it computed was attnkit's (or nothing): no diagnosis of the student's own code
