@@ -9,6 +9,7 @@ changed in Chinese and in English), as submitted notebooks; no gradebook, no ker
 import itertools
 import random
 
+import nbformat
 import pytest
 
 from coursekit.paths import ASSIGNMENT
@@ -112,3 +113,24 @@ def test_is_an_assignment_without_a_source_reported_as_not_compared(tmp_path):
     """No source/<assignment>/: nothing compared, and the reason names the folder?"""
     similarity = find_similar(tmp_path, "ps9", ["s1"], SIMILARITY_THRESHOLD)
     assert similarity.pairs == [] and str(tmp_path / "source" / "ps9") in similarity.problem
+
+
+def test_does_ps1_compare_only_what_its_students_wrote(tmp_path):
+    """nbgrader's docs course, its release made from the source with nbgrader's own stubs: the students who handed
+    it back untouched or with only a hostile cell added are in no pair; the two that share an answer are listed with
+    the cells where it lies?"""
+    from coursekit.plugins.stubs import AssignmentStubs
+    from support import ps1
+
+    ps1.add_source(tmp_path)
+    release = {name: AssignmentStubs().preprocess(nbformat.read(tmp_path / "source" / ps1.ASSIGNMENT / f"{name}.ipynb",
+                                                                as_version=4), {"nbgrader": {"assignment": "ps1"}})[0]
+               for name in ps1.NOTEBOOKS}
+    students = ps1.class_of(release)
+    for student, notebooks in students.items():
+        ps1.submit(tmp_path, student, notebooks)
+    similarity = find_similar(tmp_path, ps1.ASSIGNMENT, students, SIMILARITY_THRESHOLD)
+    assert similarity.students == len(students) and not similarity.problem
+    paired = {student for pair in similarity.pairs for student in (pair.first, pair.second)}
+    assert paired == {"ps1_correct", "ps1_wrong_squares"}  # sum_of_squares is the same in both
+    assert similarity.pairs[0].matches[0].cells == (("problem1", "squares"), ("problem1", "sum_of_squares"))

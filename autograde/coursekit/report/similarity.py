@@ -27,7 +27,7 @@ from .fingerprints import fingerprint
 from .solutions import CODE, TEXT, read_release, read_work
 
 __all__ = ["CODE_UNIT", "MIN_COMMON", "COMMON_SHARE", "LISTED", "Match", "Pair", "Similarity", "common_limit",
-           "unit_scores", "find_similar"]
+           "unit_scores", "unit_fingerprints", "find_similar"]
 
 CODE_UNIT = "code"      # the unit of a student's code; a written question's unit is its grade id
 MIN_COMMON, COMMON_SHARE = 5, 0.10  # held by more than max(5, 10 % of the class): common ground
@@ -117,16 +117,17 @@ def _given(release) -> dict:
             for kind, sources in release.given.items()}
 
 
-def _fingerprinted(similarity: Similarity, works: list, given: dict) -> dict:
-    """{unit: {student: {(notebook, grade_id): fingerprints}}}, each student's cells fingerprinted once, without
-    the lines of the cell as released and every fingerprint of what the release gave."""
-    units = {}
-    for work in works:
+def unit_fingerprints(similarity: Similarity, release) -> tuple:
+    """``(units, given)``: {unit: {student: {(notebook, grade_id): fingerprints}}}, each student's cells of
+    ``similarity.work`` fingerprinted once, without the lines of the cell as released and every fingerprint of
+    what the release gave; and {kind: those fingerprints of the release}."""
+    given, units = _given(release), {}
+    for work in similarity.work.values():
         for key, cell in work.cells.items():
             unit = CODE_UNIT if cell.kind == CODE else cell.grade_id
             found = fingerprint(cell.source, cell.kind, similarity.language, released=similarity.released[key])
             units.setdefault(unit, {}).setdefault(work.student, {})[key] = found.hashes - given[cell.kind]
-    return units
+    return units, given
 
 
 def _cells(similarity: Similarity, cells: dict, first: str, second: str, ignored: frozenset) -> tuple:
@@ -152,9 +153,8 @@ def _ranked(found: dict, units: dict, similarity: Similarity) -> list:
     return sorted(pairs, key=lambda p: (-p.score, p.first, p.second))
 
 
-def _compare(similarity: Similarity, works: list, release) -> None:
-    given = _given(release)
-    units = _fingerprinted(similarity, works, given)
+def _compare(similarity: Similarity, release) -> None:
+    units, given = unit_fingerprints(similarity, release)
     found = {}
     for unit, cells in units.items():
         held = {student: frozenset().union(*own.values()) for student, own in cells.items()}
@@ -179,5 +179,5 @@ def find_similar(course, assignment: str, students, threshold: float, config=Non
     similarity.students, similarity.limit = len(works), common_limit(len(works))
     similarity.work, similarity.language = {work.student: work for work in works}, release.language
     similarity.released = {(cell.notebook, cell.grade_id): cell.source for cell in release.cells}
-    _compare(similarity, works, release)
+    _compare(similarity, release)
     return similarity
