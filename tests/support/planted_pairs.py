@@ -279,21 +279,20 @@ def independent_answers(students: list) -> dict:
     return given
 
 
-def class_notebooks(release) -> dict:
+def class_notebooks(release, only=None) -> dict:
     """{student: notebook}: one student per row of the mistake table (some with an independent written answer),
-    and both sides of every planted row (``<name>_original``, ``<name>_copy``)."""
+    and both sides of every planted row (``<name>_original``, ``<name>_copy``); ``only``: just these students."""
+    wanted = (lambda student: True) if only is None else set(only).__contains__
     own = independent_answers([m.name for m in mistakes.MISTAKES])
     notebooks = {m.name: _typed(mistakes.mistake_notebook(release, m), answers=own.get(m.name))
-                 for m in mistakes.MISTAKES}
+                 for m in mistakes.MISTAKES if wanted(m.name)}
     ok = _table(*mistakes.OK)
     for row in PLANTED:
-        original, copied = row.students
-        if not row.student:
-            notebooks[original] = _typed(release, row.original)
-        notebooks[copied] = _typed(release, row.copy)
+        sides = dict(zip(row.students, (None if row.student else row.original, row.copy)))
+        notebooks.update({s: _typed(release, code) for s, code in sides.items() if code and wanted(s)})
     for row in PLANTED_ANSWERS:
-        for student, text in zip(row.students, (row.original, row.copy)):
-            notebooks[student] = _typed(release, ok, {row.question: text})
+        notebooks.update({s: _typed(release, ok, {row.question: text})
+                          for s, text in zip(row.students, (row.original, row.copy)) if wanted(s)})
     return notebooks
 
 

@@ -26,9 +26,8 @@ TIMES = {COPY.students[0]: datetime.datetime(2026, 12, 3, 9, 30, 5)}  # the grad
 def similarity(tmp_path_factory):
     course = tmp_path_factory.mktemp("four")
     release = mistakes.release()
-    notebooks = class_notebooks(release)
     write_course(course, release)
-    write_notebooks(course, {s: notebooks[s] for s in STUDENTS}, stage="submitted")
+    write_notebooks(course, class_notebooks(release, only=STUDENTS), stage="submitted")
     (course / "submitted" / COPY.students[1] / ASSIGNMENT / "timestamp.txt").write_text("2026-12-03 09:41:00 UTC")
     return find_similar(course, ASSIGNMENT, STUDENTS, SIMILARITY_THRESHOLD)
 

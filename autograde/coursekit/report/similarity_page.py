@@ -70,6 +70,7 @@ PAGE_CSS = CSS + """
 .side { display: grid; grid-template-columns: 1fr 1fr; gap: 1em; margin-bottom: 1.5em; }
 .side pre { white-space: pre-wrap; word-break: break-word; background: #f8f8f8; border: 1px solid #ddd;
             padding: .6em; margin: .3em 0; font-size: .85em; }
+.side pre.answer { font-family: inherit; font-size: .95em; }
 mark { background: #ffd54f; padding: 0 1px; }
 """
 
@@ -93,10 +94,14 @@ def submitted_at(student: str, timestamps: dict, similarity) -> str:
     return work.timestamp if work is not None else ""
 
 
+def _unit(match, text: dict) -> str:
+    """``代码`` / ``书面题 q_think1_scale``: what a match is about."""
+    return text["code"] if match.unit == CODE_UNIT else text["written"].format(question=match.unit)
+
+
 def _where(pair, text: dict) -> str:
     """What the pair shares, by unit: ``代码 0.62; 书面题 q_think1_scale 0.55``."""
-    return "; ".join(f"{text['code'] if m.unit == CODE_UNIT else text['written'].format(question=m.unit)} "
-                     f"{m.score:.2f}" for m in pair.matches)
+    return "; ".join(f"{_unit(m, text)} {m.score:.2f}" for m in pair.matches)
 
 
 def _rows(similarity, timestamps: dict, text: dict) -> list:
@@ -147,7 +152,8 @@ def _side_by_side(key: tuple, unit: str, pair, similarity, text: dict) -> str:
     else:
         shown = [_e(cell.source) if cell else _e(text["missing"]) for cell in cells]
     heading = f"<h3><code>{_e(key[1])}</code> <small>{_e(key[0])}.ipynb</small></h3>"
-    return heading + "<div class='side'>" + "".join(f"<pre>{part}</pre>" for part in shown) + "</div>"
+    kind = "code" if unit == CODE_UNIT else "answer"
+    return heading + "<div class='side'>" + "".join(f"<pre class='{kind}'>{part}</pre>" for part in shown) + "</div>"
 
 
 def _pair_page(pair, similarity, timestamps: dict, lang: str) -> str:
@@ -158,8 +164,7 @@ def _pair_page(pair, similarity, timestamps: dict, lang: str) -> str:
     parts = [f"<p><a href='../index.html'>{_e(text['back'])}</a></p><h1>{_e(title)}</h1>",
              f"<p class='warn'>{_e(text['caveat'])}</p>", who, f"<p>{_e(text['legend'])}</p>"]
     for match in pair.matches:
-        unit = text["code"] if match.unit == CODE_UNIT else text["written"].format(question=match.unit)
-        parts.append(f"<h2>{_e(unit)} · {_e(text['score'].format(score=f'{match.score:.2f}'))}</h2>")
+        parts.append(f"<h2>{_e(_unit(match, text))} · {_e(text['score'].format(score=f'{match.score:.2f}'))}</h2>")
         parts += [_side_by_side(key, match.unit, pair, similarity, text) for key in match.cells]
     return (f"<!DOCTYPE html><html lang='{PAGE[lang]['html_lang']}'><head><meta charset='utf-8'>"
             f"<link rel='icon' href='data:,'><title>{_e(title)}</title><style>{PAGE_CSS}</style></head>"
