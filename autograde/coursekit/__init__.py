@@ -18,6 +18,7 @@
   :mod:`coursekit.gradebook` (the one
   rule that picks the gradebook), :mod:`coursekit.record` (a grader's record of one test cell),
   :mod:`coursekit.autograded` (what an autograded notebook says beyond its scores),
+  :mod:`coursekit.student_files` (a file a student wrote, read as data that may be hostile),
   :mod:`coursekit.faults` (a failure of the machine is nobody's grade) and :mod:`coursekit.canary`
   (the untouched release graded first: does grading work here?); :mod:`coursekit.export` keeps the
   per-cell export's documented name.

@@ -49,10 +49,11 @@ import os
 import pathlib
 from dataclasses import dataclass
 
-from traitlets import Dict, TraitError, Unicode, validate
+from traitlets import Dict, Float, TraitError, Unicode, validate
 from traitlets.config import Configurable
 
 from .language import DEFAULT, checked
+from .settings import SIMILARITY_THRESHOLD, checked_threshold
 
 __all__ = ["CourseKit", "Assignment", "Plain", "World", "assignment_of", "for_notebook_folder", "world_of",
            "editions_of", "edition_in", "one_work", "default_assignments"]
@@ -71,10 +72,21 @@ class CourseKit(Configurable):
                                               "marking page): 'zh' or 'en'. Students read their notebook's "
                                               "language whatever this says.").tag(config=True)
 
+    similarity_threshold = Float(SIMILARITY_THRESHOLD, help="The class report flags two students whose work scores "
+                                 "at least this alike (0 to 1: the share of their own work they have in common and "
+                                 "few classmates have). A reason to look, not proof.").tag(config=True)
+
     @validate("language")
     def _known_language(self, proposal):
         try:
             return checked(proposal["value"], "c.CourseKit.language")
+        except ValueError as error:
+            raise TraitError(str(error)) from None
+
+    @validate("similarity_threshold")
+    def _a_share(self, proposal):
+        try:
+            return checked_threshold(proposal["value"])
         except ValueError as error:
             raise TraitError(str(error)) from None
 

@@ -14,10 +14,14 @@ from traitlets.config.loader import PyFileConfigLoader
 from .language import DEFAULT, checked
 from .paths import CONFIG_FILE
 
-__all__ = ["CourseSettings", "course_settings", "course_config", "config_section", "course_language",
-           "sandbox_default", "switched_on"]
+__all__ = ["SIMILARITY_THRESHOLD", "CourseSettings", "course_settings", "course_config", "config_section",
+           "course_language", "similarity_threshold", "checked_threshold", "sandbox_default", "switched_on"]
 
 DEFAULT_COURSE_ID = "default_course"  # nbgrader's Gradebook's course when a config names none (tests/unit/test_upstream.py)
+# c.CourseKit.similarity_threshold: a pair of students scoring at least this is flagged in the class report
+# (coursekit.report.similarity). The middle of the gap measured on tests/support/planted_pairs.py: every planted
+# copy scores 0.49 or more, no pair of independent work more than 0.35.
+SIMILARITY_THRESHOLD = 0.42
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,7 @@ class CourseSettings:
     exchange: str   # "" when the config names no exchange root
     sandbox: bool = True  # grading kernels run in the sandbox (GradingKernelManager.sandbox, else ATTN_SANDBOX)
     language: str = DEFAULT  # what the instructor's tools speak (c.CourseKit.language): report, marking page, make grade
+    similarity_threshold: float = SIMILARITY_THRESHOLD  # c.CourseKit.similarity_threshold: from it, a pair is flagged
 
 
 def switched_on(variable: str) -> bool:
@@ -62,13 +67,32 @@ def course_settings(course) -> CourseSettings:
     kernel = config.get("GradingKernelManager", {})
     return CourseSettings(str(directory.get("course_id", DEFAULT_COURSE_ID)), str(directory.get("db_url", "")),
                           str(exchange.get("root", "")), bool(kernel.get("sandbox", sandbox_default())),
-                          _language(course, config))
+                          _language(course, config), _threshold(course, config))
 
 
 def _language(course, config) -> str:
     """``c.CourseKit.language`` (Chinese unless the config says otherwise); a value no tool speaks names the file."""
     where = f"{pathlib.Path(course).resolve() / CONFIG_FILE}: c.CourseKit.language"
     return checked(config.get("CourseKit", {}).get("language", DEFAULT), where)
+
+
+def checked_threshold(value, where: str = "c.CourseKit.similarity_threshold") -> float:
+    """``value`` as a threshold of similarity (a number above 0, at most 1); else a ValueError naming ``where``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1:
+        raise ValueError(f"{where} must be a number above 0 and at most 1 (a share of two students' work), "
+                         f"got {value!r}")
+    return float(value)
+
+
+def _threshold(course, config) -> float:
+    """``c.CourseKit.similarity_threshold`` (:data:`SIMILARITY_THRESHOLD` unless the config says otherwise)."""
+    where = f"{pathlib.Path(course).resolve() / CONFIG_FILE}: c.CourseKit.similarity_threshold"
+    return checked_threshold(config.get("CourseKit", {}).get("similarity_threshold", SIMILARITY_THRESHOLD), where)
+
+
+def similarity_threshold(course) -> float:
+    """From which score the class report of ``course`` flags a pair (:attr:`CourseSettings.similarity_threshold`)."""
+    return course_settings(course).similarity_threshold
 
 
 def course_language(course) -> str:

@@ -10,6 +10,7 @@ cells, added to a ps1 submission, must score as the untouched release. Then the 
 report of ps1 speak of ps1: its task awaits marking, its cells have names of their own, and the
 report warns of nothing a plain assignment does not have.
 """
+import csv
 import os
 import re
 import shutil
@@ -141,6 +142,21 @@ def test_does_the_report_of_a_plain_assignment_warn_of_nothing_and_count_its_tes
     assert "没有评分器的结构化结果" not in text and "没有检查结果" not in text
     assert "correct_squares" in text and "squares_invalid_input" in text
     assert "cell-938593c4a215c6cc" in report  # the task's row in the written work (by its grade id there)
+
+
+def test_does_the_report_compare_what_the_ps1_students_wrote(course, report):
+    """The similarity section and similarity.csv for ps1, from the release nbgrader generated and the autograded
+    notebooks: nobody who handed back the untouched release (the red-team rows add a cell, not an answer) is in a
+    pair, and a flagged pair's page lies where its row points?"""
+    graded = course[0]
+    assert "相似的提交" in visible_text(report) and "不是抄袭的证据" in visible_text(report)
+    with (graded / "reports" / ASSIGNMENT / "similarity.csv").open(encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    paired = {row[side] for row in rows for side in ("first_student", "second_student")}
+    assert not paired & {ps1.UNTOUCHED, *ps1.RED}
+    assert {"ps1_correct", "ps1_wrong_squares"} <= paired  # sum_of_squares is the same answer in both
+    for row in (r for r in rows if r["page"]):
+        assert (graded / "reports" / ASSIGNMENT / row["page"]).is_file() and f"href='{row['page']}'" in report
 
 
 def test_is_chapter_4_in_the_same_course_still_its_own(course):

@@ -101,9 +101,10 @@ def _submission(db, assignment, notebook, student: Student):
     db.add(submission)
 
 
-def gradebook_of(notebook, path, assignment=ASSIGNMENT, students=("s1",)) -> str:
+def gradebook_of(notebook, path, assignment=ASSIGNMENT, students=("s1",), timestamps=None) -> str:
     """A new gradebook at ``path`` holding ``notebook``'s nbgrader cells (graded, solution, task) as the
-    one notebook of ``assignment``, and a submission of it by each of ``students``; its sqlite URL."""
+    one notebook of ``assignment``, and a submission of it by each of ``students`` (made at ``timestamps``:
+    {student: "2026-12-03 10:00:00 UTC"}, when given); its sqlite URL."""
     url = empty_gradebook(path)
     with Gradebook(url) as gradebook:
         gradebook.add_assignment(assignment)
@@ -120,7 +121,8 @@ def gradebook_of(notebook, path, assignment=ASSIGNMENT, students=("s1",)) -> str
                                         cell_type=cell.cell_type)
         for student in students:
             gradebook.add_student(student)
-            gradebook.add_submission(assignment, student)
+            when = (timestamps or {}).get(student)
+            gradebook.add_submission(assignment, student, **({"timestamp": when} if when else {}))
     return url
 
 

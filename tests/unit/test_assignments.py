@@ -8,8 +8,10 @@ import pytest
 from traitlets import TraitError
 from traitlets.config import Config
 
+from coursekit import settings
 from coursekit.assignments import (CourseKit, Plain, assignment_of, default_assignments, edition_in, editions_of,
                                    one_work)
+from coursekit.paths import COURSE
 
 LAB = {"plugin": "attnkit.course", "grader": "/course/grader/__init__.py"}
 CONFIG = Config({"CourseKit": {"assignments": {
@@ -74,3 +76,18 @@ def test_is_the_courses_language_a_setting_of_the_toolkit():
     assert CourseKit().language == "zh" and CourseKit(config=Config({"CourseKit": {"language": "en"}})).language == "en"
     with pytest.raises(TraitError, match="c.CourseKit.language must be one of 'zh', 'en', got 'fr'"):
         CourseKit(config=Config({"CourseKit": {"language": "fr"}}))
+
+
+def test_is_the_similarity_threshold_a_setting_of_the_toolkit(tmp_path):
+    """c.CourseKit.similarity_threshold: 0.42 by default, what the config says, and outside (0, 1] refused by the trait
+    and, read by make report, with the file named?"""
+    assert CourseKit().similarity_threshold == settings.SIMILARITY_THRESHOLD == 0.42
+    assert CourseKit(config=Config({"CourseKit": {"similarity_threshold": 0.6}})).similarity_threshold == 0.6
+    with pytest.raises(TraitError, match=r"c.CourseKit.similarity_threshold must be a number above 0 and at most 1"):
+        CourseKit(config=Config({"CourseKit": {"similarity_threshold": 1.5}}))
+    config = tmp_path / "nbgrader_config.py"
+    config.write_text("c = get_config()\nc.CourseKit.similarity_threshold = 0.7\n")
+    assert settings.similarity_threshold(tmp_path) == 0.7 and settings.similarity_threshold(COURSE) == 0.42
+    config.write_text('c = get_config()\nc.CourseKit.similarity_threshold = "high"\n')
+    with pytest.raises(ValueError, match=f"{config}: c.CourseKit.similarity_threshold must be a number above 0"):
+        settings.similarity_threshold(tmp_path)

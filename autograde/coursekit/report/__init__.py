@@ -5,6 +5,9 @@
 * :mod:`.tables` — both joined into the tables the instructor reads (with what to reteach for each mistake, from
   the assignment's plug-in, :mod:`coursekit.assignments`);
 * :mod:`.written` — per written question, what manual marking has done;
+* :mod:`.similarity` — which students' work is too alike to be independent: each student's solution cells
+  (:mod:`.solutions`) fingerprinted once with copydetect (:mod:`.fingerprints`) and compared through an index;
 * :mod:`.csv_files`, :mod:`.html_page`, :mod:`.figures` — the tables written out (CSV, one HTML page, SVG);
+  :mod:`.similarity_page` — the similarity section and a page per flagged pair, side by side;
 * :mod:`.command` — ``python -m coursekit.report``.
 """

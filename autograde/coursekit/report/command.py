@@ -2,9 +2,10 @@
 
     cd <course> && python -m coursekit.report [--assignment NAME] [--db-url URL] [--out DIR]
 
-Reads the gradebook that :func:`coursekit.gradebook.resolve_gradebook` picks and the grader's
-records in ``autograded/``; writes ``reports/<assignment>/index.html`` and three CSV files;
-prints progress and a one-screen summary. Without ``--assignment`` (or ``$ASSIGNMENT``): the
+Reads the gradebook that :func:`coursekit.gradebook.resolve_gradebook` picks, the grader's
+records in ``autograded/`` and every student's solution cells (the similarity section); writes
+``reports/<assignment>/index.html``, four CSV files and a page per flagged pair of students in
+``similarity/``; prints progress and a one-screen summary. Without ``--assignment`` (or ``$ASSIGNMENT``): the
 gradebook's only assignment, or each edition of one (``ch04_attention``, ``ch04_attention_en``:
 :func:`coursekit.assignments.one_work`), else the course's (:func:`coursekit.assignments.default_assignments`).
 Everything it writes and says is in the course's language (``c.CourseKit.language``, Chinese unless
@@ -21,10 +22,12 @@ from ..assignments import assignment_of, default_assignments, one_work
 from ..gradebook import describe, open_gradebook, resolve_gradebook, sqlite_file
 from ..language import DEFAULT
 from ..paths import find_course
-from ..settings import course_config, course_language
-from .csv_files import write_csvs
+from ..settings import course_config, course_language, similarity_threshold
+from .csv_files import write_csvs, write_similarity_csv
 from .grades import read_class
 from .html_page import render
+from .similarity import find_similar
+from .similarity_page import section, write_pages
 from .tables import GRADED, NO_SUBMISSION, NOT_GRADED, PENDING, build_report
 
 __all__ = ["TEXT", "write_report", "main"]
@@ -35,7 +38,8 @@ TEXT = {
            "summary": "{assignment}：{students} 名学生——{graded} 名已评分，{not_graded} 名未能自动评分（0 分，有原因），"
                       "{missing} 名未提交，{pending} 名已收取尚未 autograde；{diagnosed} 名有结构化结果",
            "warning": "  注意：{n} 个单元格的分数与成绩册不同（以成绩册为准）",
-           "written": "报告：{page}（另有 students.csv、checks.csv、mistakes.csv）",
+           "similar": "  相似的提交：{flagged} 对达到 {threshold}（比较了 {students} 名学生，见 similarity.csv）",
+           "written": "报告：{page}（另有 students.csv、checks.csv、mistakes.csv、similarity.csv）",
            "no_gradebook": "{gradebook} 没有成绩册：先评分（make grade，或在 {course} 里运行 nbgrader autograde）",
            "not_in_gradebook": "成绩册 {gradebook} 里没有作业 {assignment!r}：用 --assignment（make 用 ASSIGNMENT=…）"
                                "指定一个已经 generate 并 autograde 过的作业",
@@ -45,7 +49,9 @@ TEXT = {
                       "{missing} without a submission, {pending} submitted but not autograded yet; {diagnosed} with "
                       "structured results",
            "warning": "  WARNING: {n} cell scores differ from the gradebook (gradebook wins)",
-           "written": "report: {page}  (+ students.csv, checks.csv, mistakes.csv)",
+           "similar": "  similar submissions: {flagged} pairs reach {threshold} ({students} students compared; "
+                      "similarity.csv)",
+           "written": "report: {page}  (+ students.csv, checks.csv, mistakes.csv, similarity.csv)",
            "no_gradebook": "no gradebook at {gradebook}: grade the class first (make grade, or nbgrader autograde in "
                            "{course})",
            "not_in_gradebook": "assignment {assignment!r} is not in the gradebook {gradebook}: pass --assignment "
@@ -55,7 +61,7 @@ TEXT = {
 }
 
 
-def _summary_lines(report, out_dir, lang: str) -> list:
+def _summary_lines(report, similarity, out_dir, lang: str) -> list:
     text = TEXT[lang]
     count = {s: sum(r.status == s for r in report.rows) for s in (GRADED, NOT_GRADED, NO_SUBMISSION, PENDING)}
     lines = [text["summary"].format(assignment=report.grades.assignment, students=len(report.rows),
@@ -64,6 +70,8 @@ def _summary_lines(report, out_dir, lang: str) -> list:
     lines += [f"  {len(m.students):4d}  {100 * report.share(m):5.1f}%  {m.bug}" for m in report.mistakes[:5]]
     if report.mismatches:
         lines.append(text["warning"].format(n=len(report.mismatches)))
+    lines.append(text["similar"].format(flagged=len(similarity.flagged), threshold=f"{similarity.threshold:g}",
+                                        students=similarity.students))
     lines.append(text["written"].format(page=out_dir / "index.html"))
     return lines
 
@@ -77,10 +85,15 @@ def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr
     notes = declared.get("reteach")  # the plug-in's, said in the report's language
     report = build_report(course, read_class(url, assignment), out, lambda bug: notes(bug, lang),
                           bool(declared.grader), lang)
+    submitted = [row.student for row in report.rows if row.status != NO_SUBMISSION]
+    similarity = find_similar(course, assignment, submitted, similarity_threshold(course), course_config(course))
+    times = report.grades.timestamps
     out_dir.mkdir(parents=True, exist_ok=True)
     write_csvs(report, out_dir)
-    (out_dir / "index.html").write_text(render(report, lang), encoding="utf-8")
-    print("\n".join(_summary_lines(report, out_dir, lang)), file=out, flush=True)
+    write_similarity_csv(similarity, times, out_dir)
+    write_pages(similarity, times, out_dir, lang)
+    (out_dir / "index.html").write_text(render(report, lang, [section(similarity, times, lang)]), encoding="utf-8")
+    print("\n".join(_summary_lines(report, similarity, out_dir, lang)), file=out, flush=True)
     return out_dir
 
 

@@ -1,4 +1,4 @@
-"""The report's three CSV files: ``students.csv``, ``checks.csv``, ``mistakes.csv``.
+"""The report's CSV files: ``students.csv``, ``checks.csv``, ``mistakes.csv``, and ``similarity.csv``.
 
 Lists of students are joined with ``;``. Empty cells mean "no value" (a manual score not
 given yet, a student without a submission). Columns are named by identifiers; the reteach notes
@@ -7,7 +7,10 @@ are in the report's language (the course's: the plug-in said them so, :func:`.ta
 import csv
 import pathlib
 
-__all__ = ["write_csvs"]
+from .similarity import CODE_UNIT
+from .similarity_page import FOLDER, SHOWN, page_name, submitted_at
+
+__all__ = ["write_csvs", "write_similarity_csv"]
 
 
 def _number(value) -> str:
@@ -51,3 +54,26 @@ def write_csvs(report, out_dir) -> list:
             csv.writer(fh).writerows(rows(report))
         paths.append(path)
     return paths
+
+
+def _similarity_rows(similarity, timestamps: dict):
+    yield ["rank", "first_student", "second_student", "score", "flagged", "code_score", "written_scores", "cells",
+           "first_submitted", "second_submitted", "page"]
+    with_page = {(pair.first, pair.second) for pair in similarity.flagged[:SHOWN]}
+    for rank, pair in enumerate(similarity.pairs, 1):
+        code = [f"{m.score:.4f}" for m in pair.matches if m.unit == CODE_UNIT]
+        written = ";".join(f"{m.unit}:{m.score:.4f}" for m in pair.matches if m.unit != CODE_UNIT)
+        cells = ";".join(dict.fromkeys(grade_id for m in pair.matches for _, grade_id in m.cells))
+        page = f"{FOLDER}/{page_name(pair)}" if (pair.first, pair.second) in with_page else ""
+        when = [submitted_at(student, timestamps, similarity) for student in (pair.first, pair.second)]
+        yield [rank, pair.first, pair.second, f"{pair.score:.4f}", int(pair.flagged), "".join(code), written, cells,
+               *when, page]
+
+
+def write_similarity_csv(similarity, timestamps: dict, out_dir) -> pathlib.Path:
+    """``similarity.csv``: every pair scoring at least half the threshold, highest first, flagged or not; the
+    ``page`` of a flagged pair that has one (``timestamps``: the gradebook's)."""
+    path = pathlib.Path(out_dir) / "similarity.csv"
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(_similarity_rows(similarity, timestamps))
+    return path

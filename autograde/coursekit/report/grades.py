@@ -48,6 +48,7 @@ class ClassGrades:
     cells: list                                     # CellInfo, autograded tests first
     grades: dict = field(default_factory=dict)      # {student: {cell name: CellGrade}} (submitted only)
     not_graded: dict = field(default_factory=dict)  # {student: record_zero's reason}
+    timestamps: dict = field(default_factory=dict)  # {student: when they submitted (naive UTC), as nbgrader recorded it}
 
     @property
     def max_total(self) -> float:
@@ -96,13 +97,20 @@ def _not_graded(db, assignment: str) -> dict:
     return {student: comment for student, comment in _submitted(query, assignment)}
 
 
+def _timestamps(db, assignment: str) -> dict:
+    query = (db.query(Student.id, SubmittedAssignment.timestamp)
+             .join(Student, SubmittedAssignment.student_id == Student.id)
+             .join(Assignment, SubmittedAssignment.assignment_id == Assignment.id).filter(Assignment.name == assignment))
+    return {student: timestamp for student, timestamp in query if timestamp is not None}
+
+
 def class_grades(gradebook: Gradebook, assignment: str) -> ClassGrades:
     """Every student, cell and grade of ``assignment`` in an open ``gradebook``."""
     db = gradebook.db
     gradebook.find_assignment(assignment)  # MissingEntry names the assignment when it is not there
     students = sorted(s for (s,) in db.query(Student.id))
     return ClassGrades(assignment, students, _cells(db, assignment), _grades(db, assignment),
-                       _not_graded(db, assignment))
+                       _not_graded(db, assignment), _timestamps(db, assignment))
 
 
 def read_class(url: str, assignment: str) -> ClassGrades:

@@ -15,7 +15,7 @@ from . import figures
 from .tables import CHANGED, GRADED, NO_SUBMISSION, NOT_GRADED, PENDING, TAMPERED
 from .written import written_stats
 
-__all__ = ["TEXT", "render"]
+__all__ = ["TEXT", "CSS", "table", "render"]
 
 # Every word of the page, by the course's language: the same keys, the same placeholders.
 TEXT = {
@@ -100,7 +100,8 @@ def _e(value) -> str:
     return html.escape(str(value))
 
 
-def _table(header, rows: list, numeric=()) -> str:
+def table(header, rows: list, numeric=()) -> str:
+    """An HTML table: ``header`` escaped, ``rows`` of cells already HTML; the columns ``numeric`` right-aligned."""
     head = "".join(f"<th>{_e(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f'<td class="num">{c}</td>' if i in numeric else f"<td>{c}</td>"
                                     for i, c in enumerate(row)) + "</tr>" for row in rows)
@@ -142,7 +143,7 @@ def _mistakes(report, text: dict, lang: str) -> str:
              f"<div class='message'>{_e(m.message)}</div>", _e(m.reteach), _names(m.students, text)]
             for m in report.mistakes]
     fig = figures.svg(figures.common_mistakes(report.mistakes, report.diagnosed, lang))
-    return fig + _table(text["mistakes"], rows, (2, 3))
+    return fig + table(text["mistakes"], rows, (2, 3))
 
 
 def _distributions(report, text: dict, lang: str) -> str:
@@ -162,7 +163,7 @@ def _checks(report, text: dict, lang: str) -> str:
              _e(c.description), f"{100 * c.pass_rate:.1f}%", f"{c.passed}/{c.ran}", _names(c.failing, text)]
             for c in report.checks]
     fig = figures.svg(figures.check_pass_rates(report.checks, lang))
-    return f"<p>{_e(text['checks_note'])}</p>" + fig + _table(text["checks"], rows, (1, 4, 5))
+    return f"<p>{_e(text['checks_note'])}</p>" + fig + table(text["checks"], rows, (1, 4, 5))
 
 
 def _not_graded(report, text: dict) -> str:
@@ -173,8 +174,8 @@ def _not_graded(report, text: dict) -> str:
     missing = [r.student for r in report.rows if r.status == NO_SUBMISSION]
     pending = [r.student for r in report.rows if r.status == PENDING]
     nothing = f"<p>{_e(text['nothing'])}</p>"
-    parts = [f"<h3>{_e(text['zero'])}</h3>", _table(text["zero_table"], zero) if zero else nothing,
-             f"<h3>{_e(text['flagged'])}</h3>", _table(text["flagged_table"], flagged) if flagged else nothing,
+    parts = [f"<h3>{_e(text['zero'])}</h3>", table(text["zero_table"], zero) if zero else nothing,
+             f"<h3>{_e(text['flagged'])}</h3>", table(text["flagged_table"], flagged) if flagged else nothing,
              f"<h3>{_e(text['missing'].format(n=len(missing)))}</h3>"
              f"<p>{_e(', '.join(missing)) or _e(text['nothing'])}</p>"]
     if pending:
@@ -194,7 +195,7 @@ def _students(report, text: dict) -> str:
         rows.append([_e(r.student), _e(text["status"][r.status])] + scores
                     + [f"{manual:g}" if r.cells else "", total, f"<code>{_e(r.first_mistake)}</code>"])
     numeric = tuple(range(2, 4 + len(auto)))
-    return _table(header, rows, numeric)
+    return table(header, rows, numeric)
 
 
 def _written(report, text: dict) -> str:
@@ -205,17 +206,21 @@ def _written(report, text: dict) -> str:
             for s in written_stats(report.grades)]
     if not rows:
         return f"<p>{_e(text['no_written'])}</p>"
-    return _table(text["written"], rows, numeric=range(1, 8))
+    return table(text["written"], rows, numeric=range(1, 8))
 
 
-def render(report, lang: str = DEFAULT) -> str:
-    """The whole page for ``report`` (a :class:`coursekit.report.ClassReport`), in ``lang``."""
+def render(report, lang: str = DEFAULT, extra=()) -> str:
+    """The whole page for ``report`` (a :class:`coursekit.report.ClassReport`), in ``lang``; ``extra``: sections
+    other modules wrote (``(heading, HTML)``, e.g. :func:`coursekit.report.similarity_page.section`), placed before
+    the long table of one line per student."""
     text = TEXT[lang]
     title = text["title"].format(assignment=report.grades.assignment)
     contents = (_summary(report, text) + _warnings(report, text), _mistakes(report, text, lang),
                 _distributions(report, text, lang), _written(report, text), _checks(report, text, lang),
                 _not_graded(report, text), _students(report, text))
-    body = "".join(f"<h2>{_e(name)}</h2>{content}" for name, content in zip(text["sections"], contents))
+    sections = list(zip(text["sections"], contents))
+    sections[-1:-1] = list(extra)
+    body = "".join(f"<h2>{_e(name)}</h2>{content}" for name, content in sections)
     return (f"<!DOCTYPE html><html lang='{text['html_lang']}'><head><meta charset='utf-8'>"
             f"<link rel='icon' href='data:,'><title>{_e(title)}</title>"
             f"<style>{CSS}</style></head><body><h1>{_e(title)}</h1>{body}</body></html>")
