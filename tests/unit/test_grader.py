@@ -1,10 +1,14 @@
 """Does the course's grader (autograde/grader) score every mistake as the table says, whatever the student's process does?
 
+Each run grades with a seed of its own (from the run's TEST_SEED: the hidden inputs differ from run to run, as from
+submission to submission; tests/unit/test_grader_inputs.py tries more seeds on the hidden checks alone).
+
 The grader runs in a process of its own and calls the student's functions across the boundary;
 here that boundary is folded into this process (tests/support/local_grading.py: the same encoding of
 the arguments, the same call hook as the kernel), so that every entry of the mistake table is graded
 quickly, cell by cell. The real processes: tests/integration (make grade, the red-team table).
 """
+import hashlib
 import json
 import os
 import re
@@ -25,6 +29,7 @@ from support.local_grading import InProcess
 from support.mistakes import MISTAKES, functions, release
 
 RELEASE = release()
+SEED = hashlib.sha256(f"grader tests {os.environ['TEST_SEED']}".encode()).hexdigest()  # this run's submission seed
 
 
 def _namespace(fns) -> dict:
@@ -38,7 +43,7 @@ def _grade_all(fns, lang="zh", texts=None) -> tuple:
     outcomes = []
     for test in TEST_CELLS:
         local.start_cell()
-        verdict = grader.grade(test.grade_id, local, lang)
+        verdict = grader.grade(test.grade_id, local, lang, SEED)
         outcomes.append(CellRecord.from_dict(verdict["data"][MIME]))
         if texts is not None:
             texts.append(verdict["text"])
@@ -125,11 +130,12 @@ def test_is_the_record_what_the_class_report_reads():
     """Schema, grade id, points, score, status, checks (visible ids = verify numbers) and findings, as JSON types,
     readable back by coursekit.record (the class report's reader)?"""
     fns = functions(next(m for m in MISTAKES if m.name == "bug_softmax_no_max"), RELEASE)
-    verdict = grader.grade("test3_softmax", InProcess(_namespace(fns)))
+    verdict = grader.grade("test3_softmax", InProcess(_namespace(fns)), "zh", SEED)
     payload = json.loads(json.dumps(verdict["data"][MIME]))
     assert CellRecord.from_dict(payload).to_dict() == payload
-    assert {k: payload[k] for k in ("schema", "grade_id", "test", "points", "score", "status")} == {
-        "schema": 1, "grade_id": "test3_softmax", "test": 3, "points": 3.0, "score": 2.25, "status": "graded"}
+    assert {k: payload[k] for k in ("schema", "grade_id", "test", "points", "score", "status", "seed")} == {
+        "schema": 1, "grade_id": "test3_softmax", "test": 3, "points": 3.0, "score": 2.25, "status": "graded",
+        "seed": SEED}
     assert [row["id"] for row in payload["checks"][:4]] == ["verify.16", "verify.17", "verify.18", "verify.19"]
     assert payload["findings"][0]["bug"] == "softmax_no_max_subtraction"
     assert set(payload["findings"][0]) == {"stage", "bug", "probe", "message"}
@@ -138,7 +144,7 @@ def test_is_the_record_what_the_class_report_reads():
 def test_does_the_verdict_show_verify_the_hidden_lines_and_the_score(capsys):
     """What the cell and the feedback show: TEST 3 as verify prints it, each hidden check, the score line; the
     points a plain float; nothing printed by the grader itself?"""
-    verdict = grader.grade("test3_softmax", InProcess(_namespace(functions(MISTAKES[0], RELEASE))))
+    verdict = grader.grade("test3_softmax", InProcess(_namespace(functions(MISTAKES[0], RELEASE))), "zh", SEED)
     out, err = capsys.readouterr()
     assert type(verdict["points"]) is float and verdict["points"] == 3.0 and out == err == ""
     text = verdict["text"]
@@ -158,9 +164,9 @@ def test_is_a_function_that_timed_out_never_called_again(monkeypatch):
 
     local = InProcess({"student_softmax": hangs, **{k: v for k, v in _namespace(functions(MISTAKES[0], RELEASE)).items()
                                                     if k != "student_softmax"}})
-    first = CellRecord.from_dict(grader.grade("test3_softmax", local)["data"][MIME])
+    first = CellRecord.from_dict(grader.grade("test3_softmax", local, "zh", SEED)["data"][MIME])
     local.start_cell()
-    later = CellRecord.from_dict(grader.grade("test4_end_to_end", local)["data"][MIME])
+    later = CellRecord.from_dict(grader.grade("test4_end_to_end", local, "zh", SEED)["data"][MIME])
     assert (first.status, first.score, later.status, later.score, len(calls)) == ("timeout", 0.0, "timeout", 0.0, 1)
     assert "运行超时" in first.reason and "在前面的单元格里运行超时" in later.reason
 
@@ -168,7 +174,7 @@ def test_is_a_function_that_timed_out_never_called_again(monkeypatch):
 def test_does_an_error_inside_the_grader_score_zero_with_one_line(monkeypatch, capsys):
     """A grader fault gives one Chinese line and 0.0 (its traceback only in the grader's log, never in the cell)?"""
     monkeypatch.setitem(HIDDEN, 2, None)  # iterating None raises TypeError inside evaluate
-    verdict = grader.grade("test2_mask", InProcess(_namespace(functions(MISTAKES[0], RELEASE))))
+    verdict = grader.grade("test2_mask", InProcess(_namespace(functions(MISTAKES[0], RELEASE))), "zh", SEED)
     assert verdict["points"] == 0.0 and "评分中断（TypeError）" in verdict["text"] and "Traceback" not in verdict["text"]
     assert "Traceback" in capsys.readouterr().err
 

@@ -28,10 +28,11 @@ READY_SECONDS = 60  # to load the grader
 
 
 class GraderProcess:
-    """A started grader process: ``handles`` (the grade ids it grades), :meth:`grade`, :meth:`stop`."""
+    """A started grader process: ``handles`` (the grade ids it grades), :meth:`grade`, :meth:`stop`; ``seed``: the
+    submission's, which every request carries (:mod:`coursekit.seeds`)."""
 
-    def __init__(self, process, sock: socket.socket, kernel_end: socket.socket, release):
-        self.process, self.sock, self.reader = process, sock, Reader(sock)
+    def __init__(self, process, sock: socket.socket, kernel_end: socket.socket, release, seed: str):
+        self.process, self.sock, self.reader, self.seed = process, sock, Reader(sock), seed
         self.kernel_end, self._release = kernel_end, release  # the channel's end for the kernel, until sent
         self.handles = self._ready()
 
@@ -48,7 +49,7 @@ class GraderProcess:
         client) serving the calls meanwhile; ``budget`` s for it all, ``grace`` more after an interrupt."""
         runner.serve_calls(self.kernel_end)
         self.kernel_end = None  # the kernel has it now
-        send(self.sock, {"msg_type": "grade", "content": {"grade": grade_id, "lang": lang}})
+        send(self.sock, {"msg_type": "grade", "content": {"grade": grade_id, "lang": lang, "seed": self.seed}})
         deadline, interrupted, verdict = time.monotonic() + budget, False, None
         while verdict is None or not runner.served():
             left = deadline - time.monotonic()

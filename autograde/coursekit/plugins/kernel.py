@@ -29,15 +29,17 @@ import struct
 import time
 
 from jupyter_client.manager import AsyncKernelManager
+from nbgrader.coursedir import CourseDirectory
 from traitlets import Bool, Integer, Unicode, default
 
 from ..assignments import for_notebook_folder, world_of
-from ..faults import KernelDidNotStart, grader_unreadable
+from ..faults import InfrastructureFault, KernelDidNotStart, grader_unreadable
 from ..sandbox import HOME, Limits, SandboxUnavailable, acquire, missing_tool, parse_size, private_python, processes_of
 from ..sandbox import side_files
 from ..sandbox.bubblewrap import GRADERS, SHARED, environment
 from ..sandbox.bytecode import compile_bytecode
 from ..sandbox.forkserver import ForkedKernel, template
+from ..seeds import course_secret, submission_seed
 from ..settings import sandbox_default
 from .grader_process import GraderProcess
 from .kernel_client import RunnerClient
@@ -116,7 +118,7 @@ class GradingKernelManager(AsyncKernelManager):
         self._runner, self._sock = self._start_runner(submission, env)
         if self._assignment.grader:
             try:
-                self._grader = self._start_grader(env)
+                self._grader = self._start_grader(env, self._seed(submission))
             except BaseException:
                 self._release()
                 raise
@@ -220,8 +222,18 @@ class GradingKernelManager(AsyncKernelManager):
                                                               struct.calcsize("3i")))
         return ForkedKernel(pid), connection
 
-    def _start_grader(self, env: dict) -> GraderProcess:
-        """The grader process beside this kernel, its channel to the kernel made; it has loaded the grader."""
+    def _seed(self, submission: str) -> str:
+        """The submission's seed (:mod:`coursekit.seeds`); a secret that cannot be read is the machine's fault."""
+        course = CourseDirectory(config=self.config).root
+        try:
+            return submission_seed(course_secret(course), submission)
+        except (OSError, ValueError) as error:
+            raise InfrastructureFault(f"the course's grading secret cannot be used ({error})",
+                                      "Fix or remove it (the next grading makes a new one), then run again.") from None
+
+    def _start_grader(self, env: dict, seed: str) -> GraderProcess:
+        """The grader process beside this kernel, its channel to the kernel made; it has loaded the grader and will
+        draw the hidden inputs from ``seed`` (:mod:`coursekit.seeds`: the submission's)."""
         identity = acquire() if self.sandbox else None
         folder = self._template.kernel_folder()
         release = functools.partial(_release_world, folder, identity)
@@ -231,7 +243,7 @@ class GradingKernelManager(AsyncKernelManager):
             grader_end, kernel_end = socket.socketpair()
             socket.send_fds(sock, [b"c"], [grader_end.fileno()])  # one byte: the grader reads exactly it
             grader_end.close()
-            return GraderProcess(process, sock, kernel_end, release)
+            return GraderProcess(process, sock, kernel_end, release, seed)
         except BaseException:
             release()
             raise

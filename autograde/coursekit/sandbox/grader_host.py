@@ -4,15 +4,16 @@ The kernel template (:mod:`.template`) forks it for a notebook's first test cell
 uid of its own (as root), its own PID and mount namespaces and fresh /tmp, which sees the course's
 grader (read-only) where the student's kernel sees nothing. It holds two sockets:
 
-* the worker's (trusted): ``{"grade": grade_id, "lang": …}`` in, ``{"record": {"points", "text", "record"}}``
-  out. The score travels only here, never through the student's process;
+* the worker's (trusted): ``{"grade": grade_id, "lang": …, "seed": …}`` in (the seed: the submission's, which the
+  hidden inputs are drawn from), ``{"record": {"points", "text", "record"}}`` out. The score travels only here,
+  never through the student's process;
 * the channel to the student's kernel: the student's functions, called (:class:`RemoteFunction`):
   the arguments go over, the kernel's runner (:mod:`.cells`) calls the function and sends back what
   it returned and its arrays' buffers (:mod:`.calls`). That is the student's process talking: what
   cannot be read makes that call fail, never this process.
 
-The grader is the course's package (``ATTN_GRADER``, ``grader/__init__.py``): its ``grade(grade_id,
-functions, lang)`` returns the record, and ``HANDLES`` names the test cells it grades (told to the
+The grader is the course's package (``grader/__init__.py``): its ``grade(grade_id, functions, lang, seed)``
+returns the record, and ``HANDLES`` names the test cells it grades (told to the
 worker first, so that it sends only those).
 """
 import importlib.util
@@ -132,7 +133,8 @@ def serve(worker: socket.socket, channel: socket.socket, grader_path: str) -> No
     try:
         while (request := requests.next(CALL_SECONDS * 24)) is not None:
             functions.start_cell()
-            verdict = grader.grade(request["content"]["grade"], functions, request["content"].get("lang", "zh"))
+            content = request["content"]
+            verdict = grader.grade(content["grade"], functions, content.get("lang", "zh"), content["seed"])
             functions.done()
             send(worker, {"msg_type": "record", "content": verdict})
     except (ChannelBroken, OSError):  # the worker is done with this notebook
