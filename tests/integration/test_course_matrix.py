@@ -7,9 +7,12 @@ gradebook must hold exactly each row's hand-derived points. Every row of the mis
 tests/unit/test_grader.py (in-process). tests/integration/test_grading.py shows that ``make grade`` and a serial
 ``nbgrader autograde`` agree.
 """
+import re
+
 import nbformat
 import pytest
 
+from coursekit.autograded import read_graded_notebook
 from support.cases import BY_NAME as CASES
 from support.classes import table_rows
 from support.course_tools import ASSIGNMENT, POINTS
@@ -57,3 +60,16 @@ def test_is_a_submitted_fake_grader_never_loaded(shared_class):
 def test_does_the_feedback_say_why_a_cell_scored_nothing(shared_class, student, reason):
     """Delegation is named in the test cell's output, in Chinese?"""
     assert reason in shared_class.notebook(student).read_text(encoding="utf-8")
+
+
+def test_does_each_submission_draw_its_hidden_inputs_from_a_seed_of_its_own(shared_class):
+    """Every record of a graded test cell names the seed its hidden inputs came from: one per submission (the same in
+    its four cells), no two submissions alike (the stubs' students included: their other cells differ)?"""
+    seeds = {}
+    for student in GRADABLE:
+        records = read_graded_notebook(shared_class.notebook(student)).records
+        found = {record.seed for record in records.values()}
+        if records:
+            assert len(found) == 1 and re.fullmatch("[0-9a-f]{64}", next(iter(found))), student
+            seeds[student] = found.pop()
+    assert len(seeds) > 20 and len(set(seeds.values())) == len(seeds)

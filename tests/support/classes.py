@@ -31,6 +31,8 @@ from dataclasses import dataclass
 import nbformat
 from nbgrader.api import Gradebook
 
+from coursekit.seeds import course_secret
+
 from support import redteam
 from support.cases import CASES
 from support.course_tools import (
@@ -125,6 +127,7 @@ def generated_course(root: pathlib.Path) -> pathlib.Path:
     course, env = course_copy(root), isolated_env(root / "home", ATTN_TIMEOUT=TIMEOUT)
     generated = run_nbgrader("generate_assignment", ASSIGNMENT, cwd=course, env=env)
     assert generated.returncode == 0, generated.stderr[-3000:]
+    course_secret(course)  # made now, so that every copy is the same course (grading would make one per copy)
     return course
 
 
