@@ -19,7 +19,8 @@ Modules, one concept each (imports flow downward):
 * :mod:`attnkit.static`    - under nbgrader: is it grading? the demo figures' PNG cache
 * :mod:`attnkit.png`       - RGB pixels → PNG bytes, fast (the explorer's frames)
 * :mod:`attnkit.diagnose`  - which of scores → mask → softmax deviates first, and the likely bug
-  (with :mod:`attnkit.probes`, :mod:`attnkit.bugs`, :mod:`attnkit.safecall`); the package
+  (with :mod:`attnkit.probes`, :mod:`attnkit.bugs`, :mod:`attnkit.safecall`, and
+  :mod:`attnkit.troubleshooting`: §4.10's rows by verify's FAIL lines); the package
   attribute ``attnkit.diagnose`` is the function, so import the module's other names with
   ``from attnkit.diagnose import ...``
 
