@@ -19,7 +19,7 @@ from attnkit import lab, verify
 from attnkit.bugs import ROLE
 from attnkit.troubleshooting import ROWS, TABLE_ROW
 from attnkit.diagnose import diagnose
-from support.editions import EDITIONS, POINTER, STAGE_POINTER, cell_source, master
+from support.editions import CJK, EDITIONS, POINTER, STAGE_POINTER, cell_source, master
 from support.mistakes import BY_NAME, DIAGNOSED, DIAGNOSED_BY_NAME, MISTAKES, TROUBLESHOOTING, functions, release
 
 TABLE_CELL = "s410-troubleshooting"  # §4.10 常见错误与排查顺序 / Common mistakes
@@ -233,3 +233,123 @@ def test_does_every_pointer_the_diagnosis_prints_name_a_row_of_the_table(lang):
     assert named and named <= set(table), named - set(table)
     assert stages and all(any(role in row.check for row in table.values()) for role in stages)
     assert len(named) >= 6 and stages <= set(ROLE.values())
+
+
+# ---------- the questions are graded, and say so ----------
+
+OPTIONAL = {"zh": "选做", "en": "optional"}
+
+
+def points_mark(points: float, lang: str) -> str:
+    return f"（{points:g} 分）" if lang == "zh" else f"({points:g} point{'' if points == 1 else 's'})"
+
+
+def question_headings(nb) -> dict:
+    """{grade_id: (the heading above a graded written answer, as written, its points)}."""
+    found, heading = {}, ""
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if cell.cell_type == "markdown" and meta.get("grade"):
+            found[meta["grade_id"]] = (heading, meta["points"])
+        elif cell.cell_type == "markdown":
+            heading = next((line for line in reversed(cell.source.splitlines()) if line.startswith("### ")), heading)
+    return found
+
+
+def graded_heading_problems(nb, lang: str) -> list:
+    return [(q, heading) for q, (heading, points) in question_headings(nb).items()
+            if not heading.endswith(points_mark(points, lang)) or OPTIONAL[lang] in heading.lower()]
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_does_every_graded_questions_heading_say_it_is_graded(lang):
+    """Each of the 8 written questions' headings ends with its points and never calls it optional, in the master
+    and in the release students get?"""
+    for nb in (master(lang), RELEASE if lang == "zh" else release_of("en")):
+        assert len(question_headings(nb)) == 8 and graded_heading_problems(nb, lang) == []
+
+
+def test_would_an_optional_or_pointless_heading_be_caught():
+    """Control: 「（选做）」 back in a heading, or its points dropped, is reported?"""
+    nb = master("zh")
+    cell = next(c for c in nb.cells if c.get("id") == "q-lab3-prompt")
+    cell.source = cell.source.replace("### 实验题 3：", "### 实验题 3（选做）：")
+    other = next(c for c in nb.cells if c.get("id") == "q-think4-prompt")
+    other.source = other.source.replace("（1 分）", "")
+    assert [q for q, _ in graded_heading_problems(nb, "zh")] == ["q_lab3_matmul_speed", "q_think4_split"]
+
+
+def release_of(lang: str):
+    from support.editions import release
+    return release(lang)
+
+
+# ---------- sentences that were wrong stay out ----------
+
+# (the cell it stood in, the Chinese, the English, why it was wrong): none may come back anywhere in the edition.
+RETRACTED = [
+    ("test4-intro", "改写了后一步还要读的数组", "changes an array the next step still reads",
+     "TEST 4 hands no step an array that a later step reads, but the scores mask changes by contract"),
+    ("s410-troubleshooting", "改写了后一步还要读的数组", "changes an array the next step still reads", "as above"),
+    ("s47-mask-order", "数值上只差浮点舍入", "up to floating-point rounding",
+     "a future score about 104 above the allowed ones makes renormalising give NaN in float32"),
+    ("q-lab1", "最大的两个分数之差", "the gap between its two largest scores", "a third close score decides it too"),
+    ("s48-neg-inf", "取当前 dtype 能表示的最小值", "take the smallest number the current dtype can represent",
+     "added to a score, float16's minimum overflows to -inf: it must replace the score"),
+    ("s42-goals", "本节末尾就说", "comes at the end of this section", "head_dim is defined at the end of 4.3, not 4.2"),
+    ("s42-goals", "「重新验证」单元格", "the \"verify everything\" cell", "the cell is called 任务 5：完整验证 / Task 5"),
+    ("s42-goals", "", "the same 22 assertions, the same output", "the English edition prints English lines"),
+    ("s41-motivation", "永远是「各算各的」", "Whatever we do to this matrix row by row", "a mean over positions mixes rows"),
+    ("demo-qkv", "读出的是它们内容的平均", "the value read out is the mean of theirs", "it is [3.04 3.04], near the mean"),
+]
+
+
+@functools.cache
+def edition_text(lang: str) -> str:
+    return "\n".join(c.source for c in master(lang).cells)
+
+
+@pytest.mark.parametrize("cell_id, zh, en, why", RETRACTED, ids=[f"{r[0]}-{r[3][:20]}" for r in RETRACTED])
+def test_does_a_retracted_sentence_stay_out(cell_id, zh, en, why):
+    """The wrong sentence is in neither edition, its cell included (that cell is still there)?"""
+    assert cell(cell_id, "zh") and cell(cell_id, "en")
+    for lang, words in (("zh", zh), ("en", en)):
+        assert not words or words not in edition_text(lang), why
+
+
+# ---------- pointers: to a section, to a cell ----------
+
+HEAD_DIM_POINTER = {"zh": re.compile(r"`head_dim` 是什么，(\d\.\d+) 节末尾就说"),
+                    "en": re.compile(r"`head_dim` is defined at the end of section (\d\.\d+)")}
+CELL_NAME = {"zh": re.compile(r"「([^」]+：[^」]+)」单元格"), "en": re.compile(r"in the cell \"([^\"]+)\"")}
+
+
+def section(lang: str, number: str) -> str:
+    """The text of section ``number`` (from its ``## number`` heading to the next ``## `` heading)."""
+    text = edition_text(lang)
+    start = text.index(f"## {number} ")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end > 0 else None]
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_does_the_pointer_to_head_dim_name_the_section_that_defines_it(lang):
+    """4.2 says where `head_dim` is defined: the end of that section (its last paragraph) defines it?"""
+    number = HEAD_DIM_POINTER[lang].search(edition_text(lang)).group(1)
+    last_paragraph = section(lang, number).strip().split("\n\n")[-1]
+    assert "head_dim = hidden_dim / num_heads" in last_paragraph and number != "4.2"
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_is_every_cell_the_prose_names_a_heading_of_the_chapter(lang):
+    """A cell named by its heading (「任务 5：完整验证」单元格, the cell "Task 5: verify everything") exists by that name?"""
+    headings = {line.lstrip("#").strip().replace("`", "") for line in edition_text(lang).splitlines() if line.startswith("#")}
+    named = CELL_NAME[lang].findall(edition_text(lang))
+    assert named and [n for n in named if n not in headings] == []
+
+
+def test_does_the_english_verify_print_english_as_the_english_table_says():
+    """The English 4.3 table says attnkit.verify prints English in this edition: it does, with no Chinese?"""
+    printed = io.StringIO()
+    verify.run_all(*lab.REFERENCE, file=printed, lang="en")
+    assert "printed in English in this edition" in cell("s42-goals", "en") and not CJK.search(printed.getvalue())
