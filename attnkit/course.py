@@ -16,8 +16,8 @@ __all__ = ["PRELOAD", "FOLDERS", "CALL_HOOK", "SHARED_ENV", "PRIVATE_METADATA", 
 
 # What a graded kernel of the chapter imports (measured: sys.modules at the end of an autograded notebook). None
 # of these starts a thread, so the kernel template may fork after importing them.
-PRELOAD = ("numpy", "matplotlib.pyplot", "matplotlib_inline.backend_inline", "attnkit", "attnkit.diagnose",
-           "attnkit.figures", "attnkit.plotting", "attnkit.diagnose_plot")
+PRELOAD = ("numpy", "matplotlib.pyplot", "matplotlib_inline.backend_inline", "attnkit", "attnkit.cost",
+           "attnkit.diagnose", "attnkit.figures", "attnkit.plotting", "attnkit.diagnose_plot")
 # attnkit's own folder, never its parent: in an editable install that is the repository, with the course in it
 FOLDERS = (os.path.dirname(os.path.abspath(__file__)),)
 CALL_HOOK = "attnkit.guard:guarded_call"  # the delegation probe (attnkit.guard), on the student's side of each call

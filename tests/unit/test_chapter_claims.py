@@ -545,7 +545,7 @@ CLAIMS = [
           lambda _: (min(growth_table()), max(growth_table())) if sorted(growth_table()) == [128 * 2 ** i for i in range(6)] else ()),
     Claim("cost-outro", _both("内存的峰值是 4 张 T×T 的 float32 矩阵", "The peak memory is 4 T×T float32 matrices"),
           lambda _: tuple(m for n, (_, _, m) in growth_table().items() if n >= 1024), 0.05),
-    Claim("cost-outro", _both("时间的拟合斜率在 1.6–2.4 之间", "the fitted slope is between 1.6 and 2.4 for the time"),
+    Claim("cost-outro", _both("时间的拟合斜率在 1.5–2.5 之间", "the fitted slope is between 1.5 and 2.5 for the time"),
           lambda _: (growth_slope(0),), kind="range", timed="growth"),
     Claim("cost-outro", _both("内存的在 1.9–2.1 之间", "between 1.9 and 2.1 for the memory"), lambda _: (growth_slope(1),), kind="range"),
     Claim("cost-outro", _both("T = 4096 时，一个头的一张 float32 分数矩阵就有 64 MiB", "At T = 4096, one head's float32 score matrix alone takes 64 MiB"),
