@@ -15,11 +15,13 @@ Modules, one concept each (imports flow downward):
 * :mod:`attnkit.verify`    - the port of the lab's ``verify.c`` (TEST 1-4, 22 assertions)
 * :mod:`attnkit.gradecell` - what the chapter's four graded test cells show before submitting
 * :mod:`attnkit.sharpness` - how peaked softmax(Q Kᵀ) gets vs head_dim (the explorer's numbers)
-* :mod:`attnkit.timing`    - loops vs vectorised scores, measured on this machine
+* :mod:`attnkit.timing`    - loops vs vectorised, measured on this machine (scores; the heads of multi-head)
+* :mod:`attnkit.cost`      - how attention's time and memory grow with seq_len (T²), measured here
 * :mod:`attnkit.static`    - under nbgrader: is it grading? the demo figures' PNG cache
 * :mod:`attnkit.png`       - RGB pixels → PNG bytes, fast (the explorer's frames)
 * :mod:`attnkit.diagnose`  - which of scores → mask → softmax deviates first, and the likely bug
-  (with :mod:`attnkit.probes`, :mod:`attnkit.bugs`, :mod:`attnkit.safecall`); the package
+  (with :mod:`attnkit.probes`, :mod:`attnkit.bugs`, :mod:`attnkit.safecall`, and
+  :mod:`attnkit.troubleshooting`: §4.10's rows by verify's FAIL lines); the package
   attribute ``attnkit.diagnose`` is the function, so import the module's other names with
   ``from attnkit.diagnose import ...``
 

@@ -5,9 +5,9 @@ the reference's output) and answers ``True`` (this deviation is what the bug
 produces), ``False`` (it is not) or ``None`` (this probe cannot show the bug, e.g.
 ``K @ Q^T`` does not fit a non-square ``out``). Messages follow the chapter's
 troubleshooting table (4.10): what was observed, the likely cause, what to check. They
-describe the mistake; they never print the reference solution. A message that belongs to a
-row of that table names the row by its symptom (:data:`TABLE_ROW`), as the chapter writes it,
-so that the student finds it there.
+describe the mistake; they never print the reference solution. Which row of that table a
+finding belongs to is not the rule's to say: :mod:`attnkit.diagnose` runs verify and adds the
+pointer (:func:`pointed`, the rows: :mod:`attnkit.troubleshooting`).
 
 Every message is written in both languages, side by side, and a finding keeps both
 (``{"zh": …, "en": …}``, :func:`texts`): the notebook shows its edition's, and whoever renders
@@ -24,55 +24,25 @@ from .lab import ROLE, TOLERANCE
 from .language import LANGUAGES
 from .probes import Probe
 from .safecall import HUNG, Call
+from .troubleshooting import pointer, stage_pointer
 
-# The symptom column of §4.10's table, one entry per row, in the chapter's words (code marks dropped), by edition.
-# tests/unit/test_chapter_text.py: these are exactly the table's rows in each edition, and each row lists exactly
-# the FAIL lines its mistakes (tests/support/mistakes.py: TROUBLESHOOTING) make verify print.
-TABLE_ROW = {
-    "zh": {
-        "scores_scale": "对角线上的 0.5 不对，I @ I 却对了",
-        "scores_unwritten": "对角线全不对，连 I @ I 也不对",
-        "scores_return": "三个「调用成功」都 FAIL，数值却对",
-        "mask": "上三角没有变成 -1e9",
-        "softmax_zeros": "softmax 的结果全是 0",
-        "softmax_sum": "每行的和不是 1，也不是 0",
-        "softmax_axis": "[1,1,1] 不是 1/3，全 0 那一项却 PASS",
-        "softmax_whole": "全 0 那一项 FAIL，[1,1,1] 三项却 PASS",
-        "softmax_nan": "TEST 1–3 全 PASS，TEST 4 的行和是 nan",
-        "pipeline": "TEST 1–3 全 PASS，TEST 4 的上三角不是 0",
-        "verify_blind": "22 项全 PASS，诊断格子却有发现",
-    },
-    "en": {
-        "scores_scale": "The 0.5 on the diagonal is wrong, yet I @ I is right",
-        "scores_unwritten": "The whole diagonal is wrong, I @ I too",
-        "scores_return": "The three success checks FAIL, yet the values are right",
-        "mask": "The upper triangle did not become -1e9",
-        "softmax_zeros": "softmax gives all zeros",
-        "softmax_sum": "Rows sum to neither 1 nor 0",
-        "softmax_axis": "[1,1,1] does not give 1/3, yet the all-zero line PASSes",
-        "softmax_whole": "The all-zero line FAILs, yet the three [1,1,1] lines PASS",
-        "softmax_nan": "TEST 1–3 all PASS, TEST 4's row sums are nan",
-        "pipeline": "TEST 1–3 all PASS, TEST 4's upper triangle is not 0",
-        "verify_blind": "All 22 PASS, yet the diagnosis cell finds something",
-    },
-}
-# The three lines of every finding, and how a finding points into §4.10's table (its column names are the
-# chapter's: 现象 / 先检查, Symptom / Check first).
+# The three lines of every finding (the chapter's 现象 / 可能原因 / 检查, Seen / Likely cause / Check).
 LABELS = {"zh": ("现象：", "可能原因：", "检查："), "en": ("Seen: ", "Likely cause: ", "Check: ")}
-_POINTER = {
-    "zh": ("排查表“{symptom}”这一行", "排查表里「先检查」一栏写着 {role} 的几行"),
-    "en": ("the {table}'s row \"{symptom}\"", "the rows of the {table} whose \"Check first\" column names {role}"),
-}
+# Added to a finding's "likely cause" line: the one row it belongs to, or the rows of its function.
+_POINTED = {"zh": ("（对应{}）", "（先对照{}）"), "en": (" (see {})", " (start with {})")}
 
 
-def row(key: str, lang: str) -> str:
-    """How a message points at a row of §4.10's table: by the symptom the student reads there."""
-    return _POINTER[lang][0].format(symptom=TABLE_ROW[lang][key], table=term("table", lang))
-
-
-def rows_of(stage: str, lang: str) -> str:
-    """A pointer at every row whose 先检查 (Check first) column names the stage's function (no single row fits)."""
-    return _POINTER[lang][1].format(role=ROLE[stage], table=term("table", lang))
+def pointed(messages: dict, key: str | None, stage: str) -> dict:
+    """``messages`` with a pointer into §4.10's table at the end of each "likely cause" line: the row ``key``, or
+    (``key`` None) the rows whose "Check first" column names the stage's function."""
+    result = {}
+    for lang, text in messages.items():
+        lines = text.split("\n")
+        words = _POINTED[lang][0 if key else 1].format(pointer(key, lang) if key else stage_pointer(stage, lang))
+        end = "。" if lang == "zh" else "."
+        lines[1] = lines[1].rstrip(end) + words + end
+        result[lang] = "\n".join(lines)
+    return result
 
 
 @dataclass(frozen=True)
@@ -210,34 +180,30 @@ def _scale_hint(c: float, scale: float, head_dim: int, lang: str) -> str:
 def _wrong_scale_message(o: ProbeRun) -> dict:
     q, k, scale = o.before[:3]
     c = factor(o.out, q @ k.T)
-    # A scale recomputed as 1/sqrt(head_dim) also breaks verify's I @ I (scale 1.0, head_dim 3); a scale
-    # divided or squared does not, since 1.0 stays 1.0: two different rows of the table.
-    key = "scores_unwritten" if abs(c * np.sqrt(q.shape[1]) - 1) < 1e-3 else "scores_scale"
     hint = {lang: _scale_hint(c, scale, q.shape[1], lang) for lang in LANGUAGES}
     return texts(
         (f"{at(o, 'zh')}，out ≈ {c:.4g} × (Q @ K^T)，而传入的 scale = {scale:g}{hint['zh']}。",
-         f"缩放用的不是参数 scale（对应{row(key, 'zh')}）。",
+         "缩放用的不是参数 scale。",
          "student_attention_scores 直接使用传入的 scale，不要在函数里重新计算或变换它。"),
         (f"{at(o, 'en')}, out ≈ {c:.4g} × (Q @ K^T), while the scale passed in is {scale:g}{hint['en']}.",
-         f"the scaling does not use the parameter scale (see {row(key, 'en')}).",
+         "the scaling does not use the parameter scale.",
          "student_attention_scores uses the scale it is given as it is: do not compute or change it inside."))
 
 
 SCORES_RULES = (
     Rule("scores_out_rebound", _rebound, lambda o: texts(
-        (f"{at(o, 'zh')}，调用后 out 仍然全是 0，而{_new_array_note(o, 'out', 'zh')}（对应{row('scores_unwritten', 'zh')}）。",
+        (f"{at(o, 'zh')}，调用后 out 仍然全是 0，而{_new_array_note(o, 'out', 'zh')}。",
          "out = ... 只让局部名字 out 指向新数组，调用方传入的数组没有变。",
          "student_attention_scores 要把结果写进传入的数组本身：out[...] = ... 或逐个 out[i, j] = ...。"),
-        (f"{at(o, 'en')}, out is still all zeros after the call, and {_new_array_note(o, 'out', 'en')} "
-         f"(see {row('scores_unwritten', 'en')}).",
+        (f"{at(o, 'en')}, out is still all zeros after the call, and {_new_array_note(o, 'out', 'en')}.",
          "out = ... only makes the local name out point at a new array; the caller's array stays as it was.",
          "student_attention_scores writes the result into the array it was given: out[...] = ... or "
          "out[i, j] = ... one by one."))),
     Rule("scores_out_not_written", lambda o: o.unchanged, lambda o: texts(
-        (f"{at(o, 'zh')}，调用后 out 仍然全是 0（对应{row('scores_unwritten', 'zh')}）。",
+        (f"{at(o, 'zh')}，调用后 out 仍然全是 0。",
          "结果没有写进 out：TODO 还没完成，或者算出的值留在了局部变量里。",
          "student_attention_scores 是否给每个 (i, j) 都写了 out[i, j]。"),
-        (f"{at(o, 'en')}, out is still all zeros after the call (see {row('scores_unwritten', 'en')}).",
+        (f"{at(o, 'en')}, out is still all zeros after the call.",
          "the result never reaches out: the TODO is not done yet, or the values stay in a local variable.",
          "does student_attention_scores write out[i, j] for every (i, j)?"))),
     Rule("scores_k_qt", lambda o: factor(o.out, o.before[1] @ o.before[0].T) is not None if _square(o) else None,
@@ -261,10 +227,10 @@ SCORES_RULES = (
               "the inner sum of student_attention_scores multiplies Q[i, d] by K[j, d]."))),
     Rule("scores_missing_scale", lambda o: close(o.out, o.before[0] @ o.before[1].T), lambda o: texts(
         (f"{at(o, 'zh')}，out 恰好等于 Q @ K^T，没有乘 scale = {o.before[2]:g}。",
-         f"忘了乘缩放因子（对应{row('scores_scale', 'zh')}）。",
+         "忘了乘缩放因子。",
          "student_attention_scores 里每个点积都要乘上传入的 scale。"),
         (f"{at(o, 'en')}, out equals Q @ K^T exactly, without the scale = {o.before[2]:g}.",
-         f"the {term('scale', 'en')} was left out (see {row('scores_scale', 'en')}).",
+         f"the {term('scale', 'en')} was left out.",
          "student_attention_scores multiplies every dot product by the scale it is given."))),
     Rule("scores_wrong_scale", lambda o: factor(o.out, o.before[0] @ o.before[1].T) is not None,
          _wrong_scale_message),
@@ -275,11 +241,10 @@ SCORES_RULES = (
 
 MASK_RULES = (
     Rule("mask_not_in_place", _rebound, lambda o: texts(
-        (f"{at(o, 'zh')}，调用后 scores 没有变化，而{_new_array_note(o, 'scores', 'zh')}（对应{row('mask', 'zh')}）。",
+        (f"{at(o, 'zh')}，调用后 scores 没有变化，而{_new_array_note(o, 'scores', 'zh')}。",
          "scores = scores + mask 得到的是新数组，只改变了局部名字；调用方的 scores 没有加上 mask。",
          "student_apply_mask 必须原地修改传入的 scores（+= 或逐元素赋值），不要重新绑定它。"),
-        (f"{at(o, 'en')}, scores is unchanged after the call, and {_new_array_note(o, 'scores', 'en')} "
-         f"(see {row('mask', 'en')}).",
+        (f"{at(o, 'en')}, scores is unchanged after the call, and {_new_array_note(o, 'scores', 'en')}.",
          "scores = scores + mask makes a new array and only changes the local name; the caller's scores never "
          "gets the mask.",
          "student_apply_mask changes the scores it was given in place (+= or element by element); it does not "
@@ -296,11 +261,10 @@ MASK_RULES = (
          "student_apply_mask works on the scores it was given, in place (scores += mask, or element by element), "
          "without a reshape or a copy in between."))),
     Rule("mask_not_applied", lambda o: o.unchanged, lambda o: texts(
-        (f"{at(o, 'zh')}，调用后 scores 完全没变，被遮住的位置没有变成极小值（对应{row('mask', 'zh')}）。",
+        (f"{at(o, 'zh')}，调用后 scores 完全没变，被遮住的位置没有变成极小值。",
          "mask 没有加进 scores：TODO 还没完成，或者 np.add(scores, mask) 之类的结果没有存回 scores。",
          "student_apply_mask 是否真的改写了传入的 scores。"),
-        (f"{at(o, 'en')}, scores has not changed at all; the blocked cells did not become very negative "
-         f"(see {row('mask', 'en')}).",
+        (f"{at(o, 'en')}, scores has not changed at all; the blocked cells did not become very negative.",
          "the mask never got into scores: the TODO is not done yet, or a result such as np.add(scores, mask) was "
          "not stored back into scores.",
          "does student_apply_mask really change the scores it was given?"))),
@@ -350,18 +314,17 @@ def _moderate(check: Callable[[ProbeRun], bool]) -> Callable[[ProbeRun], bool | 
 
 SOFTMAX_RULES = (
     Rule("softmax_out_rebound", _rebound, lambda o: texts(
-        (f"{at(o, 'zh')}，out 仍然全是 0（对应{row('softmax_zeros', 'zh')}），而{_new_array_note(o, 'out', 'zh')}。",
+        (f"{at(o, 'zh')}，out 仍然全是 0，而{_new_array_note(o, 'out', 'zh')}。",
          "softmax 的结果没写进 out：out = ... 只改变了局部名字。",
          "student_softmax 要写进传入的数组本身：out[...] = ... 或逐元素赋值。"),
-        (f"{at(o, 'en')}, out is still all zeros (see {row('softmax_zeros', 'en')}), and "
-         f"{_new_array_note(o, 'out', 'en')}.",
+        (f"{at(o, 'en')}, out is still all zeros, and {_new_array_note(o, 'out', 'en')}.",
          "the softmax never reaches out: out = ... only changes the local name.",
          "student_softmax writes into the array it was given: out[...] = ... or element by element."))),
     Rule("softmax_out_not_written", lambda o: o.unchanged, lambda o: texts(
-        (f"{at(o, 'zh')}，out 仍然全是 0（对应{row('softmax_zeros', 'zh')}）。",
+        (f"{at(o, 'zh')}，out 仍然全是 0。",
          "softmax 的结果没写进 out：TODO 还没完成，或者结果留在了局部变量里。",
          "student_softmax 是否给 out 的每个元素都赋了值。"),
-        (f"{at(o, 'en')}, out is still all zeros (see {row('softmax_zeros', 'en')}).",
+        (f"{at(o, 'en')}, out is still all zeros.",
          "the softmax never reaches out: the TODO is not done yet, or the result stays in a local variable.",
          "does student_softmax give every element of out a value?"))),
     Rule("softmax_wrong_axis", _moderate(lambda o: _wrong_axis(o) is not None), lambda o: texts(
@@ -374,17 +337,16 @@ SOFTMAX_RULES = (
          "student_softmax takes max and sum along the last axis (axis=-1, keepdims=True): row by row."))),
     Rule("softmax_whole_array", _moderate(_whole_array), lambda o: texts(
         (f"{at(o, 'zh')}，整个数组所有元素加起来是 1，而不是每一行的和是 1。",
-         f"sum 没有指定轴，把整个数组加在了一起（对应{row('softmax_whole', 'zh')}）。",
+         "sum 没有指定轴，把整个数组加在了一起。",
          "student_softmax 的 sum 沿最后一维并保留维度（axis=-1，keepdims=True）。"),
         (f"{at(o, 'en')}, all the elements of the array together sum to 1, instead of each row.",
-         f"sum has no axis and adds up the whole array (see {row('softmax_whole', 'en')}).",
+         "sum has no axis and adds up the whole array.",
          "student_softmax sums along the last axis and keeps it (axis=-1, keepdims=True)."))),
     Rule("softmax_not_normalised", _moderate(_unnormalised), lambda o: texts(
-        (f"{at(o, 'zh')}，out 只是 exp(...)，没有除以行和，每一行的和不是 1（对应{row('softmax_sum', 'zh')}）。",
+        (f"{at(o, 'zh')}，out 只是 exp(...)，没有除以行和，每一行的和不是 1。",
          "少了归一化这一步，或者除以的不是这一行的和。",
          "student_softmax 的四步：求每行最大值 → exp(x - max) → 求和 → 除以和。"),
-        (f"{at(o, 'en')}, out is only exp(...), never divided by the row's sum; the rows do not sum to 1 "
-         f"(see {row('softmax_sum', 'en')}).",
+        (f"{at(o, 'en')}, out is only exp(...), never divided by the row's sum; the rows do not sum to 1.",
          "the normalising step is missing, or the division is by something other than the row's sum.",
          "the four steps of student_softmax: each row's maximum → exp(x - max) → sum → divide by the sum."))),
     Rule("softmax_no_max_subtraction", lambda o: o.probe.extreme and not np.all(np.isfinite(o.out)),
@@ -450,11 +412,11 @@ def wrong_values_message(stage: str, o: ProbeRun) -> dict:
                       "as usual.",
                       f"is the input check at the top of {role} still there, with the right condition?"))
     return texts((f"{at(o, 'zh')}，{role} 的结果与参考实现不同：{_largest_gap(o.out, o.reference, 'zh')}。",
-                  f"一个本诊断没有专门命名的错误；先对照{rows_of(stage, 'zh')}。",
+                  "一个本诊断没有专门命名的错误。",
                   "用这个输入手算几个元素，与你的输出逐个对比（热力图标出了偏差的位置）。"),
                  (f"{at(o, 'en')}, the result of {role} differs from the reference: "
                   f"{_largest_gap(o.out, o.reference, 'en')}.",
-                  f"a mistake this diagnosis has no name for; start with {rows_of(stage, 'en')}.",
+                  "a mistake this diagnosis has no name for.",
                   "work out a few elements by hand for this input and compare them with your output one by one "
                   "(the heatmap marks where they differ)."))
 
@@ -465,15 +427,12 @@ def return_code_message(o: ProbeRun) -> dict:
            "en": "None (no return at the end of the function)" if none else repr(o.call.returned)[:40]}
     want = {"zh": "整数 0（成功）" if o.probe.valid else "-1（输入不合法）",
             "en": "the integer 0 (success)" if o.probe.valid else "-1 (invalid input)"}
-    # verify feeds only valid inputs: only then does the finding belong to a row of the table
-    pointer = {lang: (f"（对应{row('scores_return', lang)}）" if lang == "zh" else f" (see {row('scores_return', lang)})")
-               if o.probe.valid else "" for lang in LANGUAGES}
     return texts((f"{at(o, 'zh')}，student_attention_scores 返回了 {got['zh']}，应返回 {want['zh']}。",
-                  f"返回码是 C 函数的 int：成功 0，输入不合法 -1；verify 的“返回 0 (成功)”检查的就是它{pointer['zh']}。",
+                  "返回码是 C 函数的 int：成功 0，输入不合法 -1；verify 的“返回 0 (成功)”检查的就是它。",
                   "student_attention_scores 每一条路径上的 return 语句。"),
                  (f"{at(o, 'en')}, student_attention_scores returned {got['en']}; it should return {want['en']}.",
                   "the return code is the C function's int: 0 for success, -1 for invalid input; verify's "
-                  f"\"returns 0 (success)\" checks exactly that{pointer['en']}.",
+                  "\"returns 0 (success)\" checks exactly that.",
                   "the return statement on every path through student_attention_scores."))
 
 
@@ -492,13 +451,11 @@ def pipeline_message(stage: str, error: str | None) -> dict:
     seen = {"zh": f"{role} 抛出了 {error_text(error, 'zh')}" if error else f"{role} 这一步的结果与参考实现不同",
             "en": f"{role} raised {error_text(error, 'en')}" if error else f"the result of {role} differs from the reference"}
     return texts((f"三个函数各自通过了单独的探针，但串成 scores → mask → softmax 后，{seen['zh']}。",
-                  f"某一步局部逻辑对，但组合起来错了（对应{row('pipeline', 'zh')}）："
-                  "例如依赖上一次调用留下的状态或全局变量，或者改写了后面还要用的数组。",
+                  "某一步单独看是对的，串起来却错了：例如依赖上一次调用留下的状态（全局变量、缓存的数组）。",
                   "按 scores → mask → softmax 的顺序逐段打印中间结果，与参考对比。"),
                  (f"each of the three functions passes its own probes, but chained as scores → mask → softmax, "
                   f"{seen['en']}.",
-                  f"each step is right on its own but not together (see {row('pipeline', 'en')}): for example a step "
-                  "depends on state left by an earlier call or on a global variable, or changes an array a later step "
-                  "still reads.",
+                  "each step is right on its own but not in the chain: for example a step depends on state left by "
+                  "an earlier call (a global variable, a cached array).",
                   "print the intermediate results in the order scores → mask → softmax and compare them with the "
                   "reference."))

@@ -16,8 +16,8 @@ __all__ = ["PRELOAD", "FOLDERS", "CALL_HOOK", "SHARED_ENV", "PRIVATE_METADATA", 
 
 # What a graded kernel of the chapter imports (measured: sys.modules at the end of an autograded notebook). None
 # of these starts a thread, so the kernel template may fork after importing them.
-PRELOAD = ("numpy", "matplotlib.pyplot", "matplotlib_inline.backend_inline", "attnkit", "attnkit.diagnose",
-           "attnkit.figures", "attnkit.plotting", "attnkit.diagnose_plot")
+PRELOAD = ("numpy", "matplotlib.pyplot", "matplotlib_inline.backend_inline", "attnkit", "attnkit.cost",
+           "attnkit.diagnose", "attnkit.figures", "attnkit.plotting", "attnkit.diagnose_plot")
 # attnkit's own folder, never its parent: in an editable install that is the repository, with the course in it
 FOLDERS = (os.path.dirname(os.path.abspath(__file__)),)
 CALL_HOOK = "attnkit.guard:guarded_call"  # the delegation probe (attnkit.guard), on the student's side of each call
@@ -46,14 +46,18 @@ def reteach(bug: str, lang: str) -> str:
 
 def cell_names(nb) -> dict:
     """Each test cell of the chapter named with its TEST number first (``TEST 1 · 任务 2：实现 …``), as the numbers
-    the cell prints; the headings are the course toolkit's names for the cells (:mod:`coursekit.plugins.cell_names`)."""
+    the cell prints; each written question by its heading without the points the heading states (``思考题 1``: the
+    feedback and the marking page show the points). The headings are the course toolkit's names for the cells
+    (:mod:`coursekit.plugins.cell_names`)."""
     from coursekit.plugins.cell_names import cell_names as headings
+    from coursekit.plugins.cell_names import without_points
 
     from .gradecell import TEST_CELLS
 
     named = headings(nb)
-    return {test.grade_id: name if f"TEST {test.number}" in name else f"TEST {test.number} · {name}"
-            for test in TEST_CELLS if (name := named.get(test.grade_id))}
+    tests = {test.grade_id: name if f"TEST {test.number}" in name else f"TEST {test.number} · {name}"
+             for test in TEST_CELLS if (name := named.get(test.grade_id))}
+    return {**{grade_id: without_points(name) for grade_id, name in named.items() if grade_id not in tests}, **tests}
 
 
 def stubs(nb) -> dict:

@@ -10,7 +10,10 @@ three lab functions (the lab's out-parameter / in-place signatures, see
    reference on the same input; :mod:`attnkit.bugs` names the mistake, or a generic
    finding names the stage;
 2. the three run as a chain; a stage that passed alone but deviates there gets a
-   ``pipeline_mismatch`` finding.
+   ``pipeline_mismatch`` finding;
+3. each stage's first finding names the row of the chapter's troubleshooting table (4.10) whose
+   FAIL lines are exactly what verify prints for that function, the other two being right
+   (:func:`attnkit.troubleshooting.stage_row`), and no row when none fits.
 
 Student code cannot break the diagnosis (:mod:`attnkit.safecall`): an exception
 becomes a finding naming it, and nothing is printed. A correct implementation gets
@@ -23,7 +26,7 @@ graded cell), so each stage's findings and the chain's are computed once per fun
 and kept for the kernel's life (:func:`_once`). A student's own run recomputes every time: a
 helper the function calls may have been redefined since.
 """
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import numpy as np
@@ -36,6 +39,7 @@ from .bugs import (
     exception_message,
     mutation_message,
     pipeline_message,
+    pointed,
     return_code_message,
     wrong_values_message,
 )
@@ -44,6 +48,7 @@ from .language import resolve
 from .probes import PIPELINE, PROBES
 from .safecall import call_student
 from .static import under_grading
+from .troubleshooting import stage_row
 
 __all__ = ["STAGES", "Finding", "diagnose", "diagnose_stage", "format_findings", "first_deviation"]
 
@@ -188,7 +193,25 @@ def _diagnose_stage(spec: _Stage, fn) -> list:
         f = finder(spec, outcomes)
         if f is not None and f.bug not in found:
             found[f.bug] = f
-    return list(found.values())
+    return _pointed(spec.name, list(found.values()), fn)
+
+
+def _valid_probe(stage: str, name: str) -> bool:
+    return any(p.valid for p in PROBES[stage] if p.name == name)
+
+
+def _pointed(stage: str, findings: list, fn) -> list:
+    """The first finding names its row of §4.10's table (verify is run only when there is a finding); a mistake
+    the diagnosis has no name for, and no row, points at the rows of its function."""
+    key = stage_row(stage, fn) if findings else None
+    result = []
+    for i, f in enumerate(findings):
+        if i == 0 and key:
+            f = replace(f, messages=pointed(f.messages, key, stage))
+        elif f.bug == f"{stage}_wrong_values" and _valid_probe(stage, f.probe):
+            f = replace(f, messages=pointed(f.messages, None, stage))
+        result.append(f)
+    return result
 
 
 def _pipeline_deviation(fns: tuple) -> Finding | None:
@@ -202,8 +225,9 @@ def _pipeline_deviation(fns: tuple) -> Finding | None:
         call = call_student(fn, args)
         student, reference = args[spec.out_index], mine[spec.out_index]
         if call.error or not close(student, reference):
-            return Finding(spec.name, "pipeline_mismatch", pipeline_message(spec.name, call.error),
-                           PIPELINE.name, student.copy(), reference)
+            found = Finding(spec.name, "pipeline_mismatch", pipeline_message(spec.name, call.error),
+                            PIPELINE.name, student.copy(), reference)
+            return _pointed(spec.name, [found], fn)[0]
     return None
 
 

@@ -3,6 +3,10 @@
 Shape legend: ``T`` queries, ``S`` keys, ``C`` hidden dim, ``H`` heads, ``D = C / H``.
 ``W_q, W_k, W_v, W_o`` are each ``[C, C]``; Q/K/V = x @ W; every head runs
 scores -> mask -> softmax -> @ V on its slice; heads are concatenated, then @ W_o.
+
+:meth:`MultiHeadAttention.forward` goes head by head, as the C framework does (the chapter's 4.11);
+:meth:`MultiHeadAttention.forward_all_heads` runs every head at once, one batched matrix product
+over ``[H, T, D]`` arrays (the chapter's "all heads at once"), and gives the same numbers.
 """
 import numpy as np
 
@@ -32,9 +36,15 @@ class MultiHeadAttention:
         """``4 * hidden_dim**2``: the four projections, whatever the number of heads."""
         return sum(w.size for w in (self.W_q, self.W_k, self.W_v, self.W_o))
 
-    def _split(self, x: np.ndarray) -> np.ndarray:
+    def split_heads(self, x: np.ndarray) -> np.ndarray:
+        """``[T, C]`` -> ``[H, T, D]``: head ``h`` is columns ``h*D .. (h+1)*D`` (a view, nothing copied)."""
         seq_len = x.shape[0]
-        return x.reshape(seq_len, self.num_heads, self.head_dim).transpose(1, 0, 2)  # (H, T, D)
+        return x.reshape(seq_len, self.num_heads, self.head_dim).transpose(1, 0, 2)  # (T, H, D) -> (H, T, D)
+
+    def merge_heads(self, heads: np.ndarray) -> np.ndarray:
+        """``[H, T, D]`` -> ``[T, C]``: the heads' outputs joined column-wise (the inverse of :meth:`split_heads`)."""
+        seq_len = heads.shape[1]
+        return heads.transpose(1, 0, 2).reshape(seq_len, self.hidden_dim)  # (T, H, D) -> (T, C)
 
     def _check(self, name: str, x: np.ndarray) -> None:
         require(
@@ -48,9 +58,9 @@ class MultiHeadAttention:
         context = x if context is None else np.asarray(context)
         self._check("x", x)
         self._check("context", context)
-        q = self._split(x @ self.W_q)  # (H, T, D)
-        k = self._split(context @ self.W_k)  # (H, S, D)
-        v = self._split(context @ self.W_v)  # (H, S, D)
+        q = self.split_heads(x @ self.W_q)  # (H, T, D)
+        k = self.split_heads(context @ self.W_k)  # (H, S, D)
+        v = self.split_heads(context @ self.W_v)  # (H, S, D)
         scale = default_scale(self.head_dim)
         heads, weights = [], []
         for h in range(self.num_heads):
@@ -61,5 +71,22 @@ class MultiHeadAttention:
             heads.append(weights[-1] @ v[h])  # (T, D)
         self.weights = np.stack(weights)  # (H, T, S)
         return np.concatenate(heads, axis=1) @ self.W_o  # (T, C)
+
+    def forward_all_heads(self, x, mask=None, context=None) -> np.ndarray:
+        """:meth:`forward` with no loop over the heads: one batched product for all of them; ``weights`` as there."""
+        x = np.asarray(x)
+        context = x if context is None else np.asarray(context)
+        self._check("x", x)
+        self._check("context", context)
+        q = self.split_heads(x @ self.W_q)  # (H, T, D)
+        k = self.split_heads(context @ self.W_k)  # (H, S, D)
+        v = self.split_heads(context @ self.W_v)  # (H, S, D)
+        scores = (q @ k.transpose(0, 2, 1)) * default_scale(self.head_dim)  # (H, T, S): every head at once
+        if mask is not None:
+            require(np.shape(mask) == scores.shape[1:],
+                    f"mask must be [seq_len, context_len]={scores.shape[1:]}: mask.shape={np.shape(mask)}")
+            scores = add_mask(scores, np.broadcast_to(mask, scores.shape))  # the same (T, S) mask for every head
+        self.weights = softmax(scores)  # (H, T, S)
+        return self.merge_heads(self.weights @ v) @ self.W_o  # (H, T, D) -> (T, C)
 
     __call__ = forward

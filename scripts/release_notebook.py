@@ -10,7 +10,9 @@ The English edition is an nbgrader assignment of its own, ``ch04_attention_en`` 
 edition of ``ch04_attention``: :func:`coursekit.assignments.edition_in`):
 its source, ``autograde/source/ch04_attention_en/ch04_attention_en.ipynb``, is the master in English
 (:func:`attnkit.edition.translate`: the English each cell keeps in its metadata, the same code, points,
-grade ids, solutions and tests), written here and never edited by hand. It is released the same way,
+grade ids, solutions and tests), written here and never edited by hand; so is its rubric,
+``autograde/rubrics/ch04_attention_en.toml``, from the master rubric's English (:mod:`coursekit.marking.rubric_edition`).
+It is released the same way,
 with English release stubs (the chapter's plug-in's, :data:`attnkit.edition.STUBS`), into
 ``notebooks/en/ch04_attention.ipynb``; nbgrader computes its checksums. Its metadata says its language
 (``metadata.edition.language = "en"``); the Chinese edition has no such key (Chinese is the default).
@@ -20,7 +22,7 @@ reports: when the kernel connects, JupyterLab writes the kernel's ``language_inf
 notebook and marks it changed ("●" on the tab, before any edit) unless it is already equal.
 The Python version in it is this interpreter's; ``--check`` ignores that one field.
 
-    python scripts/release_notebook.py            # write the English source, notebooks/ch04_attention.ipynb, notebooks/en/…
+    python scripts/release_notebook.py            # write the English source and rubric, notebooks/ch04_attention.ipynb, notebooks/en/…
     python scripts/release_notebook.py --check    # exit 1 if a committed edition (source or release) is stale
     python scripts/release_notebook.py --translated CELL_ID ...   # their English now translates their Chinese
 """
@@ -38,6 +40,8 @@ from attnkit import edition
 from attnkit.language import DEFAULT, LANGUAGES, NOTEBOOK_KEY
 from coursekit.assignments import edition_in
 from coursekit.gradebook import alembic_env
+from coursekit.marking.rubric import rubric_file
+from coursekit.marking.rubric_edition import edition_file, write_edition
 from coursekit.paths import ASSIGNMENT, COURSE, MASTER, REPO, STUDENT_NOTEBOOK, copy_course, source_notebook
 from coursekit.settings import course_config
 
@@ -160,13 +164,26 @@ def is_current(path: pathlib.Path, fresh: str) -> bool:
     return path.is_file() and without_python_version(path.read_text(encoding="utf-8")) == without_python_version(fresh)
 
 
+def edition_rubric(lang: str) -> pathlib.Path:
+    """Where the ``lang`` edition's rubric is written: ``autograde/rubrics/ch04_attention_en.toml``."""
+    return rubric_file(COURSE, edition_assignment(lang))
+
+
+def stale_rubrics() -> list:
+    """Each other edition's committed rubric that is not what the master rubric gives now."""
+    return [edition_rubric(lang) for lang in LANGUAGES[1:]
+            if not edition_rubric(lang).is_file() or edition_rubric(lang).read_text(encoding="utf-8")
+            != edition_file(COURSE, ASSIGNMENT, edition_assignment(lang), lang)]
+
+
 def stale_files() -> list:
     """The committed files ``make release`` writes that differ from what it would write now: each edition's
-    student notebook, and each other edition's source."""
+    student notebook, and each other edition's source and rubric."""
     master = nbformat.read(MASTER, as_version=4)
     stale = [student_notebook(lang) for lang in LANGUAGES if not is_current(student_notebook(lang), fresh_text(lang))]
-    return stale + [source_notebook(COURSE, edition_assignment(lang)) for lang in LANGUAGES[1:]
-                    if not is_current(source_notebook(COURSE, edition_assignment(lang)), edition_source_text(master, lang))]
+    stale += [source_notebook(COURSE, edition_assignment(lang)) for lang in LANGUAGES[1:]
+              if not is_current(source_notebook(COURSE, edition_assignment(lang)), edition_source_text(master, lang))]
+    return stale + stale_rubrics()
 
 
 def report_translation() -> None:
@@ -186,7 +203,8 @@ def main(argv=None) -> int:
         return 0
     if args.check:
         stale = stale_files()
-        written = [source_notebook(COURSE, edition_assignment(lang)) for lang in LANGUAGES[1:]]
+        written = [path for lang in LANGUAGES[1:] for path in (source_notebook(COURSE, edition_assignment(lang)),
+                                                                edition_rubric(lang))]
         for path in written + [student_notebook(lang) for lang in LANGUAGES]:
             print(f"{path.relative_to(REPO)} is {'STALE: run `make release`' if path in stale else 'fresh'}")
         return int(bool(stale))
@@ -194,6 +212,7 @@ def main(argv=None) -> int:
     report_translation()
     for lang in LANGUAGES[1:]:
         print(f"wrote {write_edition_source(COURSE, lang).relative_to(REPO)}")
+        print(f"wrote {write_edition(COURSE, ASSIGNMENT, edition_assignment(lang), lang).relative_to(REPO)}")
     for lang in LANGUAGES:
         student_notebook(lang).parent.mkdir(parents=True, exist_ok=True)
         student_notebook(lang).write_text(release_text(COURSE, lang), encoding="utf-8")

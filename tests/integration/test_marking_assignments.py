@@ -1,9 +1,11 @@
 """Does the marking page keep its counts and its guide right from question to question, and mark any nbgrader
 assignment's manually graded cells — nbgrader's own docs course ``ps1`` beside Chapter 4?
 
-One course folder holds both: Chapter 4's written answers for 3 students (:mod:`support.written_answers`) and
-``ps1`` from the installed nbgrader wheel (``nbgrader/docs/source/user_guide``: the master and the real
-submissions of bitdiddle and hacker), generated and autograded by nbgrader's own CLI into the same gradebook.
+One course folder holds both: Chapter 4's written answers for 3 students (:mod:`support.written_answers`), its
+English edition ``ch04_attention_en`` answered by 2 (the English reference answers, and wrong answers of
+:mod:`support.wrong_answers`), and ``ps1`` from the installed nbgrader wheel (``nbgrader/docs/source/user_guide``:
+the master and the real submissions of bitdiddle and hacker), generated and autograded by nbgrader's own CLI into
+the same gradebook.
 One JupyterLab with the marking page, one Chromium; keys only, as an instructor marks.
 """
 import pathlib
@@ -15,6 +17,7 @@ from nbgrader.api import Gradebook
 
 from coursekit.marking import enable
 from coursekit.marking.board import short_name
+from coursekit.marking.rubric import load_rubrics
 from coursekit.marking.store import marked_counts
 from coursekit.plugins.cell_names import names_in_language
 from coursekit.settings import course_config
@@ -22,7 +25,9 @@ from support.course_tools import run_nbgrader
 from support.lab_page import VIEWPORT, chromium_browser
 from support.lab_server import lab_server
 from support.marking_page import current, open_marking, settle
-from support.written_answers import ASSIGNMENT, STUB, questions, write_written_class
+from support.editions import CJK, master
+from support.written_answers import ASSIGNMENT, STUB, add_edition_class, questions, write_written_class
+from support.wrong_answers import MOST, WRONG
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -50,6 +55,7 @@ def site(tmp_path_factory):
     base = tmp_path_factory.mktemp("marking-assignments")
     course = base / "notebooks" / "course"
     written = write_written_class(course, 3)
+    english = _english_class(course)
     # nbgrader's own settings only (no course plug-ins): ps1 is graded as nbgrader grades it, in the student's kernel.
     (course / "nbgrader_config.py").write_text(
         f"c = get_config()\nc.CourseDirectory.course_id = 'marking-two'\nc.ClearSolutions.text_stub = {STUB!r}\n",
@@ -61,7 +67,15 @@ def site(tmp_path_factory):
         f"c.CourseDirectory.root = {str(course)!r}\n")
     enable.write(base / "config", base / "lab-settings", "/")
     with lab_server(base) as server, chromium_browser(base / "chromium", "the marking page test") as browser:
-        yield {"server": server, "browser": browser, "course": course, "class": written}
+        yield {"server": server, "browser": browser, "course": course, "class": written, "english": english}
+
+
+def _english_class(course) -> str:
+    """The English edition's assignment: one student wrote the reference answers, one the table's wrong answers."""
+    right = {c.metadata["nbgrader"]["grade_id"]: c.source for c in master("en").cells
+             if c.cell_type == "markdown" and c.metadata.get("nbgrader", {}).get("solution")}
+    wrong = {q: next(w.text for w in WRONG if w.question == q and w.lang == "en") for q in right}
+    return add_edition_class(course, "en", {"en_right": right, "en_wrong": wrong})
 
 
 @pytest.fixture
@@ -137,7 +151,7 @@ def test_does_the_guide_show_a_question_posed_above_a_code_cell(site, page):
     open_marking(page, site["server"], f"assignment={ASSIGNMENT}&question=q_lab1_no_scale")
     guide = page.locator("#guide .prompt")
     headings = guide.locator("h3").all_inner_texts()
-    assert headings == ["实验题 1：不缩放会怎样？"], f"expected the question's heading, the guide shows {guide.inner_text()!r}"
+    assert headings == ["实验题 1：不缩放会怎样？（1 分）"], f"expected the question's heading, the guide shows {guide.inner_text()!r}"
     text = guide.inner_text()
     assert "softmax 得到的权重是不是接近 one-hot" in text and "default_rng(6)" in text, text
     assert "4.13 问题与思考题" not in text, "the section's introduction is not the question"
@@ -181,3 +195,27 @@ def test_are_ps1s_manually_graded_cells_marked_by_question(site, page):
             assert REMARK in (comment or ""), f"the remark should be the task cell's comment, found {comment!r}"
     listed = site["server"].api(f"formgrader/api/submitted_notebooks/{PS1}/problem1")
     assert sorted(n["student"] for n in listed) == list(PS1_STUDENTS) and not any(n["needs_manual_grade"] for n in listed)
+
+
+def test_does_the_english_edition_show_its_english_rubric(site, page):
+    """ch04_attention_en in Chromium: the guide lists the points of rubrics/ch04_attention_en.toml in English and the
+    English reference answer, none of the Chinese rubric; the right answer's key phrases are highlighted and its
+    suggestion ticks every point; the wrong answer is offered at most 25 %?"""
+    english, question = site["english"], "q_lab2_neg_inf"
+    open_marking(page, site["server"], f"assignment={english}&question={question}")
+    guide = page.locator("#guide").inner_text()
+    points = load_rubrics(site["course"], english).by_question[question].points
+    assert all(p.text in guide for p in points), guide
+    assert "As long as every row keeps at least one position unblocked" in guide
+    chinese = load_rubrics(site["course"], ASSIGNMENT).by_question[question].points
+    assert not [p.text for p in chinese if p.text in guide]
+    assert not CJK.search(page.locator("#guide ol.rubric li").first.inner_text().split("（")[0])
+    seen = {}
+    for _ in range(current(page)["count"]):
+        group = current(page)
+        seen[tuple(group["students"])] = group["suggestion"]
+        page.keyboard.press("j")
+    assert seen[("en_right",)]["ticks"] == [True] * len(points) and seen[("en_right",)]["score"] == 1.0
+    assert seen[("en_wrong",)]["score"] <= MOST
+    right = page.locator("#answers .group", has_text="As long as every row keeps at least one position unblocked")
+    assert right.locator("mark.term").count() >= len(points), "the right answer's key phrases are highlighted"

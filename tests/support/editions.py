@@ -22,7 +22,7 @@ from coursekit.settings import course_config
 EDITIONS = LANGUAGES  # ("zh", "en")
 ASSIGNMENTS = editions_of(ASSIGNMENT, course_config(COURSE))  # {"zh": "ch04_attention", "en": "ch04_attention_en"}
 CJK = edition.CJK
-# How a finding names a row of §4.10's table (attnkit.bugs.row) or the rows of one function (bugs.rows_of).
+# How a finding names a row of §4.10's table (attnkit.troubleshooting.pointer) or the rows of one function (stage_pointer).
 POINTER = {"zh": re.compile(r"排查表“([^”]+)”"), "en": re.compile(r"the troubleshooting table's row \"([^\"]+)\"")}
 STAGE_POINTER = {"zh": re.compile(r"「先检查」一栏写着 (\w+) 的几行"),
                  "en": re.compile(r"whose \"Check first\" column names (\w+)")}

@@ -476,7 +476,7 @@ def _diagnosed(name, findings, phrases=(), scores="dot", mask="add", softmax="ve
 
 
 def _unnamed(stage, phrase, **code):
-    """A mistake no rule names: the generic finding of its stage, with the lab's table row."""
+    """A mistake no rule names: the generic finding of its stage, pointing into §4.10's table."""
     return _diagnosed(f"unnamed_{stage}_{code[stage]}", [(stage, f"{stage}_wrong_values")],
                       [phrase, "没有专门命名"], **code)
 
@@ -525,9 +525,9 @@ DIAGNOSED = (
                softmax="scalar_loops"),
     # ---------- mistakes no rule names: the generic finding of the first deviating stage ----------
     _unnamed("scores", "最大偏差 1", scores="off_by_one"),
-    _unnamed("mask", "写着 student_apply_mask 的几行", mask="subtracted"),
+    _unnamed("mask", "对应排查表“上三角没有变成 -1e9”这一行", mask="subtracted"),
     _unnamed("mask", "最大偏差", mask="fixed_size"),
-    _unnamed("softmax", "写着 student_softmax 的几行", softmax="squared"),
+    _unnamed("softmax", "对应排查表“每行的和不是 1，也不是 0”这一行", softmax="squared"),
     _unnamed("softmax", "最大偏差", softmax="epsilon"),
     _unnamed("softmax", "3-D 输入", softmax="first_axis_only"),
     # ---------- several stages wrong: scores first, whatever the order of discovery ----------
@@ -538,7 +538,7 @@ DIAGNOSED = (
 )
 DIAGNOSED_BY_NAME = {d.name: d for d in DIAGNOSED}
 
-# §4.10's troubleshooting table, row by row (the keys of attnkit.bugs.TABLE_ROW): the mistakes whose verify
+# §4.10's troubleshooting table, row by row (the keys of attnkit.troubleshooting.TABLE_ROW): the mistakes whose verify
 # transcript the row describes. tests/unit/test_chapter_text.py checks that the row lists exactly the FAIL
 # lines each of them makes verify print, and that their diagnosis points at this row and no other.
 TROUBLESHOOTING = {

@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from nbgrader.api import Comment, Grade, Gradebook, SubmittedAssignment, SubmittedNotebook
 from sqlalchemy import insert
 
+from coursekit.assignments import editions_of
 from coursekit.marking.rubric import load_rubrics
-from coursekit.paths import ASSIGNMENT, COURSE, MASTER
+from coursekit.paths import ASSIGNMENT, COURSE, MASTER, source_notebook
 from coursekit.plugins.stubs import text_stub
 from coursekit.settings import course_config
 from .synthetic_class import empty_gradebook
@@ -149,16 +150,16 @@ def class_answers(students: list, seed: int = 4) -> tuple:
     return answers, truth, kinds
 
 
-def _structure(gradebook: Gradebook, cells: list) -> None:
-    gradebook.add_assignment(ASSIGNMENT)
-    gradebook.add_notebook(NOTEBOOK, ASSIGNMENT)
+def _structure(gradebook: Gradebook, cells: list, assignment: str = ASSIGNMENT) -> None:
+    gradebook.add_assignment(assignment)
+    gradebook.add_notebook(assignment, assignment)  # one notebook, named as its assignment
     for cell in cells:
         meta = cell["metadata"].get("nbgrader", {})
         if meta.get("grade"):
-            gradebook.add_grade_cell(meta["grade_id"], NOTEBOOK, ASSIGNMENT, max_score=float(meta["points"]),
+            gradebook.add_grade_cell(meta["grade_id"], assignment, assignment, max_score=float(meta["points"]),
                                      cell_type=cell["cell_type"])
         if meta.get("solution"):
-            gradebook.add_solution_cell(meta["grade_id"], NOTEBOOK, ASSIGNMENT)
+            gradebook.add_solution_cell(meta["grade_id"], assignment, assignment)
 
 
 def _notebook(cells: list, texts: dict) -> str:
@@ -205,11 +206,12 @@ def write_written_class(course, n: int = 300, seed: int = 4, rubric: bool = True
     return WrittenClass(course, url, students, answers, truth, kinds)
 
 
-def _submissions(gradebook: Gradebook, students: list, answers: dict) -> None:
+def _submissions(gradebook: Gradebook, students: list, answers: dict, assignment_name: str = ASSIGNMENT,
+                 stub: str = STUB) -> None:
     """Submissions, grades and comments as nbgrader's autograde leaves them, in four bulk inserts (fast)."""
     db = gradebook.db
-    assignment = gradebook.find_assignment(ASSIGNMENT)
-    notebook = gradebook.find_notebook(NOTEBOOK, ASSIGNMENT)
+    assignment = gradebook.find_assignment(assignment_name)
+    notebook = gradebook.find_notebook(assignment_name, assignment_name)
     cells = [(c.id, c.name, c.max_score) for c in notebook.grade_cells]
     solutions = [c.id for c in notebook.solution_cells]
     submissions, notebooks, grades, comments = [], [], [], []
@@ -219,7 +221,7 @@ def _submissions(gradebook: Gradebook, students: list, answers: dict) -> None:
         notebooks.append({"id": nb_id, "assignment_id": sub_id, "notebook_id": notebook.id, "flagged": False})
         for cell_id, name, points in cells:
             written = name in answers
-            untouched = written and answers[name][student] == STUB  # nbgrader's checksum: auto 0, no manual grade
+            untouched = written and answers[name][student] == stub  # nbgrader's checksum: auto 0, no manual grade
             grades.append({"id": uuid.uuid4().hex, "notebook_id": nb_id, "cell_id": cell_id, "manual_score": None,
                            "auto_score": 0.0 if untouched else None if written else points,
                            "needs_manual_grade": written and not untouched})
@@ -228,6 +230,30 @@ def _submissions(gradebook: Gradebook, students: list, answers: dict) -> None:
                         (Comment, comments)):
         db.execute(insert(model.__table__), rows)
     db.commit()
+
+
+def add_edition_class(course, lang: str, answers: dict) -> str:
+    """The ``lang`` edition's assignment added to a course :func:`write_written_class` made: its source and rubric
+    from the repository, and an autograded notebook for each student of ``answers`` ({student: {grade_id: text}},
+    every written answer given). Returns the assignment's name (``ch04_attention_en``)."""
+    course, assignment = pathlib.Path(course), editions_of(ASSIGNMENT, course_config(COURSE))[lang]
+    source = source_notebook(COURSE, assignment)
+    (course / "source" / assignment).mkdir(parents=True, exist_ok=True)
+    (course / "source" / assignment / source.name).write_bytes(source.read_bytes())
+    (course / "rubrics" / f"{assignment}.toml").write_bytes((COURSE / "rubrics" / f"{assignment}.toml").read_bytes())
+    nb = json.loads(source.read_text(encoding="utf-8"))
+    cells = nb["cells"]
+    by_question = {q: {s: texts[q] for s, texts in answers.items()} for q in next(iter(answers.values()))}
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        _structure(gradebook, cells, assignment)
+        for student in answers:
+            gradebook.update_or_create_student(student)
+        _submissions(gradebook, list(answers), by_question, assignment, text_stub(assignment, course_config(COURSE), nb))
+    for student, texts in answers.items():
+        path = course / "autograded" / student / assignment / f"{assignment}.ipynb"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(_notebook(cells, texts), encoding="utf-8")
+    return assignment
 
 
 def rubric_points() -> dict:

@@ -1,7 +1,7 @@
 """Does §4.10's troubleshooting table say what verify really prints, and does the diagnosis point at its rows?
 
 The table is written by hand in the master, once per edition (the English in the cell's metadata); these tests
-hold both to the facts. Each row is found by its symptom (the first column), which ``attnkit.bugs.TABLE_ROW``
+hold both to the facts. Each row is found by its symptom (the first column), which ``attnkit.troubleshooting.TABLE_ROW``
 quotes per language; ``TROUBLESHOOTING`` in tests/support/mistakes.py names the mistakes each row describes. A
 row's second column must quote exactly the FAIL lines those mistakes make verify print in that edition's
 language, each under the TEST that prints it.
@@ -16,9 +16,10 @@ import numpy as np
 import pytest
 
 from attnkit import lab, verify
-from attnkit.bugs import ROLE, TABLE_ROW
+from attnkit.bugs import ROLE
+from attnkit.troubleshooting import ROWS, TABLE_ROW
 from attnkit.diagnose import diagnose
-from support.editions import EDITIONS, POINTER, STAGE_POINTER, cell_source, master
+from support.editions import CJK, EDITIONS, POINTER, STAGE_POINTER, cell_source, master
 from support.mistakes import BY_NAME, DIAGNOSED, DIAGNOSED_BY_NAME, MISTAKES, TROUBLESHOOTING, functions, release
 
 TABLE_CELL = "s410-troubleshooting"  # §4.10 常见错误与排查顺序 / Common mistakes
@@ -147,14 +148,77 @@ def test_does_the_row_of_verify_blind_mistakes_get_a_finding_from_the_diagnosis(
 
 # ---------- the diagnosis against the table ----------
 
+@functools.cache
+def matching_rows(name: str, lang: str = "zh") -> list:
+    """The rows of §4.10 whose FAIL lines are exactly what verify prints for this mistake (usually one or none),
+    by key: the same in both editions (test_is_attnkits_table_the_chapters), so read in one."""
+    fails, printed = transcript(name, lang)
+    same = [key for key, row in keyed_rows(lang).items() if row.fails == fails]
+    if len(same) > 1:  # "all zeros" and "neither 1 nor 0" FAIL the same lines: the printed row sums tell them apart
+        zero = "row 0 sum = 0.000000" in printed
+        same = [k for k in same if any(n.startswith("row 0 sum = 0.000000") for n in keyed_rows(lang)[k].notes) == zero]
+    return same
+
+
+@functools.cache
+def keyed_rows(lang: str) -> dict:
+    return {key: rows(lang)[symptom] for key, symptom in TABLE_ROW[lang].items()}
+
+
+@functools.cache
+def findings_of(name: str) -> list:
+    return diagnose(*functions(mistake(name), RELEASE))
+
+
+def named_rows(name: str, lang: str) -> set:
+    """The rows the first finding of the diagnosis names, by key."""
+    findings = findings_of(name)
+    by_symptom = {symptom: key for key, symptom in TABLE_ROW[lang].items()}
+    return {by_symptom.get(p, p) for f in findings[:1] for p in POINTER[lang].findall(f.text(lang))}
+
+
 @pytest.mark.parametrize("lang", EDITIONS)
-@pytest.mark.parametrize("key", sorted(TROUBLESHOOTING))
-def test_does_the_diagnosis_of_a_rows_mistakes_point_at_that_row(key, lang):
-    """A finding that names a row of the table names the row whose FAIL lines the student sees, in each edition?"""
-    for name in TROUBLESHOOTING[key]:
-        findings = diagnose(*functions(mistake(name), RELEASE))
-        named = {p for f in findings[:1] for p in POINTER[lang].findall(f.text(lang))}
-        assert named <= {TABLE_ROW[lang][key]}, (name, named)
+@pytest.mark.parametrize("entry", [*MISTAKES, *DIAGNOSED], ids=lambda e: e.name)
+def test_does_every_finding_whose_fail_lines_match_a_row_name_exactly_that_row(entry, lang):
+    """Over both mistake tables: when verify's FAIL lines are a row's, the first finding names that row and no
+    other; when they are no row's, any row it names lists only FAIL lines the student does see? (A right answer
+    has no finding: nothing to name.)"""
+    if not findings_of(entry.name):
+        assert not transcript(entry.name, "zh")[0]
+        return
+    matched, named = matching_rows(entry.name), named_rows(entry.name, lang)
+    assert len(matched) <= 1, matched
+    if matched:
+        assert named == set(matched), (matched, named)
+    else:
+        seen = transcript(entry.name, "zh")[0]
+        assert all(keyed_rows("zh")[k].fails.items() <= seen.items() for k in named), (named, sorted(seen))
+
+
+def test_does_every_row_have_a_mistake_that_the_diagnosis_sends_there():
+    """Each row of the table is named for at least one mistake whose FAIL lines are that row's?"""
+    sent = set()
+    for entry in (*MISTAKES, *DIAGNOSED):
+        matched = matching_rows(entry.name, "zh")
+        if matched and named_rows(entry.name, "zh") == set(matched):
+            sent.update(matched)
+    assert sent == set(TABLE_ROW["zh"])
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_is_attnkits_table_the_chapters(lang):
+    """attnkit.troubleshooting.ROWS (what the diagnosis matches verify against): each row's check numbers are, in
+    verify's words, exactly the FAIL lines the chapter's row quotes?"""
+    words = {c.number: c.message for c in verify.run_all(*lab.REFERENCE, file=io.StringIO(), lang=lang).checks}
+    for row in ROWS:
+        assert {words[n] for n in row.fails} == set(keyed_rows(lang)[row.key].fails), row.key
+
+
+def test_would_a_finding_that_names_another_row_be_caught():
+    """Control: the fixed-size mask's FAIL lines are the pipeline row's; naming the mask row instead is reported."""
+    assert matching_rows("unnamed_mask_fixed_size", "zh") == ["pipeline"]
+    seen = transcript("unnamed_mask_fixed_size", "zh")[0]
+    assert not keyed_rows("zh")["mask"].fails.items() <= seen.items()
 
 
 @pytest.mark.parametrize("lang", EDITIONS)
@@ -162,10 +226,130 @@ def test_does_every_pointer_the_diagnosis_prints_name_a_row_of_the_table(lang):
     """Over both mistake tables: each row pointer is a symptom of §4.10, each 先检查 pointer names a row's function?"""
     named, stages = set(), set()
     for entry in (*MISTAKES, *DIAGNOSED):
-        for finding in diagnose(*functions(entry, RELEASE)):
+        for finding in findings_of(entry.name):
             named.update(POINTER[lang].findall(finding.text(lang)))
             stages.update(STAGE_POINTER[lang].findall(finding.text(lang)))
     table = rows(lang)
     assert named and named <= set(table), named - set(table)
     assert stages and all(any(role in row.check for row in table.values()) for role in stages)
     assert len(named) >= 6 and stages <= set(ROLE.values())
+
+
+# ---------- the questions are graded, and say so ----------
+
+OPTIONAL = {"zh": "选做", "en": "optional"}
+
+
+def points_mark(points: float, lang: str) -> str:
+    return f"（{points:g} 分）" if lang == "zh" else f"({points:g} point{'' if points == 1 else 's'})"
+
+
+def question_headings(nb) -> dict:
+    """{grade_id: (the heading above a graded written answer, as written, its points)}."""
+    found, heading = {}, ""
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if cell.cell_type == "markdown" and meta.get("grade"):
+            found[meta["grade_id"]] = (heading, meta["points"])
+        elif cell.cell_type == "markdown":
+            heading = next((line for line in reversed(cell.source.splitlines()) if line.startswith("### ")), heading)
+    return found
+
+
+def graded_heading_problems(nb, lang: str) -> list:
+    return [(q, heading) for q, (heading, points) in question_headings(nb).items()
+            if not heading.endswith(points_mark(points, lang)) or OPTIONAL[lang] in heading.lower()]
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_does_every_graded_questions_heading_say_it_is_graded(lang):
+    """Each of the 8 written questions' headings ends with its points and never calls it optional, in the master
+    and in the release students get?"""
+    for nb in (master(lang), RELEASE if lang == "zh" else release_of("en")):
+        assert len(question_headings(nb)) == 8 and graded_heading_problems(nb, lang) == []
+
+
+def test_would_an_optional_or_pointless_heading_be_caught():
+    """Control: 「（选做）」 back in a heading, or its points dropped, is reported?"""
+    nb = master("zh")
+    cell = next(c for c in nb.cells if c.get("id") == "q-lab3-prompt")
+    cell.source = cell.source.replace("### 实验题 3：", "### 实验题 3（选做）：")
+    other = next(c for c in nb.cells if c.get("id") == "q-think4-prompt")
+    other.source = other.source.replace("（1 分）", "")
+    assert [q for q, _ in graded_heading_problems(nb, "zh")] == ["q_lab3_matmul_speed", "q_think4_split"]
+
+
+def release_of(lang: str):
+    from support.editions import release
+    return release(lang)
+
+
+# ---------- sentences that were wrong stay out ----------
+
+# (the cell it stood in, the Chinese, the English, why it was wrong): none may come back anywhere in the edition.
+RETRACTED = [
+    ("test4-intro", "改写了后一步还要读的数组", "changes an array the next step still reads",
+     "TEST 4 hands no step an array that a later step reads, but the scores mask changes by contract"),
+    ("s410-troubleshooting", "改写了后一步还要读的数组", "changes an array the next step still reads", "as above"),
+    ("s47-mask-order", "数值上只差浮点舍入", "up to floating-point rounding",
+     "a future score about 104 above the allowed ones makes renormalising give NaN in float32"),
+    ("q-lab1", "最大的两个分数之差", "the gap between its two largest scores", "a third close score decides it too"),
+    ("s48-neg-inf", "取当前 dtype 能表示的最小值", "take the smallest number the current dtype can represent",
+     "added to a score, float16's minimum overflows to -inf: it must replace the score"),
+    ("s42-goals", "本节末尾就说", "comes at the end of this section", "head_dim is defined at the end of 4.3, not 4.2"),
+    ("s42-goals", "「重新验证」单元格", "the \"verify everything\" cell", "the cell is called 任务 5：完整验证 / Task 5"),
+    ("s42-goals", "", "the same 22 assertions, the same output", "the English edition prints English lines"),
+    ("s41-motivation", "永远是「各算各的」", "Whatever we do to this matrix row by row", "a mean over positions mixes rows"),
+    ("demo-qkv", "读出的是它们内容的平均", "the value read out is the mean of theirs", "it is [3.04 3.04], near the mean"),
+]
+
+
+@functools.cache
+def edition_text(lang: str) -> str:
+    return "\n".join(c.source for c in master(lang).cells)
+
+
+@pytest.mark.parametrize("cell_id, zh, en, why", RETRACTED, ids=[f"{r[0]}-{r[3][:20]}" for r in RETRACTED])
+def test_does_a_retracted_sentence_stay_out(cell_id, zh, en, why):
+    """The wrong sentence is in neither edition, its cell included (that cell is still there)?"""
+    assert cell(cell_id, "zh") and cell(cell_id, "en")
+    for lang, words in (("zh", zh), ("en", en)):
+        assert not words or words not in edition_text(lang), why
+
+
+# ---------- pointers: to a section, to a cell ----------
+
+HEAD_DIM_POINTER = {"zh": re.compile(r"`head_dim` 是什么，(\d\.\d+) 节末尾就说"),
+                    "en": re.compile(r"`head_dim` is defined at the end of section (\d\.\d+)")}
+CELL_NAME = {"zh": re.compile(r"「([^」]+：[^」]+)」单元格"), "en": re.compile(r"in the cell \"([^\"]+)\"")}
+
+
+def section(lang: str, number: str) -> str:
+    """The text of section ``number`` (from its ``## number`` heading to the next ``## `` heading)."""
+    text = edition_text(lang)
+    start = text.index(f"## {number} ")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end > 0 else None]
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_does_the_pointer_to_head_dim_name_the_section_that_defines_it(lang):
+    """4.2 says where `head_dim` is defined: the end of that section (its last paragraph) defines it?"""
+    number = HEAD_DIM_POINTER[lang].search(edition_text(lang)).group(1)
+    last_paragraph = section(lang, number).strip().split("\n\n")[-1]
+    assert "head_dim = hidden_dim / num_heads" in last_paragraph and number != "4.2"
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_is_every_cell_the_prose_names_a_heading_of_the_chapter(lang):
+    """A cell named by its heading (「任务 5：完整验证」单元格, the cell "Task 5: verify everything") exists by that name?"""
+    headings = {line.lstrip("#").strip().replace("`", "") for line in edition_text(lang).splitlines() if line.startswith("#")}
+    named = CELL_NAME[lang].findall(edition_text(lang))
+    assert named and [n for n in named if n not in headings] == []
+
+
+def test_does_the_english_verify_print_english_as_the_english_table_says():
+    """The English 4.3 table says attnkit.verify prints English in this edition: it does, with no Chinese?"""
+    printed = io.StringIO()
+    verify.run_all(*lab.REFERENCE, file=printed, lang="en")
+    assert "printed in English in this edition" in cell("s42-goals", "en") and not CJK.search(printed.getvalue())

@@ -49,7 +49,7 @@ def test_is_an_untouched_code_answer_known_by_what_the_release_put_there():
 def test_does_a_prompt_reach_over_a_code_cell_to_the_questions_heading():
     """Chapter 4's first question: heading and text, then a code cell, then the answer: all of it, no more?"""
     first = master_questions(MASTER)[0]
-    assert first.grade_id == "q_lab1_no_scale" and first.title == "实验题 1：不缩放会怎样？"
+    assert first.grade_id == "q_lab1_no_scale" and first.title == "实验题 1：不缩放会怎样？（1 分）"
     assert first.prompt.startswith("### 实验题 1") and "default_rng(6)" in first.prompt, first.prompt
     assert "4.13" not in first.prompt, "the section's introduction above the heading is not the question"
     assert all(q.prompt.startswith("### ") for q in master_questions(MASTER)), "every question has its heading"

@@ -9,8 +9,11 @@ from coursekit.marking.splits import add_split, read_splits
 from coursekit.marking.store import write_judgement
 from test_marking_store import _template
 from coursekit.paths import COURSE, source_notebook
-from support.editions import ASSIGNMENTS
-from support.written_answers import ASSIGNMENT, questions
+from coursekit.plugins.stubs import text_stub
+from coursekit.settings import course_config
+from support.editions import ASSIGNMENTS, master
+from support.written_answers import ASSIGNMENT, add_edition_class, questions
+from support.wrong_answers import MOST, WRONG
 
 Q = "q_lab2_neg_inf"
 
@@ -39,7 +42,7 @@ def test_do_the_tabs_show_the_chapters_names_in_the_courses_language(course, tmp
     English edition's names (Lab question 1) for the same submissions, read from its source?"""
     written, marking = course
     board = question_board(marking, ASSIGNMENT, Q)
-    assert [q["short"] for q in board["questions"]] == ["实验题 1", "实验题 2", "实验题 3（选做）", "实验题 4（选做）",
+    assert [q["short"] for q in board["questions"]] == ["实验题 1", "实验题 2", "实验题 3", "实验题 4",
                                                          "思考题 1", "思考题 2", "思考题 3", "思考题 4"]
     assert board["question"]["name"] == "实验题 2：把 -1e9 换成 -inf" and board["language"] == "zh"
     folder = tmp_path / "course"
@@ -54,9 +57,9 @@ def test_do_the_tabs_show_the_chapters_names_in_the_courses_language(course, tmp
     finally:
         english.close()
     assert [q["short"] for q in board["questions"]] == [
-        "Lab question 1", "Lab question 2", "Lab question 3 (optional)", "Lab question 4 (optional)",
-        *(f"Thinking question {n}" for n in range(1, 5))]
-    assert board["question"]["name"] == "Lab question 2: replace -1e9 by -inf" and board["language"] == "en"
+        "Lab question 1", "Lab question 2", "Lab question 3", "Lab question 4",
+        *(f"Reflection question {n}" for n in range(1, 5))]
+    assert board["question"]["name"] == "Lab question 2: replace -1e9 with -inf" and board["language"] == "en"
 
 
 def test_is_the_unanswered_group_first_with_a_suggested_zero_not_saved(course):
@@ -106,3 +109,23 @@ def test_does_an_unknown_question_name_the_questions_there_are(course):
     written, marking = course
     with pytest.raises(KeyError, match="q_lab1_no_scale"):
         question_board(marking, ASSIGNMENT, "q_nope")
+
+
+def test_does_the_english_edition_get_its_english_rubric_and_hints(course):
+    """ch04_attention_en on the board: the rubric of rubrics/ch04_attention_en.toml (English points, the same shares),
+    the English reference answer; the reference answer's group has every point suggested, a wrong answer at most 25 %,
+    the untouched stub none?"""
+    written, marking = course
+    reference = {c.metadata["nbgrader"]["grade_id"]: c.source for c in master("en").cells
+                 if c.cell_type == "markdown" and c.metadata.get("nbgrader", {}).get("solution")}
+    wrong = {q: next(w.text for w in WRONG if w.question == q and w.lang == "en") for q in reference}
+    stub = text_stub(ASSIGNMENTS["en"], course_config(marking.folder), {"metadata": {"edition": {"language": "en"}}})
+    assignment = add_edition_class(marking.folder, "en", {"right": reference, "wrong": wrong,
+                                                          "blank": {q: stub for q in reference}})
+    board = question_board(marking, assignment, Q)
+    points = [p["text"] for p in board["rubric"]["points"]]
+    assert points[0].startswith("When a whole row is blocked, -inf - (-inf) = NaN") and board["warnings"] == []
+    assert "As long as every row keeps at least one position unblocked" in board["question"]["reference_html"]
+    by_student = {v["students"][0]: v["suggestion"] for g in board["groups"] for v in g["variants"]}
+    assert by_student["right"]["ticks"] == [True] * 3 and by_student["right"]["score"] == 1.0
+    assert by_student["wrong"]["score"] <= MOST and by_student["blank"]["score"] == 0.0

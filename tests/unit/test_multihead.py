@@ -81,3 +81,33 @@ def test_torch_multihead_forward_agrees():
     y = F.scaled_dot_product_attention(split(tx @ W["W_q"]), split(tx @ W["W_k"]), split(tx @ W["W_v"]), is_causal=True)
     expected = y.transpose(0, 1).reshape(6, 16) @ W["W_o"]
     np.testing.assert_allclose(out, expected.numpy(), rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("hidden,heads", [(8, 1), (12, 3), (16, 4)])
+def test_all_heads_at_once_matches_the_loop_oracle(hidden, heads):
+    """forward_all_heads (one batched product): the loop oracle's output and weights, with a mask and with a
+    context of another length?"""
+    mha = MultiHeadAttention(hidden, heads, seed=5, dtype=np.float64)
+    x, context = RNG.normal(size=(5, hidden)), RNG.normal(size=(7, hidden))
+    mask = create_causal_mask(5, np.float64)
+    for kwargs, oracle in (({"mask": mask}, _loop_forward(mha, x, mask)),
+                           ({"context": context}, _loop_forward(mha, x, context=context))):
+        out = mha.forward_all_heads(x, **kwargs)
+        np.testing.assert_allclose(out, oracle[0], rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(mha.weights, oracle[1], rtol=1e-9, atol=1e-12)
+
+
+def test_split_and_merge_heads_are_views_and_inverses():
+    """split_heads: [T, C] → [H, T, D], head h = columns h·D…(h+1)·D, no copy; merge_heads undoes it?"""
+    mha = MultiHeadAttention(12, 3)
+    x = np.arange(5 * 12, dtype=np.float64).reshape(5, 12)
+    heads = mha.split_heads(x)
+    assert heads.shape == (3, 5, 4) and np.shares_memory(heads, x)
+    np.testing.assert_array_equal(heads[1], x[:, 4:8])
+    np.testing.assert_array_equal(mha.merge_heads(heads), x)
+
+
+def test_all_heads_at_once_names_a_mask_of_the_wrong_shape():
+    mha = MultiHeadAttention(8, 2)
+    with pytest.raises(ShapeError, match=r"^mask must be \[seq_len, context_len\]=\(4, 4\): mask.shape=\(3, 3\)$"):
+        mha.forward_all_heads(np.zeros((4, 8)), mask=np.zeros((3, 3)))

@@ -21,8 +21,8 @@ def test_does_every_graded_cell_of_the_master_get_the_heading_above_it():
     graded = [c.metadata["nbgrader"]["grade_id"] for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
     assert list(names) == graded and len(set(names.values())) == len(graded) == 12
     assert not [grade_id for grade_id, name in names.items() if grade_id in name]
-    assert names["q_think1_scale"] == "思考题 1"
-    assert names["q_lab2_neg_inf"] == "实验题 2：把 -1e9 换成 -inf"  # the heading's code marks dropped
+    assert names["q_think1_scale"] == "思考题 1（1 分）"  # the heading as written; the chapter's plug-in drops the points
+    assert names["q_lab2_neg_inf"] == "实验题 2：把 -1e9 换成 -inf（1 分）"  # the heading's code marks dropped
 
 
 def test_does_each_test_cell_carry_its_test_number_once():
@@ -72,3 +72,17 @@ def test_are_cells_under_one_heading_told_apart_by_kind_then_number():
     assert cell_names(nb, "en") == {"answer_a": "Part A (2 points) · answer", "tests_a1": "Part A (2 points) · tests (1)",
                                     "tests_a2": "Part A (2 points) · tests (2)", "task_e": "Part E (4 points)"}
     assert cell_names(nb)["tests_a2"] == "Part A (2 points) · 测试 (2)"
+
+
+def test_does_the_chapter_name_its_questions_without_the_points_their_headings_state():
+    """The master's headings say '（1 分）' (every question is graded); the chapter's names leave it out, and
+    without_points leaves other brackets alone?"""
+    from coursekit.plugins.cell_names import without_points
+
+    nb = nbformat.read(MASTER, as_version=4)
+    assert cell_names(nb)["q_think1_scale"] == "思考题 1（1 分）"
+    assert course.cell_names(nb)["q_think1_scale"] == "思考题 1"
+    assert course.cell_names(nb)["q_lab3_matmul_speed"] == "实验题 3：循环 vs 矩阵乘法"
+    assert without_points("Lab question 3: loops (2 points)") == "Lab question 3: loops"
+    assert without_points("Part A (1 point) first") == "Part A (1 point) first"
+    assert without_points("4.5 Why (T=1)") == "4.5 Why (T=1)"

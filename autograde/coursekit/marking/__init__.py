@@ -5,7 +5,8 @@ at a time, every student's answer, similar answers grouped, keyboard only; score
 are nbgrader's own (``Grade.manual_score``, ``Comment.manual_comment``) in the course's gradebook.
 
 One concept per module: :mod:`.normalise` (what is "the same answer"), :mod:`.grouping`
-(identical and near-identical groups), :mod:`.rubric` (the rubric file), :mod:`.comment` (the
+(identical and near-identical groups), :mod:`.rubric` (the rubric file), :mod:`.rubric_edition` (another
+edition's rubric, written from the master's), :mod:`.comment` (the
 comment a judgement writes), :mod:`.answers` (master questions, students' answers),
 :mod:`.render` (safe Markdown + MathML), :mod:`.store` (gradebook read/write), :mod:`.splits`
 (answers split out of a group), :mod:`.board` (one question's view), :mod:`.judging` (a

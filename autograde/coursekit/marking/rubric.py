@@ -1,4 +1,4 @@
-"""The marking guide's rubric: key points per written answer, their share of the points, key terms.
+r"""The marking guide's rubric: key points per written answer, their share of the points, key terms.
 
 It lives in one file the instructor edits, ``<course>/rubrics/<assignment>.toml`` — outside
 ``source/``, whose every file nbgrader releases to students. One table per answer cell
@@ -7,16 +7,24 @@ It lives in one file the instructor edits, ``<course>/rubrics/<assignment>.toml`
     [[q_think1_scale.points]]
     text = "点积的方差约为 head_dim，维度越大分数差距越大"   # shown to the marker and in the feedback
     share = 0.5                                          # part of the cell's points; a cell's shares add up to 1
-    terms = ["方差", "head_dim"]                          # highlighted in answers; a hit suggests the point
+    terms = ["乘积之和"]                                  # phrases, matched as written (case aside)
+    patterns = ['方差[^。]{0,8}约为 *`?head_dim']         # regular expressions (case aside)
 
-A score is ``points × (sum of the ticked shares)``. Shares are kept as integer ten-thousandths
-so that the page's JavaScript and this module add them up to the same number.
+A term or pattern is highlighted in the answers, and an answer that contains one has the point
+suggested (never saved by itself). A pattern uses only what Python's ``re`` and the page's
+JavaScript ``RegExp`` read alike (no inline flags, named groups, ``\A`` or ``\Z``) and cannot match
+nothing. A score is ``points × (sum of the ticked shares)``. Shares are kept as integer
+ten-thousandths so that the page's JavaScript and this module add them up to the same number.
+A rubric may carry its points in another language too (``en.text`` …): :mod:`.rubric_edition`
+writes another edition's rubric from it; this module reads a point's own keys only.
 """
+import functools
 import pathlib
+import re
 import tomllib
 from dataclasses import dataclass, field
 
-__all__ = ["RubricError", "Point", "Rubric", "rubric_file", "load_rubrics", "score_of", "suggest"]
+__all__ = ["RubricError", "Point", "Rubric", "rubric_file", "load_rubrics", "score_of", "hits", "suggest"]
 
 UNIT = 10_000  # shares in ten-thousandths
 
@@ -30,6 +38,7 @@ class Point:
     text: str
     share: int                      # ten-thousandths of the cell's points
     terms: tuple = ()
+    patterns: tuple = ()            # regular expressions, matched case-insensitively
 
 
 @dataclass(frozen=True)
@@ -39,7 +48,8 @@ class Rubric:
 
     def to_dict(self) -> dict:
         return {"question": self.question, "unit": UNIT,
-                "points": [{"text": p.text, "share": p.share, "terms": list(p.terms)} for p in self.points]}
+                "points": [{"text": p.text, "share": p.share, "terms": list(p.terms), "patterns": list(p.patterns)}
+                           for p in self.points]}
 
 
 @dataclass
@@ -60,10 +70,29 @@ def _point(path, question, index, entry) -> Point:
     share = entry.get("share")
     if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1:
         raise RubricError(f"{where} needs share = a number in (0, 1] (its part of the points), got {share!r}")
-    terms = entry.get("terms", [])
-    if not isinstance(terms, list) or not all(isinstance(t, str) and t.strip() for t in terms):
-        raise RubricError(f"{where}: terms must be a list of non-empty strings, got {terms!r}")
-    return Point(entry["text"].strip(), round(share * UNIT), tuple(t.strip() for t in terms))
+    terms, patterns = entry.get("terms", []), entry.get("patterns", [])
+    for name, value in (("terms", terms), ("patterns", patterns)):
+        if not isinstance(value, list) or not all(isinstance(t, str) and t.strip() for t in value):
+            raise RubricError(f"{where}: {name} must be a list of non-empty strings, got {value!r}")
+    for pattern in patterns:
+        _check_pattern(where, pattern)
+    return Point(entry["text"].strip(), round(share * UNIT), tuple(t.strip() for t in terms), tuple(patterns))
+
+
+# What Python's re reads one way and the page's JavaScript RegExp another (or not at all).
+_NOT_PORTABLE = re.compile(r"\(\?[aiLmsux]|\(\?P|\(\?#|\(\?>|\\[AZ]|[*+?}][+]")
+
+
+def _check_pattern(where: str, pattern: str) -> None:
+    try:
+        compiled = re.compile(pattern, re.IGNORECASE)
+    except re.error as error:
+        raise RubricError(f"{where}: pattern {pattern!r} is not a regular expression: {error}") from None
+    if _NOT_PORTABLE.search(pattern):
+        raise RubricError(f"{where}: pattern {pattern!r} uses what the page's JavaScript reads otherwise "
+                          "(inline flags, (?P…), (?#…), (?>…), \\A, \\Z or a possessive quantifier)")
+    if compiled.fullmatch(""):
+        raise RubricError(f"{where}: pattern {pattern!r} matches an empty answer: it would suggest the point for any")
 
 
 def _rubric(path, question, table) -> Rubric:
@@ -107,7 +136,18 @@ def score_of(rubric: Rubric, ticked, max_score: float) -> float:
     return round(max_score * shares / UNIT, 4)
 
 
-def suggest(rubric: Rubric, text: str) -> list:
-    """One bool per point: does ``text`` contain one of its terms (case-insensitive)? A hint, never saved by itself."""
+@functools.lru_cache(maxsize=None)
+def _compiled(pattern: str) -> re.Pattern:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+def hits(point: Point, text: str) -> bool:
+    """Does ``text`` contain one of the point's terms or match one of its patterns (case-insensitive)?"""
     folded = (text or "").lower()
-    return [any(term.lower() in folded for term in p.terms) for p in rubric.points]
+    return any(term.lower() in folded for term in point.terms) or \
+        any(_compiled(p).search(text or "") for p in point.patterns)
+
+
+def suggest(rubric: Rubric, text: str) -> list:
+    """One bool per point: does ``text`` hit it (:func:`hits`)? A hint, never saved by itself."""
+    return [hits(p, text) for p in rubric.points]

@@ -16,10 +16,12 @@ import re
 
 from ..assignments import assignment_of, edition_in
 
-__all__ = ["cell_names", "heading_above", "names_in", "names_in_language"]
+__all__ = ["cell_names", "heading_above", "names_in", "names_in_language", "without_points"]
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _MARKUP = re.compile(r"`|\*\*")  # code and bold marks: the name is plain text
+# A heading's own points, "（1 分）" or "(2 points)" at its end (:func:`without_points`).
+_POINTS = re.compile(r"\s*[（(]\s*\d+(?:\.\d+)?\s*(?:分|points?)\s*[)）]\s*$")
 KINDS = {"zh": {"test": "测试", "answer": "作答", "task": "任务"}, "en": {"test": "tests", "answer": "answer", "task": "task"}}
 
 
@@ -30,6 +32,12 @@ def _source(cell) -> str:
 
 def _plain(heading: str) -> str:
     return _MARKUP.sub("", heading).strip()
+
+
+def without_points(name: str) -> str:
+    """``name`` without the points its heading states at its end (``思考题 1（1 分）`` → ``思考题 1``), for a plug-in
+    whose pages show each cell's points themselves."""
+    return _POINTS.sub("", name).strip()
 
 
 def heading_above(cells, index: int) -> str:

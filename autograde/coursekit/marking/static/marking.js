@@ -75,11 +75,13 @@
     return e;
   }
 
-  function termPattern(rubric) {
+  function termPattern(rubric) {  // the rubric's terms (as written) and patterns (regular expressions), case aside
     if (!rubric) return null;
     const terms = rubric.points.flatMap((p) => p.terms).filter((t) => t.length).sort((a, b) => b.length - a.length);
-    if (!terms.length) return null;
-    return new RegExp(terms.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "gi");
+    const parts = terms.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .concat(rubric.points.flatMap((p) => p.patterns || []).map((p) => "(?:" + p + ")"));
+    if (!parts.length) return null;
+    return new RegExp(parts.join("|"), "gi");
   }
 
   function highlight(container, pattern) {  // wraps key terms in <mark>, text nodes only (never inside MathML)
@@ -96,6 +98,7 @@
       const frag = document.createDocumentFragment();
       let last = 0, m;
       while ((m = pattern.exec(text)) !== null) {
+        if (!m[0].length) { pattern.lastIndex += 1; continue; }  // a pattern of lookarounds only: nothing to mark
         frag.appendChild(document.createTextNode(text.slice(last, m.index)));
         frag.appendChild(el("mark", "term", m[0]));
         last = m.index + m[0].length;
@@ -217,6 +220,7 @@
         const li = ol.appendChild(el("li", "", p.text + " "));
         li.appendChild(el("span", "share", "（" + fmt(max * p.share / rubric.unit) + " 分）"));
         if (p.terms.length) li.appendChild(el("div", "terms", "关键词：" + p.terms.join("、")));
+        if ((p.patterns || []).length) li.appendChild(el("div", "terms patterns", "模式：" + p.patterns.join("  ")));
       });
     }
     guide.appendChild(el("h2", "", "参考答案"));
