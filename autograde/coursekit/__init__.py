@@ -19,6 +19,8 @@
   rule that picks the gradebook), :mod:`coursekit.record` (a grader's record of one test cell),
   :mod:`coursekit.autograded` (what an autograded notebook says beyond its scores),
   :mod:`coursekit.student_files` (a file a student wrote, read as data that may be hostile),
+  :mod:`coursekit.seeds` (the seed a submission's hidden inputs are drawn from: the course's secret and the
+  submission, mixed),
   :mod:`coursekit.faults` (a failure of the machine is nobody's grade) and :mod:`coursekit.canary`
   (the untouched release graded first: does grading work here?); :mod:`coursekit.export` keeps the
   per-cell export's documented name.
