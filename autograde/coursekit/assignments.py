@@ -53,7 +53,7 @@ from traitlets import Dict, Float, TraitError, Unicode, validate
 from traitlets.config import Configurable
 
 from .language import DEFAULT, checked
-from .settings import SIMILARITY_THRESHOLD, checked_threshold
+from .settings import SIMILARITY_THRESHOLD, STUDENT_SECONDS, checked_seconds, checked_threshold
 
 __all__ = ["CourseKit", "Assignment", "Plain", "World", "assignment_of", "for_notebook_folder", "world_of",
            "editions_of", "edition_in", "one_work", "default_assignments"]
@@ -76,6 +76,10 @@ class CourseKit(Configurable):
                                  "at least this alike (0 to 1: the share of their own work they have in common and "
                                  "few classmates have). A reason to look, not proof.").tag(config=True)
 
+    student_seconds = Float(STUDENT_SECONDS, help="The time one student's submission may take to grade, in seconds, "
+                            "in make grade and in the grading service alike: past it, that student scores 0 with the "
+                            "reason and the class goes on.").tag(config=True)
+
     @validate("language")
     def _known_language(self, proposal):
         try:
@@ -87,6 +91,13 @@ class CourseKit(Configurable):
     def _a_share(self, proposal):
         try:
             return checked_threshold(proposal["value"])
+        except ValueError as error:
+            raise TraitError(str(error)) from None
+
+    @validate("student_seconds")
+    def _a_time(self, proposal):
+        try:
+            return checked_seconds(proposal["value"])
         except ValueError as error:
             raise TraitError(str(error)) from None
 

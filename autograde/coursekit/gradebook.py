@@ -19,15 +19,22 @@ import os
 import pathlib
 import sys
 
-from nbgrader.api import Gradebook
+from nbgrader.api import Gradebook, MissingEntry
 from sqlalchemy.engine import make_url
 
 from .settings import course_settings
 
-__all__ = ["BUSY_SECONDS", "resolve_gradebook", "url_from_environment", "open_gradebook", "describe", "sqlite_file", "alembic_env",
-           "alembic_on_path"]
+__all__ = ["BUSY_SECONDS", "resolve_gradebook", "url_from_environment", "open_gradebook", "describe", "sqlite_file",
+           "NOT_GRADED_COMMENT", "not_graded_reason", "zero_submission", "alembic_env", "alembic_on_path"]
 
 BUSY_SECONDS = 120  # a commit takes milliseconds; waiting this long means something is stuck
+NOT_GRADED_COMMENT = "Not graded automatically"  # how every "0 with the reason" comment starts: the report finds them
+
+
+def not_graded_reason(error: str, assignment: str, student: str) -> str:
+    """The comment of a submission that scored 0 because it could not be graded: ``error``, and how to regrade."""
+    return (f"{NOT_GRADED_COMMENT}, scored 0: {error}. After fixing the notebook run "
+            f"`nbgrader autograde {assignment} --student {student} --force`.")
 
 
 def resolve_gradebook(course, explicit: str | None = None, busy_seconds: float = BUSY_SECONDS) -> str:
@@ -71,6 +78,23 @@ def open_gradebook(url: str, course_id: str | None = None) -> Gradebook:
     """nbgrader's Gradebook on ``url`` (tables created if new; nbgrader runs ``alembic`` for that)."""
     alembic_on_path()
     return Gradebook(url, course_id) if course_id else Gradebook(url)
+
+
+def zero_submission(url: str, assignment: str, student: str, reason: str, notebook: str | None = None) -> None:
+    """Every grade of ``student``'s submission of ``assignment`` (of its ``notebook`` only, when named) set to 0 and
+    ``reason`` written into its comments: where the formgrader, nbgrader's API and the class report read why."""
+    with open_gradebook(url) as gradebook:
+        try:
+            submission = gradebook.find_submission(assignment, student)
+        except MissingEntry:  # stopped before nbgrader wrote its rows
+            submission = gradebook.add_submission(assignment, student)
+        for graded in submission.notebooks:
+            if notebook is None or graded.name == notebook:
+                for grade in graded.grades:
+                    grade.auto_score, grade.needs_manual_grade = 0.0, False
+                for comment in graded.comments:
+                    comment.auto_comment = reason
+        gradebook.db.commit()
 
 
 def describe(url: str) -> str:

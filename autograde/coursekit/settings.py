@@ -14,14 +14,20 @@ from traitlets.config.loader import PyFileConfigLoader
 from .language import DEFAULT, checked
 from .paths import CONFIG_FILE
 
-__all__ = ["SIMILARITY_THRESHOLD", "CourseSettings", "course_settings", "course_config", "config_section",
-           "course_language", "similarity_threshold", "checked_threshold", "sandbox_default", "switched_on"]
+__all__ = ["SIMILARITY_THRESHOLD", "STUDENT_SECONDS", "OVER_BUDGET", "CourseSettings", "course_settings", "course_config",
+           "config_section", "course_language", "similarity_threshold", "checked_threshold", "checked_seconds",
+           "sandbox_default", "switched_on"]
 
 DEFAULT_COURSE_ID = "default_course"  # nbgrader's Gradebook's course when a config names none (tests/unit/test_upstream.py)
 # c.CourseKit.similarity_threshold: a pair of students scoring at least this is flagged in the class report
 # (coursekit.report.similarity). The middle of the gap measured on tests/support/planted_pairs.py: every planted
 # copy scores 0.49 or more, no pair of independent work more than 0.35.
 SIMILARITY_THRESHOLD = 0.42
+# c.CourseKit.student_seconds: one student's share of the class's time, in make grade and the grading service alike.
+# Its output share is c.GradingKernelManager.notebook_output_limit (every grading path caps it).
+STUDENT_SECONDS = 300.0
+# what a student over it is told (the service's page, make grade's gradebook comment), in both languages at once
+OVER_BUDGET = "评分超过 {seconds:g} 秒仍未结束，已被停止（Grading took longer than {seconds:g} s and was stopped）"
 
 
 @dataclass(frozen=True)
@@ -32,6 +38,7 @@ class CourseSettings:
     sandbox: bool = True  # grading kernels run in the sandbox (GradingKernelManager.sandbox, else ATTN_SANDBOX)
     language: str = DEFAULT  # what the instructor's tools speak (c.CourseKit.language): report, marking page, make grade
     similarity_threshold: float = SIMILARITY_THRESHOLD  # c.CourseKit.similarity_threshold: from it, a pair is flagged
+    student_seconds: float = STUDENT_SECONDS  # c.CourseKit.student_seconds: one student's grading at most
 
 
 def switched_on(variable: str) -> bool:
@@ -67,7 +74,7 @@ def course_settings(course) -> CourseSettings:
     kernel = config.get("GradingKernelManager", {})
     return CourseSettings(str(directory.get("course_id", DEFAULT_COURSE_ID)), str(directory.get("db_url", "")),
                           str(exchange.get("root", "")), bool(kernel.get("sandbox", sandbox_default())),
-                          _language(course, config), _threshold(course, config))
+                          _language(course, config), _threshold(course, config), _seconds(course, config))
 
 
 def _language(course, config) -> str:
@@ -88,6 +95,18 @@ def _threshold(course, config) -> float:
     """``c.CourseKit.similarity_threshold`` (:data:`SIMILARITY_THRESHOLD` unless the config says otherwise)."""
     where = f"{pathlib.Path(course).resolve() / CONFIG_FILE}: c.CourseKit.similarity_threshold"
     return checked_threshold(config.get("CourseKit", {}).get("similarity_threshold", SIMILARITY_THRESHOLD), where)
+
+
+def checked_seconds(value, where: str = "c.CourseKit.student_seconds") -> float:
+    """``value`` as one student's grading time (a number of seconds above 0); else a ValueError naming ``where``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise ValueError(f"{where} must be a number of seconds above 0, got {value!r}")
+    return float(value)
+
+
+def _seconds(course, config) -> float:
+    where = f"{pathlib.Path(course).resolve() / CONFIG_FILE}: c.CourseKit.student_seconds"
+    return checked_seconds(config.get("CourseKit", {}).get("student_seconds", STUDENT_SECONDS), where)
 
 
 def similarity_threshold(course) -> float:

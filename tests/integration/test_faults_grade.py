@@ -18,6 +18,7 @@ import pytest
 
 from coursekit.sandbox import forkserver
 from support import faults
+from coursekit.grading.run import STATUS
 from support.classes import copy_generated, make_grade
 from support.course_tools import ASSIGNMENT, POINTS, gradebook_comments, gradebook_scores, isolated_env, released
 from support.mistakes import MISTAKES, mistake_notebook
@@ -83,7 +84,7 @@ def test_is_a_fault_nobodys_grade_and_the_class_graded_after_the_repair(row, sub
         with row.inject(course, env) as faulty:
             hit = make_grade(course, faulty, "--workers", "1" if row.mid_class else "2")
         said = hit.stdout + hit.stderr
-        assert hit.returncode == 2, said[-3000:]
+        assert hit.returncode == STATUS["machine"], said[-3000:]
         assert "the machine's fault (no student was given a grade for it)" in said and row.cause in said, said[-3000:]
         print(f"\n{row.name}: make grade said: " + next(line for line in said.splitlines() if row.cause in line))
         before = autograded(course)  # graded before the fault (a worker killed may not have said so yet)

@@ -17,7 +17,8 @@ from traitlets.config.loader import PyFileConfigLoader
 from coursekit.paths import COURSE
 from coursekit.sandbox import missing_tool
 from coursekit.sandbox.bubblewrap import python_paths
-from support.classes import copy_graded, make_grade
+from coursekit.grading.run import STATUS
+from support.classes import copy_graded, make_grade_target
 
 LOOK = r"""
 import json, os, socket
@@ -86,11 +87,13 @@ def test_is_there_no_network(seen):
 
 
 def test_does_make_grade_stop_in_one_line_without_bubblewrap(serial_class, tmp_path):
-    """No bwrap on PATH: exit 2 and one line naming bubblewrap and ATTN_SANDBOX=off, before anyone is graded?"""
+    """No bwrap on PATH: the course's make grade exits 2 (the module itself 3: the machine's), with one line naming
+    bubblewrap and ATTN_SANDBOX=off, before anyone is graded?"""
     graded = copy_graded(serial_class, tmp_path / "class")
     tools = tmp_path / "bin"
     tools.mkdir()  # a PATH without bwrap
     env = dict(graded.env, PATH=str(tools))
-    done = make_grade(graded.course, env, "--force")
-    assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.strip().count("\n") == 0 and "bubblewrap" in done.stderr and "ATTN_SANDBOX=off" in done.stderr
+    done = make_grade_target(graded.course, env, FORCE=1)
+    said = [line for line in done.stderr.splitlines() if "bubblewrap" in line]
+    assert done.returncode == 2 and done.stdout == "" and len(said) == 1 and "ATTN_SANDBOX=off" in said[0]
+    assert f"Error {STATUS['machine']}" in done.stderr  # what make says of its recipe: the module's status

@@ -77,6 +77,29 @@ print('x' * 10_000_000)  # 调试用"""
 FAKE_GRADER = "def grade(*args):\n    print('fake grader')\n    return 100.0\n"
 
 
+def nested(release):
+    """A notebook whose JSON nests deeper than any parser recurses: not a notebook, never the machine's fault."""
+    return '{"cells": [' + "[" * 200_000 + "]" * 200_000 + "]}"
+
+
+def oversized(release):
+    """The release with 17 MB of saved output: more than a notebook may be (coursekit.student_files)."""
+    nb = copy.deepcopy(release)
+    nb.cells[index_of(nb, "setup_imports")].outputs = [nbformat.v4.new_output("stream", text="x" * 17_000_000)]
+    return nb
+
+
+def with_kernel(release, name):
+    """The release naming a kernel no machine has: every grading kernel is the course's, whatever it names."""
+    nb = copy.deepcopy(release)
+    nb.metadata["kernelspec"] = {"name": name, "display_name": name, "language": "brainfuck"}
+    return nb
+
+
+# what a terminal would obey: set its title, clear the screen, a bidirectional override; inside an unreadable notebook
+ESCAPES = "\x1b]0;owned\x07\x1b[2J\u202e"
+
+
 def flooding(release):
     """The correct submission, its softmax replaced by FLOOD (typed into the release's stub, input checks kept)."""
     nb, index = submission(release), index_of(release, "student_softmax")
@@ -95,6 +118,12 @@ CASES = (
                                               "import os\n\n\ndef student_apply_mask(scores, mask):\n    os._exit(1)\n"),
          ZERO, "DeadKernelError: Kernel died"),
     # the loop is interrupted once, in TEST 3 (an error: 0); later cells report it (TEST 4: 0); TEST 1-2 graded
+    # whatever a notebook holds, it is never the machine's fault: too deep, too large, an unknown kernel
+    Case("c_nested_beyond_parsing", nested, ZERO, "RecursionError"),
+    Case("c_over_the_size_a_notebook_may_have", oversized, ZERO, "more than the 16777216 a notebook may have"),
+    Case("c_terminal_escapes_in_its_error", lambda r: '{"cells": [' + ESCAPES, ZERO,
+         "NotJSONError: Notebook does not appear to be JSON"),
+    Case("unknown_kernel", lambda r: with_kernel(r, "no-such-kernel"), UNTOUCHED, diagnosis=STUBS_FIRST),
     Case("e_infinite_loop", lambda r: with_function(submission(r), "student_softmax",
                                                     "def student_softmax(out, inp):\n    while True:\n        pass\n"),
          (4.0, 3.0, 0.0, 0.0)),

@@ -137,8 +137,10 @@ def copy_generated(generated: pathlib.Path, dest: pathlib.Path) -> pathlib.Path:
 
 
 def _course(root: pathlib.Path, rows, generated):
-    """The class's course: a copy of ``generated``, ``rows`` submitted."""
+    """The class's course: a copy of ``generated``, ``rows`` submitted, each student's time the red-team table's."""
     course = copy_generated(generated, root / "course")
+    with open(course / "nbgrader_config.py", "a", encoding="utf-8") as config:
+        config.write(f"\nc.CourseKit.student_seconds = {redteam.STUDENT_SECONDS}\n")
     submit(course, rows)
     return course, isolated_env(root / "home", ATTN_TIMEOUT=TIMEOUT)
 
@@ -172,6 +174,15 @@ def make_grade(course, env, *args, timeout=900) -> subprocess.CompletedProcess:
     """``python -m coursekit.grading`` run in ``course`` as ``make grade`` runs it."""
     return subprocess.run([sys.executable, "-m", "coursekit.grading", "--course", str(course), *args],
                           cwd=course, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def make_grade_target(course, env, timeout=900, **variables) -> subprocess.CompletedProcess:
+    """The course's own ``make grade`` (its Makefile, as an instructor types it in the course folder), with
+    ``variables`` such as ``WORKERS=2``: the exit status make gives (0 graded, 2 not)."""
+    settings = [f"{name}={value}" for name, value in variables.items()]
+    return subprocess.run(["/usr/bin/make", "--no-print-directory", "-C", str(course), "grade",
+                           f"PYTHON={sys.executable}", *settings],
+                          env=env, capture_output=True, text=True, timeout=timeout)
 
 
 def grade_shared_class(root, generated) -> GradedClass:

@@ -32,6 +32,8 @@ from dataclasses import dataclass
 
 from coursekit.paths import COURSE
 from coursekit.record import MIME as RECORD_MIME
+from grader import inputs
+from support import replay
 from support.cases import STUBS_FIRST, UNTOUCHED, Case, with_cell_after, with_function
 from support.mistakes import FULL, submission
 
@@ -358,6 +360,49 @@ LIMIT_ROWS = (Case("limit_memory_in_softmax", lambda r: with_function(r, "studen
                    (1.75, 1.0, 0.0, 0.0), diagnosis=STUBS_FIRST),)
 
 
+# ---------- what a notebook hands grading, each scoring as the untouched release, or 0 with the reason ----------
+
+def _replaying(release):
+    """The stubs plus a table of another submission's hidden calls answered right (:mod:`support.replay`). The table
+    is what the grader would ask if every submission shared one seed, :data:`grader.inputs.FIXED`: were the seeds
+    ever constant again, this row would score far above the stubs."""
+    table = replay.leaked_table(inputs.FIXED)
+    return with_cell_after(release, "student_softmax", replay.REPLAY_CELL.format(table=table))
+
+
+def _returning(value: str):
+    """A softmax that returns ``value`` (its return value counts for nothing) and writes nothing: the stub's score."""
+    source = f"import numpy as np\n\n\ndef student_softmax(out, inp):\n    return {value}\n"
+    return lambda release: with_function(release, "student_softmax", source)
+
+
+def _flooding_before_the_tests(release):
+    """Five cells of 290 kB each before TEST 1: the notebook's output budget is spent before any test cell."""
+    nb = release
+    for n in range(5):
+        nb = with_cell_after(nb, "student_softmax", f"print('{n}' * 290_000)")
+    return nb
+
+
+def _sleeping(release):
+    """Three added cells sleeping 9.5 s each, every one under the cell timeout: together over the student's time."""
+    nb = release
+    for _ in range(3):
+        nb = with_cell_after(nb, "setup_imports", "import time\ntime.sleep(9.5)")
+    return nb
+
+
+STUDENT_SECONDS = 24  # the graded classes' c.CourseKit.student_seconds: the sleeping row goes over it, nobody else
+CONTENT_ROWS = (
+    Case("red_replay_leaked_inputs", _replaying, UNTOUCHED, diagnosis=STUBS_FIRST),
+    Case("red_returns_a_huge_view", _returning("np.broadcast_to(np.zeros(1), (10 ** 6, 10 ** 6))"), UNTOUCHED,
+         diagnosis=STUBS_FIRST),
+    Case("red_returns_32_mb", _returning("np.zeros(4 * 1024 ** 2)"), UNTOUCHED, diagnosis=STUBS_FIRST),
+    Case("red_floods_before_the_tests", _flooding_before_the_tests, UNTOUCHED, diagnosis=STUBS_FIRST),
+    Case("red_sleeps_past_its_time", _sleeping, (0.0, 0.0, 0.0, 0.0), reason="Grading took longer than 24 s"),
+)
+
+
 def _honest(release):
     nb = submission(release)
     answer = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "q_lab1_no_scale")
@@ -366,7 +411,7 @@ def _honest(release):
 
 
 CONTROL = Case("red_honest_control", _honest, FULL)
-ROWS = (*REDTEAM, *LIMIT_ROWS, CONTROL)
+ROWS = (*REDTEAM, *LIMIT_ROWS, *CONTENT_ROWS, CONTROL)
 
 
 # ---------- finding the grader in what a student was shown, however it was encoded ----------

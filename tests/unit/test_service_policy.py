@@ -51,10 +51,10 @@ def test_settings_read_from_the_course_config(tmp_path):
     (tmp_path / "nbgrader_config.py").write_text(
         "c = get_config()\nc.GradingService.assignments = ['ch04_attention']\nc.GradingService.cooldown = 30\n"
         "c.GradingService.deadlines = {'ch04_attention': '1970-01-01 00:01:00'}\n"
-        "c.GradingService.retry_seconds = [1, 8]\n")
+        "c.GradingService.retry_seconds = [1, 8]\nc.CourseKit.student_seconds = 42\n")
     policy = load_policy(tmp_path)
     assert policy == Policy(("ch04_attention",), cooldown=30.0, deadlines={"ch04_attention": 60.0},
-                            retry_seconds=(1.0, 8.0))
+                            retry_seconds=(1.0, 8.0), job_timeout=42.0)  # make grade's budget, the same setting
     assert policy.grades("ch04_attention") and not policy.grades("other")
     assert load_policy(tmp_path / "missing") == Policy()
 
@@ -68,9 +68,19 @@ def test_settings_read_from_the_course_config(tmp_path):
     ({"deadlines": {"a": "tomorrow"}}, "c.GradingService.deadlines['a'] = 'tomorrow' is not a date"),
     ({"retry_seconds": 5}, "c.GradingService.retry_seconds must be (first, longest) in seconds, got 5"),
     ({"retry_seconds": (10, 5)}, "retry_seconds must be 0 < first <= longest, got (10, 5)"),
+    ({"job_timeout": 60}, "job_timeout is now c.CourseKit.student_seconds"),
 ])
 def test_bad_settings_are_named(section, message):
     """Does a wrong setting stop the service with a message naming the setting and the value?"""
     with pytest.raises(ValueError) as error:
         policy_from(section)
     assert message in str(error.value)
+
+
+@pytest.mark.parametrize("value", [0, -5, "300", True])
+def test_is_a_student_budget_that_is_no_time_named(tmp_path, value):
+    """c.CourseKit.student_seconds that is not a positive number stops every command that reads it, naming the file?"""
+    (tmp_path / "nbgrader_config.py").write_text(f"c = get_config()\nc.CourseKit.student_seconds = {value!r}\n")
+    with pytest.raises(ValueError, match=r"nbgrader_config.py: c.CourseKit.student_seconds must be a number of "
+                                         r"seconds above 0, got"):
+        load_policy(tmp_path)

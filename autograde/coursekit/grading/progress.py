@@ -3,11 +3,14 @@
 Pure bookkeeping (no nbgrader, no processes), so it is unit-tested with a fake clock. Everything
 ``make grade`` says is in the course's language (``c.CourseKit.language``, Chinese unless the
 config says otherwise): :data:`TEXT`, one table, the same keys and placeholders in each language.
+What a student had a hand in (their id, a reason quoting their notebook's error, a note) is printed with
+its control characters escaped (:mod:`coursekit.printable`).
 """
 import dataclasses
 import time
 
 from ..language import DEFAULT
+from ..printable import printable
 
 __all__ = ["StudentResult", "Progress", "TEXT", "format_duration"]
 
@@ -115,7 +118,7 @@ class Progress:
         marks = (self.text["ok"], self.text["FAILED"])
         width = max(len(mark) for mark in marks)
         return self.text["line"].format(done=f"{len(self.results):>{len(str(self.total))}}", total=self.total,
-                                        mark=marks[not last.ok].ljust(width), student=last.student,
+                                        mark=marks[not last.ok].ljust(width), student=printable(last.student, True),
                                         seconds=last.seconds, failed=len(self.failed), eta=format_duration(self.eta()))
 
     def summary(self, stopped: str = "") -> str:
@@ -127,8 +130,10 @@ class Progress:
         lines = [text["summary"].format(head=head, graded=len(self.results) - len(self.failed), failed=len(self.failed),
                                         missing=self.total - len(self.results), total=self.total,
                                         elapsed=format_duration(elapsed), per=per)]
-        lines += [text["failed_line"].format(student=o.student, reason=o.reason) for o in self.failed]
-        lines += [text["note_line"].format(student=o.student, note=note) for o in self.results for note in o.notes]
+        lines += [text["failed_line"].format(student=printable(o.student, True), reason=printable(o.reason, True))
+                  for o in self.failed]
+        lines += [text["note_line"].format(student=printable(o.student, True), note=printable(note, True))
+                  for o in self.results for note in o.notes]
         if stopped and stopped != self.INTERRUPTED:
             lines.append(f"make grade: {stopped}")
             lines.append(text["kept"].format(count=len(self.results)))

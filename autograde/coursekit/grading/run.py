@@ -14,9 +14,13 @@ grades the course's only one, or each of its editions that has submissions (``ch
 A fault of the machine (:mod:`coursekit.faults`) is nobody's grade: found before the class (the
 checks of :func:`preflight`, then each worker's canary), nobody is graded; found on a student, the
 workers are stopped, the students graded before it keep their grades, and the summary says what to
-fix; the next run grades everyone else, and nobody twice. Exit status: 0; 1 when a student's notebook
-could not be graded (as nbgrader's); 2 after a fault of the machine; 130 after Ctrl-C (workers and
-kernels stopped, no half-written autograded folder).
+fix; the next run grades everyone else, and nobody twice. A student whose grading takes longer than
+``c.CourseKit.student_seconds`` is stopped there and scores 0 with the reason. Exit status
+(:data:`STATUS`): 0 every student graded; 1 some students' notebooks could not be graded (their fault:
+each scored 0 with the reason, the class graded); 3 a fault of the machine (nobody's grade; the line
+says what to fix); 2 it could not start (bad arguments, nothing submitted, the assignment not generated); 130
+after Ctrl-C (workers and kernels stopped, no half-written autograded folder).
+Through ``make grade`` (autograde/Makefile) the students' 1 is 0, and the machine's 3 and Ctrl-C are make's 2.
 """
 import argparse
 import dataclasses
@@ -27,27 +31,30 @@ import shutil
 import signal
 import sys
 import tempfile
+import time
 
 import sqlalchemy.exc
 from nbgrader.api import MissingEntry
 
 from ..assignments import assignment_of, default_assignments, world_of
 from ..faults import InfrastructureFault, evident_fault, grader_unreadable
-from ..gradebook import alembic_on_path, describe, open_gradebook, resolve_gradebook
+from ..gradebook import alembic_on_path, describe, not_graded_reason, open_gradebook, resolve_gradebook, zero_submission
 from ..paths import find_course
 from ..plugins.kernel import UNSANDBOXED
 from ..sandbox import missing_tool, private_python
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
-from ..settings import course_config, course_settings
+from ..settings import OVER_BUDGET, STUDENT_SECONDS, course_config, course_settings
 from . import lock
 from .pool import LOGS, Done, Faulted, WorkerPool
-from .progress import TEXT, Progress
+from .progress import TEXT, Progress, StudentResult
 from .selection import graded_students, parse_shard, submitted_students, to_grade
 from .worker import GraderSetup
 
-__all__ = ["main", "grade_class", "default_workers", "preflight"]
+__all__ = ["main", "grade_class", "default_workers", "preflight", "STATUS"]
 
-FAULT_STATUS = 2
+# what make grade's exit status says: the class graded, some students' notebooks not, the machine's fault
+STATUS = {"graded": 0, "students": 1, "cannot_start": 2, "machine": 3, "interrupted": 130}
+FAULT_STATUS = STATUS["machine"]
 
 
 def main(argv=None) -> int:
@@ -108,13 +115,14 @@ def _grade_assignment(course, assignment, students, url, args, shard, settings, 
         print(f"WARNING: {UNSANDBOXED}", flush=True)
     # the grading service (coursekit.service) takes no new job meanwhile; the one in progress ends first
     with lock.exclusive(course, "make grade", notify=lambda said: print(f"make grade: {said}", flush=True)):
-        progress, stopped = grade_class(course, assignment, students, url, args.workers, lang=settings.language)
+        progress, stopped = grade_class(course, assignment, students, url, args.workers, lang=settings.language,
+                                        budget=settings.student_seconds)
     print(progress.summary(stopped), flush=True)
     results += [{"assignment": assignment, **dataclasses.asdict(r)} for r in progress.results]
     _save_results(course / LOGS / "last-run.json", results)
     if stopped:
-        return 130 if stopped == Progress.INTERRUPTED else FAULT_STATUS
-    return 1 if progress.failed else 0
+        return STATUS["interrupted"] if stopped == Progress.INTERRUPTED else FAULT_STATUS
+    return STATUS["students"] if progress.failed else STATUS["graded"]
 
 
 def preflight(course: pathlib.Path, assignments, sandboxed: bool) -> None:
@@ -175,12 +183,15 @@ def _select(course, assignment, url, shard, force, text) -> list:
     """The students to grade; the gradebook is opened (and created) once, before any worker."""
     submitted = submitted_students(course, assignment)
     if not submitted:
-        sys.exit(text["no_submissions"].format(folder=course / "submitted", assignment=assignment))
+        print(text["no_submissions"].format(folder=course / "submitted", assignment=assignment), file=sys.stderr)
+        sys.exit(STATUS["cannot_start"])
     try:
         with open_gradebook(url, course_settings(course).course_id) as gradebook:
             in_gradebook = {s.student.id for s in gradebook.find_assignment(assignment).submissions}
     except MissingEntry:
-        sys.exit(text["not_generated"].format(assignment=assignment, gradebook=describe(url), course=course))
+        print(text["not_generated"].format(assignment=assignment, gradebook=describe(url), course=course),
+              file=sys.stderr)
+        sys.exit(STATUS["cannot_start"])
     except sqlalchemy.exc.SQLAlchemyError as error:
         raise evident_fault(error, course) or InfrastructureFault(f"the gradebook {describe(url)} cannot be read "
                                                                   f"({error})", "Check it, then run make grade again.")
@@ -188,16 +199,17 @@ def _select(course, assignment, url, shard, force, text) -> list:
     return to_grade(submitted, done.__contains__, shard, force=force)
 
 
-def grade_class(course, assignment, students, url, workers, show=print, lang="zh"):
+def grade_class(course, assignment, students, url, workers, show=print, lang="zh", budget=STUDENT_SECONDS):
     """Grade ``students`` with ``workers`` processes; ``(Progress, why it stopped early: "" or a Progress.* or the
-    machine's fault)``; the progress said in ``lang``."""
+    machine's fault)``; the progress said in ``lang``. A student whose grading takes more than ``budget`` seconds is
+    stopped there (their worker replaced) and scores 0 with the reason: one notebook costs the class at most that."""
     pool = WorkerPool(GraderSetup(str(course), assignment, url), max(1, min(workers, len(students))),
                       pathlib.Path(course) / LOGS, "worker")
-    progress, todo, busy = Progress(len(students), lang=lang), list(students), {}
+    progress, todo, busy, since = Progress(len(students), lang=lang), list(students), {}, {}
     try:
         while todo or busy:
             for index in pool.idle()[:len(todo)]:
-                busy[index] = todo.pop(0)
+                busy[index], since[index] = todo.pop(0), time.monotonic()
                 pool.send(index, busy[index])
             message = pool.get(timeout=1.0)
             if isinstance(message, Done):
@@ -212,12 +224,26 @@ def grade_class(course, assignment, students, url, workers, show=print, lang="zh
                         shutil.rmtree(pathlib.Path(course) / "autograded" / busy[index] / assignment,
                                       ignore_errors=True)
                 return progress, _killed(died, busy)
+            for index in [k for k in busy if time.monotonic() - since[k] > budget]:
+                result = _over_budget(pool, index, busy.pop(index), budget, (course, assignment, url))
+                show(progress.record(result), flush=True)
         return progress, ""
     except KeyboardInterrupt:
         show(progress.text["stopping"], flush=True)
         return progress, Progress.INTERRUPTED
     finally:
         pool.stop()
+
+
+def _over_budget(pool, index: int, student: str, budget: float, where: tuple) -> StudentResult:
+    """``student`` took longer than ``budget``: their worker stopped and started again, their half-made autograded
+    folder removed, 0 with the reason in the gradebook; their result, a failed one."""
+    course, assignment, url = where
+    pool.replace(index)
+    shutil.rmtree(pathlib.Path(course) / "autograded" / student / assignment, ignore_errors=True)
+    reason = not_graded_reason(OVER_BUDGET.format(seconds=budget), assignment, student)
+    zero_submission(url, assignment, student, reason)
+    return StudentResult(student, False, reason, budget, index)
 
 
 def _killed(died, busy) -> str:

@@ -16,15 +16,16 @@ import os
 from dataclasses import dataclass
 
 from nbconvert.exporters import NotebookExporter
-from nbgrader.api import Gradebook
 
 from ..canary import canary_fault
+from ..printable import printable
+from ..student_files import MAX_NOTEBOOK_BYTES
 from ..faults import InfrastructureFault, decide
+from ..gradebook import NOT_GRADED_COMMENT, not_graded_reason, zero_submission
 from ..sandbox import SandboxUnavailable
 
 __all__ = ["NOT_GRADED_COMMENT", "Failure", "ZeroOnFailureExporter", "record_zero"]
 
-NOT_GRADED_COMMENT = "Not graded automatically"  # how every such comment starts: the report finds them by it
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ class ZeroOnFailureExporter(NotebookExporter):
 
     def from_filename(self, filename, resources=None, **kw):
         try:
+            _not_too_large(filename)
             return super().from_filename(filename, resources=resources, **kw)
         except SandboxUnavailable as exc:  # nothing to do with the student: stop the whole run, say what to install
             raise InfrastructureFault(str(exc), "Then run the command again.") from None
@@ -61,16 +63,24 @@ class ZeroOnFailureExporter(NotebookExporter):
         return self.config.CourseDirectory.get("root") or os.getcwd()
 
 
+def _not_too_large(filename) -> None:
+    """A submitted notebook larger than a notebook may be is the student's (0 with the reason), never read whole:
+    a worker that ran out of memory on it would look like the machine's fault."""
+    size = os.lstat(filename).st_size
+    if size > MAX_NOTEBOOK_BYTES:
+        raise NotebookTooLarge(f"the notebook is {size} bytes, more than the {MAX_NOTEBOOK_BYTES} a notebook may "
+                               "have (its outputs are cleared at grading: clear them before submitting)")
+
+
+class NotebookTooLarge(ValueError):
+    """A submitted notebook over :data:`coursekit.student_files.MAX_NOTEBOOK_BYTES`."""
+
+
 def record_zero(info: dict, error: str, log) -> Failure:
-    """Set every grade of ``info``'s submitted notebook to 0 and write the reason into its comments."""
-    reason = (f"{NOT_GRADED_COMMENT}, scored 0: {error}. After fixing the notebook run "
-              f"`nbgrader autograde {info['assignment']} --student {info['student']} --force`.")
+    """Set every grade of ``info``'s submitted notebook to 0 and write the reason into its comments (control
+    characters of the notebook's error escaped: it is read on terminals and in logs)."""
+    error = printable(error, one_line=True)
+    reason = not_graded_reason(error, info["assignment"], info["student"])
     log.error("%s: %s", info["student"], reason)
-    with Gradebook(info["db_url"]) as gradebook:
-        notebook = gradebook.find_submission_notebook(info["notebook"], info["assignment"], info["student"])
-        for grade in notebook.grades:
-            grade.auto_score, grade.needs_manual_grade = 0.0, False
-        for comment in notebook.comments:
-            comment.auto_comment = reason
-        gradebook.db.commit()
+    zero_submission(info["db_url"], info["assignment"], info["student"], reason, notebook=info["notebook"])
     return Failure(info["student"], error, reason)

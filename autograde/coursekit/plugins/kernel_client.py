@@ -263,9 +263,9 @@ class RunnerClient:
                 return self._break("an execute reply grading cannot read")
             self.wire.queues["shell"].append(self._message(kind, reply))
         elif kind == "status" and content.get("execution_state") == "idle":
-            if self._verdict is not None:  # in their place: the grader's verdict
-                for kind_, content_ in self._verdict.outputs():
-                    self._output(kind_, content_)
+            if self._verdict is not None:  # in their place: the grader's verdict, outside the output budget (it is
+                for kind_, content_ in self._verdict.outputs():  # the grader's, a few kB, and the report reads it)
+                    self.wire.queues["iopub"].append(self._message(kind_, content_))
                 self._verdict = None
             note = self.cap.note()
             if note is not None:

@@ -22,6 +22,7 @@ from ..assignments import assignment_of, default_assignments, one_work
 from ..gradebook import describe, open_gradebook, resolve_gradebook, sqlite_file
 from ..language import DEFAULT
 from ..paths import find_course
+from ..printable import printable
 from ..settings import course_config, course_language, similarity_threshold
 from .csv_files import write_csvs, write_similarity_csv
 from .grades import read_class
@@ -93,7 +94,7 @@ def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr
     write_similarity_csv(similarity, times, out_dir)
     write_pages(similarity, times, out_dir, lang)
     (out_dir / "index.html").write_text(render(report, lang, [section(similarity, times, lang)]), encoding="utf-8")
-    print("\n".join(_summary_lines(report, similarity, out_dir, lang)), file=out, flush=True)
+    print(printable("\n".join(_summary_lines(report, similarity, out_dir, lang))), file=out, flush=True)
     return out_dir
 
 

@@ -20,8 +20,7 @@ from nbgrader.api import (
     TaskCell,
 )
 
-from ..gradebook import open_gradebook
-from ..plugins.failures import NOT_GRADED_COMMENT
+from ..gradebook import NOT_GRADED_COMMENT, open_gradebook
 
 __all__ = ["CellInfo", "CellGrade", "ClassGrades", "class_grades", "read_class"]
 

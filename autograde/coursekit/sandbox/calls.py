@@ -10,13 +10,16 @@ and the grader sees whether an input was left unchanged.
 
 What comes back is the student's process talking: :func:`decode` takes only plain values, numeric
 arrays of a bounded size and views that fit inside their buffer, and raises :class:`Unreadable`
-for anything else.
+(and nothing else) for anything else. In the kernel, :func:`encode` refuses with :class:`Unsendable`
+what cannot cross: another type, or an array over :data:`MAX_BYTES` (a view of a huge logical shape
+is never expanded to find out).
 """
 import base64
+import json
 
 import numpy as np
 
-__all__ = ["MAX_BYTES", "Unreadable", "encode", "decode", "buffers_of", "write_back"]
+__all__ = ["MAX_BYTES", "Unreadable", "Unsendable", "encode", "decode", "buffers_of", "write_back"]
 
 MAX_BYTES = 16 * 1024 ** 2  # one buffer: the lab's arrays are a few kilobytes
 _KINDS = set("biuf")  # bool, integers, floats: never objects, strings or records
@@ -24,6 +27,10 @@ _KINDS = set("biuf")  # bool, integers, floats: never objects, strings or record
 
 class Unreadable(ValueError):
     """A value on the wire that is not one :func:`encode` could have made."""
+
+
+class Unsendable(TypeError):
+    """A value :func:`encode` does not send: of another type, or too large."""
 
 
 def _root(array: np.ndarray) -> np.ndarray:
@@ -34,6 +41,8 @@ def _root(array: np.ndarray) -> np.ndarray:
 
 def _encode_value(value, roots: list, ids: dict):
     if isinstance(value, np.ndarray):
+        if value.nbytes > MAX_BYTES:  # its logical size: a broadcast view of a few bytes can claim terabytes
+            raise Unsendable(f"an array of {value.nbytes} bytes (at most {MAX_BYTES} cross)")
         root = _root(value)
         if not root.flags.c_contiguous:
             root = value = np.ascontiguousarray(value)  # not a view of anything the caller keeps
@@ -49,14 +58,20 @@ def _encode_value(value, roots: list, ids: dict):
         return {"value": value}
     if isinstance(value, (list, tuple)):
         return {"items": [_encode_value(v, roots, ids) for v in value], "tuple": isinstance(value, tuple)}
-    raise TypeError(f"cannot send a {type(value).__name__} to the student's function")
+    raise Unsendable(f"cannot send a {type(value).__name__} across")
 
 
 def encode(values):
     """``({"values": [...], "buffers": [...]}, the buffers' arrays)`` for a tuple of arguments (or one returned
-    value, as a 1-tuple). The arrays are what :func:`write_back` copies the call's results into."""
+    value, as a 1-tuple). The arrays are what :func:`write_back` copies the call's results into. At most
+    :data:`MAX_BYTES` in all (arrays and the description of the values), else :class:`Unsendable`."""
     roots, ids = [], {}
-    encoded = [_encode_value(v, roots, ids) for v in values]
+    try:
+        encoded = [_encode_value(v, roots, ids) for v in values]
+    except RecursionError:
+        raise Unsendable("values nested too deeply to cross") from None
+    if sum(root.nbytes for root in roots) > MAX_BYTES or len(json.dumps(encoded)) > MAX_BYTES:
+        raise Unsendable(f"more than {MAX_BYTES} bytes in all")
     return {"values": encoded, "buffers": [_buffer(root) for root in roots]}, roots
 
 
@@ -139,12 +154,18 @@ def _view(spec, buffers: list) -> np.ndarray:
 
 
 def decode(message) -> tuple:
-    """The values :func:`encode` described, views into freshly rebuilt buffers; ``(values, buffers)``."""
+    """The values :func:`encode` described, views into freshly rebuilt buffers; ``(values, buffers)``. Whatever is
+    wrong with ``message`` raises :class:`Unreadable`, never another exception."""
     if not isinstance(message, dict) or not isinstance(message.get("values"), list) \
             or not isinstance(message.get("buffers"), list):
         raise Unreadable("not an encoded call")
-    buffers = [_rebuild_buffer(spec) for spec in message["buffers"]]
-    return tuple(_decode_value(v, buffers) for v in message["values"]), buffers
+    try:
+        buffers = [_rebuild_buffer(spec) for spec in message["buffers"]]
+        return tuple(_decode_value(v, buffers) for v in message["values"]), buffers
+    except Unreadable:
+        raise
+    except (ArithmeticError, ValueError, TypeError, MemoryError, RecursionError) as exc:  # numpy's own refusals
+        raise Unreadable(f"a value numpy cannot build ({type(exc).__name__}: {exc})") from None
 
 
 def write_back(roots: list, sent_back: list) -> None:
@@ -152,7 +173,7 @@ def write_back(roots: list, sent_back: list) -> None:
     if not isinstance(sent_back, list) or len(sent_back) != len(roots):
         raise Unreadable(f"not the {len(roots)} buffers that were sent came back")
     for root, spec in zip(roots, sent_back):
-        new = _rebuild_buffer(spec)
+        new = decode({"values": [], "buffers": [spec]})[1][0]
         if new.shape != root.shape or new.dtype != root.dtype:
             raise Unreadable("a buffer came back with another shape or dtype")
         if root.flags.writeable:

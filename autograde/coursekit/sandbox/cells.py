@@ -33,7 +33,7 @@ from ..upstream import ipykernel
 from ..upstream.ipykernel import INLINE
 from ..upstream.jupyter_client import LineSession
 from .bubblewrap import IPYTHONDIR
-from .calls import buffers_of, decode, encode
+from .calls import Unsendable, buffers_of, decode, encode
 from .channel import ChannelBroken, Reader, send
 from . import side_files
 
@@ -295,8 +295,8 @@ def _answer(request: dict, shell, hook) -> dict:
         outcome = {"error": "KeyboardInterrupt", "ename": "KeyboardInterrupt", "timeout": True}
     try:
         returned, _ = encode((outcome.pop("returned", None),))
-    except TypeError:
-        returned = None  # something that cannot cross (an object): the grader sees no return value
+    except (Unsendable, MemoryError):  # an object, or too large: the grader sees no return value, the kernel goes on
+        returned = None
     return {**outcome, "returned": returned, "buffers": buffers_of(buffers)}
 def _run(shell, outbox: _Outbox, capture: _FdCapture, code: str) -> None:
     """One cell, as ipykernel's ``do_execute`` runs it (:func:`coursekit.upstream.ipykernel.execute`)."""

@@ -65,10 +65,10 @@ class Functions:
                 raise ChannelBroken("no answer to a call")
             answer = reply["content"]
             write_back(roots, answer.get("buffers"))
-            answer["returned"] = decode(answer["returned"])[0][0] if answer.get("returned") else None
         except (OSError, ChannelBroken, Unreadable, KeyError, TypeError, IndexError) as exc:
             self.gone = f"the kernel could not be asked ({type(exc).__name__}: {exc})"
             raise KernelGone(self.gone) from None
+        answer["returned"] = _returned(answer.get("returned"))
         self.forbidden.update(str(f) for f in answer.get("forbidden") or ())
         if answer.get("limit"):
             self.limits.add(str(answer["limit"]))
@@ -80,6 +80,15 @@ class Functions:
             send(self.channel, {"msg_type": "done", "content": {}})
         except OSError:
             pass
+
+
+def _returned(value):
+    """What the function returned, as the kernel described it; a description that cannot be read is the student's
+    value that could not cross (this call's check fails), not a broken kernel: the channel is still in step."""
+    try:
+        return decode(value)[0][0] if value else None
+    except (Unreadable, IndexError):
+        return Unreadable("the value it returned could not be read")
 
 
 class RemoteFunction:

@@ -16,6 +16,7 @@ import sys
 from ..gradebook import alembic_on_path, describe, resolve_gradebook
 from ..grading.pool import LOGS, WorkerPool
 from ..paths import find_course
+from ..printable import printable
 from ..sandbox import missing_tool
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
 from ..settings import course_settings
@@ -53,7 +54,7 @@ def main(argv=None) -> int:
         print("grading service resumed" if control.resume(course) else "the grading service was not paused")
         return 0
     if args.action == "status":
-        print(status(course))
+        print(printable(status(course)))  # students' ids and reasons in it
         return 0
     return run(course)
 

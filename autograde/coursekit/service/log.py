@@ -11,6 +11,8 @@ import datetime
 import pathlib
 import sys
 
+from ..printable import printable
+
 __all__ = ["ServiceLog", "short_time", "clock_time"]
 
 
@@ -33,8 +35,10 @@ class ServiceLog:
         self.path.parent.mkdir(parents=True, exist_ok=True)
 
     def write(self, text: str, key=None) -> str:
+        """One line, control characters escaped (a reason quotes what a student's notebook raised; a folder name
+        is the student's to choose: :mod:`coursekit.printable`)."""
         who = f"{key[0]}  {key[1]}  " if key else ""
-        line = f"{self.clock():%Y-%m-%d %H:%M:%S}  {who}{text}"
+        line = printable(f"{self.clock():%Y-%m-%d %H:%M:%S}  {who}{text}", one_line=True)
         with self.path.open("a", encoding="utf-8") as fh:
             fh.write(line + "\n")
         if self.echo:

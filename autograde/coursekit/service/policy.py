@@ -6,7 +6,8 @@ Read from ``c.GradingService`` in the course's ``nbgrader_config.py`` (:func:`lo
 * ``cooldown`` — seconds between two automatic feedbacks of one student (0: none);
 * ``max_attempts`` — automatic feedbacks per student and assignment (0: no limit);
 * ``deadlines`` — ``{assignment: "2027-01-15 23:59:00+08:00"}``: after it, no automatic feedback;
-* ``workers``, ``poll_seconds``, ``job_timeout`` — how the service runs;
+* ``workers``, ``poll_seconds`` — how the service runs (a job's time: ``c.CourseKit.student_seconds``, the same
+  budget as ``make grade``'s, read into :attr:`Policy.job_timeout`);
 * ``retry_seconds`` — ``(first, longest)``: a submission a fault of the machine held back is tried again after
   ``first`` seconds, then twice as long each time, at most ``longest``.
 
@@ -19,7 +20,7 @@ import datetime
 
 from nbgrader.utils import parse_utc
 
-from ..settings import config_section
+from ..settings import STUDENT_SECONDS, config_section, course_settings
 
 __all__ = ["Policy", "Decision", "RELEASE", "COOLDOWN", "ATTEMPTS", "DEADLINE", "load_policy", "decide"]
 
@@ -36,7 +37,7 @@ class Policy:
     deadlines: dict = dataclasses.field(default_factory=dict)  # {assignment: seconds since the epoch, UTC}
     workers: int = 1
     poll_seconds: float = 0.5
-    job_timeout: float = 300.0  # a grading job that takes longer is stopped; the submission is ungradable
+    job_timeout: float = STUDENT_SECONDS  # a grading job that takes longer is stopped: that student 0, with why
     retry_seconds: tuple = (5.0, 60.0)  # after a fault of the machine: the first wait, then doubling up to the second
 
     def grades(self, assignment: str) -> bool:
@@ -100,9 +101,12 @@ def _check(condition: bool, message: str) -> None:
         raise ValueError(f"c.{SECTION}: {message}")
 
 
-def policy_from(section: dict) -> Policy:
-    """A :class:`Policy` from the values of ``c.GradingService`` (messages name the setting)."""
-    known = {f.name for f in dataclasses.fields(Policy)}
+def policy_from(section: dict, student_seconds: float = STUDENT_SECONDS) -> Policy:
+    """A :class:`Policy` from the values of ``c.GradingService`` and the course's ``c.CourseKit.student_seconds``
+    (messages name the setting)."""
+    _check("job_timeout" not in section, "job_timeout is now c.CourseKit.student_seconds: one student's time, for "
+                                         "make grade and the service alike")
+    known = {f.name for f in dataclasses.fields(Policy)} - {"job_timeout"}
     unknown = sorted(set(section) - known)
     _check(not unknown, f"unknown setting {', '.join(unknown)}; known: {', '.join(sorted(known))}")
     assignments = section.get("assignments", ())
@@ -115,7 +119,7 @@ def policy_from(section: dict) -> Policy:
             raise ValueError(f"c.{SECTION}.deadlines[{name!r}] = {text!r} is not a date: {error}") from None
     policy = Policy(tuple(assignments), float(section.get("cooldown", 0)), int(section.get("max_attempts", 0)),
                     deadlines, int(section.get("workers", 1)), float(section.get("poll_seconds", 0.5)),
-                    float(section.get("job_timeout", 300)),
+                    float(student_seconds),
                     _retry(section.get("retry_seconds", Policy.retry_seconds)))
     _check(policy.cooldown >= 0, f"cooldown must be >= 0 seconds, got {policy.cooldown:g}")
     _check(policy.max_attempts >= 0, f"max_attempts must be >= 0 (0: no limit), got {policy.max_attempts}")
@@ -135,4 +139,4 @@ def _retry(value) -> tuple:
 
 def load_policy(course) -> Policy:
     """The grading service's policy of ``course`` (its ``nbgrader_config.py``)."""
-    return policy_from(config_section(course, SECTION))
+    return policy_from(config_section(course, SECTION), course_settings(course).student_seconds)

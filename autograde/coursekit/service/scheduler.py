@@ -27,6 +27,7 @@ from nbgrader.utils import parse_utc
 
 from ..grading import lock
 from ..grading.pool import Done, Faulted, Note, Ready
+from ..settings import OVER_BUDGET
 from . import control
 from .fair_queue import GRADE, RELEASE, FairQueue, Job
 from .inbox import Inbox, InboxUnreadable, folder_config
@@ -35,9 +36,7 @@ from .policy import decide
 from .student_status import StatusBoard
 from .worker import CannotGrade, Graded
 
-__all__ = ["Scheduler", "TIMEOUT_REASON"]
-
-TIMEOUT_REASON = "评分超过 {seconds:g} 秒仍未结束，已被停止（Grading took longer than {seconds:g} s and was stopped）"
+__all__ = ["Scheduler"]
 
 
 @dataclasses.dataclass
@@ -276,7 +275,7 @@ class Scheduler:
                 self.running.pop(key)
                 self.queue.done(key)
                 self.journal.stopped(key)
-                self._ungradable(running.job, TIMEOUT_REASON.format(seconds=self.policy.job_timeout))
+                self._ungradable(running.job, OVER_BUDGET.format(seconds=self.policy.job_timeout))
 
     def _ungradable(self, job, reason) -> None:
         self.journal.graded(job.key, job.timestamp, {"ok": False, "score": 0, "max_score": 0, "reason": reason})
