@@ -20,7 +20,7 @@
   :mod:`coursekit.autograded` (what an autograded notebook says beyond its scores),
   :mod:`coursekit.student_files` (a file a student wrote, read as data that may be hostile),
   :mod:`coursekit.seeds` (the seed a submission's hidden inputs are drawn from: the course's secret and the
-  submission, mixed),
+  submission, mixed), :mod:`coursekit.printable` (what a student had a hand in, safe to print on a terminal),
   :mod:`coursekit.faults` (a failure of the machine is nobody's grade) and :mod:`coursekit.canary`
   (the untouched release graded first: does grading work here?); :mod:`coursekit.export` keeps the
   per-cell export's documented name.

@@ -9,8 +9,8 @@ bytes, in order), so
 * a submission differing in any byte gets another, which nobody can compute without the secret: inputs seen in
   one feedback are useless to any other submission, however it was built.
 
-The secret (:data:`SECRET_FILE` in the course folder, 32 random bytes, mode 600) is made by the first grading that
-needs it and never leaves the trusted side: the grading process computes the seed and sends only the seed to the
+The secret (:data:`SECRET_FILE` beside the grader's package, i.e. in the course folder, 32 random bytes, mode 600) is
+made by the first grading that needs it and never leaves the trusted side: the grading process computes the seed and sends only the seed to the
 grader process; no kernel ever sees the course folder. Files are read as hostile (:mod:`coursekit.student_files`):
 no link followed, nothing but regular files, a cap on their number and size.
 """

@@ -29,7 +29,6 @@ import struct
 import time
 
 from jupyter_client.manager import AsyncKernelManager
-from nbgrader.coursedir import CourseDirectory
 from traitlets import Bool, Integer, Unicode, default
 
 from ..assignments import for_notebook_folder, world_of
@@ -223,10 +222,11 @@ class GradingKernelManager(AsyncKernelManager):
         return ForkedKernel(pid), connection
 
     def _seed(self, submission: str) -> str:
-        """The submission's seed (:mod:`coursekit.seeds`); a secret that cannot be read is the machine's fault."""
-        course = CourseDirectory(config=self.config).root
+        """The submission's seed (:mod:`coursekit.seeds`), from the secret beside the grader's package (the course
+        folder: ``<course>/grader/``); a secret that cannot be read is the machine's fault."""
+        beside_grader = pathlib.Path(self._assignment.grader).resolve().parent.parent
         try:
-            return submission_seed(course_secret(course), submission)
+            return submission_seed(course_secret(beside_grader), submission)
         except (OSError, ValueError) as error:
             raise InfrastructureFault(f"the course's grading secret cannot be used ({error})",
                                       "Fix or remove it (the next grading makes a new one), then run again.") from None
