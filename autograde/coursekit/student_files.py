@@ -43,8 +43,8 @@ def read_notebook(path, max_bytes: int = MAX_NOTEBOOK_BYTES) -> dict:
         raise UnreadableFile(f"{path}: grew past the {max_bytes} bytes a notebook may have while it was read")
     try:
         nb = json.loads(data)
-    except ValueError as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-        raise UnreadableFile(f"{path}: not a notebook's JSON ({error})") from None
+    except (ValueError, RecursionError) as error:  # JSONDecodeError, UnicodeDecodeError; nesting past the parser's
+        raise UnreadableFile(f"{path}: not a notebook's JSON ({type(error).__name__}: {error})") from None
     if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
         raise UnreadableFile(f"{path}: expected a notebook, a JSON object with a list of cells")
     return nb

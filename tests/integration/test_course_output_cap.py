@@ -14,6 +14,7 @@ from nbgrader.preprocessors import Execute
 from nbgrader.validator import Validator
 from traitlets.config.loader import PyFileConfigLoader
 
+from coursekit.autograded import read_graded_notebook
 from coursekit.paths import COURSE
 from coursekit.plugins import GradingKernelManager
 from support.classes import copy_graded
@@ -45,6 +46,14 @@ def uncapped(serial_class, tmp_path_factory):
 def test_does_the_flooding_submission_keep_its_full_score(shared_class):
     full = {**{grade_id: float(points) for grade_id, points in POINTS.items()}, "total": 12.0}
     assert shared_class.scores("flood") == shared_class.scores("ok_dot") == full
+
+
+def test_does_every_test_cell_keep_the_graders_record_when_the_budget_is_spent_before_it(shared_class):
+    """Five cells of 290 kB before TEST 1 spend the notebook's output budget: every test cell still holds the
+    grader's record (what make grade's notes and the report read), the score the untouched release's?"""
+    graded = read_graded_notebook(shared_class.notebook("red_floods_before_the_tests"))
+    assert sorted(graded.records) == sorted(POINTS)
+    assert NOTE in shared_class.notebook("red_floods_before_the_tests").read_text(encoding="utf-8")
 
 
 def test_do_its_autograded_notebook_and_feedback_stay_under_2_MB(shared_class):

@@ -38,6 +38,14 @@ def test_does_make_grade_list_exactly_the_ungradable_students(shared_class):
         assert failed[student].startswith("Not graded automatically, scored 0: ") and reason in failed[student]
 
 
+def test_does_make_grade_print_a_notebooks_terminal_escapes_as_text(shared_class):
+    """The reason of the notebook whose error holds ESC sequences and a bidirectional override: shown escaped, and
+    not one control character reaches the instructor's terminal from the whole run?"""
+    said = shared_class.run.stdout + shared_class.run.stderr
+    assert not [c for c in said if (ord(c) < 32 and c not in "\n\t") or 0x7f <= ord(c) < 0xa0 or c == "\u202e"]
+    assert "\\x1b]0;owned\\x07\\x1b[2J\\u202e" in grade_output.failed(said)["c_terminal_escapes_in_its_error"]
+
+
 @pytest.mark.parametrize("graded", ["serial_class", "shared_class"])
 def test_does_an_ungradable_notebook_score_zero_with_its_reason(graded, request):
     """Every grade 0, the reason in the gradebook's comments, no autograded copy left?"""
