@@ -80,12 +80,20 @@ def decide(error: BaseException, course, canary):
     """The fault ``error`` is, if the machine's (else None: the notebook's, graded 0 with the reason).
 
     ``canary()`` grades the untouched release in the same sandbox and returns its fault (None when it
-    passed); it is asked only about a kernel that never started, the one case the error alone cannot tell.
+    passed). It is asked whenever a notebook's own doing could look like the machine's: a kernel that never
+    started, and a kernel template that died while the notebook ran. None: the release runs in the same
+    sandbox, so this submission is what stopped it.
     """
     fault = evident_fault(error, course)
-    if fault is not None or not isinstance(error, KernelDidNotStart):
-        return fault
-    return canary()  # None: the release starts in the same sandbox, so this submission is what stops it
+    if isinstance(error, KernelDidNotStart) and not isinstance(error, TemplateDidNotStart):
+        return fault or canary()
+    if fault is not None and _template_died_under(error):
+        return canary() and fault
+    return fault
+
+
+def _template_died_under(error: BaseException) -> bool:
+    return type(error).__name__ == "DeadKernelError" and _template_died()
 
 
 def _template_died() -> bool:

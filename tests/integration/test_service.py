@@ -18,6 +18,7 @@ from nbgrader.api import Gradebook
 from coursekit.grading.selection import graded_students, submitted_students
 from coursekit.sandbox import missing_tool
 from coursekit.service.command import journal_of
+from support import redteam
 from support import service_tools as st
 from support.cases import CASES
 from support.course_tools import ASSIGNMENT, POINTS, released, visible_text
@@ -168,3 +169,13 @@ def test_make_grade_counts_the_services_gradings_as_done(course, service):
         in_gradebook = {s.student.id for s in gradebook.find_assignment(ASSIGNMENT).submissions}
     done = graded_students(course.course, ASSIGNMENT, submitted, in_gradebook)
     assert set(submitted) == {"k1", "p1", "p2"} and set(submitted) - done == {"p2"}
+
+
+@pytest.mark.parametrize("row", ["red_replay_leaked_inputs", "red_returns_a_huge_view"])
+def test_does_hostile_content_score_as_the_untouched_release_through_the_service(course, service, row):
+    """A replay of another submission's hidden inputs, a return value of terabytes: graded by the service like
+    any submission, the feedback released, the untouched release's points (every row: make grade's shared class)?"""
+    case = next(case for case in redteam.ROWS if case.name == row)
+    sent = st.submit(course, row, case.build(released(course.course)))
+    st.wait_for(lambda: st.fetchable(course, sent), 120, f"{row}'s feedback")
+    assert gradebook_rows(course, row)["auto_score"] == pytest.approx(sum(case.points))

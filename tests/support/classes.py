@@ -62,8 +62,9 @@ REPRESENTATIVE = {
     "c_invalid_json": "not graded: the notebook scores 0 with the reason",
 }
 REPRESENTATIVE_MISTAKES = tuple(name for name in REPRESENTATIVE if name in {m.name for m in MISTAKES})
-# graded serially too: the representative rows, and every ungradable case (nbgrader's own handling of each)
-SERIAL = (*REPRESENTATIVE, *(case.name for case in CASES if not case.gradable and case.name not in REPRESENTATIVE))
+# graded serially too: the representative rows, every ungradable case (nbgrader's own handling of each), a replay
+SERIAL = (*REPRESENTATIVE, *(case.name for case in CASES if not case.gradable and case.name not in REPRESENTATIVE),
+          "red_replay_leaked_inputs", "red_returns_a_huge_view")  # and what the issue of hidden inputs asks of it
 PROTECTED = ("grader", "source", "release", "nbgrader_config.py")  # what no submission may change
 # the shared class's students whose feedback the tests read (everyone's costs half a second each)
 FEEDBACK = (*SERIAL, "flood", "shadow_grader", "red_honest_control", "red_print_hidden_checks",

@@ -75,3 +75,15 @@ def test_is_a_grader_the_kernels_cannot_read_named_with_the_fix(tmp_path, privil
 def test_is_a_missing_grader_the_machines(tmp_path):
     assert "the grader" in str(grader_unreadable(tmp_path / "grader", True)) and "is missing" in str(
         grader_unreadable(tmp_path / "grader", True))
+
+
+@pytest.mark.parametrize("canary", [None, InfrastructureFault("the release cannot be graded here", "Fix it.")])
+def test_does_a_template_that_died_under_a_notebook_ask_the_canary(monkeypatch, canary):
+    """The kernel died and its template with it: the machine's only if the release cannot be graded either (a
+    notebook that took its template down is graded 0 with the reason, the class goes on)?"""
+    monkeypatch.setattr("coursekit.faults._template_died", lambda: True)
+    asked = []
+    fault = decide(DeadKernelError("Kernel died"), COURSE, lambda: asked.append(1) or canary)
+    assert asked == [1] and (fault is None) == (canary is None)
+    if canary is not None:
+        assert "template died" in str(fault)
