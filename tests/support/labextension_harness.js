@@ -27,7 +27,8 @@ const [folder, scenarioJson] = process.argv.slice(-2);
 // { executed: [...], open: [paths], versions: {"@jupyterlab/docmanager": "4.6.6", ...}, events: [...],
 //   statuses: [...] (the server's answer when Lab opens), listing: {...} (nbgrader's answer to Fetch Feedback),
 //   memory: {...} (localStorage when Lab opens), closed: bool (the student closed the notifications), click: bool,
-//   language: the student's language the server answers, listOpen: bool (nbgrader's Assignment List is open) }
+//   language: the student's language the server answers, listOpen: bool (nbgrader's Assignment List is open),
+//   current: the path of the tab in front }
 const scenario = Object.assign({ executed: [], open: [], events: [], statuses: [], memory: {} }, JSON.parse(scenarioJson));
 const built = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8'));
 const BASE = `http://lab.test/lab/extensions/${built.name}/`; // where Lab serves the folder
@@ -152,7 +153,10 @@ function openTab(docPath) {
   return tab;
 }
 scenario.open.forEach(openTab);
-app.shell = { widgets: area => (area === 'main' ? tabs : [])[Symbol.iterator]() };
+app.shell = {
+  widgets: area => (area === 'main' ? tabs : [])[Symbol.iterator](),
+  get currentWidget() { return tabs.find(tab => tab.context.path === scenario.current) ?? null; } // the tab in front
+};
 // Lab's document manager: finds the document open on a path.
 const documents = {
   findWidget: (docPath, widgetName) => {

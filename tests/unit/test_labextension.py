@@ -181,15 +181,19 @@ OLDER_PAGE = f"{A}/feedback/{OLDER}/ch04_attention.html"
 OTHER_PAGE = f"ch04_attention_en/feedback/{OLDER}/ch04_attention.html"  # another assignment's, same page name
 
 
-def test_is_a_tab_on_an_older_submissions_feedback_replaced_in_place_and_reused_by_the_button():
+@pytest.mark.parametrize("in_front", [False, True], ids=["behind", "in-front"])
+def test_is_a_tab_on_an_older_submissions_feedback_replaced_in_place_and_reused_by_the_button(in_front):
     """A resubmission's feedback arrives with the first one's page open (it showed 9.25 / 20 after the notification
-    said 12 / 20): before the student is told, the new page opens beside it and the old tab closes; the button then
-    reuses that tab, never a second one of the same name; another assignment's tab stays."""
-    shown = _run(events=[_event(RELEASED)], listing=LISTING, click=True, open_pages=[OLDER_PAGE, OTHER_PAGE])
+    said 12 / 20): before the student is told, the new page opens beside it (in front only if the old one was) and
+    the old tab closes; the button then reuses that tab, never a second one of the same name; another assignment's
+    tab stays."""
+    shown = _run(events=[_event(RELEASED)], listing=LISTING, click=True, open_pages=[OLDER_PAGE, OTHER_PAGE],
+                 current=OLDER_PAGE if in_front else None)
     steps = [step for step in _lab_steps(shown) if "close" in step or step.get("execute") == "docmanager:open"]
     assert steps[:2] == [
         {"execute": "docmanager:open", "args": {"path": PAGE, "factory": "HTML Viewer",
-                                                "options": {"ref": "tab1", "mode": "tab-after"}}},
+                                                "options": {"ref": "tab1", "mode": "tab-after",
+                                                                            "activate": in_front}}},
         {"close": OLDER_PAGE}]
     told = next(k for k, step in enumerate(shown["asked"]) if step.get("execute") == "apputils:notify")
     assert shown["asked"].index({"close": OLDER_PAGE}) < told

@@ -83,8 +83,9 @@ export async function updateOpenFeedback(app: JupyterFrontEnd, folder: string): 
     if (tab.context.path === page) {
       await tab.context.revert();
     } else if (page !== undefined && tab.context.path < page) { // nbgrader's timestamps sort as their text
-      await app.commands.execute('docmanager:open', { path: page, factory: VIEWER,
-                                                     options: { ref: tab.id, mode: 'tab-after' } });
+      // in its place, in front only if it was (the student may be at work in another tab)
+      const options = { ref: tab.id, mode: 'tab-after', activate: app.shell.currentWidget === (tab as unknown) };
+      await app.commands.execute('docmanager:open', { path: page, factory: VIEWER, options });
       tab.close();
     }
   }
