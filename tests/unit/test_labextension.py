@@ -364,7 +364,7 @@ def test_does_nbgraders_build_still_word_its_validate_dialog_and_assignment_list
     assert len(words) == 7 and [w for w in words if w not in built] == []
     listed = re.findall(r"^  \w+: '([^']+)'", texts.split("export const NBGRADER_LIST_WORDS")[1].split("} as const")[0],
                         re.M)
-    assert len(listed) == 19 and [w for w in listed if w not in built] == []
+    assert len(listed) == 20 and [w for w in listed if w not in built] == []
     assert 'id="refresh_assignments_list"' in built and "nbgrader-assignment-list" in built
     assert built.count('"assignments/validate"') == 2 and "ServerConnection.makeRequest" in built
     assert 'id="validation-message"' in built or '.id="validation-message"' in built

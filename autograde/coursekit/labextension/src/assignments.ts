@@ -65,8 +65,14 @@ export class AssignmentList {
     if (panel === null || typeof MutationObserver === 'undefined') {
       return;
     }
-    const say = () => sayWords(panel, wordsFor(NBGRADER_LIST_WORDS, textsOf(this.language).assignmentList));
+    const texts = () => textsOf(this.language).assignmentList;
+    const say = () => sayWords(panel, wordsFor(NBGRADER_LIST_WORDS, texts()));
     say();
+    for (const widget of this.app.shell.widgets('main')) {
+      if (widget.id === PANEL) {
+        widget.title.label = texts().title; // the tab's label
+      }
+    }
     if (this.observed !== panel) {
       this.observed = panel;
       new MutationObserver(say).observe(panel, { childList: true, subtree: true, characterData: true });

@@ -31,6 +31,7 @@ export type IValidationTexts = { readonly [word in keyof typeof NBGRADER_WORDS]:
  * tests/unit/test_labextension.py checks that nbgrader's installed build still writes each of them.
  */
 export const NBGRADER_LIST_WORDS = {
+  title: 'Assignments', // its tab's label
   course: 'Released, downloaded, and submitted assignments for course:',
   released: 'Released assignments',
   downloaded: 'Downloaded assignments',
@@ -98,6 +99,7 @@ export const TEXTS: { readonly [language in Language]: ITexts } = {
       partial: '部分得分：这个单元格的检查有的通过、有的没有通过。'
     },
     assignmentList: {
+      title: '作业',
       course: '本课程已发布、已下载和已提交的作业：',
       released: '已发布的作业',
       downloaded: '已下载的作业',
