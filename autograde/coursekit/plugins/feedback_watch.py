@@ -39,10 +39,11 @@ from ..language import LANGUAGES
 from ..service import student_status
 from ..service.inbox import SECRET_FILE, SECRET_LENGTH, parse_name
 
-__all__ = ["FeedbackWatch", "SCHEMA", "SCHEMA_ID", "STATUS_URL", "LANGUAGES", "LOOK_SECONDS", "start"]
+__all__ = ["FeedbackWatch", "LAB_UP", "SCHEMA", "SCHEMA_ID", "STATUS_URL", "LANGUAGES", "LOOK_SECONDS", "start"]
 
 SCHEMA_ID = "https://attention-course.example/events/feedback-status"
 STATUS_URL = "attention-feedback/status"
+LAB_UP = "attention_feedback_lab_up"  # web_app.settings: what is called at the Lab's first ask (students.py)
 LOOK_SECONDS = 0.5  # at most this beyond the release; a look costs ≈ 0.2 ms of CPU with 20 submissions (measured)
 _NUMBER = {"type": ["number", "null"]}
 SCHEMA = {  # one submission's student_status.FeedbackStatus, with what the Lab needs beside it
@@ -167,6 +168,7 @@ class StatusHandler(APIHandler):
 
     @web.authenticated
     def get(self):
+        self.settings.get(LAB_UP, lambda: None)()  # the student's Lab is up: what waited for it may start
         watch = self.settings.get("attention_feedback_watch")
         answer = {"statuses": watch.newest(), "language": watch.language()} if watch else \
             {"statuses": [], "language": DEFAULT_LANGUAGE}
