@@ -7,7 +7,10 @@ student fetches it from the Assignment List, has code typed in (through their ow
 contents API: one correct, one with the classic missing-scale bug), validates and submits there;
 the instructor collects in the formgrader, grades (``make grade`` in a hub terminal), generates and releases
 feedback in the formgrader; each student fetches feedback and opens it, seeing their own score
-and the diagnosis. Screenshots and the hub's log land in ``artefacts/hub/``.
+and the diagnosis. The Assignment List speaks Chinese (nbgrader's English replaced by the course's Lab extension);
+the correct student leaves one written question unanswered, which Validate names as a reminder below its success,
+not as a failed cell; the feedback page shows the test cells' docstrings in Chinese. Screenshots and the hub's log
+land in ``artefacts/hub/``.
 
 Then, on the class the loop graded, the instructor's other documented commands (docs/deploy-hub.md), typed
 as written into a JupyterLab terminal of their own server (the terminals API and its websocket, their own
@@ -19,7 +22,8 @@ Then the grading service, which started paused so that the loop above grades by 
 subtraction (a row of the mistake table) and presses Submit: their Lab's notification must say their score, with the
 page already fetched; its button opens it (the failed hidden checks, the diagnosis naming ``student_softmax``, the
 written answers pending). The instructor marks and releases again: the same notification says the new score and the
-open tab shows it. One policy case (a deadline passed: the notice, then the feedback once the policy is put back);
+open tab shows it. The student then resubmits with that page open and the Assignment List in front: the new
+feedback replaces the page in its tab, with no click, and the list's new row offers "(view feedback)". One policy case (a deadline passed: the notice, then the feedback once the policy is put back);
 and JupyterHub runs the service as a managed one, which it starts again when it ends. Every other policy, a killed
 service, a second assignment and the English edition: tests/integration/test_service.py, test_any_assignment.py,
 tests/unit/test_service_scheduler.py and test_labextension.py.
