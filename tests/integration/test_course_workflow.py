@@ -17,7 +17,7 @@ from nbconvert import HTMLExporter
 
 from coursekit.paths import ASSIGNMENT, COURSE, MASTER
 from coursekit.paths import STUDENT_NOTEBOOK as STUDENT
-from coursekit.plugins.cell_names import cell_names
+from coursekit.cell_names import cell_names
 from coursekit.plugins.pending import PENDING
 from support.course_tools import (
     MANUAL,

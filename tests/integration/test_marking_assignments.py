@@ -19,7 +19,7 @@ from coursekit.marking import enable
 from coursekit.marking.board import short_name
 from coursekit.marking.rubric import load_rubrics
 from coursekit.marking.store import marked_counts
-from coursekit.plugins.cell_names import names_in_language
+from coursekit.cell_names import names_in_language
 from coursekit.settings import course_config
 from support.course_tools import run_nbgrader
 from support.lab_page import VIEWPORT, chromium_browser
