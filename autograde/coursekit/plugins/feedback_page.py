@@ -106,7 +106,8 @@ class GetGradesForFeedback(GetGrades):
         grade = self.gradebook.find_grade(meta["grade_id"], self.notebook_id, self.assignment_id, self.student_id)
         show_score(cell, grade)
         meta["name"] = self._names.get(meta["grade_id"], meta["grade_id"])
-        meta["pending"] = is_pending(utils.is_solution(cell) or utils.is_task(cell), grade.manual_score)
+        meta["pending"] = is_pending(utils.is_solution(cell) or utils.is_task(cell), grade.manual_score,
+                                     grade.auto_score)
         if meta["pending"]:
             self._pending.append(PendingAnswer(self.notebook_id, meta["grade_id"], float(grade.max_score)))
 
