@@ -131,7 +131,7 @@ hub-remove: venv
 # The command lines live in autograde/Makefile, the course's own (a hub instructor runs it in ~/course).
 
 grade: venv
-	$(MAKE) --no-print-directory -C autograde grade PYTHON=$(CURDIR)/$(PY)
+	@$(MAKE) --no-print-directory -C autograde grade PYTHON=$(CURDIR)/$(PY)
 
 # The grading service on autograde/ (coursekit.service): each submission in the exchange graded and its
 # feedback released as it arrives, until Ctrl-C; the hub runs it by itself (docs/deploy-hub.md).
@@ -156,7 +156,7 @@ book: venv
 # of the chapter (ASSIGNMENT=ch04_attention_en: that one only), in the course's language (c.CourseKit.language).
 # The gradebook, for every command: DB_URL when set, else the course config's, else autograde/gradebook.db.
 report: venv
-	$(MAKE) --no-print-directory -C autograde report PYTHON=$(CURDIR)/$(PY)
+	@$(MAKE) --no-print-directory -C autograde report PYTHON=$(CURDIR)/$(PY)
 
 # Chromium, a CJK font and bubblewrap (the grading sandbox), installed when root + apt (as CI).
 system-deps:
