@@ -121,10 +121,11 @@ HUB_PORT ?= 8000
 hub: venv
 	cd autograde && $(CURDIR)/$(PY) -m hub --port $(HUB_PORT)
 
-# Delete the hub's Unix users (attn-*), their homes (the instructor's ~/course too), the hub's folder
-# (/srv/attention-hub; .state/hub in demo mode) and the users' environment /opt/attention-hub.
+# Delete the hub's Unix users (attn-*), their homes, the hub's folder (/srv/attention-hub; .state/hub in demo mode)
+# and the users' environment /opt/attention-hub, after keeping the instructor's ~/course as hub-archives/
+# hub-course-<date>.tar.gz. A running hub is left alone (nothing removed) unless FORCE=1 (a terminal asks).
 hub-remove: venv
-	cd autograde && $(CURDIR)/$(PY) -m hub --remove
+	cd autograde && $(CURDIR)/$(PY) -m hub --remove $(if $(filter 1 yes true,$(FORCE)),--force)
 
 # Autograde every submission in autograde/submitted/ with WORKERS nbgrader workers (coursekit.grading).
 # DB_URL=postgresql://… shares one gradebook; SHARD=i/n grades shard i of n; FORCE=1 grades again.
