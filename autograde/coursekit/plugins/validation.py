@@ -5,7 +5,7 @@ nbgrader reports each written answer left as released as a failed cell of its ow
 the stub as "source" and ``You did not provide a response.`` as the error — entries that name no
 question, bury the code's verdict and call an answer not yet written a failure. :func:`name_unanswered_questions`
 makes the Validator take them out of ``failed`` and list the questions, by the chapter's names
-(:func:`.cell_names.names_in`), under a key of their own, ``unanswered`` (:func:`reminder`): a
+(:func:`coursekit.cell_names.names_in`), under a key of their own, ``unanswered`` (:func:`reminder`): a
 reminder, not a failed cell. What is left is nbgrader's verdict on the code: every test cell
 passed (no ``failed`` at all: nbgrader's success), or which did not (nbgrader's own entries, each
 with its ``name`` added). Every word is in the notebook's language (:data:`TEXT`,
@@ -28,7 +28,7 @@ from nbgrader import utils
 
 from ..language import of_notebook
 from ..upstream.nbgrader import NO_RESPONSE_ERROR, fold_validate_results
-from .cell_names import names_in
+from ..cell_names import names_in
 
 __all__ = ["NO_RESPONSE", "TEXT", "name_unanswered_questions", "reminder"]
 
