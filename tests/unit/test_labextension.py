@@ -1,7 +1,10 @@
 """Does the students' Lab extension (autograde/coursekit/labextension) open a fetched feedback page, as
 it is on disk now, when nbgrader's "(view feedback)" moves the file browser there, and nothing else; does
 it tell the student, in their language, that their feedback is out (fetched first, one click opens it) or
-why it will not come; does Lab find it; does the wheel ship exactly what the build wrote?
+why it will not come; when it is out, does a tab open on that assignment's feedback show the new page (read
+again, or replaced in place) and does nbgrader's Assignment List list again; does it ask the student's language
+again after nbgrader's Fetch; does nbgrader still write the words it translates; does Lab find it; does the wheel
+ship exactly what the build wrote?
 
 The extension is TypeScript (``src/``) built by JupyterLab's builder into the committed
 ``attention-feedback/`` (``make labextension``). Here Node loads that build as Lab's page does
