@@ -89,6 +89,7 @@ class Refusal:
     reason: str
     student: str = ""     # as its name claims ("" when it names none)
     assignment: str = ""
+    timestamp: str = ""
 
     def __str__(self) -> str:
         return f"inbound/{self.folder}: {self.reason}"
@@ -166,8 +167,7 @@ class _Visit:
     owner: int = -1  # the folder's uid, once opened
 
     def refused(self, kind: str, **facts) -> Refused:
-        student, assignment, _ = self.parsed
-        return Refused(Refusal(self.name, kind, REASONS[kind].format(**facts), student, assignment))
+        return Refused(Refusal(self.name, kind, REASONS[kind].format(**facts), *self.parsed))
 
 
 def _examine_one(inbound: pathlib.Path, inbound_fd: int, name: str, limits: Limits) -> Folder:
