@@ -54,7 +54,7 @@ REASONS = {
     "other_owner": "{file} belongs to {owner}, not to the folder's owner",
     "secret": "{file} is not a submission's secret of {length} hex digits",
     "unreadable": "{file} cannot be read: {error}",
-    "file": "{file}: {problem} (it changed after the folder was examined)",
+    "file": "{file} was refused as it was read: {problem}",
 }
 
 

@@ -13,6 +13,7 @@ folders of another uid); ``tests/integration/test_exchange.py`` runs :data:`REPR
 A new hostile folder is one new row.
 """
 import dataclasses
+import datetime
 import os
 import pathlib
 import pwd
@@ -20,11 +21,12 @@ import secrets
 import typing
 
 import pytest
+from nbgrader.utils import parse_utc
 
 from coursekit.upstream.nbgrader import SECRET_FILE
 
 __all__ = ["ExchangeRow", "Course", "ROWS", "BY_NAME", "REPRESENTATIVE", "IMPOSTOR", "require_root", "build",
-           "submission_name"]
+           "submission_name", "later"]
 
 IMPOSTOR = "nobody"  # the Unix user who makes a folder named for a classmate (any uid but the reader's and root)
 
@@ -96,16 +98,25 @@ BY_NAME = {row.name: row for row in ROWS}
 REPRESENTATIVE = ("link_to_master", "fifo_secret", "dev_zero_secret", "named_for_a_classmate", "huge_sparse_file")
 
 
-def submission_name(student: str, assignment: str, second: int) -> str:
-    """An inbound folder's name as ``nbgrader submit`` makes it, submitted at ``second`` past 10:00 that day."""
-    return f"{student}+{assignment}+2026-12-01 10:00:{second:02d}.000000 UTC+{secrets.token_hex(4)}"
+def submission_name(student: str, assignment: str, second: int = 0, timestamp: str = "") -> str:
+    """An inbound folder's name as ``nbgrader submit`` makes it, submitted at ``timestamp`` (as nbgrader writes one),
+    or at ``second`` past 10:00 on a day of the course."""
+    timestamp = timestamp or f"2026-12-01 10:00:{second:02d}.000000 UTC"
+    return f"{student}+{assignment}+{timestamp}+{secrets.token_hex(4)}"
+
+
+def later(timestamp: str, seconds: float) -> str:
+    """nbgrader's ``timestamp`` plus ``seconds``, written as nbgrader writes it."""
+    moment = parse_utc(timestamp) + datetime.timedelta(seconds=seconds)
+    return moment.strftime("%Y-%m-%d %H:%M:%S.%f UTC")
 
 
 def build(row: ExchangeRow, inbound: pathlib.Path, student: str, course: Course, notebook: bytes,
-          second: int = 1) -> pathlib.Path:
+          second: int = 1, timestamp: str = "") -> pathlib.Path:
     """``row``'s folder in ``inbound``, named for ``student`` (made by :data:`IMPOSTOR` when the row is an
-    impostor's) with ``notebook`` as its notebook, ``nbgrader submit``'s files beside it; its path."""
-    name = submission_name(student, course.assignment, second)
+    impostor's) with ``notebook`` as its notebook, ``nbgrader submit``'s files beside it, submitted at
+    ``timestamp`` (or ``second``: :func:`submission_name`); its path."""
+    name = submission_name(student, course.assignment, second, timestamp)
     folder = inbound / (f".{name}.target" if row.name == "folder_is_a_link" else name)
     folder.mkdir(parents=True)
     _notebook(folder, course).write_bytes(notebook)

@@ -8,6 +8,7 @@ import json
 import os
 import pathlib
 import pwd
+import tempfile
 
 import pytest
 
@@ -91,7 +92,7 @@ def test_is_a_file_swapped_after_it_was_checked_refused_and_the_last_collection_
     with pytest.raises(Refused, match=f"{A}.ipynb") as refused:
         inbound.collect(folder, dest, limits)
     if when != "after examine":
-        assert refused.value.refusal.kind == "file" and "changed after the folder was examined" in str(refused.value)
+        assert refused.value.refusal.kind == "file" and "was refused as it was read" in str(refused.value)
     assert (dest / f"{A}.ipynb").read_bytes() == NOTEBOOK and not list(dest.parent.glob(".*"))
 
 
@@ -180,3 +181,55 @@ def test_is_a_folder_made_by_its_own_student_accepted_and_one_of_nobody_refused(
                                     "whose it is cannot be known"),
         mixed.name: ("other_owner", f"{A}.ipynb belongs to root (uid 0), not to the folder's owner")}
     assert len(inbound.examine(where, Limits(check_owner=False), A)[0]) == 3
+
+
+def _as_nobody(work) -> dict:
+    """``work()``'s result (a dict of str) as computed by a child process running as the Unix user nobody."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        try:
+            os.close(read)
+            os.setgroups([])
+            os.setgid(pwd.getpwnam(IMPOSTOR).pw_gid)
+            os.setuid(pwd.getpwnam(IMPOSTOR).pw_uid)
+            os.write(write, json.dumps(work()).encode())
+        except BaseException as error:  # noqa: B036 -- said to the parent, whatever it was
+            os.write(write, json.dumps({"the child failed": repr(error)}).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as fh:
+        said = fh.read()
+    os.waitpid(pid, 0)
+    return json.loads(said)
+
+
+def test_is_what_the_reader_may_not_read_refused_as_the_students_not_the_machines(course):
+    """A service that runs as the instructor meets a student's subfolder or secret of mode 000: that folder is refused
+    (its student's doing), not an error that stops everyone (nbgrader's listing failed on it: the machine's fault)."""
+    require_root()
+    with tempfile.TemporaryDirectory() as top:  # pytest's own folders are closed to other users
+        os.chmod(top, 0o755)
+        _check_unreadable_refused(pathlib.Path(top) / "inbound", course)
+
+
+def _check_unreadable_refused(where: pathlib.Path, course: Course) -> None:
+    private = build(BY_NAME["honest"], where, "s1", course, NOTEBOOK, second=1)
+    (private / "notes").mkdir(mode=0)
+    sealed = build(BY_NAME["honest"], where, "s2", course, NOTEBOOK, second=2)
+    (sealed / SECRET_FILE).chmod(0)
+
+    def look() -> dict:
+        accepted, refused = inbound.examine(where, LIMITS)
+        said = {r.folder: f"{r.kind}: {r.reason}" for r in refused}
+        for folder in accepted:
+            try:
+                said[folder.name] = inbound.read_secret(folder)
+            except Refused as secret_refused:
+                said[folder.name] = f"{secret_refused.refusal.kind}: {secret_refused.refusal.reason}"
+        return said
+
+    assert _as_nobody(look) == {
+        private.name: "unreadable: notes cannot be read: Permission denied",
+        sealed.name: f"file: {SECRET_FILE} was refused as it was read: cannot open it as a regular file (Permission denied)"}

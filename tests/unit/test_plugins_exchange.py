@@ -76,3 +76,23 @@ def test_does_the_inbound_listing_leave_out_what_collect_would_refuse(world, cap
     _, listed = _run(CheckedList, config, caplog, inbound=True)
     assert [s["path"] for a in listed for s in a["submissions"]] == [str(honest)]
     assert any(fifo.name in r.getMessage() and "named pipe" in r.getMessage() for r in caplog.records)
+
+
+def test_does_the_service_collect_through_coursekit_on_any_folder_exchange(tmp_path):
+    """The service's collect step: the course's CheckedCollect on nbgrader's folder exchange whatever the config names
+    (plain nbgrader's included), an exchange plug-in's own class elsewhere (ngshare's)."""
+    from nbgrader.exchange import ExchangeFactory
+    from nbgrader.exchange.abc import ExchangeCollect as AnyCollect
+    from nbgrader.exchange.default import ExchangeCollect as FolderCollect
+
+    from coursekit.service.steps import _collect_class
+
+    class ServerCollect(AnyCollect):
+        pass
+
+    for configured, used in ((None, CheckedCollect), (FolderCollect, CheckedCollect), (CheckedCollect, CheckedCollect),
+                             (ServerCollect, ServerCollect)):
+        config = Config()
+        if configured is not None:
+            config.ExchangeFactory.collect = configured
+        assert _collect_class(ExchangeFactory(config=config)) is used, configured

@@ -109,8 +109,11 @@ def plug_in(tmp_path, broken=False):
     return Inbox(config)
 
 
-def test_an_exchange_plug_in_is_what_the_inbox_asks(tmp_path):
-    """With c.ExchangeFactory.list set to a plug-in, are its submissions the ones found (no folder, no secret)?"""
+def test_an_exchange_plug_in_is_what_the_inbox_asks(tmp_path, monkeypatch):
+    """With c.ExchangeFactory.list set to a plug-in (ngshare's), are its submissions the ones found, with no folder
+    examined and no student's file opened (a server's exchange keeps none the service could read)?"""
+    for name in ("examine", "read_secret"):
+        monkeypatch.setattr(inbox_module.inbound, name, lambda *args: pytest.fail("a student's file was looked at"))
     inbox = plug_in(tmp_path)
     found = inbox.newest([A])
     assert list(found) == [(A, "s9")] and found[(A, "s9")].timestamp == STAMP and found[(A, "s9")].folder is None
