@@ -17,7 +17,8 @@ folder named for a classmate. So a folder leaves ``inbound/`` only through here:
   so a file swapped for a link or a pipe after :func:`examine` is refused then, never read. :func:`collect` copies
   into a staging folder and replaces ``submitted/…`` only once the whole copy succeeded.
 
-A refusal is a :class:`Refusal`: the folder, a kind, and the instructor's words (:data:`REASONS`, the one table).
+A refusal is a :class:`Refusal`: the folder, a kind, and the instructor's words (:data:`REASONS`, the one table),
+printed with every control character escaped (:mod:`coursekit.printable`).
 """
 import contextlib
 import dataclasses
@@ -33,6 +34,7 @@ from nbgrader.utils import parse_utc
 
 from .assignments import CourseKit
 from .identity import owner_of
+from .printable import printable
 from .settings import MAX_SUBMISSION_BYTES, MAX_SUBMISSION_FILES
 from .student_files import UnreadableFile, copy_capped, kind_of, open_regular, read_capped
 from .upstream.nbgrader import SECRET_FILE, SECRET_LENGTH, parse_submission_name
@@ -92,7 +94,8 @@ class Refusal:
     timestamp: str = ""
 
     def __str__(self) -> str:
-        return f"inbound/{self.folder}: {self.reason}"
+        """One line for a terminal or a log: the folder's name and the files' are the student's to choose."""
+        return printable(f"inbound/{self.folder}: {self.reason}", one_line=True)
 
 
 class Refused(Exception):

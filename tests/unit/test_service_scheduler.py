@@ -9,7 +9,7 @@ import pytest
 
 from coursekit.grading.pool import Done, Faulted, Note
 from coursekit.service import control
-from coursekit.service.command import status
+from coursekit.service.command import main, status
 from coursekit.service.fair_queue import GRADE, RELEASE
 from coursekit.service.journal import Journal
 from coursekit.service.log import ServiceLog
@@ -381,21 +381,24 @@ def test_does_a_worker_set_up_without_trying_an_assignment_not_released_yet(tmp_
     assert told == [] and handler.apps == {}
 
 
-def test_a_refused_folder_is_logged_once_named_by_status_and_never_graded(tmp_path):
+def test_a_refused_folder_is_logged_once_named_by_status_and_never_graded(tmp_path, capsys):
     """b's folder holds a FIFO secret: the poll goes on (a is graded), the refusal is logged once under b, and
     `make service-status` names the folder and why, until it is gone from inbound/."""
     world = World(tmp_path, Policy((A,)))
     world.submit("a")
-    hostile = world.inbound() / f"b+{A}+2026-12-01 10:30:00.000000 UTC+x"
+    hostile = world.inbound() / f"b+{A}+2026-12-01 10:30:00.000000 UTC+x\x1b]0;owned\x07"  # a terminal's title
     hostile.mkdir()
     os.mkfifo(hostile / "submission_secret.txt")
     world.step(3)
     assert [job.student for job in world.pool.sent] == ["a"]
     refused = [line for line in world.log().splitlines() if "REFUSED" in line]
-    assert len(refused) == 1 and f"  {A}  b  REFUSED inbound/{hostile.name}: submission_secret.txt is a named pipe" \
+    shown = hostile.name.replace("\x1b", "\\x1b").replace("\x07", "\\x07")  # escaped, never obeyed
+    assert len(refused) == 1 and f"  {A}  b  REFUSED inbound/{shown}: submission_secret.txt is a named pipe" \
         in refused[0], refused
-    said = status(world.course)
-    assert f"REFUSED, never collected: inbound/{hostile.name}: submission_secret.txt is a named pipe (FIFO)" in said
+    main(["status", "--course", str(world.course)])  # make service-status
+    said = capsys.readouterr().out
+    assert f"REFUSED, never collected: inbound/{shown}: submission_secret.txt is a named pipe (FIFO)" in said
+    assert "\x1b" not in said + world.log()
     hostile.joinpath("submission_secret.txt").unlink()
     hostile.rmdir()
     world.now += 10
