@@ -63,6 +63,15 @@ SWAPS = {"pipe": lambda p, master: os.mkfifo(p), "link to the master": lambda p,
          "grown": lambda p, master: p.write_bytes(b"x" * 2000)}
 
 
+def _swapper(notebook: pathlib.Path, how: str, course: Course):
+    """What swaps ``notebook`` (when a file of its name is about to be opened) the way ``how`` says."""
+    def swap(name):
+        if name == notebook.name:
+            notebook.unlink()
+            SWAPS[how](notebook, course.master)
+    return swap
+
+
 @pytest.mark.parametrize("how", SWAPS)
 @pytest.mark.parametrize("when", ["after examine", "between lstat and open"])
 def test_is_a_file_swapped_after_it_was_checked_refused_and_the_last_collection_kept(tmp_path, course, monkeypatch,
@@ -74,21 +83,12 @@ def test_is_a_file_swapped_after_it_was_checked_refused_and_the_last_collection_
     inbound.collect(inbound.examine(where, limits, A)[0][0], dest, limits)
     second = build(BY_NAME["honest"], where, "s1", course, b"{}", second=2)
     folder = max(inbound.examine(where, limits, A)[0], key=lambda f: f.when)
-    notebook = second / f"{A}.ipynb"
-
-    def swap():
-        notebook.unlink()
-        SWAPS[how](notebook, course.master)
-
-    def swapped_first(name, *args, real=inbound.open_regular):
-        if name == notebook.name:
-            swap()
-        return real(name, *args)
-
+    swap = _swapper(second / f"{A}.ipynb", how, course)
     if when == "after examine":
-        swap()
+        swap(f"{A}.ipynb")
     else:
-        monkeypatch.setattr(inbound, "open_regular", swapped_first)
+        monkeypatch.setattr(inbound, "open_regular", lambda name, *args, real=inbound.open_regular: (
+            swap(name), real(name, *args))[1])
     with pytest.raises(Refused, match=f"{A}.ipynb") as refused:
         inbound.collect(folder, dest, limits)
     if when != "after examine":

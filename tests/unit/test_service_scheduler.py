@@ -419,3 +419,21 @@ def test_a_job_refused_as_it_is_collected_ends_without_feedback_and_is_not_done_
     assert "  a  REFUSED (submitted 10:00:01.00): inbound/" in world.log()
     assert "never collected, no feedback" in world.log()
     assert "refused as it was collected: ch04_attention.ipynb: expected a regular file" in status(world.course)
+
+
+def test_does_a_worker_whose_collect_refuses_the_folder_note_it_and_release_nothing(monkeypatch):
+    """run_job when collect refuses the job's folder (it changed since it was listed): a refused result, no grading,
+    no feedback step."""
+    from coursekit.inbound import Refusal, Refused
+    from coursekit.service import steps
+    from coursekit.service.fair_queue import Job
+    from coursekit.service.worker import run_job
+
+    refusal = Refusal(f"a+{A}+t+r", "file", "ch04_attention.ipynb was refused as it was read: a pipe", "a", A, "t")
+    monkeypatch.setattr(steps, "collect", lambda *args: (_ for _ in ()).throw(Refused(refusal)))
+    for step in ("generate_feedback", "write_notice", "release_feedback"):
+        monkeypatch.setattr(steps, step, lambda *args: pytest.fail("nothing may be released"))
+    noted = []
+    outcome = run_job(None, Job((A, "a"), GRADE, "t", arrived=0.0, release=True), noted.append)
+    assert outcome.released is False and outcome.timestamp == "t"
+    assert [(n.timestamp, n.result["refused"], n.result["reason"]) for n in noted] == [("t", True, str(refusal))]

@@ -124,12 +124,10 @@ def run_job(app, job, note) -> JobOutcome:
     clock = _Stopwatch(timings)
     try:
         if job.kind == GRADE:
-            try:
-                timestamp, notice = _grade(app, job, note, clock)
-            except Refused as refused:
-                note(Graded(job.timestamp, {"ok": False, "refused": True, "score": 0, "max_score": 0,
-                                            "reason": str(refused.refusal), "notes": [], "seconds": 0}))
+            graded = _grade(app, job, note, clock)
+            if graded is None:  # refused as it was collected: nothing to grade, nothing to release
                 return JobOutcome(job.timestamp, False, timings)
+            timestamp, notice = graded
         if job.release:
             with clock("feedback"):
                 if notice:
@@ -149,11 +147,16 @@ def run_job(app, job, note) -> JobOutcome:
     return JobOutcome(timestamp, job.release, timings)
 
 
-def _grade(app, job, note, clock) -> tuple:
+def _grade(app, job, note, clock):
     """Collect and autograde ``job``'s student, ``note`` the result; (the submission's timestamp, the reason it
-    could not be graded or "")."""
+    could not be graded or ""), or None when its folder was refused as it was collected (:mod:`coursekit.inbound`)."""
     with clock("collect"):
-        timestamp = steps.collect(app, job.student, job.timestamp)
+        try:
+            timestamp = steps.collect(app, job.student, job.timestamp)
+        except Refused as refused:
+            note(Graded(job.timestamp, {"ok": False, "refused": True, "score": 0, "max_score": 0,
+                                        "reason": str(refused.refusal), "notes": [], "seconds": 0}))
+            return None
     with clock("grade"):
         graded = grade_student(app, job.student)
         points, total = steps.score(app, job.student)
