@@ -141,17 +141,18 @@ def owner_refusal(student: str, uid: int, limits: Limits):
 
 def examine(inbound, limits: Limits, assignment: str = None, student: str = None) -> tuple:
     """``([Folder], [Refusal])``: every folder of ``inbound`` named for ``assignment`` and ``student`` (all when
-    None, as nbgrader's glob ``<student>+<assignment>+*`` picks them), accepted or refused; ``([], [])`` while there
-    is no ``inbound``. Any other OSError of ``inbound`` itself is raised: the exchange cannot be read."""
+    None or ``*``, as nbgrader's glob ``<student>+<assignment>+*`` picks them, the name read from the right as its
+    collect reads it), accepted or refused; ``([], [])`` while there is no ``inbound``. Any other OSError of
+    ``inbound`` itself is raised: the exchange cannot be read."""
     try:
         fd = os.open(inbound, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except FileNotFoundError:
         return [], []
-    accepted, refused, pattern = [], [], f"{student or '*'}+{assignment or '*'}+*"
+    accepted, refused = [], []
     try:
-        for name in sorted(n for n in os.listdir(fd) if not n.startswith(".") and fnmatch.fnmatchcase(n, pattern)):
+        for name, parsed in _named_for(os.listdir(fd), assignment, student):
             try:
-                accepted.append(_examine_one(pathlib.Path(inbound), fd, name, limits))
+                accepted.append(_examine_one(pathlib.Path(inbound), fd, name, parsed, limits))
             except Refused as refusal:
                 refused.append(refusal.refusal)
             except FileNotFoundError:  # taken away while it was looked at: nothing to collect, nothing to refuse
@@ -159,6 +160,17 @@ def examine(inbound, limits: Limits, assignment: str = None, student: str = None
     finally:
         os.close(fd)
     return accepted, refused
+
+
+def _named_for(names, assignment: str, student: str):
+    """``(name, what it claims or None)`` of each of ``names`` nbgrader's glob picks for ``assignment`` and ``student``,
+    in order, but those its ``*`` matched across a ``+`` (another student's name, read from the right)."""
+    student, assignment = (None if part in ("", "*") else part for part in (student, assignment))  # nbgrader's "all"
+    pattern = f"{student or '*'}+{assignment or '*'}+*"
+    for name in sorted(n for n in names if not n.startswith(".") and fnmatch.fnmatchcase(n, pattern)):
+        parsed = parse_submission_name(name, utc)
+        if parsed is None or (student or parsed[0], assignment or parsed[1]) == parsed[:2]:
+            yield name, parsed
 
 
 @dataclasses.dataclass(frozen=True)
@@ -173,8 +185,7 @@ class _Visit:
         return Refused(Refusal(self.name, kind, REASONS[kind].format(**facts), *self.parsed))
 
 
-def _examine_one(inbound: pathlib.Path, inbound_fd: int, name: str, limits: Limits) -> Folder:
-    parsed = parse_submission_name(name, utc)
+def _examine_one(inbound: pathlib.Path, inbound_fd: int, name: str, parsed, limits: Limits) -> Folder:
     if parsed is None:
         raise Refused(Refusal(name, "name", REASONS["name"]))
     visit = _Visit(name, parsed, limits)

@@ -137,6 +137,7 @@ def test_is_only_the_assignment_and_student_asked_for_examined(tmp_path, course)
     mine = build(BY_NAME["honest"], where, "s1", course, NOTEBOOK)
     build(BY_NAME["fifo_secret"], where, "s2", course, NOTEBOOK)
     (where / submission_name("s1", "other", 3)).mkdir()
+    (where / submission_name(f"s1+{A}+x", A, 4)).mkdir()  # student "s1+ch04_attention+x", whom s1's glob matches
     assert inbound.examine(where, Limits(), A, "s1") == ([inbound.Folder(mine, "s1", A, mine.name.split("+")[2])], [])
 
 
