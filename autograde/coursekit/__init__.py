@@ -4,6 +4,8 @@
 * :mod:`coursekit.service` — the grading service: each submission graded and its feedback released as it
   arrives;
 * :mod:`coursekit.report` — ``make report``: what the class got wrong, from the gradebook and the graders' records;
+* :mod:`coursekit.lms` — the course inside an LMS (LTI 1.3): the roster from the platform, the scores back to its
+  gradebook (AGS), pending written answers as ``PendingManual``;
 * :mod:`coursekit.marking` — the marking page: written answers marked by question in the instructor's Jupyter
   (a server extension; grouped answers, the rubric of ``rubrics/``, keyboard only);
 * :mod:`coursekit.plugins` — what ``nbgrader_config.py`` plugs into nbgrader (the grading kernel and the grader
@@ -14,6 +16,7 @@
 * at the top, what every job shares: :mod:`coursekit.paths` (where things are, which course),
   :mod:`coursekit.settings` (the course's nbgrader settings), :mod:`coursekit.assignments` (what each
   assignment adds to plain nbgrader: its plug-in and its grader; its editions in other languages),
+  :mod:`coursekit.identity` (who a hub user is: an LMS's people named from their ``sub``),
   :mod:`coursekit.language` (a student reads their notebook's language, an instructor the course's),
   :mod:`coursekit.gradebook` (the one
   rule that picks the gradebook), :mod:`coursekit.record` (a grader's record of one test cell),
