@@ -2,8 +2,9 @@
 
 What the round does, in order:
 
-1. **Launches** (from the hub): the context's line items and membership URLs, the platform's issuer, the line item a
-   platform made for a link (Canvas does, for an assignment), kept in ``lms/state.json``.
+1. **Launches** (from the hub): from the instructor's, the platform's issuer, the course's context, its line items
+   and membership URLs, the line item a platform made for a link (Canvas does, for an assignment), kept in
+   ``lms/state.json``; a learner's launch only ever adds that learner to the roster, of this context only.
 2. **Roster** (:mod:`.roster`): NRPS where a launch offered it, else the launches, into the gradebook — when a new
    launch came, or :data:`ROSTER_SECONDS` after the last time.
 3. **Scores** (:mod:`.score`): for each marker (:mod:`.outbox`), the score from the gradebook as it is now; equal to
@@ -21,6 +22,7 @@ from ..assignments import assignment_of
 from ..gradebook import open_gradebook, resolve_gradebook
 from ..settings import course_config
 from . import outbox, roster
+from .launch import INSTRUCTOR
 from .platform import LMSDown, Platform, Refused
 from .score import scores_of
 
@@ -61,17 +63,19 @@ class Sync:
         return open_gradebook(resolve_gradebook(self.course))
 
     def learn(self) -> list:
-        """The hub's launches; the context's service URLs and platform-made line items kept."""
+        """The hub's launches; from the instructors' (never a learner's: nobody's launch but an instructor's says
+        where scores go) the platform, the context's service URLs and the line items the platform made for a link."""
         launches = self.broker.launches()
-        services = [x for x in launches if x.lineitems or x.memberships]
-        newest = max(services, key=lambda x: x.at, default=None)
-        if newest is not None:
-            self.state.set(issuer=newest.issuer, lineitems=newest.lineitems, memberships=newest.memberships)
+        teaching = sorted((x for x in launches if x.role == INSTRUCTOR), key=lambda x: x.at)
+        if teaching:
+            newest = teaching[-1]
+            self.state.set(issuer=newest.issuer, context=newest.context_id, lineitems=newest.lineitems,
+                           memberships=newest.memberships)
         made = {assignment_of(x.assignment(self.config), self.config).master: x.lineitem
-                for x in sorted(launches, key=lambda x: x.at) if x.lineitem and x.assignment(self.config)}
+                for x in teaching if x.lineitem and x.assignment(self.config)}
         if made:
             self.state.set(line_items={**self.state.get("line_items", {}), **made})
-        return launches
+        return [x for x in launches if x.context_id == self.state.get("context")]
 
     def roster(self, force=False) -> int:
         launches = self.learn()
