@@ -66,7 +66,7 @@ def load(path) -> LTISettings:
     for name in REQUIRED:
         if not isinstance(data.get(name), str) or not data[name].strip():
             raise ValueError(f"LTI settings {path}: {name} must be a non-empty string (the LMS gives it: "
-                             "docs/deploy-lms.md), got {data.get(name)!r}")
+                             f"docs/deploy-lms.md), got {data.get(name)!r}")
     for name in ("authorize_url", "jwks_url", "token_url"):
         if not data[name].startswith(("https://", "http://")):
             raise ValueError(f"LTI settings {path}: {name} must be an http(s) URL, got {data[name]!r}")
