@@ -23,6 +23,7 @@ import urllib.parse
 
 import jwt
 from cryptography.hazmat.primitives.serialization import load_pem_private_key
+from jupyterhub import orm
 from jupyterhub.apihandlers.base import APIHandler
 from jupyterhub.handlers import BaseHandler
 from tornado import web
@@ -92,8 +93,8 @@ class _CourseOnly(APIHandler):
 
     def check_allowed(self) -> None:
         caller, auth = self.current_user, self.authenticator
-        allowed = getattr(caller, "name", None) == auth.instructor if hasattr(caller, "server") else \
-            getattr(caller, "name", None) in auth.broker_services
+        allowed = caller.name in auth.broker_services if isinstance(caller, orm.Service) else \
+            getattr(caller, "name", None) == auth.instructor
         if caller is None or not self._token_authenticated or not allowed:
             raise web.HTTPError(403, "only the course's instructor and its LMS sync service may ask for this "
                                      "(with their hub API token)")
