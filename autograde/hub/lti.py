@@ -35,7 +35,8 @@ from coursekit.identity import from_lms
 from coursekit.lms import hub_client
 from hub import lti_broker
 
-__all__ = ["LTISettings", "load", "registration", "launched_users", "ensure_tool_key", "prepare", "configure", "SERVICE"]
+__all__ = ["LTISettings", "load", "registration", "launched_users", "ensure_tool_key", "prepare", "configure",
+           "SERVICE"]
 
 SERVICE = "lms-sync"  # the managed service posting scores; the broker answers it and the instructor only
 REQUIRED = ("issuer", "client_id", "authorize_url", "jwks_url", "token_url")

@@ -14,10 +14,8 @@ a browser's cookie or no token gets 403. The paths are :mod:`coursekit.lms.hub_c
 import base64
 import hashlib
 import json
-import os
 import pathlib
 import secrets
-import tempfile
 import time
 import urllib.parse
 
@@ -31,6 +29,7 @@ from tornado.httpclient import AsyncHTTPClient, HTTPClientError
 
 from coursekit.lms.hub_client import JWKS_PATH, LAUNCHES_PATH, TOKEN_PATH
 from coursekit.lms.launch import Launch
+from coursekit.lms.outbox import write_json
 
 __all__ = ["ToolKey", "LaunchBook", "client_assertion", "handlers"]
 
@@ -48,7 +47,8 @@ class ToolKey:
         public = jwt.algorithms.RSAAlgorithm.to_jwk(load_pem_private_key(self.pem, None).public_key(), as_dict=True)
         canonical = json.dumps({k: public[k] for k in ("e", "kty", "n")}, separators=(",", ":"), sort_keys=True)
         self.kid = base64.urlsafe_b64encode(hashlib.sha256(canonical.encode()).digest()).decode().rstrip("=")
-        self.jwk = {**{k: v for k, v in public.items() if k != "key_ops"}, "kid": self.kid, "alg": "RS256", "use": "sig"}
+        public.pop("key_ops", None)  # "use" says it: a JWK should not carry both
+        self.jwk = {**public, "kid": self.kid, "alg": "RS256", "use": "sig"}
 
 
 def client_assertion(key: ToolKey, client_id: str, audience: str, now=time.time) -> str:
@@ -72,11 +72,7 @@ class LaunchBook:
             return {}
 
     def record(self, user: str, launch: Launch) -> None:
-        entries = {**self.all(), user: launch.to_dict()}
-        fd, tmp = tempfile.mkstemp(prefix=".launches.", dir=self.path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(entries, out, ensure_ascii=False)
-        os.replace(tmp, self.path)
+        write_json(self.path, {**self.all(), user: launch.to_dict()})
 
 
 class JWKSHandler(BaseHandler):

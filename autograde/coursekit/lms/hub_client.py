@@ -29,7 +29,7 @@ class NoHub(RuntimeError):
 
 
 class HubBroker:
-    """The hub at ``api_url`` (``…/hub/api``), asked with ``token``; tokens are kept until shortly before they expire."""
+    """The hub at ``api_url`` (``…/hub/api``), asked with ``token``; tokens kept until shortly before they expire."""
 
     def __init__(self, api_url: str, token: str, clock=time.monotonic):
         self.base = api_url.rstrip("/").removesuffix("/api") + "/"

@@ -24,8 +24,8 @@ import pathlib
 import tempfile
 import time
 
-__all__ = ["FOLDER", "Marker", "connected", "folder", "mark", "mark_everyone", "markers", "done", "Ledger",
-           "State", "backoff", "status_line"]
+__all__ = ["FOLDER", "write_json", "Marker", "connected", "folder", "mark", "mark_everyone", "markers", "done",
+           "Ledger", "State", "backoff", "status_line"]
 
 FOLDER = "lms"
 EVERYONE = "all.json"
@@ -41,7 +41,7 @@ def connected(course) -> bool:
     return folder(course).is_dir()
 
 
-def _write_json(path: pathlib.Path, data) -> None:
+def write_json(path: pathlib.Path, data) -> None:
     """``data`` as JSON into ``path`` with one rename: a reader sees the old file or the new one."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
@@ -81,7 +81,7 @@ def mark(course, assignment: str, students, why: str, now=time.time) -> bool:
         return False
     try:
         for student in students:
-            _write_json(folder(course) / "changed" / _name(assignment, student),
+            write_json(folder(course) / "changed" / _name(assignment, student),
                         {"assignment": assignment, "student": student, "why": why, "at": now()})
     except OSError:
         return False
@@ -94,7 +94,7 @@ def mark_everyone(course, why: str, now=time.time) -> bool:
     if not connected(course):
         return False
     try:
-        _write_json(folder(course) / "changed" / EVERYONE, {"assignment": "", "student": "", "why": why, "at": now()})
+        write_json(folder(course) / "changed" / EVERYONE, {"assignment": "", "student": "", "why": why, "at": now()})
     except OSError:
         return False
     return True
@@ -134,7 +134,7 @@ class Ledger:
 
     def posted(self, key: tuple, body: dict, timestamp: str, now: float) -> None:
         self.entries[_key(key)] = {"body": body, "timestamp": timestamp, "at": now}
-        _write_json(self.path, self.entries)
+        write_json(self.path, self.entries)
 
     def last(self) -> float:
         return max((e["at"] for e in self.entries.values()), default=0.0)
@@ -157,7 +157,7 @@ class State:
 
     def set(self, **values) -> None:
         self.data.update(values)
-        _write_json(self.path, self.data)
+        write_json(self.path, self.data)
 
     def failed(self, cause: str, now: float) -> float:
         """The LMS failed (the machine's fault): remembered with when to try again; that time."""
