@@ -90,22 +90,26 @@ class CourseCallbackHandler(LTI13CallbackHandler):
     async def post(self):
         try:
             claims = self.decode_and_validate_launch_request()
-        except InvalidAudienceError as error:
-            raise web.HTTPError(401, str(error)) from None
-        except ValidationError as error:
-            raise web.HTTPError(400, str(error)) from None
+        except ValidationError as error:  # a forged, expired, wrongly addressed or malformed id_token
+            status = 401 if isinstance(error, InvalidAudienceError) else 400
+            return self.refuse(status, f"The LMS's launch could not be accepted: {error}. Open the course from the "
+                                       "LMS's course page again.")
         status, message = refusal(claims, self.authenticator.deployment_ids)
         if status:
-            self.set_status(status)
-            return self.finish(page(status, message))
+            return self.refuse(status, message)
         if not self.authenticator.nonces.first_use(claims.get("nonce", ""), float(claims["exp"]), time.time()):
-            raise web.HTTPError(400, "this launch was used already (a replay): open the course from the LMS again")
+            return self.refuse(400, "This launch was used already (a replay). Open the course from the LMS again.")
         self.launch = Launch.from_claims(claims)
         user = await self.login_user(claims)
         if user is None:
             raise web.HTTPError(403, "the launch was valid but the hub did not log you in: see the hub's log")
         self.authenticator.launch_book().record(user.name, self.launch)
         self.redirect(landing(self.hub.base_url, self.launch, course_config(self.authenticator.course_dir)))
+
+    def refuse(self, status: int, message: str) -> None:
+        """A refused launch: ``message`` on a page of its own (no one is logged in)."""
+        self.set_status(status)
+        self.finish(page(status, message))
 
 
 class CourseLTIAuthenticator(LTI13Authenticator):
