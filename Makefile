@@ -124,17 +124,18 @@ LTI ?=
 hub: venv
 	cd autograde && $(CURDIR)/$(PY) -m hub --port $(HUB_PORT) $(if $(LTI),--lti '$(abspath $(LTI))')
 
-# Delete the hub's Unix users (attn-*), their homes (the instructor's ~/course too), the hub's folder
-# (/srv/attention-hub; .state/hub in demo mode) and the users' environment /opt/attention-hub.
+# Delete the hub's Unix users (attn-*), their homes, the hub's folder (/srv/attention-hub; .state/hub in demo mode)
+# and the users' environment /opt/attention-hub, after keeping the instructor's ~/course as hub-archives/
+# hub-course-<date>.tar.gz. A running hub is left alone (nothing removed) unless FORCE=1 (a terminal asks).
 hub-remove: venv
-	cd autograde && $(CURDIR)/$(PY) -m hub --remove
+	cd autograde && $(CURDIR)/$(PY) -m hub --remove $(if $(filter 1 yes true,$(FORCE)),--force)
 
 # Autograde every submission in autograde/submitted/ with WORKERS nbgrader workers (coursekit.grading).
 # DB_URL=postgresql://… shares one gradebook; SHARD=i/n grades shard i of n; FORCE=1 grades again.
 # The command lines live in autograde/Makefile, the course's own (a hub instructor runs it in ~/course).
 
 grade: venv
-	$(MAKE) --no-print-directory -C autograde grade PYTHON=$(CURDIR)/$(PY)
+	@$(MAKE) --no-print-directory -C autograde grade PYTHON=$(CURDIR)/$(PY)
 
 # The grading service on autograde/ (coursekit.service): each submission in the exchange graded and its
 # feedback released as it arrives, until Ctrl-C; the hub runs it by itself (docs/deploy-hub.md).
@@ -164,7 +165,7 @@ book: venv
 # of the chapter (ASSIGNMENT=ch04_attention_en: that one only), in the course's language (c.CourseKit.language).
 # The gradebook, for every command: DB_URL when set, else the course config's, else autograde/gradebook.db.
 report: venv
-	$(MAKE) --no-print-directory -C autograde report PYTHON=$(CURDIR)/$(PY)
+	@$(MAKE) --no-print-directory -C autograde report PYTHON=$(CURDIR)/$(PY)
 
 # Chromium, a CJK font and bubblewrap (the grading sandbox), installed when root + apt (as CI).
 system-deps:

@@ -4,7 +4,7 @@ What Chapter 4 adds to a plain nbgrader assignment, read by ``coursekit`` (which
 itself, :mod:`coursekit.assignments`): the modules its grading kernels import before any student, the
 package folder they must see, the delegation probe its grader calls the student's functions through,
 the figures drawn once before grading and shown read-only to every kernel, what to reteach for each
-mistake its diagnosis names, what its graded cells are called, its release stubs in each edition's language and
+mistake its diagnosis names and what it is called, what its graded cells are called, its release stubs in each edition's language and
 the metadata its releases must not carry (each cell's English). Loaded by the grading processes and the
 instructor's tools only.
 """
@@ -12,7 +12,7 @@ import os
 
 
 __all__ = ["PRELOAD", "FOLDERS", "CALL_HOOK", "SHARED_ENV", "PRIVATE_METADATA", "prepare", "shared_folder", "reteach",
-           "cell_names", "stubs"]
+           "mistake_name", "cell_names", "stubs"]
 
 # What a graded kernel of the chapter imports (measured: sys.modules at the end of an autograded notebook). None
 # of these starts a thread, so the kernel template may fork after importing them.
@@ -44,13 +44,19 @@ def reteach(bug: str, lang: str) -> str:
     return note(bug, lang)
 
 
+def mistake_name(bug: str, lang: str) -> str:
+    """For the class report: what a mistake the diagnosis names is called, in ``lang`` (:mod:`attnkit.mistake_names`)."""
+    from .mistake_names import mistake_name as name
+    return name(bug, lang)
+
+
 def cell_names(nb) -> dict:
     """Each test cell of the chapter named with its TEST number first (``TEST 1 · 任务 2：实现 …``), as the numbers
     the cell prints; each written question by its heading without the points the heading states (``思考题 1``: the
     feedback and the marking page show the points). The headings are the course toolkit's names for the cells
-    (:mod:`coursekit.plugins.cell_names`)."""
-    from coursekit.plugins.cell_names import cell_names as headings
-    from coursekit.plugins.cell_names import without_points
+    (:mod:`coursekit.cell_names`)."""
+    from coursekit.cell_names import cell_names as headings
+    from coursekit.cell_names import without_points
 
     from .gradecell import TEST_CELLS
 

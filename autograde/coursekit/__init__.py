@@ -21,6 +21,7 @@
   :mod:`coursekit.gradebook` (the one
   rule that picks the gradebook), :mod:`coursekit.record` (a grader's record of one test cell),
   :mod:`coursekit.autograded` (what an autograded notebook says beyond its scores),
+  :mod:`coursekit.cell_names` (what each graded cell is called where students and instructors see it),
   :mod:`coursekit.student_files` (a file a student wrote, read as data that may be hostile),
   :mod:`coursekit.seeds` (the seed a submission's hidden inputs are drawn from: the course's secret and the
   submission, mixed), :mod:`coursekit.printable` (what a student had a hand in, safe to print on a terminal),

@@ -44,9 +44,11 @@ their notebook's own language (:mod:`coursekit.language`); the instructor's tool
 ``c.CourseKit.language``.
 """
 import importlib
+import importlib.util
 import inspect
 import os
 import pathlib
+import sys
 from dataclasses import dataclass
 
 from traitlets import Dict, Float, TraitError, Unicode, validate
@@ -102,6 +104,16 @@ class CourseKit(Configurable):
             raise TraitError(str(error)) from None
 
 
+def load_grader(path: str):
+    """The grader package at ``path`` (…/grader/__init__.py), under a name no student's file has."""
+    spec = importlib.util.spec_from_file_location("attn_course_grader", path,
+                                                  submodule_search_locations=[os.path.dirname(path)])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 class Plain:
     """The plug-in of an assignment that declares none: nbgrader's own behaviour everywhere."""
 
@@ -128,6 +140,10 @@ class Plain:
         return ""
 
     @staticmethod
+    def mistake_name(bug: str, lang: str) -> str:
+        return bug
+
+    @staticmethod
     def stubs(nb):
         return None
 
@@ -149,6 +165,11 @@ class Assignment:
     def get(self, name: str):
         """The plug-in's ``name``, or the plain default."""
         return getattr(self.plugin, name, getattr(Plain, name))
+
+    def load_grader(self):
+        """The assignment's grader package loaded in this process (the course's own code: the grader process, or an
+        instructor's tool asking what a check of it is called); None without a grader."""
+        return load_grader(self.grader) if self.grader else None
 
     async def prepare(self, log) -> None:
         """The plug-in's work before grading (awaited if it is a coroutine): for a course's own notebooks only."""

@@ -21,17 +21,18 @@ traceback.
 """
 import contextlib
 import dataclasses
+import functools
 import io
 import traceback
 import warnings
 
-from attnkit import gradecell, lab, language, safecall
+from attnkit import gradecell, lab, language, safecall, verify
 from attnkit.diagnose import diagnose, diagnose_stage
 from coursekit import record
 
 from . import checks, outcome
 
-__all__ = ["HANDLES", "grade", "evaluate"]
+__all__ = ["HANDLES", "grade", "evaluate", "describe_check"]
 
 HANDLES = tuple(test.grade_id for test in gradecell.TEST_CELLS)  # the test cells this grader grades
 
@@ -70,3 +71,20 @@ def evaluate(test, fns: tuple, functions, lang: str, inputs):
         return outcome.graded(test, report.checks, hidden, sorted(functions.forbidden), [], lang), shown
     findings = diagnose(*fns) if len(test.stages) > 1 else diagnose_stage(test.stages[0], fns[0])
     return outcome.graded(test, report.checks, hidden, [], findings, lang), shown
+
+
+def describe_check(check_id: str, lang: str) -> str:
+    """What the check ``check_id`` (``verify.17``, ``test3.masked_rows``) tests, in ``lang``; "" for an id this grader
+    does not know. For the class report, which speaks the course's language whatever edition a student wrote."""
+    hidden = {check.id: check for checks_ in checks.HIDDEN.values() for check in checks_}
+    if check_id in hidden:
+        return hidden[check_id].text(lang)
+    return _visible(lang if lang in language.LANGUAGES else language.DEFAULT).get(check_id, "")
+
+
+@functools.cache
+def _visible(lang: str) -> dict:
+    """``{"verify.<n>": message}`` of verify's 22 checks in ``lang``, as the reference passes them."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        report = verify.run_all(*lab.REFERENCE, lang=lang)
+    return {f"verify.{check.number}": check.message for check in report.checks}

@@ -1,8 +1,11 @@
 """``python -m hub`` from autograde/ (what ``make hub`` runs): the course hub until Ctrl-C.
 
 While it runs it holds the lock of ``<state>/launcher.pid``: a second ``make hub`` on the same folder
-says so and stops, and ``make hub-remove`` (``--remove``) stops the running hub first (SIGTERM, which
-stops JupyterHub, the proxy, the servers and the grading service), then removes its users and files.
+says so and stops. ``make hub-remove`` (``--remove``) changes nothing while a hub runs unless told to
+(``--force``, ``FORCE=1``; on a terminal it asks); then it stops the running hub (SIGTERM, which stops
+JupyterHub, the proxy, the servers and the grading service), keeps the instructor's course as a dated
+archive (:mod:`hub.archive`: the gradebook, every submission and mark) and only then removes the hub's users
+and files.
 """
 import argparse
 import contextlib
@@ -18,6 +21,8 @@ import threading
 import time
 
 from hub import accounts, launch, lti, userenv
+from hub import plan as hub_plan
+from hub.archive import ARCHIVES, archive_course
 
 INSTRUCTOR, STUDENTS = "attn-instructor", ("attn-student1", "attn-student2", "attn-student3")
 # As root the hub's exchange and settings must lie outside the repository, which students may not enter.
@@ -72,6 +77,46 @@ def hold(state: pathlib.Path) -> int:
     return fd
 
 
+def running_pid(state: pathlib.Path):
+    """The pid of the hub running on ``state``, or None when none does (its launcher's lock is free)."""
+    if not (state / LAUNCHER).exists():
+        return None
+    fd = _lock_file(state)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return None
+    except BlockingIOError:
+        return int(os.pread(fd, 32, 0).decode().strip() or 0)
+    finally:
+        os.close(fd)
+
+
+def confirmed_removal(state: pathlib.Path, force: bool) -> None:
+    """Go on only when no hub runs on ``state``, or ``force``, or the instructor says so on a terminal; else stop,
+    having changed nothing."""
+    pid = running_pid(state)
+    if pid is None or force:
+        return
+    question = f"a hub is running on {state} (pid {pid}): stop it, archive its course and remove it? [y/N] "
+    if sys.stdin.isatty() and input(question).strip().lower() in ("y", "yes"):
+        return
+    sys.exit(f"make hub-remove: a hub is running on {state} (pid {pid}); nothing was removed. Stop it first "
+             "(Ctrl-C in its terminal), or run `make hub-remove FORCE=1` to stop it, archive its course and remove it")
+
+
+def keep_course(state: pathlib.Path, archives: pathlib.Path):
+    """The instructor's course of the hub on ``state``, archived before anything goes; the archive, or None when
+    that hub never made one. An archive that cannot be written stops the removal."""
+    saved = state / "hub" / "plan.json"
+    course = hub_plan.load(saved).course_dir() if saved.exists() else None
+    if course is None or not course.is_dir():
+        return None
+    try:
+        return archive_course(course, archives)
+    except OSError as error:
+        sys.exit(f"make hub-remove: the course {course} could not be archived ({error}); nothing was removed")
+
+
 def stop_running(state: pathlib.Path, timeout: float = STOP_SECONDS):
     """Stop the hub running on ``state``, if one is, and wait until it has stopped all it started; its pid or None."""
     if not (state / LAUNCHER).exists():
@@ -109,12 +154,20 @@ def main(argv=None):
     parser.add_argument("--lti", type=pathlib.Path, default=None,
                         help="LTI 1.3 settings (a TOML file, docs/deploy-lms.md): log-in from the LMS's course page, "
                              "scores back to its gradebook; without it, passwords as always")
+    parser.add_argument("--force", action="store_true",
+                        help="with --remove: go on even while the hub runs (it is stopped; its course archived first)")
+    parser.add_argument("--archives", type=pathlib.Path, default=ARCHIVES,
+                        help=f"with --remove: where the course's archive is written (default {ARCHIVES})")
     parser.add_argument("--demo", action="store_true",
                         help="every hub user is your own account, even as root (no Unix users, no user environment)")
     args = parser.parse_args(argv)
     state = args.state.resolve()
     if args.remove:
+        confirmed_removal(state, args.force)
         stop_running(state)
+        kept = keep_course(state, args.archives)
+        if kept is not None:
+            print(f"the instructor's course (gradebook, submissions, marks) is kept in {kept} (tar -xzf opens it)")
         users = [] if args.demo else [INSTRUCTOR, *STUDENTS, *lti.launched_users(state)]
         for user in users:
             accounts.remove_unix_user(user)
@@ -126,6 +179,11 @@ def main(argv=None):
         settings = lti.load(args.lti) if args.lti else None
     except ValueError as error:
         parser.error(str(error))
+    if accounts.is_root() and not args.demo:  # before the users' environment is built (a minute), not after
+        try:
+            launch.require_private_course(launch.REPO / "autograde")
+        except RuntimeError as problem:
+            sys.exit(f"make hub: {problem}")
     hold(state)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # `kill` stops the hub as cleanly as Ctrl-C
     plan = launch.make_plan(state, INSTRUCTOR, () if settings else STUDENTS, port=args.port, user_env=args.user_env,

@@ -75,12 +75,18 @@ def make_plan(state, instructor, students, port=None, unix_users=None, passwords
         lti=lti)
 
 
+def require_private_course(source_course: pathlib.Path) -> None:
+    """Neither the repository nor the course copied from may be open to the hub's users (a RuntimeError saying which
+    and the command that closes it): checked before anything is built."""
+    accounts.require_private(REPO, "the course's master (autograde/source), grader and rubrics")
+    accounts.require_private(source_course, "the course's master, grader and rubrics")
+
+
 def prepare(plan, source_course: pathlib.Path) -> pathlib.Path:
     """Folders with the right modes, the people, the plan file; returns the plan's path. With Unix
     users, first: neither the repository nor the course copied from may be open to them."""
     if plan.unix_users:
-        accounts.require_private(REPO, "the course's master (autograde/source), grader and rubrics")
-        accounts.require_private(source_course, "the course's master, grader and rubrics")
+        require_private_course(source_course)
     state = pathlib.Path(plan.state)
     state.mkdir(parents=True, exist_ok=True)
     state.chmod(0o711)  # users reach exchange/ and nothing else

@@ -17,7 +17,7 @@ from nbconvert import HTMLExporter
 
 from coursekit.paths import ASSIGNMENT, COURSE, MASTER
 from coursekit.paths import STUDENT_NOTEBOOK as STUDENT
-from coursekit.plugins.cell_names import cell_names
+from coursekit.cell_names import cell_names
 from coursekit.plugins.pending import PENDING
 from support.course_tools import (
     MANUAL,
@@ -45,10 +45,19 @@ STUDENTS = {
 }
 
 
-def _student_edit(path, implementations):
-    """What a student does in JupyterLab: type code into the solution cells of the fetched notebook, save."""
+ANSWERING = "alice"  # the one who also writes every written answer; bob and carol leave them as released
+
+
+def _student_edit(path, implementations, answers: bool):
+    """What a student does in JupyterLab: type code into the solution cells of the fetched notebook (and a line into
+    every written answer), save."""
+    nb = nbformat.read(path, as_version=4)
     if implementations:
-        nbformat.write(submission(nbformat.read(path, as_version=4), *implementations), path)
+        nb = submission(nb, *implementations)
+    for cell in nb.cells if answers else ():
+        if cell.cell_type == "markdown" and cell.metadata.get("nbgrader", {}).get("solution"):
+            cell.source = "缩放之后分数的方差不再随维度增长。"
+    nbformat.write(nb, path)
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +79,7 @@ def workflow(tmp_path_factory):
         home.mkdir(parents=True)
         env, where = isolated_env(home), ["--course", COURSE_ID, f"--Exchange.root={exchange}"]
         done[f"fetch_{student}"] = run_nbgrader("fetch_assignment", ASSIGNMENT, *where, cwd=home, env=env)
-        _student_edit(home / ASSIGNMENT / NOTEBOOK, implementations)
+        _student_edit(home / ASSIGNMENT / NOTEBOOK, implementations, student == ANSWERING)
         done[f"submit_{student}"] = run_nbgrader("submit", ASSIGNMENT, *where, "--student", student, cwd=home, env=env)
 
     with concurrent.futures.ThreadPoolExecutor(3) as pool:
@@ -131,26 +140,32 @@ def test_does_validate_pass_the_master_and_show_the_releases_baseline(workflow):
 
 
 def test_is_the_instructor_told_how_many_answers_are_pending_without_being_stopped(workflow):
-    """generate_feedback and release_feedback: the class's 24 pending answers, each student's 8, exit status 0?"""
+    """generate_feedback and release_feedback: the 8 answers alice wrote are pending, the others' left as released
+    are not (0, not answered: nobody waits to mark them), exit status 0?"""
     generated, released = workflow.done["generate_feedback"], workflow.done["release_feedback"]
     assert generated.returncode == released.returncode == 0
-    assert generated.stderr.count(f"{ASSIGNMENT}：全班有 3 名学生共 24 道书面题待批改（24 分）") == 1  # once a run
-    assert f"{ASSIGNMENT}：本次发布的反馈里有 3 名学生共 24 道书面题待批改（24 分）" in released.stderr
+    assert generated.stderr.count(f"{ASSIGNMENT}：全班有 1 名学生共 8 道书面题待批改（8 分）") == 1  # once a run
+    assert f"{ASSIGNMENT}：本次发布的反馈里有 1 名学生共 8 道书面题待批改（8 分）" in released.stderr
     for student in STUDENTS:
         line = f"{student}：{ASSIGNMENT} 还有 8 道书面题待批改（8 分）"
-        assert generated.stderr.count(line) == released.stderr.count(line) == 1
+        assert generated.stderr.count(line) == released.stderr.count(line) == (student == ANSWERING)
     assert len(list((workflow.exchange / COURSE_ID / "feedback").glob("*.html"))) == len(STUDENTS)
 
 
 @pytest.mark.parametrize("student", list(STUDENTS))
 def test_does_feedback_name_each_graded_cell_and_show_written_answers_as_pending(workflow, student):
-    """Every graded cell under the chapter's name with its score; the 8 unmarked answers 待批改, never 0?"""
+    """Every graded cell under the chapter's name with its score; the 8 answers alice wrote 待批改, never 0; the others'
+    left as released 0, not answered?"""
     text, names = _feedback(workflow, student), cell_names(nbformat.read(STUDENT, as_version=4))
     for grade_id, points in zip(POINTS, STUDENTS[student][1]):
         assert f"{names[grade_id]}：{points:g} / {POINTS[grade_id]:g} 分" in text
     for grade_id in MANUAL:
-        assert f"{names[grade_id]}：{PENDING} （1 分）" in text and f"{names[grade_id]}：0" not in text
-    assert f"目前得分 {sum(STUDENTS[student][1]):g} / 20 分；其中 8 道书面题（8 分）还" in text
+        if student == ANSWERING:
+            assert f"{names[grade_id]}：{PENDING} （1 分）" in text and f"{names[grade_id]}：0" not in text
+        else:  # left as released: 0 with the reason, at once
+            assert f"{names[grade_id]}：0 / 1 分" in text and f"{names[grade_id]}：{PENDING}" not in text
+    pending = "；其中 8 道书面题（8 分）还" if student == ANSWERING else "未作答：这里还是发下来时的样子。"
+    assert f"目前得分 {sum(STUDENTS[student][1]):g} / 20 分" in text and pending in text
     assert "Test cell" not in text and "Written response" not in text
 
 

@@ -10,10 +10,12 @@ import shutil
 import stat
 import subprocess
 import sys
+import tarfile
 import urllib.request
 import zipfile
 
 import pytest
+from nbgrader.api import Gradebook
 from traitlets.config.loader import PyFileConfigLoader
 
 from coursekit.paths import REPO, copy_course
@@ -171,11 +173,12 @@ def test_does_demo_mode_announce_itself_and_keep_homes_in_the_state_folder(tmp_p
             shutil.copy(state / "hub" / "jupyterhub.log", ARTEFACTS / "demo-jupyterhub.log")
 
 
-def test_does_hub_remove_stop_a_running_hub_before_it_removes_anything(tmp_path):
-    """``make hub`` runs (demo mode); ``make hub-remove``: the hub, its proxy, servers and grading service stop first,
-    then its folder goes; the login page no longer answers, and no process of that hub is left?"""
+def test_does_hub_remove_leave_a_running_hub_alone_and_keep_its_course_when_forced(tmp_path):
+    """``make hub`` runs (demo mode). ``make hub-remove`` (no terminal, no FORCE=1): nothing changes, it says why.
+    With FORCE=1: the hub, its proxy, servers and grading service stop first, the instructor's course is archived
+    (its gradebook readable by nbgrader from the archive), then the hub's folder goes; no process of it is left?"""
     _node_or_skip()
-    state, port = tmp_path / "state", hub_plan.free_port()
+    state, port, archives = tmp_path / "state", hub_plan.free_port(), tmp_path / "archives"
     command = [sys.executable, "-m", "hub", "--demo", "--state", str(state)]
     hub = subprocess.Popen([*command, "--port", str(port)], cwd=REPO / "autograde", stdout=subprocess.PIPE, text=True)
     try:
@@ -188,11 +191,25 @@ def test_does_hub_remove_stop_a_running_hub_before_it_removes_anything(tmp_path)
         again = subprocess.run([*command, "--port", str(hub_plan.free_port())], cwd=REPO / "autograde",
                                capture_output=True, text=True, timeout=60)
         assert again.returncode == 1 and f"a hub already runs on {state.resolve()}" in again.stderr
-        removed = subprocess.run([*command, "--remove"], cwd=REPO / "autograde", capture_output=True, text=True,
+        course = hub_plan.load(state / "hub" / "plan.json").course_dir()
+        with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+            gradebook.add_student("s1")  # the term's work, in small
+        remove = [*command, "--remove", "--archives", str(archives)]
+        refused = subprocess.run(remove, cwd=REPO / "autograde", capture_output=True, text=True, timeout=60,
+                                 stdin=subprocess.DEVNULL)
+        assert refused.returncode == 1 and "nothing was removed" in refused.stderr and "FORCE=1" in refused.stderr
+        assert hub.poll() is None and (course / "gradebook.db").exists() and not archives.exists()
+        removed = subprocess.run([*remove, "--force"], cwd=REPO / "autograde", capture_output=True, text=True,
                                  timeout=120)
         assert removed.returncode == 0, removed.stderr
         assert f"(pid {hub.pid}): stopping it first" in removed.stdout and f"removed {state.resolve()}" in removed.stdout
+        (kept,) = archives.glob("hub-course-*.tar.gz")
+        assert str(kept) in removed.stdout and stat.S_IMODE(kept.stat().st_mode) == 0o600
         assert hub.wait(timeout=10) == 0 and not state.exists()
+        with tarfile.open(kept) as archive:
+            archive.extractall(tmp_path / "opened", filter="data")
+        with Gradebook(f"sqlite:///{tmp_path / 'opened' / 'course' / 'gradebook.db'}") as gradebook:
+            assert [s.id for s in gradebook.students] == ["s1"]
         with pytest.raises(OSError):
             urllib.request.urlopen(url, timeout=5)
         assert launch._processes_of(str(state.resolve())) == []

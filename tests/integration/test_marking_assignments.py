@@ -19,7 +19,7 @@ from coursekit.marking import enable
 from coursekit.marking.board import short_name
 from coursekit.marking.rubric import load_rubrics
 from coursekit.marking.store import marked_counts
-from coursekit.plugins.cell_names import names_in_language
+from coursekit.cell_names import names_in_language
 from coursekit.settings import course_config
 from support.course_tools import run_nbgrader
 from support.lab_page import VIEWPORT, chromium_browser
@@ -216,6 +216,28 @@ def test_does_the_english_edition_show_its_english_rubric(site, page):
         seen[tuple(group["students"])] = group["suggestion"]
         page.keyboard.press("j")
     assert seen[("en_right",)]["ticks"] == [True] * len(points) and seen[("en_right",)]["score"] == 1.0
-    assert seen[("en_wrong",)]["score"] <= MOST
+    assert seen[("en_wrong",)] is None or seen[("en_wrong",)]["score"] <= MOST  # no point found: no suggestion
     right = page.locator("#answers .group", has_text="As long as every row keeps at least one position unblocked")
     assert right.locator("mark.term").count() >= len(points), "the right answer's key phrases are highlighted"
+
+
+def test_does_the_switcher_reach_every_assignment_and_enter_save_only_a_suggestion(site, page):
+    """Opened with no assignment named: the switcher lists the chapter, its English edition and ps1, each with its
+    counts; its English link opens that edition's board. There, on the wrong answer (no rubric point found: no
+    suggestion), Enter saves nothing and says so; on the reference answer (every point found) it saves them?"""
+    open_marking(page, site["server"])
+    links = page.locator("#assignments a")
+    listed = {link.split(" · ")[0] for link in links.all_inner_texts()}
+    assert listed == {ASSIGNMENT, site["english"], PS1} and all("已批改" in t for t in links.all_inner_texts())
+    page.screenshot(path=str(site["course"].parent / "switcher.png"))
+    links.filter(has_text=site["english"]).click()
+    page.wait_for_function("(a) => window.__marking.ready && location.search.includes(a)", arg=site["english"])
+    for _ in range(10):  # the group of the wrong answer (the blank groups and the right one come first or after)
+        group = current(page)
+        if group["students"] == ["en_wrong"] and group["suggestion"] is None:
+            break
+        page.keyboard.press("j")
+    assert group["students"] == ["en_wrong"] and group["suggestion"] is None, group
+    page.keyboard.press("Enter")
+    settle(page)
+    assert not current(page)["marked"] and "Enter 不会替你打分" in page.locator("#notices").inner_text()

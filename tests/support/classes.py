@@ -71,6 +71,7 @@ FEEDBACK = (*SERIAL, "flood", "shadow_grader", "red_honest_control", "red_print_
             "red_print_grader_encoded", "red_print_classmates", "red_read_instructor_home")
 ENGLISH = ASSIGNMENTS["en"]  # the English edition's assignment, beside the Chinese one in the shared class
 FEEDBACK_ENGLISH = REPRESENTATIVE_MISTAKES  # its students: each graded again in the English edition
+ENGLISH_ONLY = "english_only"  # a student who submitted the English edition only (the correct code)
 
 
 @dataclass(frozen=True)
@@ -188,9 +189,10 @@ def make_grade_target(course, env, timeout=900, **variables) -> subprocess.Compl
 
 def grade_shared_class(root, generated) -> GradedClass:
     """Every row, graded by ``make grade`` with two workers; ``absent`` on the roster; everyone's feedback. The rows
-    of :data:`FEEDBACK_ENGLISH` again in the English edition (its own assignment, generated here), graded by the same
-    ``make grade``, and their feedback."""
+    of :data:`FEEDBACK_ENGLISH` again in the English edition (its own assignment, generated here), with
+    :data:`ENGLISH_ONLY`, graded by the same ``make grade``, and their feedback."""
     rows, english = table_rows(), table_rows(FEEDBACK_ENGLISH)
+    english += [(ENGLISH_ONLY, *next(row for row in english if row[0] == "ok_dot")[1:])]  # English only, correct
     course, env = _course(pathlib.Path(root), rows, generated)
     generated_english = run_nbgrader("generate_assignment", ENGLISH, cwd=course, env=env)
     assert generated_english.returncode == 0, generated_english.stderr[-3000:]

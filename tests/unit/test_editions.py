@@ -13,7 +13,7 @@ from coursekit.assignments import assignment_of, default_assignments, edition_in
 from coursekit.grading.progress import TEXT as GRADE_TEXT
 from coursekit.language import of_notebook
 from coursekit.paths import ASSIGNMENT, COURSE, source_notebook
-from coursekit.plugins.cell_names import names_in_language
+from coursekit.cell_names import names_in_language
 from coursekit.plugins.feedback_page import WORDS
 from coursekit.plugins.output_cap import TEXT as CAP_TEXT
 from coursekit.plugins.validation import TEXT as VALIDATE_TEXT

@@ -19,3 +19,20 @@ def test_are_there_one_more_workers_than_cores_by_default(monkeypatch, cores, wo
     monkeypatch.setattr(run.os, "cpu_count", lambda: cores)
     assert run._parser().parse_args([]).workers == workers
     assert run._parser().parse_args(["--workers", "1"]).workers == 1
+
+
+@pytest.mark.parametrize("shard, lang, said", [("", "zh", "：提交了的学生都已评分"), ("1/3", "zh", "分片 1/3 里提交了的学生"),
+                                               ("", "en", "every submitted student is graded"),
+                                               ("1/3", "en", "every submitted student of shard 1/3 is graded")])
+def test_does_nothing_to_grade_name_a_shard_only_when_there_is_one(capsys, tmp_path, shard, lang, said):
+    """Nobody left to grade: the line speaks of a shard only when SHARD=i/n asked for one?"""
+    from types import SimpleNamespace
+
+    from coursekit.grading.run import _grade_assignment
+    from coursekit.grading.selection import parse_shard
+    from coursekit.settings import CourseSettings
+    settings = CourseSettings("c", "", "", language=lang)
+    status = _grade_assignment(tmp_path, "a1", [], "sqlite://", SimpleNamespace(workers=1), parse_shard(shard),
+                               settings, [])
+    out = capsys.readouterr().out
+    assert status == 0 and said in out and ("分片" in out or "shard" in out) == bool(shard)

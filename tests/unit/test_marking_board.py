@@ -128,4 +128,26 @@ def test_does_the_english_edition_get_its_english_rubric_and_hints(course):
     assert "As long as every row keeps at least one position unblocked" in board["question"]["reference_html"]
     by_student = {v["students"][0]: v["suggestion"] for g in board["groups"] for v in g["variants"]}
     assert by_student["right"]["ticks"] == [True] * 3 and by_student["right"]["score"] == 1.0
-    assert by_student["wrong"]["score"] <= MOST and by_student["blank"]["score"] == 0.0
+    wrong = by_student["wrong"]  # no point found: no suggestion at all
+    assert (wrong is None or wrong["score"] <= MOST) and by_student["blank"]["score"] == 0.0
+
+
+def test_is_an_answer_that_finds_no_rubric_point_given_no_suggestion(course):
+    """An answer in which no point of the rubric is found gets no suggestion at all (never a 0 that Enter would
+    save); the blank answer keeps its suggested 0?"""
+    written, marking = course
+    assignment = add_edition_class(marking.folder, "en", {"unrelated": {Q: "I think this is about the weather."},
+                                                          "blank": {Q: ""}})
+    board = question_board(marking, assignment, Q)
+    by_student = {v["students"][0]: v["suggestion"] for g in board["groups"] for v in g["variants"]}
+    assert by_student["unrelated"] is None and by_student["blank"]["score"] == 0.0
+
+
+def test_does_the_board_list_every_assignment_with_written_answers_and_its_counts(course):
+    """The page's switcher: each assignment with manually graded cells, its answers marked and in all?"""
+    written, marking = course
+    other = add_edition_class(marking.folder, "en", {"s9": {Q: "an answer"}})
+    board = question_board(marking, ASSIGNMENT, Q)
+    listed = {a["id"]: (a["marked"], a["total"]) for a in board["assignments"]}
+    assert set(listed) == {ASSIGNMENT, other} and listed[other][0] == 0 < listed[other][1]
+    assert listed[ASSIGNMENT][1] == 12 * len(questions()) >= listed[ASSIGNMENT][0]

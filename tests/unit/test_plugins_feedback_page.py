@@ -96,20 +96,21 @@ def test_is_the_page_nbconverts_own_but_for_the_chinese_image_description(gradeb
 
 
 def test_are_cells_named_and_unmarked_answers_pending_never_zero(gradebook, caplog):
-    """TOC by the chapter's names; marked scores as scores; both unmarked answers 待批改, and no 0 for them?"""
+    """TOC by the chapter's names; marked scores as scores; the answered, unmarked answer 待批改, never 0; the one
+    left as released 0 with 未作答, not waiting for anybody?"""
     with caplog.at_level(logging.WARNING):
         page = _page(gradebook)
     text = visible_text(page)
     assert "TEST 1 · 任务 4.2：实现 student_attention_scores：4 / 4 分" in text
     assert "思考题 1：0.5 / 1 分" in text
-    for name in ("思考题 2", "思考题 3"):
-        assert re.search(f"{name}：{PENDING} （1 分）", text) and not re.search(f"{name}：0", text)
-    assert re.search(rf"目前得分 4\.5 / 7 分；其中 2 道书面题（2 分）还\s+{PENDING}", text)
+    assert re.search(f"思考题 2：{PENDING} （1 分）", text) and not re.search("思考题 2：0", text)
+    assert "思考题 3：0 / 1 分" in text and not re.search(f"思考题 3：{PENDING}", text)
+    assert re.search(rf"目前得分 4\.5 / 7 分；其中 1 道书面题（1 分）还\s+{PENDING}", text)
     assert not [word for word in ("Test cell", "Written response", "Student's answer", "Score:") if word in text]
     assert "未作答：这里还是发下来时的样子。" in text  # nbgrader's "No response." comment, in the page's language
-    assert page_tally(page) == Tally(2, 2.0)
-    assert "ch04_attention：全班有 1 名学生共 2 道书面题待批改（2 分）" in caplog.text
-    assert "s1：ch04_attention 还有 2 道书面题待批改（2 分）" in caplog.text
+    assert page_tally(page) == Tally(1, 1.0)
+    assert "ch04_attention：全班有 1 名学生共 1 道书面题待批改（1 分）" in caplog.text
+    assert "s1：ch04_attention 还有 1 道书面题待批改（1 分）" in caplog.text
 
 
 def test_is_the_english_editions_page_in_english_only(gradebook):
@@ -121,13 +122,13 @@ def test_is_the_english_editions_page_in_english_only(gradebook):
     text = visible_text(page)
     assert "TEST 1 · Task 4.2: implement student_attention_scores: 4 / 4 points" in text
     assert "Question 1: 0.5 / 1 points" in text
-    for name in ("Question 2", "Question 3"):
-        assert re.search(f"{name}: awaiting marking \\(1 point\\)", text) and not re.search(f"{name}: 0", text)
-    assert re.search(r"Your score so far: 4\.5 / 7 points; 2 written answers \(2 points\) still\s+awaiting marking", text)
+    assert re.search("Question 2: awaiting marking \\(1 point\\)", text) and not re.search("Question 2: 0", text)
+    assert "Question 3: 0 / 1 points" in text
+    assert re.search(r"Your score so far: 4\.5 / 7 points; 1 written answer \(1 point\) still\s+awaiting marking", text)
     assert "Not answered: this is still the text you were given." in text
     assert f'alt="{WORDS["en"]["image_alt"]}"' in page and 'lang="en"' in page
     assert not CJK.findall(text), CJK.findall(text)
-    assert page_tally(page) == Tally(2, 2.0) and page_score(page) == (4.5, 7.0)  # what the Lab is told: the same
+    assert page_tally(page) == Tally(1, 1.0) and page_score(page) == (4.5, 7.0)  # what the Lab is told: the same
 
 
 def test_do_both_languages_have_every_word_of_the_page():
@@ -159,10 +160,10 @@ def test_does_marking_the_answers_end_pending_everywhere(gradebook, caplog):
     assert "ch04_attention：全班没有待批改的书面题。" in caplog.text and "s1：" not in caplog.text
 
 
-def test_are_only_manually_graded_answers_without_a_manual_score_pending(gradebook):
-    """class_pending: the autograded test and the marked answer never; the answered and the untouched one?"""
+def test_are_only_answered_answers_without_a_score_pending(gradebook):
+    """class_pending: never the autograded test, the marked answer or the one left as released (nbgrader's 0)?"""
     with Gradebook(gradebook) as gb:
-        assert [a.grade_id for a in class_pending(gb, A)["s1"]] == ["q_think2", "q_think3"]  # by name
+        assert [a.grade_id for a in class_pending(gb, A)["s1"]] == ["q_think2"]
 
 
 def test_does_the_total_line_count_students_and_points_and_skip_students_with_none():
@@ -173,7 +174,7 @@ def test_does_the_total_line_count_students_and_points_and_skip_students_with_no
 
 def test_does_release_feedback_read_the_released_page_and_name_one_generated_before_the_marking(
         gradebook, tmp_path, caplog):
-    """ReleaseFeedbackTellingPending: the page's 2 pending answers per student and in total; marked since: named?"""
+    """ReleaseFeedbackTellingPending: the page's pending answer per student and in total; marked since: named?"""
     page = _page(gradebook)
     folder = tmp_path / "feedback" / "s1" / A
     folder.mkdir(parents=True)
@@ -186,15 +187,15 @@ def test_does_release_feedback_read_the_released_page_and_name_one_generated_bef
     release.init_src()
     with caplog.at_level(logging.WARNING):
         release._tell_pending()
-    assert "s1：ch04_attention 还有 2 道书面题待批改（2 分）" in caplog.text
-    assert "s1 的反馈是在批改之前生成的：页面上 2 道待批改，成绩册里只剩 1 道" in caplog.text
+    assert "s1：ch04_attention 还有 1 道书面题待批改（1 分）" in caplog.text
+    assert "s1 的反馈是在批改之前生成的：页面上 1 道待批改，成绩册里只剩 0 道" in caplog.text
     assert f"nbgrader generate_feedback {A} --student s1 --force" in caplog.text
-    assert "ch04_attention：本次发布的反馈里有 1 名学生共 2 道书面题待批改（2 分）" in caplog.text
+    assert "ch04_attention：本次发布的反馈里有 1 名学生共 1 道书面题待批改（1 分）" in caplog.text
 
 
 def test_does_release_feedback_tell_the_student_what_the_released_page_shows(gradebook, tmp_path):
     """Released through nbgrader's own start(): the page lands in the exchange, and beside it the student's
-    status says released, 4.5 / 7 with 2 answers pending, exactly the page's score line; named by the secret."""
+    status says released, 4.5 / 7 with 1 answer pending, exactly the page's score line; named by the secret."""
     page = _page(gradebook)
     assert page_score(page) == (4.5, 7.0) and re.search(r"目前得分 <b>4\.5 / 7</b>", page)
     folder = tmp_path / "course" / "feedback" / "s1" / A
@@ -209,4 +210,4 @@ def test_does_release_feedback_tell_the_student_what_the_released_page_shows(gra
     assert len(list((tmp_path / "exchange" / "c1" / "feedback").glob("*.html"))) == 1
     told = student_status.read(tmp_path / "exchange", "c1", "5e" * 64)
     assert (told.state, told.timestamp, told.graded, told.score, told.max_score, told.pending) == \
-        (student_status.RELEASED, "2026-12-01 10:00:01.000000 UTC", True, 4.5, 7.0, 2)
+        (student_status.RELEASED, "2026-12-01 10:00:01.000000 UTC", True, 4.5, 7.0, 1)

@@ -32,7 +32,7 @@ def test_the_page_shows_each_section(page_file):
     text = page_file.read_text(encoding="utf-8")
     for phrase in ("最常见的错误", "mask_replaces_scores", "加在分数上", "未能自动评分", "JSONDecodeError",
                    "未提交（1）", "frank", "已收取、尚未 autograde（1）", "gina", "每个学生一行",
-                   "delegated", "调用了参考实现", "hank test1_scores: 结果 4 ≠ 成绩册 4.5"):
+                   "调用了参考实现", "hank test1_scores: 结果 4 ≠ 成绩册 4.5"):
         assert phrase in text, phrase
     assert MIME not in text  # the raw payload is never rendered
 
@@ -61,3 +61,18 @@ def test_the_page_speaks_english_when_the_course_does(tmp_path):
                    "hank test1_scores: record 4 ≠ gradebook 4.5", "added to the scores, it does not replace them"):
         assert phrase in text, phrase
     assert text.count("<svg") == render(report).count("<svg") == 3
+
+
+def test_does_a_person_read_names_where_the_ids_were(tmp_path):
+    """With the assignment's labels (its headings, its plug-in's mistake names, its grader's check descriptions): no
+    cell, mistake or check id anywhere a person reads, in the page's words or its figures; the names instead?"""
+    from coursekit.report.labels import Labels
+    from support.synthetic_class import small_class
+
+    report = build_report(tmp_path, read_class(small_class(tmp_path), ASSIGNMENT), io.StringIO())
+    cells = {c.name: f"第 {n} 个单元格" for n, c in enumerate(report.grades.cells)}
+    labels = Labels("zh", cells, lambda bug: f"错误「{len(bug)}」", lambda check: f"检查「{check[::-1]}」")
+    text = re.sub(r"<div class='message'>.*?</div>", "", render(report, "zh", labels=labels), flags=re.S)  # records'
+    ids = [*cells, *(m.bug for m in report.mistakes), *(c.id for c in report.checks)]
+    assert [i for i in ids if i in text] == []
+    assert "第 0 个单元格" in text and "错误「" in text and "检查「" in text

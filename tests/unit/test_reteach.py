@@ -1,9 +1,11 @@
-"""Does every mistake the diagnosis can name come with something to reteach, in each language of the course?"""
+"""Does every mistake the diagnosis can name come with something to reteach, and a name, in each language of the
+course (attnkit/reteach.py, attnkit/mistake_names.py)?"""
 import pytest
 
 from attnkit.bugs import RULES
 from attnkit.edition import CJK
 from attnkit.language import LANGUAGES
+from attnkit.mistake_names import NAMES, mistake_name
 from attnkit.reteach import RETEACH, known_bug_ids, reteach
 from support.mistakes import DIAGNOSED, MISTAKES
 
@@ -49,3 +51,12 @@ def test_an_unknown_bug_id_says_where_to_add_it():
     """Does an id from a newer grader show a note naming the table instead of failing the report?"""
     assert "attnkit/reteach.py" in reteach("scores_new_mistake")
     assert "scores_new_mistake" in reteach("scores_new_mistake")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_does_every_bug_id_have_a_name_a_person_reads(lang):
+    """Each id attnkit can produce, and no other, named in ``lang`` (English without Chinese), no two alike?"""
+    assert set(NAMES[lang]) == known_bug_ids()
+    assert len(set(NAMES[lang].values())) == len(NAMES[lang])
+    assert lang != "en" or not [name for name in NAMES["en"].values() if CJK.search(name)]
+    assert mistake_name("a_newer_id", lang) == "a_newer_id"

@@ -342,3 +342,30 @@ def test_an_exchange_it_cannot_read_holds_everything_back_and_says_why(tmp_path)
     world.step()
     assert [j.student for j in world.pool.sent] == ["a"] and world.scheduler.journal.machine is None
     assert "the machine's fault is gone: grading again" in world.log()
+
+
+def test_is_a_release_tried_by_every_worker_when_it_appears_not_at_the_first_submission(tmp_path):
+    """Nothing released: no job, nothing alarming in the log. The instructor releases: each worker tries the release
+    at once (the canary, warming its kernel template), even while paused; a failure there is the machine's."""
+    world = World(tmp_path, Policy((A,)), workers=2)
+    world.step(2)
+    assert world.pool.sent == [] and "WAITING" not in (world.log() if (world.course / "service.log").exists() else "")
+    control.pause(world.course)
+    (world.course / "release" / A).mkdir(parents=True)
+    (world.course / "release" / A / f"{A}.ipynb").write_text("{}")
+    world.step()
+    assert [(type(job).__name__, job.assignment) for job in world.pool.sent] == [("Warm", A), ("Warm", A)]
+    world.pool.messages += [Done(0, world.pool.holding[0], None), Faulted(1, world.pool.holding[1], "no bwrap")]
+    world.step()
+    assert f"grading worker 0 ready for {A}" in world.log()
+    assert f"WAITING: the machine's fault, nobody's grade: grading worker 1 cannot grade {A}: no bwrap" in world.log()
+    world.step(2)
+    assert len(world.pool.sent) == 2  # tried once per release, not every round
+
+
+def test_does_a_worker_set_up_without_trying_an_assignment_not_released_yet(tmp_path):
+    """The service's worker on a course with no release: no app built, no canary run, nothing told."""
+    from coursekit.service.worker import ServiceSetup
+    told = []
+    handler = ServiceSetup(str(tmp_path), "sqlite://", (A,))(told.append)
+    assert told == [] and handler.apps == {}

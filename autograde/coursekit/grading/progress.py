@@ -19,7 +19,8 @@ TEXT = {
         "header": "{assignment}：评分 {count} 名学生{shard}，{workers} 个并行进程，成绩写入 {gradebook}，{sandbox}；"
                   "nbgrader 的日志：{logs}/",
         "shard": "（分片 {shard}）", "sandboxed": "每个内核都在沙箱里运行", "unsandboxed": "没有沙箱（WITHOUT A SANDBOX）",
-        "nothing": "{assignment}：没有要评分的学生：这一分片里提交了的学生都已评分（FORCE=1 会全部重评）。",
+        "nothing": "{assignment}：没有要评分的学生：{scope}提交了的学生都已评分（FORCE=1 会全部重评）。",
+        "whole_class": "", "this_shard": "分片 {shard} 里",
         "no_submissions": "{folder}/<学生>/{assignment}/ 里没有提交：先收取（nbgrader collect {assignment}）",
         "not_generated": "成绩册 {gradebook} 里没有 {assignment}：先在 {course} 里运行 "
                          "`nbgrader generate_assignment {assignment}`",
@@ -41,8 +42,9 @@ TEXT = {
         "header": "{assignment}: grading {count} students{shard} with {workers} workers into {gradebook}, {sandbox}; "
                   "nbgrader's logs: {logs}/",
         "shard": " (shard {shard})", "sandboxed": "each kernel in a sandbox", "unsandboxed": "WITHOUT A SANDBOX",
-        "nothing": "{assignment}: nothing to grade: every submitted student of this shard is graded "
-                   "(FORCE=1 grades them again).",
+        "nothing": "{assignment}: nothing to grade: every submitted student{scope} is graded (FORCE=1 grades them "
+                   "again).",
+        "whole_class": "", "this_shard": " of shard {shard}",
         "no_submissions": "No submissions in {folder}/<student>/{assignment}/: collect them first "
                           "(nbgrader collect {assignment})",
         "not_generated": "{assignment} is not in the gradebook {gradebook}: run "

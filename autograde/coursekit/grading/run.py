@@ -106,7 +106,8 @@ def _grade_assignment(course, assignment, students, url, args, shard, settings, 
     join ``results``, which ``grading-logs/last-run.json`` holds."""
     text = TEXT[settings.language]
     if not students:
-        print(text["nothing"].format(assignment=assignment), flush=True)
+        scope = text["this_shard"].format(shard=shard) if shard.count > 1 else text["whole_class"]
+        print(text["nothing"].format(assignment=assignment, scope=scope), flush=True)
         return 0
     in_shard = text["shard"].format(shard=shard) if shard.count > 1 else ""
     print(text["header"].format(assignment=assignment, count=len(students), shard=in_shard, workers=args.workers,

@@ -55,12 +55,14 @@ def _suggestion(group, text, rubric, max_score, judged_keys, judged: bool) -> di
     if rubric is None:
         return None
     ticks = suggest(rubric, text)
+    if not any(ticks):  # nothing of the rubric found: no suggestion at all, never a 0 that Enter would save
+        return None
     return {"ticks": ticks, "score": score_of(rubric, ticks, max_score), "reason": "按要点关键词推测"}
 
 
 def _warnings(rubrics, question) -> list:
     if rubrics.missing_file:
-        return [f"没有评分要点文件 {rubrics.path}：本页只能直接打分（f 满分、h 一半、0 零分），见 autograde/README.md"]
+        return [f"没有评分要点文件 {rubrics.path}：本页只能直接打分（f 满分、h 一半、0 零分）；要点文件怎么写，按 ? 看本页的帮助"]
     if question.grade_id not in rubrics.by_question:
         return [f"{rubrics.path} 里没有 [{question.grade_id}] 的评分要点：本题只能直接打分（f、h、0）"]
     return []
@@ -122,4 +124,14 @@ def question_board(course, assignment: str, grade_id: str) -> dict:
                           for q in questions],
             "rubric": rubric.to_dict() if rubric else None, "warnings": _warnings(rubrics, question),
             "progress": {q.grade_id: list(counts.get(q.grade_id, (0, 0))) for q in questions},
-            "groups": board_groups, "students": views}
+            "assignments": assignment_counts(course), "groups": board_groups, "students": views}
+
+
+def assignment_counts(course) -> list:
+    """Every assignment with written answers, for the page's switcher: ``{"id", "marked", "total"}`` (answers)."""
+    found = []
+    for name in course.assignments():
+        manual = {q.grade_id for q in course.questions(name)}
+        counts = [c for grade_id, c in marked_counts(course.engine, name).items() if grade_id in manual]
+        found.append({"id": name, "marked": sum(m for m, _ in counts), "total": sum(t for _, t in counts)})
+    return found

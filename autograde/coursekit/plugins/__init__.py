@@ -9,7 +9,6 @@ One module each:
   :mod:`.output_cap` — what grading keeps of a cell's output;
 * :mod:`.stubs` — what a release puts where a solution was, per assignment; :mod:`.private_metadata` — what
   it must not carry of the master's metadata;
-* :mod:`.cell_names` — what each graded cell is called (the heading above it, or the assignment's plug-in's);
 * :mod:`.released_cells` — only a test cell the student changed is reported (#1961);
 * :mod:`.saved_grades` — a notebook's scores saved in one gradebook transaction, not one per cell;
 * :mod:`.duplicates` — a notebook with a copied nbgrader cell is refused, not guessed (#1083);

@@ -3,7 +3,7 @@
 ``generate_feedback`` (the instructor's, the formgrader's button, any automatic path) exports
 with :class:`CourseFeedbackExporter` (``GenerateFeedback.exporter_class``), which renders the
 template ``templates/course_feedback`` — nbgrader's ``feedback`` template extended, not copied:
-each graded cell is named as the assignment names it (:func:`.cell_names.names_in`), a written
+each graded cell is named as the assignment names it (:func:`coursekit.cell_names.names_in`), a written
 answer nobody has marked shows as pending (待批改, "awaiting marking") instead of ``0.0 / 1.0``, and
 the total says how many points are still pending. Every word of the page is in the notebook's
 language (:func:`coursekit.language.of_notebook`; :data:`WORDS`), as everything else its student
@@ -24,7 +24,7 @@ from traitlets.config import Config
 from ..language import of_notebook
 from ..upstream.nbconvert import render_without_soup
 from ..upstream.nbgrader import show_score
-from .cell_names import names_in
+from ..cell_names import names_in
 from .pending import PENDING, PendingAnswer, Tally, class_tallies, is_pending, student_line, total_line
 
 __all__ = ["CourseFeedbackExporter", "GetGradesForFeedback", "TEMPLATE", "TEMPLATES", "WORDS", "page_language",
@@ -106,7 +106,8 @@ class GetGradesForFeedback(GetGrades):
         grade = self.gradebook.find_grade(meta["grade_id"], self.notebook_id, self.assignment_id, self.student_id)
         show_score(cell, grade)
         meta["name"] = self._names.get(meta["grade_id"], meta["grade_id"])
-        meta["pending"] = is_pending(utils.is_solution(cell) or utils.is_task(cell), grade.manual_score)
+        meta["pending"] = is_pending(utils.is_solution(cell) or utils.is_task(cell), grade.manual_score,
+                                     grade.auto_score)
         if meta["pending"]:
             self._pending.append(PendingAnswer(self.notebook_id, meta["grade_id"], float(grade.max_score)))
 

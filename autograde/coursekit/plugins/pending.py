@@ -1,11 +1,12 @@
 """Written answers no instructor has marked yet: *pending* (待批改), never a 0.
 
 nbgrader gives a written answer (a manually graded cell) no score until someone marks it, and
-its feedback shows that as ``0.0 / 1.0``, which a student reads as a failed answer; an answer
-left as released it even scores 0 itself. For this course an answer is **pending** while its cell is manually graded
-and the gradebook holds no manual score for it (:func:`is_pending`), whatever nbgrader filled in.
-The feedback page shows it as :data:`PENDING`, and ``generate_feedback`` / ``release_feedback``
-tell the instructor how many there are, per student and in total, without stopping.
+its feedback shows that as ``0.0 / 1.0``, which a student reads as a failed answer. For this course an answer is
+**pending** while its cell is manually graded and the gradebook holds no score for it, neither a manual one nor
+nbgrader's automatic 0 for an answer left exactly as released (:func:`is_pending`): that one is *not answered*,
+0 with the reason, recorded at grading, waiting for nobody. The feedback page shows a pending answer as
+:data:`PENDING`, and ``generate_feedback`` / ``release_feedback`` tell the instructor how many there are, per
+student and in total, without stopping; the notification, the report and the LMS count the same.
 """
 from dataclasses import dataclass
 
@@ -25,15 +26,17 @@ class PendingAnswer:
     max_score: float
 
 
-def is_pending(manually_graded: bool, manual_score) -> bool:
-    """A manually graded cell with no manual score: nobody has marked it yet."""
-    return bool(manually_graded) and manual_score is None
+def is_pending(manually_graded: bool, manual_score, auto_score=None) -> bool:
+    """A manually graded cell that nobody has marked yet and that was answered (nbgrader scores an answer left as
+    released 0 by itself: ``auto_score``)."""
+    return bool(manually_graded) and manual_score is None and auto_score is None
 
 
 def class_pending(gradebook, assignment: str) -> dict:
     """``{student: [PendingAnswer, …]}`` of ``assignment`` in an open gradebook (students with none left out)."""
     db, solution = gradebook.db, aliased(SolutionCell, flat=True)  # both cell kinds share one table
-    rows = (db.query(Student.id, GradeCell.notebook_id, GradeCell.name, GradeCell.max_score, Grade.manual_score)
+    rows = (db.query(Student.id, GradeCell.notebook_id, GradeCell.name, GradeCell.max_score, Grade.manual_score,
+                     Grade.auto_score)
             .join(SubmittedNotebook, Grade.notebook_id == SubmittedNotebook.id)
             .join(SubmittedAssignment, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
             .join(Student, SubmittedAssignment.student_id == Student.id)
@@ -45,8 +48,8 @@ def class_pending(gradebook, assignment: str) -> dict:
             .order_by(Student.id, GradeCell.notebook_id, GradeCell.name))
     notebooks = {nb.id: nb.name for nb in gradebook.find_assignment(assignment).notebooks}
     pending = {}
-    for student, notebook, name, points, manual in rows:
-        if is_pending(True, manual):
+    for student, notebook, name, points, manual, auto in rows:
+        if is_pending(True, manual, auto):
             pending.setdefault(student, []).append(PendingAnswer(notebooks[notebook], name, float(points)))
     return pending
 

@@ -5,7 +5,7 @@ nbgrader reports each written answer left as released as a failed cell of its ow
 the stub as "source" and ``You did not provide a response.`` as the error — eight identical
 entries that name no question and bury the code's verdict. :func:`name_unanswered_questions`
 makes the Validator fold them into **one** entry that lists the questions by the chapter's
-names (:func:`.cell_names.names_in`) and says, apart, how the code did: every test cell
+names (:func:`coursekit.cell_names.names_in`) and says, apart, how the code did: every test cell
 passed, or which did not (those keep nbgrader's own entries above it, each with its ``name``
 added). Every word is in the notebook's language (:data:`TEXT`, :func:`coursekit.language.of_notebook`),
 and the results say that language (``"language"``, beside nbgrader's keys), so that each student reads
@@ -26,7 +26,7 @@ from nbgrader import utils
 
 from ..language import of_notebook
 from ..upstream.nbgrader import NO_RESPONSE_ERROR, fold_validate_results
-from .cell_names import names_in
+from ..cell_names import names_in
 
 __all__ = ["NO_RESPONSE", "TEXT", "name_unanswered_questions", "unanswered_entry"]
 

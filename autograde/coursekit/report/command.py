@@ -18,7 +18,7 @@ import sys
 
 from nbgrader.api import MissingEntry
 
-from ..assignments import assignment_of, default_assignments, one_work
+from ..assignments import assignment_of, default_assignments, editions_of, one_work
 from ..gradebook import describe, open_gradebook, resolve_gradebook, sqlite_file
 from ..language import DEFAULT
 from ..paths import find_course
@@ -27,9 +27,10 @@ from ..settings import course_config, course_language, similarity_threshold
 from .csv_files import write_csvs, write_similarity_csv
 from .grades import read_class
 from .html_page import render
+from .labels import Labels, labels_for
 from .similarity import find_similar
 from .similarity_page import section, write_pages
-from .tables import GRADED, NO_SUBMISSION, NOT_GRADED, PENDING, build_report
+from .tables import GRADED, NO_SUBMISSION, NOT_GRADED, OTHER_EDITION, PENDING, build_report
 
 __all__ = ["TEXT", "write_report", "main"]
 
@@ -37,7 +38,7 @@ __all__ = ["TEXT", "write_report", "main"]
 TEXT = {
     "zh": {"reading": "正在读成绩册 {gradebook} ……",
            "summary": "{assignment}：{students} 名学生——{graded} 名已评分，{not_graded} 名未能自动评分（0 分，有原因），"
-                      "{missing} 名未提交，{pending} 名已收取尚未 autograde；{diagnosed} 名有结构化结果",
+                      "{missing} 名未提交，{other} 名提交的是另一版本，{pending} 名已收取尚未 autograde；评分器诊断了 {diagnosed} 名",
            "warning": "  注意：{n} 个单元格的分数与成绩册不同（以成绩册为准）",
            "similar": "  相似的提交：{flagged} 对达到 {threshold}（比较了 {students} 名学生，见 similarity.csv）",
            "written": "报告：{page}（另有 students.csv、checks.csv、mistakes.csv、similarity.csv）",
@@ -47,8 +48,8 @@ TEXT = {
            "none_in_gradebook": "成绩册 {gradebook} 里还没有这些作业（{assignments}）：先 generate_assignment 并评分"},
     "en": {"reading": "reading the gradebook {gradebook} ...",
            "summary": "{assignment}: {students} students — {graded} graded, {not_graded} not graded (0 with a reason), "
-                      "{missing} without a submission, {pending} submitted but not autograded yet; {diagnosed} with "
-                      "structured results",
+                      "{missing} without a submission, {other} submitted the other edition, {pending} submitted but "
+                      "not autograded yet; the grader diagnosed {diagnosed}",
            "warning": "  WARNING: {n} cell scores differ from the gradebook (gradebook wins)",
            "similar": "  similar submissions: {flagged} pairs reach {threshold} ({students} students compared; "
                       "similarity.csv)",
@@ -62,13 +63,15 @@ TEXT = {
 }
 
 
-def _summary_lines(report, similarity, out_dir, lang: str) -> list:
+def _summary_lines(report, similarity, out_dir, lang: str, labels: Labels) -> list:
     text = TEXT[lang]
-    count = {s: sum(r.status == s for r in report.rows) for s in (GRADED, NOT_GRADED, NO_SUBMISSION, PENDING)}
+    count = {s: sum(r.status == s for r in report.rows)
+             for s in (GRADED, NOT_GRADED, NO_SUBMISSION, OTHER_EDITION, PENDING)}
     lines = [text["summary"].format(assignment=report.grades.assignment, students=len(report.rows),
                                     graded=count[GRADED], not_graded=count[NOT_GRADED], missing=count[NO_SUBMISSION],
-                                    pending=count[PENDING], diagnosed=report.diagnosed)]
-    lines += [f"  {len(m.students):4d}  {100 * report.share(m):5.1f}%  {m.bug}" for m in report.mistakes[:5]]
+                                    other=count[OTHER_EDITION], pending=count[PENDING], diagnosed=report.diagnosed)]
+    lines += [f"  {len(m.students):4d}  {100 * report.share(m):5.1f}%  {labels.mistake(m.bug)}"
+              for m in report.mistakes[:5]]
     if report.mismatches:
         lines.append(text["warning"].format(n=len(report.mismatches)))
     lines.append(text["similar"].format(flagged=len(similarity.flagged), threshold=f"{similarity.threshold:g}",
@@ -84,17 +87,20 @@ def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr
     print(TEXT[lang]["reading"].format(gradebook=describe(url)), file=out, flush=True)
     declared = assignment_of(assignment, course_config(course))
     notes = declared.get("reteach")  # the plug-in's, said in the report's language
-    report = build_report(course, read_class(url, assignment), out, lambda bug: notes(bug, lang),
+    editions = editions_of(assignment, course_config(course)).values()  # a student submits one of them
+    report = build_report(course, read_class(url, assignment, editions), out, lambda bug: notes(bug, lang),
                           bool(declared.grader), lang)
-    submitted = [row.student for row in report.rows if row.status != NO_SUBMISSION]
+    submitted = [row.student for row in report.rows if row.status not in (NO_SUBMISSION, OTHER_EDITION)]
     similarity = find_similar(course, assignment, submitted, similarity_threshold(course), course_config(course))
     times = report.grades.timestamps
     out_dir.mkdir(parents=True, exist_ok=True)
     write_csvs(report, out_dir)
     write_similarity_csv(similarity, times, out_dir)
     write_pages(similarity, times, out_dir, lang)
-    (out_dir / "index.html").write_text(render(report, lang, [section(similarity, times, lang)]), encoding="utf-8")
-    print(printable("\n".join(_summary_lines(report, similarity, out_dir, lang))), file=out, flush=True)
+    labels = labels_for(course, assignment, lang, course_config(course))
+    (out_dir / "index.html").write_text(render(report, lang, [section(similarity, times, lang)], labels),
+                                        encoding="utf-8")
+    print(printable("\n".join(_summary_lines(report, similarity, out_dir, lang, labels))), file=out, flush=True)
     return out_dir
 
 

@@ -74,26 +74,32 @@ def score_distributions(panels: list, lang: str = DEFAULT) -> Figure:
     return fig
 
 
-def check_pass_rates(checks: list, lang: str = DEFAULT) -> Figure:
-    """Horizontal bars, lowest pass rate on top; blue visible (verify), orange hidden."""
+def _short(label: str, width: int = 48) -> str:
+    """A bar's name on one line: cut with an ellipsis past ``width`` characters (the table below has it whole)."""
+    return label if len(label) <= width else label[:width - 1] + "…"
+
+
+def check_pass_rates(checks: list, lang: str = DEFAULT, names=None) -> Figure:
+    """Horizontal bars, lowest pass rate on top; blue visible (verify), orange hidden; each bar named ``names`` (one
+    per check: what it tests, in the course's language), else by its id."""
     fig = _figure(7.5, 0.6 + 0.2 * max(len(checks), 1))
     ax = fig.subplots()
     y = np.arange(len(checks))
     ax.barh(y, [100 * c.pass_rate for c in checks], color=[VISIBLE if c.visible else HIDDEN for c in checks])
-    ax.set_yticks(y, [c.id for c in checks], fontsize=7)
+    ax.set_yticks(y, [_short(name) for name in (names or [c.id for c in checks])], fontsize=7, fontfamily=_fonts())
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
     ax.set_xlabel(TEXT[lang]["pass_rate"], fontfamily=_fonts(), fontsize=9)
     return fig
 
 
-def common_mistakes(mistakes: list, diagnosed: int, lang: str = DEFAULT) -> Figure:
-    """Horizontal bars: how many students each mistake (bug id) was diagnosed in."""
+def common_mistakes(mistakes: list, diagnosed: int, lang: str = DEFAULT, names=None) -> Figure:
+    """Horizontal bars: how many students each mistake was diagnosed in, each named ``names`` (else its bug id)."""
     fig = _figure(7.5, 0.6 + 0.28 * max(len(mistakes), 1))
     ax = fig.subplots()
     y = np.arange(len(mistakes))
     ax.barh(y, [len(m.students) for m in mistakes], color=BAR)
-    ax.set_yticks(y, [m.bug for m in mistakes], fontsize=8)
+    ax.set_yticks(y, [_short(name) for name in (names or [m.bug for m in mistakes])], fontsize=8, fontfamily=_fonts())
     ax.invert_yaxis()
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(TEXT[lang]["diagnosed"].format(n=diagnosed), fontfamily=_fonts(), fontsize=9)

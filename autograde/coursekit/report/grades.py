@@ -48,6 +48,7 @@ class ClassGrades:
     grades: dict = field(default_factory=dict)      # {student: {cell name: CellGrade}} (submitted only)
     not_graded: dict = field(default_factory=dict)  # {student: record_zero's reason}
     timestamps: dict = field(default_factory=dict)  # {student: when they submitted (naive UTC), as nbgrader recorded it}
+    elsewhere: dict = field(default_factory=dict)   # {student: [other editions of this work they submitted]}
 
     @property
     def max_total(self) -> float:
@@ -103,16 +104,27 @@ def _timestamps(db, assignment: str) -> dict:
     return {student: timestamp for student, timestamp in query if timestamp is not None}
 
 
-def class_grades(gradebook: Gradebook, assignment: str) -> ClassGrades:
-    """Every student, cell and grade of ``assignment`` in an open ``gradebook``."""
+def _elsewhere(db, editions) -> dict:
+    """``{student: [edition, …]}`` of the students who submitted any of ``editions`` (the same work's others)."""
+    found = {}
+    for edition in editions:
+        for student in _timestamps(db, edition):
+            found.setdefault(student, []).append(edition)
+    return found
+
+
+def class_grades(gradebook: Gradebook, assignment: str, editions=()) -> ClassGrades:
+    """Every student, cell and grade of ``assignment`` in an open ``gradebook``; ``editions``: the same work's other
+    assignments (an edition in another language): the roster is the course's, not one edition's."""
     db = gradebook.db
     gradebook.find_assignment(assignment)  # MissingEntry names the assignment when it is not there
     students = sorted(s for (s,) in db.query(Student.id))
     return ClassGrades(assignment, students, _cells(db, assignment), _grades(db, assignment),
-                       _not_graded(db, assignment), _timestamps(db, assignment))
+                       _not_graded(db, assignment), _timestamps(db, assignment),
+                       _elsewhere(db, [e for e in editions if e != assignment]))
 
 
-def read_class(url: str, assignment: str) -> ClassGrades:
+def read_class(url: str, assignment: str, editions=()) -> ClassGrades:
     """:func:`class_grades` of the gradebook at ``url``."""
     with open_gradebook(url) as gradebook:
-        return class_grades(gradebook, assignment)
+        return class_grades(gradebook, assignment, editions)

@@ -12,7 +12,8 @@ import html
 from .. import record
 from ..language import DEFAULT
 from . import figures
-from .tables import CHANGED, GRADED, NO_SUBMISSION, NOT_GRADED, PENDING, TAMPERED
+from .labels import Labels
+from .tables import CHANGED, GRADED, NO_SUBMISSION, NOT_GRADED, OTHER_EDITION, PENDING, TAMPERED
 from .written import written_stats
 
 __all__ = ["TEXT", "CSS", "table", "render"]
@@ -22,24 +23,26 @@ TEXT = {
     "zh": {
         "html_lang": "zh-CN", "title": "班级报告：{assignment}",
         "status": {GRADED: "已评分", NOT_GRADED: "未能自动评分（0 分）", NO_SUBMISSION: "未提交",
-                   PENDING: "已收取，尚未评分"},
+                   OTHER_EDITION: "提交的是另一版本", PENDING: "已收取，尚未评分"},
         "sections": ("概况", "最常见的错误（诊断）", "分数分布", "书面题的人工评分", "每个检查的通过率（从低到高）",
                      "未评分与未提交的学生", "每个学生一行"),
         "students_n": "{n} 名学生",
-        "summary": ("学生（成绩册 + 已收取）", "已评分", "有结构化结果（诊断）", "未能自动评分", "未提交", "已收取未评分",
-                    "已评分学生平均总分"),
+        "summary": ("学生（成绩册 + 已收取）", "已评分", "评分器给出诊断的学生", "未能自动评分", "未提交（任何版本都没有）",
+                    "提交的是另一版本", "已收取未评分", "已评分学生平均总分"),
         "no_results": "已评分的 notebook 里没有评分器的结构化结果（{mime}）："
                       "检查项与错误统计为空。请用当前的评分器重新 autograde。",
         "mismatch": "{s} {g}: 结果 {p} ≠ 成绩册 {a}", "none": "无",
         "mismatches": "{n} 个单元格的评分器结果与成绩册的自动分数不一致（以成绩册为准）：{listed}",
         "no_mistakes": "没有诊断出错误。",
-        "mistakes": ("错误编号", "阶段", "人数", "占比", "诊断说明（示例）", "该重讲什么", "学生"),
+        "mistakes": ("错误", "阶段", "人数", "占比", "诊断说明（示例）", "该重讲什么", "学生"),
         "total": "总分", "no_checks": "没有检查结果。", "visible": "可见", "hidden": "隐藏",
         "checks_note": "只统计正常评分的单元格（被标记为篡改、调用参考实现、超时的单元格不计入）。",
-        "checks": ("检查", "TEST", "类型", "说明", "通过率", "通过/运行", "未通过的学生"),
+        "checks": ("TEST", "类型", "检查的内容", "通过率", "通过/运行", "未通过的学生"),
         "zero": "未能自动评分（记 0 分）", "zero_table": ("学生", "原因"), "nothing": "无。",
         "flagged": "评分器标记的单元格（篡改、超时、出错……）", "flagged_table": ("学生", "单元格", "状态", "原因"),
-        "missing": "未提交（{n}）", "pending": "已收取、尚未 autograde（{n}）",
+        "missing": "未提交（{n}）", "other": "提交的是另一版本（{n}）", "pending": "已收取、尚未 autograde（{n}）",
+        "flag_status": {CHANGED: "改动了测试单元格", TAMPERED: "篡改", "unreadable": "读不回来", record.DELEGATED: "调用了参考实现",
+                        record.TIMEOUT: "超时", record.LIMIT: "超过沙箱限制", record.ERROR: "评分中断"},
         "flag": {CHANGED: "学生改动了这个测试单元格；评分用的是发布时的单元格",
                  TAMPERED: "学生的内核在这个测试单元格显示的结果与评分器的不同；记录的是评分器的结果"},
         "rows": ("学生", "状态", "人工评分", "总分", "第一个错误"),
@@ -49,29 +52,32 @@ TEXT = {
     "en": {
         "html_lang": "en", "title": "Class report: {assignment}",
         "status": {GRADED: "graded", NOT_GRADED: "not graded automatically (0 points)", NO_SUBMISSION: "no submission",
-                   PENDING: "collected, not graded yet"},
+                   OTHER_EDITION: "submitted the other edition", PENDING: "collected, not graded yet"},
         "sections": ("At a glance", "The most common mistakes (diagnosis)", "Score distributions",
                      "Written questions: manual marking", "Pass rate of every check (lowest first)",
                      "Students not graded or without a submission", "One line per student"),
         "students_n": "{n} students",
-        "summary": ("students (gradebook + collected)", "graded", "with structured results (diagnosis)",
-                    "not graded automatically", "no submission", "collected, not graded yet",
-                    "mean total of the graded students"),
+        "summary": ("students (gradebook + collected)", "graded", "students the grader diagnosed",
+                    "not graded automatically", "no submission (of any edition)", "submitted the other edition",
+                    "collected, not graded yet", "mean total of the graded students"),
         "no_results": "The graded notebooks hold no structured results of the grader ({mime}): the checks and "
                       "mistakes below are empty. Autograde again with the current grader.",
         "mismatch": "{s} {g}: record {p} ≠ gradebook {a}", "none": "none",
         "mismatches": "{n} cells whose grader record differs from the gradebook's automatic score "
                       "(the gradebook wins): {listed}",
         "no_mistakes": "No mistake was diagnosed.",
-        "mistakes": ("mistake id", "stage", "students", "share", "diagnosis (an example)", "what to reteach",
-                     "who"),
+        "mistakes": ("mistake", "stage", "students", "share", "diagnosis (an example)", "what to reteach", "who"),
         "total": "total", "no_checks": "No check results.", "visible": "visible", "hidden": "hidden",
         "checks_note": "Only cells graded normally count (cells flagged as tampered, delegated or timed out do not).",
-        "checks": ("check", "TEST", "kind", "description", "pass rate", "passed/ran", "students who failed it"),
+        "checks": ("TEST", "kind", "what it checks", "pass rate", "passed/ran", "students who failed it"),
         "zero": "Not graded automatically (0 points)", "zero_table": ("student", "reason"), "nothing": "None.",
         "flagged": "Cells the grader flagged (tampered, timed out, errors …)",
         "flagged_table": ("student", "cell", "status", "reason"),
-        "missing": "No submission ({n})", "pending": "Collected, not autograded yet ({n})",
+        "missing": "No submission ({n})", "other": "Submitted the other edition ({n})",
+        "pending": "Collected, not autograded yet ({n})",
+        "flag_status": {CHANGED: "test cell changed", TAMPERED: "tampered", "unreadable": "unreadable",
+                        record.DELEGATED: "called the reference", record.TIMEOUT: "timed out",
+                        record.LIMIT: "over a sandbox limit", record.ERROR: "grading interrupted"},
         "flag": {CHANGED: "the student changed this test cell; the cell as released was graded",
                  TAMPERED: "the student's kernel showed another result in this test cell than the grader's; "
                            "the grader's was recorded"},
@@ -118,89 +124,100 @@ def _summary(report, text: dict) -> str:
     rows, graded = report.rows, [r for r in report.rows if r.status == GRADED]
     counts = {status: sum(r.status == status for r in rows) for status in text["status"]}
     mean = sum(r.total for r in graded) / len(graded) if graded else 0.0
-    values = (len(rows), counts[GRADED], report.diagnosed, counts[NOT_GRADED], counts[NO_SUBMISSION], counts[PENDING],
-              f"{mean:.2f} / {report.grades.max_total:g}")
+    values = (len(rows), counts[GRADED], report.diagnosed, counts[NOT_GRADED], counts[NO_SUBMISSION],
+              counts[OTHER_EDITION], counts[PENDING], f"{mean:.2f} / {report.grades.max_total:g}")
     return "<table class='summary'>" + "".join(f"<tr><th>{_e(k)}</th><td class='num'>{_e(v)}</td></tr>"
                                                for k, v in zip(text["summary"], values)) + "</table>"
 
 
-def _warnings(report, text: dict) -> str:
+def _warnings(report, text: dict, labels: Labels) -> str:
     notes = []
     graded = sum(r.status == GRADED for r in report.rows)
     if graded and report.has_grader and not report.diagnosed:
         notes.append(text["no_results"].format(mime=record.MIME))
     if report.mismatches:
-        listed = "; ".join(text["mismatch"].format(s=s, g=g, p=f"{p:g}", a=text["none"] if a is None else f"{a:g}")
+        listed = "; ".join(text["mismatch"].format(s=s, g=labels.cell(g), p=f"{p:g}",
+                                                   a=text["none"] if a is None else f"{a:g}")
                            for s, g, p, a in report.mismatches[:20])
         notes.append(text["mismatches"].format(n=len(report.mismatches), listed=listed))
     return "".join(f"<p class='warn'>{_e(n)}</p>" for n in notes)
 
 
-def _mistakes(report, text: dict, lang: str) -> str:
+def _mistakes(report, text: dict, labels: Labels) -> str:
+    """Each mistake by its name; the diagnosis a student read only when it is in the course's language too."""
     if not report.mistakes:
         return f"<p>{_e(text['no_mistakes'])}</p>"
-    rows = [[f"<code>{_e(m.bug)}</code>", _e(m.stage), len(m.students), f"{100 * report.share(m):.1f}%",
+    keep = [0, 1, 2, 3, 4, 5, 6] if labels.same_language else [0, 1, 2, 3, 5, 6]
+    rows = [[_e(labels.mistake(m.bug)), _e(m.stage), len(m.students), f"{100 * report.share(m):.1f}%",
              f"<div class='message'>{_e(m.message)}</div>", _e(m.reteach), _names(m.students, text)]
             for m in report.mistakes]
-    fig = figures.svg(figures.common_mistakes(report.mistakes, report.diagnosed, lang))
-    return fig + table(text["mistakes"], rows, (2, 3))
+    fig = figures.svg(figures.common_mistakes(report.mistakes, report.diagnosed, labels.lang,
+                                              [labels.mistake(m.bug) for m in report.mistakes]))
+    return fig + table([text["mistakes"][i] for i in keep], [[row[i] for i in keep] for row in rows], (2, 3))
 
 
-def _distributions(report, text: dict, lang: str) -> str:
+def _distributions(report, text: dict, labels: Labels) -> str:
     graded = [r for r in report.rows if r.status in (GRADED, NOT_GRADED)]
-    panels = [(c.name, [r.cells[c.name].score for r in graded if c.name in r.cells], c.max_score)
+    panels = [(labels.cell(c.name), [r.cells[c.name].score for r in graded if c.name in r.cells], c.max_score)
               for c in report.grades.cells if c.autograded]
     panels.append((text["total"], [r.total for r in graded], report.grades.max_total))
-    return figures.svg(figures.score_distributions(panels, lang))
+    return figures.svg(figures.score_distributions(panels, labels.lang))
 
 
-def _checks(report, text: dict, lang: str) -> str:
+def _checks(report, text: dict, labels: Labels) -> str:
     if not report.checks:
         return f"<p>{_e(text['no_checks'])}</p>"
-    rows = [[f"<code>{_e(c.id)}</code>", c.test,
+    described = [labels.check(c.id, c.description) for c in report.checks]
+    rows = [[c.test,
              f"<span class='visible-check'>{_e(text['visible'])}</span>" if c.visible
              else f"<span class='hidden-check'>{_e(text['hidden'])}</span>",
-             _e(c.description), f"{100 * c.pass_rate:.1f}%", f"{c.passed}/{c.ran}", _names(c.failing, text)]
-            for c in report.checks]
-    fig = figures.svg(figures.check_pass_rates(report.checks, lang))
-    return f"<p>{_e(text['checks_note'])}</p>" + fig + table(text["checks"], rows, (1, 4, 5))
+             _e(what), f"{100 * c.pass_rate:.1f}%", f"{c.passed}/{c.ran}", _names(c.failing, text)]
+            for c, what in zip(report.checks, described)]
+    fig = figures.svg(figures.check_pass_rates(report.checks, labels.lang,
+                                               [f"{c.test} · {what}" for c, what in zip(report.checks, described)]))
+    return f"<p>{_e(text['checks_note'])}</p>" + fig + table(text["checks"], rows, (0, 3, 4))
 
 
-def _not_graded(report, text: dict) -> str:
+def _not_graded(report, text: dict, labels: Labels) -> str:
     zero = [[_e(r.student), f"<div class='message'>{_e(r.reason)}</div>"]
             for r in report.rows if r.status == NOT_GRADED]
-    flagged = [[_e(s), _e(g), _e(status), _e(reason or text["flag"].get(status, ""))]
+    flagged = [[_e(s), _e(labels.cell(g)), _e(text["flag_status"].get(status, status)),
+                _e(reason or text["flag"].get(status, ""))]
                for s, g, status, reason in report.flagged]
     missing = [r.student for r in report.rows if r.status == NO_SUBMISSION]
+    other = [f"{r.student} ({r.reason})" for r in report.rows if r.status == OTHER_EDITION]
     pending = [r.student for r in report.rows if r.status == PENDING]
     nothing = f"<p>{_e(text['nothing'])}</p>"
     parts = [f"<h3>{_e(text['zero'])}</h3>", table(text["zero_table"], zero) if zero else nothing,
              f"<h3>{_e(text['flagged'])}</h3>", table(text["flagged_table"], flagged) if flagged else nothing,
              f"<h3>{_e(text['missing'].format(n=len(missing)))}</h3>"
              f"<p>{_e(', '.join(missing)) or _e(text['nothing'])}</p>"]
+    if other:
+        parts.append(f"<h3>{_e(text['other'].format(n=len(other)))}</h3><p>{_e(', '.join(other))}</p>")
     if pending:
         parts.append(f"<h3>{_e(text['pending'].format(n=len(pending)))}</h3><p>{_e(', '.join(pending))}</p>")
     return "".join(parts)
 
 
-def _students(report, text: dict) -> str:
+def _students(report, text: dict, labels: Labels) -> str:
     auto = [c for c in report.grades.cells if c.autograded]
     student, status, manual_head, total_head, first = text["rows"]
-    header = [student, status] + [c.name for c in auto] + [manual_head, total_head, first]
+    header = [student, status] + [labels.cell(c.name) for c in auto] + [manual_head, total_head, first]
     rows = []
     for r in report.rows:
         scores = [f"{r.cells[c.name].score:g}" if c.name in r.cells else "" for c in auto]
         manual = sum(g.score for name, g in r.cells.items() if name not in {c.name for c in auto})
         total = f"{r.total:g}" if r.cells else ""
+        mistake = labels.mistake(r.first_mistake) if r.first_mistake else ""
         rows.append([_e(r.student), _e(text["status"][r.status])] + scores
-                    + [f"{manual:g}" if r.cells else "", total, f"<code>{_e(r.first_mistake)}</code>"])
+                    + [f"{manual:g}" if r.cells else "", total, _e(mistake)])
     numeric = tuple(range(2, 4 + len(auto)))
     return table(header, rows, numeric)
 
 
-def _written(report, text: dict) -> str:
+def _written(report, text: dict, labels: Labels) -> str:
     """Per written question: marked / not answered / to mark, and the manual scores (coursekit.report.written)."""
-    rows = [[f"<code>{_e(s.question)}</code>", f"{s.max_score:g}", s.submissions, s.marked, s.unanswered, s.to_mark,
+    rows = [[_e(labels.cell(s.question)), f"{s.max_score:g}", s.submissions, s.marked, s.unanswered, s.to_mark,
              "" if s.mean is None else f"{s.mean:.2f}", "" if s.median is None else f"{s.median:g}",
              _e("  ".join(text["score_times"].format(score=f"{score:g}", n=n) for score, n in s.scores.items()))]
             for s in written_stats(report.grades)]
@@ -209,15 +226,15 @@ def _written(report, text: dict) -> str:
     return table(text["written"], rows, numeric=range(1, 8))
 
 
-def render(report, lang: str = DEFAULT, extra=()) -> str:
+def render(report, lang: str = DEFAULT, extra=(), labels: Labels | None = None) -> str:
     """The whole page for ``report`` (a :class:`coursekit.report.ClassReport`), in ``lang``; ``extra``: sections
     other modules wrote (``(heading, HTML)``, e.g. :func:`coursekit.report.similarity_page.section`), placed before
-    the long table of one line per student."""
-    text = TEXT[lang]
+    the long table of one line per student; ``labels``: names for its ids (:mod:`.labels`; none: the ids)."""
+    text, labels = TEXT[lang], labels or Labels(lang)
     title = text["title"].format(assignment=report.grades.assignment)
-    contents = (_summary(report, text) + _warnings(report, text), _mistakes(report, text, lang),
-                _distributions(report, text, lang), _written(report, text), _checks(report, text, lang),
-                _not_graded(report, text), _students(report, text))
+    contents = (_summary(report, text) + _warnings(report, text, labels), _mistakes(report, text, labels),
+                _distributions(report, text, labels), _written(report, text, labels), _checks(report, text, labels),
+                _not_graded(report, text, labels), _students(report, text, labels))
     sections = list(zip(text["sections"], contents))
     sections[-1:-1] = list(extra)
     body = "".join(f"<h2>{_e(name)}</h2>{content}" for name, content in sections)

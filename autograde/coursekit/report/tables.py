@@ -14,12 +14,14 @@ from ..autograded import read_graded_notebook
 from ..language import DEFAULT
 from .grades import ClassGrades
 
-__all__ = ["GRADED", "NOT_GRADED", "NO_SUBMISSION", "PENDING", "ROW_STATUSES", "CHANGED", "TAMPERED", "READ",
+__all__ = ["GRADED", "NOT_GRADED", "NO_SUBMISSION", "OTHER_EDITION", "PENDING", "ROW_STATUSES", "CHANGED", "TAMPERED", "READ",
            "CheckStat", "Mistake", "StudentRow", "ClassReport", "build_report", "read_results"]
 
-# A student's row: graded, scored 0 with a reason, nothing submitted, or collected but not autograded yet.
+# A student's row: graded, scored 0 with a reason, nothing submitted (of any edition), another edition submitted
+# instead of this one, or collected but not autograded yet.
 GRADED, NOT_GRADED, NO_SUBMISSION, PENDING = "graded", "not_graded", "no_submission", "pending"
-ROW_STATUSES = (GRADED, NOT_GRADED, NO_SUBMISSION, PENDING)
+OTHER_EDITION = "other_edition"
+ROW_STATUSES = (GRADED, NOT_GRADED, NO_SUBMISSION, OTHER_EDITION, PENDING)
 
 SCORE_TOLERANCE = 1e-6
 
@@ -147,8 +149,11 @@ def _ordered_findings(cells: dict) -> list:
 
 def _row(student: str, grades: ClassGrades, cells: dict | None, pending: set) -> StudentRow:
     if student not in grades.grades:
-        status = PENDING if student in pending else NO_SUBMISSION
-        return StudentRow(student, status)
+        if student in pending:
+            return StudentRow(student, PENDING)
+        if student in grades.elsewhere:
+            return StudentRow(student, OTHER_EDITION, reason=", ".join(grades.elsewhere[student]))
+        return StudentRow(student, NO_SUBMISSION)
     reason = grades.not_graded.get(student, "")
     flagged = "; ".join(f"{r.grade_id}: {r.status} {r.reason}".strip()
                         for r in (cells or {}).values() if r.status != record.GRADED)

@@ -16,15 +16,14 @@ The grader is the course's package (``grader/__init__.py``): its ``grade(grade_i
 returns the record, and ``HANDLES`` names the test cells it grades (told to the
 worker first, so that it sends only those).
 """
-import importlib.util
 import os
 import socket
-import sys
 
+from ..assignments import load_grader
 from .calls import Unreadable, decode, encode, write_back
 from .channel import ChannelBroken, Reader, send
 
-__all__ = ["RemoteFunction", "Functions", "KernelGone", "serve", "load_grader"]
+__all__ = ["RemoteFunction", "Functions", "KernelGone", "serve"]
 
 CALL_SECONDS = 3600  # the worker stops the kernel long before: a call never waits on its own clock
 
@@ -119,20 +118,10 @@ class RemoteFunction:
         return answer
 
 
-def load_grader(path: str):
-    """The course's grader package from ``path`` (…/grader/__init__.py), under a name no student file has."""
-    spec = importlib.util.spec_from_file_location("attn_course_grader", path,
-                                                  submodule_search_locations=[os.path.dirname(path)])
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def serve(worker: socket.socket, channel: socket.socket, grader_path: str) -> None:
     """Load the grader, say which cells it grades, then grade what the worker asks until it closes; never returns."""
     try:
-        grader = load_grader(grader_path)
+        grader = load_grader(grader_path)  # coursekit.assignments' one way of loading a grader
         handles = [str(grade_id) for grade_id in grader.HANDLES]
     except BaseException as exc:  # noqa: B036 -- the machine's fault: the worker says so and grades nobody
         send(worker, {"msg_type": "grader_failed", "content": {"error": f"{type(exc).__name__}: {exc}"}})

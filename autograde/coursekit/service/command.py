@@ -48,8 +48,8 @@ def main(argv=None) -> int:
         parser.error(str(error))
     if args.action == "pause":
         control.pause(course, notify=print)
-        print(f"grading service paused: nothing is being graded; `python -m coursekit.service resume` "
-              f"(make resume-service) resumes it. Submissions keep arriving and are graded then.")
+        print("grading service paused: nothing is being graded; `python -m coursekit.service resume` "
+              "(make resume-service) resumes it. Submissions keep arriving and are graded then.")
         return 0
     if args.action == "resume":
         print("grading service resumed" if control.resume(course) else "the grading service was not paused")

@@ -35,7 +35,7 @@ from .inbox import Inbox, InboxUnreadable, folder_config
 from .log import short_time
 from .policy import decide
 from .student_status import StatusBoard
-from .worker import CannotGrade, Graded
+from .worker import CannotGrade, Graded, Warm, released
 
 __all__ = ["Scheduler"]
 
@@ -61,6 +61,9 @@ class Scheduler:
         self._complete, self._waiting_for = set(), ""
         self._redo = set()  # keys whose grading a stop cut short: graded again even if autograded/ looks current
         self.board = StatusBoard(exchange_root, course_id, self.inbox.secret, log, clock)  # what students are told
+        # each assignment's release as the workers set up on it; one released later is tried by every worker at once
+        self._released = {a: released(course, a) for a in policy.assignments}
+        self._to_warm = {index: set() for index in range(len(pool.holding))}
 
     # ---------- start-up ----------
 
@@ -79,6 +82,7 @@ class Scheduler:
 
     def step(self, wait: float) -> None:
         self.poll()
+        self.notice_releases()
         self.offer_waiting_feedback()
         self.dispatch()
         message = self.pool.get(timeout=wait)
@@ -103,6 +107,16 @@ class Scheduler:
             if replaced is not None and replaced.kind == GRADE:
                 self.log.write(f"newer submission {short_time(submission.timestamp)} replaces the pending one of "
                                f"{short_time(replaced.timestamp)} (only the newest is graded)", key)
+
+    def notice_releases(self) -> None:
+        """An assignment released (or released again) since the last look: every worker tries it (:class:`Warm`)."""
+        for assignment in self.policy.assignments:
+            now = released(self.course, assignment)
+            if now and now != self._released.get(assignment):
+                for pending in self._to_warm.values():
+                    pending.add(assignment)
+                self.log.write(f"{assignment} released: each grading worker tries it now, before its first submission")
+            self._released[assignment] = now
 
     def _backing_off(self, key) -> bool:
         return self.retry_after.get(key, 0) > self.monotonic()
@@ -139,6 +153,9 @@ class Scheduler:
         self.queue.offer(Job(key, RELEASE, entry.graded, arrived=self.clock(), notice=notice))
 
     def dispatch(self) -> None:
+        for index in self.pool.idle():  # a release to try first: no student's job, so even while paused
+            if self._to_warm.get(index):
+                self.pool.send(index, Warm(self._to_warm[index].pop()))
         if not self._may_start():
             return
         for index in self.pool.idle():
@@ -186,6 +203,8 @@ class Scheduler:
     # ---------- reports ----------
 
     def handle(self, message) -> None:
+        if isinstance(message, (Done, Faulted)) and isinstance(message.job, Warm):
+            return self._warmed(message)
         if isinstance(message, Ready):
             self.log.write(f"grading worker {message.worker} ready (its kernel template is warm)")
         elif isinstance(message, Note) and isinstance(message.what, CannotGrade):
@@ -203,6 +222,15 @@ class Scheduler:
             self._machine(f"grading worker {message.worker} cannot grade: {message.fault}")
         elif isinstance(message, Faulted):
             self._faulted(message.worker, message.job.key, message.fault)
+
+    def _warmed(self, message) -> None:
+        """A worker tried a release: ready for its first submission, or the machine's fault, said once."""
+        self.pool.finished(message.worker)
+        assignment = message.job.assignment
+        if isinstance(message, Faulted):
+            self._machine(f"grading worker {message.worker} cannot grade {assignment}: {message.fault}")
+        else:
+            self.log.write(f"grading worker {message.worker} ready for {assignment} (its release grades here)")
 
     def _machine(self, cause: str) -> None:
         """What keeps the whole service from grading ("" once nothing does), logged once when it changes."""

@@ -2,9 +2,10 @@
 
 Each worker of the service is a process of :mod:`coursekit.grading.pool`, as ``make grade``'s
 are; :class:`ServiceSetup` is what it builds once: nbgrader's ``AutogradeApp`` per assignment
-(:func:`coursekit.grading.worker.make_app`), each tried first on its untouched release (the canary,
+(:func:`coursekit.grading.worker.make_app`), each released one tried first on its untouched release (the canary,
 :mod:`coursekit.canary`), so the grading kernels' pre-imported template is warm before the first
-submission (a release that fails there is told, :class:`CannotGrade`, and tried again before each job).
+submission (a release that fails there is told, :class:`CannotGrade`, and tried again before each job). An
+assignment released while the service runs is tried when the scheduler sees the release (:class:`Warm`).
 Each job (:func:`run_job`), under the course's shared grading lock (:mod:`coursekit.grading.lock`):
 
 1. ``grade``: collect the student's newest submission and autograde it with
@@ -19,6 +20,7 @@ submission waiting and tries again; nothing is released for it.
 """
 import contextlib
 import dataclasses
+import pathlib
 import time
 import traceback
 
@@ -29,7 +31,7 @@ from ..grading.worker import grade_student, make_app
 from . import steps
 from .fair_queue import GRADE
 
-__all__ = ["ServiceSetup", "Graded", "CannotGrade", "JobOutcome", "run_job"]
+__all__ = ["ServiceSetup", "Graded", "CannotGrade", "JobOutcome", "Warm", "released", "run_job"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,6 +46,20 @@ class CannotGrade:
     """Told by a worker whose canary failed as it set up: the machine's fault, ``fault`` its one line. The worker
     stays, and tries the release again before each job."""
     fault: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Warm:
+    """A job of no student: try ``assignment``'s release (the canary) now, as it was just released, so that its
+    first submission waits no longer than its tenth. A failure is the machine's fault, told as any job's."""
+    assignment: str
+
+
+def released(course, assignment: str) -> tuple:
+    """What ``course``'s release of ``assignment`` is now (its notebooks' names and times), ``()`` before there is
+    one: an assignment not released yet is nothing to try, and no fault."""
+    folder = pathlib.Path(course) / "release" / assignment
+    return tuple((path.name, path.stat().st_mtime_ns) for path in sorted(folder.glob("*.ipynb")))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,7 +78,7 @@ class ServiceSetup:
 
     def __call__(self, note):
         handler = _Handler(self.course, self.db_url, note)
-        for assignment in self.assignments:  # before the first submission arrives, not after
+        for assignment in [a for a in self.assignments if released(self.course, a)]:  # before the first submission
             try:
                 handler.app(assignment)
             except InfrastructureFault as fault:
@@ -87,6 +103,10 @@ class _Handler:
         return self.apps[assignment]
 
     def __call__(self, job) -> JobOutcome:
+        if isinstance(job, Warm):  # released since this worker set up: its canary, ahead of the first submission
+            self.failing[job.assignment] = "released again"
+            self.app(job.assignment)
+            return JobOutcome("", False, {})
         with lock.shared(self.course):
             return run_job(self.app(job.assignment), job, self.note)
 

@@ -25,6 +25,9 @@
   }
   probe.scoreOf = scoreOf;
   const fmt = (x) => (Math.round(x * 1e4) / 1e4).toString();
+  // Enter saves only a score somebody chose: a suggestion (a rubric point found, the same answer marked before, a
+  // blank answer), never a 0 nobody suggested.
+  const NO_SUGGESTION = "没有建议的分数（没有找到评分要点）：Enter 不会替你打分；用数字键勾选要点，或 f、h、0 打分";
 
   // ---- server ---------------------------------------------------------------------------------
   function headers() {
@@ -134,6 +137,8 @@
       const s = g.suggestion;
       const ticks = s.ticks && rubric ? " · 要点 " + s.ticks.map((t, i) => (t ? "✓" : "✗") + (i + 1)).join(" ") : "";
       div.appendChild(el("div", "suggestion", "建议 " + fmt(s.score) + " 分" + ticks + "（" + s.reason + "）· Enter 采纳"));
+    } else if (!marked) {
+      div.appendChild(el("div", "suggestion none", NO_SUGGESTION));
     }
     if (state.remark) div.appendChild(el("div", "remark", "评语：" + state.remark));
     const pattern = S.pattern;
@@ -186,6 +191,16 @@
     return S.counts[q] ? S.counts[q].value : [0, 0];
   }
   probe.counts = () => Object.fromEntries(S.board.questions.map((q) => [q.grade_id, countOf(q.grade_id)]));
+
+  function drawAssignments() {
+    const nav = $("assignments"), board = S.board;
+    nav.replaceChildren(...(board.assignments || []).map((a) => {
+      const link = el("a", "assignment" + (a.id === board.assignment ? " current" : "")
+        + (a.total && a.marked === a.total ? " done" : ""), a.id + " · 已批改 " + a.marked + "/" + a.total);
+      link.href = "?assignment=" + encodeURIComponent(a.id);
+      return link;
+    }));
+  }
 
   function drawQuestions() {
     const nav = $("questions"), board = S.board;
@@ -243,6 +258,7 @@
     S.focus = kept >= 0 ? kept : Math.max(0, board.groups.findIndex((g) => !isMarked(g)));
     probe.question = board.question.grade_id;
     document.body.classList.toggle("anonymous", S.anonymous);
+    drawAssignments();
     drawQuestions();
     drawGuide();
     drawAnswers();
@@ -437,7 +453,7 @@
       save(S.focus, g.kind === "unanswered" ? { unanswered: true }
         : s.ticks && S.board.rubric ? { ticks: s.ticks.slice() } : { score: s.score });
     } else if (!isMarked(g)) {
-      notice("这一组还没有分数：用数字键、f、0 打分");
+      notice(NO_SUGGESTION);
       return;
     }
     const next = nextUnmarked();

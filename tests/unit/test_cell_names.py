@@ -1,12 +1,12 @@
 """Are graded cells named by the headings above them, told apart, and the chapter's test cells by TEST number
-(coursekit/plugins/cell_names.py, attnkit.course.cell_names)?"""
+(coursekit/cell_names.py, attnkit.course.cell_names)?"""
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from attnkit import course
 from attnkit.gradecell import TEST_CELLS
 from coursekit.paths import MASTER
-from coursekit.plugins.cell_names import cell_names, heading_above, names_in
+from coursekit.cell_names import cell_names, heading_above, names_in
 
 
 def _graded(cell, grade_id, solution=False):
@@ -77,7 +77,7 @@ def test_are_cells_under_one_heading_told_apart_by_kind_then_number():
 def test_does_the_chapter_name_its_questions_without_the_points_their_headings_state():
     """The master's headings say '（1 分）' (every question is graded); the chapter's names leave it out, and
     without_points leaves other brackets alone?"""
-    from coursekit.plugins.cell_names import without_points
+    from coursekit.cell_names import without_points
 
     nb = nbformat.read(MASTER, as_version=4)
     assert cell_names(nb)["q_think1_scale"] == "思考题 1（1 分）"

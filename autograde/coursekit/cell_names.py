@@ -14,7 +14,7 @@ student wrote (:func:`names_in_language`: the headings of that language's editio
 import pathlib
 import re
 
-from ..assignments import assignment_of, edition_in
+from .assignments import assignment_of, edition_in
 
 __all__ = ["cell_names", "heading_above", "names_in", "names_in_language", "without_points"]
 
