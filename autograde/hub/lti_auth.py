@@ -109,6 +109,7 @@ class CourseCallbackHandler(LTI13CallbackHandler):
     def refuse(self, status: int, message: str) -> None:
         """A refused launch: ``message`` on a page of its own (no one is logged in)."""
         self.set_status(status)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(page(status, message))
 
 

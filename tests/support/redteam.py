@@ -474,7 +474,7 @@ class LaunchAttack:
 LAUNCH_ATTACKS = (
     LaunchAttack("forged_signature", "forged", 400, "Signature verification failed"),
     LaunchAttack("expired", "expired", 400, "expired"),
-    LaunchAttack("wrong_audience", "audience", 401, "audience"),
+    LaunchAttack("wrong_audience", "audience", 401, "Audience doesn&#x27;t match"),
     LaunchAttack("replayed", "replayed", 400, "used already (a replay)"),
     LaunchAttack("other_deployment", "deployment", 403, "deployment this hub does not serve"),
     LaunchAttack("neither_role", "mentor", 403, "for its learners and instructors"),

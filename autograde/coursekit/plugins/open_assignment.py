@@ -46,6 +46,7 @@ class OpenHandler(JupyterHandler):
         notebooks = sorted(p.name for p in folder.glob("*.ipynb")) if folder.is_dir() else []
         if problem or not notebooks:
             self.set_status(404)
+            self.set_header("Content-Type", "text/html; charset=utf-8")
             return self.finish(_not_there(assignment, problem, url_path_join(self.base_url, "lab")))
         self.redirect(url_path_join(self.base_url, "lab", "tree", assignment, notebooks[0]))
 
