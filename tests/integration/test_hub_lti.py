@@ -122,7 +122,7 @@ def test_does_the_lms_launch_walk_the_loop_into_the_lms_gradebook(lms_hub, hub_b
         page, name = lms_session(hub_browser, lms, login), student_of(lms, login)
         page.click("#chapter4")
         page.wait_for_url(re.compile(f"/user/{name}/lab/tree/{assignment}/{assignment}.ipynb"), timeout=LONG)
-        page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=LONG)
+        page.locator(".jp-MarkdownCell .jp-RenderedHTMLCommon").first.wait_for(timeout=LONG)  # drawn, not a spinner
         shot(page, f"lti_{login}_landed")
         type_code(plan, name, BY_NAME[mistake].code, assignment=assignment)
         submit(page, assignment)
