@@ -25,6 +25,8 @@
   :mod:`coursekit.student_files` (a file a student wrote, read as data that may be hostile),
   :mod:`coursekit.seeds` (the seed a submission's hidden inputs are drawn from: the course's secret and the
   submission, mixed), :mod:`coursekit.printable` (what a student had a hand in, safe to print on a terminal),
+  :mod:`coursekit.inbound` (what may leave the exchange's ``inbound/``: every reader of a submission folder asks
+  it), :mod:`coursekit.identity` (hub users as student ids: whose a folder is),
   :mod:`coursekit.faults` (a failure of the machine is nobody's grade) and :mod:`coursekit.canary`
   (the untouched release graded first: does grading work here?); :mod:`coursekit.export` keeps the
   per-cell export's documented name.

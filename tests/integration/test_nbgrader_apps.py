@@ -37,18 +37,31 @@ SELECTED = {
     "test_nbgrader_generate_feedback": ["test_single_file", "test_force"],
     "test_nbgrader_releasefeedback": ["test_single_student"],
     "test_nbgrader_fetchfeedback": ["test_single_file"],
+    # collect and list --inbound through the course's CheckedCollect and CheckedList (≈ 19 s: test_permissions, a
+    # deliberate difference, and the feedback listing's 14 s run with ATTN_NBGRADER_APPS=all)
+    "test_nbgrader_collect": ["test_collect", "test_owner_check", "test_collect_before_due_date"],
+    "test_nbgrader_list": ["test_list_inbound"],
 }
 CLASSES = {"test_nbgrader_autograde": "TestNbGraderAutograde", "test_nbgrader_validate": "TestNbGraderValidate",
            "test_nbgrader_generate_feedback": "TestNbGraderFeedback",
            "test_nbgrader_releasefeedback": "TestNbGraderReleaseFeedback",
-           "test_nbgrader_fetchfeedback": "TestNbGraderFetchFeedback"}
+           "test_nbgrader_fetchfeedback": "TestNbGraderFetchFeedback", "test_nbgrader_collect": "TestNbGraderCollect",
+           "test_nbgrader_list": "TestNbGraderList"}
 # (module, test) -> why the course changes nbgrader's behaviour there on purpose (autograde/README.md says the same)
 _ADD_MISSING = ("the course sets c.OverwriteCells.add_missing_cells = True (a deleted test cell comes back); nbgrader "
                 "0.9.6's add_missing_grade_cells then raises KeyError when two neighbouring graded cells are missing, as "
                 "in this test's submission, and the notebook scores 0 with that reason")
 _ANY_KERNEL = ("every grading kernel is the course's Python cell runner, whatever kernel the notebook names, so a "
                "notebook naming a kernel that is not installed is graded instead of refused")
+_OWNER = ("the course's collect refuses a folder whose owner is not the student it names (nbgrader's warns and collects "
+          "it) and accepts without a word one the collecting user owns (a course on one Unix account, as every folder "
+          "of this test is): no warning")
+_MODES = ("the course's collect gives submitted/ the instructor's own modes (umask; group-shared: g+rw and setgid); "
+          "nbgrader's copies the 777 its submit gives each inbound/ folder")
 DELIBERATE = {
+    ("test_nbgrader_collect", "test_owner_check"): _OWNER,
+    ("test_nbgrader_collect", "test_permissions[False]"): _MODES,
+    ("test_nbgrader_collect", "test_permissions[True]"): _MODES,
     ("test_nbgrader_autograde", "test_force_single_notebook"): _ADD_MISSING,
     ("test_nbgrader_autograde", "test_update_newer"): _ADD_MISSING,
     ("test_nbgrader_autograde", "test_update_newer_single_notebook"): _ADD_MISSING,
