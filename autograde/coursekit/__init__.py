@@ -16,7 +16,6 @@
 * at the top, what every job shares: :mod:`coursekit.paths` (where things are, which course),
   :mod:`coursekit.settings` (the course's nbgrader settings), :mod:`coursekit.assignments` (what each
   assignment adds to plain nbgrader: its plug-in and its grader; its editions in other languages),
-  :mod:`coursekit.identity` (who a hub user is: an LMS's people named from their ``sub``),
   :mod:`coursekit.language` (a student reads their notebook's language, an instructor the course's),
   :mod:`coursekit.gradebook` (the one
   rule that picks the gradebook), :mod:`coursekit.record` (a grader's record of one test cell),
@@ -26,7 +25,8 @@
   :mod:`coursekit.seeds` (the seed a submission's hidden inputs are drawn from: the course's secret and the
   submission, mixed), :mod:`coursekit.printable` (what a student had a hand in, safe to print on a terminal),
   :mod:`coursekit.inbound` (what may leave the exchange's ``inbound/``: every reader of a submission folder asks
-  it), :mod:`coursekit.identity` (hub users as student ids: whose a folder is),
+  it), :mod:`coursekit.identity` (hub users as student ids: whose a folder is; an LMS's people named from their
+  ``sub``),
   :mod:`coursekit.faults` (a failure of the machine is nobody's grade) and :mod:`coursekit.canary`
   (the untouched release graded first: does grading work here?); :mod:`coursekit.export` keeps the
   per-cell export's documented name.
