@@ -23,7 +23,7 @@ export ATTNKIT_CACHE_DIR    := $(STATE)/attnkit-cache
 export JUPYTER_PLATFORM_DIRS := 1
 export npm_config_cache     := $(STATE)/npm
 
-.PHONY: lab test test-fast test-hub-class test-upgrade lock venv release book labextension grade report service system-deps clean hub hub-remove
+.PHONY: lab test test-fast test-hub-class test-upgrade lock venv release book labextension grade report service system-deps clean hub hub-remove lms-sync
 
 venv: $(STAMP)
 
@@ -118,8 +118,11 @@ test-hub-class: venv system-deps
 # As root each hub user is a Unix user; otherwise a labelled single-account demo. Ctrl-C stops it.
 HUB_PORT ?= 8000
 
+# LTI=<file>: the hub inside an LMS (docs/deploy-lms.md): log-in from the LMS's course page, scores back to its gradebook.
+LTI ?=
+
 hub: venv
-	cd autograde && $(CURDIR)/$(PY) -m hub --port $(HUB_PORT)
+	cd autograde && $(CURDIR)/$(PY) -m hub --port $(HUB_PORT) $(if $(LTI),--lti '$(abspath $(LTI))')
 
 # Delete the hub's Unix users (attn-*), their homes, the hub's folder (/srv/attention-hub; .state/hub in demo mode)
 # and the users' environment /opt/attention-hub, after keeping the instructor's ~/course as hub-archives/
@@ -138,6 +141,11 @@ grade: venv
 # feedback released as it arrives, until Ctrl-C; the hub runs it by itself (docs/deploy-hub.md).
 service: venv
 	$(MAKE) --no-print-directory -C autograde service PYTHON=$(CURDIR)/$(PY)
+
+# The course's scores to its LMS (docs/deploy-lms.md): run in the instructor's hub terminal (~/course), where the
+# hub hands out the LMS's tokens; here it says whether autograde/ is connected to an LMS.
+lms-sync: venv
+	$(MAKE) --no-print-directory -C autograde lms-sync PYTHON=$(CURDIR)/$(PY)
 
 # Regenerate notebooks/ch04_attention.ipynb from the nbgrader master (autograde/source/…).
 release: venv

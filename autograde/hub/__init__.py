@@ -8,4 +8,8 @@ interpreter every user can run), :mod:`hub.userenv` (the Python every user's ser
 course copy), :mod:`hub.auth` (the per-user password authenticator), :mod:`hub.launch` (start, wait,
 stop), :mod:`hub.archive` (the instructor's course kept by ``make hub-remove``), :mod:`hub.jupyterhub_config`
 (read by JupyterHub itself). See docs/deploy-hub.md.
+
+Inside an LMS (``make hub LTI=<file>``, docs/deploy-lms.md): :mod:`hub.lti` (the LTI settings and what they change),
+:mod:`hub.lti_auth` (log-in by launch, on JupyterHub's ``jupyterhub-ltiauthenticator``), :mod:`hub.lti_broker` (the
+tool's key: its public JWKS, the course's access tokens, the launches kept).
 """

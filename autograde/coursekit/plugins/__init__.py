@@ -19,7 +19,8 @@ One module each:
 * :mod:`.validation` — Validate names the unanswered written questions and each failing cell, in the
   notebook's language;
 * :mod:`.students` — the students' server extension: their Validate as the course's, its kernel template
-  started ahead, and :mod:`.feedback_watch` — their Lab told when feedback is out;
+  started ahead, and :mod:`.feedback_watch` — their Lab told when feedback is out; :mod:`.open_assignment` — where
+  an LMS launch lands them: the assignment fetched and open;
 * :mod:`.export` — ``nbgrader export`` with one column per graded cell;
 * :mod:`.exchange` — ``nbgrader collect`` and ``list --inbound`` with each inbound folder through
   :mod:`coursekit.inbound` (no link followed, no pipe opened, sizes capped, owners checked);

@@ -15,6 +15,7 @@ import sys
 
 from ..gradebook import alembic_on_path, describe, resolve_gradebook
 from ..grading.pool import LOGS, WorkerPool
+from ..lms import outbox as lms_outbox
 from ..paths import find_course
 from ..printable import printable
 from ..sandbox import missing_tool
@@ -139,6 +140,7 @@ def _reloaded(course, current):
 def status(course) -> str:
     journal = journal_of(course)
     lines = [f"grading service of {course}: {'PAUSED' if control.is_paused(course) else 'not paused'}"]
+    lines += [line for line in [lms_outbox.status_line(course)] if line]  # the scores waiting for the LMS, if any
     if journal.machine:
         lines.append(f"  WAITING since {clock_time(journal.machine['since'])}: the machine's fault, nobody's grade: "
                      f"{journal.machine['cause']}")

@@ -30,6 +30,7 @@ from nbgrader.utils import parse_utc
 
 from ..grading import lock
 from ..grading.pool import Done, Faulted, Note, Ready
+from ..lms import outbox as lms_outbox
 from ..settings import OVER_BUDGET
 from . import control
 from .fair_queue import GRADE, RELEASE, FairQueue, Job
@@ -280,6 +281,7 @@ class Scheduler:
         timestamp, decision = outcome.timestamp or running.job.timestamp, running.decision
         if outcome.released:
             self.journal.finished(key, timestamp, released_at=self.clock())
+            lms_outbox.mark(self.course, key[0], [key[1]], "feedback released")
         elif (running.result or {}).get("refused"):  # nothing was collected: no feedback, none held back
             self.journal.finished(key, timestamp)
         else:
