@@ -26,7 +26,7 @@ therefore copies. The hub tests' throw-away environments link (``link_from_cache
 for one test run in a folder removed after it, their files stay root's and mode 644, so the
 students of the test hub still cannot write them. Linking saves copying ≈ 650 MB, and, since the
 linked modules are the very files of the project's ``.venv``, compiling them again: their bytecode
-is linked from there (:func:`_compile_linked`). Together ≈ 8 s instead of ≈ 20–35 s on 2 busy cores.
+is linked from there (:func:`_compile_linked`). Together ≈ 8 s instead of ≈ 25–40 s on 2 busy cores.
 """
 import contextlib
 import hashlib
