@@ -72,15 +72,15 @@ def course_hub(tmp_path, log_name, students=("s1", "s2"), **options):
     ``options``: more of :func:`hub.launch.make_plan`'s (``port``, ``lti``; the grading service starts paused unless
     ``service_paused=False``); the Unix users LMS launches made are removed with the others.
 
-    The servers run a user environment of the hub's own, in its folder (:mod:`support.hub_userenv`:
-    the tests' cached one, hard-linked), removed with it; the repository is private while the hub
-    runs. The hub's log is kept as ``artefacts/hub/<log_name>``.
+    The servers run a user environment of the hub's own, built in its folder (:mod:`support.hub_userenv`)
+    and removed with it; the repository is private while the hub runs. The hub's log is kept as
+    ``artefacts/hub/<log_name>``.
     """
     prefix = "t" + secrets.token_hex(3)  # unique Unix names, so a crashed run never collides
     # not under pytest's root-only tmp, nor /tmp: grading kernels get a /tmp of their own, and the hub's Python is here
     state = pathlib.Path(tempfile.mkdtemp(prefix="attn-hub-", dir="/var/tmp"))
     try:
-        user_env = hub_userenv.session_copy(state / "env")
+        user_env = hub_userenv.build(state / "env")
         # the grading service starts paused: the loop's tests grade by hand; test_hub_service.py resumes it
         plan = launch.make_plan(state, f"{prefix}-teacher", [f"{prefix}-{s}" for s in students], user_env=user_env,
                                 **{"service_paused": True, **options})
