@@ -112,9 +112,10 @@ def _outcomes(report: pathlib.Path) -> dict:
 
 
 def missing(outcomes: dict) -> list:
-    """The selected tests ``outcomes`` has no outcome for, as ``module::test``."""
+    """The selected tests ``outcomes`` has no outcome for, as ``module::test`` (a parametrized test has one outcome per
+    case, ``test[case]``)."""
     return [f"{module}::{name}" for module, names in SELECTED.items() for name in names
-            if name not in outcomes.get(module, {})]
+            if not any(run == name or run.startswith(f"{name}[") for run in outcomes.get(module, {}))]
 
 
 def version() -> str:
