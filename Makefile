@@ -23,7 +23,7 @@ export ATTNKIT_CACHE_DIR    := $(STATE)/attnkit-cache
 export JUPYTER_PLATFORM_DIRS := 1
 export npm_config_cache     := $(STATE)/npm
 
-.PHONY: lab test test-fast test-hub-class test-upgrade lock venv release book labextension grade report service system-deps clean hub hub-remove
+.PHONY: lab test test-fast test-hub-class test-upgrade nbgrader-record lock venv release book labextension grade report service system-deps clean hub hub-remove lms-sync
 
 venv: $(STAMP)
 
@@ -56,7 +56,9 @@ lock: | $(UV)
 
 # The newest versions pyproject's ranges allow, in a throw-away venv (.state/upgrade/venv), and the unit tier run
 # there (UPGRADE_TESTS: other pytest arguments, e.g. UPGRADE_TESTS=tests for everything); first, what differs
-# from requirements.lock. Nothing here changes .venv or the lock.
+# from requirements.lock. Then nbgrader's own app tests there: plain, recorded for that nbgrader in
+# tests/support/nbgrader_plain_outcomes.json (saying what changed: commit it), and with the course's plug-ins,
+# compared with that record. Nothing here changes .venv or the lock.
 UPGRADE_DIR := $(STATE)/upgrade
 UPGRADE_PY := $(UPGRADE_DIR)/venv/bin/python
 UPGRADE_TESTS ?= -m "not integration"
@@ -72,8 +74,19 @@ test-upgrade: | $(UV)
 	mkdir -p $(UPGRADE_DIR)/venv/share/jupyter/labextensions
 	ln -sfn $(CURDIR)/autograde/coursekit/labextension/attention-feedback $(UPGRADE_DIR)/venv/share/jupyter/labextensions/
 	$(PY) scripts/lock_diff.py requirements.lock $(UPGRADE_DIR)/newest.txt | tee $(UPGRADE_DIR)/differs.txt
-	$(UPGRADE_PY) -m pytest $(XDIST) -p no:cacheprovider $(UPGRADE_TESTS); status=$$?; \
-	  cat $(UPGRADE_DIR)/differs.txt; echo "test-upgrade: pytest exited $$status with the versions above"; exit $$status
+	$(UPGRADE_PY) tests/support/nbgrader_apps.py 2>&1 | tee $(UPGRADE_DIR)/nbgrader-plain.txt
+	$(UPGRADE_PY) -m pytest $(XDIST) -p no:cacheprovider --ignore=$(NBGRADER_APPS) $(UPGRADE_TESTS); status=$$?; \
+	  $(UPGRADE_PY) -m pytest -p no:cacheprovider $(NBGRADER_APPS); apps=$$?; \
+	  cat $(UPGRADE_DIR)/differs.txt $(UPGRADE_DIR)/nbgrader-plain.txt; \
+	  echo "test-upgrade: pytest exited $$status with the versions above, nbgrader's app tests with the plug-ins $$apps"; \
+	  [ $$status -eq 0 ] && [ $$apps -eq 0 ]
+
+# nbgrader's own app tests, plain, with .venv's nbgrader: their outcomes recorded in
+# tests/support/nbgrader_plain_outcomes.json, what make test compares the plug-ins' run with (commit it).
+NBGRADER_APPS := tests/integration/test_nbgrader_apps.py
+
+nbgrader-record: venv
+	$(PY) tests/support/nbgrader_apps.py
 
 # JupyterLab refuses to run as root unless told; containers and CI machines often are root.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
@@ -118,8 +131,11 @@ test-hub-class: venv system-deps
 # As root each hub user is a Unix user; otherwise a labelled single-account demo. Ctrl-C stops it.
 HUB_PORT ?= 8000
 
+# LTI=<file>: the hub inside an LMS (docs/deploy-lms.md): log-in from the LMS's course page, scores back to its gradebook.
+LTI ?=
+
 hub: venv
-	cd autograde && $(CURDIR)/$(PY) -m hub --port $(HUB_PORT)
+	cd autograde && $(CURDIR)/$(PY) -m hub --port $(HUB_PORT) $(if $(LTI),--lti '$(abspath $(LTI))')
 
 # Delete the hub's Unix users (attn-*), their homes, the hub's folder (/srv/attention-hub; .state/hub in demo mode)
 # and the users' environment /opt/attention-hub, after keeping the instructor's ~/course as hub-archives/
@@ -138,6 +154,11 @@ grade: venv
 # feedback released as it arrives, until Ctrl-C; the hub runs it by itself (docs/deploy-hub.md).
 service: venv
 	$(MAKE) --no-print-directory -C autograde service PYTHON=$(CURDIR)/$(PY)
+
+# The course's scores to its LMS (docs/deploy-lms.md): run in the instructor's hub terminal (~/course), where the
+# hub hands out the LMS's tokens; here it says whether autograde/ is connected to an LMS.
+lms-sync: venv
+	$(MAKE) --no-print-directory -C autograde lms-sync PYTHON=$(CURDIR)/$(PY)
 
 # Regenerate notebooks/ch04_attention.ipynb from the nbgrader master (autograde/source/…).
 release: venv

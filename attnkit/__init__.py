@@ -36,7 +36,8 @@ grading :mod:`attnkit.deviation` shows it as an HTML table),
 The chapter's side of the course toolkit, imported by the grading processes and the instructor's tools only:
 :mod:`attnkit.course` (the chapter's plug-in: ``c.CourseKit.assignments``), :mod:`attnkit.figure_cache` (its
 figures drawn once before grading), :mod:`attnkit.guard` (the delegation probe a graded call runs under),
-:mod:`attnkit.reteach` (what to reteach for each mistake the diagnosis names).
+:mod:`attnkit.reteach` (what to reteach for each mistake the diagnosis names) and
+:mod:`attnkit.mistake_names` (what each is called, for the class report).
 """
 import os as _os
 

@@ -84,6 +84,15 @@ c.GenerateFeedback.preprocessors = [plugins.GetGradesForFeedback, plugins.ClearH
 c.CoalesceStreamsPreprocessor.enabled = True  # nbconvert's preprocessors start disabled
 # release_feedback as nbgrader's, then how many answers the released pages still show as pending
 c.ExchangeFactory.release_feedback = plugins.ReleaseFeedbackTellingPending
+# Students write the exchange's inbound/: collect and list --inbound take a folder only through coursekit.inbound (no
+# link followed, no pipe opened, sizes capped before copying, the owner the student its name claims; a refused folder
+# is logged and never collected). What one folder may hold (defaults: 20 MB, 200 files and folders):
+c.ExchangeFactory.collect = plugins.CheckedCollect
+c.ExchangeFactory.list = plugins.CheckedList
+# c.CourseKit.max_submission_bytes = 20 * 1024 ** 2
+# c.CourseKit.max_submission_files = 200
+# nbgrader's own switch: off where every student's files share one Unix user (a shared volume on Kubernetes)
+# c.ExchangeCollect.check_owner = False
 
 # Submissions that cannot be graded: 0 with a reason, the class goes on. Only a test cell a student
 # really changed is reported (not the hidden region the release never had, nbgrader#1961).

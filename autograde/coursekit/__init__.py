@@ -4,6 +4,8 @@
 * :mod:`coursekit.service` — the grading service: each submission graded and its feedback released as it
   arrives;
 * :mod:`coursekit.report` — ``make report``: what the class got wrong, from the gradebook and the graders' records;
+* :mod:`coursekit.lms` — the course inside an LMS (LTI 1.3): the roster from the platform, the scores back to its
+  gradebook (AGS), pending written answers as ``PendingManual``;
 * :mod:`coursekit.marking` — the marking page: written answers marked by question in the instructor's Jupyter
   (a server extension; grouped answers, the rubric of ``rubrics/``, keyboard only);
 * :mod:`coursekit.plugins` — what ``nbgrader_config.py`` plugs into nbgrader (the grading kernel and the grader
@@ -22,6 +24,9 @@
   :mod:`coursekit.student_files` (a file a student wrote, read as data that may be hostile),
   :mod:`coursekit.seeds` (the seed a submission's hidden inputs are drawn from: the course's secret and the
   submission, mixed), :mod:`coursekit.printable` (what a student had a hand in, safe to print on a terminal),
+  :mod:`coursekit.inbound` (what may leave the exchange's ``inbound/``: every reader of a submission folder asks
+  it), :mod:`coursekit.identity` (hub users as student ids: whose a folder is; an LMS's people named from their
+  ``sub``),
   :mod:`coursekit.faults` (a failure of the machine is nobody's grade) and :mod:`coursekit.canary`
   (the untouched release graded first: does grading work here?); :mod:`coursekit.export` keeps the
   per-cell export's documented name.

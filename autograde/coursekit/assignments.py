@@ -51,11 +51,12 @@ import pathlib
 import sys
 from dataclasses import dataclass
 
-from traitlets import Dict, Float, TraitError, Unicode, validate
+from traitlets import Dict, Float, Integer, TraitError, Unicode, validate
 from traitlets.config import Configurable
 
 from .language import DEFAULT, checked
-from .settings import SIMILARITY_THRESHOLD, STUDENT_SECONDS, checked_seconds, checked_threshold
+from .settings import (MAX_SUBMISSION_BYTES, MAX_SUBMISSION_FILES, SIMILARITY_THRESHOLD, STUDENT_SECONDS, checked_seconds,
+                       checked_threshold)
 
 __all__ = ["CourseKit", "Assignment", "Plain", "World", "assignment_of", "for_notebook_folder", "world_of",
            "editions_of", "edition_in", "one_work", "default_assignments"]
@@ -77,6 +78,11 @@ class CourseKit(Configurable):
     similarity_threshold = Float(SIMILARITY_THRESHOLD, help="The class report flags two students whose work scores "
                                  "at least this alike (0 to 1: the share of their own work they have in common and "
                                  "few classmates have). A reason to look, not proof.").tag(config=True)
+    max_submission_bytes = Integer(MAX_SUBMISSION_BYTES, min=1, help="A submission folder in the exchange's inbound/ "
+                                   "holding more bytes than this is refused, never collected (the sizes its files "
+                                   "claim, measured before copying).").tag(config=True)
+    max_submission_files = Integer(MAX_SUBMISSION_FILES, min=1, help="A submission folder in the exchange's inbound/ "
+                                   "holding more files and folders than this is refused, never collected.").tag(config=True)
 
     student_seconds = Float(STUDENT_SECONDS, help="The time one student's submission may take to grade, in seconds, "
                             "in make grade and in the grading service alike: past it, that student scores 0 with the "

@@ -2,10 +2,11 @@
 those whose kernel showed something else than the grader.
 
 While grading, every autograded test cell gets the grader's :class:`coursekit.record.CellRecord` as
-its output, and notes whether the student's kernel showed the same (:mod:`coursekit.plugins.grader_process`);
-nbgrader's sanitizing step notes in the notebook's metadata which test cells differed from the
-release (:mod:`coursekit.plugins.released_cells`). Points do not come from here — the gradebook is
-authoritative; a record's ``score`` is only cross-checked against it (:mod:`.tables`).
+its output, and notes whether the student's kernel showed the same (:mod:`coursekit.plugins.grader_process`
+writes :data:`CELL_KEY`); nbgrader's sanitizing step notes in the notebook's metadata which test cells differed
+from the release (:mod:`coursekit.plugins.released_cells` writes :data:`NOTEBOOK_KEY`). The readers, and the keys
+they read, are here; the writers import them. Points do not come from here — the gradebook is authoritative; a
+record's ``score`` is only cross-checked against it (:mod:`coursekit.report.tables`).
 """
 import json
 import pathlib
@@ -13,10 +14,23 @@ from dataclasses import dataclass
 
 from .record import records_in
 
-from .plugins.grader_process import tampered_cells
-from .plugins.released_cells import changed_cells
+__all__ = ["CELL_KEY", "NOTEBOOK_KEY", "GradedNotebook", "read_graded_notebook", "changed_cells", "tampered_cells"]
 
-__all__ = ["GradedNotebook", "read_graded_notebook"]
+CELL_KEY = "coursekit"   # a test cell's metadata: {"grader": {"kernel_agreed": bool}}, written by grading alone
+NOTEBOOK_KEY = "attnkit"  # the autograded notebook's metadata: {"changed_cells": [grade ids]}
+
+
+def changed_cells(nb) -> list:
+    """Grade ids of the cells a student changed, as an autograded notebook records them."""
+    return list(nb.get("metadata", {}).get(NOTEBOOK_KEY, {}).get("changed_cells", []))
+
+
+def tampered_cells(nb) -> list:
+    """Grade ids of the test cells whose kernel showed something else than the grader's verdict (what
+    :meth:`coursekit.plugins.grader_process.Verdict.outputs` notes); ``nb`` as plain JSON or nbformat."""
+    return [cell["metadata"]["nbgrader"].get("grade_id", "") for cell in nb.get("cells", [])
+            if cell.get("metadata", {}).get(CELL_KEY, {}).get("grader", {}).get("kernel_agreed") is False
+            and "nbgrader" in cell["metadata"]]
 
 
 @dataclass(frozen=True)

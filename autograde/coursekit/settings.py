@@ -14,9 +14,9 @@ from traitlets.config.loader import PyFileConfigLoader
 from .language import DEFAULT, checked
 from .paths import CONFIG_FILE
 
-__all__ = ["SIMILARITY_THRESHOLD", "STUDENT_SECONDS", "OVER_BUDGET", "CourseSettings", "course_settings", "course_config",
-           "config_section", "course_language", "similarity_threshold", "checked_threshold", "checked_seconds",
-           "sandbox_default", "switched_on"]
+__all__ = ["SIMILARITY_THRESHOLD", "STUDENT_SECONDS", "OVER_BUDGET", "MAX_SUBMISSION_BYTES", "MAX_SUBMISSION_FILES",
+           "CourseSettings", "course_settings", "course_config", "config_section", "course_language",
+           "similarity_threshold", "checked_threshold", "checked_seconds", "sandbox_default", "switched_on"]
 
 DEFAULT_COURSE_ID = "default_course"  # nbgrader's Gradebook's course when a config names none (tests/unit/test_upstream.py)
 # c.CourseKit.similarity_threshold: a pair of students scoring at least this is flagged in the class report
@@ -28,6 +28,10 @@ SIMILARITY_THRESHOLD = 0.42
 STUDENT_SECONDS = 300.0
 # what a student over it is told (the service's page, make grade's gradebook comment), in both languages at once
 OVER_BUDGET = "评分超过 {seconds:g} 秒仍未结束，已被停止（Grading took longer than {seconds:g} s and was stopped）"
+# c.CourseKit.max_submission_bytes and max_submission_files: what one submission folder of the exchange's inbound/
+# may hold to be collected (coursekit.inbound). Ten times a run notebook with its figures; nbgrader submit makes 3 files.
+MAX_SUBMISSION_BYTES = 20 * 1024 ** 2
+MAX_SUBMISSION_FILES = 200
 
 
 @dataclass(frozen=True)

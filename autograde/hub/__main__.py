@@ -9,6 +9,7 @@ and files.
 """
 import argparse
 import contextlib
+import dataclasses
 import fcntl
 import json
 import os
@@ -19,7 +20,7 @@ import sys
 import threading
 import time
 
-from hub import accounts, launch, userenv
+from hub import accounts, launch, lti, userenv
 from hub import plan as hub_plan
 from hub.archive import ARCHIVES, archive_course
 
@@ -34,13 +35,23 @@ def _previous_passwords(state: pathlib.Path) -> dict:
     return json.loads(path.read_text())["passwords"] if path.exists() else {}
 
 
+def _lti_lines(plan) -> str:
+    """What an LMS administrator types in, and how people log in, when the hub runs with LTI settings."""
+    if not plan.lti:
+        return ""
+    values = "\n".join(f"  {name:<22} {value}" for name, value in lti.registration(plan).items())
+    return (f"LTI 1.3 (platform {plan.lti['issuer']}, client {plan.lti['client_id']}): students and instructors "
+            f"come from the LMS's course page; /hub/login takes the local admin only (the instructor below).\n"
+            f"Register the tool in the LMS with (docs/deploy-lms.md):\n{values}\n")
+
+
 def _banner(plan) -> str:
     mode = ("one Unix user per hub user (root)" if plan.unix_users else
             "DEMO MODE: not root, so every hub user is YOUR Unix account and students are not isolated")
     logins = "\n".join(f"  {user:<18} {plan.passwords[user]}" + ("   (instructor, hub admin)"
                        if user == plan.instructor else "") for user in plan.users)
     return (f"\nCourse hub running: {plan.url}\nMode: {mode}\nLog in as (user, password):\n{logins}\n"
-            f"Instructor: Nbgrader menu > Formgrader. Students: Nbgrader menu > Assignment List.\n"
+            f"{_lti_lines(plan)}Instructor: Nbgrader menu > Formgrader. Students: Nbgrader menu > Assignment List.\n"
             f"Everything the hub writes is in {plan.state} (log: hub/jupyterhub.log). Ctrl-C stops it.\n")
 
 
@@ -140,6 +151,9 @@ def main(argv=None):
     parser.add_argument("--remove", action="store_true",
                         help="stop the hub if it runs, then delete the course's Unix users, their homes, the hub's "
                              "state and the user environment")
+    parser.add_argument("--lti", type=pathlib.Path, default=None,
+                        help="LTI 1.3 settings (a TOML file, docs/deploy-lms.md): log-in from the LMS's course page, "
+                             "scores back to its gradebook; without it, passwords as always")
     parser.add_argument("--force", action="store_true",
                         help="with --remove: go on even while the hub runs (it is stopped; its course archived first)")
     parser.add_argument("--archives", type=pathlib.Path, default=ARCHIVES,
@@ -154,13 +168,17 @@ def main(argv=None):
         kept = keep_course(state, args.archives)
         if kept is not None:
             print(f"the instructor's course (gradebook, submissions, marks) is kept in {kept} (tar -xzf opens it)")
-        users = [] if args.demo else [INSTRUCTOR, *STUDENTS]
+        users = [] if args.demo else [INSTRUCTOR, *STUDENTS, *lti.launched_users(state)]
         for user in users:
             accounts.remove_unix_user(user)
         shutil.rmtree(state, ignore_errors=True)
         removed = [str(state), *(userenv.remove(args.user_env) if accounts.is_root() and not args.demo else [])]
         print(f"removed {'the users ' + ', '.join(users) + ' (if any) and ' if users else ''}{', '.join(removed)}")
         return
+    try:
+        settings = lti.load(args.lti) if args.lti else None
+    except ValueError as error:
+        parser.error(str(error))
     if accounts.is_root() and not args.demo:  # before the users' environment is built (a minute), not after
         try:
             launch.require_private_course(launch.REPO / "autograde")
@@ -168,8 +186,9 @@ def main(argv=None):
             sys.exit(f"make hub: {problem}")
     hold(state)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # `kill` stops the hub as cleanly as Ctrl-C
-    plan = launch.make_plan(state, INSTRUCTOR, STUDENTS, port=args.port, user_env=args.user_env,
-                            unix_users=False if args.demo else None, passwords=_previous_passwords(state))
+    plan = launch.make_plan(state, INSTRUCTOR, () if settings else STUDENTS, port=args.port, user_env=args.user_env,
+                            unix_users=False if args.demo else None, passwords=_previous_passwords(state),
+                            lti=dataclasses.asdict(settings) if settings else None)
     with launch.running_hub(plan, launch.REPO / "autograde"):
         print(_banner(plan), flush=True)
         try:

@@ -7,7 +7,8 @@ not (pyenv under ``/root``, mode 700, as on the course's machines), the same bui
 into a folder of its own beside the environment (``<root>/python``): its binary, ``libpython``
 and standard library (no site-packages, no test suite, no Tk, no static library), their
 run-paths made relative to the new prefix with ``patchelf`` (as conda relocates the binaries it
-installs), the standard library compiled there once, since users cannot write ``__pycache__``.
+installs), the standard library's bytecode copied with it and compiled there where missing or stale,
+since users cannot write ``__pycache__``.
 
 The same build, not merely the same minor version: Debian 12's CPython 3.11.2, the interpreter
 every user can run on those machines, mis-compiles the possessive quantifiers soupsieve uses,
@@ -30,7 +31,7 @@ STAMP = "attention-hub-python.json"
 INSTALLED = "python"  # the folder beside the user environment that receives a copied build
 UNFINISHED = ".python-"  # a build being copied, next to INSTALLED until it is swapped in
 _STDLIB_SKIP = shutil.ignore_patterns("site-packages", "test", "tests", "idle_test", "idlelib", "tkinter",
-                                      "turtledemo", "config-*", "__pycache__")
+                                      "turtledemo", "config-*", "*.opt-1.pyc", "*.opt-2.pyc")
 # Where each kind of ELF file in the installed prefix finds libpython and its other libraries.
 _RUNPATHS = {"bin": "$ORIGIN/../lib", "lib": "$ORIGIN", "lib-dynload": "$ORIGIN/../.."}
 

@@ -8,6 +8,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # autograde/: `import hub`
 
+from hub import lti  # noqa: E402
 from hub import plan as hub_plan  # noqa: E402
 from hub.auth import CoursePasswordAuthenticator  # noqa: E402
 from hub.spawner import CourseLocalProcessSpawner, CourseSimpleSpawner  # noqa: E402
@@ -72,3 +73,6 @@ else:
     c.JupyterHub.template_vars = {"announcement": (
         "DEMO MODE (not root): every hub user runs as the same Unix account, so students are NOT "
         "isolated from each other. Run `sudo make hub` for one Unix user per student.")}
+
+if plan.lti:  # log-in by LTI 1.3 launch, scores back to the LMS (hub/lti.py); without it, all of the above as it is
+    lti.configure(c, plan)

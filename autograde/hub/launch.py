@@ -20,7 +20,7 @@ import time
 import urllib.error
 import urllib.request
 
-from hub import accounts, userenv
+from hub import accounts, lti, userenv
 from hub import plan as hub_plan
 from hub.build_lock import build_lock
 
@@ -55,7 +55,7 @@ def ensure_proxy(prefix: pathlib.Path = STATE / "hub-proxy") -> pathlib.Path:
 
 
 def make_plan(state, instructor, students, port=None, unix_users=None, passwords=None,
-              user_env=USER_ENV, service_paused=False) -> hub_plan.HubPlan:
+              user_env=USER_ENV, service_paused=False, lti=None) -> hub_plan.HubPlan:
     """Ports, passwords, homes and paths for a hub whose files live in ``state``; with Unix users,
     the shared user environment at ``user_env`` is built or brought up to date first."""
     state = pathlib.Path(state).resolve()
@@ -71,7 +71,8 @@ def make_plan(state, instructor, students, port=None, unix_users=None, passwords
         exchange=str(state / "exchange"), python=str(python),
         proxy=str(ensure_proxy()),
         port=port or hub_plan.free_port(), hub_port=hub_plan.free_port(),
-        proxy_api_port=hub_plan.free_port(), api_token=secrets.token_hex(32), service_paused=service_paused)
+        proxy_api_port=hub_plan.free_port(), api_token=secrets.token_hex(32), service_paused=service_paused,
+        lti=lti)
 
 
 def require_private_course(source_course: pathlib.Path) -> None:
@@ -92,6 +93,8 @@ def prepare(plan, source_course: pathlib.Path) -> pathlib.Path:
     (state / "hub").mkdir(exist_ok=True)
     (state / "hub").chmod(0o700)
     accounts.prepare_people(plan, source_course)
+    if plan.lti:
+        lti.prepare(plan)
     return plan.save()
 
 

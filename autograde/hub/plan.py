@@ -30,6 +30,7 @@ class HubPlan:
     api_token: str             # a hub service token with admin scopes, for tests and scripts
     course_id: str = COURSE_ID
     service_paused: bool = False  # the grading service starts paused (the tests' hub: its loop grades by hand)
+    lti: dict | None = None    # LTI 1.3 settings (hub/lti.py); None: log-in by password, as without an LMS
 
     @property
     def users(self) -> list:

@@ -17,7 +17,7 @@ from nbconvert import HTMLExporter
 
 from coursekit.paths import ASSIGNMENT, COURSE, MASTER
 from coursekit.paths import STUDENT_NOTEBOOK as STUDENT
-from coursekit.cell_names import cell_names
+from attnkit.course import cell_names  # the chapter's names (its plug-in's: no points in them)
 from coursekit.plugins.pending import PENDING
 from support.course_tools import (
     MANUAL,

@@ -3,10 +3,10 @@
 Each layout grades one student (a correct submission) with the real ``make grade`` (``python -m
 coursekit.grading``) started through that layout's interpreter, and must give the full marks:
 
-* a venv reached through a symlink (one environment linked into each course folder): before,
-  bubblewrap bound the venv where it really lies but started it by the linked name, and every kernel
-  of the class failed ("bwrap: execvp …/.venv/bin/python: No such file or directory");
-* a venv whose ``python`` links to Debian's ``/usr/bin/python3``;
+* a venv whose ``python`` links to Debian's ``/usr/bin/python3``, reached through a symlinked folder
+  (one environment linked into each course folder): before, bubblewrap bound the venv where it
+  really lies but started it by the linked name, and every kernel of the class failed ("bwrap: execvp
+  …/.venv/bin/python: No such file or directory"). One grading run for both: each breaks it alone;
 * a venv whose ``python`` is a copy of the interpreter, not a link (``venv --copies``: a real binary
   inside the environment, as conda's environments have, its library found beside its base prefix).
 
@@ -14,7 +14,9 @@ The project's own ``.venv`` (a venv linking to a CPython installed in a home fol
 pyenv's are) grades every other test; the hub's user environment (a copy of an interpreter patched to
 find its library by run-path) is graded in tests/integration/test_hub_service.py. A conda or
 uv-downloaded CPython cannot be made here (no internet but the package indexes).
-The environments are built with uv from its cache, outside /tmp (which every kernel replaces).
+The environments are built outside /tmp (which every kernel replaces), uv hard-linking the packages
+from its cache (≈ 3–8 s each): on the project's own interpreter at the versions of requirements.lock;
+on Debian's CPython 3.11.2 at the newest versions it allows (the lock's soupsieve needs 3.11.5).
 """
 import pathlib
 import shutil
@@ -46,8 +48,9 @@ def _environment(folder, base: str, copies: bool):
     else:
         subprocess.run([_uv(), "venv", "-q", "--python", base, str(folder)], check=True)
     python = folder / "bin" / "python"
-    done = subprocess.run([_uv(), "pip", "install", "-q", "--python", str(python), "-e", f"{REPO}[course]"],
-                          capture_output=True, text=True, timeout=600)
+    locked = ["--constraint", str(REPO / "requirements.lock")] if base == sys._base_executable else []
+    done = subprocess.run([_uv(), "pip", "install", "-q", "--link-mode", "hardlink", "--python", str(python),
+                           *locked, "-e", f"{REPO}[course]"], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     return python
 
@@ -73,20 +76,19 @@ def outside_tmp():
 
 def _layout(name, course, outside_tmp):
     """The interpreter of layout ``name``, started by the path a user would type."""
-    if name == "symlinked venv":
-        link = course.parent / "linked" / ".venv"
-        link.parent.mkdir(exist_ok=True)
-        if not link.exists():
-            link.symlink_to(sys.prefix)
-        return link / "bin" / "python"
-    if name == "venv linking to /usr/bin/python3":
-        if not shutil.which("/usr/bin/python3"):
-            pytest.skip("no /usr/bin/python3 (Debian's python3)")
-        return _environment(outside_tmp / "debian", "/usr/bin/python3", copies=False)
-    return _environment(outside_tmp / "copies", sys._base_executable, copies=True)
+    if name == "venv with its own binary":
+        return _environment(outside_tmp / "copies", sys._base_executable, copies=True)
+    if not shutil.which("/usr/bin/python3"):
+        pytest.skip("no /usr/bin/python3 (Debian's python3)")
+    venv = _environment(outside_tmp / "debian", "/usr/bin/python3", copies=False).parents[1]
+    link = course.parent / "linked" / ".venv"
+    link.parent.mkdir(exist_ok=True)
+    link.symlink_to(venv)
+    return link / "bin" / "python"
 
 
-@pytest.mark.parametrize("name", ["symlinked venv", "venv linking to /usr/bin/python3", "venv with its own binary"])
+@pytest.mark.parametrize("name", ["venv linking to /usr/bin/python3, through a symlinked folder",
+                                  "venv with its own binary"])
 def test_does_the_class_grade_in_the_sandbox(name, course, outside_tmp, tmp_path):
     python = _layout(name, course, outside_tmp)
     copy = shutil.copytree(course, tmp_path / "course", symlinks=True)

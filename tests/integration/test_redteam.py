@@ -93,6 +93,7 @@ def test_does_no_feedback_show_the_grader_or_another_student(graded):
     for student, text in pages:
         assert redteam.revealed(text, lines) == set(), student
         assert redteam.HOME_SECRET not in text, student
+        assert redteam.TOOL_KEY_SECRET not in text, student
         if student != redteam.CONTROL.name:
             assert redteam.SECRET not in text, student
 

@@ -32,7 +32,7 @@ from support.course_tools import course_copy
 from support.mistakes import BY_NAME, submission
 
 sys.path.insert(0, str(REPO / "autograde"))  # `import hub` (tests/conftest.py may do it too)
-from hub import accounts, launch  # noqa: E402
+from hub import accounts, launch, lti  # noqa: E402
 
 ARTEFACTS = REPO / "artefacts" / "hub"
 # What the hub's students submit, in order: rows of the mistake table (tests/support/mistakes.py), the
@@ -67,21 +67,23 @@ def private_repository():
 
 
 @contextlib.contextmanager
-def course_hub(tmp_path, log_name, students=("s1", "s2")):
+def course_hub(tmp_path, log_name, students=("s1", "s2"), **options):
     """A running hub: instructor ``<prefix>-teacher``, students ``<prefix>-s1``, ``<prefix>-s2``; yields the plan.
+    ``options``: more of :func:`hub.launch.make_plan`'s (``port``, ``lti``; the grading service starts paused unless
+    ``service_paused=False``); the Unix users LMS launches made are removed with the others.
 
-    The servers run a user environment of the hub's own, in its folder (:mod:`support.hub_userenv`:
-    the tests' cached one, hard-linked), removed with it; the repository is private while the hub
-    runs. The hub's log is kept as ``artefacts/hub/<log_name>``.
+    The servers run a user environment of the hub's own, built in its folder (:mod:`support.hub_userenv`)
+    and removed with it; the repository is private while the hub runs. The hub's log is kept as
+    ``artefacts/hub/<log_name>``.
     """
     prefix = "t" + secrets.token_hex(3)  # unique Unix names, so a crashed run never collides
     # not under pytest's root-only tmp, nor /tmp: grading kernels get a /tmp of their own, and the hub's Python is here
     state = pathlib.Path(tempfile.mkdtemp(prefix="attn-hub-", dir="/var/tmp"))
     try:
-        user_env = hub_userenv.session_copy(state / "env")
+        user_env = hub_userenv.build(state / "env")
         # the grading service starts paused: the loop's tests grade by hand; test_hub_service.py resumes it
         plan = launch.make_plan(state, f"{prefix}-teacher", [f"{prefix}-{s}" for s in students], user_env=user_env,
-                                service_paused=True)
+                                **{"service_paused": True, **options})
     except BaseException:
         shutil.rmtree(state, ignore_errors=True)
         raise
@@ -92,7 +94,7 @@ def course_hub(tmp_path, log_name, students=("s1", "s2")):
         ARTEFACTS.mkdir(parents=True, exist_ok=True)
         with contextlib.suppress(OSError):
             shutil.copy(state / "hub" / "jupyterhub.log", ARTEFACTS / log_name)
-        for user in plan.users:
+        for user in (*plan.users, *lti.launched_users(state)):
             accounts.remove_unix_user(user)
         shutil.rmtree(state, ignore_errors=True)
 

@@ -5,7 +5,7 @@ That cell runs only while the notebook is autograded (``NBGRADER_EXECUTION=autog
 whatever rights grading gives it, and tries one thing a hostile student would: rewrite the grader,
 write the gradebook, plant a file in the course, print the hidden checks or a classmate's answers,
 leave a process behind, reach the network, exhaust memory, processes or disk, kill its way out,
-read the instructor's home; or, from inside a student function while the grader calls it (:data:`IN_CALLS`),
+read the instructor's home or the hub's LTI private key; or, from inside a student function while the grader calls it (:data:`IN_CALLS`),
 search the process for the grader, change how the test cell's result prints, patch the kernel's channel,
 forge the grader's record, replace ``attnkit.gradecell``. The functions are the release's stubs, so every
 row must score exactly what the untouched release scores (:data:`UNTOUCHED`), and the class must be left
@@ -39,12 +39,14 @@ from support.mistakes import FULL, submission
 
 SECRET = "红队-同学的秘密答案-7f3a"  # the control student's written answer: no other feedback may show it
 HOME_SECRET = "红队-老师家目录里的秘密-c91e"
+TOOL_KEY_SECRET = "红队-LTI-工具私钥-5d2b"  # stands for the hub's LTI private key (autograde/hub/lti.py)
 
 
 @dataclass(frozen=True)
 class Targets:
     port: int                # a TCP port listening on 127.0.0.1 (nothing may connect to it)
     home_file: pathlib.Path  # a file in a home folder outside the course (nobody may read it)
+    tool_key: pathlib.Path   # where a hub keeps the tool's LTI private key (its user only: nobody graded may read it)
     listener: socket.socket
 
     def connections(self) -> int:
@@ -67,8 +69,12 @@ def targets() -> Targets:
     home = pathlib.Path(tempfile.mkdtemp(prefix="redteam-home-"))
     (home / ".ssh").mkdir()
     (home / ".ssh" / "id_rsa").write_text(HOME_SECRET)
+    key = home / "hub" / "lti" / "tool-key.pem"
+    key.parent.mkdir(parents=True, mode=0o700)
+    key.write_text(f"-----BEGIN PRIVATE KEY-----\n{TOOL_KEY_SECRET}\n-----END PRIVATE KEY-----\n")
+    key.chmod(0o600)
     home.chmod(0o700)
-    return Targets(listener.getsockname()[1], home / ".ssh" / "id_rsa", listener)
+    return Targets(listener.getsockname()[1], home / ".ssh" / "id_rsa", key, listener)
 
 
 def _only_when_graded(code: str) -> str:
@@ -224,6 +230,14 @@ ATTACKS = {
             subprocess.run("kill -9 -1", shell=True)
         print("still here")
     """,
+    "read_tool_key": """
+        import glob
+        for path in (TOOL_KEY, "/srv/attention-hub/hub/lti/tool-key.pem", *glob.glob("/var/tmp/attn-hub-*/hub/lti/*")):
+            try:
+                print(path, open(path).read()[:400])
+            except Exception as e:
+                print("tool key:", type(e).__name__)
+    """,
     "read_instructor_home": """
         for path in (HOME_FILE, os.path.expanduser("~/.ssh/id_rsa"), "/root/.ssh/id_rsa", "/etc/shadow"):
             try:
@@ -345,6 +359,7 @@ def attack_cell(name: str) -> str:
         code = textwrap.dedent(IN_CALLS[name]) + _WRAPPING
     else:
         code = ATTACKS[name].replace("PORT", str(targets().port)).replace("HOME_FILE", repr(str(targets().home_file)))
+        code = code.replace("TOOL_KEY", repr(str(targets().tool_key)))
     return _only_when_graded(code)
 
 
@@ -436,3 +451,31 @@ def revealed(text: str, lines) -> set:
             with contextlib.suppress(zlib.error):
                 views.append(zlib.decompress(raw).decode("utf-8", "replace"))
     return {line for line in lines if any(line in view for view in views)}
+
+
+# ---------- attacks on the LMS's door (LTI 1.3 launches into the hub: tests/integration/test_hub_lti.py) ----------
+
+@dataclass(frozen=True)
+class LaunchAttack:
+    """A launch posted to the hub's callback as an attacker would, and what the hub must answer.
+
+    ``token`` names how the ``id_token`` is made from a genuine launch's claims (support.lms_platform.TestLMS):
+    ``forged`` signs them with a key that is not the platform's, ``expired`` backdates them, ``audience`` addresses
+    them to another tool, ``replayed`` posts a launch already used (with the cookies it came with), ``deployment``
+    names a deployment the hub does not serve, ``mentor`` is a genuine launch of someone neither learner nor
+    instructor. ``status`` and ``says``: the hub's answer; nobody is logged in by any of them.
+    """
+    name: str
+    token: str
+    status: int
+    says: str
+
+
+LAUNCH_ATTACKS = (
+    LaunchAttack("forged_signature", "forged", 400, "Signature verification failed"),
+    LaunchAttack("expired", "expired", 400, "expired"),
+    LaunchAttack("wrong_audience", "audience", 401, "Audience doesn&#x27;t match"),
+    LaunchAttack("replayed", "replayed", 400, "used already (a replay)"),
+    LaunchAttack("other_deployment", "deployment", 403, "deployment this hub does not serve"),
+    LaunchAttack("neither_role", "mentor", 403, "for its learners and instructors"),
+)

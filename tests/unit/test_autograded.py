@@ -5,7 +5,7 @@ import nbformat
 import pytest
 
 from coursekit.record import MIME
-from coursekit.autograded import read_graded_notebook
+from coursekit.autograded import NOTEBOOK_KEY, read_graded_notebook
 from support.synthetic_class import autograded_notebook, check, finding, payload
 
 
@@ -55,7 +55,7 @@ def test_an_unknown_schema_is_refused_with_the_file_name(tmp_path):
 def test_the_changed_test_cells_are_read_from_the_metadata(tmp_path):
     """Are the test cells nbgrader's sanitizing step found changed read back, in order?"""
     nb = _notebook()
-    nb.metadata["attnkit"] = {"changed_cells": ["test2_mask", "test1_scores"]}
+    nb.metadata[NOTEBOOK_KEY] = {"changed_cells": ["test2_mask", "test1_scores"]}
     path = tmp_path / "nb.ipynb"
     nbformat.write(nb, path)
     assert read_graded_notebook(path).changed_cells == ("test2_mask", "test1_scores")

@@ -1,6 +1,7 @@
 """Which tool fills the hub's user environment (``hub.userenv._install``): uv beside the project's Python
-when ``make venv`` put it there, copying (never linking users' files to the instructor's cache) and compiling
-the bytecode users cannot write; the environment's own pip otherwise. Stand-in tools log their arguments."""
+when ``make venv`` put it there, copying (never linking users' files to the instructor's cache, but in the
+tests' throw-away hubs) and compiling the bytecode users cannot write; the environment's own pip otherwise.
+Stand-in tools log their arguments."""
 import re
 import stat
 import sys
@@ -42,6 +43,15 @@ def test_uv_beside_the_project_python_installs_copied_and_compiled(project_pytho
     assert words[words.index("--python") + 1] == str(prefix / "bin" / "python")
     assert words[words.index("--link-mode") + 1] == "copy" and "--compile-bytecode" in words
     assert "--reinstall" in words and words[-2:] == ["--no-deps", "the.whl"]
+
+
+def test_the_tests_hubs_link_from_uvs_cache(project_python):
+    venv_bin, prefix, log = project_python
+    _tool(venv_bin / "uv")
+    userenv._install(prefix, "the.whl", link_from_cache=True)
+    words = log.read_text().split()
+    assert words[words.index("--link-mode") + 1] == "hardlink"
+    assert "--compile-bytecode" not in words  # _compile_linked links .venv's bytecode first
 
 
 def test_without_uv_the_environments_own_pip_installs(project_python):

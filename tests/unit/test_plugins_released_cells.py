@@ -8,7 +8,8 @@ from nbgrader import utils
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.preprocessors import OverwriteCells
 
-from coursekit.plugins.released_cells import METADATA, CellsAtOnce, OverwriteCellsFromRelease
+from coursekit.autograded import NOTEBOOK_KEY
+from coursekit.plugins.released_cells import CellsAtOnce, OverwriteCellsFromRelease
 from support.synthetic_class import empty_gradebook
 
 NB = ASSIGNMENT = "ch04_attention"
@@ -82,7 +83,7 @@ def test_is_every_cell_restored_as_by_nbgrader(tmp_path):
     url, submission = _gradebook(tmp_path / "gradebook.db", master), _submission(master)
     theirs, _ = _overwritten(OverwriteCells, url, submission)
     ours, _ = _overwritten(OverwriteCellsFromRelease, url, submission)
-    assert ours.metadata.pop(METADATA) == {"changed_cells": ["test4"]}
+    assert ours.metadata.pop(NOTEBOOK_KEY) == {"changed_cells": ["test4"]}
     assert ours == theirs
     assert theirs.cells[-2].source == HIDDEN.replace("1.0", "4") and theirs.cells[2].metadata.nbgrader["points"] == 2.0
     assert theirs.cells[3].cell_type == "markdown" and "grade_id" not in theirs.cells[-1].metadata.nbgrader

@@ -1,4 +1,7 @@
-"""What has been submitted (coursekit.service.inbox): nbgrader's configured exchange asked, complete submissions only."""
+"""What has been submitted (coursekit.service.inbox): the folder exchange read through coursekit.inbound, another
+exchange through its configured lister; complete, acceptable submissions only, the refused ones said."""
+import os
+
 import pytest
 from nbgrader.exchange.abc import ExchangeList
 from traitlets import Bool
@@ -40,7 +43,7 @@ def test_newest_complete_submission_per_student(tmp_path):
     submitted(exchange, "s2", 2, secret=None)
     submitted(exchange, "s3", 9, assignment="other")
     inbox = folder_inbox(exchange)
-    assert inbox.describe().startswith("nbgrader.exchange.default.list.ExchangeList at ")
+    assert inbox.describe().startswith("coursekit.inbound at ")
     found = inbox.newest([A])
     assert list(found) == [(A, "s1")], f"expected s1's submission of 10:00:03 only, got {found}"
     assert found[(A, "s1")].folder == newest and found[(A, "s1")].timestamp.endswith("10:00:03.000000 UTC")
@@ -50,13 +53,13 @@ def test_newest_complete_submission_per_student(tmp_path):
 
 def test_complete_folders_are_read_once(tmp_path):
     """Does a folder found complete stay complete without its secret being read again?"""
-    exchange, complete = tmp_path / "exchange", set()
+    exchange = tmp_path / "exchange"
     folder = submitted(exchange, "s1", 1)
     inbox = folder_inbox(exchange)
-    assert inbox.newest([A], complete)
+    assert inbox.newest([A])
     (folder / SECRET_FILE).unlink()
-    assert inbox.newest([A], complete)
-    assert not inbox.newest([A])
+    assert inbox.newest([A])
+    assert not folder_inbox(exchange).newest([A])
 
 
 def test_a_student_id_with_a_plus_is_read_as_collect_reads_it(tmp_path):
@@ -106,8 +109,11 @@ def plug_in(tmp_path, broken=False):
     return Inbox(config)
 
 
-def test_an_exchange_plug_in_is_what_the_inbox_asks(tmp_path):
-    """With c.ExchangeFactory.list set to a plug-in, are its submissions the ones found (no folder, no secret)?"""
+def test_an_exchange_plug_in_is_what_the_inbox_asks(tmp_path, monkeypatch):
+    """With c.ExchangeFactory.list set to a plug-in (ngshare's), are its submissions the ones found, with no folder
+    examined and no student's file opened (a server's exchange keeps none the service could read)?"""
+    for name in ("examine", "read_secret"):
+        monkeypatch.setattr(inbox_module.inbound, name, lambda *args: pytest.fail("a student's file was looked at"))
     inbox = plug_in(tmp_path)
     found = inbox.newest([A])
     assert list(found) == [(A, "s9")] and found[(A, "s9")].timestamp == STAMP and found[(A, "s9")].folder is None
@@ -122,20 +128,54 @@ def test_a_plug_in_that_logs_an_error_cannot_say_what_was_submitted(tmp_path):
 
 
 def test_an_unchanged_inbound_folder_is_not_listed_again(tmp_path, monkeypatch):
-    """nbgrader's listing costs ≈ 0.3 ms a submission, twice a second: is it asked again only when inbound/ changed
+    """Examining inbound/ costs ≈ 0.1 ms a submission, twice a second: is it done again only when inbound/ changed
     (a new submission) or RELIST_SECONDS passed, and is a secret written meanwhile still seen?"""
-    exchange, complete = tmp_path / "exchange", set()
+    exchange = tmp_path / "exchange"
     submitted(exchange, "s1", 1)
     late = submitted(exchange, "s2", 2, secret=None)
     inbox = folder_inbox(exchange)
     calls = []
-    start = inbox.lister.start
-    monkeypatch.setattr(inbox.lister, "start", lambda: calls.append(1) or start())
-    assert list(inbox.newest([A], complete)) == [(A, "s1")] and len(calls) == 1
+    examine = inbox_module.inbound.examine
+    monkeypatch.setattr(inbox_module.inbound, "examine", lambda *args: calls.append(1) or examine(*args))
+    assert list(inbox.newest([A])) == [(A, "s1")] and len(calls) == 1
     (late / SECRET_FILE).write_text("f" * 128)  # nbgrader submit finishes s2's folder: inbound/ itself unchanged
-    assert sorted(inbox.newest([A], complete)) == [(A, "s1"), (A, "s2")] and len(calls) == 1
+    assert sorted(inbox.newest([A])) == [(A, "s1"), (A, "s2")] and len(calls) == 1
     submitted(exchange, "s3", 3)
-    assert len(inbox.newest([A], complete)) == 3 and len(calls) == 2, "a new submission should be listed at once"
+    assert len(inbox.newest([A])) == 3 and len(calls) == 2, "a new submission should be listed at once"
     monkeypatch.setattr(inbox_module.time, "monotonic", lambda: inbox._listed_at + inbox_module.RELIST_SECONDS + 1)
-    inbox.newest([A], complete)
+    inbox.newest([A])
     assert len(calls) == 3, f"expected a listing after {inbox_module.RELIST_SECONDS} s even with nothing changed"
+
+
+@pytest.mark.timeout(10)  # a pipe opened by mistake would block the poll: fail, do not hang
+def test_are_hostile_folders_refused_and_everyone_else_found(tmp_path):
+    """A FIFO secret, a secret linked to /dev/zero, a notebook linked to the master: each refused with its reason
+    (kept in inbox.refused), never opened, while every other student's submission is found, as are their secrets."""
+    exchange = tmp_path / "exchange"
+    fifo, zero, master = (submitted(exchange, s, k, secret=None) for k, s in enumerate(("f1", "z1", "m1"), 1))
+    os.mkfifo(fifo / SECRET_FILE)
+    (zero / SECRET_FILE).symlink_to("/dev/zero")
+    (master / SECRET_FILE).write_text("f" * 128)
+    (master / f"{A}.ipynb").symlink_to(tmp_path / "source.ipynb")
+    honest = [submitted(exchange, f"s{k}", 10 + k) for k in range(3)]
+    inbox = folder_inbox(exchange)
+    found = inbox.newest([A])
+    assert sorted(found) == [(A, "s0"), (A, "s1"), (A, "s2")] and sorted(f.folder for f in found.values()) == honest
+    assert inbox.secret((A, "s1"), found[(A, "s1")].timestamp) == "f" * 128
+    assert {name.split("+")[0]: refusal.reason for name, refusal in inbox.refused.items()} == {
+        "f1": f"{SECRET_FILE} is a named pipe (FIFO): only regular files and folders leave inbound/, and no link is "
+              "followed",
+        "z1": f"{SECRET_FILE} is a symbolic link: only regular files and folders leave inbound/, and no link is followed",
+        "m1": f"{A}.ipynb is a symbolic link: only regular files and folders leave inbound/, and no link is followed"}
+
+
+@pytest.mark.timeout(10)
+def test_is_a_secret_swapped_for_a_pipe_after_listing_refused_not_waited_on(tmp_path):
+    """The race: the folder passed examination, then its secret became a FIFO before the poll read it."""
+    exchange = tmp_path / "exchange"
+    folder = submitted(exchange, "s1", 1, secret=None)
+    inbox = folder_inbox(exchange)
+    assert inbox.newest([A]) == {} and inbox.refused == {}
+    os.mkfifo(folder / SECRET_FILE)  # inbound/ itself unchanged: the listing is not done again
+    assert inbox.newest([A]) == {}
+    assert inbox.refused[folder.name].kind == "file" and "named pipe" in inbox.refused[folder.name].reason

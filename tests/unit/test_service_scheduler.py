@@ -3,10 +3,13 @@
 Real inbound folder, journal and log on disk; the workers are a fake whose jobs the test finishes
 by hand, and the clock is the test's. So each rule is seen in the decisions the loop takes.
 """
+import os
+
 import pytest
 
 from coursekit.grading.pool import Done, Faulted, Note
 from coursekit.service import control
+from coursekit.service.command import main, status
 from coursekit.service.fair_queue import GRADE, RELEASE
 from coursekit.service.journal import Journal
 from coursekit.service.log import ServiceLog
@@ -48,19 +51,23 @@ class FakePool:
         job, self.holding[index] = self.holding[index], None
         return job
 
-    def finish(self, index=0, ok=True, score=12.0, collected=None, fault="", graded=True):
+    def finish(self, index=0, ok=True, score=12.0, collected=None, fault="", graded=True, refused=""):
         """The job ends: graded (``collected``: the newer submission collect found instead), released as
-        the job said, or stopped by a fault of the machine (``fault``; ``graded``: before or after grading)."""
+        the job said, or stopped by a fault of the machine (``fault``; ``graded``: before or after grading), or its
+        folder refused as it was collected (``refused``: why; nothing collected, nothing released)."""
         job = self.holding[index]
         stamp = collected or job.timestamp
         if job.kind == GRADE and graded:
             result = {"ok": ok, "score": score if ok else 0.0, "max_score": 20.0,
                       "reason": "" if ok else "NotJSONError: not JSON", "notes": [], "seconds": 1.0}
+            if refused:
+                result = {"ok": False, "refused": True, "score": 0, "max_score": 0, "reason": refused}
             self.messages.append(Note(index, job, Graded(stamp, result)))
         if fault:
             self.messages.append(Faulted(index, job, fault))
         else:
-            self.messages.append(Done(index, job, JobOutcome(stamp, job.release, {"grade": 1.0})))
+            released = job.release and not refused
+            self.messages.append(Done(index, job, JobOutcome(stamp, released, {"grade": 1.0})))
 
     def die(self, index=0):
         self.died.append((index, self.holding[index], -9))
@@ -87,6 +94,9 @@ class World:
         folder.mkdir(parents=True)
         (folder / "submission_secret.txt").write_text("a" * 128)
         return stamp
+
+    def inbound(self):
+        return self.tmp / "exchange" / COURSE_ID / "inbound"
 
     def step(self, rounds=1):
         for _ in range(rounds):
@@ -369,3 +379,61 @@ def test_does_a_worker_set_up_without_trying_an_assignment_not_released_yet(tmp_
     told = []
     handler = ServiceSetup(str(tmp_path), "sqlite://", (A,))(told.append)
     assert told == [] and handler.apps == {}
+
+
+def test_a_refused_folder_is_logged_once_named_by_status_and_never_graded(tmp_path, capsys):
+    """b's folder holds a FIFO secret: the poll goes on (a is graded), the refusal is logged once under b, and
+    `make service-status` names the folder and why, until it is gone from inbound/."""
+    world = World(tmp_path, Policy((A,)))
+    world.submit("a")
+    hostile = world.inbound() / f"b+{A}+2026-12-01 10:30:00.000000 UTC+x\x1b]0;owned\x07"  # a terminal's title
+    hostile.mkdir()
+    os.mkfifo(hostile / "submission_secret.txt")
+    world.step(3)
+    assert [job.student for job in world.pool.sent] == ["a"]
+    refused = [line for line in world.log().splitlines() if "REFUSED" in line]
+    shown = hostile.name.replace("\x1b", "\\x1b").replace("\x07", "\\x07")  # escaped, never obeyed
+    assert len(refused) == 1 and f"  {A}  b  REFUSED inbound/{shown}: submission_secret.txt is a named pipe" \
+        in refused[0], refused
+    main(["status", "--course", str(world.course)])  # make service-status
+    said = capsys.readouterr().out
+    assert f"REFUSED, never collected: inbound/{shown}: submission_secret.txt is a named pipe (FIFO)" in said
+    assert "\x1b" not in said + world.log()
+    hostile.joinpath("submission_secret.txt").unlink()
+    hostile.rmdir()
+    world.now += 10
+    world.step()
+    assert "REFUSED" not in status(world.course)
+
+
+def test_a_job_refused_as_it_is_collected_ends_without_feedback_and_is_not_done_again(tmp_path):
+    """The folder changed between the poll and the collect (collect refused it): no feedback, none held back, the
+    same submission never queued again, and the log and status say so."""
+    world = World(tmp_path, Policy((A,)))
+    stamp = world.submit("a")
+    world.step()
+    world.pool.finish(refused=f"inbound/a+{A}+{stamp}+r1: ch04_attention.ipynb: expected a regular file")
+    world.step(3)
+    entry = world.entry("a")
+    assert entry.graded == stamp and entry.held is None and entry.releases == [] and len(world.pool.sent) == 1
+    assert "  a  REFUSED (submitted 10:00:01.00): inbound/" in world.log()
+    assert "never collected, no feedback" in world.log()
+    assert "refused as it was collected: ch04_attention.ipynb: expected a regular file" in status(world.course)
+
+
+def test_does_a_worker_whose_collect_refuses_the_folder_note_it_and_release_nothing(monkeypatch):
+    """run_job when collect refuses the job's folder (it changed since it was listed): a refused result, no grading,
+    no feedback step."""
+    from coursekit.inbound import Refusal, Refused
+    from coursekit.service import steps
+    from coursekit.service.fair_queue import Job
+    from coursekit.service.worker import run_job
+
+    refusal = Refusal(f"a+{A}+t+r", "file", "ch04_attention.ipynb was refused as it was read: a pipe", "a", A, "t")
+    monkeypatch.setattr(steps, "collect", lambda *args: (_ for _ in ()).throw(Refused(refusal)))
+    for step in ("generate_feedback", "write_notice", "release_feedback"):
+        monkeypatch.setattr(steps, step, lambda *args: pytest.fail("nothing may be released"))
+    noted = []
+    outcome = run_job(None, Job((A, "a"), GRADE, "t", arrived=0.0, release=True), noted.append)
+    assert outcome.released is False and outcome.timestamp == "t"
+    assert [(n.timestamp, n.result["refused"], n.result["reason"]) for n in noted] == [("t", True, str(refusal))]

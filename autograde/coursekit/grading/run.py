@@ -39,6 +39,7 @@ from nbgrader.api import MissingEntry
 from ..assignments import assignment_of, default_assignments, world_of
 from ..faults import InfrastructureFault, evident_fault, grader_unreadable
 from ..gradebook import alembic_on_path, describe, not_graded_reason, open_gradebook, resolve_gradebook, zero_submission
+from ..lms import outbox as lms_outbox
 from ..paths import find_course
 from ..plugins.kernel import UNSANDBOXED
 from ..sandbox import missing_tool, private_python
@@ -121,6 +122,7 @@ def _grade_assignment(course, assignment, students, url, args, shard, settings, 
     print(progress.summary(stopped), flush=True)
     results += [{"assignment": assignment, **dataclasses.asdict(r)} for r in progress.results]
     _save_results(course / LOGS / "last-run.json", results)
+    lms_outbox.mark_everyone(course, "make grade")
     if stopped:
         return STATUS["interrupted"] if stopped == Progress.INTERRUPTED else FAULT_STATUS
     return STATUS["students"] if progress.failed else STATUS["graded"]

@@ -20,6 +20,7 @@ from jupyter_server.utils import url_path_join
 from tornado import web
 from tornado.ioloop import IOLoop
 
+from ..lms import outbox as lms_outbox
 from .board import question_board, student_view
 from .judging import JudgementError, parse_request
 from .rubric import RubricError
@@ -123,6 +124,7 @@ class JudgeHandler(_Marking, APIHandler):
             saved = self.marking.ordering.apply(self.marking.engine, assignment, question, rubric, request)
         except (JudgementError, ValueError) as error:
             raise web.HTTPError(400, str(error)) from None
+        lms_outbox.mark(self.marking.folder, assignment, saved.states, "marked on the marking page")
         marked, total = marked_counts(self.marking.engine, assignment, question.grade_id).get(question.grade_id, (0, 0))
         return {"students": {s: student_view(state, rubric) for s, state in saved.states.items()},
                 "replaced": {s: student_view(state, rubric) for s, state in saved.replaced.items()},

@@ -19,8 +19,11 @@ One module each:
 * :mod:`.validation` — Validate names the unanswered written questions and each failing cell, in the
   notebook's language;
 * :mod:`.students` — the students' server extension: their Validate as the course's, its kernel template
-  started ahead, and :mod:`.feedback_watch` — their Lab told when feedback is out;
+  started ahead, and :mod:`.feedback_watch` — their Lab told when feedback is out; :mod:`.open_assignment` — where
+  an LMS launch lands them: the assignment fetched and open;
 * :mod:`.export` — ``nbgrader export`` with one column per graded cell;
+* :mod:`.exchange` — ``nbgrader collect`` and ``list --inbound`` with each inbound folder through
+  :mod:`coursekit.inbound` (no link followed, no pipe opened, sizes capped, owners checked);
 * :mod:`.students` — the students' server extension: their Validate as the course's, their feedback watched.
 
 What these plug-ins copy of nbgrader's, nbconvert's, nbclient's, ipykernel's and jupyter_client's insides
@@ -32,6 +35,7 @@ gradebook URL) are called by the commands that want them (the grading workers, t
 """
 from ..upstream.nbgrader import check_schemas_once, share_engines
 from .duplicates import RejectDuplicateIds, with_rejected_duplicates
+from .exchange import CheckedCollect, CheckedList
 from .failures import ZeroOnFailureExporter
 from .feedback import ClearHiddenTestsInFeedback
 from .feedback_page import CourseFeedbackExporter, GetGradesForFeedback
@@ -44,7 +48,7 @@ from .saved_grades import SaveAutoGradesAtOnce, with_grades_saved_at_once
 from .stubs import AssignmentStubs, with_assignment_stubs
 from .validation import name_unanswered_questions
 
-__all__ = ["AssignmentStubs", "ClearHiddenTestsInFeedback", "ClearPrivateMetadata", "CourseFeedbackExporter",
+__all__ = ["AssignmentStubs", "CheckedCollect", "CheckedList", "ClearHiddenTestsInFeedback", "ClearPrivateMetadata", "CourseFeedbackExporter",
            "GetGradesForFeedback", "GradingKernelManager", "OverwriteCellsFromRelease", "RejectDuplicateIds",
            "ReleaseFeedbackTellingPending", "SaveAutoGradesAtOnce", "ZeroOnFailureExporter", "check_schemas_once",
            "name_unanswered_questions", "grade_test_cell", "notebook_language", "share_engines",

@@ -16,13 +16,14 @@ import select
 import socket
 import time
 
+from ..autograded import CELL_KEY
 from ..faults import InfrastructureFault
 from ..language import of_notebook
 from ..sandbox.channel import ChannelBroken, Reader, send
 from . import kernel_client
 from .kernel_client import OUTPUTS
 
-__all__ = ["GraderProcess", "Verdict", "READY_SECONDS", "grade_test_cell", "notebook_language", "tampered_cells"]
+__all__ = ["GraderProcess", "Verdict", "READY_SECONDS", "grade_test_cell", "notebook_language"]
 
 READY_SECONDS = 60  # to load the grader
 
@@ -131,7 +132,7 @@ class Verdict:
         result = {"data": {"text/plain": repr(self.points)}, "metadata": {}, "execution_count": self.count}
         shown = [("stream", {"name": "stdout", "text": self.text})] if self.text else []
         shown += [("display_data", {"data": self.data, "metadata": {}})] if self.data else []
-        self.cell.setdefault("metadata", {}).setdefault("coursekit", {})["grader"] = {"kernel_agreed": self._agreed()}
+        self.cell.setdefault("metadata", {}).setdefault(CELL_KEY, {})["grader"] = {"kernel_agreed": self._agreed()}
         return [*shown, ("execute_result", result)]
 
     def _agreed(self) -> bool:
@@ -140,14 +141,6 @@ class Verdict:
         others = [kind for kind, c in self.kernel if kind not in ("stream", "execute_result")
                   or (kind == "stream" and c.get("name") != "stdout")]
         return printed.strip() == self.text.strip() and results == [repr(self.points)] and not others
-
-
-def tampered_cells(nb) -> list:
-    """Grade ids of the test cells whose kernel showed something else than the grader's verdict (what
-    :meth:`Verdict.outputs` notes in the cell's metadata); ``nb`` as plain JSON or nbformat."""
-    return [cell["metadata"]["nbgrader"].get("grade_id", "") for cell in nb.get("cells", [])
-            if cell.get("metadata", {}).get("coursekit", {}).get("grader", {}).get("kernel_agreed") is False
-            and "nbgrader" in cell["metadata"]]
 
 
 def grade_test_cell(cell, cell_index: int) -> None:

@@ -16,11 +16,10 @@ those look-ups from one query per kind of cell, with nbgrader's own results and 
 from nbformat import NotebookNode
 from nbgrader.preprocessors import OverwriteCells
 
+from ..autograded import NOTEBOOK_KEY
 from ..upstream.nbgrader import CellsAtOnce, remove_hidden_tests
 
-__all__ = ["METADATA", "CellsAtOnce", "OverwriteCellsFromRelease", "changed_cells", "with_release_check"]
-
-METADATA = "attnkit"  # the autograded notebook's metadata key: {"changed_cells": [grade ids]}
+__all__ = ["CellsAtOnce", "OverwriteCellsFromRelease", "with_release_check"]
 
 
 def _as_released(source_cell) -> str:
@@ -49,7 +48,7 @@ class OverwriteCellsFromRelease(OverwriteCells):
         self._changed = []
         nb, resources = super().preprocess(nb, resources)
         if self._changed:
-            nb.metadata.setdefault(METADATA, {})["changed_cells"] = list(self._changed)
+            nb.metadata.setdefault(NOTEBOOK_KEY, {})["changed_cells"] = list(self._changed)
         return nb, resources
 
     def preprocess_cell(self, cell, resources, cell_index):
@@ -73,11 +72,6 @@ class OverwriteCellsFromRelease(OverwriteCells):
                              "the released cell is graded instead", name)
             return
         super().report_change(name, attr, old, new)
-
-
-def changed_cells(nb) -> list:
-    """Grade ids of the cells a student changed, as an autograded notebook records them."""
-    return list(nb.get("metadata", {}).get(METADATA, {}).get("changed_cells", []))
 
 
 def with_release_check(steps: list) -> list:

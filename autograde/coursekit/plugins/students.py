@@ -15,13 +15,15 @@ when its plug-ins start. Started with the server, its imports (≈ 1.2 s of CPU)
 start and the Lab's loading for the log-in's cores (benchmarks/bench_hub.py). It lives as long as the server, as it
 would after that first press; without a Lab the first Validate starts it.
 
+An LMS launch lands a learner on :mod:`.open_assignment`: the launch's assignment fetched and opened.
+
 It also watches the student's submissions' feedback status (:mod:`.feedback_watch`) and tells their
 Lab as soon as feedback is out, or why it will not come automatically (the course's Lab extension,
 ``coursekit/labextension``, shows it).
 """
 import threading
 
-from . import feedback_watch
+from . import feedback_watch, open_assignment
 from .kernel import GradingKernelManager
 from .validation import name_unanswered_questions
 
@@ -36,6 +38,7 @@ def _jupyter_server_extension_points():
 
 def _load_jupyter_server_extension(serverapp) -> None:
     name_unanswered_questions()
+    serverapp.web_app.add_handlers(".*$", open_assignment.handlers(serverapp.base_url))  # where an LMS launch lands
     serverapp.log.info("the course's Validate: unanswered written questions named as a reminder")
     serverapp.web_app.settings[feedback_watch.LAB_UP] = _once(
         lambda: threading.Thread(target=_start_template, args=(serverapp,), name="kernel-template", daemon=True).start())

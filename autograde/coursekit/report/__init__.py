@@ -5,6 +5,7 @@
 * :mod:`.tables` — both joined into the tables the instructor reads (with what to reteach for each mistake, from
   the assignment's plug-in, :mod:`coursekit.assignments`);
 * :mod:`.written` — per written question, what manual marking has done;
+* :mod:`.labels` — the names a person reads for the ids (cells, mistakes, checks), in the course's language;
 * :mod:`.similarity` — which students' work is too alike to be independent: each student's solution cells
   (:mod:`.solutions`) fingerprinted once with copydetect (:mod:`.fingerprints`) and compared through an index;
 * :mod:`.csv_files`, :mod:`.html_page`, :mod:`.figures` — the tables written out (CSV, one HTML page, SVG);

@@ -4,7 +4,8 @@ Run by JupyterHub as a managed service (``autograde/hub/jupyterhub_config.py``),
 instructor's Unix user, on the instructor's course folder; or by hand, ``python -m
 coursekit.service`` in the course folder. One module per concept:
 
-* :mod:`.inbox` — the exchange's inbound folder: each student's newest complete submission;
+* :mod:`.inbox` — what was submitted: each student's newest complete, acceptable submission (nbgrader's folder
+  exchange read through :mod:`coursekit.inbound` only; the refused folders, with why);
 * :mod:`.fair_queue` — one pending job per student, students served in turn;
 * :mod:`.policy` — when feedback goes out (on/off per assignment, cooldown, attempts, deadline);
 * :mod:`.journal` — what was done, kept across restarts, rewritten atomically;

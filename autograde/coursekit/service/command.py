@@ -3,7 +3,7 @@
     python -m coursekit.service [run] [--course DIR]   # until SIGTERM/Ctrl-C (JupyterHub runs this)
     python -m coursekit.service pause                  # no new job; returns once nothing is being graded
     python -m coursekit.service resume
-    python -m coursekit.service status                 # per student: graded, score, feedback, waiting
+    python -m coursekit.service status                 # per student: graded, score, feedback, waiting; refused folders
 
 The course's own ``make pause-service`` / ``make resume-service`` / ``make service-status`` run these.
 """
@@ -15,6 +15,7 @@ import sys
 
 from ..gradebook import alembic_on_path, describe, resolve_gradebook
 from ..grading.pool import LOGS, WorkerPool
+from ..lms import outbox as lms_outbox
 from ..paths import find_course
 from ..printable import printable
 from ..sandbox import missing_tool
@@ -139,21 +140,32 @@ def _reloaded(course, current):
 def status(course) -> str:
     journal = journal_of(course)
     lines = [f"grading service of {course}: {'PAUSED' if control.is_paused(course) else 'not paused'}"]
+    lines += [line for line in [lms_outbox.status_line(course)] if line]  # the scores waiting for the LMS, if any
     if journal.machine:
         lines.append(f"  WAITING since {clock_time(journal.machine['since'])}: the machine's fault, nobody's grade: "
                      f"{journal.machine['cause']}")
     for (assignment, student), entry in sorted(journal.entries.items()):
-        result = entry.result or {}
-        score = f"{result['score']:g}/{result['max_score']:g}" if result.get("ok") else \
-            ("not graded: " + result.get("reason", "")[:60] if result else
-             "not graded yet" if entry.waiting or entry.in_flight else "graded elsewhere")
+        score = _outcome(entry)
         held = f"; feedback waits ({entry.held['reason']})" if entry.held else ""
         busy = f"; IN PROGRESS since {entry.in_flight['since']:.0f}" if entry.in_flight else ""
         waiting = (f"; WAITING (the machine's fault, not the student's): {entry.waiting['cause']}; tried again at "
                    f"{clock_time(entry.waiting['retry_at'])}") if entry.waiting else ""
         lines.append(f"  {assignment}  {student}: submitted {short_time(entry.graded)} {score}; "
                      f"{len(entry.releases)} automatic feedback(s){held}{busy}{waiting}")
+    lines += [f"  REFUSED, never collected: inbound/{name}: {reason}" for name, reason in sorted(journal.refused.items())]
     return "\n".join(lines)
+
+
+def _outcome(entry) -> str:
+    """What became of an entry's newest submission, in a few words."""
+    result = entry.result or {}
+    if result.get("ok"):
+        return f"{result['score']:g}/{result['max_score']:g}"
+    if result.get("refused"):
+        return "refused as it was collected: " + result.get("reason", "").split(": ", 1)[-1][:80]
+    if result:
+        return "not graded: " + result.get("reason", "")[:60]
+    return "not graded yet" if entry.waiting or entry.in_flight else "graded elsewhere"
 
 
 if __name__ == "__main__":

@@ -64,22 +64,23 @@ def _unlink(path) -> None:
 
 
 class Journal:
-    """The entries of every (assignment, student), loaded from and saved to ``path``; and what keeps the whole
-    service from grading (``machine``: {"cause", "since"}, e.g. an exchange it cannot read), if anything."""
+    """The entries of every (assignment, student), loaded from and saved to ``path``; what keeps the whole
+    service from grading (``machine``: {"cause", "since"}, e.g. an exchange it cannot read), if anything; and the
+    inbound folders refused, never collected (``refused``: {folder name: reason})."""
 
     def __init__(self, path):
         self.path = pathlib.Path(path)
-        self.entries, self.machine = {}, None
+        self.entries, self.machine, self.refused = {}, None, {}
         if self.path.exists():
             data = json.loads(self.path.read_text(encoding="utf-8"))
             self.entries = {tuple(k.split("/", 1)): Entry.from_dict(v) for k, v in data["entries"].items()}
-            self.machine = data.get("machine")
+            self.machine, self.refused = data.get("machine"), data.get("refused", {})
 
     def entry(self, key) -> Entry:
         return self.entries.setdefault(tuple(key), Entry())
 
     def save(self) -> None:
-        data = {"version": VERSION, "machine": self.machine,
+        data = {"version": VERSION, "machine": self.machine, "refused": self.refused,
                 "entries": {"/".join(k): e.to_dict() for k, e in sorted(self.entries.items())}}
         write_atomically(self.path, json.dumps(data, indent=1, ensure_ascii=False), mode=0o600)
 
@@ -122,3 +123,11 @@ class Journal:
         self.machine = machine
         self.save()
         return True
+
+    def set_refused(self, refused: dict) -> list:
+        """The inbound folders refused now (``{name: reason}``), saved when that changed; the names not refused before."""
+        new = [name for name in refused if name not in self.refused]
+        if refused != self.refused:
+            self.refused = dict(refused)
+            self.save()
+        return new

@@ -2,10 +2,13 @@
 
 Each round (every ``poll_seconds``):
 
-1. ask the course's exchange what was submitted (:mod:`.inbox`: nbgrader's configured ``ExchangeList``,
-   inbound); a student's newest submission that is newer than what the journal has graded becomes (or
-   replaces) that student's pending job. An exchange that cannot say is the machine's fault: nothing is graded
-   until it can;
+1. ask the course's exchange what was submitted (:mod:`.inbox`: on the folder exchange through
+   :mod:`coursekit.inbound`, else nbgrader's configured ``ExchangeList``, inbound); a student's newest acceptable
+   submission that is newer than what the journal has graded becomes (or replaces) that student's pending job.
+   An inbound folder refused (a link, a pipe, too big, named for someone other than its owner) is logged once,
+   kept in the journal for ``make service-status``, and never graded; a job whose folder is refused as it is
+   collected (it changed since it was listed) ends so too, with no feedback. An exchange that cannot say is the
+   machine's fault: nothing is graded until it can;
 2. feedback that waited (cooldown) and may go now becomes a release-only job;
 3. unless the service is paused or ``make grade`` holds the course, idle workers get the fairest
    jobs (:mod:`.fair_queue`); the policy (:mod:`.policy`) decides, as each job starts, whether its
@@ -27,6 +30,7 @@ from nbgrader.utils import parse_utc
 
 from ..grading import lock
 from ..grading.pool import Done, Faulted, Note, Ready
+from ..lms import outbox as lms_outbox
 from ..settings import OVER_BUDGET
 from . import control
 from .fair_queue import GRADE, RELEASE, FairQueue, Job
@@ -57,7 +61,7 @@ class Scheduler:
         self.inbox = Inbox(folder_config(exchange_root, course_id), course) if inbox is None else inbox
         self.clock, self.monotonic = clock, monotonic
         self.queue, self.running, self.faults, self.retry_after = FairQueue(), {}, {}, {}
-        self._complete, self._waiting_for = set(), ""
+        self._waiting_for = ""
         self._redo = set()  # keys whose grading a stop cut short: graded again even if autograded/ looks current
         self.board = StatusBoard(exchange_root, course_id, self.inbox.secret, log, clock)  # what students are told
         # each assignment's release as the workers set up on it; one released later is tried by every worker at once
@@ -94,11 +98,12 @@ class Scheduler:
         now = self.clock()
         self.board.announce(self.policy.assignments)
         try:
-            found = self.inbox.newest(self.policy.assignments, self._complete)
+            found = self.inbox.newest(self.policy.assignments)
         except InboxUnreadable as error:  # nothing of the exchange can be seen: no submission is lost, none is graded
             self._machine(str(error))
             return
         self._machine("")
+        self._report_refused()
         for key, submission in found.items():
             if self._backing_off(key) or not self._is_new(key, submission):
                 continue
@@ -116,6 +121,15 @@ class Scheduler:
                     pending.add(assignment)
                 self.log.write(f"{assignment} released: each grading worker tries it now, before its first submission")
             self._released[assignment] = now
+
+    def _report_refused(self) -> None:
+        """Each inbound folder refused since the last poll, logged once (under the student its name claims); the list
+        kept in the journal for ``make service-status``."""
+        refused = self.inbox.refused
+        for name in self.journal.set_refused({name: refusal.reason for name, refusal in refused.items()}):
+            refusal = refused[name]
+            key = (refusal.assignment, refusal.student) if refusal.student else None
+            self.log.write(f"REFUSED inbound/{name}: {refusal.reason}; never collected", key)
 
     def _backing_off(self, key) -> bool:
         return self.retry_after.get(key, 0) > self.monotonic()
@@ -267,6 +281,9 @@ class Scheduler:
         timestamp, decision = outcome.timestamp or running.job.timestamp, running.decision
         if outcome.released:
             self.journal.finished(key, timestamp, released_at=self.clock())
+            lms_outbox.mark(self.course, key[0], [key[1]], "feedback released")
+        elif (running.result or {}).get("refused"):  # nothing was collected: no feedback, none held back
+            self.journal.finished(key, timestamp)
         else:
             self.journal.finished(key, timestamp, held={"reason": decision.reason, "until": decision.until})
         steps = outcome.timings
@@ -282,6 +299,8 @@ class Scheduler:
             return f"submission of {short_time(timestamp)}: {then}"
         if result is None:
             return f"submission of {short_time(timestamp)}: {then}"
+        if result.get("refused"):
+            return f"REFUSED (submitted {short_time(timestamp)}): {result['reason']}; never collected, no feedback"
         if not result["ok"]:
             return f"NOT GRADED (submitted {short_time(timestamp)}): {result['reason']}; {then}" + \
                 ("; the feedback says so" if outcome.released else "")

@@ -1,6 +1,8 @@
 """nbgrader's own steps for ONE student, on the application a grading worker already built.
 
-``collect --update --student``, then autograde (:func:`coursekit.grading.worker.grade_student`,
+``collect --update --student`` (on nbgrader's folder exchange always the course's
+:class:`coursekit.plugins.exchange.CheckedCollect`, whatever the config names: nothing leaves ``inbound/`` but
+through :mod:`coursekit.inbound`), then autograde (:func:`coursekit.grading.worker.grade_student`,
 the course's one grading path: sandboxed kernels forked from the pre-imported template), then
 ``generate_feedback`` and ``release_feedback`` for that student only — nbgrader's exchange and
 converter classes, configured by the course's ``nbgrader_config.py`` exactly as its CLI is.
@@ -18,9 +20,12 @@ from nbgrader.api import MissingEntry
 from nbgrader.auth import Authenticator
 from nbgrader.converters import GenerateFeedback, NbGraderException
 from nbgrader.exchange import ExchangeError, ExchangeFactory
+from nbgrader.exchange.default import Exchange as FolderExchange
 
 from ..assignments import assignment_of
 from ..gradebook import open_gradebook
+from ..inbound import Refused
+from ..plugins.exchange import CheckedCollect
 from .inbox import SECRET_FILE
 from .journal import write_atomically
 from .notice import notice_page
@@ -44,17 +49,30 @@ def _folder(app, step: str, student: str) -> pathlib.Path:
     return pathlib.Path(coursedir.format_path(step, student, coursedir.assignment_id))
 
 
-def collect(app, student: str) -> str:
-    """``nbgrader collect --update --student <student>``: the newest submission; its timestamp."""
+def collect(app, student: str, timestamp: str = "") -> str:
+    """``nbgrader collect --update --student <student>``: the newest acceptable submission; its timestamp.
+    :class:`~coursekit.inbound.Refused` when the submission made at ``timestamp`` (the one the inbox listed) was
+    refused as it was collected: it changed since it was listed."""
     app.coursedir.student_id = student
     factory, authenticator = _exchange(app)
-    step = factory.Collect(coursedir=app.coursedir, authenticator=authenticator, parent=app)
+    step = _collect_class(factory)(coursedir=app.coursedir, authenticator=authenticator, parent=app)
     step.update = True
     try:
         step.start()
     except ExchangeError as error:
         raise StepFailed(f"nbgrader collect failed for {student}: {error}") from None
+    listed = [r for r in getattr(step, "refused", ()) if r.student == student and r.timestamp == timestamp]
+    refused = getattr(step, "copy_refused", {}).get(student) or next(iter(listed), None)
+    if refused is not None:
+        raise Refused(refused)
     return submitted_timestamp(app, student)
+
+
+def _collect_class(factory):
+    """The course's collect class; on nbgrader's folder exchange, :class:`CheckedCollect` whatever the config names."""
+    configured = factory.collect
+    folders = issubclass(configured, FolderExchange) and not issubclass(configured, CheckedCollect)
+    return CheckedCollect if folders else configured
 
 
 def submitted_timestamp(app, student: str) -> str:

@@ -10,7 +10,8 @@ Each job (:func:`run_job`), under the course's shared grading lock (:mod:`course
 
 1. ``grade``: collect the student's newest submission and autograde it with
    :func:`coursekit.grading.worker.grade_student` — the course's one grading path — and tell the
-   scheduler the result at once (:class:`Graded`);
+   scheduler the result at once (:class:`Graded`); a submission refused as it is collected
+   (:mod:`coursekit.inbound`: it changed since it was listed) is told as such, and nothing more is done;
 2. unless the job says the feedback waits: generate and release that student's feedback, or,
    for a submission that could not be graded, the page saying so (:mod:`.notice`).
 
@@ -28,6 +29,7 @@ from ..canary import canary_fault
 from ..faults import InfrastructureFault, evident_fault
 from ..grading import lock
 from ..grading.worker import grade_student, make_app
+from ..inbound import Refused
 from . import steps
 from .fair_queue import GRADE
 
@@ -38,7 +40,7 @@ __all__ = ["ServiceSetup", "Graded", "CannotGrade", "JobOutcome", "Warm", "relea
 class Graded:
     """Told as soon as a job's grading is done, before its feedback: the submission's timestamp, the result."""
     timestamp: str
-    result: dict  # {"ok", "score", "max_score", "reason", "notes", "seconds"}
+    result: dict  # {"ok", "score", "max_score", "reason", "notes", "seconds"}; "refused": True when nothing was collected
 
 
 @dataclasses.dataclass(frozen=True)
@@ -122,14 +124,10 @@ def run_job(app, job, note) -> JobOutcome:
     clock = _Stopwatch(timings)
     try:
         if job.kind == GRADE:
-            with clock("collect"):
-                timestamp = steps.collect(app, student)
-            with clock("grade"):
-                graded = grade_student(app, student)
-                points, total = steps.score(app, student)
-            note(Graded(timestamp, {"ok": graded.ok, "score": points, "max_score": total, "reason": graded.reason,
-                                    "notes": graded.notes, "seconds": round(graded.seconds, 2)}))
-            notice = "" if graded.ok else graded.reason
+            graded = _grade(app, job, note, clock)
+            if graded is None:  # refused as it was collected: nothing to grade, nothing to release
+                return JobOutcome(job.timestamp, False, timings)
+            timestamp, notice = graded
         if job.release:
             with clock("feedback"):
                 if notice:
@@ -147,6 +145,24 @@ def run_job(app, job, note) -> JobOutcome:
         raise evident_fault(error, app.coursedir.root) or InfrastructureFault(
             f"{type(error).__name__}: {error}", "See grading-logs/service-worker-*.log.") from error
     return JobOutcome(timestamp, job.release, timings)
+
+
+def _grade(app, job, note, clock):
+    """Collect and autograde ``job``'s student, ``note`` the result; (the submission's timestamp, the reason it
+    could not be graded or ""), or None when its folder was refused as it was collected (:mod:`coursekit.inbound`)."""
+    with clock("collect"):
+        try:
+            timestamp = steps.collect(app, job.student, job.timestamp)
+        except Refused as refused:
+            note(Graded(job.timestamp, {"ok": False, "refused": True, "score": 0, "max_score": 0,
+                                        "reason": str(refused.refusal), "notes": [], "seconds": 0}))
+            return None
+    with clock("grade"):
+        graded = grade_student(app, job.student)
+        points, total = steps.score(app, job.student)
+    note(Graded(timestamp, {"ok": graded.ok, "score": points, "max_score": total, "reason": graded.reason,
+                            "notes": graded.notes, "seconds": round(graded.seconds, 2)}))
+    return timestamp, "" if graded.ok else graded.reason
 
 
 class _Stopwatch:

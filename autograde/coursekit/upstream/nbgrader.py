@@ -13,7 +13,11 @@ Rules (copies):
   query per kind of cell;
 * :func:`released_pages` — which feedback pages ``release_feedback`` copies to the exchange, per student;
 * :func:`parse_submission_name`, :data:`SECRET_FILE` — a submission's folder in the exchange, as ``submit``
-  names it and ``collect`` reads it;
+  names it and ``collect`` reads it; :data:`SHARED_UNIX_USER` — the account whose submissions ``submit`` names
+  after ``$JUPYTERHUB_USER`` instead;
+* ``collect``'s choices, for the course's collect (:mod:`coursekit.plugins.exchange`): which of a student's
+  submissions it takes (:func:`collected_submission`), whether it copies it (:func:`should_collect`), which files
+  it leaves out (:func:`left_out`) and the group's rights it gives a group-shared course (:func:`share_with_group`);
 * the texts the course compares with: :data:`NO_RESPONSE_COMMENT`, :data:`NO_RESPONSE_ERROR`. (The defaults
   :mod:`coursekit.settings` falls back on, read without importing nbgrader, are checked by value in the test.)
 
@@ -42,11 +46,13 @@ from nbgrader.validator import Validator
 __all__ = ["CellsAtOnce", "NO_RESPONSE_COMMENT", "NO_RESPONSE_ERROR",
            "SECRET_FILE", "SECRET_LENGTH", "auto_comment", "auto_score", "check_schemas_once", "create_all",
            "create_engine", "fold_validate_results", "parse_submission_name", "released_pages", "remove_hidden_tests",
-           "sessionmaker", "share_engines", "show_score"]
+           "sessionmaker", "share_engines", "show_score", "SHARED_UNIX_USER", "collected_submission", "should_collect",
+           "left_out", "share_with_group"]
 
 NO_RESPONSE_COMMENT = "No response."  # SaveAutoGrades' auto comment on an answer left as released
 NO_RESPONSE_ERROR = "You did not provide a response."  # Validator's error for an answer left as released
 SECRET_FILE, SECRET_LENGTH = "submission_secret.txt", 128  # submit writes secrets.token_hex(64) there, last
+SHARED_UNIX_USER = "jovyan"  # get_username: a server running as this user submits as $JUPYTERHUB_USER
 
 
 # ---------- rules ----------
@@ -153,6 +159,54 @@ def parse_submission_name(name: str, parse_time=parse_utc):
         return None
     return (student, assignment, timestamp) if student and assignment else None
 
+
+
+# ---------- rules: what collect copies ----------
+
+def collected_submission(newest_first: list, duedate, before_duedate: bool):
+    """``ExchangeCollect.init_src``'s choice among one student's submissions (``newest_first``: items with ``when``,
+    a datetime): the newest, or with ``--before-duedate`` and a due date the newest made by then, if any."""
+    if duedate is not None and before_duedate:
+        in_time = [item for item in newest_first if item.when <= duedate]
+        if in_time:
+            return in_time[0]
+    return newest_first[0]
+
+
+def should_collect(existing, new, update: bool, before_duedate: bool) -> bool:
+    """``ExchangeCollect.copy_files``' rule for a student whose ``submitted/`` folder exists with timestamp
+    ``existing`` (None when it has none): copy the submission of ``new`` over it?"""
+    if update and (existing is None or new > existing):
+        return True
+    return before_duedate and existing != new
+
+
+def left_out(name: str, is_file: bool, size: int, coursedir):
+    """Why ``nbgrader.utils.ignore_patterns`` (what ``do_copy`` copies, by ``coursedir``'s ignore, include and
+    max_file_size) leaves out the entry ``name`` (a file of ``size`` bytes, or a folder): (log level, message), or
+    None when it is copied."""
+    import fnmatch
+
+    if any(fnmatch.fnmatch(name, glob) for glob in coursedir.ignore or ()):
+        return "debug", f"Ignoring excluded file '{name}' (see config option CourseDirectory.ignore)"
+    if is_file and coursedir.include and not any(fnmatch.fnmatch(name, glob) for glob in coursedir.include):
+        return "debug", f"Ignoring non included file '{name}' (see config option CourseDirectory.include)"
+    if is_file and coursedir.max_file_size and size > 1000 * coursedir.max_file_size:
+        return "warning", f"Ignoring file too large '{name}' (see config option CourseDirectory.max_file_size)"
+    return None
+
+
+def share_with_group(dest, log) -> None:
+    """What ``Exchange.do_copy`` does after copying into ``dest`` for a group-shared course: folders ug+rwx and
+    setgid, files ug+rw, each change that fails logged."""
+    for folder, _, files in os.walk(dest):
+        for path, wanted, keep in [(folder, 0o2770, 0o2777)] + [(os.path.join(folder, f), 0o660, 0o777) for f in files]:
+            mode = os.stat(path).st_mode
+            if mode & wanted != wanted:
+                try:
+                    os.chmod(path, (mode | wanted) & keep)
+                except PermissionError:
+                    log.warning("Could not update permissions of %s to make it groupshared", path)
 
 # ---------- patches: one engine per gradebook URL ----------
 #

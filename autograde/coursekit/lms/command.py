@@ -1,0 +1,95 @@
+"""``python -m coursekit.lms``: the course's LMS sync, run by the hub, and the instructor's ``make lms-sync``.
+
+    python -m coursekit.lms run  [--course DIR]   # until SIGTERM: roster and changed scores, every few seconds
+    python -m coursekit.lms sync [--course DIR]   # make lms-sync: the roster, then every score that differs
+    python -m coursekit.lms status [--course DIR] # the line make service-status prints
+
+Exit status of ``sync``: 0 when every score is in the LMS; 2 when some wait (the LMS down, a score refused): the
+machine's, never a student's; the last line says what happened, and the hub's sync posts them later.
+"""
+import argparse
+import signal
+import sys
+import threading
+import time
+
+from ..paths import find_course
+from . import outbox
+from .hub_client import HubBroker, NoHub
+from .platform import LMSDown, Refused
+from .sync import Sync
+
+__all__ = ["main", "run", "sync_now"]
+
+POLL_SECONDS = 2.0
+
+
+def _say(line: str) -> None:
+    print(time.strftime("%Y-%m-%d %H:%M:%S"), line, flush=True)
+
+
+def sync_now(course, broker) -> int:
+    """``make lms-sync``: everyone's score compared with the LMS's, what differs posted; the exit status."""
+    outbox.mark_everyone(course, "make lms-sync")
+    sync = Sync(course, broker)
+    try:
+        print(f"roster: {sync.roster(force=True)} student(s) added or changed in the gradebook")
+    except (LMSDown, Refused) as error:
+        print(f"roster not read (the machine's fault, not the students'): {error}")
+    result = sync.post()
+    print(result.line())
+    return 0 if not result.waiting else 2
+
+
+def run(course, broker, stop: threading.Event, poll: float = POLL_SECONDS) -> int:
+    """The hub's LMS sync until ``stop`` is set: each round the roster (when due) and the changed scores."""
+    sync, said = Sync(course, broker), ""
+    _say(f"LMS sync started on {course}")
+    while not stop.is_set():
+        try:
+            changed = sync.roster()
+            if changed:
+                _say(f"roster: {changed} student(s) added or changed in the gradebook")
+        except (LMSDown, Refused) as error:
+            _say(f"roster not read (the machine's fault, not the students'): {error}")
+        result = sync.post()
+        line = result.line()
+        if result.posted or result.refused or (result.down and line != said):
+            _say(line)
+        said = line
+        stop.wait(poll)
+    _say("LMS sync stopped")
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m coursekit.lms", description=__doc__.split("\n\n")[0])
+    parser.add_argument("action", choices=["run", "sync", "status"])
+    parser.add_argument("--course", default=None, help="the course folder (default: the current one)")
+    args = parser.parse_args(argv)
+    try:
+        course = find_course(args.course)
+    except FileNotFoundError as error:
+        parser.error(str(error))
+    if args.action == "status":
+        print(outbox.status_line(course) or f"{course} is not connected to an LMS (no {outbox.FOLDER}/ folder)")
+        return 0
+    if not outbox.connected(course):
+        print(f"{course} is not connected to an LMS: the hub makes {course}/{outbox.FOLDER}/ when it runs with LTI "
+              "settings (docs/deploy-lms.md)")
+        return 2
+    try:
+        broker = HubBroker.from_environment()
+    except NoHub as error:
+        print(f"cannot reach the LMS: {error}")
+        return 2
+    if args.action == "sync":
+        return sync_now(course, broker)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    return run(course, broker, stop)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,160 @@
+"""One round of the course's LMS sync: the roster in, then every changed score out that differs from the LMS's.
+
+What the round does, in order:
+
+1. **Launches** (from the hub): from the instructor's, the platform's issuer, the course's context, its line items
+   and membership URLs, the line item a platform made for a link (Canvas does, for an assignment), kept in
+   ``lms/state.json``; a learner's launch only ever adds that learner to the roster, of this context only.
+2. **Roster** (:mod:`.roster`): NRPS where a launch offered it, else the launches, into the gradebook — when a new
+   launch came, or :data:`ROSTER_SECONDS` after the last time.
+3. **Scores** (:mod:`.score`): for each marker (:mod:`.outbox`), the score from the gradebook as it is now; equal to
+   what the LMS last accepted: nothing to do; else one post (a new timestamp), recorded, the marker removed.
+
+A round that meets the LMS down (:class:`.platform.LMSDown`) stops, leaves every marker where it is, and notes when
+to try again (:meth:`.outbox.State.failed`): grading never waits for it, and nothing is lost. A score the LMS refuses
+(4xx) keeps its marker, is tried again after its own back-off and is named by ``make service-status``.
+"""
+import dataclasses
+import datetime
+import time
+
+from ..assignments import assignment_of
+from ..gradebook import open_gradebook, resolve_gradebook
+from ..settings import course_config
+from . import outbox, roster
+from .launch import INSTRUCTOR
+from .platform import LMSDown, Platform, Refused
+from .score import scores_of
+
+__all__ = ["ROSTER_SECONDS", "Round", "Sync"]
+
+ROSTER_SECONDS = 600.0
+
+
+@dataclasses.dataclass
+class Round:
+    posted: int = 0      # scores the LMS accepted this round
+    same: int = 0        # already in the LMS as they are
+    waiting: int = 0     # markers left for a later round
+    refused: list = dataclasses.field(default_factory=list)
+    roster: int = 0      # gradebook rows added or changed
+    down: str = ""       # why the LMS could not be reached (the machine's fault)
+
+    def line(self) -> str:
+        said = (f"LMS: {self.posted} score(s) posted, {self.same} already there, {self.roster} roster change(s), "
+                f"{self.waiting} waiting")
+        said += f"; the LMS did not answer (the machine's fault, not the students'): {self.down}" if self.down else ""
+        return said + "".join(f"\n  refused: {why}" for why in self.refused)
+
+
+def _stamp(seconds: float) -> str:
+    return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).isoformat(timespec="milliseconds")
+
+
+class Sync:
+    """The LMS sync of ``course``: ``broker`` is the hub (:class:`.hub_client.HubBroker`), ``clock`` wall seconds."""
+
+    def __init__(self, course, broker, clock=time.time):
+        self.course, self.broker, self.clock = course, broker, clock
+        self.platform, self.config = Platform(broker.tokens), course_config(course)
+        self.state, self.seen = outbox.State(course), -1
+
+    def _gradebook(self):
+        return open_gradebook(resolve_gradebook(self.course))
+
+    def learn(self) -> list:
+        """The hub's launches; from the instructors' (never a learner's: nobody's launch but an instructor's says
+        where scores go) the platform, the context's service URLs and the line items the platform made for a link."""
+        launches = self.broker.launches()
+        teaching = sorted((x for x in launches if x.role == INSTRUCTOR), key=lambda x: x.at)
+        if teaching:
+            newest = teaching[-1]
+            self.state.set(issuer=newest.issuer, context=newest.context_id, lineitems=newest.lineitems,
+                           memberships=newest.memberships)
+        made = {assignment_of(x.assignment(self.config), self.config).master: x.lineitem
+                for x in teaching if x.lineitem and x.assignment(self.config)}
+        if made:
+            self.state.set(line_items={**self.state.get("line_items", {}), **made})
+        return [x for x in launches if x.context_id == self.state.get("context")]
+
+    def roster(self, force=False) -> int:
+        launches = self.learn()
+        if not force and len(launches) == self.seen and \
+                self.clock() - self.state.get("roster_at", 0) < ROSTER_SECONDS:
+            return 0
+        members = self.platform.members(self.state.get("memberships")) if self.state.get("memberships") else []
+        with self._gradebook() as gradebook:
+            changed = roster.into_gradebook(gradebook, roster.people(launches, members, self.state.get("issuer", "")))
+        self.seen = len(launches)
+        self.state.set(roster_at=self.clock())
+        return changed
+
+    def line_item(self, score) -> str:
+        """The URL of ``score``'s line item: known, found on the LMS by its resource id, or made there."""
+        known = self.state.get("line_items", {})
+        if score.line_item in known:
+            return known[score.line_item]
+        lineitems = self.state.get("lineitems")
+        if not lineitems:
+            raise Refused("no launch has brought the LMS's line items URL yet (the AGS claim): open the course's "
+                          "link in the LMS once, as its instructor")
+        url = self.platform.find_line_item(lineitems, score.line_item) or \
+            self.platform.create_line_item(lineitems, score.line_item, score.line_item, score.maximum)
+        self.state.set(line_items={**known, score.line_item: url})
+        return url
+
+    def _key(self, mark) -> tuple:
+        return assignment_of(mark.assignment, self.config).master, mark.student
+
+    def scores(self, marks) -> dict:
+        everyone = any(m.everyone for m in marks)
+        keys = None if everyone else {self._key(m) for m in marks}
+        with self._gradebook() as gradebook:
+            return scores_of(gradebook, self.config, keys)
+
+    def _post(self, score, ledger, result: Round) -> bool:
+        """Post ``score`` unless the LMS has it; False when the LMS refused it (its back-off noted)."""
+        refused = self.state.get("refused", {})
+        name = f"{score.line_item} {score.student}"
+        if ledger.same(score.key, score.body()):
+            result.same += 1
+        elif name in refused and self.clock() < refused[name]["retry_at"]:
+            return False
+        else:
+            try:
+                stamp = _stamp(self.clock())
+                self.platform.post_score(self.line_item(score), score.payload(stamp))
+            except Refused as error:
+                attempts = refused.get(name, {}).get("attempts", 0) + 1
+                refused[name] = {"cause": str(error), "attempts": attempts,
+                                 "retry_at": self.clock() + outbox.backoff(attempts)}
+                self.state.set(refused=refused)
+                result.refused.append(f"{name}: {error}")
+                return False
+            ledger.posted(score.key, score.body(), stamp, self.clock())
+            result.posted += 1
+        if refused.pop(name, None):
+            self.state.set(refused=refused)
+        return True
+
+    def post(self) -> Round:
+        """Post what changed (see the module's docstring); what the round did."""
+        marks, result = outbox.markers(self.course), Round()
+        if not marks or not self.state.may_try(self.clock()):
+            result.waiting = len(marks)
+            return result
+        try:
+            scores, ledger, kept = self.scores(marks), outbox.Ledger(self.course), set()
+            for key, score in sorted(scores.items()):
+                if not self._post(score, ledger, result):
+                    kept.add(key)
+        except LMSDown as error:
+            self.state.failed(str(error), self.clock())
+            result.down, result.waiting = str(error), len(marks)
+            return result
+        self.state.answered()
+        for mark in marks:
+            if not (kept and (mark.everyone or self._key(mark) in kept)):
+                outbox.done(mark)
+        result.waiting = len(outbox.markers(self.course))
+        return result

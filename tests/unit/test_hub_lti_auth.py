@@ -1,0 +1,147 @@
+"""hub.lti, hub.lti_auth, hub.lti_broker without a hub: the settings file, who may log in and how, the one-use
+nonce, where a launch lands, the tool's key and assertion; and ``make hub`` without LTI settings as before.
+
+The launches posted to a real hub, in Chromium and as attacks: tests/integration/test_hub_lti.py.
+"""
+import asyncio
+import dataclasses
+import pathlib
+import re
+import runpy
+import stat
+
+import jwt
+import pytest
+from jupyterhub.handlers.login import LoginHandler
+from traitlets.config import Config
+
+from coursekit.lms.launch import Launch
+from hub import lti, lti_broker
+from hub.lti_auth import CourseCallbackHandler, CourseLTIAuthenticator, SeenNonces, landing, refusal
+from hub.plan import HubPlan
+from support.lms_course import CONFIG
+from support.lms_platform import PEOPLE, TestLMS
+
+GOOD = 'issuer = "https://lms.example"\nclient_id = "42"\nauthorize_url = "https://lms.example/auth"\n' \
+       'jwks_url = "https://lms.example/jwks"\ntoken_url = "https://lms.example/token"\n'
+
+
+@pytest.mark.parametrize("text, says", [
+    (GOOD.replace('client_id = "42"\n', ""), "client_id must be a non-empty string"),
+    (GOOD + 'colour = "red"\n', "unknown setting 'colour'"),
+    (GOOD.replace('"https://lms.example/jwks"', '"lms.example/jwks"'), "jwks_url must be an http(s) URL"),
+    ("issuer = ", "cannot be read as TOML"),
+])
+def test_does_a_wrong_settings_file_say_which_file_and_setting(tmp_path, text, says):
+    (tmp_path / "lms.toml").write_text(text)
+    with pytest.raises(ValueError, match=re.escape(f"LTI settings {tmp_path / 'lms.toml'}: ") + ".*" + re.escape(says)):
+        lti.load(tmp_path / "lms.toml")
+
+
+def plan_of(tmp_path, lti_settings=None) -> HubPlan:
+    return HubPlan(str(tmp_path), True, "t-teacher", [], {"t-teacher": "pw"}, {"t-teacher": str(tmp_path / "home")},
+                   str(tmp_path / "exchange"), "/opt/user/bin/python", "/proxy", 8000, 8001, 8002, "token",
+                   lti=lti_settings)
+
+
+def hub_config(plan: HubPlan, monkeypatch) -> Config:
+    """``autograde/hub/jupyterhub_config.py`` as JupyterHub loads it, for ``plan``."""
+    monkeypatch.setenv("ATTN_HUB_PLAN", str(plan.save()))
+    config = Config()
+    runpy.run_path(str(pathlib.Path(lti.__file__).with_name("jupyterhub_config.py")),
+                   init_globals={"get_config": lambda: config})
+    return config
+
+
+def test_is_the_hub_without_lti_settings_as_before(tmp_path, monkeypatch):
+    (tmp_path / "hub").mkdir()
+    config = hub_config(plan_of(tmp_path), monkeypatch)
+    assert config.JupyterHub.authenticator_class.__name__ == "CoursePasswordAuthenticator"
+    assert [s["name"] for s in config.JupyterHub.services] == ["course-admin", "grading-service"]
+    assert config.Authenticator.allowed_users == {"t-teacher"} and "CourseLTIAuthenticator" not in config
+
+
+def test_does_the_hub_with_lti_settings_log_in_by_launch_and_run_the_lms_sync(tmp_path, monkeypatch):
+    (tmp_path / "hub").mkdir()
+    (tmp_path / "lms.toml").write_text(GOOD + 'deployment_id = "d-1"\n')
+    plan = plan_of(tmp_path, dataclasses.asdict(lti.load(tmp_path / "lms.toml")))
+    config = hub_config(plan, monkeypatch)
+    assert config.JupyterHub.authenticator_class is CourseLTIAuthenticator
+    auth = config.CourseLTIAuthenticator
+    assert (auth.client_id, auth.deployment_ids, auth.instructor) == ({"42"}, {"d-1"}, "t-teacher")
+    sync = config.JupyterHub.services[-1]
+    assert sync["name"] == lti.SERVICE and sync["user"] == "t-teacher"
+    assert sync["command"][-4:] == ["coursekit.lms", "run", "--course", str(plan.course_dir())]
+    assert lti.registration(plan)["redirect URI"] == "http://127.0.0.1:8000/hub/lti13/oauth_callback"
+
+
+def authenticator():
+    return CourseLTIAuthenticator(instructor="t-teacher", local_password="secret-pw", unix_users=False)
+
+
+@pytest.mark.parametrize("form, name", [
+    ({"username": "t-teacher", "password": "secret-pw"}, "t-teacher"),
+    ({"username": "t-teacher", "password": "guess"}, None),
+    ({"sub": "u-2001", "username": "anyone", "password": ""}, None),  # upstream would log in "u-2001"
+    ({"username": "lti-aaaaaaaaaaaaaaaa", "password": ""}, None),
+])
+def test_does_the_login_form_take_the_local_admin_only(form, name):
+    form_handler = object.__new__(LoginHandler)
+    found = asyncio.run(authenticator().authenticate(form_handler, form))
+    assert (found or {}).get("name") == name
+
+
+def test_does_a_launch_log_in_only_through_the_callback_with_its_validated_launch():
+    auth, launch = authenticator(), Launch("https://lms.example", "u-2001", "learner")
+    callback = object.__new__(CourseCallbackHandler)
+    assert asyncio.run(auth.authenticate(callback, {"sub": "u-2001"})) is None  # no validated launch: nobody
+    callback.launch = launch
+    assert asyncio.run(auth.authenticate(callback, {})) == {"name": launch.student, "admin": False}
+    callback.launch = dataclasses.replace(launch, role="instructor")
+    assert asyncio.run(auth.authenticate(callback, {})) == {"name": "t-teacher", "admin": True}
+
+
+@pytest.fixture(scope="module")
+def claims():
+    """A genuine launch's claims, built by the platform library (the test LMS), for a learner and the mentor."""
+    lms = TestLMS("http://127.0.0.1:9/")
+    return {p.login: lms.claims(p, "nonce-1") for p in PEOPLE}
+
+
+def test_is_a_launch_of_neither_role_or_another_deployment_told_why(claims):
+    assert refusal(claims["student1"], {"deployment-1"}) == (0, "")
+    status, said = refusal(claims["mentor"], set())
+    assert status == 403 and "role(s) Mentor in Attention course" in said
+    status, said = refusal(claims["student1"], {"deployment-2"})
+    assert status == 403 and "'deployment-1'" in said and "deployment_id" in said
+
+
+def test_does_each_launch_land_where_it_should(claims):
+    config = Config()
+    exec(CONFIG, {"get_config": lambda: config})
+    land = {login: landing("/hub/", Launch.from_claims(claims[login]), config) for login in ("teacher", "student1",
+                                                                                               "student2")}
+    assert land == {"teacher": "/hub/user-redirect/lab", "student1": "/hub/user-redirect/coursekit/open/ch04_attention",
+                    "student2": "/hub/user-redirect/coursekit/open/ch04_attention_en"}
+
+
+def test_is_a_nonce_used_once_and_forgotten_after_its_token_expires():
+    seen = SeenNonces()
+    assert seen.first_use("n1", expires=100, now=10) and not seen.first_use("n1", expires=100, now=50)
+    assert not seen.first_use("", expires=100, now=10)
+    assert seen.first_use("n2", expires=20, now=10) and seen.until.keys() == {"n1", "n2"}
+    assert seen.first_use("n3", expires=300, now=200) and seen.until.keys() == {"n3"}
+
+
+def test_is_the_tool_key_the_hubs_alone_and_does_its_assertion_verify_with_its_public_key(tmp_path):
+    path = lti.ensure_tool_key(tmp_path / "hub" / "lti" / lti_broker.KEY)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    before = path.read_bytes()
+    assert lti.ensure_tool_key(path).read_bytes() == before  # made once
+    key = lti_broker.ToolKey(path)
+    token = lti_broker.client_assertion(key, "42", "https://lms.example/token", now=lambda: 1_000)
+    assert jwt.get_unverified_header(token)["kid"] == key.kid and "d" not in key.jwk  # the public half only
+    public = jwt.PyJWK(key.jwk).key
+    claims = jwt.decode(token, public, algorithms=["RS256"], audience="https://lms.example/token",
+                        options={"verify_exp": False})
+    assert (claims["iss"], claims["sub"], claims["exp"] - claims["iat"]) == ("42", "42", lti_broker.ASSERTION_SECONDS)
