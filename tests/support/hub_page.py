@@ -12,6 +12,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from coursekit.paths import ASSIGNMENT
 from support import lab_page
+from support.editions import ASSIGNMENTS
 from support.hub_tools import ARTEFACTS, server_api, user_token
 from support.mistakes import submission
 
@@ -79,11 +80,13 @@ def fresh_lab(page):
 
 
 def visible_button(page, section, assignment, label, attempts=4):
-    """``assignment``'s button ``label`` in the Assignment List in front (``:visible``: a panel Lab restored behind
-    it may hold the same ids); Lab reloaded and the list opened again until the row is there (seen on a busy
-    machine: the row in the page but not shown). Each miss leaves a screenshot, the last one the page's HTML."""
+    """``assignment``'s button nbgrader labels ``label`` in the Assignment List in front (``:visible``: a panel Lab
+    restored behind it may hold the same ids), as a student of that assignment's edition reads it; Lab reloaded and
+    the list opened again until the row is there (seen on a busy machine: the row in the page but not shown). Each
+    miss leaves a screenshot, the last one the page's HTML."""
     row = page.locator(f"#{section}_assignments_list:visible > .list_item", has_text=assignment)
-    button = row.get_by_role("button", name=_labelled(label))
+    lang = next((lang for lang, edition in ASSIGNMENTS.items() if edition == assignment), "zh")
+    button = row.get_by_role("button", name=_labelled(label, lang))
     for attempt in range(attempts):
         try:
             button.wait_for(state="visible", timeout=10_000)
