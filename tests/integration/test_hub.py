@@ -38,9 +38,11 @@ import shutil
 import pytest
 
 from coursekit.cell_names import names_in
+from coursekit.paths import COURSE
 from coursekit.plugins.pending import PENDING
 from coursekit.plugins.validation import TEXT as VALIDATE_TEXT
 from coursekit.service import student_status
+from coursekit.settings import course_config
 from hub import launch
 from support.course_tools import ASSIGNMENT, POINTS, gradebook_scores, released
 from support.editions import cell_source, release
@@ -169,7 +171,8 @@ def verdict_then_submit(page, kind):
         assert words["failed"] in shown and "TEST 1 · 任务 2：实现 student_attention_scores" in shown, shown
     else:  # its one unanswered question is a reminder below the success, not a failed cell (#47, item 12)
         reminder = dialog.locator(".attention-feedback-reminder").inner_text()
-        question = names_in(release("zh"), ASSIGNMENT, None, "zh")[UNANSWERED[kind]]  # as Validate names it: 思考题 4
+        # as the student's Validate names it, with the chapter's plug-in (思考题 4)
+        question = names_in(release("zh"), ASSIGNMENT, course_config(COURSE), "zh")[UNANSWERED[kind]]
         assert reminder.startswith(VALIDATE_TEXT["zh"]["unanswered"].format(n=1)) and question in reminder, reminder
     message = dialog.locator("#validation-message")
     verdict = message.get_attribute("class")

@@ -15,10 +15,12 @@ from coursekit.sandbox import forkserver
 
 
 class _Server:
+    """What the extension's load uses of a Jupyter server: its log, base URL and web application."""
     log = logging.getLogger("test-students")
+    base_url = "/"
 
     def __init__(self):
-        self.web_app = types.SimpleNamespace(settings={})
+        self.web_app = types.SimpleNamespace(settings={}, add_handlers=lambda host, handlers: None)
 
 
 def test_is_the_template_running_before_any_validate(tmp_path, monkeypatch):
