@@ -15,7 +15,8 @@ land in ``artefacts/hub/``.
 Then, on the class the loop graded, the instructor's other documented commands (docs/deploy-hub.md), typed
 as written into a JupyterLab terminal of their own server (the terminals API and its websocket, their own
 token): the commands found on PATH, ``nbgrader autograde`` for one student (the mistake table's points
-again), ``make report`` (the class report in ``~/course/reports/``).
+again), ``make report`` (the class report in ``~/course/reports/``); then the marking page from the 批改 menu: Enter
+saves no score nobody suggested, and the switcher reaches the English edition once it is generated.
 
 Then the grading service, which started paused so that the loop above grades by hand, is resumed by the instructor
 (their own command, as their Unix user). The second student, still logged in, types a softmax without the max
@@ -38,6 +39,7 @@ import shutil
 import pytest
 
 from coursekit.cell_names import names_in
+from coursekit.marking.enable import ITEM_LABEL, MENU_LABEL
 from coursekit.paths import COURSE
 from coursekit.plugins.pending import PENDING
 from coursekit.plugins.validation import TEXT as VALIDATE_TEXT
@@ -45,6 +47,7 @@ from coursekit.service import student_status
 from coursekit.settings import course_config
 from hub import launch
 from support.course_tools import ASSIGNMENT, POINTS, gradebook_scores, released
+from support.editions import ASSIGNMENTS as EDITION_ASSIGNMENTS
 from support.editions import cell_source, release
 from support.hub_page import (
     LONG,
@@ -75,6 +78,7 @@ from support.hub_tools import (
     student_submits,
 )
 from support.lab_page import extension_words, validation_words
+from support.marking_page import current, settle
 from support.mistakes import BY_NAME
 from support.service_tools import wait_for
 
@@ -292,6 +296,44 @@ def test_does_make_report_in_the_terminal_write_the_class_report_into_the_course
     reported = {s: {g: float(rows[s][f"{g}_auto"]) for g in POINTS} for s in graded.students if s in rows}
     assert reported == expected_points(graded)
 
+
+
+def _unsuggested_group(page) -> dict:
+    """The first answered, unmarked group the rubric suggests nothing for (the walk's answers name no rubric point)."""
+    for _ in range(40):
+        group = current(page)
+        if group and not group["marked"] and group["kind"] != "unanswered" and group["suggestion"] is None:
+            return group
+        page.keyboard.press("j")
+    raise AssertionError(f"no answered group without a suggestion on the marking page: {current(page)}")
+
+
+def test_does_the_marking_page_reach_both_editions_and_enter_save_only_a_suggestion(graded, sessions):
+    """#47 items 2 and 6, in the instructor's browser: 批改 › 按题批改书面回答 opens the marking page; on an answer no
+    rubric point matches, Enter saves nothing and the page says so; the switcher lists both editions (the English one
+    once generated) with their counts, and its English link opens that edition's board."""
+    english = EDITION_ASSIGNMENTS["en"]
+    done = instructor_nbgrader(graded, "generate_assignment", english)
+    assert done.returncode == 0, done.stderr[-2000:]
+    teacher = sessions(graded, graded.instructor)
+    fresh_lab(teacher)
+    teacher.locator(".lm-MenuBar-itemLabel", has_text=MENU_LABEL).click()
+    with teacher.context.expect_page() as opened:
+        teacher.locator(".lm-Menu-itemLabel").get_by_text(ITEM_LABEL, exact=True).click()
+    page = opened.value
+    page.wait_for_function("() => window.__marking && window.__marking.ready", timeout=LONG)
+    _unsuggested_group(page)
+    page.keyboard.press("Enter")
+    settle(page)
+    assert not current(page)["marked"] and "Enter 不会替你打分" in page.locator("#notices").inner_text()
+    shot(page, "instructor_marking_no_suggestion")
+    links = page.locator("#assignments a")
+    assert {text.split(" · ")[0] for text in links.all_inner_texts()} == {ASSIGNMENT, english}
+    links.filter(has_text=english).click()
+    page.wait_for_function("(a) => window.__marking.ready && location.search.includes(a)", arg=english)
+    assert page.locator("#assignments a.current").inner_text().startswith(f"{english} · 已批改")
+    shot(page, "instructor_marking_english")
+    page.close()
 
 # ---------- the grading service: feedback on Submit, with nobody else acting ----------
 
