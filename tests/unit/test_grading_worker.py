@@ -34,7 +34,7 @@ def test_does_the_worker_grade_with_nbgraders_own_execute_and_the_courses_steps(
 
     from coursekit.grading.worker import make_app
     from coursekit.paths import copy_course
-    from coursekit.plugins import GradingKernelManager
+    from coursekit.kernel import GradingKernelManager
     from coursekit.plugins.saved_grades import SaveAutoGradesAtOnce
 
     monkeypatch.chdir(tmp_path)  # make_app changes into the course

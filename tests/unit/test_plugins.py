@@ -11,7 +11,8 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_outp
 from nbgrader.api import Gradebook
 
 from coursekit.record import MIME
-from coursekit.plugins import ClearHiddenTestsInFeedback, GradingKernelManager, RejectDuplicateIds
+from coursekit.kernel import GradingKernelManager
+from coursekit.plugins import ClearHiddenTestsInFeedback, RejectDuplicateIds
 from coursekit.plugins.failures import record_zero
 from support.synthetic_class import empty_gradebook
 

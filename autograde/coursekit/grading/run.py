@@ -41,10 +41,9 @@ from ..faults import InfrastructureFault, evident_fault, grader_unreadable
 from ..gradebook import alembic_on_path, describe, not_graded_reason, open_gradebook, resolve_gradebook, zero_submission
 from ..lms import outbox as lms_outbox
 from ..paths import find_course
-from ..plugins.kernel import UNSANDBOXED
 from ..sandbox import missing_tool, private_python
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
-from ..settings import OVER_BUDGET, STUDENT_SECONDS, course_config, course_settings
+from ..settings import OVER_BUDGET, STUDENT_SECONDS, UNSANDBOXED, course_config, course_settings
 from . import lock
 from .pool import LOGS, Done, Faulted, WorkerPool
 from .progress import TEXT, Progress, StudentResult

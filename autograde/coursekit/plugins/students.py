@@ -9,7 +9,7 @@ questions still unanswered in one Chinese entry (:func:`.validation.name_unanswe
 nbgrader offers no setting for that, so it is done here, by the one program that shows it.
 
 Validate's first press would wait ≈ 2 s for the kernel template's imports, so the server starts the template
-in the background as it starts (:meth:`.kernel.GradingKernelManager.start_template`); it lives as long as the
+in the background as it starts (:meth:`coursekit.kernel.manager.GradingKernelManager.start_template`); it lives as long as the
 server, as it would after that first press.
 
 An LMS launch lands a learner on :mod:`.open_assignment`: the launch's assignment fetched and opened.
@@ -21,7 +21,7 @@ Lab as soon as feedback is out, or why it will not come automatically (the cours
 import threading
 
 from . import feedback_watch, open_assignment
-from .kernel import GradingKernelManager
+from ..kernel import GradingKernelManager
 from .validation import name_unanswered_questions
 
 __all__ = ["EXTENSION"]

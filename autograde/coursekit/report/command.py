@@ -25,7 +25,7 @@ from ..paths import find_course
 from ..printable import printable
 from ..settings import course_config, course_language, similarity_threshold
 from .csv_files import write_csvs, write_similarity_csv
-from .grades import read_class
+from ..grades import read_class
 from .html_page import render
 from .labels import Labels, labels_for
 from .similarity import find_similar

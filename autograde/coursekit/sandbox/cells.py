@@ -9,7 +9,7 @@ ones ipykernel makes (tracebacks, rich displays, ``execute_result``, ``input()``
 ipykernel's own method), but every message ipykernel would publish goes as one JSON line to the
 socket the worker listens on (:mod:`.channel`): ``execute_input``, ``stream``, ``display_data`` …,
 ``error``, then ``execute_reply`` and ``status: idle``. The grading process reads them through
-:class:`coursekit.plugins.kernel_client.RunnerClient`, nbclient's kernel client, so nbclient's own
+:class:`coursekit.kernel.client.RunnerClient`, nbclient's kernel client, so nbclient's own
 code stores them.
 
 What differs from ipykernel, on purpose: streams are sent when something else is sent or the cell

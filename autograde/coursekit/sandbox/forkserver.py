@@ -11,7 +11,8 @@ One template serves a whole process — every student of a ``make grade`` worker
 ``nbgrader autograde``, of a formgrader, for every assignment of the course (it is made for what they
 all declare: :class:`coursekit.assignments.World`) — and is replaced when that changes, or a file of
 a grader or of a plug-in's package does. It dies with the process that started it (bubblewrap's ``--die-with-parent``;
-its PID namespace, and every kernel inside it, go with it).
+its PID namespace, and every kernel inside it, go with it). This module keeps it, as the process keeps an open
+file: a kernel manager asks :func:`template` for it; the other modules only ask :func:`template_died`.
 """
 import atexit
 import contextlib
@@ -32,7 +33,8 @@ import time
 from ..faults import TemplateDidNotStart
 from .bubblewrap import preload_args, template_command
 
-__all__ = ["PREFIX", "Template", "template", "ForkedKernel", "remove_leftovers", "leftovers_said", "current"]
+__all__ = ["PREFIX", "Template", "template", "ForkedKernel", "remove_leftovers", "leftovers_said", "running",
+           "template_died"]
 
 PREFIX = "attn-template-"
 # /tmp itself, whatever TMPDIR says: every kernel covers /tmp with a tmpfs of its own, keeping only its own folder
@@ -164,10 +166,17 @@ def template(privileged: bool, world, env: dict, sandboxed: bool = True) -> Temp
         return current[1]
 
 
-def current():
+def running():
     """The template this process started last (alive or not), or None."""
-    running = _templates.get("current")
-    return None if running is None else running[1]
+    started = _templates.get("current")
+    return None if started is None else started[1]
+
+
+def template_died() -> bool:
+    """Did the template this process started last die? Then every kernel forked from it died with it, whatever its
+    notebook did (the callers of :func:`coursekit.faults.decide` tell it so)."""
+    started = running()
+    return started is not None and not started.alive()
 
 
 def _version(folders) -> tuple:

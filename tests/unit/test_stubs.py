@@ -2,7 +2,7 @@
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from traitlets.config import Config
 
-from coursekit.plugins.stubs import AssignmentStubs
+from coursekit.stubs import AssignmentStubs
 
 SOLUTION = "def f():\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION\n"
 
