@@ -17,7 +17,7 @@ import os
 from nbconvert.preprocessors import CoalesceStreamsPreprocessor, CSSHTMLHeaderPreprocessor
 from nbgrader.converters import Autograde, GenerateAssignment
 
-from coursekit import exchange, gradebook, kernel, plugins, stubs
+from coursekit import environ, exchange, gradebook, kernel, plugins, stubs
 from coursekit.paths import grader_of
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -25,11 +25,11 @@ GRADER = str(grader_of(HERE))  # the chapter's grader: loaded by the grader proc
 c = get_config()  # noqa: F821 -- injected by traitlets when nbgrader loads this file
 
 c.CourseDirectory.root = HERE
-c.CourseDirectory.course_id = os.environ.get("ATTN_COURSE_ID", "attention-ch04")
+c.CourseDirectory.course_id = os.environ.get(environ.COURSE_ID, "attention-ch04")
 # The language of the instructor's tools (make grade's summary, make report, the marking page): "zh" or "en".
 # Students read their own edition's language whatever this says.
 c.CourseKit.language = "zh"
-c.Exchange.root = os.environ.get("ATTN_EXCHANGE", os.path.join(HERE, "exchange"))
+c.Exchange.root = os.environ.get(environ.EXCHANGE, os.path.join(HERE, "exchange"))
 # The gradebook, one rule for every command (coursekit/gradebook.py): DB_URL when set, else the line below if you
 # name one here, else nbgrader's default sqlite:///<this folder>/gradebook.db.
 # c.CourseDirectory.db_url = "postgresql+psycopg://grader@db.example/ch04"
@@ -39,7 +39,7 @@ if gradebook.url_from_environment():
 # A student's infinite loop is interrupted after this long; the cell scores 0 and the
 # remaining cells still run (nbgrader's Execute interrupts on timeout by default). 10 s: the
 # slowest cell of a correct pure-Python-loops submission takes ~0.15 s (autograde/README.md).
-c.Execute.timeout = int(os.environ.get("ATTN_TIMEOUT", "10"))
+c.Execute.timeout = int(os.environ.get(environ.TIMEOUT, "10"))
 # After a cell's reply, nbclient waits this long for the rest of its output before it calls the cell timed
 # out (its default, 4 s, is too short for a cell that prints 300 progress lines on a busy machine).
 c.Execute.iopub_timeout = c.Execute.timeout

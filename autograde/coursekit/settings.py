@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from traitlets.config.loader import PyFileConfigLoader
 
+from .environ import SANDBOX
 from .language import DEFAULT, checked
 from .paths import CONFIG_FILE
 
@@ -55,7 +56,7 @@ def switched_on(variable: str) -> bool:
 
 def sandbox_default() -> bool:
     """On unless the environment says ``ATTN_SANDBOX=off``."""
-    return switched_on("ATTN_SANDBOX")
+    return switched_on(SANDBOX)
 
 
 @functools.lru_cache(maxsize=8)

@@ -187,7 +187,7 @@ class RunnerClient:
         self._clear_pending = False
         self._verdict, self.verdict_next = self.verdict_next, None
         request = {"code": code}
-        if self._verdict is not None:  # the test cell shows what the grader found (attnkit.gradecell reads it)
+        if self._verdict is not None:  # the kernel's test cell shows the verdict too (coursekit.environ.GRADED)
             request["graded"] = self._verdict.shown()
         try:
             send(self.wire.sock, request)

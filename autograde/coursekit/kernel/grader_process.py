@@ -109,7 +109,7 @@ class Verdict:
         self.kernel, self.count = [], None
 
     def shown(self) -> dict:
-        """What the kernel's test cell is to show (:data:`coursekit.sandbox.cells.GRADED`)."""
+        """What the kernel's test cell is to show (:data:`coursekit.environ.GRADED`: its second reader)."""
         return {"points": self.points, "text": self.text}
 
     def takes(self, kind: str, content: dict) -> bool:

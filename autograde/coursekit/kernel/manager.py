@@ -32,6 +32,7 @@ from jupyter_client.manager import AsyncKernelManager
 from traitlets import Bool, Integer, Unicode, default
 
 from ..assignments import for_notebook_folder, world_of
+from ..environ import CALL_HOOK
 from ..faults import InfrastructureFault, KernelDidNotStart, grader_unreadable
 from ..sandbox import HOME, Limits, SandboxUnavailable, acquire, missing_tool, parse_size, private_python, processes_of
 from ..sandbox import side_files
@@ -107,8 +108,7 @@ class GradingKernelManager(AsyncKernelManager):
             await self._before_sandboxed_start()
         else:
             self.log.warning(UNSANDBOXED)
-            env.pop("ATTN_GRADER", None)  # the kernel is never told where the grader is
-            env["ATTN_CALL_HOOK"] = self._assignment.get("CALL_HOOK")
+            env[CALL_HOOK] = self._assignment.get("CALL_HOOK")
         self._runner, self._sock = self._start_runner(submission, env)
         if self._assignment.grader:
             try:
@@ -253,7 +253,7 @@ class GradingKernelManager(AsyncKernelManager):
         limits, workdir = self.limits(), f"{HOME}/grader"
         grader = f"{GRADERS}/{self._world.grader_index(self._assignment.grader)}/__init__.py"  # where it is inside
         return {"grader": grader, "folder": str(folder), "home": HOME, "workdir": workdir, "uid": uid,
-                "limits": self._limits_request(limits), "env": environment(env, workdir, limits, grader=grader)}
+                "limits": self._limits_request(limits), "env": environment(env, workdir, limits)}
 
     def _fail_start(self, why: str, folder: pathlib.Path):
         """Stop what was started and say why it never became ready, with what it or its template wrote."""
