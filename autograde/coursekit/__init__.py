@@ -15,7 +15,8 @@ submission from ``make grade`` to the cell runner without being sent back up:
 * :mod:`coursekit.kernel` — the grading kernel nbgrader's ``Execute`` drives, and the grader process beside it;
 * :mod:`coursekit.sandbox` — the sandbox around every grading kernel, and the grader process's side;
 * the modules every job shares, each importing only those named before it: :mod:`coursekit.environ` (the
-  ``ATTN_*`` environment variables, each named once), :mod:`coursekit.language` (a student reads their notebook's language, an instructor the course's),
+  ``ATTN_*`` environment variables, each named once), :mod:`coursekit.locks` (file locks taken without
+  waiting: whose a uid, a folder or the service is), :mod:`coursekit.language` (a student reads their notebook's language, an instructor the course's),
   :mod:`coursekit.printable` (what a student had a hand in, safe to print on a terminal),
   :mod:`coursekit.paths` (where things are, which course), :mod:`coursekit.record` (a grader's record of one test
   cell), :mod:`coursekit.student_files` (a file a student wrote, read as data that may be hostile),

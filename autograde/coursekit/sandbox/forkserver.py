@@ -31,6 +31,7 @@ import threading
 import time
 
 from ..faults import TemplateDidNotStart
+from ..locks import held
 from .bubblewrap import preload_args, template_command
 
 __all__ = ["PREFIX", "Template", "template", "ForkedKernel", "remove_leftovers", "leftovers_said", "running",
@@ -121,16 +122,8 @@ def remove_leftovers() -> list:
     removed = []
     half_made = [f for f in FOLDERS.glob(f".{PREFIX}*") if _age(f) > 60]  # killed while it was made
     for folder in [*FOLDERS.glob(f"{PREFIX}*"), *half_made]:
-        try:
-            lock = os.open(folder / "owner.lock", os.O_RDWR | os.O_CLOEXEC)
-        except OSError:
-            continue  # not one of ours, or being made right now
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            continue  # its grading process is alive
-        finally:
-            os.close(lock)
+        if held(folder / "owner.lock"):
+            continue  # its grading process is alive; or not one of ours, or being made right now
         shutil.rmtree(folder, ignore_errors=True)
         removed.append(folder)
     return removed
