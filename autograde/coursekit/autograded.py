@@ -29,7 +29,8 @@ def changed_cells(nb) -> list:
 
 
 def kernel_seconds(nb) -> dict:
-    """Where the kernel's time went as grading noted it (:meth:`coursekit.kernel.client.RunnerClient.note_timings`); {} if not."""
+    """Where the kernel's time went, as grading noted it (:meth:`coursekit.kernel.client.RunnerClient.note_timings`);
+    {} if it did not."""
     seconds = nb.get("metadata", {}).get(NOTEBOOK_KEY, {}).get(TIMINGS_KEY, {})
     return {key: float(value) for key, value in seconds.items()} if isinstance(seconds, dict) else {}
 

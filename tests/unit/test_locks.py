@@ -5,7 +5,8 @@ import sys
 
 from coursekit.locks import held, take
 
-HOLD = "import sys, time\nfrom coursekit.locks import take\nassert take(sys.argv[1]) is not None\nprint('held', flush=True)\ntime.sleep(30)"
+HOLD = ("import sys, time\nfrom coursekit.locks import take\nassert take(sys.argv[1]) is not None\n"
+        "print('held', flush=True)\ntime.sleep(30)")
 
 
 def test_does_a_lock_another_process_holds_stay_its(tmp_path):

@@ -126,7 +126,8 @@ def _convert(app: AutogradeApp, student: str):
     try:
         converter.start()
     except NbGraderException:
-        fault = evident_fault(converter.error, app.coursedir.root, template_died()) if converter.error is not None else None
+        error = converter.error
+        fault = evident_fault(error, app.coursedir.root, template_died()) if error is not None else None
         if fault is not None:
             raise fault from converter.error
         return failure_reason(converter)

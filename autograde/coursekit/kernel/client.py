@@ -136,7 +136,7 @@ class RunnerClient:
 
     def __init__(self, sock, process, cap: OutputCap, log, on_broken=None, grader=None, timeouts=(30, 4), clock=None):
         self.process, self.cap, self.log, self.on_broken = process, cap, log, on_broken
-        self.clock = clock or (time.perf_counter(),) * 2  # when its kernel manager started the runner; when it was ready
+        self.clock = clock or (time.perf_counter(),) * 2  # when its kernel manager started the runner; when ready
         self.grader, self.timeouts, self.lang = grader, timeouts, "zh"  # timeouts: the cell's, then after an interrupt
         self.wire = _Wire(sock, self._sort, self._break)
         self.shell_channel, self.iopub_channel = _Channel(self.wire, "shell"), _Channel(self.wire, "iopub")
@@ -214,7 +214,8 @@ class RunnerClient:
         """Write where the kernel's time went into the notebook it ran (told by nbclient's ``on_notebook_start``,
         :func:`.execute.start_notebook`): ``kernel`` (start until ready), ``cells`` (since), ``kernel_cpu``."""
         started, ready = self.clock
-        seconds = {"kernel": ready - started, "cells": time.perf_counter() - ready, "kernel_cpu": self.process.cpu_seconds()}
+        seconds = {"kernel": ready - started, "cells": time.perf_counter() - ready,
+                   "kernel_cpu": self.process.cpu_seconds()}
         if self.notebook is not None:
             self.notebook.setdefault("metadata", {}).setdefault(NOTEBOOK_KEY, {})[TIMINGS_KEY] = seconds
 

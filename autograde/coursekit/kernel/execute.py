@@ -3,8 +3,8 @@
 nbgrader's own ``Execute`` runs every notebook, for autograde and validate alike. :func:`grade_with` sets
 it, in a config, to start :class:`coursekit.kernel.manager.GradingKernelManager` and call the hooks below:
 ``nbgrader_config.py`` calls it for every nbgrader command, and ``make grade``'s and the service's workers
-on the app they build. nbclient calls each hook with the notebook or the cell only. The hook finds the kernel's client through
-:func:`coursekit.kernel.client.current`: the client this thread's nbclient drives, which its kernel
+on the app they build. nbclient calls each hook with the notebook or the cell only. The hook finds the kernel's
+client through :func:`coursekit.kernel.client.current`: the client this thread's nbclient drives, which its kernel
 manager made (:meth:`coursekit.kernel.manager.GradingKernelManager.client`). nbgrader's ``Validator``
 builds the stock ``Execute`` itself, so no subclass of ours could own these hooks on every path; the
 thread is what both paths share.

@@ -120,9 +120,9 @@ class GradingKernelManager(AsyncKernelManager):
 
     def client(self, **kwargs) -> RunnerClient:
         cap = OutputCap(self.cell_output_limit, self.notebook_output_limit)
-        self._client = RunnerClient(self._sock, self._runner, cap, self.log, on_broken=self._runner.kill, grader=self._grader,
-                                    timeouts=(self.config.Execute.get("timeout", 30), self.config.Execute.get("iopub_timeout", 4)),
-                                    clock=(self._started, self._ready))
+        timeouts = (self.config.Execute.get("timeout", 30), self.config.Execute.get("iopub_timeout", 4))
+        self._client = RunnerClient(self._sock, self._runner, cap, self.log, on_broken=self._runner.kill,
+                                    grader=self._grader, timeouts=timeouts, clock=(self._started, self._ready))
         return self._client
 
     async def is_alive(self) -> bool:

@@ -71,7 +71,7 @@ def abandoned() -> dict:
     """
     found = {}
     for uid, pids in _processes_by_uid().items():
-        if FIRST_UID <= uid < FIRST_UID + SLOTS and (LOCKS / f"{uid}.lock").exists() and not held(LOCKS / f"{uid}.lock"):
+        if FIRST_UID <= uid < FIRST_UID + SLOTS and not held(LOCKS / f"{uid}.lock"):  # no lock file: not ours
             found[uid] = pids
     return found
 
