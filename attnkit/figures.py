@@ -5,7 +5,8 @@ The notebook's demo cells call these. In a student's kernel each one draws exact
 explorer) and returns their artists. Under nbgrader (:func:`attnkit.static.under_grading`)
 each one displays the same picture as a PNG from :func:`attnkit.static.cached_png` and
 returns None (the explorer returns the image): a warm cache costs a file read, no
-matplotlib import, no drawing. Grades never depend on these cells. Each figure's words are in
+matplotlib import, no drawing; under Validate, which keeps no output, nothing is shown at all
+(:func:`attnkit.static.validating`). Grades never depend on these cells. Each figure's words are in
 the chapter's language (``lang``, default the notebook's), and so is its cache entry.
 
 matplotlib, ipywidgets and the plotting modules are imported inside the functions, only
@@ -17,7 +18,7 @@ import numpy as np
 from IPython.display import Image, display
 
 from .language import resolve
-from .static import cached_png, under_grading
+from .static import cached_png, under_grading, validating
 
 __all__ = ["pipeline", "wrong_order", "heatmap_row", "head_grid", "sharpness_explorer", "png_of"]
 
@@ -42,7 +43,8 @@ def _figure(name: str, params: dict, lang: str | None):
     lang = resolve(lang)
     if not under_grading():
         return _draw(name, params, lang)
-    display(Image(data=cached_png(name, params, lambda: png_of(lambda: _draw(name, params, lang)), lang=lang)))
+    if not validating():
+        display(Image(data=cached_png(name, params, lambda: png_of(lambda: _draw(name, params, lang)), lang=lang)))
     return None
 
 
@@ -85,6 +87,8 @@ def sharpness_explorer(head_dim=64, scaled=False, seq_len=8, seed=0, causal=Fals
         from .widgets import SharpnessExplorer
 
         return SharpnessExplorer(**settings, lang=lang)
+    if validating():
+        return None
     return Image(data=cached_png("sharpness_explorer", settings, lambda: _explorer_png(settings, lang), lang=lang))
 
 

@@ -52,8 +52,8 @@ class MultiHeadAttention:
             f"{name} must be [seq_len, hidden_dim={self.hidden_dim}]: {name}.shape={x.shape}",
         )
 
-    def forward(self, x, mask=None, context=None) -> np.ndarray:
-        """Attend from ``x`` (``[T, C]``) to ``context`` (``[S, C]``, default ``x``); return ``[T, C]``."""
+    def _heads(self, x, context):
+        """Queries from ``x``, keys and values from ``context`` (default ``x``), checked and split per head."""
         x = np.asarray(x)
         context = x if context is None else np.asarray(context)
         self._check("x", x)
@@ -61,6 +61,11 @@ class MultiHeadAttention:
         q = self.split_heads(x @ self.W_q)  # (H, T, D)
         k = self.split_heads(context @ self.W_k)  # (H, S, D)
         v = self.split_heads(context @ self.W_v)  # (H, S, D)
+        return q, k, v
+
+    def forward(self, x, mask=None, context=None) -> np.ndarray:
+        """Attend from ``x`` (``[T, C]``) to ``context`` (``[S, C]``, default ``x``); return ``[T, C]``."""
+        q, k, v = self._heads(x, context)  # (H, T, D), (H, S, D), (H, S, D)
         scale = default_scale(self.head_dim)
         heads, weights = [], []
         for h in range(self.num_heads):
@@ -74,13 +79,7 @@ class MultiHeadAttention:
 
     def forward_all_heads(self, x, mask=None, context=None) -> np.ndarray:
         """:meth:`forward` with no loop over the heads: one batched product for all of them; ``weights`` as there."""
-        x = np.asarray(x)
-        context = x if context is None else np.asarray(context)
-        self._check("x", x)
-        self._check("context", context)
-        q = self.split_heads(x @ self.W_q)  # (H, T, D)
-        k = self.split_heads(context @ self.W_k)  # (H, S, D)
-        v = self.split_heads(context @ self.W_v)  # (H, S, D)
+        q, k, v = self._heads(x, context)  # (H, T, D), (H, S, D), (H, S, D)
         scores = (q @ k.transpose(0, 2, 1)) * default_scale(self.head_dim)  # (H, T, S): every head at once
         if mask is not None:
             require(np.shape(mask) == scores.shape[1:],

@@ -4,7 +4,10 @@ nbgrader sets ``NBGRADER_EXECUTION`` in the kernel's environment: ``"autograde"`
 ``nbgrader autograde`` and ``"validate"`` in ``nbgrader validate`` / the Validate button
 (nbgrader 0.9: ``converters/autograde.py``, ``validator.py``). The demos are for reading;
 under grading they buy nothing, yet a class re-draws the same figures for every student.
-So :func:`cached_png` keys each picture by what it shows (the figure's name, its parameters,
+Validate draws nothing at all (:func:`validating`): nbgrader's Validator runs the notebook in memory and keeps
+only its verdict, so a picture drawn there is never seen, and drawing the chapter's five into an empty cache
+cost the student's first Validate ≈ 1.3 s on an idle machine (3 s on the test hub; benchmarks/bench_hub.py).
+For autograde, :func:`cached_png` keys each picture by what it shows (the figure's name, its parameters,
 arrays by content, and the language its words are in) and by the code and library versions that
 draw it, and renders it once per cache folder: every later student's kernel reads the bytes back.
 
@@ -25,7 +28,7 @@ import numpy as np
 
 from .language import resolve
 
-__all__ = ["GRADING_MODES", "under_grading", "cache_dir", "cache_key", "cached_png"]
+__all__ = ["GRADING_MODES", "under_grading", "validating", "cache_dir", "cache_key", "cached_png"]
 
 GRADING_MODES = ("autograde", "validate")  # the values nbgrader gives NBGRADER_EXECUTION
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -35,6 +38,11 @@ PACKAGE = pathlib.Path(__file__).resolve().parent
 def under_grading() -> bool:
     """True when nbgrader runs this kernel (autograde or validate), False for a student's own run."""
     return os.environ.get("NBGRADER_EXECUTION") in GRADING_MODES
+
+
+def validating() -> bool:
+    """True under nbgrader's Validate, whose outputs nobody sees (it keeps only which cells passed)."""
+    return os.environ.get("NBGRADER_EXECUTION") == "validate"
 
 
 def cache_dir() -> pathlib.Path:

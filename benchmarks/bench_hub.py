@@ -1,28 +1,32 @@
-"""The hub's sizing, measured: log-in to a ready JupyterLab, and the memory of a student's server and kernel.
+"""The hub's sizing, measured: log-in to a ready JupyterLab, Validate, and the memory of a student's server and kernel.
 
 Run (as root, like the hub tests): .venv/bin/python benchmarks/bench_hub.py [--students 3]
 
 Starts the hub the tests start (tests/support/hub_tools.py: one Unix user per hub user, the shared
 user environment hard-linked into a temporary folder) and, in Debian's Chromium, for each student
-in turn:
+in turn, as a student meets them first thing in the morning (the chapter fetched and solved the day before,
+their server stopped):
 
 * **log-in, server stopped**: the click on *Sign in* → JupyterLab drawn with its Nbgrader menu
-  (the hub starts the server in between: what a student meets first thing in the morning);
-* **log-in, server running**: the same in a fresh browser context (what they meet after that);
-* **Validate**, a whole submission (the correct answers typed into the fetched chapter): the click on
-  *Validate* in the Assignment List → the dialog with the verdict; the first of the session (the
-  server starts its grading template) and the next one, each once;
+  (the hub starts the server in between);
+* **Validate, first**, at once on that page: the Assignment List opened, the click on the fetched
+  chapter's *Validate* (a whole submission: the correct answers typed in) → the dialog with the verdict
+  (whatever the server still starts for it, the kernel template, is waited for); **Validate, again**: the
+  next press;
+* **log-in, server running**: the same log-in in a fresh browser context;
 * **memory** of their server, then of a kernel on it that has run every code cell of the released
   chapter (``notebooks/ch04_attention.ipynb``, as a student who has not written anything yet):
   resident (RSS) and proportional (PSS: shared pages split between the processes that map them,
   so the PSS of N students adds up to what they take together), read from
   ``/proc/<pid>/smaps_rollup`` of the user's processes.
 
-One run, on whatever else the machine is doing; prints the median and range of each figure.
+One run, on whatever else the machine is doing; prints the median and range of each figure. To compare two
+versions of the code, run this script from each checkout one after the other and say so (benchmarks/HISTORY.md).
 Nothing is kept: the hub, its users and folders are removed at the end.
 """
 import argparse
 import json
+import os
 import pathlib
 import re
 import statistics
@@ -36,10 +40,10 @@ import nbformat  # noqa: E402
 
 from coursekit.paths import ASSIGNMENT  # noqa: E402
 
-from support.hub_page import assignment_list_button, log_in, open_from_nbgrader_menu, type_code  # noqa: E402
-from support.mistakes import BY_NAME  # noqa: E402
+from support.hub_page import ANSWER, assignment_list_button, open_from_nbgrader_menu  # noqa: E402
+from support.mistakes import BY_NAME, submission  # noqa: E402
 from support.hub_tools import (as_user, course_hub, instructor_nbgrader, require_hub_machine, run_in_kernel,  # noqa: E402
-                               start_servers, user_token)
+                               user_token)
 from support.lab_page import VIEWPORT, chromium_browser  # noqa: E402
 
 NOTEBOOK = REPO / "notebooks" / "ch04_attention.ipynb"
@@ -52,10 +56,10 @@ print(json.dumps({"cells": len(json.loads(CELLS)), "errors": _errors}))
 """
 
 
-def log_in_seconds(browser, plan, user) -> float:
-    """Sign in → Lab shows its Nbgrader menu, in a new browser context; seconds."""
-    context = browser.new_context(viewport=VIEWPORT)
-    page = context.new_page()
+def log_in_seconds(browser, plan, user) -> tuple:
+    """Sign in → Lab shows its Nbgrader menu, in a new browser context: (seconds, the page, still open)."""
+    page = browser.new_context(viewport=VIEWPORT).new_page()
+    page.set_default_timeout(LAB_READY)
     page.goto(f"{plan.url}hub/login")
     page.fill("#username_input", user)
     page.fill("#password_input", plan.passwords[user])
@@ -63,15 +67,25 @@ def log_in_seconds(browser, plan, user) -> float:
     page.click("#login_submit")
     page.wait_for_url(re.compile(f"/user/{user}/lab"), timeout=LAB_READY)
     page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").wait_for(timeout=LAB_READY)
-    seconds = time.monotonic() - started
-    context.close()
-    return seconds
+    return time.monotonic() - started, page
 
 
-def validate_seconds(browser, plan, user) -> tuple:
-    """The correct answers typed into the fetched chapter; Validate pressed twice: (first, second) in seconds."""
-    type_code(plan, user, BY_NAME["ok_dot"].code)
-    page = log_in(browser, plan, user)
+def solved_the_day_before(plan, user) -> None:
+    """The chapter fetched (nbgrader, as the student) and solved: the correct code and every written answer, written
+    into their home as theirs, with their server stopped."""
+    done = as_user(plan, user, plan.python, "-m", "nbgrader", "fetch_assignment", ASSIGNMENT)
+    assert done.returncode == 0, f"{user} fetch: {done.stderr[-2000:]}"
+    path = pathlib.Path(plan.homes[user]) / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    nb = submission(nbformat.read(path, as_version=4), *BY_NAME["ok_dot"].code)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and cell.metadata.get("nbgrader", {}).get("solution"):
+            cell.source = ANSWER
+    nbformat.write(nb, path)
+    os.chown(path, _uid(user), _uid(user))
+
+
+def validate_seconds(page, user) -> tuple:
+    """On the page Lab just drew: the Assignment List, Validate pressed twice: (first, second) in seconds."""
     open_from_nbgrader_menu(page, "Assignment List")
     page.locator("#fetched_assignments_list .assignment-notebooks-link").click()  # shows the notebook's Validate
     seconds = []
@@ -86,7 +100,6 @@ def validate_seconds(browser, plan, user) -> tuple:
         assert "validation-success" in dialog.locator("#validation-message").get_attribute("class"), user
         dialog.get_by_role("button", name="Ok").click()
         dialog.wait_for(state="detached")
-    page.context.close()
     return tuple(seconds)
 
 
@@ -128,14 +141,16 @@ def measure(plan, browser) -> dict:
         done = instructor_nbgrader(plan, step, ASSIGNMENT)
         assert done.returncode == 0, done.stderr[-2000:]
     for student in plan.students:
-        rows["log-in, server stopped (s)"].append(log_in_seconds(browser, plan, student))
-        rows["log-in, server running (s)"].append(log_in_seconds(browser, plan, student))
-        start_servers(plan, [student])
-        done = as_user(plan, student, plan.python, "-m", "nbgrader", "fetch_assignment", ASSIGNMENT)
-        assert done.returncode == 0, f"{student} fetch: {done.stderr[-2000:]}"
-        first, again = validate_seconds(browser, plan, student)
+        solved_the_day_before(plan, student)
+        seconds, page = log_in_seconds(browser, plan, student)
+        rows["log-in, server stopped (s)"].append(seconds)
+        first, again = validate_seconds(page, student)
+        page.context.close()
         rows["Validate, first (s)"].append(first)
         rows["Validate, again (s)"].append(again)
+        seconds, page = log_in_seconds(browser, plan, student)
+        page.context.close()
+        rows["log-in, server running (s)"].append(seconds)
         server = memory_of(student)["server"]
         rows["server RSS (MB)"].append(server[0])
         rows["server PSS (MB)"].append(server[1])

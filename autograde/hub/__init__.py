@@ -5,7 +5,8 @@ import order: :mod:`hub.plan` (who and where, saved as JSON for the hub's config
 (one installer at a time for the user environment and the proxy), :mod:`hub.interpreter` (a base
 interpreter every user can run), :mod:`hub.userenv` (the Python every user's server runs),
 :mod:`hub.accounts` (Unix users or demo homes, per-user nbgrader config, the exchange, the instructor's
-course copy), :mod:`hub.auth` (the per-user password authenticator), :mod:`hub.launch` (start, wait,
+course copy), :mod:`hub.auth` (the per-user password authenticator), :mod:`hub.spawner` (JupyterHub's
+local-process spawners, each server seen up as soon as it listens), :mod:`hub.launch` (start, wait,
 stop), :mod:`hub.archive` (the instructor's course kept by ``make hub-remove``), :mod:`hub.jupyterhub_config`
 (read by JupyterHub itself). See docs/deploy-hub.md.
 

@@ -11,6 +11,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) 
 from hub import lti  # noqa: E402
 from hub import plan as hub_plan  # noqa: E402
 from hub.auth import CoursePasswordAuthenticator  # noqa: E402
+from hub.spawner import CourseLocalProcessSpawner, CourseSimpleSpawner  # noqa: E402
 
 plan = hub_plan.load()
 private = os.path.join(plan.state, "hub")
@@ -61,10 +62,11 @@ c.Spawner.environment = {
     "ATTN_EXCHANGE": plan.exchange, "ATTN_COURSE_ID": plan.course_id,
     "ATTN_HUB_STATE": plan.state}  # the launcher finds leftover processes by it
 
+# JupyterHub's local-process spawners, each server seen up as soon as it listens (hub/spawner.py)
 if plan.unix_users:
-    c.JupyterHub.spawner_class = "localprocess"  # each server runs as its user's Unix account
+    c.JupyterHub.spawner_class = CourseLocalProcessSpawner  # each server runs as its user's Unix account
 else:
-    c.JupyterHub.spawner_class = "simple"  # SimpleLocalProcessSpawner: one account, homes under state/
+    c.JupyterHub.spawner_class = CourseSimpleSpawner  # SimpleLocalProcessSpawner's: one account, homes under state/
     if os.geteuid() == 0:  # demo mode forced as root (tests): Jupyter refuses root unless told
         c.Spawner.args = ["--ServerApp.allow_root=True"]
     c.SimpleLocalProcessSpawner.home_dir_template = os.path.join(plan.state, "homes", "{username}")

@@ -7,7 +7,10 @@ student fetches it from the Assignment List, has code typed in (through their ow
 contents API: one correct, one with the classic missing-scale bug), validates and submits there;
 the instructor collects in the formgrader, grades (``make grade`` in a hub terminal), generates and releases
 feedback in the formgrader; each student fetches feedback and opens it, seeing their own score
-and the diagnosis. Screenshots and the hub's log land in ``artefacts/hub/``.
+and the diagnosis. The Assignment List speaks Chinese (nbgrader's English replaced by the course's Lab extension);
+the correct student leaves one written question unanswered, which Validate names as a reminder below its success,
+not as a failed cell; the feedback page shows the test cells' docstrings in Chinese. Screenshots and the hub's log
+land in ``artefacts/hub/``.
 
 Then, on the class the loop graded, the instructor's other documented commands (docs/deploy-hub.md), typed
 as written into a JupyterLab terminal of their own server (the terminals API and its websocket, their own
@@ -19,7 +22,8 @@ Then the grading service, which started paused so that the loop above grades by 
 subtraction (a row of the mistake table) and presses Submit: their Lab's notification must say their score, with the
 page already fetched; its button opens it (the failed hidden checks, the diagnosis naming ``student_softmax``, the
 written answers pending). The instructor marks and releases again: the same notification says the new score and the
-open tab shows it. One policy case (a deadline passed: the notice, then the feedback once the policy is put back);
+open tab shows it. The student then resubmits with that page open and the Assignment List in front: the new
+feedback replaces the page in its tab, with no click, and the list's new row offers "(view feedback)". One policy case (a deadline passed: the notice, then the feedback once the policy is put back);
 and JupyterHub runs the service as a managed one, which it starts again when it ends. Every other policy, a killed
 service, a second assignment and the English edition: tests/integration/test_service.py, test_any_assignment.py,
 tests/unit/test_service_scheduler.py and test_labextension.py.
@@ -33,15 +37,21 @@ import shutil
 
 import pytest
 
+from coursekit.cell_names import names_in
+from coursekit.paths import COURSE
 from coursekit.plugins.pending import PENDING
+from coursekit.plugins.validation import TEXT as VALIDATE_TEXT
 from coursekit.service import student_status
+from coursekit.settings import course_config
 from hub import launch
 from support.course_tools import ASSIGNMENT, POINTS, gradebook_scores, released
+from support.editions import cell_source, release
 from support.hub_page import (
     LONG,
     assignment_list_button,
     feedback_stamps,
     fresh_lab,
+    list_label,
     log_in,
     notification,
     notification_text,
@@ -64,13 +74,15 @@ from support.hub_tools import (
     start_over,
     student_submits,
 )
-from support.lab_page import validation_words
+from support.lab_page import extension_words, validation_words
 from support.mistakes import BY_NAME
 from support.service_tools import wait_for
 
 IMPLEMENTATIONS = {kind: BY_NAME[mistake].code for kind, mistake in CLASS.items()}
 # What TEST 4 prints for a student whose attention scores deviate (attnkit.diagnose via the master).
 DIAGNOSIS = "最先偏离参考实现的是 student_attention_scores"
+# The first test cell's one-line docstring as the Chinese edition releases it (its English in the master's metadata)
+DOCSTRING = cell_source(release("zh"), "test1").splitlines()[0].strip('"')
 WALKED = {}  # "graded": the loop below got through make grade, so the later tests have a graded class to work on
 
 
@@ -133,12 +145,15 @@ def formgrader_action(page, column, name):
 
 # ---------- a student's Assignment List ----------
 
+UNANSWERED = {"correct": "q_think4_split"}  # a written question left as released: Validate reminds, does not fail
+
+
 def fetch_solve_validate(page, plan, student, kind):
     """Fetch, have the code typed in, press Validate (not waiting: the other student's runs alongside)."""
     open_from_nbgrader_menu(page, "Assignment List")
-    assignment_list_button(page, "released", "fetch").click()
+    assignment_list_button(page, "released", "Fetch").click()
     assignment_list_button(page, "fetched", "Submit").wait_for()
-    type_code(plan, student, IMPLEMENTATIONS[kind])
+    type_code(plan, student, IMPLEMENTATIONS[kind], unanswered=[UNANSWERED[kind]] if kind in UNANSWERED else ())
     page.locator("#fetched_assignments_list .assignment-notebooks-link").click()
     assignment_list_button(page, "fetched", "Validate").click()
 
@@ -154,19 +169,38 @@ def verdict_then_submit(page, kind):
     assert not [english for english in (*validation_words("en").values(), '"""Check that') if english in shown], shown
     if kind != "correct":
         assert words["failed"] in shown and "TEST 1 · 任务 2：实现 student_attention_scores" in shown, shown
+    else:  # its one unanswered question is a reminder below the success, not a failed cell (#47, item 12)
+        reminder = dialog.locator(".attention-feedback-reminder").inner_text()
+        # as the student's Validate names it, with the chapter's plug-in (思考题 4)
+        question = names_in(release("zh"), ASSIGNMENT, course_config(COURSE), "zh")[UNANSWERED[kind]]
+        assert reminder.startswith(VALIDATE_TEXT["zh"]["unanswered"].format(n=1)) and question in reminder, reminder
     message = dialog.locator("#validation-message")
     verdict = message.get_attribute("class")
     dialog.get_by_role("button", name="Ok").click()
     assignment_list_button(page, "fetched", "Submit").click()
     page.locator("#submitted_assignments_list .list_item", has_text=ASSIGNMENT).first.wait_for()
+    if kind == "correct":
+        assignment_list_in_chinese(page, "student_assignment_list")
     return verdict
+
+
+def assignment_list_in_chinese(page, name):
+    """The Assignment List a student of the Chinese edition reads: nbgrader's words in Chinese, none of its English
+    left (#47, item 13); a screenshot."""
+    panel = page.locator("#nbgrader-assignment-list")
+    chinese = extension_words("zh", "assignmentList")
+    panel.get_by_text(chinese["released"]).wait_for()
+    shot(page, name)
+    shown = panel.inner_text()
+    assert [chinese[key] for key in ("released", "downloaded", "submitted") if chinese[key] not in shown] == []
+    assert [english for english in extension_words("en", "assignmentList").values() if english in shown] == [], shown
 
 
 def fetch_and_open_feedback(page, plan, student, kind):
     fresh_lab(page)  # not page.reload(): Lab would restore the tabs open before, in front
     open_from_nbgrader_menu(page, "Assignment List")
     assignment_list_button(page, "submitted", "Fetch Feedback").click()
-    page.locator("#submitted_assignments_list", has_text="(view feedback)").wait_for()
+    page.locator("#submitted_assignments_list", has_text=list_label("(view feedback)")).wait_for()
     shot(page, f"student_{kind.replace(' ', '_')}_feedback_fetched")
     (stamp,) = feedback_stamps(plan, student)
     return open_feedback(page, stamp, f"student_{kind.replace(' ', '_')}_feedback")
@@ -211,6 +245,8 @@ def test_does_the_course_loop_work_for_an_instructor_and_two_students(hub, sessi
         assert shown, f"{student}'s feedback page has no score line"
         assert float(shown.group(1)) == pytest.approx(gradebook_scores(hub.course_dir(), student)["total"])
         assert f"思考题 1：{PENDING}" in text  # nobody has marked the written answers yet: pending, not 0
+        # each test cell's docstring in the edition's language, in the notebook and so on the page (#47, item 13)
+        assert "Check that" not in text and DOCSTRING in text
         if kind == "correct":
             assert float(shown.group(1)) == sum(POINTS.values()) and DIAGNOSIS not in text
         else:
@@ -382,6 +418,35 @@ def test_does_the_instructors_release_after_marking_reach_the_student_with_the_m
                                   shows=f"目前得分 {new:g} / {before.max_score:g} 分")
     assert PENDING not in text.split("思考题 1")[0]
     assert page.locator(".jp-HTMLViewer").count() == viewers
+
+
+def _feedback_tabs(page):
+    """The tabs of Lab's main area named as the chapter's feedback page."""
+    return page.locator(".lm-DockPanel-tabBar .lm-TabBar-tabLabel", has_text=re.compile(rf"^{ASSIGNMENT}\.html$"))
+
+
+def test_does_a_resubmissions_feedback_replace_the_open_tab_and_reach_the_assignment_list(course_hub_plan, student):
+    """The student resubmits (the correct code now) with the last feedback open in a tab and the Assignment List in
+    front. When the new feedback arrives, with no click, the open tab shows the new score, still one tab of that
+    name, and the list's new row offers "(view feedback)"; the notification's button then reuses that tab (#47,
+    items 10 and 11: the tab kept 9.25 / 20 after the notification said 12 / 20, and a second tab opened)."""
+    plan, (name, page) = course_hub_plan, student
+    if _feedback_tabs(page).count() == 0:  # alone, without the tests above: the last feedback opened from the list
+        open_from_nbgrader_menu(page, "Assignment List")
+        open_feedback(page, newest_submission(plan, name)[0], "service_resubmit_before")
+    type_code(plan, name, IMPLEMENTATIONS["correct"], over=released(plan.course_dir()))
+    stamp = _submit_in_lab(plan, name, page)
+    toast = notification(page, READY, FEEDBACK_WAIT)
+    score, max_score, _ = _ready(toast)
+    row = page.locator("#submitted_assignments_list .nested_list_item", has_text=stamp)
+    row.get_by_text(list_label("(view feedback)")).wait_for()  # listed again by itself: no Fetch Feedback pressed
+    shot(page, "service_resubmitted_list")
+    assert _feedback_tabs(page).count() == 1
+    viewer = page.frame_locator(".jp-HTMLViewer iframe").last.locator("body")
+    viewer.get_by_text(f"目前得分 {score:g} / {max_score:g} 分").first.wait_for(state="attached")
+    text = open_from_notification(toast, page, "service_resubmitted_feedback",
+                                  shows=f"目前得分 {score:g} / {max_score:g} 分")
+    assert _feedback_tabs(page).count() == 1 and page.locator(".jp-HTMLViewer").count() == 1, text[:500]
 
 
 def test_is_the_student_told_why_automatic_feedback_will_not_come(course_hub_plan, student):

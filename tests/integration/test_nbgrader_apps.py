@@ -33,6 +33,9 @@ _ANY_KERNEL = ("every grading kernel is the course's Python cell runner, whateve
 _OWNER = ("the course's collect refuses a folder whose owner is not the student it names (nbgrader's warns and collects "
           "it) and accepts without a word one the collecting user owns (a course on one Unix account, as every folder "
           "of this test is): no warning")
+_REMINDER = ("the students' Validate reminds them of a written answer left as released instead of counting it as a failed "
+             "cell, so this unchanged notebook fails on its 2 code cells, not 3 (the only program that folds it so is the "
+             "students' own server; nbgrader validate in a terminal prints nbgrader's own count)")
 _MODES = ("the course's collect gives submitted/ the instructor's own modes (umask; group-shared: g+rw and setgid); "
           "nbgrader's copies the 777 its submit gives each inbound/ folder")
 DELIBERATE = {
@@ -44,6 +47,7 @@ DELIBERATE = {
     ("test_nbgrader_autograde", "test_update_newer_single_notebook"): _ADD_MISSING,
     ("test_nbgrader_autograde", "test_missing_source_kernelspec"): _ANY_KERNEL,
     ("test_nbgrader_autograde", "test_incorrect_source_kernelspec"): _ANY_KERNEL,
+    ("test_nbgrader_validate", "test_validate_unchanged"): _REMINDER,
 }
 EVERYTHING = os.environ.get("ATTN_NBGRADER_APPS") == "all"
 

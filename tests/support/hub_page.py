@@ -12,6 +12,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from coursekit.paths import ASSIGNMENT
 from support import lab_page
+from support.editions import ASSIGNMENTS
 from support.hub_tools import ARTEFACTS, server_api, user_token
 from support.mistakes import submission
 
@@ -51,13 +52,22 @@ def open_from_nbgrader_menu(page, item):
     page.locator(SHOWN_BY[item]).first.wait_for(state="visible")
 
 
-def _labelled(label):
-    return re.compile(f"^{re.escape(label)}$", re.I)  # the page capitalises "fetch" with CSS
+def list_label(label, lang="zh"):
+    """nbgrader's English ``label`` in its Assignment List ("Fetch", "(view feedback)" …) as the course's Lab
+    extension says it to a student of the ``lang`` edition (texts.ts)."""
+    english = lab_page.extension_words("en", "assignmentList")
+    key = next(key for key, words in english.items() if words == label)
+    return lab_page.extension_words(lang, "assignmentList")[key]
 
 
-def assignment_list_button(page, section, label):
-    """The button labelled ``label`` in the Assignment List's released / fetched / submitted section."""
-    return page.locator(f"#{section}_assignments_list").get_by_role("button", name=_labelled(label))
+def _labelled(label, lang="zh"):
+    return re.compile(f"^{re.escape(list_label(label, lang))}$", re.I)  # the page capitalises "fetch" with CSS
+
+
+def assignment_list_button(page, section, label, lang="zh"):
+    """The button nbgrader labels ``label`` in the Assignment List's released / fetched / submitted section, as a
+    student of the ``lang`` edition reads it."""
+    return page.locator(f"#{section}_assignments_list").get_by_role("button", name=_labelled(label, lang))
 
 
 def fresh_lab(page):
@@ -70,17 +80,19 @@ def fresh_lab(page):
 
 
 def visible_button(page, section, assignment, label, attempts=4):
-    """``assignment``'s button ``label`` in the Assignment List in front (``:visible``: a panel Lab restored behind
-    it may hold the same ids); Lab reloaded and the list opened again until the row is there (seen on a busy
-    machine: the row in the page but not shown). Each miss leaves a screenshot, the last one the page's HTML."""
+    """``assignment``'s button nbgrader labels ``label`` in the Assignment List in front (``:visible``: a panel Lab
+    restored behind it may hold the same ids), as a student of that assignment's edition reads it; Lab reloaded and
+    the list opened again until the row is there (seen on a busy machine: the row in the page but not shown). Each
+    miss leaves a screenshot, the last one the page's HTML."""
     row = page.locator(f"#{section}_assignments_list:visible > .list_item", has_text=assignment)
-    button = row.get_by_role("button", name=_labelled(label))
+    lang = next((lang for lang, edition in ASSIGNMENTS.items() if edition == assignment), "zh")
+    button = row.get_by_role("button", name=_labelled(label, lang))
     for attempt in range(attempts):
         try:
             button.wait_for(state="visible", timeout=10_000)
             return button
         except PlaywrightTimeout:
-            shot(page, f"no_{label.lower()}_button_for_{assignment}_{attempt}")
+            shot(page, f"no_{label.lower().replace(' ', '_')}_button_for_{assignment}_{attempt}")
             if attempt == attempts - 1:
                 (ARTEFACTS / f"no_{label.lower()}_button_for_{assignment}.html").write_text(page.content())
                 raise
@@ -94,18 +106,19 @@ def assignment_row(page, section, assignment):
     return page.locator(f"#{section}_assignments_list > .list_item", has_text=assignment)
 
 
-def type_code(plan, student, implementations, over=None, assignment=ASSIGNMENT):
+def type_code(plan, student, implementations, over=None, assignment=ASSIGNMENT, unanswered=()):
     """What the student types, saved through their own server's contents API (their token): the three
     functions ``implementations`` names (mistake-table keys) and a line in every written answer (in the
-    notebook's language), into the fetched notebook of ``assignment`` as it is, or ``over`` it (the release:
-    code already typed is replaced)."""
+    notebook's language) but those whose grade ids ``unanswered`` names, into the fetched notebook of
+    ``assignment`` as it is, or ``over`` it (the release: code already typed is replaced)."""
     token, notebook = user_token(plan, student), f"{assignment}/{assignment}.ipynb"
     status, model = server_api(plan, student, f"contents/{notebook}", token)
     assert status == 200, f"{student}'s fetched notebook: HTTP {status}"
     nb = submission(over or nbformat.from_dict(model["content"]), *implementations)
     answer = ANSWERS[nb.metadata.get("edition", {}).get("language", "zh")]
     for cell in nb.cells:
-        if cell.cell_type == "markdown" and cell.metadata.get("nbgrader", {}).get("solution"):
+        grading = cell.metadata.get("nbgrader", {})
+        if cell.cell_type == "markdown" and grading.get("solution") and grading.get("grade_id") not in unanswered:
             cell.source = answer
     status, _ = server_api(plan, student, f"contents/{notebook}", token, "PUT",
                            {"type": "notebook", "format": "json", "content": nb})
@@ -134,7 +147,7 @@ def open_feedback(page, stamp, name, shows="目前得分"):
     student does: the course's Lab extension opens the page in Lab's HTML viewer, untrusted (a tab
     already open on it is read from disk again). Its visible text, once it shows ``shows`` (the score line)."""
     row = page.locator("#submitted_assignments_list .nested_list_item", has_text=stamp)  # one submission's row
-    row.get_by_text("(view feedback)").click()
+    row.get_by_text(list_label("(view feedback)")).click()
     return _shown_page(page, name, shows)
 
 

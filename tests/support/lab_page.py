@@ -217,16 +217,23 @@ def explorer_latencies(page, root: str, moves: int = 10) -> dict:
     return timed_moves(page, head_dim, buttons, seq_len, moves)
 
 
-def validation_words(lang: str) -> dict:
-    """The words the course's Lab extension frames nbgrader's Validate dialog with in ``lang`` (its one table,
-    ``texts.ts``: nbgrader's own English for the English edition, NBGRADER_WORDS)."""
+def extension_words(lang: str, table: str = "validation") -> dict:
+    """The words the course's Lab extension says nbgrader's English in, in ``lang`` (its one table, ``texts.ts``):
+    ``table`` "validation" for the Validate dialog (NBGRADER_WORDS), "assignmentList" for the Assignment List
+    (NBGRADER_LIST_WORDS); nbgrader's own English for the English edition."""
     import pathlib
     import re
 
     texts = (pathlib.Path(__file__).resolve().parents[2] / "autograde" / "coursekit" / "labextension" / "src"
              / "texts.ts").read_text(encoding="utf-8")
+    english = {"validation": "NBGRADER_WORDS", "assignmentList": "NBGRADER_LIST_WORDS"}[table]
     if lang == "en":
-        block = texts.split("export const NBGRADER_WORDS = {")[1].split("}")[0]
+        block = texts.split(f"export const {english} = {{")[1].split("}")[0]
     else:
-        block = texts.split(f"  {lang}: {{")[1].split("validation: {")[1].split("}")[0]
+        block = texts.split(f"  {lang}: {{")[1].split(f"{table}: {{")[1].split("}")[0]
     return dict(re.findall(r"(\w+): '([^']*)'", block))
+
+
+def validation_words(lang: str) -> dict:
+    """The words of Validate's dialog in ``lang`` (:func:`extension_words`)."""
+    return extension_words(lang, "validation")

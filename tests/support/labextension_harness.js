@@ -15,7 +15,9 @@
 // requests it sent to its server (`requests`), both in the order made (`timeline`), what it left in
 // localStorage (`memory`), and the console's warnings and errors. With `validate` ({url, body, answer}), the
 // request nbgrader's Validate sends is made through Lab's ServerConnection as nbgrader makes it (after the
-// plugins), and what came back to the caller is printed too (`validated`).
+// plugins), and what came back to the caller is printed too (`validated`); with `nbgraderFetch`, nbgrader's
+// Fetch of an assignment likewise. The documents of `open` are tabs of Lab's main area (a revert, a close and the
+// refresh button of an open Assignment List, `listOpen`, are noted in `asked`).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -24,7 +26,9 @@ const vm = require('vm');
 const [folder, scenarioJson] = process.argv.slice(-2);
 // { executed: [...], open: [paths], versions: {"@jupyterlab/docmanager": "4.6.6", ...}, events: [...],
 //   statuses: [...] (the server's answer when Lab opens), listing: {...} (nbgrader's answer to Fetch Feedback),
-//   memory: {...} (localStorage when Lab opens), closed: bool (the student closed the notifications), click: bool }
+//   memory: {...} (localStorage when Lab opens), closed: bool (the student closed the notifications), click: bool,
+//   language: the student's language the server answers, listOpen: bool (nbgrader's Assignment List is open),
+//   current: the path of the tab in front }
 const scenario = Object.assign({ executed: [], open: [], events: [], statuses: [], memory: {} }, JSON.parse(scenarioJson));
 const built = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8'));
 const BASE = `http://lab.test/lab/extensions/${built.name}/`; // where Lab serves the folder
@@ -51,10 +55,15 @@ const localStorage = {
 };
 const page = { console: console_, setTimeout, clearTimeout, Promise, URL, localStorage };
 page.window = page.self = page;
+// nbgrader's Assignment List, when open, is only its refresh button here (its words are said in Chromium: test_hub.py)
+const refreshButton = { click: () => asked.push({ refresh: 'assignment list' }) };
 page.document = {
   currentScript: null,
   createElement: scriptElement,
   getElementsByTagName: () => [],
+  getElementById: () => null,
+  querySelector: selector =>
+    (scenario.listOpen && selector === '#nbgrader-assignment-list #refresh_assignments_list' ? refreshButton : null),
   head: { appendChild: script => setTimeout(() => runScript(script), 0) }
 };
 vm.createContext(page);
@@ -83,8 +92,9 @@ const ServerConnection = {
     const path = url.slice(settings.baseUrl.length);
     requests.push({ path, method: init.method, body: init.body === undefined ? null : JSON.parse(init.body) });
     timeline.push(`request ${path}`);
-    const answer = path === 'attention-feedback/status' ? { statuses: scenario.statuses }
-      : path.startsWith('assignments/validate') ? scenario.validate.answer : scenario.listing;
+    const answer = path === 'attention-feedback/status' ? { statuses: scenario.statuses, language: scenario.language }
+      : path.startsWith('assignments/validate') ? scenario.validate.answer
+      : path === 'assignments/fetch' ? { success: true } : scenario.listing;
     return new Response(JSON.stringify(answer ?? {}), { status: 200 });
   }
 };
@@ -111,6 +121,9 @@ const app = {
       if (id === 'apputils:notify') {
         return `n${++notifications}`;
       }
+      if (id === 'docmanager:open') { // Lab opens a tab on the path unless one is open, and shows it
+        return tabs.find(tab => tab.context.path === args.path) ?? openTab(args.path);
+      }
       return id === 'apputils:update-notification' ? !scenario.closed : undefined; // closed: Lab no longer has it
     }
   },
@@ -127,14 +140,28 @@ const app = {
     } }
   }
 };
-// Lab's document manager: a document open on a path of scenario.open can be reverted (read from disk again).
+// The tabs of Lab's main area: a document open on each path of scenario.open, which can be reverted (read from disk
+// again) or closed.
+const tabs = [];
+function openTab(docPath) {
+  const tab = {
+    id: `tab${tabs.length + 1}`,
+    context: { path: docPath, revert: async () => { asked.push({ revert: docPath }); } },
+    close: () => { asked.push({ close: docPath }); tabs.splice(tabs.indexOf(tab), 1); }
+  };
+  tabs.push(tab);
+  return tab;
+}
+scenario.open.forEach(openTab);
+app.shell = {
+  widgets: area => (area === 'main' ? tabs : [])[Symbol.iterator](),
+  get currentWidget() { return tabs.find(tab => tab.context.path === scenario.current) ?? null; } // the tab in front
+};
+// Lab's document manager: finds the document open on a path.
 const documents = {
   findWidget: (docPath, widgetName) => {
     asked.push({ find: docPath, widget: widgetName });
-    if (!scenario.open.includes(docPath)) {
-      return undefined;
-    }
-    return { context: { revert: async () => { asked.push({ revert: docPath }); } } };
+    return tabs.find(tab => tab.context.path === docPath);
   }
 };
 const services = new Map([[IDocumentManager, documents]]);
@@ -173,6 +200,10 @@ function activate(plugin) {
     await app.commands.execute(button.commandId, button.args)
       .catch(error => console_.error(`Failed to executed '${button.commandId}': ${error}`));
   }
+  if (scenario.nbgraderFetch) {  // the Assignment List's Fetch, as nbgrader sends it
+    const body = JSON.stringify({ course_id: 'c1', assignment_id: scenario.nbgraderFetch });
+    await ServerConnection.makeRequest(BASE_URL + 'assignments/fetch', { method: 'POST', body }, app.serviceManager.serverSettings);
+  }
   let validated = null;
   if (scenario.validate) {  // as nbgrader's code calls it: the shared object's makeRequest, looked up now
     const { url, body } = scenario.validate;
@@ -183,7 +214,7 @@ function activate(plugin) {
   const requires = plugins.map(plugin => (plugin.requires || []).map(token => token.name));
   const left = Object.fromEntries(memory);
   console.log(JSON.stringify({ ids: plugins.map(plugin => plugin.id), requires, asked, requests, timeline, memory: left,
-                               logged, validated }));
+                               logged, validated, tabs: tabs.map(tab => tab.context.path) }));
 })().catch(error => {
   console.error(error);
   process.exit(1);

@@ -115,7 +115,7 @@ def test_is_each_test_cell_shaped_for_partial_credit(test):
     its own and grades the cell before it runs: nothing of it is in the notebook)?"""
     source = _cells(nbformat.read(MASTER, as_version=4))[test.grade_id].source
     args = ", ".join(test.roles)
-    assert source.startswith('"""Check that ')
+    assert source.startswith('"""检查 ')  # the master is the Chinese edition; its English: test_editions.py
     assert "HIDDEN TESTS" not in source and "grader" not in source.replace("the grader", "")
     assert f"_score = gradecell.run({test.number}, {args})" in source
     assert source.splitlines()[-1] == "_score"

@@ -106,6 +106,23 @@ def test_does_a_change_to_code_or_to_a_test_reach_both_editions():
     assert edition.problems(nb, "en") == []  # nothing to translate again
 
 
+TEST_CELLS = ("test1", "test2", "test3", "test4")
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_does_each_test_cells_docstring_speak_its_editions_language_and_nothing_else_differ(lang):
+    """Each test cell of the committed release opens with a one-line docstring in the edition's language (the
+    Chinese one once read "Check that …" in the notebook and its feedback); below it, the same code in both
+    editions, and the master's cell as released?"""
+    for cell_id in TEST_CELLS:
+        first, *code = cell_source(release(lang), cell_id).split("\n")
+        assert first.startswith('"""') and first.endswith('"""') and len(first) > 6, first
+        assert bool(edition.CJK.search(first)) == (lang == "zh") and first.startswith('"""检查 ' if lang == "zh"
+                                                                                      else '"""Check that ')
+        assert code == cell_source(release("zh"), cell_id).split("\n")[1:]
+        assert cell_source(release(lang), cell_id) == cell_source(master(lang), cell_id)
+
+
 def test_does_the_english_setup_cell_choose_english_once():
     """The English set-up cell calls use_language("en") right after importing attnkit; the Chinese one does not?"""
     lines = cell_source(master("en"), "setup").splitlines()

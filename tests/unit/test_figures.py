@@ -64,6 +64,17 @@ def test_under_grading_a_png_drawn_once(grading, shown, monkeypatch):
     assert shown[1].data == first
 
 
+def test_under_validate_is_nothing_drawn_shown_or_cached(monkeypatch, tmp_path, shown):
+    """Validate keeps no output: no figure, no PNG shown, no cache entry, the explorer no image (the first Validate
+    of a student's session drew five into an empty cache)?"""
+    monkeypatch.setenv("NBGRADER_EXECUTION", "validate")
+    monkeypatch.setenv("ATTNKIT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(plotting, "pipeline", lambda **_: pytest.fail("drew under Validate"))
+    assert figures.pipeline(SCORES, MASK) is None and figures.head_grid(np.stack([np.eye(3)] * 2)) is None
+    assert figures.sharpness_explorer() is None
+    assert shown == [] and plt.get_fignums() == [] and not (tmp_path / "cache").exists()
+
+
 def test_under_grading_the_english_edition_gets_its_own_picture(grading, shown):
     """The English edition's PNG is drawn in English, not read from the Chinese one's cache?"""
     figures.pipeline(SCORES, MASK)

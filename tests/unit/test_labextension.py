@@ -1,7 +1,10 @@
 """Does the students' Lab extension (autograde/coursekit/labextension) open a fetched feedback page, as
 it is on disk now, when nbgrader's "(view feedback)" moves the file browser there, and nothing else; does
 it tell the student, in their language, that their feedback is out (fetched first, one click opens it) or
-why it will not come; does Lab find it; does the wheel ship exactly what the build wrote?
+why it will not come; when it is out, does a tab open on that assignment's feedback show the new page (read
+again, or replaced in place) and does nbgrader's Assignment List list again; does it ask the student's language
+again after nbgrader's Fetch; does nbgrader still write the words it translates; does Lab find it; does the wheel
+ship exactly what the build wrote?
 
 The extension is TypeScript (``src/``) built by JupyterLab's builder into the committed
 ``attention-feedback/`` (``make labextension``). Here Node loads that build as Lab's page does
@@ -160,17 +163,72 @@ def test_after_submit_is_the_student_told_grading_then_the_score_with_the_page_f
 
 
 def test_does_one_click_open_the_fetched_page_as_view_feedback_does_never_stale():
-    """The button opens the fetched folder's page in the HTML viewer, a tab already open on it read again
-    first (the same code as "(view feedback)"), with no second fetch."""
+    """The page already open when its feedback arrives is read again before the student is told; the button opens
+    the fetched folder's page in the HTML viewer, the open tab read again first (the same code as "(view feedback)"),
+    with no second fetch, and leaves one tab on it."""
     shown = _run(events=[_event(RELEASED)], listing=LISTING, click=True, open_pages=[PAGE])
     assert _lab_steps(shown) == [
+        {"list": FOLDER, "content": True},
+        {"revert": PAGE},
         {"execute": OPEN, "args": {"course_id": COURSE_ID, "assignment": A, "timestamp": STAMP}},
         {"list": FOLDER, "content": True},
         {"find": PAGE, "widget": None},
         {"revert": PAGE},
         {"execute": "docmanager:open", "args": {"path": PAGE, "factory": "HTML Viewer"}},
     ]
+    assert shown["requests"] == [ASK, FETCH] and shown["tabs"] == [PAGE]
+
+
+OLDER = "2026-12-01 09:00:00.000000 UTC"
+OLDER_PAGE = f"{A}/feedback/{OLDER}/ch04_attention.html"
+OTHER_PAGE = f"ch04_attention_en/feedback/{OLDER}/ch04_attention.html"  # another assignment's, same page name
+
+
+@pytest.mark.parametrize("in_front", [False, True], ids=["behind", "in-front"])
+def test_is_a_tab_on_an_older_submissions_feedback_replaced_in_place_and_reused_by_the_button(in_front):
+    """A resubmission's feedback arrives with the first one's page open (it showed 9.25 / 20 after the notification
+    said 12 / 20): before the student is told, the new page opens beside it (in front only if the old one was) and
+    the old tab closes; the button then reuses that tab, never a second one of the same name; another assignment's
+    tab stays."""
+    shown = _run(events=[_event(RELEASED)], listing=LISTING, click=True, open_pages=[OLDER_PAGE, OTHER_PAGE],
+                 current=OLDER_PAGE if in_front else None)
+    steps = [step for step in _lab_steps(shown) if "close" in step or step.get("execute") == "docmanager:open"]
+    assert steps[:2] == [
+        {"execute": "docmanager:open", "args": {"path": PAGE, "factory": "HTML Viewer",
+                                                "options": {"ref": "tab1", "mode": "tab-after",
+                                                                            "activate": in_front}}},
+        {"close": OLDER_PAGE}]
+    told = next(k for k, step in enumerate(shown["asked"]) if step.get("execute") == "apputils:notify")
+    assert shown["asked"].index({"close": OLDER_PAGE}) < told
+    assert sorted(shown["tabs"]) == sorted([PAGE, OTHER_PAGE])
+
+
+def test_is_a_newer_submissions_tab_left_alone_by_an_older_ones_release():
+    """An older submission's feedback released (marked since) while the newest one's page is open: nothing closed."""
+    older = ss.released(A, OLDER, score=3.0, max_score=20.0, now=2.0)
+    listing = {"success": True, "value": [{"assignment_id": A, "status": "submitted", "submissions": [
+        {"timestamp": OLDER, "local_feedback_path": f"{A}/feedback/{OLDER}"}]}]}
+    shown = _run(events=[_event(older)], listing=listing, open_pages=[PAGE])
+    assert not [step for step in shown["asked"] if "close" in step or "revert" in step] and shown["tabs"] == [PAGE]
+
+
+@pytest.mark.parametrize("list_open", [True, False], ids=["list-open", "list-closed"])
+def test_does_the_assignment_list_list_again_when_feedback_arrives(list_open):
+    """Feedback fetched by the extension, not by the list's button: nbgrader's own refresh is pressed (when its list
+    is open), after the fetch and before the student is told, so the row offers "(view feedback)"."""
+    shown = _run(events=[_event(RELEASED)], listing=LISTING, listOpen=list_open)
+    refreshed = [k for k, step in enumerate(shown["asked"]) if "refresh" in step]
+    told = next(k for k, step in enumerate(shown["asked"]) if step.get("execute") == "apputils:notify")
+    assert refreshed == ([told - 1] if list_open else [])
     assert shown["requests"] == [ASK, FETCH]
+
+
+def test_is_the_students_language_asked_again_after_nbgraders_fetch_only():
+    """The list's language is the server's answer when Lab opens; nbgrader's Fetch (a new edition in the student's
+    folder) has it asked once more, and nothing else does."""
+    shown = _run(nbgraderFetch=A, language="en")
+    nb_fetch = {"path": "assignments/fetch", "method": "POST", "body": {"course_id": COURSE_ID, "assignment_id": A}}
+    assert shown["requests"] == [ASK, nb_fetch, ASK] and shown["logged"] == {"warn": [], "error": []}
 
 
 def test_does_a_click_whose_fetch_found_nothing_fetch_again_and_say_why_it_cannot_open():
@@ -294,10 +352,11 @@ def test_does_nbgraders_validate_get_its_answer_unchanged_and_the_notebook_asked
     assert asked == ([] if looked_up is None else [{"list": looked_up, "content": True}])
 
 
-def test_does_nbgraders_build_still_word_its_validate_dialog_as_the_extension_expects():
-    """Every sentence texts.ts says in the notebook's language (NBGRADER_WORDS) is in nbgrader's installed Lab
-    extension, which still asks makeRequest for assignments/validate and builds #validation-message: an nbgrader that
-    words it otherwise makes this test fail, not the dialog silently English?"""
+def test_does_nbgraders_build_still_word_its_validate_dialog_and_assignment_list_as_the_extension_expects():
+    """Every sentence texts.ts says in the notebook's or the student's language (NBGRADER_WORDS, NBGRADER_LIST_WORDS)
+    is in nbgrader's installed Lab extension, which still asks makeRequest for assignments/validate, builds
+    #validation-message and gives its list's panel and refresh button the ids the extension finds them by: an
+    nbgrader that words it otherwise makes this test fail, not the dialog or the list silently English?"""
     import nbgrader
 
     folder = pathlib.Path(nbgrader.__file__).parent
@@ -306,6 +365,10 @@ def test_does_nbgraders_build_still_word_its_validate_dialog_as_the_extension_ex
     texts = (EXTENSIONS / "src" / "texts.ts").read_text(encoding="utf-8")
     words = re.findall(r"^  \w+: '([^']+)'", texts.split("export const NBGRADER_WORDS")[1].split("} as const")[0], re.M)
     assert len(words) == 7 and [w for w in words if w not in built] == []
+    listed = re.findall(r"^  \w+: '([^']+)'", texts.split("export const NBGRADER_LIST_WORDS")[1].split("} as const")[0],
+                        re.M)
+    assert len(listed) == 20 and [w for w in listed if w not in built] == []
+    assert 'id="refresh_assignments_list"' in built and "nbgrader-assignment-list" in built
     assert built.count('"assignments/validate"') == 2 and "ServerConnection.makeRequest" in built
     assert 'id="validation-message"' in built or '.id="validation-message"' in built
 

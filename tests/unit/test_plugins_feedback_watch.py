@@ -8,6 +8,7 @@ watches the same in a student's server on the hub, in Chromium.
 """
 import asyncio
 import json
+import os
 
 import pytest
 from jupyter_events import EventLogger
@@ -24,7 +25,8 @@ class Student:
 
     def __init__(self, tmp_path):
         self.cache, self.exchange, self.n = tmp_path / "cache", tmp_path / "exchange", 0
-        self.watch = fw.FeedbackWatch(self.exchange, self.cache, COURSE_ID)
+        self.home = tmp_path / "home"
+        self.watch = fw.FeedbackWatch(self.exchange, self.cache, COURSE_ID, self.home)
 
     def submit(self, assignment=A, language=None, secret_written=True) -> tuple:
         """A submission in the cache (its notebook of ``language``'s edition); (timestamp, secret)."""
@@ -91,6 +93,26 @@ def test_does_the_lab_get_the_newest_submission_per_assignment_with_course_and_l
     me.watch.look()
     found = {s["assignment"]: (s["timestamp"], s["course_id"], s["language"]) for s in me.watch.newest()}
     assert found == {A: (newer, COURSE_ID, "en"), "ch05": (other, COURSE_ID, "zh")}
+
+
+def test_is_the_students_language_the_edition_they_fetched_last(tmp_path):
+    """The Assignment List's language: the course's own before any fetch (a folder that is no released assignment
+    does not count), then the edition of the released assignment whose fetched folder changed last?"""
+    me = Student(tmp_path)
+    assert me.watch.language() == "zh"  # no exchange yet
+    for assignment in ("ch04_attention", "ch04_attention_en"):
+        (me.exchange / COURSE_ID / "outbound" / assignment).mkdir(parents=True)
+    (me.home / "notes").mkdir(parents=True)
+    assert me.watch.language() == "zh"
+    english = me.home / "ch04_attention_en"
+    english.mkdir()
+    (english / "ch04_attention_en.ipynb").write_text(json.dumps({"cells": [], "metadata": {"edition": {"language": "en"}}}))
+    assert me.watch.language() == "en"
+    chinese = me.home / "ch04_attention"
+    chinese.mkdir()
+    (chinese / "ch04_attention.ipynb").write_text(json.dumps({"cells": [], "metadata": {}}))
+    os.utime(chinese, (english.stat().st_mtime + 1,) * 2)
+    assert me.watch.language() == "zh"
 
 
 def test_is_grading_said_only_for_what_the_service_announced_it_grades(tmp_path):

@@ -1,4 +1,4 @@
-"""Does validate fold unanswered written answers into one entry naming them, in the notebook's language
+"""Does validate remind the student of the unanswered written answers by name, not as a failed cell, in the notebook's language
 (coursekit/plugins/validation.py)?
 
 Synthetic notebooks and the results nbgrader's Validator returns for them; the real ``nbgrader validate``
@@ -58,23 +58,25 @@ def _nbgraders(nb, failing_tests=()):
     return {"failed": entries}
 
 
-def test_are_unanswered_answers_one_entry_naming_them_with_the_code_passing():
-    """Two unanswered of three: one entry, both names, not the answered one, and '2 个评分单元格全部通过'?"""
+def test_are_unanswered_answers_a_reminder_naming_them_not_a_failed_cell():
+    """Two unanswered of three, the code passing: no failed entry at all (nbgrader's success), and a reminder naming
+    both, not the answered one, saying it does not change the code's result?"""
     nb = _class(answered=(2,))
     folded = validation._fold(_nbgraders(nb), nb)
-    [entry] = folded["failed"]
-    assert entry["source"] == "2 道书面题还没有作答"
-    assert "  · 思考题 1\n  · 思考题 3\n" in entry["raw_error"] and "思考题 2" not in entry["raw_error"]
-    assert entry["raw_error"].endswith("代码：2 个评分单元格全部通过。") and entry["error"] == entry["raw_error"]
-    assert NO_RESPONSE not in str(folded)
+    assert "failed" not in folded and folded["language"] == "zh"
+    assert folded["unanswered"]["names"] == ["思考题 1", "思考题 3"]
+    text = folded["unanswered"]["text"]
+    assert text.startswith("提醒：还有 2 道书面题没有作答：\n  · 思考题 1\n  · 思考题 3\n") and "思考题 2" not in text
+    assert "不影响上面代码检查的结果" in text and NO_RESPONSE not in str(folded)
 
 
-def test_does_a_failing_test_cell_keep_its_own_entry_and_get_named_in_the_verdict():
+def test_does_a_failing_test_cell_stay_the_only_failed_entry_beside_the_reminder():
+    """A failing test cell and three unanswered answers: nbgrader's entry for the cell, named, is all that failed?"""
     nb = _class()
     folded = validation._fold(_nbgraders(nb, failing_tests=("test4_end_to_end",)), nb)
-    kept, entry = folded["failed"]
-    assert kept["source"] == "run(4)" and kept["raw_error"] == "Partial credit"
-    assert entry["raw_error"].endswith("代码：1 个评分单元格没有全部通过（见上面各自的条目）：\n  · 端到端评分：TEST 4")
+    [kept] = folded["failed"]
+    assert kept["source"] == "run(4)" and kept["raw_error"] == "Partial credit" and kept["name"] == "端到端评分：TEST 4"
+    assert folded["unanswered"]["names"] == ["思考题 1", "思考题 2", "思考题 3"]
 
 
 def test_are_results_without_unanswered_answers_nbgraders_entries_named():
@@ -105,13 +107,12 @@ def test_does_the_english_edition_read_english_only():
     nb = _english_class(answered=(2,))
     results = {"failed": [{"source": "run(4)", "error": PARTIAL, "raw_error": PARTIAL}]
                + [{"source": STUBS["en"]["text"], "error": NO_RESPONSE, "raw_error": NO_RESPONSE}] * 2}
-    kept, entry = validation._fold(results, nb)["failed"]
-    assert kept == {"source": "run(4)", "name": "End-to-end grading: TEST 4", "error": PARTIAL, "raw_error": PARTIAL}
-    assert entry["source"] == "Written questions not answered yet: 2"
-    assert entry["raw_error"].startswith("Written questions not answered yet (2):\n  · Question 1\n  · Question 3\n")
-    assert entry["raw_error"].endswith("Code: 1 of the graded cells did not pass completely (see their own entries "
-                                       "above):\n  · End-to-end grading: TEST 4")
-    assert not CJK.findall(str(validation._fold(results, nb)))
+    folded = validation._fold(results, nb)
+    assert folded["failed"] == [{"source": "run(4)", "name": "End-to-end grading: TEST 4", "error": PARTIAL,
+                                 "raw_error": PARTIAL}]
+    assert folded["unanswered"]["text"].startswith(
+        "A reminder: written questions not answered yet (2):\n  · Question 1\n  · Question 3\n")
+    assert not CJK.findall(str(folded))
 
 
 def test_does_the_validator_say_the_notebooks_language_beside_nbgraders_keys(tmp_path, monkeypatch):
@@ -123,7 +124,8 @@ def test_does_the_validator_say_the_notebooks_language_beside_nbgraders_keys(tmp
         assert Validator().validate(str(tmp_path / f"{lang}.ipynb")) == {"language": lang}
     nbformat.write(_english_class(answered=(2,)), tmp_path / "unanswered.ipynb")
     results = Validator().validate(str(tmp_path / "unanswered.ipynb"))
-    assert results["language"] == "en" and results["failed"][0]["source"] == "Written questions not answered yet: 2"
+    assert results["language"] == "en" and "failed" not in results and results["unanswered"]["names"] == ["Question 1",
+                                                                                                         "Question 3"]
 
 
 def test_do_both_languages_say_everything():

@@ -12,7 +12,9 @@ released, or released again after marking) it emits a Jupyter Server event (:dat
 which JupyterLab's event stream brings to the student's Lab over the one events WebSocket Lab keeps
 open anyway: the Lab is told, and sends no request while it waits. ``GET
 <base_url>attention-feedback/status`` answers the newest submission's status per assignment, once,
-for a Lab that has just opened (:data:`STATUS_URL`).
+for a Lab that has just opened (:data:`STATUS_URL`), and the student's language: the edition of the
+assignment they fetched last (:meth:`FeedbackWatch.language`), which the Lab speaks nbgrader's Assignment
+List in.
 
 Each status carries the submission's language (``metadata.edition.language`` of the submitted
 notebook, as the chapter's editions mark it; Chinese when absent), so the Lab speaks it, and whether
@@ -37,10 +39,11 @@ from ..language import LANGUAGES
 from ..service import student_status
 from ..service.inbox import SECRET_FILE, SECRET_LENGTH, parse_name
 
-__all__ = ["FeedbackWatch", "SCHEMA", "SCHEMA_ID", "STATUS_URL", "LANGUAGES", "LOOK_SECONDS", "start"]
+__all__ = ["FeedbackWatch", "LAB_UP", "SCHEMA", "SCHEMA_ID", "STATUS_URL", "LANGUAGES", "LOOK_SECONDS", "start"]
 
 SCHEMA_ID = "https://attention-course.example/events/feedback-status"
 STATUS_URL = "attention-feedback/status"
+LAB_UP = "attention_feedback_lab_up"  # web_app.settings: what is called at the Lab's first ask (students.py)
 LOOK_SECONDS = 0.5  # at most this beyond the release; a look costs ≈ 0.2 ms of CPU with 20 submissions (measured)
 _NUMBER = {"type": ["number", "null"]}
 SCHEMA = {  # one submission's student_status.FeedbackStatus, with what the Lab needs beside it
@@ -88,8 +91,8 @@ def _stat(path: pathlib.Path):
 class FeedbackWatch:
     """The student's submissions of one course and their feedback status; :meth:`look` finds what changed."""
 
-    def __init__(self, exchange_root, cache, course_id: str):
-        self.exchange_root, self.course_id = exchange_root, course_id
+    def __init__(self, exchange_root, cache, course_id: str, root="."):
+        self.exchange_root, self.course_id, self.root = exchange_root, course_id, pathlib.Path(root)
         self.cache = pathlib.Path(cache) / course_id
         self.submissions = {}  # cache folder name -> _Submission
         self._service = (None, ())  # (stat of the service's announcement, the assignments it grades)
@@ -111,6 +114,17 @@ class FeedbackWatch:
         for submission in sorted(self.submissions.values(), key=lambda s: parse_utc(s.timestamp)):
             newest[submission.assignment] = submission
         return [self.describe(submission) for submission in newest.values()]
+
+    def language(self) -> str:
+        """The student's language: the edition of the released assignment whose folder in their root (nbgrader fetches
+        there) changed last; the course's own (:data:`DEFAULT_LANGUAGE`) before they fetch any."""
+        outbound = pathlib.Path(self.exchange_root) / self.course_id / "outbound"
+        try:
+            released = [entry.name for entry in os.scandir(outbound)]
+        except OSError:
+            return DEFAULT_LANGUAGE
+        fetched = [self.root / name for name in released if (self.root / name).is_dir()]
+        return _language(max(fetched, key=lambda folder: folder.stat().st_mtime)) if fetched else DEFAULT_LANGUAGE
 
     def describe(self, submission: _Submission) -> dict:
         """Its published status, or ``submitted`` while there is none, with the course, the language and whether
@@ -149,12 +163,16 @@ def _secret(folder: pathlib.Path) -> str:
 
 
 class StatusHandler(APIHandler):
-    """``GET``: the newest submission's status per assignment, ``{"statuses": [...]}``."""
+    """``GET``: the newest submission's status per assignment and the student's language,
+    ``{"statuses": [...], "language": "zh"}``."""
 
     @web.authenticated
     def get(self):
+        self.settings.get(LAB_UP, lambda: None)()  # the student's Lab is up: what waited for it may start
         watch = self.settings.get("attention_feedback_watch")
-        self.finish(json.dumps({"statuses": watch.newest() if watch else []}))
+        answer = {"statuses": watch.newest(), "language": watch.language()} if watch else \
+            {"statuses": [], "language": DEFAULT_LANGUAGE}
+        self.finish(json.dumps(answer))
 
 
 def nbgrader_places() -> tuple:
@@ -174,7 +192,8 @@ def start(serverapp) -> FeedbackWatch | None:
     if not course_id:
         serverapp.log.warning("no nbgrader course id in this server's settings: feedback is not watched")
         return None
-    watch = web_app.settings["attention_feedback_watch"] = FeedbackWatch(exchange_root, cache, course_id)
+    watch = FeedbackWatch(exchange_root, cache, course_id, serverapp.root_dir)
+    web_app.settings["attention_feedback_watch"] = watch
     serverapp.event_logger.register_event_schema(SCHEMA)
     watch.look()  # what is there already is the Lab's to ask for (STATUS_URL), not news
 

@@ -7,14 +7,17 @@
  *   HTML". This plugin watches the command registry for that command on such a folder and opens the
  *   folder's pages in Lab's HTML viewer (./pages.ts: an open tab is read from disk again first).
  * - `notify`: after Submit, a notification follows the submission, told by the student's own server,
- *   until its feedback is out (fetched, one click to open it, by the same code) or it says why
- *   automatic feedback will not come (./notices.ts), in the submission's language (./texts.ts).
+ *   until its feedback is out (fetched, one click to open it, by the same code; a tab already open on that
+ *   assignment's feedback and the Assignment List brought up to date first) or it says why automatic feedback
+ *   will not come (./notices.ts), in the submission's language (./texts.ts); nbgrader's Assignment List said in
+ *   the student's language (./assignments.ts).
  * - `validation-words`: nbgrader's Validate dialog said in the validated notebook's language, each failing
  *   cell shown by its chapter name (./validation.ts).
  */
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { IDocumentManager } from '@jupyterlab/docmanager';
 
+import { AssignmentList } from './assignments';
 import { FeedbackNotices, IStatus, NAME, OPEN_COMMAND, OPEN_LABEL, SCHEMA_ID } from './notices';
 import { showFeedback } from './pages';
 import { ValidationWords } from './validation';
@@ -69,7 +72,9 @@ const notify: JupyterFrontEndPlugin<void> = {
   autoStart: true,
   requires: [IDocumentManager],
   activate: (app: JupyterFrontEnd, documents: IDocumentManager) => {
-    const notices = new FeedbackNotices(app, documents, storage());
+    const list = new AssignmentList(app);
+    list.watch();
+    const notices = new FeedbackNotices(app, documents, storage(), list);
     app.commands.addCommand(OPEN_COMMAND, { label: OPEN_LABEL, execute: args => notices.open(args) });
     app.serviceManager.events.stream.connect((_, event) => {
       if (event.schema_id === SCHEMA_ID) {

@@ -11,19 +11,21 @@
  *
  * Released feedback is fetched with nbgrader's own Fetch Feedback request (what the Assignment List
  * sends) before the student is told, so the button opens the page on disk, through the same code as
- * "(view feedback)" (./pages.ts: an open tab is read again, never stale).
+ * "(view feedback)" (./pages.ts: an open tab is read again, never stale). Before the student is told, too,
+ * a tab open on that assignment's feedback shows the new page (./pages.ts: read again, or replaced by a newer
+ * submission's) and the Assignment List lists again (./assignments.ts), its row offering "(view feedback)".
  */
 import type { JupyterFrontEnd } from '@jupyterlab/application';
 import type { IDocumentManager } from '@jupyterlab/docmanager';
 import { ServerConnection } from '@jupyterlab/services';
 import type { ReadonlyPartialJSONObject } from '@lumino/coreutils';
 
-import { showFeedback } from './pages';
+import { AssignmentList, STATUS_URL } from './assignments';
+import { showFeedback, updateOpenFeedback } from './pages';
 import { ITexts, TEXTS, DEFAULT_LANGUAGE, textsOf } from './texts';
 
 export const NAME = 'attention-feedback';
 export const SCHEMA_ID = 'https://attention-course.example/events/feedback-status';
-export const STATUS_URL = 'attention-feedback/status';
 export const OPEN_COMMAND = `${NAME}:open-feedback`;
 const SUBMITTED = 'submitted';
 const QUEUED = 'queued';
@@ -143,7 +145,8 @@ export class FeedbackNotices {
   constructor(
     private readonly app: JupyterFrontEnd,
     private readonly documents: IDocumentManager,
-    private readonly memory: Storage | null
+    private readonly memory: Storage | null,
+    private readonly list: AssignmentList
   ) {}
 
   /** Shows `status`, after every status taken before it (the order the server saw them in). */
@@ -154,11 +157,12 @@ export class FeedbackNotices {
     return this.queue;
   }
 
-  /** The newest submission's status of each assignment, asked once when Lab opens. */
+  /** The newest submission's status of each assignment, and the student's language, asked once when Lab opens. */
   async catchUp(): Promise<void> {
     const settings = this.app.serviceManager.serverSettings;
     const response = await ServerConnection.makeRequest(settings.baseUrl + STATUS_URL, { method: 'GET' }, settings);
     const answer = await response.json();
+    this.list.setLanguage(answer?.language);
     for (const status of (answer?.statuses ?? []) as IStatus[]) {
       await this.take(status);
     }
@@ -180,7 +184,7 @@ export class FeedbackNotices {
       return;
     }
     if (status.state === RELEASED) {
-      await this.fetch(status); // the page is on disk before the student is told
+      await this.arrived(status); // the page is on disk, and shown where Lab shows its feedback, before the student is told
     }
     await this.notify(status, notice);
     this.memory?.setItem(this.memoryKey(status.assignment), keyOf(status));
@@ -197,6 +201,15 @@ export class FeedbackNotices {
 
   private memoryKey(assignment: string): string {
     return `${NAME}:${this.app.serviceManager.serverSettings.baseUrl}:${assignment}`;
+  }
+
+  /** Released feedback fetched; the tabs open on the assignment's feedback and the Assignment List brought up to date. */
+  private async arrived(status: IStatus): Promise<void> {
+    const folder = await this.fetch(status);
+    if (folder !== null) {
+      await updateOpenFeedback(this.app, folder);
+    }
+    this.list.refresh();
   }
 
   /** nbgrader's own Fetch Feedback, as the Assignment List sends it; the folder of this submission's pages. */

@@ -25,6 +25,36 @@ export const NBGRADER_WORDS = {
 
 export type IValidationTexts = { readonly [word in keyof typeof NBGRADER_WORDS]: string };
 
+/**
+ * nbgrader's own words in its Assignment List (its Lab extension writes them in English, with no translation domain
+ * a language pack could fill): what assignments.ts says in the student's language instead, each matched whole.
+ * tests/unit/test_labextension.py checks that nbgrader's installed build still writes each of them.
+ */
+export const NBGRADER_LIST_WORDS = {
+  title: 'Assignments', // its tab's label
+  course: 'Released, downloaded, and submitted assignments for course:',
+  released: 'Released assignments',
+  downloaded: 'Downloaded assignments',
+  submitted: 'Submitted assignments',
+  noReleased: 'There are no assignments to fetch.',
+  noDownloaded: 'There are no downloaded assignments.',
+  noSubmitted: 'There are no submitted assignments.',
+  loading: 'Loading, please wait...',
+  fetch: 'Fetch',
+  fetching: 'Fetching...',
+  submit: 'Submit',
+  submitting: 'submitting...',
+  fetchFeedback: 'Fetch Feedback',
+  fetchingFeedback: 'Fetching Feedback...',
+  viewFeedback: '(view feedback)',
+  feedbackToFetch: '(feedback available to fetch)',
+  validate: 'Validate',
+  validating: 'Validating...',
+  noCourses: 'No courses found.'
+} as const;
+
+export type IListTexts = { readonly [word in keyof typeof NBGRADER_LIST_WORDS]: string };
+
 export interface ITexts {
   /** A submission is in, nothing decided yet (graded, queued, or held back by a fault the service retries). */
   received(at: string): string;
@@ -40,6 +70,8 @@ export interface ITexts {
   open: string;
   /** The frame of Validate's results, in place of nbgrader's English (NBGRADER_WORDS). */
   validation: IValidationTexts;
+  /** nbgrader's Assignment List, in place of its English (NBGRADER_LIST_WORDS). */
+  assignmentList: IListTexts;
 }
 
 export const DEFAULT_LANGUAGE: Language = 'zh';
@@ -65,6 +97,28 @@ export const TEXTS: { readonly [language in Language]: ITexts } = {
       success: '全部通过！你的笔记本通过了所有检查。',
       error: '运行验证时出错：',
       partial: '部分得分：这个单元格的检查有的通过、有的没有通过。'
+    },
+    assignmentList: {
+      title: '作业',
+      course: '本课程已发布、已下载和已提交的作业：',
+      released: '已发布的作业',
+      downloaded: '已下载的作业',
+      submitted: '已提交的作业',
+      noReleased: '没有可以获取的作业。',
+      noDownloaded: '还没有下载的作业。',
+      noSubmitted: '还没有提交的作业。',
+      loading: '正在加载，请稍候…',
+      fetch: '获取',
+      fetching: '正在获取…',
+      submit: '提交',
+      submitting: '正在提交…',
+      fetchFeedback: '获取反馈',
+      fetchingFeedback: '正在获取反馈…',
+      viewFeedback: '（查看反馈）',
+      feedbackToFetch: '（有反馈可以获取）',
+      validate: '验证',
+      validating: '正在验证…',
+      noCourses: '没有找到课程。'
     }
   },
   en: {
@@ -81,11 +135,16 @@ export const TEXTS: { readonly [language in Language]: ITexts } = {
     deadline: "The deadline has passed: your instructor will release this submission's feedback after marking",
     paused: 'Your instructor has paused automatic grading: you will be told here once your feedback is out',
     open: 'Open feedback',
-    validation: NBGRADER_WORDS
+    validation: NBGRADER_WORDS,
+    assignmentList: NBGRADER_LIST_WORDS
   }
 };
 
+export function isLanguage(value: unknown): value is Language {
+  return value === 'zh' || value === 'en';
+}
+
 /** The table of `language` ('zh' or 'en'); Chinese for anything else. */
 export function textsOf(language: unknown): ITexts {
-  return language === 'en' || language === 'zh' ? TEXTS[language] : TEXTS[DEFAULT_LANGUAGE];
+  return isLanguage(language) ? TEXTS[language] : TEXTS[DEFAULT_LANGUAGE];
 }

@@ -7,33 +7,38 @@
  * (coursekit/plugins/validation.py). Neither nbgrader nor Lab offers a hook into that dialog, so this
  * module does two things, in this one place:
  *
- * - it watches nbgrader's request, a call of Lab's shared `ServerConnection.makeRequest` to
- *   `assignments/validate`, and notes, before nbgrader reads the answer, the notebook's language (the
- *   answer's `language`; else the notebook's own `metadata.edition.language`, read through Lab's
- *   contents API) and each failing cell's chapter name (the answer's `failed[i].name`);
+ * - it watches nbgrader's request to `assignments/validate` (./requests.ts) and notes, before nbgrader
+ *   reads the answer, the notebook's language (the answer's `language`; else the notebook's own
+ *   `metadata.edition.language`, read through Lab's contents API), each failing cell's chapter name
+ *   (the answer's `failed[i].name`) and the reminder of the written questions not answered yet (the
+ *   answer's `unanswered`: not a failed cell, so nbgrader never shows it);
  * - when nbgrader's dialog (`#validation-message`) appears, it says nbgrader's sentences
  *   (NBGRADER_WORDS, which tests/unit/test_labextension.py finds in nbgrader's installed build and
- *   server) in that language and shows each failing cell by its name instead of its source.
+ *   server) in that language, shows each failing cell by its name instead of its source and adds the
+ *   reminder below nbgrader's verdict.
  *
- * What nbgrader decides (passed or failed, which cells) is never changed, nor the request.
+ * What nbgrader decides about the code (passed or failed, which cells) is never changed, nor the request.
  */
 import type { JupyterFrontEnd } from '@jupyterlab/application';
-import { ServerConnection } from '@jupyterlab/services';
 
-import { DEFAULT_LANGUAGE, Language, NBGRADER_WORDS, textsOf } from './texts';
+import { watchAnswers } from './requests';
+import { DEFAULT_LANGUAGE, isLanguage, Language, NBGRADER_WORDS, textsOf } from './texts';
+import { sayWords, wordsFor } from './words';
 
 const VALIDATE = /\/assignments\/validate(\?|$)/;
-const WATCHED = Symbol.for('attention-feedback:validate'); // on makeRequest once it is wrapped: wrap once
+const REMINDER = 'attention-feedback-reminder'; // the class of the reminder's paragraph
 
-/** What the latest Validate answered: the notebook's language (null: unknown) and the failing cells' names. */
+/**
+ * What the latest Validate answered: the notebook's language (null: unknown), the failing cells' names and the
+ * reminder of the written questions not answered yet ('' when all are).
+ */
 export interface IValidated {
   readonly language: Language | null;
   readonly names: readonly string[];
+  readonly reminder: string;
 }
 
-function isLanguage(value: unknown): value is Language {
-  return value === 'zh' || value === 'en';
-}
+const NOTHING: IValidated = { language: null, names: [], reminder: '' };
 
 /** The notebook a Validate request is about: its URL's `path` (the toolbar's), else its JSON body's (the list's). */
 export function requestedPath(url: string, init: RequestInit | undefined): string | null {
@@ -50,24 +55,37 @@ export function requestedPath(url: string, init: RequestInit | undefined): strin
 }
 
 /** The sentences of nbgrader's dialog in `language`: nbgrader's English → the language's. */
-export function wordsFor(language: Language): Map<string, string> {
-  const ours = textsOf(language).validation;
-  return new Map(Object.entries(NBGRADER_WORDS).map(([key, english]) => [english, ours[key as keyof typeof ours]]));
+export function validationWords(language: Language): Map<string, string> {
+  return wordsFor(NBGRADER_WORDS, textsOf(language).validation);
 }
 
-/** Each text under `root` that is one of nbgrader's sentences, said in `words`' language. */
-function sayWords(root: Element, words: Map<string, string>): void {
-  const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  for (let text = walker.nextNode(); text !== null; text = walker.nextNode()) {
-    const said = words.get((text.nodeValue ?? '').trim());
-    if (said !== undefined) {
-      text.nodeValue = said;
+/** The failing cells' names and the reminder in Validate's answer (`value`: its results). */
+function namesAndReminder(value: any): Pick<IValidated, 'names' | 'reminder'> {
+  const failed: unknown[] = Array.isArray(value?.failed) ? value.failed : [];
+  const names = failed.map(entry => {
+    const name = (entry as { name?: unknown } | null)?.name;
+    return typeof name === 'string' ? name : '';
+  });
+  const reminder = value?.unanswered?.text;
+  return { names, reminder: typeof reminder === 'string' ? reminder : '' };
+}
+
+/** Each failure nbgrader lists (a paragraph, then the cell's source and the error, each in a .jp-RenderedText): the
+ * source shown as the cell's chapter name. */
+function nameFailingCells(message: Element, names: readonly string[]): void {
+  const rendered = Array.from(message.children).filter(child => child.classList.contains('jp-RenderedText'));
+  rendered.forEach((block, index) => {
+    const name = index % 2 === 0 ? names[index / 2] : '';
+    const source = block.querySelector('pre');
+    if (name && source !== null) {
+      source.textContent = name;
+      source.classList.add('attention-feedback-cell-name');
     }
-  }
+  });
 }
 
 export class ValidationWords {
-  private validated: IValidated = { language: null, names: [] };
+  private validated: IValidated = NOTHING;
 
   constructor(private readonly app: JupyterFrontEnd) {}
 
@@ -75,35 +93,18 @@ export class ValidationWords {
     return this.validated;
   }
 
-  /** Wrap Lab's shared makeRequest (the one nbgrader's code calls) once: Validate's answers are noted first. */
+  /** Note every Validate answer (nbgrader's request, through Lab's shared makeRequest) before nbgrader reads it. */
   watchRequests(): void {
-    const connection = ServerConnection as unknown as { makeRequest: typeof ServerConnection.makeRequest };
-    const original = connection.makeRequest as typeof ServerConnection.makeRequest & { [WATCHED]?: boolean };
-    if (original[WATCHED]) {
-      return;
-    }
-    const wrapped = async (url: string, init: RequestInit, settings: ServerConnection.ISettings) => {
-      const response = await original(url, init, settings);
-      if (VALIDATE.test(url.split('#')[0])) {
-        await this.note(url, init, response.clone());
-      }
-      return response;
-    };
-    connection.makeRequest = Object.assign(wrapped, { [WATCHED]: true });
+    watchAnswers(VALIDATE, (url, init, response) => this.note(url, init, response));
   }
 
   async note(url: string, init: RequestInit | undefined, response: Response): Promise<void> {
-    this.validated = { language: null, names: [] };
+    this.validated = NOTHING;
     try {
       const answer = await response.json();
       const value = typeof answer?.value === 'string' ? JSON.parse(answer.value) : answer?.value ?? {};
-      const failed: unknown[] = Array.isArray(value?.failed) ? value.failed : [];
-      const names = failed.map(entry => {
-        const name = (entry as { name?: unknown } | null)?.name;
-        return typeof name === 'string' ? name : '';
-      });
       const language = isLanguage(value?.language) ? value.language : await this.languageOf(requestedPath(url, init));
-      this.validated = { language, names };
+      this.validated = { language, ...namesAndReminder(value) };
     } catch (error) {
       console.warn('attention-feedback: could not read what Validate answered', error);
     }
@@ -119,28 +120,26 @@ export class ValidationWords {
     return isLanguage(edition?.language) ? edition.language : DEFAULT_LANGUAGE;
   }
 
-  /** Say nbgrader's dialog (`dialog`: its node) in the noted language; each failing cell by its name. */
+  /** Say nbgrader's dialog (`dialog`: its node) in the noted language; each failing cell by its name; the reminder. */
   frame(dialog: Element): void {
     const message = dialog.querySelector('#validation-message');
-    const { language, names } = this.validated;
+    const { language, names, reminder } = this.validated;
     if (message === null || language === null) {
       return;
     }
-    const words = wordsFor(language);
+    const words = validationWords(language);
     sayWords(dialog, words);
     // Lab renders the dialog's title with React once the dialog is on the page: say it (and anything else) when it is
     new MutationObserver(() => sayWords(dialog, words)).observe(dialog, { childList: true, subtree: true });
     if (message.classList.contains('validation-failed')) {
-      // each failure: a paragraph, then the cell's source and the error, each in a .jp-RenderedText
-      const rendered = Array.from(message.children).filter(child => child.classList.contains('jp-RenderedText'));
-      rendered.forEach((block, index) => {
-        const name = index % 2 === 0 ? names[index / 2] : '';
-        const source = block.querySelector('pre');
-        if (name && source !== null) {
-          source.textContent = name;
-          source.classList.add('attention-feedback-cell-name');
-        }
-      });
+      nameFailingCells(message, names);
+    }
+    if (reminder) {
+      const paragraph = message.ownerDocument.createElement('p');
+      paragraph.className = REMINDER;
+      paragraph.style.whiteSpace = 'pre-line';
+      paragraph.textContent = reminder;
+      message.append(paragraph);
     }
   }
 
