@@ -1,7 +1,6 @@
 """The course toolkit: instructor-side code for any nbgrader course, one sub-package per job.
 
-Its imports run one way, down these floors (``tests/unit/test_layers.py`` holds it), so a reader follows a
-submission from ``make grade`` to the cell runner without being sent back up:
+Its imports run down these floors (``tests/unit/test_layers.py``): a reader follows a submission down, never back up:
 
 * on top, the instructor's tools: :mod:`coursekit.report` (``make report``: what the class got wrong) and
   :mod:`coursekit.marking` (the marking page: written answers marked by question, the rubric of ``rubrics/``);
@@ -35,7 +34,6 @@ submission from ``make grade`` to the cell runner without being sent back up:
 * at the bottom, :mod:`coursekit.upstream` — what the others copy or patch of upstream packages, one module per
   package, each piece fingerprinted by ``tests/unit/test_upstream.py``.
 
-Installed with the project (``pip install -e '.[course]'``). No module imports a chapter's package:
-an assignment's plug-in (Chapter 4's is ``attnkit.course``) is named by the course config. A student's
-kernel is a cell runner forked from :mod:`coursekit.sandbox.template`; it never sees a grader.
+Installed with the project (``pip install -e '.[course]'``). No module imports a chapter's package: an assignment's
+plug-in (Chapter 4's is ``attnkit.course``) is named by the course config. A student's kernel never sees a grader.
 """
