@@ -18,6 +18,8 @@ import json
 import os
 from dataclasses import dataclass
 
+from coursekit.environ import GRADED
+
 from . import verify
 from .lab import ROLE, STAGES
 from .language import resolve
@@ -85,10 +87,6 @@ def cell(number: int) -> TestCell:
         raise ValueError(f"TEST number must be 1-{len(TEST_CELLS)}, got {number!r}")
     return TEST_CELLS[number - 1]
 
-
-# Under grading, the grader's verdict on the test cell about to run: ``{"points": …, "text": …}`` as JSON, set in the
-# kernel by the course's cell runner (coursekit.sandbox.cells.GRADED, the same name) just before the cell runs.
-GRADED = "ATTN_GRADED"
 
 
 def run(number: int, *fns, lang: str | None = None) -> float:

@@ -31,6 +31,8 @@ import sys
 import threading
 import types
 
+from coursekit.environ import SANDBOX_MEMORY
+
 from .language import resolve
 from .safecall import describe_exception, observe
 
@@ -75,7 +77,7 @@ def limit_hit(exc: BaseException) -> str:
     """Which of the sandbox's limits ``exc`` means, as a code (``memory:2 GB``, ``processes`` …); "" for an
     ordinary error."""
     if isinstance(exc, MemoryError):
-        size = os.environ.get("ATTN_SANDBOX_MEMORY")
+        size = os.environ.get(SANDBOX_MEMORY)
         return f"memory:{size}" if size else "memory"
     return _LIMITS.get(getattr(exc, "errno", None), "")
 

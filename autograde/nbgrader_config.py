@@ -8,15 +8,16 @@ exchange elsewhere. Three settings also come from the environment:
 * ``ATTN_EXCHANGE``   exchange root (default ``<this folder>/exchange``)
 * ``ATTN_TIMEOUT``    seconds one cell may run while validating/autograding (default 10)
 
-What the plugged-in classes do is documented in ``coursekit/plugins/`` (installed with the
-project). Command-line flags (e.g. ``--Exchange.root=/srv/exchange``) still override these.
+What the plugged-in classes do is documented in ``coursekit/plugins/``, ``coursekit/kernel/``
+and ``coursekit/exchange.py`` (installed with the project). Command-line flags (e.g.
+``--Exchange.root=/srv/exchange``) still override these.
 """
 import os
 
 from nbconvert.preprocessors import CoalesceStreamsPreprocessor, CSSHTMLHeaderPreprocessor
 from nbgrader.converters import Autograde, GenerateAssignment
 
-from coursekit import gradebook, plugins
+from coursekit import environ, exchange, gradebook, kernel, plugins, stubs
 from coursekit.paths import grader_of
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -24,11 +25,11 @@ GRADER = str(grader_of(HERE))  # the chapter's grader: loaded by the grader proc
 c = get_config()  # noqa: F821 -- injected by traitlets when nbgrader loads this file
 
 c.CourseDirectory.root = HERE
-c.CourseDirectory.course_id = os.environ.get("ATTN_COURSE_ID", "attention-ch04")
+c.CourseDirectory.course_id = os.environ.get(environ.COURSE_ID, "attention-ch04")
 # The language of the instructor's tools (make grade's summary, make report, the marking page): "zh" or "en".
 # Students read their own edition's language whatever this says.
 c.CourseKit.language = "zh"
-c.Exchange.root = os.environ.get("ATTN_EXCHANGE", os.path.join(HERE, "exchange"))
+c.Exchange.root = os.environ.get(environ.EXCHANGE, os.path.join(HERE, "exchange"))
 # The gradebook, one rule for every command (coursekit/gradebook.py): DB_URL when set, else the line below if you
 # name one here, else nbgrader's default sqlite:///<this folder>/gradebook.db.
 # c.CourseDirectory.db_url = "postgresql+psycopg://grader@db.example/ch04"
@@ -38,15 +39,16 @@ if gradebook.url_from_environment():
 # A student's infinite loop is interrupted after this long; the cell scores 0 and the
 # remaining cells still run (nbgrader's Execute interrupts on timeout by default). 10 s: the
 # slowest cell of a correct pure-Python-loops submission takes ~0.15 s (autograde/README.md).
-c.Execute.timeout = int(os.environ.get("ATTN_TIMEOUT", "10"))
+c.Execute.timeout = int(os.environ.get(environ.TIMEOUT, "10"))
 # After a cell's reply, nbclient waits this long for the rest of its output before it calls the cell timed
 # out (its default, 4 s, is too short for a cell that prints 300 progress lines on a busy machine).
 c.Execute.iopub_timeout = c.Execute.timeout
 
 # Every grading kernel is a cell runner forked from a pre-imported template in the sandbox (coursekit/sandbox/;
 # ATTN_SANDBOX=off only where the machine itself is the sandbox). nbgrader's own Execute drives it, for autograde
-# and validate alike.
-c.Execute.kernel_manager_class = plugins.GradingKernelManager
+# and validate alike: kernel.grade_with names the kernel manager (c.Execute.kernel_manager_class) and nbclient's hooks,
+# which grade each test cell just before it runs, in the notebook's language (coursekit/kernel/execute.py).
+kernel.grade_with(c)
 # What each assignment adds to plain nbgrader (coursekit/assignments.py): the chapter's plug-in (what its kernels
 # preload, its figures, its delegation probe) and its grader, which runs in a process of its own beside each
 # kernel and grades each test cell just before the cell runs, in the notebook's language. An assignment not named
@@ -57,8 +59,6 @@ c.CourseKit.assignments = {
     "ch04_attention": {"plugin": "attnkit.course", "grader": GRADER},
     "ch04_attention_en": {"plugin": "attnkit.course", "grader": GRADER, "edition_of": "ch04_attention", "language": "en"},
 }
-c.Execute.on_cell_execute = plugins.grade_test_cell
-c.Execute.on_notebook_start = plugins.notebook_language
 # What one sandboxed kernel may use (sizes like 2G, 512M); a function that goes over scores 0 with the reason.
 c.GradingKernelManager.memory = "2G"      # address space of each process
 c.GradingKernelManager.processes = "64"   # processes and threads
@@ -69,7 +69,7 @@ c.GradingKernelManager.file_size = "32M"  # the largest file it may write
 # Release stubs per assignment: the chapter's plug-in chooses its own (in the edition's language; its input checks
 # stay outside the solution region, so verify shows the lab's baseline); any other assignment gets nbgrader's. What
 # the plug-in keeps private in the master's metadata (each cell's English, reference answers included) is cleared.
-c.GenerateAssignment.preprocessors = plugins.with_private_metadata_cleared(plugins.with_assignment_stubs(
+c.GenerateAssignment.preprocessors = plugins.with_private_metadata_cleared(stubs.with_assignment_stubs(
     GenerateAssignment.class_traits()["preprocessors"].default()))
 
 # A student who deletes a test cell gets it back at autograding time.
@@ -87,8 +87,8 @@ c.ExchangeFactory.release_feedback = plugins.ReleaseFeedbackTellingPending
 # Students write the exchange's inbound/: collect and list --inbound take a folder only through coursekit.inbound (no
 # link followed, no pipe opened, sizes capped before copying, the owner the student its name claims; a refused folder
 # is logged and never collected). What one folder may hold (defaults: 20 MB, 200 files and folders):
-c.ExchangeFactory.collect = plugins.CheckedCollect
-c.ExchangeFactory.list = plugins.CheckedList
+c.ExchangeFactory.collect = exchange.CheckedCollect
+c.ExchangeFactory.list = exchange.CheckedList
 # c.CourseKit.max_submission_bytes = 20 * 1024 ** 2
 # c.CourseKit.max_submission_files = 200
 # nbgrader's own switch: off where every student's files share one Unix user (a shared volume on Kubernetes)

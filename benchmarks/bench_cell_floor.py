@@ -5,7 +5,7 @@ For issue 21 (a class of 300 in a minute): how much of a graded student's CPU is
 work, and how much ipykernel, zmq and nbclient add around it. (Written before the cell runner,
 coursekit.sandbox.cells, existed: ``bench_class.py`` measures the runner itself.) The same N notebooks (the master's
 cells, the mistake table's functions typed in, in turn; hidden tests included, as autograde runs
-them, with ``NBGRADER_EXECUTION=autograde`` and the course's grader) run two ways, one after the
+them, with ``NBGRADER_EXECUTION=autograde``) run two ways, one after the
 other in this one process, and the table gives CPU seconds per student side by side:
 
 * **fresh ipykernel**: each notebook by nbclient in a new ipykernel (what grading does, without
@@ -34,7 +34,7 @@ from nbclient import NotebookClient
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # the shared test support: the mistake table
-from coursekit.paths import GRADER, MASTER  # noqa: E402
+from coursekit.paths import MASTER  # noqa: E402
 from coursekit.sandbox.forkserver import ForkedKernel  # noqa: E402
 from support.course_tools import cells_by_id  # noqa: E402
 from support.mistakes import MISTAKES, mistake_notebook, release  # noqa: E402
@@ -181,8 +181,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=40)
     args = parser.parse_args()
-    os.environ.update(NBGRADER_EXECUTION="autograde", ATTN_GRADER=str(GRADER), OPENBLAS_NUM_THREADS="1",
-                      MPLBACKEND="agg")
+    os.environ.update(NBGRADER_EXECUTION="autograde", OPENBLAS_NUM_THREADS="1", MPLBACKEND="agg")
     with tempfile.TemporaryDirectory() as tmp:
         found = notebooks(pathlib.Path(tmp), args.n)
         empty = [(path, nbformat.v4.new_notebook()) for path, _ in found]

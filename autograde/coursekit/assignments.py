@@ -17,7 +17,7 @@ An assignment may add, through its plug-in (a module; every attribute optional, 
   named to them by the environment variable ``SHARED_ENV``;
 * ``cell_names(nb)``: what its graded cells are called where students and instructors see them;
 * ``stubs(nb)``: what its release puts where a solution was (``{"code": …, "text": …}``, nbgrader's
-  ``ClearSolutions`` stubs; :mod:`coursekit.plugins.stubs`);
+  ``ClearSolutions`` stubs; :mod:`coursekit.stubs`);
 * ``PRIVATE_METADATA``: keys of its master's cell metadata that its release must not carry (notes for the
   instructor's tools, another language's reference answers; :mod:`coursekit.plugins.private_metadata`);
 * ``reteach(bug, lang)``: for the class report, what to reteach for a mistake its grader's diagnosis names, in
@@ -25,7 +25,7 @@ An assignment may add, through its plug-in (a module; every attribute optional, 
 
 And, with ``"grader"``, a grader of its own (a course folder's ``grader/__init__.py``) that runs in a
 process beside each kernel, the student never sees, and whose verdict replaces each test cell's
-output (:mod:`coursekit.plugins.grader_process`). No module of coursekit imports a plug-in by name:
+output (:mod:`coursekit.kernel.grader_process`). No module of coursekit imports a plug-in by name:
 it is loaded from the config, here.
 
 An assignment written in several languages is one assignment per language, each an nbgrader

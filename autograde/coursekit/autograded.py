@@ -2,22 +2,25 @@
 those whose kernel showed something else than the grader.
 
 While grading, every autograded test cell gets the grader's :class:`coursekit.record.CellRecord` as
-its output, and notes whether the student's kernel showed the same (:mod:`coursekit.plugins.grader_process`
+its output, and notes whether the student's kernel showed the same (:mod:`coursekit.kernel.grader_process`
 writes :data:`CELL_KEY`); nbgrader's sanitizing step notes in the notebook's metadata which test cells differed
-from the release (:mod:`coursekit.plugins.released_cells` writes :data:`NOTEBOOK_KEY`). The readers, and the keys
+from the release (:mod:`coursekit.plugins.released_cells` writes :data:`NOTEBOOK_KEY`), and the grading kernel
+where its time went (:mod:`coursekit.kernel.client` writes :data:`TIMINGS_KEY` there). The readers, and the keys
 they read, are here; the writers import them. Points do not come from here — the gradebook is authoritative; a
 record's ``score`` is only cross-checked against it (:mod:`coursekit.report.tables`).
 """
 import json
 import pathlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .record import records_in
 
-__all__ = ["CELL_KEY", "NOTEBOOK_KEY", "GradedNotebook", "read_graded_notebook", "changed_cells", "tampered_cells"]
+__all__ = ["CELL_KEY", "NOTEBOOK_KEY", "TIMINGS_KEY", "GradedNotebook", "read_graded_notebook", "changed_cells",
+           "kernel_seconds", "tampered_cells"]
 
 CELL_KEY = "coursekit"   # a test cell's metadata: {"grader": {"kernel_agreed": bool}}, written by grading alone
-NOTEBOOK_KEY = "attnkit"  # the autograded notebook's metadata: {"changed_cells": [grade ids]}
+NOTEBOOK_KEY = "attnkit"  # the autograded notebook's metadata: {"changed_cells": [grade ids], TIMINGS_KEY: {…}}
+TIMINGS_KEY = "kernel_seconds"  # {"kernel": start until ready, "cells": after, "kernel_cpu": the kernel's CPU}
 
 
 def changed_cells(nb) -> list:
@@ -25,9 +28,16 @@ def changed_cells(nb) -> list:
     return list(nb.get("metadata", {}).get(NOTEBOOK_KEY, {}).get("changed_cells", []))
 
 
+def kernel_seconds(nb) -> dict:
+    """Where the kernel's time went, as grading noted it (:meth:`coursekit.kernel.client.RunnerClient.note_timings`);
+    {} if it did not."""
+    seconds = nb.get("metadata", {}).get(NOTEBOOK_KEY, {}).get(TIMINGS_KEY, {})
+    return {key: float(value) for key, value in seconds.items()} if isinstance(seconds, dict) else {}
+
+
 def tampered_cells(nb) -> list:
     """Grade ids of the test cells whose kernel showed something else than the grader's verdict (what
-    :meth:`coursekit.plugins.grader_process.Verdict.outputs` notes); ``nb`` as plain JSON or nbformat."""
+    :meth:`coursekit.kernel.grader_process.Verdict.outputs` notes); ``nb`` as plain JSON or nbformat."""
     return [cell["metadata"]["nbgrader"].get("grade_id", "") for cell in nb.get("cells", [])
             if cell.get("metadata", {}).get(CELL_KEY, {}).get("grader", {}).get("kernel_agreed") is False
             and "nbgrader" in cell["metadata"]]
@@ -38,6 +48,7 @@ class GradedNotebook:
     records: dict          # {grade_id: CellRecord}
     changed_cells: tuple   # grade ids of test cells the student changed (the released cell was graded)
     tampered_cells: tuple = ()  # grade ids of test cells whose kernel showed another result than the grader's
+    kernel_seconds: dict = field(default_factory=dict)  # where its kernel's time went (:func:`kernel_seconds`)
 
 
 def read_graded_notebook(path) -> GradedNotebook:
@@ -45,4 +56,5 @@ def read_graded_notebook(path) -> GradedNotebook:
     path = pathlib.Path(path)
     with path.open(encoding="utf-8") as fh:
         nb = json.load(fh)
-    return GradedNotebook(records_in(nb, where=str(path)), tuple(changed_cells(nb)), tuple(tampered_cells(nb)))
+    return GradedNotebook(records_in(nb, where=str(path)), tuple(changed_cells(nb)), tuple(tampered_cells(nb)),
+                          kernel_seconds(nb))

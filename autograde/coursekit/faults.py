@@ -53,8 +53,11 @@ class TemplateDidNotStart(KernelDidNotStart):
     """The kernel template (trusted code, no student's file in it) did not start: always the machine's."""
 
 
-def evident_fault(error: BaseException, course=None):
-    """The :class:`InfrastructureFault` that ``error`` proves on its own, or None when it may be the notebook's."""
+def evident_fault(error: BaseException, course=None, template_died: bool = False):
+    """The :class:`InfrastructureFault` that ``error`` proves on its own, or None when it may be the notebook's.
+
+    ``template_died``: the caller's kernel template (:func:`coursekit.sandbox.forkserver.template_died`) is dead, so
+    a kernel that died with it died of that, whatever the notebook did."""
     if isinstance(error, InfrastructureFault):
         return error
     if isinstance(error, (sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceError)):
@@ -64,7 +67,7 @@ def evident_fault(error: BaseException, course=None):
     if isinstance(error, TemplateDidNotStart):
         return InfrastructureFault(f"the sandbox's kernel template did not start: {error}",
                                    "Fix what its error names (the grading log has it all), then run the command again.")
-    if type(error).__name__ == "DeadKernelError" and _template_died():
+    if _died_with_template(error, template_died):
         return InfrastructureFault("the sandbox's kernel template died while a notebook was graded (killed?)",
                                    "See the system log (out of memory?), then run the command again.")
     if isinstance(error, OSError) and (error.errno in _DISK or (error.errno in _FORBIDDEN
@@ -76,32 +79,24 @@ def evident_fault(error: BaseException, course=None):
     return None
 
 
-def decide(error: BaseException, course, canary):
+def decide(error: BaseException, course, canary, template_died: bool = False):
     """The fault ``error`` is, if the machine's (else None: the notebook's, graded 0 with the reason).
 
     ``canary()`` grades the untouched release in the same sandbox and returns its fault (None when it
     passed). It is asked whenever a notebook's own doing could look like the machine's: a kernel that never
     started, and a kernel template that died while the notebook ran. None: the release runs in the same
-    sandbox, so this submission is what stopped it.
+    sandbox, so this submission is what stopped it. ``template_died``: as for :func:`evident_fault`.
     """
-    fault = evident_fault(error, course)
+    fault = evident_fault(error, course, template_died)
     if isinstance(error, KernelDidNotStart) and not isinstance(error, TemplateDidNotStart):
         return fault or canary()
-    if fault is not None and _template_died_under(error):
+    if fault is not None and _died_with_template(error, template_died):
         return canary() and fault
     return fault
 
 
-def _template_died_under(error: BaseException) -> bool:
-    return type(error).__name__ == "DeadKernelError" and _template_died()
-
-
-def _template_died() -> bool:
-    """Did this process's kernel template die? Then its kernel died with it, whatever the notebook did."""
-    from .sandbox.forkserver import current  # the template imports this module: no cycle at import
-
-    template = current()
-    return template is not None and not template.alive()
+def _died_with_template(error: BaseException, template_died: bool) -> bool:
+    return type(error).__name__ == "DeadKernelError" and template_died
 
 
 def _inside(filename, course) -> bool:

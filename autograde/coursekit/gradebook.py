@@ -19,13 +19,13 @@ import os
 import pathlib
 import sys
 
-from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.api import Assignment, Gradebook, MissingEntry, Student, SubmittedAssignment, SubmittedNotebook
 from sqlalchemy.engine import make_url
 
 from .settings import course_settings
 
 __all__ = ["BUSY_SECONDS", "resolve_gradebook", "url_from_environment", "open_gradebook", "describe", "sqlite_file",
-           "NOT_GRADED_COMMENT", "not_graded_reason", "zero_submission", "alembic_env", "alembic_on_path"]
+           "NOT_GRADED_COMMENT", "not_graded_reason", "zero_submission", "alembic_env", "alembic_on_path", "submitted"]
 
 BUSY_SECONDS = 120  # a commit takes milliseconds; waiting this long means something is stuck
 NOT_GRADED_COMMENT = "Not graded automatically"  # how every "0 with the reason" comment starts: the report finds them
@@ -118,3 +118,12 @@ def alembic_env(env=None) -> dict:
 def alembic_on_path() -> None:
     """:func:`alembic_env` for this process (gradebooks opened here, nbgrader workers started from here)."""
     os.environ["PATH"] = alembic_env()["PATH"]
+
+
+def submitted(query, assignment: str):
+    """``query``, which has reached a submitted notebook (``SubmittedNotebook``), joined on to its submission, its
+    student and the assignment, and kept to ``assignment``: the walk every reader of a class's rows takes."""
+    return (query.join(SubmittedAssignment, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
+            .join(Student, SubmittedAssignment.student_id == Student.id)
+            .join(Assignment, SubmittedAssignment.assignment_id == Assignment.id)
+            .filter(Assignment.name == assignment))

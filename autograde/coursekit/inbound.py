@@ -2,7 +2,7 @@
 
 nbgrader's folder exchange lets every student write into ``<exchange>/<course>/inbound/`` (mode 733), and the
 instructor's processes read it: the grading service's inbox (:mod:`coursekit.service.inbox`), ``nbgrader
-collect`` and ``nbgrader list --inbound`` (the course's :mod:`coursekit.plugins.exchange`, which the service
+collect`` and ``nbgrader list --inbound`` (the course's :mod:`coursekit.exchange`, which the service
 collects with too). A student chooses what lies there: a symbolic link to the master or the grader, a named pipe
 that blocks whoever opens it, a link to ``/dev/zero``, a sparse file of terabytes, a million empty files, a
 folder named for a classmate. So a folder leaves ``inbound/`` only through here:

@@ -1,20 +1,24 @@
-"""Where the course's files are, which folder a command works on, and a throw-away copy of the course.
+"""Where the course's files are, which folder a command works on (its ``--course``), and a throw-away copy of the
+course.
 
 A course folder holds ``nbgrader_config.py``, the master under ``source/``, the kernel-side
 ``grader/`` and everything nbgrader generates (release/, submitted/, gradebook.db …). This
 repository's course is ``autograde/``; a hub instructor's is ``~/course``. Every command finds
-its course with :func:`find_course`, and the course config its grader with :func:`grader_of`.
+its course with :func:`find_course` (each command line's ``--course``: :func:`add_course_option`, and
+:func:`usage_errors` for a folder that is none), and the course config its grader with :func:`grader_of`.
 
 Installed as a package (the hub's user environment: a wheel, never the course), this module lies
 in ``site-packages`` and :data:`COURSE` names no course: commands then work on the folder they
 are run from, or the one they are given, and say so when it holds no ``nbgrader_config.py``.
 """
+import contextlib
 import os
 import pathlib
 import shutil
 
 __all__ = ["COURSE", "REPO", "ASSIGNMENT", "MASTER", "STUDENT_NOTEBOOK", "GRADER", "CONFIG_FILE",
-           "COURSE_PARTS", "grader_of", "find_course", "copy_course", "source_notebook"]
+           "COURSE_PARTS", "grader_of", "find_course", "add_course_option", "usage_errors", "copy_course",
+           "source_notebook"]
 
 COURSE = pathlib.Path(__file__).resolve().parents[1]  # autograde/ (this package lives in it)
 REPO = COURSE.parent
@@ -51,6 +55,22 @@ def find_course(explicit=None) -> pathlib.Path:
         raise FileNotFoundError(f"{here} holds no {CONFIG_FILE}: run the command from the course folder "
                                 "(e.g. cd ~/course), or name it with --course")
     return COURSE
+
+
+def add_course_option(parser) -> None:
+    """A command line's ``--course DIR``, as :func:`find_course` reads it."""
+    parser.add_argument("--course", default=None, help="the course folder (default: the current one when it holds "
+                                                       f"{CONFIG_FILE}, else the repository's autograde/)")
+
+
+@contextlib.contextmanager
+def usage_errors(parser):
+    """Within it, a course folder that is none or a setting it cannot use (``FileNotFoundError``, ``ValueError``)
+    ends the command as argparse ends a wrong argument: the usage, the one line, exit status 2."""
+    try:
+        yield
+    except (FileNotFoundError, ValueError) as error:
+        parser.error(str(error))
 
 
 def source_notebook(course, assignment: str) -> pathlib.Path:

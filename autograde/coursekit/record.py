@@ -3,7 +3,7 @@
 A grader (:mod:`coursekit.assignments`) returns, for each test cell, its points, its text and, under
 ``data``, one :class:`CellRecord` by MIME type :data:`MIME` (``to_dict`` form); the grading process
 writes them as the cell's outputs and notes in the cell's metadata that it did
-(:mod:`coursekit.plugins.grader_process`). The record holds every check the cell ran (e.g. a lab's
+(:mod:`coursekit.kernel.grader_process`). The record holds every check the cell ran (e.g. a lab's
 visible ones as ``verify.<n>``, hidden ones by a stable id), the diagnosis findings, the status and,
 when the cell was not graded normally, the reason. Points come from the gradebook; a record's
 ``score`` is only cross-checked against it. An assignment without a grader has no records: the

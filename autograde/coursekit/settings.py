@@ -11,11 +11,12 @@ from dataclasses import dataclass
 
 from traitlets.config.loader import PyFileConfigLoader
 
+from .environ import SANDBOX
 from .language import DEFAULT, checked
 from .paths import CONFIG_FILE
 
 __all__ = ["SIMILARITY_THRESHOLD", "STUDENT_SECONDS", "OVER_BUDGET", "MAX_SUBMISSION_BYTES", "MAX_SUBMISSION_FILES",
-           "CourseSettings", "course_settings", "course_config", "config_section", "course_language",
+           "UNSANDBOXED", "CourseSettings", "course_settings", "course_config", "config_section", "course_language",
            "similarity_threshold", "checked_threshold", "checked_seconds", "sandbox_default", "switched_on"]
 
 DEFAULT_COURSE_ID = "default_course"  # nbgrader's Gradebook's course when a config names none (tests/unit/test_upstream.py)
@@ -32,6 +33,9 @@ OVER_BUDGET = "评分超过 {seconds:g} 秒仍未结束，已被停止（Grading
 # may hold to be collected (coursekit.inbound). Ten times a run notebook with its figures; nbgrader submit makes 3 files.
 MAX_SUBMISSION_BYTES = 20 * 1024 ** 2
 MAX_SUBMISSION_FILES = 200
+# what every grading command says, once per kernel or per run, when the sandbox is off (c.GradingKernelManager.sandbox)
+UNSANDBOXED = ("GRADING WITHOUT A SANDBOX (ATTN_SANDBOX=off): this student's code runs with your rights and "
+               "can read or change the grader, the gradebook and other students' work.")
 
 
 @dataclass(frozen=True)
@@ -52,7 +56,7 @@ def switched_on(variable: str) -> bool:
 
 def sandbox_default() -> bool:
     """On unless the environment says ``ATTN_SANDBOX=off``."""
-    return switched_on("ATTN_SANDBOX")
+    return switched_on(SANDBOX)
 
 
 @functools.lru_cache(maxsize=8)

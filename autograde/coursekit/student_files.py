@@ -15,7 +15,7 @@ import stat
 __all__ = ["MAX_NOTEBOOK_BYTES", "UnreadableFile", "open_regular", "read_capped", "copy_capped", "read_notebook",
            "kind_of"]
 
-# nbgrader's graded notebooks keep at most 1.2 MB of output (coursekit.plugins.output_cap); the source is small.
+# nbgrader's graded notebooks keep at most 1.2 MB of output (coursekit.kernel.output_cap); the source is small.
 MAX_NOTEBOOK_BYTES = 16 * 1024 * 1024
 CHUNK = 1024 * 1024
 _OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC

@@ -81,7 +81,7 @@ def write_system_settings(plan) -> None:
     lines = ["c = get_config()  # noqa: F821 -- written by autograde/hub/accounts.py",
              f"c.Exchange.root = {plan.exchange!r}", f"c.CourseDirectory.course_id = {plan.course_id!r}",
              "# Validate runs the course's kernel: forked from a pre-imported template, as the student (no sandbox)",
-             'c.Execute.kernel_manager_class = "coursekit.plugins.GradingKernelManager"',
+             'c.Execute.kernel_manager_class = "coursekit.kernel.GradingKernelManager"',
              "c.GradingKernelManager.sandbox = False",
              "# what the course's assignments preload in their kernels (their plug-ins; the graders stay the instructor's)",
              f"c.CourseKit.assignments = {_plugins_only(plan)!r}"]

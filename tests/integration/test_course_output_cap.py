@@ -16,7 +16,7 @@ from traitlets.config.loader import PyFileConfigLoader
 
 from coursekit.autograded import read_graded_notebook
 from coursekit.paths import COURSE
-from coursekit.plugins import GradingKernelManager
+from coursekit.kernel import GradingKernelManager
 from support.classes import copy_graded
 from support.course_tools import (
     ASSIGNMENT,

@@ -2,7 +2,7 @@
 
 The same notebook of awkward cells is run twice by nbconvert's ExecutePreprocessor: with a fresh
 ipykernel, and with the course's GradingKernelManager (a runner forked from a template outside the
-sandbox, read through coursekit.plugins.kernel_client). Every cell's outputs must
+sandbox, read through coursekit.kernel.client). Every cell's outputs must
 be equal, after consecutive stream chunks are joined (how ipykernel cuts its streams depends on
 timing) and pids and object addresses masked. Whole graded classes are compared with serial nbgrader in test_grading.py.
 """
@@ -14,7 +14,7 @@ from nbconvert.preprocessors import ExecutePreprocessor
 from nbformat.v4 import new_code_cell, new_notebook
 from traitlets.config import Config
 
-from coursekit.plugins import GradingKernelManager
+from coursekit.kernel import GradingKernelManager
 
 CELLS = [
     "print('plain'); print('中文输出')\nimport sys\nprint('to stderr', file=sys.stderr)",

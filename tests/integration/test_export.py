@@ -6,7 +6,7 @@ import csv
 
 import pytest
 
-from coursekit.plugins.export import TOTAL_COLUMNS
+from coursekit.export import TOTAL_COLUMNS
 from support.course_tools import course_copy, isolated_env, run_nbgrader
 from support.synthetic_class import AUTO, MANUAL, small_class
 

@@ -18,7 +18,7 @@ from nbgrader.preprocessors import Execute
 from traitlets.config.loader import PyFileConfigLoader
 
 from coursekit.paths import COURSE
-from coursekit.plugins import GradingKernelManager
+from coursekit.kernel import GradingKernelManager
 from coursekit.sandbox import forkserver, missing_tool
 
 POISON = r"""

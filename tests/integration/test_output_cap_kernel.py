@@ -2,7 +2,7 @@
 
 One small synthetic notebook run twice by nbgrader's own ``Execute``: with a plain ipykernel (the
 oracle: what nbgrader keeps without the course) and with the course's kernel (a cell runner outside
-the sandbox, its output capped by coursekit.plugins.kernel_client). The bookkeeping alone:
+the sandbox, its output capped by coursekit.kernel.client). The bookkeeping alone:
 tests/unit/test_plugins_output_cap.py.
 """
 import base64
@@ -15,8 +15,8 @@ from nbgrader.preprocessors import Execute
 
 from traitlets.config import Config
 
-from coursekit.plugins import GradingKernelManager
-from coursekit.plugins.output_cap import GRACE
+from coursekit.kernel import GradingKernelManager
+from coursekit.kernel.output_cap import GRACE
 
 NOTE = "[评分时输出过长]"
 

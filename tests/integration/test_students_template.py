@@ -26,12 +26,12 @@ class _Server:
 def test_is_the_template_running_before_any_validate(tmp_path, monkeypatch):
     (tmp_path / "nbgrader_config.py").write_text(
         "c = get_config()\n"
-        "c.Execute.kernel_manager_class = 'coursekit.plugins.GradingKernelManager'\n"
+        "c.Execute.kernel_manager_class = 'coursekit.kernel.GradingKernelManager'\n"
         "c.GradingKernelManager.sandbox = False\n")
     monkeypatch.chdir(tmp_path)
     forkserver._stop_all()
     students._start_template(_Server())
-    started = forkserver.current()
+    started = forkserver.running()
     try:
         assert started is not None and started.alive()
         assert "--unsandboxed" in started.process.args

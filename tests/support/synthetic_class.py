@@ -215,7 +215,7 @@ def small_class_page(course) -> pathlib.Path:
     import io
 
     from attnkit.reteach import reteach
-    from coursekit.report.grades import read_class
+    from coursekit.grades import read_class
     from coursekit.report.html_page import render
     from coursekit.report.tables import build_report
 

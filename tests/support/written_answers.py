@@ -26,7 +26,7 @@ from sqlalchemy import insert
 from coursekit.assignments import editions_of
 from coursekit.marking.rubric import load_rubrics
 from coursekit.paths import ASSIGNMENT, COURSE, MASTER, source_notebook
-from coursekit.plugins.stubs import text_stub
+from coursekit.stubs import text_stub
 from coursekit.settings import course_config
 from .synthetic_class import empty_gradebook
 

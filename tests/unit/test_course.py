@@ -75,7 +75,7 @@ def test_is_the_notebook_checked_once_after_the_last_step_and_still_refused_when
 def test_are_deleted_test_cells_restored_and_stubs_the_assignments():
     """add_missing_cells on; the release stubs chosen per assignment (the chapter's: the Chinese comment plus
     `pass`, not NotImplementedError)?"""
-    from coursekit.plugins.stubs import AssignmentStubs
+    from coursekit.stubs import AssignmentStubs
 
     cfg = _config()
     assert cfg.OverwriteCells.add_missing_cells is True

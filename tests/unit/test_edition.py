@@ -174,7 +174,7 @@ def test_are_the_editions_stubs_the_ones_the_course_releases():
     import nbgrader.preprocessors
     from traitlets.config.loader import PyFileConfigLoader
 
-    from coursekit.plugins.stubs import AssignmentStubs, text_stub
+    from coursekit.stubs import AssignmentStubs, text_stub
 
     config = PyFileConfigLoader("nbgrader_config.py", path=str(MASTER.parents[2])).load_config()
     assert AssignmentStubs in config.GenerateAssignment.preprocessors

@@ -15,7 +15,7 @@ from coursekit.language import of_notebook
 from coursekit.paths import ASSIGNMENT, COURSE, source_notebook
 from coursekit.cell_names import names_in_language
 from coursekit.plugins.feedback_page import WORDS
-from coursekit.plugins.output_cap import TEXT as CAP_TEXT
+from coursekit.kernel.output_cap import TEXT as CAP_TEXT
 from coursekit.plugins.validation import TEXT as VALIDATE_TEXT
 from coursekit.report.html_page import TEXT as REPORT_TEXT
 from coursekit.service.notice import TEXT as NOTICE_TEXT

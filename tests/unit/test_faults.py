@@ -81,9 +81,8 @@ def test_is_a_missing_grader_the_machines(tmp_path):
 def test_does_a_template_that_died_under_a_notebook_ask_the_canary(monkeypatch, canary):
     """The kernel died and its template with it: the machine's only if the release cannot be graded either (a
     notebook that took its template down is graded 0 with the reason, the class goes on)?"""
-    monkeypatch.setattr("coursekit.faults._template_died", lambda: True)
     asked = []
-    fault = decide(DeadKernelError("Kernel died"), COURSE, lambda: asked.append(1) or canary)
+    fault = decide(DeadKernelError("Kernel died"), COURSE, lambda: asked.append(1) or canary, template_died=True)
     assert asked == [1] and (fault is None) == (canary is None)
     if canary is not None:
         assert "template died" in str(fault)

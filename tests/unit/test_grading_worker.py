@@ -28,13 +28,13 @@ def test_is_there_always_a_reason():
 
 
 def test_does_the_worker_grade_with_nbgraders_own_execute_and_the_courses_steps(tmp_path, monkeypatch):
-    """A worker's app runs nbgrader's Execute itself (the course's kernel manager under it) and the course's
-    one-commit saving: what the config names, nothing replaced by the worker?"""
+    """A worker's app runs nbgrader's Execute itself (the course's kernel manager and hooks under it, named by the
+    worker as by the config) and the course's one-commit saving: nothing of nbgrader's replaced by the worker?"""
     from nbgrader.preprocessors import Execute, SaveAutoGrades
 
     from coursekit.grading.worker import make_app
+    from coursekit.kernel import HOOKS, GradingKernelManager
     from coursekit.paths import copy_course
-    from coursekit.plugins import GradingKernelManager
     from coursekit.plugins.saved_grades import SaveAutoGradesAtOnce
 
     monkeypatch.chdir(tmp_path)  # make_app changes into the course
@@ -44,3 +44,4 @@ def test_does_the_worker_grade_with_nbgraders_own_execute_and_the_courses_steps(
     assert [s for s in steps if issubclass(s, Execute)] == [Execute]
     assert SaveAutoGradesAtOnce in steps and SaveAutoGrades not in steps
     assert app.config.Execute.kernel_manager_class is GradingKernelManager
+    assert {trait: app.config.Execute[trait] for trait in HOOKS} == HOOKS

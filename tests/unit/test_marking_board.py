@@ -9,7 +9,7 @@ from coursekit.marking.splits import add_split, read_splits
 from coursekit.marking.store import write_judgement
 from test_marking_store import _template
 from coursekit.paths import COURSE, source_notebook
-from coursekit.plugins.stubs import text_stub
+from coursekit.stubs import text_stub
 from coursekit.settings import course_config
 from support.editions import ASSIGNMENTS, master
 from support.written_answers import ASSIGNMENT, add_edition_class, questions

@@ -11,7 +11,8 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_outp
 from nbgrader.api import Gradebook
 
 from coursekit.record import MIME
-from coursekit.plugins import ClearHiddenTestsInFeedback, GradingKernelManager, RejectDuplicateIds
+from coursekit.kernel import GradingKernelManager
+from coursekit.plugins import ClearHiddenTestsInFeedback, RejectDuplicateIds
 from coursekit.plugins.failures import record_zero
 from support.synthetic_class import empty_gradebook
 
@@ -97,21 +98,20 @@ def test_is_the_config_settings_only():
     assert "sys" not in {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
 
 
-def test_does_the_kernel_run_in_the_notebooks_folder_never_told_where_the_grader_is(monkeypatch, tmp_path):
-    """Unsandboxed, the kernel runs in the notebook's folder with nbgrader's environment, but not ATTN_GRADER: only
-    the grader process may know it?"""
+def test_does_the_kernel_run_in_the_notebooks_folder_with_nbgraders_environment(monkeypatch, tmp_path):
+    """Unsandboxed, the kernel runs in the notebook's folder with nbgrader's environment (the grader's path is in
+    nobody's: its process is handed it)?"""
     from nbformat.v4 import new_code_cell
     from nbgrader.preprocessors import Execute
     from traitlets.config import Config
 
-    monkeypatch.setenv("ATTN_GRADER", "/somewhere/grader/__init__.py")
     monkeypatch.setenv("NBGRADER_SOMETHING", "passed")
     config = Config({"Execute": {"kernel_manager_class": GradingKernelManager},
                      "GradingKernelManager": {"sandbox": False}})
-    look = "import os; print(os.environ.get('ATTN_GRADER', '-'), os.environ['NBGRADER_SOMETHING'], os.getcwd())"
+    look = "import os; print(os.environ['NBGRADER_SOMETHING'], os.getcwd())"
     nb, _ = Execute(config=config).preprocess(new_notebook(cells=[new_code_cell(look)]),
                                               {"metadata": {"path": str(tmp_path)}})
-    assert nb.cells[0].outputs[0].text.split() == ["-", "passed", str(tmp_path)]
+    assert nb.cells[0].outputs[0].text.split() == ["passed", str(tmp_path)]
 
 
 def test_is_a_grader_that_does_not_load_the_machines_fault(tmp_path):

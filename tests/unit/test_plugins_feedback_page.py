@@ -17,7 +17,8 @@ from nbgrader.coursedir import CourseDirectory
 from attnkit.edition import CJK
 from coursekit.plugins import CourseFeedbackExporter, GetGradesForFeedback, ReleaseFeedbackTellingPending
 from coursekit.plugins.feedback_page import WORDS, page_score, page_tally
-from coursekit.plugins.pending import PENDING, Tally, class_pending, total_line
+from coursekit.grades import class_pending
+from coursekit.plugins.pending import PENDING, Tally, total_line
 from coursekit.service import student_status
 from support.course_tools import visible_text
 from support.synthetic_class import gradebook_of

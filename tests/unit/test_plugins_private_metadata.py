@@ -8,8 +8,9 @@ from traitlets.config import Config
 
 from attnkit import course, edition
 from coursekit.paths import MASTER
-from coursekit.plugins import ClearPrivateMetadata, with_assignment_stubs, with_private_metadata_cleared
-from coursekit.plugins.stubs import AssignmentStubs
+from coursekit.plugins import ClearPrivateMetadata, with_private_metadata_cleared
+from coursekit.stubs import with_assignment_stubs
+from coursekit.stubs import AssignmentStubs
 
 CONFIG = Config({"CourseKit": {"assignments": {"ch04_attention": {"plugin": "attnkit.course"}}}})
 

@@ -5,7 +5,7 @@ import io
 import pytest
 
 from coursekit.report.csv_files import write_csvs
-from coursekit.report.grades import read_class
+from coursekit.grades import read_class
 from coursekit.report.tables import build_report
 from support.synthetic_class import ASSIGNMENT, small_class
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from coursekit.record import MIME
-from coursekit.report.grades import read_class
+from coursekit.grades import read_class
 from coursekit.report.html_page import render
 from coursekit.report.tables import build_report
 from support.synthetic_class import ASSIGNMENT, AUTO, Student, small_class_page, write_class

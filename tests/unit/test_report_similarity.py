@@ -120,7 +120,7 @@ def test_does_ps1_compare_only_what_its_students_wrote(tmp_path):
     """nbgrader's docs course, its release made from the source with nbgrader's own stubs: the students who handed
     it back untouched or with only a hostile cell added are in no pair; the two that share an answer are listed with
     the cells where it lies?"""
-    from coursekit.plugins.stubs import AssignmentStubs
+    from coursekit.stubs import AssignmentStubs
     from support import ps1
 
     ps1.add_source(tmp_path)

@@ -8,7 +8,7 @@ import io
 import pytest
 
 from attnkit.reteach import reteach
-from coursekit.report.grades import read_class
+from coursekit.grades import read_class
 from coursekit.report.tables import READ, build_report
 from support.synthetic_class import ASSIGNMENT, AUTO, Student, make_student, small_class, write_class
 

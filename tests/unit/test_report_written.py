@@ -1,7 +1,7 @@
 """Does the class report count, per written question, what is marked and what remains, with the manual scores?"""
 from types import SimpleNamespace
 
-from coursekit.report.grades import CellGrade, CellInfo, ClassGrades
+from coursekit.grades import CellGrade, CellInfo, ClassGrades
 from attnkit.edition import CJK
 from coursekit.report.html_page import TEXT, _written
 from coursekit.report.labels import Labels

@@ -33,8 +33,8 @@ def _copy(module: str) -> str:
     return f"our copy in coursekit/upstream/{module}.py"
 
 
-KERNEL = "coursekit/plugins/kernel.py (GradingKernelManager: what nbclient asks of a kernel manager)"
-CLIENT = "coursekit/plugins/kernel_client.py (RunnerClient: what nbclient asks of a kernel client, the messages it reads)"
+KERNEL = "coursekit/kernel/manager.py (GradingKernelManager: what nbclient asks of a kernel manager)"
+CLIENT = "coursekit/kernel/client.py (RunnerClient: what nbclient asks of a kernel client, the messages it reads)"
 
 # (package, upstream qualified name, fingerprint, what to re-check)
 ROWS = [
@@ -65,7 +65,7 @@ ROWS = [
     ("nbclient", "nbclient.client.NotebookClient._async_check_alive", "17de7a62a58d540f", CLIENT),
     ("nbclient", "nbclient.client.NotebookClient.process_message", "39dcc4db560212b2", CLIENT),
     ("nbformat", "nbformat.v4.nbbase.output_from_msg", "c71b2c502bed5d0b",
-     "coursekit/plugins/output_cap.py (_FIELDS: what an output keeps) and " + CLIENT),
+     "coursekit/kernel/output_cap.py (_FIELDS: what an output keeps) and " + CLIENT),
     # the feedback page
     ("nbconvert", "nbconvert.exporters.html.HTMLExporter.from_notebook_node", "31bf2abafe755449", _copy("nbconvert")),
     ("nbconvert", "nbconvert.exporters.html.HTMLExporter._init_resources", "ca8068f6c7bf9a03", _copy("nbconvert")),
@@ -87,16 +87,16 @@ ROWS = [
     ("nbgrader", "nbgrader.utils.get_username", "06cafbdeb05253e9", _copy("nbgrader") + " (SHARED_UNIX_USER)"),
     # collect through coursekit.inbound: nbgrader's choices re-written, its methods stood in for
     ("nbgrader", "nbgrader.exchange.default.collect.ExchangeCollect.init_src", "defbdc264cf1bc44",
-     _copy("nbgrader") + " (collected_submission), and coursekit/plugins/exchange.py (CheckedCollect.init_src)"),
+     _copy("nbgrader") + " (collected_submission), and coursekit/exchange.py (CheckedCollect.init_src)"),
     ("nbgrader", "nbgrader.exchange.default.collect.ExchangeCollect.copy_files", "6a390003c294c42c",
-     _copy("nbgrader") + " (should_collect), and coursekit/plugins/exchange.py (CheckedCollect.copy_files)"),
+     _copy("nbgrader") + " (should_collect), and coursekit/exchange.py (CheckedCollect.copy_files)"),
     ("nbgrader", "nbgrader.utils.ignore_patterns", "0b5eee261703b851", _copy("nbgrader") + " (left_out)"),
     ("nbgrader", "nbgrader.exchange.default.exchange.Exchange.do_copy", "fec58111caea5f50",
      _copy("nbgrader") + " (share_with_group, left_out: what CheckedCollect copies instead)"),
     ("nbgrader", "nbgrader.exchange.default.list.ExchangeList.init_dest", "5bcd42e226dc9d0c",
-     "coursekit/plugins/exchange.py (CheckedList.init_dest)"),
+     "coursekit/exchange.py (CheckedList.init_dest)"),
     ("nbgrader", "nbgrader.exchange.default.list.ExchangeList.parse_assignments", "2a89e24b8a3747f8",
-     "coursekit/plugins/exchange.py (CheckedList: what nbgrader's listing still opens; autograde/README.md, Limits)"),
+     "coursekit/exchange.py (CheckedList: what nbgrader's listing still opens; autograde/README.md, Limits)"),
     ("nbgrader", "nbgrader.validator.Validator._extract_error", "0adccbca93b6f177", _copy("nbgrader") + " (NO_RESPONSE_ERROR)"),
     # nbgrader's patches
     ("nbgrader", "nbgrader.api.Gradebook.__init__", "aa2dee7d9eeacfad", _copy("nbgrader") + " (share_engines)"),

@@ -16,6 +16,8 @@ import os
 import pathlib
 import time
 
+from ..locks import try_lock
+
 __all__ = ["LOCK_FILE", "GATE_FILE", "exclusive", "shared", "gate_holder"]
 
 LOCK_FILE, GATE_FILE = ".grading.lock", ".grading.gate"
@@ -25,14 +27,6 @@ def _open(course, name) -> int:
     return os.open(pathlib.Path(course) / name, os.O_RDWR | os.O_CREAT, 0o600)
 
 
-def _try(fd, mode) -> bool:
-    try:
-        fcntl.flock(fd, mode | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False
-    return True
-
-
 def gate_holder(course) -> str:
     """Who holds the course exclusively ("" when nobody does)."""
     path = pathlib.Path(course) / GATE_FILE
@@ -40,7 +34,7 @@ def gate_holder(course) -> str:
         return ""
     fd = _open(course, GATE_FILE)
     try:
-        if _try(fd, fcntl.LOCK_SH):
+        if try_lock(fd, fcntl.LOCK_SH):
             return ""
         return path.read_text(encoding="utf-8", errors="replace").strip() or "another grader"
     finally:
@@ -55,13 +49,13 @@ def exclusive(course, who: str, notify=None):
     """
     gate, lock = _open(course, GATE_FILE), _open(course, LOCK_FILE)
     try:
-        if not _try(gate, fcntl.LOCK_EX):
+        if not try_lock(gate, fcntl.LOCK_EX):
             if notify:
                 notify(f"waiting for {gate_holder(course)} to finish with this course …")
             fcntl.flock(gate, fcntl.LOCK_EX)
         os.ftruncate(gate, 0)
         os.pwrite(gate, f"{who} (pid {os.getpid()})".encode(), 0)
-        if not _try(lock, fcntl.LOCK_EX):
+        if not try_lock(lock, fcntl.LOCK_EX):
             if notify:
                 notify("waiting for the grading service to finish the submission it is grading …")
             fcntl.flock(lock, fcntl.LOCK_EX)

@@ -76,7 +76,7 @@ class StudentResult:
     reason: str = ""      # why it failed (the gradebook's comment, or nbgrader's error); "" when ok
     seconds: float = 0.0  # wall time in the worker
     worker: int = 0
-    timings: dict = dataclasses.field(default_factory=dict)  # "kernel", "cells" (plugins.kernel), "*_cpu" (.worker)
+    timings: dict = dataclasses.field(default_factory=dict)  # "kernel", "cells" (the notebook says), "*_cpu" (.worker)
     notes: list = dataclasses.field(default_factory=list)    # graded, but worth the instructor's eye (one line each)
 
 

@@ -40,11 +40,10 @@ from ..assignments import assignment_of, default_assignments, world_of
 from ..faults import InfrastructureFault, evident_fault, grader_unreadable
 from ..gradebook import alembic_on_path, describe, not_graded_reason, open_gradebook, resolve_gradebook, zero_submission
 from ..lms import outbox as lms_outbox
-from ..paths import find_course
-from ..plugins.kernel import UNSANDBOXED
+from ..paths import add_course_option, find_course, usage_errors
 from ..sandbox import missing_tool, private_python
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
-from ..settings import OVER_BUDGET, STUDENT_SECONDS, course_config, course_settings
+from ..settings import OVER_BUDGET, STUDENT_SECONDS, UNSANDBOXED, course_config, course_settings
 from . import lock
 from .pool import LOGS, Done, Faulted, WorkerPool
 from .progress import TEXT, Progress, StudentResult
@@ -61,18 +60,13 @@ FAULT_STATUS = STATUS["machine"]
 def main(argv=None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    try:
-        shard = parse_shard(args.shard)
-    except ValueError as error:
-        parser.error(str(error))
     if args.workers < 1:
         parser.error(f"WORKERS must be a positive number of processes, got {args.workers}")
-    try:
+    with usage_errors(parser):
+        shard = parse_shard(args.shard)
         course = find_course(args.course)
         settings = course_settings(course)  # a language no tool speaks: the config's line, named
         names = _assignments(course, args.assignment)
-    except (FileNotFoundError, ValueError) as error:
-        parser.error(str(error))
     alembic_on_path()  # for the gradebook opened here and in the workers
     text, url = TEXT[settings.language], resolve_gradebook(course, args.db_url)
     try:
@@ -177,8 +171,7 @@ def _parser():
                                                      "sqlite:///<course>/gradebook.db)")
     parser.add_argument("--shard", default="", help="i/n: grade only shard i (0-based) of n")
     parser.add_argument("--force", action="store_true", help="grade again students already graded")
-    parser.add_argument("--course", default=None, help="the course folder (default: the current one when it "
-                                                       "holds nbgrader_config.py, else the repository's autograde/)")
+    add_course_option(parser)
     return parser
 
 

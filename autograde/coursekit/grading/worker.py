@@ -7,7 +7,10 @@ nbgrader's ``Autograde`` converter, i.e. ``nbgrader autograde <assignment> --stu
 --force``, without paying Python's and nbgrader's start-up again. One change: the converter keeps
 why a student failed as data (:class:`_Recording`), instead of leaving it in the log. The app is
 built with two of the course's speed-ups to nbgrader's own bookkeeping
-(:func:`coursekit.plugins.check_schemas_once`, :func:`coursekit.plugins.share_engines`).
+(:func:`coursekit.upstream.nbgrader.check_schemas_once`, :func:`coursekit.upstream.nbgrader.share_engines`), and
+its ``Execute`` set to grade in the course's kernels (:func:`coursekit.kernel.grade_with`, as the course config
+sets it for nbgrader's own commands). Where each kernel's time went comes back in the autograded notebook
+(:func:`coursekit.autograded.kernel_seconds`).
 
 A student's notebook that cannot be graded is that student's result (0 with the reason); a fault
 of the machine (:mod:`coursekit.faults`: the gradebook, the disk, the sandbox) is raised instead,
@@ -25,14 +28,14 @@ import time
 from nbgrader.apps.autogradeapp import AutogradeApp
 from nbgrader.converters import Autograde, NbGraderException
 
-from ..record import LIMIT
-
 from ..autograded import read_graded_notebook
 from ..canary import canary_fault
 from ..faults import InfrastructureFault, evident_fault
-from ..plugins import check_schemas_once, share_engines
-from ..plugins.kernel import TIMINGS
+from ..kernel import grade_with
+from ..record import LIMIT
+from ..sandbox.forkserver import template_died
 from ..settings import course_language
+from ..upstream.nbgrader import check_schemas_once, share_engines
 from .progress import TEXT, StudentResult
 
 __all__ = ["make_app", "grade_student", "GraderSetup", "timed_grading"]
@@ -65,6 +68,7 @@ def make_app(course, assignment: str, db_url: str) -> AutogradeApp:
     app = AutogradeApp()
     app.initialize([assignment, f"--CourseDirectory.db_url={db_url}"])
     app.coursedir.assignment_id = assignment
+    grade_with(app.config)  # every notebook runs in a grading kernel (coursekit.kernel), the grader beside it
     return app
 
 
@@ -85,31 +89,33 @@ def grade_student(app: AutogradeApp, student: str, retries: int = 1) -> StudentR
                 raise
     result = StudentResult(student, reason is None, reason or "", time.perf_counter() - started)
     if result.ok:
-        result.notes = notes(app, student)
+        result.notes, result.timings = notes(app, student)
     return result
 
 
-def notes(app: AutogradeApp, student: str) -> list:
-    """What the instructor should see about a graded student: test cells changed or tampered with, sandbox limits hit.
+def notes(app: AutogradeApp, student: str) -> tuple:
+    """(what the instructor should see about a graded student: test cells changed or tampered with, sandbox limits
+    hit; where its kernels' time went).
 
     Read from the autograded notebooks nbgrader just wrote: the sanitizing step's record of changed
-    cells (trusted) and the grader's records of cells that went over a limit.
+    cells (trusted), the grader's records of cells that went over a limit and the kernel's timings.
     """
     folder = pathlib.Path(app.coursedir.format_path(app.coursedir.autograded_directory, student,
                                                    app.coursedir.assignment_id))
-    text, found = TEXT[course_language(app.coursedir.root)], []  # the instructor's words, the course's language
+    text, found, seconds = TEXT[course_language(app.coursedir.root)], [], {}  # the instructor's words: the course's
     for path in sorted(folder.glob("*.ipynb")):
         try:
             graded = read_graded_notebook(path)
         except (OSError, ValueError) as exc:
             found.append(text["unreadable"].format(name=path.name, error=type(exc).__name__))
             continue
+        seconds = {key: seconds.get(key, 0.0) + value for key, value in graded.kernel_seconds.items()}
         found += [text["changed"].format(grade_id=grade_id) for grade_id in graded.changed_cells]
         if graded.tampered_cells:
             found.append(text["tampered"].format(grade_ids=", ".join(graded.tampered_cells)))
         found += [text["limit"].format(grade_id=grade_id, reason=record.reason)  # the reason as its student read it
                   for grade_id, record in graded.records.items() if record.status == LIMIT]
-    return found
+    return found, seconds
 
 
 def _convert(app: AutogradeApp, student: str):
@@ -120,14 +126,15 @@ def _convert(app: AutogradeApp, student: str):
     try:
         converter.start()
     except NbGraderException:
-        fault = evident_fault(converter.error, app.coursedir.root) if converter.error is not None else None
+        error = converter.error
+        fault = evident_fault(error, app.coursedir.root, template_died()) if error is not None else None
         if fault is not None:
             raise fault from converter.error
         return failure_reason(converter)
     except InfrastructureFault:
         raise
     except Exception as exc:  # nbgrader lets a few errors escape its own handler (e.g. a bad submitted path)
-        fault = evident_fault(exc, app.coursedir.root)
+        fault = evident_fault(exc, app.coursedir.root, template_died())
         if fault is not None:
             raise fault from exc
         app.log.exception("grading %s failed", student)
@@ -168,8 +175,7 @@ def timed_grading(app: AutogradeApp, student: str) -> StudentResult:
     before = _cpu_seconds()
     result = grade_student(app, student)
     after = _cpu_seconds()
-    result.timings = dict(TIMINGS)
-    # a kernel this process started was reaped by it: its CPU counts as a child's (a forked one's: TIMINGS)
+    # a kernel this process started was reaped by it: its CPU counts as a child's (a forked one's: the notebook says)
     result.timings.update(worker_cpu=after[0] - before[0],
                           kernel_cpu=result.timings.get("kernel_cpu", after[1] - before[1]))
     return result

@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 
-from ..paths import find_course
+from ..paths import add_course_option, find_course, usage_errors
 from . import outbox
 from .hub_client import HubBroker, NoHub
 from .platform import LMSDown, Refused
@@ -65,12 +65,10 @@ def run(course, broker, stop: threading.Event, poll: float = POLL_SECONDS) -> in
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m coursekit.lms", description=__doc__.split("\n\n")[0])
     parser.add_argument("action", choices=["run", "sync", "status"])
-    parser.add_argument("--course", default=None, help="the course folder (default: the current one)")
+    add_course_option(parser)
     args = parser.parse_args(argv)
-    try:
+    with usage_errors(parser):
         course = find_course(args.course)
-    except FileNotFoundError as error:
-        parser.error(str(error))
     if args.action == "status":
         print(outbox.status_line(course) or f"{course} is not connected to an LMS (no {outbox.FOLDER}/ folder)")
         return 0

@@ -6,14 +6,14 @@ the master (:attr:`Score.line_item`), holds each student's score from the editio
 per edition would give every student an empty column, which LMSs show as missing work.
 
 **Pending is a state, not a zero.** While any written answer of that submission waits for marking
-(:func:`coursekit.plugins.pending.class_pending`), the score goes with ``gradingProgress: "PendingManual"`` and a
+(:func:`coursekit.grades.class_pending`), the score goes with ``gradingProgress: "PendingManual"`` and a
 comment naming how many answers and points are still open; once all are marked, ``"FullyGraded"``. A student the
 gradebook knows no LMS id for (``Student.lms_user_id``: not from the LMS) has no score to post.
 """
 import dataclasses
 
 from ..assignments import assignment_of
-from ..plugins.pending import class_pending
+from ..grades import class_pending
 
 __all__ = ["PENDING_MANUAL", "FULLY_GRADED", "Score", "scores_of"]
 

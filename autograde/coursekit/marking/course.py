@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, aliased
 from ..gradebook import open_gradebook, resolve_gradebook, sqlite_file
 from ..paths import find_course
 from ..cell_names import names_in_language
-from ..plugins.stubs import stubs_of
+from ..stubs import stubs_of
 from ..settings import course_config, course_settings
 from .answers import AnswerReader, Question, master_questions
 from .judging import Ordering

@@ -14,11 +14,12 @@ shows it, so nothing is lost silently.
 import hashlib
 from dataclasses import dataclass, field
 
-from nbgrader.api import (Assignment, BaseCell, Comment, Grade, Notebook, Student, SubmittedAssignment,
-                          SubmittedNotebook)
+from nbgrader.api import Assignment, BaseCell, Comment, Grade, Notebook, Student, SubmittedNotebook
 from sqlalchemy import and_, func
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session, aliased
+
+from ..gradebook import submitted
 
 __all__ = ["AnswerState", "Saved", "state_token", "question_states", "marked_counts", "write_judgement"]
 
@@ -58,15 +59,12 @@ def _rows(db, assignment: str, notebook: str, grade_id: str, students=None):
     query = (db.query(Student.id, Grade, Comment)
              .join(SubmittedNotebook, Grade.notebook_id == SubmittedNotebook.id)
              .join(graded, Grade.cell_id == graded.id)
-             .join(Notebook, graded.notebook_id == Notebook.id)
-             .join(SubmittedAssignment, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
-             .join(Assignment, SubmittedAssignment.assignment_id == Assignment.id)
-             .join(Student, SubmittedAssignment.student_id == Student.id)
+             .join(Notebook, graded.notebook_id == Notebook.id))
+    query = (submitted(query, assignment)
              .outerjoin(commented, and_(commented.notebook_id == Notebook.id, commented.name == grade_id,
                                         commented.type.in_(COMMENTED)))
              .outerjoin(Comment, and_(Comment.notebook_id == SubmittedNotebook.id, Comment.cell_id == commented.id))
-             .filter(Assignment.name == assignment, Notebook.name == notebook, graded.name == grade_id,
-                     graded.type.in_(GRADED)))
+             .filter(Notebook.name == notebook, graded.name == grade_id, graded.type.in_(GRADED)))
     if students is not None:
         query = query.filter(Student.id.in_(list(students)))
     return query

@@ -23,6 +23,7 @@ from ..student_files import MAX_NOTEBOOK_BYTES
 from ..faults import InfrastructureFault, decide
 from ..gradebook import NOT_GRADED_COMMENT, not_graded_reason, zero_submission
 from ..sandbox import SandboxUnavailable
+from ..sandbox.forkserver import template_died
 
 __all__ = ["NOT_GRADED_COMMENT", "Failure", "ZeroOnFailureExporter", "record_zero"]
 
@@ -49,7 +50,7 @@ class ZeroOnFailureExporter(NotebookExporter):
             raise InfrastructureFault(str(exc), "Then run the command again.") from None
         except Exception as exc:
             fault = decide(exc, self._course(), lambda: canary_fault(self._course(), resources["nbgrader"]["assignment"],
-                                                                     self.config))
+                                                                     self.config), template_died())
             if fault is not None:
                 raise fault from exc
             error = f"{type(exc).__name__}: {str(exc).strip()[:300]}"

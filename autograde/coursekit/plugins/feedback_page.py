@@ -25,7 +25,8 @@ from ..language import of_notebook
 from ..upstream.nbconvert import render_without_soup
 from ..upstream.nbgrader import show_score
 from ..cell_names import names_in
-from .pending import PENDING, PendingAnswer, Tally, class_tallies, is_pending, student_line, total_line
+from ..grades import PendingAnswer, is_pending
+from .pending import PENDING, Tally, class_tallies, student_line, total_line
 
 __all__ = ["CourseFeedbackExporter", "GetGradesForFeedback", "TEMPLATE", "TEMPLATES", "WORDS", "page_language",
            "page_score", "page_tally"]

@@ -3,55 +3,19 @@
 nbgrader gives a written answer (a manually graded cell) no score until someone marks it, and
 its feedback shows that as ``0.0 / 1.0``, which a student reads as a failed answer. For this course an answer is
 **pending** while its cell is manually graded and the gradebook holds no score for it, neither a manual one nor
-nbgrader's automatic 0 for an answer left exactly as released (:func:`is_pending`): that one is *not answered*,
+nbgrader's automatic 0 for an answer left exactly as released (:func:`coursekit.grades.is_pending`, which
+:func:`coursekit.grades.class_pending` reads for a class): that one is *not answered*,
 0 with the reason, recorded at grading, waiting for nobody. The feedback page shows a pending answer as
 :data:`PENDING`, and ``generate_feedback`` / ``release_feedback`` tell the instructor how many there are, per
 student and in total, without stopping; the notification, the report and the LMS count the same.
 """
 from dataclasses import dataclass
 
-from nbgrader.api import Assignment, Grade, GradeCell, SolutionCell, Student, SubmittedAssignment, SubmittedNotebook
-from sqlalchemy.orm import aliased
+from ..grades import class_pending
 
-__all__ = ["PENDING", "PendingAnswer", "Tally", "class_pending", "class_tallies", "is_pending", "student_line",
-           "total_line"]
+__all__ = ["PENDING", "Tally", "class_tallies", "student_line", "total_line"]
 
 PENDING = "待批改"
-
-
-@dataclass(frozen=True)
-class PendingAnswer:
-    notebook: str
-    grade_id: str
-    max_score: float
-
-
-def is_pending(manually_graded: bool, manual_score, auto_score=None) -> bool:
-    """A manually graded cell that nobody has marked yet and that was answered (nbgrader scores an answer left as
-    released 0 by itself: ``auto_score``)."""
-    return bool(manually_graded) and manual_score is None and auto_score is None
-
-
-def class_pending(gradebook, assignment: str) -> dict:
-    """``{student: [PendingAnswer, …]}`` of ``assignment`` in an open gradebook (students with none left out)."""
-    db, solution = gradebook.db, aliased(SolutionCell, flat=True)  # both cell kinds share one table
-    rows = (db.query(Student.id, GradeCell.notebook_id, GradeCell.name, GradeCell.max_score, Grade.manual_score,
-                     Grade.auto_score)
-            .join(SubmittedNotebook, Grade.notebook_id == SubmittedNotebook.id)
-            .join(SubmittedAssignment, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
-            .join(Student, SubmittedAssignment.student_id == Student.id)
-            .join(Assignment, SubmittedAssignment.assignment_id == Assignment.id)
-            .join(GradeCell, Grade.cell_id == GradeCell.id)
-            # a grade cell that is also a solution cell is marked by hand
-            .join(solution, (solution.notebook_id == GradeCell.notebook_id) & (solution.name == GradeCell.name))
-            .filter(Assignment.name == assignment)
-            .order_by(Student.id, GradeCell.notebook_id, GradeCell.name))
-    notebooks = {nb.id: nb.name for nb in gradebook.find_assignment(assignment).notebooks}
-    pending = {}
-    for student, notebook, name, points, manual, auto in rows:
-        if is_pending(True, manual, auto):
-            pending.setdefault(student, []).append(PendingAnswer(notebooks[notebook], name, float(points)))
-    return pending
 
 
 def class_tallies(gradebook, assignment: str) -> dict:

@@ -12,7 +12,7 @@ checksums do not cover them, so Validate and autograde see the same cells.
 from nbgrader.preprocessors import ClearSolutions, NbGraderPreprocessor
 
 from ..assignments import assignment_of
-from .stubs import AssignmentStubs
+from ..stubs import AssignmentStubs
 
 __all__ = ["ClearPrivateMetadata", "with_private_metadata_cleared"]
 
@@ -32,7 +32,7 @@ class ClearPrivateMetadata(NbGraderPreprocessor):
 
 def with_private_metadata_cleared(preprocessors: list) -> list:
     """``GenerateAssignment.preprocessors`` with :class:`ClearPrivateMetadata` right after the stubs (nbgrader's
-    ``ClearSolutions`` or the course's :class:`~coursekit.plugins.stubs.AssignmentStubs`)."""
+    ``ClearSolutions`` or the course's :class:`~coursekit.stubs.AssignmentStubs`)."""
     found = [i for i, p in enumerate(preprocessors) if p in (ClearSolutions, AssignmentStubs)]
     if not found:
         raise ValueError("GenerateAssignment.preprocessors has no ClearSolutions: nowhere to clear private metadata")

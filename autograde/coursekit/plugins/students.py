@@ -9,7 +9,7 @@ questions still unanswered, by name, apart from the code's verdict (:func:`.vali
 nbgrader offers no setting for that, so it is done here, by the one program that shows it.
 
 Validate's first press would wait ≈ 2 s for the kernel template's imports, so the server starts the template
-in the background (:meth:`.kernel.GradingKernelManager.start_template`) once the student's Lab is up: at the Lab's
+in the background (:meth:`coursekit.kernel.GradingKernelManager.start_template`) once the student's Lab is up: at the Lab's
 first request to :mod:`.feedback_watch` (:data:`.feedback_watch.LAB_UP`), which the course's Lab extension sends
 when its plug-ins start. Started with the server, its imports (≈ 1.2 s of CPU) competed with the server's own
 start and the Lab's loading for the log-in's cores (benchmarks/bench_hub.py). It lives as long as the server, as it
@@ -24,7 +24,7 @@ Lab as soon as feedback is out, or why it will not come automatically (the cours
 import threading
 
 from . import feedback_watch, open_assignment
-from .kernel import GradingKernelManager
+from ..kernel import GradingKernelManager
 from .validation import name_unanswered_questions
 
 __all__ = ["EXTENSION"]

@@ -1,8 +1,7 @@
 """``make report``: what the class got wrong, at a glance.
 
-* :mod:`.grades` — the class's scores as the gradebook holds them (the authoritative points);
-  the grader's records come from :mod:`coursekit.autograded`;
-* :mod:`.tables` — both joined into the tables the instructor reads (with what to reteach for each mistake, from
+* :mod:`.tables` — the class's scores as the gradebook holds them (:mod:`coursekit.grades`: the authoritative
+  points) and the grader's records (:mod:`coursekit.autograded`) joined into the tables the instructor reads (with what to reteach for each mistake, from
   the assignment's plug-in, :mod:`coursekit.assignments`);
 * :mod:`.written` — per written question, what manual marking has done;
 * :mod:`.labels` — the names a person reads for the ids (cells, mistakes, checks), in the course's language;

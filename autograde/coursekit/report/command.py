@@ -21,11 +21,11 @@ from nbgrader.api import MissingEntry
 from ..assignments import assignment_of, default_assignments, editions_of, one_work
 from ..gradebook import describe, open_gradebook, resolve_gradebook, sqlite_file
 from ..language import DEFAULT
-from ..paths import find_course
+from ..paths import add_course_option, find_course, usage_errors
 from ..printable import printable
 from ..settings import course_config, course_language, similarity_threshold
 from .csv_files import write_csvs, write_similarity_csv
-from .grades import read_class
+from ..grades import read_class
 from .html_page import render
 from .labels import Labels, labels_for
 from .similarity import find_similar
@@ -115,17 +115,14 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="make report", description=__doc__.split("\n")[0])
     parser.add_argument("--assignment", default="", help="the assignment (default: $ASSIGNMENT, else the gradebook's "
                                                          "or the course's only one, or each of its editions)")
-    parser.add_argument("--course", default=None, help="the course folder (default: the current one when it "
-                                                       "holds nbgrader_config.py, else the repository's autograde/)")
+    add_course_option(parser)
     parser.add_argument("--db-url", default=None, help="gradebook URL (default: DB_URL, the course config, "
                                                        "sqlite:///<course>/gradebook.db)")
     parser.add_argument("--out", default=None, help="output folder (default: <course>/reports/<assignment>)")
     args = parser.parse_args(argv)
-    try:
+    with usage_errors(parser):
         course = find_course(args.course)
         lang = course_language(course)
-    except (FileNotFoundError, ValueError) as error:
-        parser.error(str(error))
     text, url = TEXT[lang], resolve_gradebook(course, args.db_url)
     database = sqlite_file(url)
     if database is not None and not database.exists():

@@ -2,7 +2,7 @@
 
 The release (``release/<assignment>/*.ipynb``, as ``generate_assignment`` wrote it; where a notebook is not
 there, its source through nbgrader's own ``ClearSolutions`` with the assignment's stubs,
-:class:`coursekit.plugins.stubs.AssignmentStubs`) names the solution cells of each notebook (nbgrader's
+:class:`coursekit.stubs.AssignmentStubs`) names the solution cells of each notebook (nbgrader's
 ``solution: true``: code, and markdown answers) and holds what every student was given: each code cell's
 source and each markdown cell's text, the stubs included. A student's solution cells are read from
 ``autograded/<student>/<assignment>/`` (what was graded), else from ``submitted/``, as data a student
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import nbformat
 
-from ..plugins.stubs import AssignmentStubs
+from ..stubs import AssignmentStubs
 from ..student_files import UnreadableFile, read_capped, read_notebook
 
 __all__ = ["CODE", "TEXT", "Cell", "Release", "Work", "read_release", "read_work"]

@@ -1,7 +1,7 @@
 """The class report's tables: the gradebook (the authoritative points) joined with the grader's records.
 
 :func:`build_report` reads the grader's records from the autograded notebooks (:mod:`.results`)
-next to the class's grades (:mod:`.grades`) and makes the tables the instructor reads:
+next to the class's grades (:mod:`coursekit.grades`) and makes the tables the instructor reads:
 per-student rows, per-check pass rates, the most common mistakes, the flagged cells.
 :mod:`.csv_files` and :mod:`.html_page` write them out; :mod:`.command` is ``make report``.
 """
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from .. import record
 from ..autograded import read_graded_notebook
 from ..language import DEFAULT
-from .grades import ClassGrades
+from ..grades import ClassGrades
 
 __all__ = ["GRADED", "NOT_GRADED", "NO_SUBMISSION", "OTHER_EDITION", "PENDING", "ROW_STATUSES", "CHANGED", "TAMPERED", "READ",
            "CheckStat", "Mistake", "StudentRow", "ClassReport", "build_report", "read_results"]

@@ -9,7 +9,7 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .grades import ClassGrades
+from ..grades import ClassGrades
 
 __all__ = ["WrittenStat", "written_stats"]
 

@@ -13,7 +13,7 @@
 * :mod:`.bytecode` — what sandboxed processes import from read-only folders, compiled outside;
 * :mod:`.side_files` — files a notebook writes next to itself, brought back out (new, regular, capped).
 
-:class:`coursekit.plugins.GradingKernelManager` starts kernels through it; autograde/README.md
+:class:`coursekit.kernel.GradingKernelManager` starts kernels through it; autograde/README.md
 ("The sandbox") says what it keeps out and what it cannot.
 """
 from .bubblewrap import GRADERS, HOME, SHARED, missing_tool, private_python

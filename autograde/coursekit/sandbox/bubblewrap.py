@@ -36,6 +36,7 @@ import pathlib
 import shutil
 import sys
 
+from ..environ import CALL_HOOK, SANDBOX, SANDBOX_MEMORY
 from .limits import Limits, human_size
 
 __all__ = ["HOME", "GRADERS", "SHARED", "IPYTHONDIR", "environment", "template_command", "preload_args", "python_paths",
@@ -119,22 +120,19 @@ def _system() -> list:
                    "/dev/shm"]
 
 
-def environment(env: dict, workdir: str, limits: Limits, grader: str = "", call_hook: str = "",
-                shared_env: str = "") -> dict:
-    """The whole environment of a sandboxed kernel (or of the grader process: ``grader``, its path inside): set
-    here, plus :data:`PASSED` from nbgrader's ``env``. Only the grader process learns where its grader is; only
-    the kernel how to call the student's functions for it (``call_hook``, :mod:`.cells`); ``shared_env`` names
-    the shared folder to whoever reads it."""
-    values = {"ATTN_SANDBOX_MEMORY": human_size(limits.memory),  # the grader names it when a function runs out
+def environment(env: dict, workdir: str, limits: Limits, call_hook: str = "", shared_env: str = "") -> dict:
+    """The whole environment of a sandboxed kernel or grader process: set here, plus :data:`PASSED` from nbgrader's
+    ``env``. Only the kernel learns how to call the student's functions for the grader (``call_hook``,
+    :mod:`.cells`); ``shared_env`` names the shared folder to whoever reads it (:mod:`coursekit.environ`: the
+    names)."""
+    values = {SANDBOX_MEMORY: human_size(limits.memory),  # the grader names it when a function runs out
               "HOME": HOME, "PWD": workdir, "PATH": f"{os.path.dirname(interpreter())}:/usr/bin:/bin",
               "IPYTHONDIR": IPYTHONDIR, "MPLCONFIGDIR": "/tmp/matplotlib", "XDG_CACHE_HOME": "/tmp/cache",
-              "PYTHONIOENCODING": "utf-8", "LANG": "C.UTF-8", "ATTN_SANDBOX": "on",
+              "PYTHONIOENCODING": "utf-8", "LANG": "C.UTF-8", SANDBOX: "on",
               "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "2"}
     values.update({name: env[name] for name in PASSED if env.get(name)})
-    if grader:
-        values["ATTN_GRADER"] = grader
-    elif call_hook:
-        values["ATTN_CALL_HOOK"] = call_hook
+    if call_hook:
+        values[CALL_HOOK] = call_hook
     if shared_env:
         values[shared_env] = SHARED
     return values

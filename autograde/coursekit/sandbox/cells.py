@@ -9,7 +9,7 @@ ones ipykernel makes (tracebacks, rich displays, ``execute_result``, ``input()``
 ipykernel's own method), but every message ipykernel would publish goes as one JSON line to the
 socket the worker listens on (:mod:`.channel`): ``execute_input``, ``stream``, ``display_data`` …,
 ``error``, then ``execute_reply`` and ``status: idle``. The grading process reads them through
-:class:`coursekit.plugins.kernel_client.RunnerClient`, nbclient's kernel client, so nbclient's own
+:class:`coursekit.kernel.client.RunnerClient`, nbclient's kernel client, so nbclient's own
 code stores them.
 
 What differs from ipykernel, on purpose: streams are sent when something else is sent or the cell
@@ -29,6 +29,7 @@ import sys
 
 from jupyter_client.jsonutil import json_default
 
+from ..environ import CALL_HOOK, GRADED
 from ..upstream import ipykernel
 from ..upstream.ipykernel import INLINE
 from ..upstream.jupyter_client import LineSession
@@ -237,10 +238,9 @@ def _next_request(sock: socket.socket, buffered: bytes):
     return (json.loads(line), fds), buffered
 
 
-GRADED = "ATTN_GRADED"  # the grader's verdict on the test cell about to run (attnkit.gradecell shows it)
-
-
 def _graded_result(graded) -> None:
+    """The grader's verdict on the cell about to run, for the cell's own code to show (:data:`GRADED`, whose
+    docstring in :mod:`coursekit.environ` says why); none: the cell was not graded by the grader."""
     if graded:
         os.environ[GRADED] = json.dumps(graded)
     else:
@@ -248,9 +248,9 @@ def _graded_result(graded) -> None:
 
 
 def _call_hook():
-    """How the student's functions are called for the grader: the assignment's own hook (``ATTN_CALL_HOOK``,
+    """How the student's functions are called for the grader: the assignment's own hook (:data:`CALL_HOOK`,
     "module:function", e.g. a chapter's delegation probe), else :func:`plain_call`."""
-    name = os.environ.get("ATTN_CALL_HOOK", "")
+    name = os.environ.get(CALL_HOOK, "")
     if not name:
         return plain_call
     module, _, function = name.partition(":")

@@ -11,7 +11,8 @@ One template serves a whole process — every student of a ``make grade`` worker
 ``nbgrader autograde``, of a formgrader, for every assignment of the course (it is made for what they
 all declare: :class:`coursekit.assignments.World`) — and is replaced when that changes, or a file of
 a grader or of a plug-in's package does. It dies with the process that started it (bubblewrap's ``--die-with-parent``;
-its PID namespace, and every kernel inside it, go with it).
+its PID namespace, and every kernel inside it, go with it). This module keeps it, as the process keeps an open
+file: a kernel manager asks :func:`template` for it; the other modules only ask :func:`template_died`.
 """
 import atexit
 import contextlib
@@ -30,9 +31,11 @@ import threading
 import time
 
 from ..faults import TemplateDidNotStart
+from ..locks import held
 from .bubblewrap import preload_args, template_command
 
-__all__ = ["PREFIX", "Template", "template", "ForkedKernel", "remove_leftovers", "leftovers_said", "current"]
+__all__ = ["PREFIX", "Template", "template", "ForkedKernel", "remove_leftovers", "leftovers_said", "running",
+           "template_died"]
 
 PREFIX = "attn-template-"
 # /tmp itself, whatever TMPDIR says: every kernel covers /tmp with a tmpfs of its own, keeping only its own folder
@@ -119,16 +122,8 @@ def remove_leftovers() -> list:
     removed = []
     half_made = [f for f in FOLDERS.glob(f".{PREFIX}*") if _age(f) > 60]  # killed while it was made
     for folder in [*FOLDERS.glob(f"{PREFIX}*"), *half_made]:
-        try:
-            lock = os.open(folder / "owner.lock", os.O_RDWR | os.O_CLOEXEC)
-        except OSError:
-            continue  # not one of ours, or being made right now
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            continue  # its grading process is alive
-        finally:
-            os.close(lock)
+        if held(folder / "owner.lock"):
+            continue  # its grading process is alive; or not one of ours, or being made right now
         shutil.rmtree(folder, ignore_errors=True)
         removed.append(folder)
     return removed
@@ -164,10 +159,17 @@ def template(privileged: bool, world, env: dict, sandboxed: bool = True) -> Temp
         return current[1]
 
 
-def current():
+def running():
     """The template this process started last (alive or not), or None."""
-    running = _templates.get("current")
-    return None if running is None else running[1]
+    started = _templates.get("current")
+    return None if started is None else started[1]
+
+
+def template_died() -> bool:
+    """Did the template this process started last die? Then every kernel forked from it died with it, whatever its
+    notebook did (the callers of :func:`coursekit.faults.decide` tell it so)."""
+    started = running()
+    return started is not None and not started.alive()
 
 
 def _version(folders) -> tuple:

@@ -13,11 +13,12 @@ Graded as an ordinary user (a hub instructor): the kernel keeps that user's uid,
 namespace of its own; its process limit then has to leave room for the user's other processes.
 """
 import contextlib
-import fcntl
 import os
 import pathlib
 import signal
 from dataclasses import dataclass
+
+from ..locks import held, take
 
 __all__ = ["FIRST_UID", "SLOTS", "Identity", "acquire", "abandoned", "processes_of"]
 
@@ -44,17 +45,15 @@ def acquire() -> Identity:
         return Identity(os.getuid(), privileged=False)
     LOCKS.mkdir(mode=0o700, exist_ok=True)
     for uid in range(FIRST_UID, FIRST_UID + SLOTS):
-        fd = os.open(LOCKS / f"{uid}.lock", os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
+        fd = take(LOCKS / f"{uid}.lock")
+        if fd is None:
             continue
         for pid in processes_of(uid):  # nobody holds the lock: left behind by a grading process that was killed
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         return Identity(uid, privileged=True, _lock=fd)
-    from ..faults import InfrastructureFault
+    from ..faults import InfrastructureFault  # here: it imports sqlalchemy, which the kernel template never needs
+
     raise InfrastructureFault(f"all {SLOTS} sandbox uids from {FIRST_UID} are in use (too many kernels at once, or "
                               f"stale locks in {LOCKS})", "Stop other grading processes, then run the command again.")
 
@@ -72,16 +71,8 @@ def abandoned() -> dict:
     """
     found = {}
     for uid, pids in _processes_by_uid().items():
-        if not FIRST_UID <= uid < FIRST_UID + SLOTS or not (LOCKS / f"{uid}.lock").exists():
-            continue
-        fd = os.open(LOCKS / f"{uid}.lock", os.O_RDWR)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            continue  # in use
-        finally:
-            os.close(fd)  # drops the lock if it was taken here
-        found[uid] = pids
+        if FIRST_UID <= uid < FIRST_UID + SLOTS and not held(LOCKS / f"{uid}.lock"):  # no lock file: not ours
+            found[uid] = pids
     return found
 
 

@@ -1,7 +1,7 @@
 """What one sandboxed grading kernel may use, and how a size is written ("2G", "64M", "300000").
 
 :class:`Limits` is read from the course config (``c.GradingKernelManager.memory = "2G"`` …, see
-:mod:`coursekit.plugins.kernel`) and becomes each kernel's rlimits and tmpfs sizes (:mod:`.template`).
+:mod:`coursekit.kernel.manager`) and becomes each kernel's rlimits and tmpfs sizes (:mod:`.template`).
 The defaults fit this chapter: the reference kernel needs about 0.9 GB of address space, a handful
 of processes, and writes nothing but IPython's own scratch.
 """

@@ -188,35 +188,34 @@ def _drop_to_kernel(request: dict) -> None:
     isolate.drop_privileges(request["uid"])
 
 
-def _become_kernel(request: dict) -> None:
-    """The cell runner, in the submission's folder (its copy), talking to the grading process's socket."""
+def _become(request: dict, log_name: str) -> socket.socket:
+    """What a forked kernel and a grader process both become first: in the request's folder and environment, stdin
+    from /dev/null, stdout and stderr to ``log_name`` beside its socket, no other descriptor open; then connected to
+    the grading process's socket."""
     os.chdir(request["workdir"])
     os.environ.clear()
     os.environ.update(request["env"])
-    log = os.open(os.path.join(request["folder"], "kernel.log"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    log = os.open(os.path.join(request["folder"], log_name), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0), os.dup2(log, 1), os.dup2(log, 2)
     os.closerange(3, 1024)
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    connection.connect(request["cells"])
+    return connection
+
+
+def _become_kernel(request: dict) -> None:
+    """The cell runner, in the submission's folder (its copy), talking to the grading process's socket."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # SIGINT: cells.serve makes it interrupt the running cell
-    channel = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    channel.connect(request["cells"])
-    cells.serve(channel)  # never returns
+    cells.serve(_become(request, "kernel.log"))  # never returns
 
 
 def _become_grader(request: dict) -> None:
     """The grader process (:mod:`.grader_host`): the course's grader, the worker's socket, the channel to the kernel."""
     from . import grader_host
 
-    os.chdir(request["workdir"])
-    os.environ.clear()
-    os.environ.update(request["env"])
-    log = os.open(os.path.join(request["folder"], "grader.log"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0), os.dup2(log, 1), os.dup2(log, 2)
-    os.closerange(3, 1024)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # only the student's kernel is ever interrupted
-    worker = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    worker.connect(request["cells"])
+    worker = _become(request, "grader.log")
     _, fds, _, _ = socket.recv_fds(worker, 1, 1)  # the channel to the kernel, sent by the worker
     grader_host.serve(worker, socket.socket(fileno=fds[0]), request["grader"])  # never returns
 

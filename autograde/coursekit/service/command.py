@@ -8,7 +8,6 @@
 The course's own ``make pause-service`` / ``make resume-service`` / ``make service-status`` run these.
 """
 import argparse
-import fcntl
 import os
 import signal
 import sys
@@ -16,7 +15,8 @@ import sys
 from ..gradebook import alembic_on_path, describe, resolve_gradebook
 from ..grading.pool import LOGS, WorkerPool
 from ..lms import outbox as lms_outbox
-from ..paths import find_course
+from ..locks import take
+from ..paths import add_course_option, find_course, usage_errors
 from ..printable import printable
 from ..sandbox import missing_tool
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
@@ -39,13 +39,10 @@ def journal_of(course) -> Journal:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m coursekit.service", description=__doc__.split("\n\n")[0])
     parser.add_argument("action", nargs="?", default="run", choices=["run", "pause", "resume", "status"])
-    parser.add_argument("--course", default=None, help="the course folder (default: the current one when it "
-                                                       "holds nbgrader_config.py)")
+    add_course_option(parser)
     args = parser.parse_args(argv)
-    try:
+    with usage_errors(parser):
         course = find_course(args.course)
-    except FileNotFoundError as error:
-        parser.error(str(error))
     if args.action == "pause":
         control.pause(course, notify=print)
         print("grading service paused: nothing is being graded; `python -m coursekit.service resume` "
@@ -64,11 +61,8 @@ def _single_instance(course):
     """An open, locked file while this is the course's only service; None when another one runs."""
     folder = control.state_dir(course)
     folder.mkdir(parents=True, exist_ok=True)
-    fd = os.open(folder / "service.pid", os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
+    fd = take(folder / "service.pid")
+    if fd is None:
         return None
     os.ftruncate(fd, 0)
     os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)

@@ -1,7 +1,7 @@
 """nbgrader's own steps for ONE student, on the application a grading worker already built.
 
 ``collect --update --student`` (on nbgrader's folder exchange always the course's
-:class:`coursekit.plugins.exchange.CheckedCollect`, whatever the config names: nothing leaves ``inbound/`` but
+:class:`coursekit.exchange.CheckedCollect`, whatever the config names: nothing leaves ``inbound/`` but
 through :mod:`coursekit.inbound`), then autograde (:func:`coursekit.grading.worker.grade_student`,
 the course's one grading path: sandboxed kernels forked from the pre-imported template), then
 ``generate_feedback`` and ``release_feedback`` for that student only — nbgrader's exchange and
@@ -25,7 +25,7 @@ from nbgrader.exchange.default import Exchange as FolderExchange
 from ..assignments import assignment_of
 from ..gradebook import open_gradebook
 from ..inbound import Refused
-from ..plugins.exchange import CheckedCollect
+from ..exchange import CheckedCollect
 from .inbox import SECRET_FILE
 from .journal import write_atomically
 from .notice import notice_page

@@ -30,6 +30,7 @@ from ..faults import InfrastructureFault, evident_fault
 from ..grading import lock
 from ..grading.worker import grade_student, make_app
 from ..inbound import Refused
+from ..sandbox.forkserver import template_died
 from . import steps
 from .fair_queue import GRADE
 
@@ -142,7 +143,7 @@ def run_job(app, job, note) -> JobOutcome:
         raise InfrastructureFault(str(error), "Fix what it names; the submission is graded then.") from error
     except Exception as error:  # the course's code or nbgrader: never the student's (that is `reason`)
         app.log.error("service job %s failed:\n%s", job, traceback.format_exc())
-        raise evident_fault(error, app.coursedir.root) or InfrastructureFault(
+        raise evident_fault(error, app.coursedir.root, template_died()) or InfrastructureFault(
             f"{type(error).__name__}: {error}", "See grading-logs/service-worker-*.log.") from error
     return JobOutcome(timestamp, job.release, timings)
 

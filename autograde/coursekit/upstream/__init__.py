@@ -17,7 +17,7 @@ or changes it at run time (a patch). Each copy and patch sits in the module name
 
 Patches are applied by the commands that want them, never on import: importing this package, or
 ``nbgrader_config.py``, changes nothing. Code that *stands in* for an upstream interface — the kernel manager
-and the kernel client nbclient drives (:mod:`coursekit.plugins.kernel`, :mod:`coursekit.plugins.kernel_client`),
+and the kernel client nbclient drives (:mod:`coursekit.kernel.manager`, :mod:`coursekit.kernel.client`),
 the plug-ins that override nbgrader's preprocessors — stays with the plug-ins; the table fingerprints the
 upstream code that defines that interface too. A patch proposal for each missing hook: ``docs/upstream/``.
 """

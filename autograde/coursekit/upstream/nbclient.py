@@ -6,8 +6,8 @@ process had: a grading worker's own (stop cleanly after nbgrader's clean-up) wou
 notebook the process runs with a ``NotebookClient`` of its own (e.g. a plug-in drawing figures before grading,
 :mod:`attnkit.figure_cache`).
 :func:`keep_signal_handlers` puts them back. (nbgrader's ``Execute`` runs through the same code; the grading
-kernel's client and manager, which nbclient drives, are :mod:`coursekit.plugins.kernel_client` and
-:mod:`coursekit.plugins.kernel`.)
+kernel's client and manager, which nbclient drives, are :mod:`coursekit.kernel.client` and
+:mod:`coursekit.kernel.manager`.)
 """
 import contextlib
 import signal

@@ -15,7 +15,7 @@ Rules (copies):
 * :func:`parse_submission_name`, :data:`SECRET_FILE` — a submission's folder in the exchange, as ``submit``
   names it and ``collect`` reads it; :data:`SHARED_UNIX_USER` — the account whose submissions ``submit`` names
   after ``$JUPYTERHUB_USER`` instead;
-* ``collect``'s choices, for the course's collect (:mod:`coursekit.plugins.exchange`): which of a student's
+* ``collect``'s choices, for the course's collect (:mod:`coursekit.exchange`): which of a student's
   submissions it takes (:func:`collected_submission`), whether it copies it (:func:`should_collect`), which files
   it leaves out (:func:`left_out`) and the group's rights it gives a group-shared course (:func:`share_with_group`);
 * the texts the course compares with: :data:`NO_RESPONSE_COMMENT`, :data:`NO_RESPONSE_ERROR`. (The defaults

@@ -4,8 +4,8 @@ nbgrader's folder exchange collects with ``shutil.copytree``, following links (a
 collected as the master), warns and goes on when a folder's owner is not the student it names, and stops the
 whole class at a name it cannot parse. The course's config plugs these in instead::
 
-    c.ExchangeFactory.collect = plugins.CheckedCollect
-    c.ExchangeFactory.list = plugins.CheckedList
+    c.ExchangeFactory.collect = exchange.CheckedCollect
+    c.ExchangeFactory.list = exchange.CheckedList
 
 :class:`CheckedCollect` takes, per student, the newest folder :func:`coursekit.inbound.examine` accepts (nbgrader's
 choice otherwise: :func:`coursekit.upstream.nbgrader.collected_submission`) and copies it with
@@ -24,8 +24,8 @@ from nbgrader.exchange.default.collect import ExchangeCollect
 from nbgrader.exchange.default.list import ExchangeList
 from nbgrader.utils import check_mode
 
-from ..inbound import Refused, collect, examine, limits_of
-from ..upstream.nbgrader import collected_submission, left_out, share_with_group, should_collect
+from .inbound import Refused, collect, examine, limits_of
+from .upstream.nbgrader import collected_submission, left_out, share_with_group, should_collect
 
 __all__ = ["CheckedCollect", "CheckedList", "REFUSED"]
 

@@ -1,8 +1,8 @@
-"""Does each assignment's release get its own stubs (coursekit/plugins/stubs.py): the plug-in's, else the course's?"""
+"""Does each assignment's release get its own stubs (coursekit/stubs.py): the plug-in's, else the course's?"""
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from traitlets.config import Config
 
-from coursekit.plugins.stubs import AssignmentStubs
+from coursekit.stubs import AssignmentStubs
 
 SOLUTION = "def f():\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION\n"
 

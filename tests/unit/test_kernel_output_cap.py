@@ -1,13 +1,13 @@
-"""Does the output cap (coursekit.plugins.output_cap) keep a capped amount of each cell's output, as bookkeeping?
+"""Does the output cap (coursekit.kernel.output_cap) keep a capped amount of each cell's output, as bookkeeping?
 
-``OutputCap`` on hand-made kernel messages. The kernel client that applies it: test_plugins_kernel_client.py;
+``OutputCap`` on hand-made kernel messages. The kernel client that applies it: test_kernel_client.py;
 with a real kernel: tests/integration/test_output_cap_kernel.py; the course's config and the real CLI:
 tests/integration/test_course_output_cap.py.
 """
 
 import pytest
 
-from coursekit.plugins.output_cap import GRACE, NOTE_ROOM, PER_OUTPUT, OutputCap, content_size, cut_text, human, text_size
+from coursekit.kernel.output_cap import GRACE, NOTE_ROOM, PER_OUTPUT, OutputCap, content_size, cut_text, human, text_size
 
 NOTE = "[评分时输出过长]"
 

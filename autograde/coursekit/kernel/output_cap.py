@@ -3,7 +3,7 @@
 nbclient keeps every byte a cell prints: one ``print('x' * 10_000_000)`` in a function the grader
 calls a few times makes a 190 MB autograded notebook, a feedback page as large, and holds all of
 it in the memory of ``nbgrader autograde``. The grading kernel's client
-(:mod:`coursekit.plugins.kernel_client`) weighs each output message with :class:`OutputCap` as it
+(:mod:`coursekit.kernel.client`) weighs each output message with :class:`OutputCap` as it
 arrives, before nbclient stores it: once a cell or the notebook is over its limit the output is cut
 right there, and at the end of the cell a note, in the stream that was cut and in the notebook's language
 (:data:`TEXT`; the grading process sets :attr:`OutputCap.lang` from the notebook's edition), says how much

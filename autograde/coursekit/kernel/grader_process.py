@@ -18,12 +18,10 @@ import time
 
 from ..autograded import CELL_KEY
 from ..faults import InfrastructureFault
-from ..language import of_notebook
 from ..sandbox.channel import ChannelBroken, Reader, send
-from . import kernel_client
-from .kernel_client import OUTPUTS
+from .client import OUTPUTS
 
-__all__ = ["GraderProcess", "Verdict", "READY_SECONDS", "grade_test_cell", "notebook_language"]
+__all__ = ["GraderProcess", "Verdict", "READY_SECONDS"]
 
 READY_SECONDS = 60  # to load the grader
 
@@ -111,7 +109,7 @@ class Verdict:
         self.kernel, self.count = [], None
 
     def shown(self) -> dict:
-        """What the kernel's test cell is to show (:data:`coursekit.sandbox.cells.GRADED`)."""
+        """What the kernel's test cell is to show (:data:`coursekit.environ.GRADED`: its second reader)."""
         return {"points": self.points, "text": self.text}
 
     def takes(self, kind: str, content: dict) -> bool:
@@ -141,25 +139,3 @@ class Verdict:
         others = [kind for kind, c in self.kernel if kind not in ("stream", "execute_result")
                   or (kind == "stream" and c.get("name") != "stdout")]
         return printed.strip() == self.text.strip() and results == [repr(self.points)] and not others
-
-
-def grade_test_cell(cell, cell_index: int) -> None:
-    """nbclient's ``on_cell_execute`` hook (``c.Execute.on_cell_execute``): a test cell the grader grades is
-    graded now, before it runs, and the runner told what to show."""
-    client = kernel_client.current()
-    marks = cell.get("metadata", {}).get("nbgrader", {})
-    if client is None or client.grader is None or cell.get("cell_type") != "code" or not marks.get("grade") \
-            or marks.get("solution") or marks.get("grade_id") not in client.grader.handles:
-        return
-    budget, grace = client.timeouts
-    client.verdict_next = Verdict(cell, client.grader.grade(marks["grade_id"], client.lang, client, budget, grace))
-
-
-def notebook_language(notebook) -> None:
-    """nbclient's ``on_notebook_start`` hook (``c.Execute.on_notebook_start``): the grader writes its verdicts, and
-    the output cap its notes, in the notebook's language (:func:`coursekit.language.of_notebook`: the student's
-    metadata, so anything can be there; Chinese when it names none or a language the toolkit does not speak)."""
-    client = kernel_client.current()
-    if client is not None:
-        client.lang = of_notebook(notebook)
-        client.cap.lang = client.lang

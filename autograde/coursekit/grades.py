@@ -1,4 +1,5 @@
-"""A class's scores as the gradebook holds them (the authoritative points), read in a few queries.
+"""A class's scores as the gradebook holds them (the authoritative points), and its written answers still pending,
+read in a few queries.
 
 One query per table rather than one object walk per student keeps a class of 1,000 fast.
 Which gradebook: :func:`coursekit.gradebook.resolve_gradebook`, as for every course command.
@@ -19,10 +20,12 @@ from nbgrader.api import (
     SubmittedNotebook,
     TaskCell,
 )
+from sqlalchemy.orm import aliased
 
-from ..gradebook import NOT_GRADED_COMMENT, open_gradebook
+from .gradebook import NOT_GRADED_COMMENT, open_gradebook, submitted
 
-__all__ = ["CellInfo", "CellGrade", "ClassGrades", "class_grades", "read_class"]
+__all__ = ["CellInfo", "CellGrade", "ClassGrades", "PendingAnswer", "class_grades", "class_pending", "is_pending",
+           "read_class"]
 
 
 @dataclass(frozen=True)
@@ -72,20 +75,12 @@ def _cells(db, assignment: str) -> list:
     return sorted(cells, key=lambda c: (not c.autograded, c.notebook, c.name))
 
 
-def _submitted(query, assignment: str):
-    """``query`` joined from its notebook to the submission, its student and the assignment."""
-    return (query.join(SubmittedAssignment, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
-            .join(Student, SubmittedAssignment.student_id == Student.id)
-            .join(Assignment, SubmittedAssignment.assignment_id == Assignment.id)
-            .filter(Assignment.name == assignment))
-
-
 def _grades(db, assignment: str) -> dict:
     query = (db.query(Student.id, BaseCell.name, Grade.auto_score, Grade.manual_score, Grade.score)
              .join(SubmittedNotebook, Grade.notebook_id == SubmittedNotebook.id)
              .join(BaseCell, Grade.cell_id == BaseCell.id))
     grades = {}
-    for student, cell, auto, manual, score in _submitted(query, assignment):
+    for student, cell, auto, manual, score in submitted(query, assignment):
         grades.setdefault(student, {})[cell] = CellGrade(auto, manual, float(score or 0.0))
     return grades
 
@@ -94,7 +89,7 @@ def _not_graded(db, assignment: str) -> dict:
     query = (db.query(Student.id, Comment.auto_comment)
              .join(SubmittedNotebook, Comment.notebook_id == SubmittedNotebook.id)
              .filter(Comment.auto_comment.like(f"{NOT_GRADED_COMMENT}%")))
-    return {student: comment for student, comment in _submitted(query, assignment)}
+    return {student: comment for student, comment in submitted(query, assignment)}
 
 
 def _timestamps(db, assignment: str) -> dict:
@@ -111,6 +106,37 @@ def _elsewhere(db, editions) -> dict:
         for student in _timestamps(db, edition):
             found.setdefault(student, []).append(edition)
     return found
+
+
+@dataclass(frozen=True)
+class PendingAnswer:
+    notebook: str
+    grade_id: str
+    max_score: float
+
+
+def is_pending(manually_graded: bool, manual_score, auto_score=None) -> bool:
+    """A manually graded cell that nobody has marked yet and that was answered (nbgrader scores an answer left as
+    released 0 by itself: ``auto_score``)."""
+    return bool(manually_graded) and manual_score is None and auto_score is None
+
+
+def class_pending(gradebook, assignment: str) -> dict:
+    """``{student: [PendingAnswer, …]}`` of ``assignment`` in an open gradebook (students with none left out)."""
+    db, solution = gradebook.db, aliased(SolutionCell, flat=True)  # both cell kinds share one table
+    query = (db.query(Student.id, GradeCell.notebook_id, GradeCell.name, GradeCell.max_score, Grade.manual_score,
+                      Grade.auto_score)
+             .join(SubmittedNotebook, Grade.notebook_id == SubmittedNotebook.id))
+    rows = (submitted(query, assignment).join(GradeCell, Grade.cell_id == GradeCell.id)
+            # a grade cell that is also a solution cell is marked by hand
+            .join(solution, (solution.notebook_id == GradeCell.notebook_id) & (solution.name == GradeCell.name))
+            .order_by(Student.id, GradeCell.notebook_id, GradeCell.name))
+    notebooks = {nb.id: nb.name for nb in gradebook.find_assignment(assignment).notebooks}
+    pending = {}
+    for student, notebook, name, points, manual, auto in rows:
+        if is_pending(True, manual, auto):
+            pending.setdefault(student, []).append(PendingAnswer(notebooks[notebook], name, float(points)))
+    return pending
 
 
 def class_grades(gradebook: Gradebook, assignment: str, editions=()) -> ClassGrades:

@@ -1,4 +1,4 @@
-"""coursekit.plugins.kernel_client: does nbgrader's own executor, driving a cell runner, do what it does with ipykernel?
+"""coursekit.kernel.client: does nbgrader's own executor, driving a cell runner, do what it does with ipykernel?
 
 The runner is forked from a template outside the sandbox (``GradingKernelManager.sandbox = False``),
 so the timeout, a dead kernel, a runner that sends garbage and the output cap are seen without
@@ -12,9 +12,9 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from nbgrader.preprocessors import Execute
 from traitlets.config import Config
 
-from coursekit.plugins import GradingKernelManager
-from coursekit.plugins.kernel import TIMINGS
-from coursekit.plugins.output_cap import TEXT
+from coursekit.autograded import kernel_seconds
+from coursekit.kernel import grade_with
+from coursekit.kernel.output_cap import TEXT
 
 NOTE = TEXT["zh"]["note"]
 
@@ -22,14 +22,19 @@ FORGE = ("import gc, socket\n[s for s in gc.get_objects() if isinstance(s, socke
          ".sendall({!r})")
 
 
-def execute(tmp_path, *sources, cap=(-1, -1), **settings):
-    """The notebook of these code cells (a markdown cell first), run by nbgrader's Execute with a runner."""
+def run(tmp_path, *sources, cap=(-1, -1), **settings):
+    """The notebook of these code cells (a markdown cell first), run by nbgrader's Execute set to grade (a runner)."""
     nb = new_notebook(cells=[new_markdown_cell("# title"), *[new_code_cell(source) for source in sources]])
-    config = Config({"Execute": {"kernel_manager_class": GradingKernelManager, **settings},
-                     "GradingKernelManager": {"sandbox": False, "cell_output_limit": cap[0],
-                                              "notebook_output_limit": cap[1]}})
+    config = Config({"Execute": settings, "GradingKernelManager": {"sandbox": False, "cell_output_limit": cap[0],
+                                                                   "notebook_output_limit": cap[1]}})
+    grade_with(config)
     executed, _ = Execute(config=config).preprocess(nb, {"metadata": {"path": str(tmp_path)}})
-    return executed.cells[1:]
+    return executed
+
+
+def execute(tmp_path, *sources, **settings):
+    """The code cells of :func:`run`'s notebook, as they ran."""
+    return run(tmp_path, *sources, **settings).cells[1:]
 
 
 def test_are_the_outputs_and_counts_those_nbclient_stores(tmp_path):
@@ -44,9 +49,9 @@ def test_are_the_outputs_and_counts_those_nbclient_stores(tmp_path):
     nbformat.validate(new_notebook(cells=cells))
 
 
-def test_does_the_run_say_where_its_time_went(tmp_path):
-    execute(tmp_path, "sum(range(10 ** 6))")
-    assert TIMINGS["kernel"] > 0 and TIMINGS["cells"] > 0 and TIMINGS["kernel_cpu"] > 0
+def test_does_the_notebook_say_where_its_kernels_time_went(tmp_path):
+    seconds = kernel_seconds(run(tmp_path, "sum(range(10 ** 6))"))
+    assert seconds["kernel"] > 0 and seconds["cells"] > 0 and seconds["kernel_cpu"] > 0
 
 
 def test_is_a_hung_cell_interrupted_marked_as_timed_out_and_the_next_cell_run(tmp_path):
@@ -103,8 +108,8 @@ def test_is_the_kernel_ready_as_soon_as_it_has_said_so():
     import logging
     import socket
 
-    from coursekit.plugins.kernel_client import RunnerClient
-    from coursekit.plugins.output_cap import OutputCap
+    from coursekit.kernel.client import RunnerClient
+    from coursekit.kernel.output_cap import OutputCap
 
     class Alive:
         def poll(self):

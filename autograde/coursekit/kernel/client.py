@@ -16,7 +16,7 @@ dropped, and every output is weighed by the notebook's :class:`~.output_cap.Outp
 nbclient sees it.
 
 With a grader process (:mod:`.grader_process`), a test cell it grades is graded just before it runs
-(nbclient's ``on_cell_execute`` hook, :func:`.grader_process.grade_test_cell`, finds this client as
+(nbclient's ``on_cell_execute`` hook, :func:`.execute.grade_test_cell`, finds this client as
 :func:`current`): the runner serves the grader's calls, then runs the cell, and whatever the kernel
 prints for that cell is replaced by the grader's verdict (:class:`.grader_process.Verdict`).
 """
@@ -30,6 +30,7 @@ import time
 import uuid
 from queue import Empty
 
+from ..autograded import NOTEBOOK_KEY, TIMINGS_KEY
 from ..faults import KernelDidNotStart
 from ..sandbox.channel import ChannelBroken, Reader, send
 from .output_cap import OutputCap
@@ -133,8 +134,9 @@ class RunnerClient:
 
     allow_stdin = False
 
-    def __init__(self, sock, process, cap: OutputCap, log, on_broken=None, grader=None, timeouts=(30, 4)):
+    def __init__(self, sock, process, cap: OutputCap, log, on_broken=None, grader=None, timeouts=(30, 4), clock=None):
         self.process, self.cap, self.log, self.on_broken = process, cap, log, on_broken
+        self.clock = clock or (time.perf_counter(),) * 2  # when its kernel manager started the runner; when ready
         self.grader, self.timeouts, self.lang = grader, timeouts, "zh"  # timeouts: the cell's, then after an interrupt
         self.wire = _Wire(sock, self._sort, self._break)
         self.shell_channel, self.iopub_channel = _Channel(self.wire, "shell"), _Channel(self.wire, "iopub")
@@ -143,6 +145,7 @@ class RunnerClient:
         self._served, self._sent_channel = True, False
         self.verdict_next = self._verdict = None  # the grader's verdict on the next cell; on the cell running
         self.files = None  # what the runner sent when asked for the files its cells wrote (sandbox.side_files)
+        self.notebook = None  # the notebook nbclient runs (.execute.start_notebook)
 
     # ---------- what nbclient calls ----------
 
@@ -184,7 +187,7 @@ class RunnerClient:
         self._clear_pending = False
         self._verdict, self.verdict_next = self.verdict_next, None
         request = {"code": code}
-        if self._verdict is not None:  # the test cell shows what the grader found (attnkit.gradecell reads it)
+        if self._verdict is not None:  # the kernel's test cell shows the verdict too (coursekit.environ.GRADED)
             request["graded"] = self._verdict.shown()
         try:
             send(self.wire.sock, request)
@@ -206,6 +209,15 @@ class RunnerClient:
             if self.files is None:
                 await self.wire.wait_readable(min(0.25, max(deadline - time.monotonic(), 0)))
         return self.files
+
+    def note_timings(self) -> None:
+        """Write where the kernel's time went into the notebook it ran (told by nbclient's ``on_notebook_start``,
+        :func:`.execute.start_notebook`): ``kernel`` (start until ready), ``cells`` (since), ``kernel_cpu``."""
+        started, ready = self.clock
+        seconds = {"kernel": ready - started, "cells": time.perf_counter() - ready,
+                   "kernel_cpu": self.process.cpu_seconds()}
+        if self.notebook is not None:
+            self.notebook.setdefault("metadata", {}).setdefault(NOTEBOOK_KEY, {})[TIMINGS_KEY] = seconds
 
     # ---------- serving the grader's calls (.grader_process) ----------
 

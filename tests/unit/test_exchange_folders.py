@@ -1,4 +1,4 @@
-"""Does the course's collect (coursekit.plugins.exchange.CheckedCollect) take each student's newest acceptable folder,
+"""Does the course's collect (coursekit.exchange.CheckedCollect) take each student's newest acceptable folder,
 refuse the rest with a warning and go on with the class; and does its inbound listing (CheckedList) leave out what
 it refuses? nbgrader's own exchange classes, in-process, on a throw-away exchange; the CLI: test_exchange.py."""
 import logging
@@ -8,7 +8,7 @@ from nbgrader.auth import Authenticator
 from nbgrader.coursedir import CourseDirectory
 from traitlets.config import Config
 
-from coursekit.plugins.exchange import CheckedCollect, CheckedList
+from coursekit.exchange import CheckedCollect, CheckedList
 from support.exchange_rows import BY_NAME, Course, build
 
 pytestmark = pytest.mark.timeout(20)

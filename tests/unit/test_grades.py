@@ -1,7 +1,7 @@
-"""Does coursekit.report.grades read the gradebook's points (cells, auto and manual scores, not-graded reasons)?"""
+"""Does coursekit.grades read the gradebook's points (cells, auto and manual scores, not-graded reasons)?"""
 import pytest
 
-from coursekit.report.grades import CellGrade, read_class
+from coursekit.grades import CellGrade, read_class
 from support.synthetic_class import ASSIGNMENT, small_class
 
 

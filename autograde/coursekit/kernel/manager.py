@@ -6,7 +6,7 @@ goes through it: ``nbgrader autograde`` and ``validate`` run by hand, the formgr
 ``make grade``'s workers and the grading service. Each kernel is forked from a pre-imported
 template (:mod:`coursekit.sandbox.template`) inside the sandbox of :mod:`coursekit.sandbox`, and is a
 cell runner (:mod:`coursekit.sandbox.cells`): nbclient drives it through
-:class:`~.kernel_client.RunnerClient`, nbgrader's own ``Execute`` unchanged. ``ATTN_SANDBOX=off`` or
+:class:`~.client.RunnerClient`, nbgrader's own ``Execute`` unchanged. ``ATTN_SANDBOX=off`` or
 ``c.GradingKernelManager.sandbox = False`` (for a machine that is itself the sandbox, e.g. a grading
 pod) forks the same runners from a template outside bubblewrap, with a warning for every kernel.
 The template is made for every assignment the course declares (:mod:`coursekit.assignments`: what their
@@ -15,7 +15,7 @@ a second process beside its kernel, forked from the same template: the grader pr
 (:mod:`coursekit.sandbox.grader_host`, :mod:`.grader_process`), with a uid and a world of its own, which
 the kernel cannot see. Before each test cell it grades, it calls the student's functions in the kernel
 (through the plug-in's ``CALL_HOOK`` there, e.g. the chapter's delegation probe), and its verdict, never
-the kernel's, becomes the cell's outputs (:mod:`.kernel_client`). A plain nbgrader assignment's test
+the kernel's, becomes the cell's outputs (:mod:`.client`). A plain nbgrader assignment's test
 cells run in the kernel, as nbgrader runs them.
 """
 import functools
@@ -32,6 +32,7 @@ from jupyter_client.manager import AsyncKernelManager
 from traitlets import Bool, Integer, Unicode, default
 
 from ..assignments import for_notebook_folder, world_of
+from ..environ import CALL_HOOK
 from ..faults import InfrastructureFault, KernelDidNotStart, grader_unreadable
 from ..sandbox import HOME, Limits, SandboxUnavailable, acquire, missing_tool, parse_size, private_python, processes_of
 from ..sandbox import side_files
@@ -39,19 +40,15 @@ from ..sandbox.bubblewrap import GRADERS, SHARED, environment
 from ..sandbox.bytecode import compile_bytecode
 from ..sandbox.forkserver import ForkedKernel, template
 from ..seeds import course_secret, submission_seed
-from ..settings import sandbox_default
+from ..settings import UNSANDBOXED, sandbox_default
 from .grader_process import GraderProcess
-from .kernel_client import RunnerClient
+from .client import RunnerClient
 from .output_cap import OutputCap
 
-__all__ = ["TIMINGS", "GradingKernelManager"]
+__all__ = ["GradingKernelManager"]
 
-UNSANDBOXED = ("GRADING WITHOUT A SANDBOX (ATTN_SANDBOX=off): this student's code runs with your rights and "
-               "can read or change the grader, the gradebook and other students' work.")
 START_SECONDS = 30  # for a forked kernel to connect (the template itself may take longer, once)
 FILES_SECONDS = 5  # for the runner to send the files its notebook wrote (sandbox.side_files)
-# seconds of the last kernel this process ran: "kernel" (start until ready), "cells", "kernel_cpu"; read by workers
-TIMINGS = {}
 
 
 class GradingKernelManager(AsyncKernelManager):
@@ -99,8 +96,7 @@ class GradingKernelManager(AsyncKernelManager):
 
     async def start_kernel(self, **kw):
         """Fork a cell runner for the notebook in ``cwd``; it is ready once it has connected."""
-        started = time.perf_counter()
-        TIMINGS.clear()
+        self._started = time.perf_counter()
         env = dict(kw.get("env") or os.environ)
         submission = self._submission = kw.get("cwd") or os.getcwd()
         self._assignment, self._world = for_notebook_folder(submission, self.config), world_of(self.config)
@@ -112,8 +108,7 @@ class GradingKernelManager(AsyncKernelManager):
             await self._before_sandboxed_start()
         else:
             self.log.warning(UNSANDBOXED)
-            env.pop("ATTN_GRADER", None)  # the kernel is never told where the grader is
-            env["ATTN_CALL_HOOK"] = self._assignment.get("CALL_HOOK")
+            env[CALL_HOOK] = self._assignment.get("CALL_HOOK")
         self._runner, self._sock = self._start_runner(submission, env)
         if self._assignment.grader:
             try:
@@ -122,12 +117,12 @@ class GradingKernelManager(AsyncKernelManager):
                 self._release()
                 raise
         self._ready = time.perf_counter()
-        TIMINGS["kernel"] = self._ready - started
 
     def client(self, **kwargs) -> RunnerClient:
         cap = OutputCap(self.cell_output_limit, self.notebook_output_limit)
-        self._client = RunnerClient(self._sock, self._runner, cap, self.log, on_broken=self._runner.kill, grader=self._grader,
-                            timeouts=(self.config.Execute.get("timeout", 30), self.config.Execute.get("iopub_timeout", 4)))
+        timeouts = (self.config.Execute.get("timeout", 30), self.config.Execute.get("iopub_timeout", 4))
+        self._client = RunnerClient(self._sock, self._runner, cap, self.log, on_broken=self._runner.kill,
+                                    grader=self._grader, timeouts=timeouts, clock=(self._started, self._ready))
         return self._client
 
     async def is_alive(self) -> bool:
@@ -140,7 +135,8 @@ class GradingKernelManager(AsyncKernelManager):
 
     async def shutdown_kernel(self, now: bool = False, restart: bool = False) -> None:
         if self._runner is not None:
-            TIMINGS.update(cells=time.perf_counter() - self._ready, kernel_cpu=self._runner.cpu_seconds())
+            if self._client is not None:
+                self._client.note_timings()
             if self.sandbox and self._client is not None and self._submission is not None:
                 await self._files_back()
         self._release()
@@ -257,7 +253,7 @@ class GradingKernelManager(AsyncKernelManager):
         limits, workdir = self.limits(), f"{HOME}/grader"
         grader = f"{GRADERS}/{self._world.grader_index(self._assignment.grader)}/__init__.py"  # where it is inside
         return {"grader": grader, "folder": str(folder), "home": HOME, "workdir": workdir, "uid": uid,
-                "limits": self._limits_request(limits), "env": environment(env, workdir, limits, grader=grader)}
+                "limits": self._limits_request(limits), "env": environment(env, workdir, limits)}
 
     def _fail_start(self, why: str, folder: pathlib.Path):
         """Stop what was started and say why it never became ready, with what it or its template wrote."""

@@ -10,7 +10,7 @@ where it says nothing, the course's own ``c.ClearSolutions`` settings, as nbgrad
 """
 from nbgrader.preprocessors import ClearSolutions
 
-from ..assignments import assignment_of
+from .assignments import assignment_of
 
 __all__ = ["AssignmentStubs", "with_assignment_stubs", "stubs_of", "text_stub"]
 
