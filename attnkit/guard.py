@@ -26,6 +26,7 @@ What the probe finds travels as codes, not sentences (``reference:softmax``, ``p
 """
 import contextlib
 import errno
+import functools
 import os
 import sys
 import threading
@@ -100,9 +101,11 @@ _STUB = next(c for c in compile(f"def stub(*args, **kwargs):\n    raise {STUB_GL
                                 "<grader stub>", "exec").co_consts if isinstance(c, types.CodeType))
 
 
+@functools.lru_cache(maxsize=None)
 def _stub_code(qualname: str) -> types.CodeType:
-    """The stub's code raising ``STUB_GLOBAL(qualname)``: one compiled stub, its name constant swapped
-    (a compile per reference function cost about 5 ms per test cell)."""
+    """The stub's code raising ``STUB_GLOBAL(qualname)``: one compiled stub, its name constant swapped (a compile per
+    reference function cost about 5 ms per test cell), made once per name (code objects are immutable; made anew for
+    each of a cell's hundreds of calls, they were half of what grading a row of the mistake table cost)."""
     return _STUB.replace(co_consts=tuple(qualname if c == _NAME else c for c in _STUB.co_consts))
 
 
