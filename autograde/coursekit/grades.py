@@ -92,18 +92,22 @@ def _not_graded(db, assignment: str) -> dict:
     return {student: comment for student, comment in submitted(query, assignment)}
 
 
+def _submissions(db, assignment: str):
+    """``(student, timestamp)`` of every submission of ``assignment`` (timestamp None where nbgrader recorded none)."""
+    return (db.query(Student.id, SubmittedAssignment.timestamp)
+            .join(Student, SubmittedAssignment.student_id == Student.id)
+            .join(Assignment, SubmittedAssignment.assignment_id == Assignment.id).filter(Assignment.name == assignment))
+
+
 def _timestamps(db, assignment: str) -> dict:
-    query = (db.query(Student.id, SubmittedAssignment.timestamp)
-             .join(Student, SubmittedAssignment.student_id == Student.id)
-             .join(Assignment, SubmittedAssignment.assignment_id == Assignment.id).filter(Assignment.name == assignment))
-    return {student: timestamp for student, timestamp in query if timestamp is not None}
+    return {student: timestamp for student, timestamp in _submissions(db, assignment) if timestamp is not None}
 
 
 def _elsewhere(db, editions) -> dict:
     """``{student: [edition, …]}`` of the students who submitted any of ``editions`` (the same work's others)."""
     found = {}
     for edition in editions:
-        for student in _timestamps(db, edition):
+        for student, _ in _submissions(db, edition):  # a submission without a timestamp is one too
             found.setdefault(student, []).append(edition)
     return found
 

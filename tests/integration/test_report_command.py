@@ -52,7 +52,8 @@ def test_the_command_names_what_is_missing(tmp_path):
 
 def test_does_make_report_write_one_report_per_edition_in_the_courses_language(tmp_path):
     """Without --assignment: a report for each edition in the gradebook (the English assignment's too), each in the
-    course's language: Chinese by default, English with c.CourseKit.language = "en" (its words, not its students')?"""
+    course's language: Chinese by default, English with c.CourseKit.language = "en" (its words, not its students')?
+    The config names a grader this course lacks: said, and the reports still written."""
     from coursekit.paths import COURSE
 
     for edition in ("ch04_attention", "ch04_attention_en"):
@@ -61,6 +62,7 @@ def test_does_make_report_write_one_report_per_edition_in_the_courses_language(t
     done = subprocess.run([sys.executable, "-m", "coursekit.report", "--course", str(tmp_path)], cwd=tmp_path,
                           capture_output=True, text=True, timeout=300, env={**os.environ, "DB_URL": ""})
     assert done.returncode == 0, done.stderr
+    assert TEXT["zh"]["no_grader"].format(grader=tmp_path / "grader" / "__init__.py") in done.stderr
     pages = {edition: (tmp_path / "reports" / edition / "index.html").read_text(encoding="utf-8")
              for edition in ("ch04_attention", "ch04_attention_en")}
     assert all("<html lang='zh-CN'>" in page and "每个学生一行" in page for page in pages.values())

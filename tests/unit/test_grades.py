@@ -38,3 +38,17 @@ def test_a_missing_assignment_is_named(tmp_path):
     url = small_class(tmp_path)
     with pytest.raises(Exception, match="ch05"):
         read_class(url, "ch05")
+
+
+def test_a_submission_of_another_edition_counts_without_a_timestamp(tmp_path):
+    """A student who submitted only another edition, which nbgrader recorded with no timestamp (collected from a
+    folder without timestamp.txt), is found there; an edition nobody submitted names nobody?"""
+    from nbgrader.api import Gradebook
+
+    url = small_class(tmp_path)
+    with Gradebook(url) as gradebook:
+        for edition in ("other_edition", "unsubmitted_edition"):
+            gradebook.add_assignment(edition)
+        gradebook.add_submission("other_edition", "frank")
+    grades = read_class(url, ASSIGNMENT, [ASSIGNMENT, "other_edition", "unsubmitted_edition"])
+    assert grades.elsewhere == {"frank": ["other_edition"]}

@@ -45,7 +45,8 @@ TEXT = {
            "no_gradebook": "{gradebook} 没有成绩册：先评分（make grade，或在 {course} 里运行 nbgrader autograde）",
            "not_in_gradebook": "成绩册 {gradebook} 里没有作业 {assignment!r}：用 --assignment（make 用 ASSIGNMENT=…）"
                                "指定一个已经 generate 并 autograde 过的作业",
-           "none_in_gradebook": "成绩册 {gradebook} 里还没有这些作业（{assignments}）：先 generate_assignment 并评分"},
+           "none_in_gradebook": "成绩册 {gradebook} 里还没有这些作业（{assignments}）：先 generate_assignment 并评分",
+           "no_grader": "  注意：配置写的评分器 {grader} 不存在，检查项按记录里的描述显示"},
     "en": {"reading": "reading the gradebook {gradebook} ...",
            "summary": "{assignment}: {students} students — {graded} graded, {not_graded} not graded (0 with a reason), "
                       "{missing} without a submission, {other} submitted the other edition, {pending} submitted but "
@@ -59,7 +60,9 @@ TEXT = {
            "not_in_gradebook": "assignment {assignment!r} is not in the gradebook {gradebook}: pass --assignment "
                                "(or ASSIGNMENT=… for make) naming one that was generated and autograded",
            "none_in_gradebook": "none of the assignments {assignments} is in the gradebook {gradebook} yet: generate "
-                                "and grade one first"},
+                                "and grade one first",
+           "no_grader": "  WARNING: the grader the config names, {grader}, is missing: checks are described as their "
+                        "records say"},
 }
 
 
@@ -98,6 +101,8 @@ def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr
     write_similarity_csv(similarity, times, out_dir)
     write_pages(similarity, times, out_dir, lang)
     labels = labels_for(course, assignment, lang, course_config(course))
+    if declared.grader and not os.path.isfile(declared.grader):
+        print(TEXT[lang]["no_grader"].format(grader=declared.grader), file=out, flush=True)
     (out_dir / "index.html").write_text(render(report, lang, [section(similarity, times, lang)], labels),
                                         encoding="utf-8")
     print(printable("\n".join(_summary_lines(report, similarity, out_dir, lang, labels))), file=out, flush=True)

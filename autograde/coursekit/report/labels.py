@@ -10,6 +10,7 @@ course's language (``c.CourseKit.language``) whichever edition a student wrote:
   record describes it.
 """
 import functools
+import os
 from dataclasses import dataclass, field
 
 from ..assignments import assignment_of
@@ -37,9 +38,10 @@ class Labels:
 
 
 def labels_for(course, assignment: str, lang: str, config=None) -> Labels:
-    """The labels of ``assignment``'s report in ``lang``: its cells, its plug-in's mistake names, its grader's checks."""
+    """The labels of ``assignment``'s report in ``lang``: its cells, its plug-in's mistake names, its grader's checks
+    (a grader the config names but the course lacks: the records' own descriptions; the command says so)."""
     declared = assignment_of(assignment, config)
-    grader = declared.load_grader()
+    grader = declared.load_grader() if declared.grader and os.path.isfile(declared.grader) else None
     describe = getattr(grader, "describe_check", None)
     return Labels(lang, names_in_language(course, assignment, lang, config),
                   functools.partial(declared.get("mistake_name"), lang=lang),
