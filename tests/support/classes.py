@@ -47,7 +47,7 @@ from support.course_tools import (
 from support.editions import ASSIGNMENTS
 from support.mistakes import MISTAKES, mistake_notebook
 
-TIMEOUT = "10"  # seconds per cell (ATTN_TIMEOUT): the hung student costs one; correct loops need < 3
+TIMEOUT = "6"  # seconds per cell (ATTN_TIMEOUT): the hung student costs one; correct loops need < 3 on busy cores
 ABSENT = "absent"  # on the roster, never submitted
 # The rows every door but make grade's proves its wiring on (serial nbgrader autograde, Validate, ATTN_SANDBOX=off,
 # the English edition, the service, the hub): together they make every kind of record once. Named once, here.

@@ -400,21 +400,22 @@ def _flooding_before_the_tests(release):
 
 
 def _sleeping(release):
-    """Three added cells sleeping 9.5 s each, every one under the cell timeout: together over the student's time."""
+    """Three added cells sleeping 5 s each, every one under the cell timeout (6 s): together over the student's
+    time."""
     nb = release
     for _ in range(3):
-        nb = with_cell_after(nb, "setup_imports", "import time\ntime.sleep(9.5)")
+        nb = with_cell_after(nb, "setup_imports", "import time\ntime.sleep(5)")
     return nb
 
 
-STUDENT_SECONDS = 24  # the graded classes' c.CourseKit.student_seconds: the sleeping row goes over it, nobody else
+STUDENT_SECONDS = 14  # the graded classes' c.CourseKit.student_seconds: the sleeping row goes over it, nobody else
 CONTENT_ROWS = (
     Case("red_replay_leaked_inputs", _replaying, UNTOUCHED, diagnosis=STUBS_FIRST),
     Case("red_returns_a_huge_view", _returning("np.broadcast_to(np.zeros(1), (10 ** 6, 10 ** 6))"), UNTOUCHED,
          diagnosis=STUBS_FIRST),
     Case("red_returns_32_mb", _returning("np.zeros(4 * 1024 ** 2)"), UNTOUCHED, diagnosis=STUBS_FIRST),
     Case("red_floods_before_the_tests", _flooding_before_the_tests, UNTOUCHED, diagnosis=STUBS_FIRST),
-    Case("red_sleeps_past_its_time", _sleeping, (0.0, 0.0, 0.0, 0.0), reason="Grading took longer than 24 s"),
+    Case("red_sleeps_past_its_time", _sleeping, (0.0, 0.0, 0.0, 0.0), reason=f"Grading took longer than {STUDENT_SECONDS} s"),
 )
 
 
