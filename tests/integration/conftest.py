@@ -69,7 +69,7 @@ def course_hub_plan(request, tmp_path_factory):
     test_hub.py walks the course loop on it in Chromium and types the instructor's commands into a hub
     terminal; on the state it left, test_hub_isolation.py probes who can read what and test_hub_secrets.py
     walks the filesystem as a student (each runs the loop with nbgrader's CLI first when it runs without
-    test_hub.py); test_hub_service.py resumes the grading service.
+    test_hub.py), which then resumes the grading service.
     """
     require_hub_machine()
     with contextlib.ExitStack() as stack:
@@ -81,7 +81,7 @@ def course_hub_plan(request, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def hub_browser(tmp_path_factory):
-    """Chromium for a hub module's users (test_hub.py, test_hub_service.py), closed after the module."""
+    """Chromium for a hub module's users (test_hub.py), closed after the module."""
     require_hub_machine()
     with lab_page.chromium_browser(tmp_path_factory.mktemp("chromium-home"), "the hub browser tests") as browser:
         yield browser

@@ -6,7 +6,7 @@ and whose nbgrader settings (in its working folder, as a student's home has them
 exchange and a course; a submission appears in its nbgrader cache as Submit leaves it, and statuses are
 published as the grading service and release_feedback publish them. A WebSocket on
 ``/api/events/subscribe`` (what JupyterLab's event stream opens) receives the events. The hub's
-Chromium test (test_hub_service.py) watches the same from a Lab, as a student.
+Chromium test (test_hub.py) watches the same from a Lab, as a student.
 """
 import asyncio
 import json

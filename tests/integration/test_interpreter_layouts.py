@@ -12,7 +12,7 @@ coursekit.grading``) started through that layout's interpreter, and must give th
 
 The project's own ``.venv`` (a venv linking to a CPython installed in a home folder, as uv's and
 pyenv's are) grades every other test; the hub's user environment (a copy of an interpreter patched to
-find its library by run-path) is graded in tests/integration/test_hub_service.py. A conda or
+find its library by run-path) is graded on the hub in tests/integration/test_hub.py. A conda or
 uv-downloaded CPython cannot be made here (no internet but the package indexes).
 The environments are built outside /tmp (which every kernel replaces), uv hard-linking the packages
 from its cache (≈ 3–8 s each): on the project's own interpreter at the versions of requirements.lock;

@@ -1,8 +1,8 @@
 """A hub user in Chromium: log in, the Nbgrader menu, the Assignment List, code typed into a fetched notebook,
 the course's notifications (feedback ready, or why it will not come) and the feedback page they open.
 
-Used by test_hub.py (the whole loop, instructor and students), test_hub_service.py (a student who
-submits and is told of their feedback with nobody else acting) and benchmarks/bench_notify.py.
+Used by test_hub.py (the whole loop, instructor and students; then a student who submits and is told of their
+feedback with nobody else acting) and benchmarks/bench_notify.py.
 Screenshots land in ``artefacts/hub/``.
 """
 import re

@@ -81,7 +81,7 @@ def course_hub(tmp_path, log_name, students=("s1", "s2"), **options):
     state = pathlib.Path(tempfile.mkdtemp(prefix="attn-hub-", dir="/var/tmp"))
     try:
         user_env = hub_userenv.build(state / "env")
-        # the grading service starts paused: the loop's tests grade by hand; test_hub_service.py resumes it
+        # the grading service starts paused: the loop's tests grade by hand; test_hub.py resumes it after them
         plan = launch.make_plan(state, f"{prefix}-teacher", [f"{prefix}-{s}" for s in students], user_env=user_env,
                                 **{"service_paused": True, **options})
     except BaseException:

@@ -13,7 +13,7 @@ chunk through a <script> tag) and drives it against a stand-in Lab (command regi
 service, document manager, event stream, server connection), with the statuses the student's server
 sends built from the service's own record (coursekit.service.student_status). The student's clock is
 UTC. tests/integration/test_labextension_build.py checks that the build is what the source builds to;
-the hub's Chromium tests (test_hub_service.py, test_hub.py) click the real link and wait for the real
+the hub's Chromium tests (test_hub.py) click the real link and wait for the real
 notification.
 """
 import json

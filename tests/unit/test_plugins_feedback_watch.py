@@ -3,7 +3,7 @@
 
 A student's nbgrader cache and the exchange on disk, as nbgrader's Submit and the course's publishers
 leave them; :meth:`FeedbackWatch.look` is what the server does every half second. The event it emits
-is checked against its schema with Jupyter's own event logger. tests/integration/test_hub_service.py
+is checked against its schema with Jupyter's own event logger. tests/integration/test_hub.py
 watches the same in a student's server on the hub, in Chromium.
 """
 import asyncio
