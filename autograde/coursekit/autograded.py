@@ -5,8 +5,9 @@ While grading, every autograded test cell gets the grader's :class:`coursekit.re
 its output, and notes whether the student's kernel showed the same (:mod:`coursekit.kernel.grader_process`
 writes :data:`CELL_KEY`); nbgrader's sanitizing step notes in the notebook's metadata which test cells differed
 from the release (:mod:`coursekit.plugins.released_cells` writes :data:`NOTEBOOK_KEY`), and the grading kernel
-where its time went (:mod:`coursekit.kernel.client` writes :data:`TIMINGS_KEY` there). The readers, and the keys
-they read, are here; the writers import them. Points do not come from here — the gradebook is authoritative; a
+where its time went (:mod:`coursekit.kernel.client` writes :data:`TIMINGS_KEY` there), and which written answers
+changed since they were marked (:mod:`coursekit.plugins.saved_grades` writes :data:`REMARK_KEY`). The readers, and
+the keys they read, are here; the writers import them. Points do not come from here — the gradebook is authoritative; a
 record's ``score`` is only cross-checked against it (:mod:`coursekit.report.tables`).
 """
 import json
@@ -15,12 +16,33 @@ from dataclasses import dataclass, field
 
 from .record import records_in
 
-__all__ = ["CELL_KEY", "NOTEBOOK_KEY", "TIMINGS_KEY", "GradedNotebook", "read_graded_notebook", "changed_cells",
-           "kernel_seconds", "tampered_cells"]
+__all__ = ["ANSWERS_BEFORE", "CELL_KEY", "NOTEBOOK_KEY", "REMARK_KEY", "TIMINGS_KEY", "GradedNotebook",
+           "answers_in", "read_graded_notebook", "changed_cells", "kernel_seconds", "marks_to_redo", "tampered_cells"]
 
 CELL_KEY = "coursekit"   # a test cell's metadata: {"grader": {"kernel_agreed": bool}}, written by grading alone
 NOTEBOOK_KEY = "attnkit"  # the autograded notebook's metadata: {"changed_cells": [grade ids], TIMINGS_KEY: {…}}
 TIMINGS_KEY = "kernel_seconds"  # {"kernel": start until ready, "cells": after, "kernel_cpu": the kernel's CPU}
+REMARK_KEY = "marks_cleared"  # NOTEBOOK_KEY's list of the written answers whose earlier mark no longer applies
+ANSWERS_BEFORE = "answers_before"  # a notebook's nbgrader resources: answers_in() its autograded copy before regrading
+
+
+def answers_in(path) -> dict:
+    """{grade_id: source} of every nbgrader cell of the autograded notebook at ``path`` (what an instructor saw when
+    they marked it); {} when there is none, or it cannot be read."""
+    try:
+        with pathlib.Path(path).open(encoding="utf-8") as fh:
+            nb = json.load(fh)
+        cells = nb.get("cells", [])
+        return {cell["metadata"]["nbgrader"]["grade_id"]: "".join(cell.get("source", ""))
+                for cell in cells if "grade_id" in cell.get("metadata", {}).get("nbgrader", {})}
+    except (OSError, ValueError, TypeError, AttributeError, KeyError):
+        return {}
+
+
+def marks_to_redo(nb) -> list:
+    """Grade ids of the written answers whose earlier mark was cleared when this notebook was graded (the answer
+    changed since it was marked)."""
+    return list(nb.get("metadata", {}).get(NOTEBOOK_KEY, {}).get(REMARK_KEY, []))
 
 
 def changed_cells(nb) -> list:
@@ -49,6 +71,7 @@ class GradedNotebook:
     changed_cells: tuple   # grade ids of test cells the student changed (the released cell was graded)
     tampered_cells: tuple = ()  # grade ids of test cells whose kernel showed another result than the grader's
     kernel_seconds: dict = field(default_factory=dict)  # where its kernel's time went (:func:`kernel_seconds`)
+    marks_to_redo: tuple = ()  # written answers changed since they were marked (:func:`marks_to_redo`)
 
 
 def read_graded_notebook(path) -> GradedNotebook:
@@ -57,4 +80,4 @@ def read_graded_notebook(path) -> GradedNotebook:
     with path.open(encoding="utf-8") as fh:
         nb = json.load(fh)
     return GradedNotebook(records_in(nb, where=str(path)), tuple(changed_cells(nb)), tuple(tampered_cells(nb)),
-                          kernel_seconds(nb))
+                          kernel_seconds(nb), tuple(marks_to_redo(nb)))

@@ -4,8 +4,8 @@ Real nbgrader, real kernels. The students of the serial class (tests/support/cla
 graded twice: by ONE serial `nbgrader autograde` (the serial class) and, among the whole table,
 by `python -m coursekit.grading` with two workers (the shared class); the gradebooks, the
 autograded notebooks and the feedback must agree (up to timestamps and measured durations). A
-copy of the serial class then shows that a re-run grades only what is missing and that Ctrl-C
-leaves no process and no half-written result. Two shards graded at the same time into one PostgreSQL gradebook:
+copy of the serial class then shows that a re-run grades only what is missing (and a resubmission after marking,
+whose rewritten answer waits for the instructor again) and that Ctrl-C leaves no process and no half-written result. Two shards graded at the same time into one PostgreSQL gradebook:
 tests/integration/test_gradebook_rule.py.
 """
 import json
@@ -26,6 +26,7 @@ from support import grade_output
 from support.classes import ENGLISH, SERIAL, copy_graded, make_grade
 from support.course_tools import ASSIGNMENT, POINTS, visible_text
 from support.mistakes import BY_NAME
+from support.written_answers import questions as written_questions
 
 CLASS = [s for s in SERIAL if s in BY_NAME]  # the gradable students of the serial class
 
@@ -138,13 +139,41 @@ def test_does_make_grade_say_what_each_students_kernel_and_worker_cost(shared_cl
     assert all(o["timings"]["kernel_cpu"] > 0.05 and o["timings"]["worker_cpu"] > 0.05 for o in graded), graded[:3]
 
 
-def test_does_a_rerun_grade_only_the_missing(serial_class, tmp_path):
-    """After a whole run, another grades nothing already graded: only the failed students are tried again?"""
+def _resubmit_after_marking(course, student: str) -> tuple:
+    """``student``'s first two written answers marked 1 point each with a comment; then a resubmission in which the
+    second answer is rewritten (a newer timestamp). (the unchanged question, the rewritten one)"""
+    kept, rewritten = written_questions()[:2]
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        for question in (kept, rewritten):
+            gradebook.find_grade(question, ASSIGNMENT, ASSIGNMENT, student).manual_score = 1.0
+            gradebook.find_comment(question, ASSIGNMENT, ASSIGNMENT, student).manual_comment = "✓"
+        gradebook.db.commit()
+    folder = course / "submitted" / student / ASSIGNMENT
+    nb = nbformat.read(folder / f"{ASSIGNMENT}.ipynb", as_version=4)
+    next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == rewritten).source = "改过的回答"
+    nbformat.write(nb, folder / f"{ASSIGNMENT}.ipynb")
+    (course / "autograded" / student / ASSIGNMENT / "timestamp.txt").write_text("2026-12-01 08:00:00.000000 UTC")
+    (folder / "timestamp.txt").write_text("2026-12-02 08:00:00.000000 UTC")  # submitted again a day after
+    return kept, rewritten
+
+
+def test_does_a_rerun_grade_only_the_missing_and_the_resubmitted(serial_class, tmp_path):
+    """After a whole run, another grades nothing already graded: only the failed students and one who resubmitted
+    after marking are graded again; that student's unchanged answer keeps its mark, the rewritten one waits for the
+    instructor again (its mark and comment cleared, make grade says so)?"""
     graded = copy_graded(serial_class, tmp_path)
+    student = CLASS[0]
+    kept, rewritten = _resubmit_after_marking(graded.course, student)
     again = make_grade(graded.course, graded.env, "--workers", "2")
     failed = sorted(graded.reasons)
-    assert again.returncode == 1 and grade_output.header(count=len(failed)) in again.stdout, again.stdout + again.stderr
-    assert all(s in again.stdout for s in failed) and not any(s in again.stdout for s in CLASS)
+    assert again.returncode == 1 and grade_output.header(count=len(failed) + 1) in again.stdout, \
+        again.stdout + again.stderr
+    assert all(s in again.stdout for s in failed) and not any(s in again.stdout for s in CLASS if s != student)
+    with Gradebook(f"sqlite:///{graded.course / 'gradebook.db'}") as gradebook:
+        marks = {q: (gradebook.find_grade(q, ASSIGNMENT, ASSIGNMENT, student).manual_score,
+                     gradebook.find_comment(q, ASSIGNMENT, ASSIGNMENT, student).manual_comment) for q in (kept, rewritten)}
+    assert marks == {kept: (1.0, "✓"), rewritten: (None, None)}
+    assert grade_output.notes(again.stdout, student) == [grade_output.note(student, "remark", grade_id=rewritten)]
 
 
 def processes_with_home(home, command="") -> list:

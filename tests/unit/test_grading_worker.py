@@ -45,3 +45,29 @@ def test_does_the_worker_grade_with_nbgraders_own_execute_and_the_courses_steps(
     assert SaveAutoGradesAtOnce in steps and SaveAutoGrades not in steps
     assert app.config.Execute.kernel_manager_class is GradingKernelManager
     assert {trait: app.config.Execute[trait] for trait in HOOKS} == HOOKS
+
+
+def test_does_the_converter_hand_each_notebook_the_answers_of_the_copy_it_replaces(tmp_path):
+    """Before nbgrader removes a student's autograded copy (``--force``), the worker's converter reads its answers;
+    each notebook's resources then carry that notebook's, and a notebook never graded before carries none?"""
+    import nbformat
+    from nbformat.v4 import new_markdown_cell, new_notebook
+    from nbgrader.coursedir import CourseDirectory
+
+    from coursekit.autograded import ANSWERS_BEFORE
+    from coursekit.grading.worker import _Recording
+
+    coursedir = CourseDirectory(root=str(tmp_path))
+    autograded = tmp_path / "autograded" / "s1" / "a1"
+    autograded.mkdir(parents=True)
+    answer = new_markdown_cell("我写的回答")
+    answer.metadata["nbgrader"] = {"grade_id": "q1", "grade": True, "solution": True, "points": 1}
+    nbformat.write(new_notebook(cells=[answer, new_markdown_cell("no nbgrader cell")]), autograded / "nb.ipynb")
+    (tmp_path / "submitted" / "s1" / "a1").mkdir(parents=True)
+    converter = _Recording(coursedir=coursedir)
+    converter.force = True
+    assert converter.init_destination("a1", "s1") and not autograded.exists()  # nbgrader's own removal, after the read
+    submitted = tmp_path / "submitted" / "s1" / "a1"
+    assert converter.init_single_notebook_resources(str(submitted / "nb.ipynb"))["nbgrader"][ANSWERS_BEFORE] == {
+        "q1": "我写的回答"}
+    assert ANSWERS_BEFORE not in converter.init_single_notebook_resources(str(submitted / "other.ipynb"))["nbgrader"]

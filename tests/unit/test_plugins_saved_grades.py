@@ -8,6 +8,7 @@ from nbgrader import utils
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.preprocessors import SaveAutoGrades
 
+from coursekit.autograded import ANSWERS_BEFORE, marks_to_redo
 from coursekit.plugins.saved_grades import SaveAutoGradesAtOnce, with_grades_saved_at_once
 from support.synthetic_class import gradebook_of
 
@@ -108,3 +109,53 @@ def test_does_a_cell_unknown_to_the_gradebook_fail_as_in_nbgrader(gradebook, tmp
 def test_is_only_save_auto_grades_replaced():
     """In a converter's list, SaveAutoGrades becomes SaveAutoGradesAtOnce and the rest stays in place?"""
     assert with_grades_saved_at_once([str, SaveAutoGrades, int]) == [str, SaveAutoGradesAtOnce, int]
+
+
+def _marked_again(gradebook, tmp_path, before: dict | None) -> tuple:
+    """(q_marked's grade row, its comment, the notebook's cleared marks) after grading a resubmission with
+    ``before`` as the answers of the copy it replaces (None: not known, as in nbgrader's own autograde)."""
+    copy = tmp_path / "again.db"
+    shutil.copy(gradebook, copy)
+    url = f"sqlite:///{copy}"
+    with Gradebook(url) as gb:
+        gb.find_comment("q_marked", NB, ASSIGNMENT, "s1").manual_comment = "✓ 方差"
+        gb.db.commit()
+    info = {"notebook": NB, "assignment": ASSIGNMENT, "student": "s1", "db_url": url}
+    if before is not None:
+        info[ANSWERS_BEFORE] = before
+    nb, _ = SaveAutoGradesAtOnce().preprocess(_notebook(), {"nbgrader": info})
+    with Gradebook(url) as gb:
+        grade = gb.find_grade("q_marked", NB, ASSIGNMENT, "s1")
+        row = (grade.auto_score, grade.manual_score, grade.needs_manual_grade)
+        comment = gb.find_comment("q_marked", NB, ASSIGNMENT, "s1").manual_comment
+    return row, comment, marks_to_redo(nb)
+
+
+@pytest.mark.parametrize("before, expected", [
+    ({"q_marked": "已批改"}, ((None, 0.5, False), "✓ 方差", [])),  # the text marked: the mark stands, final
+    ({"q_marked": "别的回答"}, ((None, None, True), None, ["q_marked"])),  # another text: to mark again, noted
+    ({}, ((None, None, True), None, ["q_marked"])),  # no such answer in the copy replaced: not what was marked
+    (None, ((None, 0.5, True), "✓ 方差", [])),  # not known: nbgrader's rule (kept, flagged for review)
+], ids=["same-text", "changed", "absent-before", "unknown"])
+def test_does_a_resubmitted_answer_keep_its_mark_only_if_its_text_is_the_one_marked(gradebook, tmp_path, before,
+                                                                                   expected):
+    """A written answer marked before the student submitted again: the same text keeps its mark and comment with
+    nothing to review; another text loses both, waits for the instructor and is noted in the notebook?"""
+    assert _marked_again(gradebook, tmp_path, before) == expected
+
+
+def test_is_a_marked_answer_taken_back_to_as_released_a_zero_not_the_earlier_mark(gradebook, tmp_path):
+    """The answer marked 0.5 is resubmitted exactly as released: nbgrader's automatic 0, nothing pending, the mark
+    gone?"""
+    notebook = _notebook()
+    marked = next(c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "q_marked")
+    marked.source = "在这里作答"
+    marked.metadata["nbgrader"]["checksum"] = utils.compute_checksum(marked)
+    copy = tmp_path / "released.db"
+    shutil.copy(gradebook, copy)
+    info = {"notebook": NB, "assignment": ASSIGNMENT, "student": "s1", "db_url": f"sqlite:///{copy}",
+            ANSWERS_BEFORE: {"q_marked": "已批改"}}
+    SaveAutoGradesAtOnce().preprocess(notebook, {"nbgrader": info})
+    with Gradebook(f"sqlite:///{copy}") as gb:
+        grade = gb.find_grade("q_marked", NB, ASSIGNMENT, "s1")
+        assert (grade.auto_score, grade.manual_score, grade.needs_manual_grade, grade.score) == (0.0, None, False, 0.0)

@@ -36,6 +36,7 @@ TEXT = {
         "changed": "改动了测试单元格 {grade_id}（评分用的是发布时的单元格）",
         "tampered": "篡改了测试单元格 {grade_ids}：内核显示的结果与评分器的不同（记录的是评分器的结果）",
         "limit": "{grade_id} 超过了评分沙箱的限制：{reason}",
+        "remark": "书面题 {grade_id} 批改之后又改过：之前的分数和评语已清除，需要重新批改",
         "unreadable": "{name} 读不回来：{error}",
     },
     "en": {
@@ -63,6 +64,8 @@ TEXT = {
         "tampered": "tampered test cells {grade_ids}: its kernel showed another result than the grader's "
                     "(the grader's was recorded)",
         "limit": "{grade_id} over a sandbox limit: {reason}",
+        "remark": "written answer {grade_id} changed since it was marked: the earlier mark and comment were cleared, "
+                  "mark it again",
         "unreadable": "{name} could not be read back: {error}",
     },
 }

@@ -4,8 +4,10 @@ The worker builds nbgrader's ``AutogradeApp`` once in the course folder, so the 
 ``nbgrader_config.py`` is loaded exactly as ``nbgrader autograde`` loads it, and grades into the
 gradebook :func:`coursekit.gradebook.resolve_gradebook` chose. For each student it runs
 nbgrader's ``Autograde`` converter, i.e. ``nbgrader autograde <assignment> --student <id>
---force``, without paying Python's and nbgrader's start-up again. One change: the converter keeps
-why a student failed as data (:class:`_Recording`), instead of leaving it in the log. The app is
+--force``, without paying Python's and nbgrader's start-up again. Two changes (:class:`_Recording`): the
+converter keeps why a student failed as data, instead of leaving it in the log; and it reads the answers of the
+autograded copy it replaces before nbgrader removes it, so that a written answer marked before keeps its mark only
+if its text is the same (:mod:`coursekit.plugins.saved_grades`). The app is
 built with two of the course's speed-ups to nbgrader's own bookkeeping
 (:func:`coursekit.upstream.nbgrader.check_schemas_once`, :func:`coursekit.upstream.nbgrader.share_engines`), and
 its ``Execute`` set to grade in the course's kernels (:func:`coursekit.kernel.grade_with`, as the course config
@@ -28,7 +30,7 @@ import time
 from nbgrader.apps.autogradeapp import AutogradeApp
 from nbgrader.converters import Autograde, NbGraderException
 
-from ..autograded import read_graded_notebook
+from ..autograded import ANSWERS_BEFORE, answers_in, read_graded_notebook
 from ..canary import canary_fault
 from ..faults import InfrastructureFault, evident_fault
 from ..kernel import grade_with
@@ -42,9 +44,24 @@ __all__ = ["make_app", "grade_student", "GraderSetup", "timed_grading"]
 
 
 class _Recording(Autograde):
-    """nbgrader's Autograde that remembers the exception which failed the student (nbgrader only logs it)."""
+    """nbgrader's Autograde that remembers the exception which failed the student (nbgrader only logs it), and hands
+    each notebook's grading the answers of the autograded copy it replaces."""
 
     error = None
+    answers_before: dict = {}  # {notebook name: answers_in(its autograded copy)}, read before nbgrader removes it
+
+    def init_destination(self, assignment_id, student_id):
+        folder = pathlib.Path(self.coursedir.format_path(self.coursedir.autograded_directory, student_id,
+                                                         assignment_id))
+        self.answers_before = {path.stem: answers_in(path) for path in sorted(folder.glob("*.ipynb"))}
+        return super().init_destination(assignment_id, student_id)
+
+    def init_single_notebook_resources(self, notebook_filename):
+        resources = super().init_single_notebook_resources(notebook_filename)
+        before = self.answers_before.get(resources["nbgrader"]["notebook"])
+        if before is not None:
+            resources["nbgrader"][ANSWERS_BEFORE] = before
+        return resources
 
     def init_assignment(self, assignment_id, student_id):  # the gradebook's submission rows are written here
         return self._recorded(super().init_assignment, assignment_id, student_id)
@@ -113,6 +130,7 @@ def notes(app: AutogradeApp, student: str) -> tuple:
         found += [text["changed"].format(grade_id=grade_id) for grade_id in graded.changed_cells]
         if graded.tampered_cells:
             found.append(text["tampered"].format(grade_ids=", ".join(graded.tampered_cells)))
+        found += [text["remark"].format(grade_id=grade_id) for grade_id in graded.marks_to_redo]
         found += [text["limit"].format(grade_id=grade_id, reason=record.reason)  # the reason as its student read it
                   for grade_id, record in graded.records.items() if record.status == LIMIT]
     return found, seconds

@@ -14,6 +14,14 @@ nbgrader's rules to each cell, and commits once. The rules are nbgrader 0.9's, u
 
 (the rules themselves: :func:`coursekit.upstream.nbgrader.auto_score`, :func:`~coursekit.upstream.nbgrader.auto_comment`)
 
+One rule is the course's own. nbgrader keeps a written answer's manual score when the student resubmits, whatever
+they wrote since, and only flags it for review. When the grading path knows the answers of the copy it is
+replacing (``make grade`` and the grading service put them in the resources, :data:`coursekit.autograded.ANSWERS_BEFORE`),
+a written answer marked before is decided here: the same text keeps its mark, now final (nothing to review); another
+text loses the mark and its comment, and waits for the instructor again, noted in the notebook
+(:data:`coursekit.autograded.REMARK_KEY`) for ``make grade``'s output and the log. Without them (nbgrader's own
+``autograde``), nbgrader's rule holds.
+
 ``tests/unit/test_plugins_saved_grades.py`` checks that a gradebook written this way equals one
 written by nbgrader's ``SaveAutoGrades``, row by row.
 """
@@ -21,6 +29,9 @@ from nbgrader.api import Comment, Grade, Gradebook
 from nbgrader.preprocessors import SaveAutoGrades
 from sqlalchemy.orm import joinedload
 
+from nbgrader import utils
+
+from ..autograded import ANSWERS_BEFORE, NOTEBOOK_KEY, REMARK_KEY
 from ..upstream.nbgrader import NO_RESPONSE_COMMENT, auto_comment, auto_score
 
 __all__ = ["SaveAutoGradesAtOnce", "with_grades_saved_at_once"]
@@ -35,6 +46,7 @@ class SaveAutoGradesAtOnce(SaveAutoGrades):
         info = resources["nbgrader"]
         self.notebook_id, self.assignment_id = info["notebook"], info["assignment"]
         self.student_id, self.db_url = info["student"], info["db_url"]
+        self._before, self._cleared = info.get(ANSWERS_BEFORE), []
         with Gradebook(self.db_url) as gradebook:
             self.gradebook = gradebook
             submitted = gradebook.find_submission_notebook(self.notebook_id, self.assignment_id, self.student_id)
@@ -44,10 +56,30 @@ class SaveAutoGradesAtOnce(SaveAutoGrades):
                 for table in (Grade, Comment))  # each with its cell, in one query
             nb, resources = super(SaveAutoGrades, self).preprocess(nb, resources)  # every cell, as nbgrader's does
             gradebook.db.commit()
+        if self._cleared:
+            nb.metadata.setdefault(NOTEBOOK_KEY, {})[REMARK_KEY] = self._cleared
         return nb, resources
 
     def _add_score(self, cell, resources) -> None:
-        auto_score(self._row(self._grades, cell, self.gradebook.find_grade), cell, self.log)
+        grade = self._row(self._grades, cell, self.gradebook.find_grade)
+        auto_score(grade, cell, self.log)
+        if self._before is not None and grade.manual_score is not None and utils.is_solution(cell):
+            self._judge_earlier_mark(grade, cell)  # a written answer (nbgrader: a graded solution cell)
+
+    def _judge_earlier_mark(self, grade, cell) -> None:
+        """A written answer marked before this grading: the mark stands for the same text, else it is cleared."""
+        name = cell.metadata["nbgrader"]["grade_id"]
+        if self._before.get(name) == cell.source:
+            grade.needs_manual_grade = False  # the text the instructor marked: nothing to review
+            return
+        comment = self._comments.get(name)
+        self.log.warning("%s's %s changed since it was marked: the earlier mark (%s) and its comment cleared, to "
+                         "mark again", self.student_id, name, grade.manual_score)
+        grade.manual_score = None
+        grade.needs_manual_grade = grade.auto_score is None  # left as released now: nbgrader's 0, nothing to mark
+        if comment is not None:
+            comment.manual_comment = None
+        self._cleared.append(name)
 
     def _add_comment(self, cell, resources) -> None:
         auto_comment(self._row(self._comments, cell, self.gradebook.find_comment), cell)
