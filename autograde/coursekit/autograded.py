@@ -15,6 +15,7 @@ import pathlib
 from dataclasses import dataclass, field
 
 from .record import records_in
+from .student_files import read_notebook
 
 __all__ = ["ANSWERS_BEFORE", "CELL_KEY", "NOTEBOOK_KEY", "REMARK_KEY", "TIMINGS_KEY", "GradedNotebook",
            "answers_in", "read_graded_notebook", "changed_cells", "kernel_seconds", "marks_to_redo", "tampered_cells"]
@@ -28,14 +29,13 @@ ANSWERS_BEFORE = "answers_before"  # a notebook's nbgrader resources: answers_in
 
 def answers_in(path) -> dict:
     """{grade_id: source} of every nbgrader cell of the autograded notebook at ``path`` (what an instructor saw when
-    they marked it); {} when there is none, or it cannot be read."""
+    they marked it), read as a student's file (:func:`coursekit.student_files.read_notebook`: no link followed, no
+    pipe waited on, capped); {} when there is none, or it cannot be read."""
     try:
-        with pathlib.Path(path).open(encoding="utf-8") as fh:
-            nb = json.load(fh)
-        cells = nb.get("cells", [])
+        cells = read_notebook(path)["cells"]
         return {cell["metadata"]["nbgrader"]["grade_id"]: "".join(cell.get("source", ""))
                 for cell in cells if "grade_id" in cell.get("metadata", {}).get("nbgrader", {})}
-    except (OSError, ValueError, TypeError, AttributeError, KeyError):
+    except (OSError, ValueError, TypeError, AttributeError, KeyError):  # UnreadableFile is a ValueError
         return {}
 
 

@@ -1,11 +1,12 @@
 """Does the report read the grader's records and the changed test cells back from an autograded notebook file?"""
 import json
+import os
 
 import nbformat
 import pytest
 
 from coursekit.record import MIME
-from coursekit.autograded import NOTEBOOK_KEY, read_graded_notebook
+from coursekit.autograded import NOTEBOOK_KEY, answers_in, read_graded_notebook
 from support.synthetic_class import autograded_notebook, check, finding, payload
 
 
@@ -59,3 +60,26 @@ def test_the_changed_test_cells_are_read_from_the_metadata(tmp_path):
     path = tmp_path / "nb.ipynb"
     nbformat.write(nb, path)
     assert read_graded_notebook(path).changed_cells == ("test2_mask", "test1_scores")
+
+
+@pytest.mark.parametrize("make", [
+    lambda path, tmp: os.mkfifo(path),  # a pipe: never waited on
+    lambda path, tmp: (tmp / "elsewhere.ipynb").write_text(json.dumps(
+        {"cells": [{"cell_type": "markdown", "source": "x", "metadata": {"nbgrader": {"grade_id": "q1"}}}]}))
+    or os.symlink(tmp / "elsewhere.ipynb", path),  # a link: never followed
+    lambda path, tmp: path.write_text("{not json"),
+    lambda path, tmp: None,  # none at all
+], ids=["fifo", "symlink", "not-json", "missing"])
+def test_are_the_answers_of_a_copy_that_is_not_a_plain_notebook_none(tmp_path, make):
+    """answers_in() of a pipe, a link, garbage or nothing: {} at once (the earlier marks then stay nbgrader's)?"""
+    path = tmp_path / "nb.ipynb"
+    make(path, tmp_path)
+    assert answers_in(path) == {}
+
+
+def test_are_the_answers_of_an_autograded_notebook_its_nbgrader_cells_sources(tmp_path):
+    """Every nbgrader cell's source by its grade id; other cells left out?"""
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("答案"), nbformat.v4.new_code_cell("x = 1")])
+    nb.cells[0].metadata["nbgrader"] = {"grade_id": "q1", "solution": True, "grade": True, "points": 1}
+    nbformat.write(nb, tmp_path / "nb.ipynb")
+    assert answers_in(tmp_path / "nb.ipynb") == {"q1": "答案"}

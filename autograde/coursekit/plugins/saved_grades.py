@@ -25,11 +25,10 @@ text loses the mark and its comment, and waits for the instructor again, noted i
 ``tests/unit/test_plugins_saved_grades.py`` checks that a gradebook written this way equals one
 written by nbgrader's ``SaveAutoGrades``, row by row.
 """
+from nbgrader import utils
 from nbgrader.api import Comment, Grade, Gradebook
 from nbgrader.preprocessors import SaveAutoGrades
 from sqlalchemy.orm import joinedload
-
-from nbgrader import utils
 
 from ..autograded import ANSWERS_BEFORE, NOTEBOOK_KEY, REMARK_KEY
 from ..upstream.nbgrader import NO_RESPONSE_COMMENT, auto_comment, auto_score
