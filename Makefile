@@ -118,7 +118,7 @@ test: venv system-deps
 
 # Unit tests only (attnkit, the grader, the nbgrader extensions): no nbgrader CLI, no servers, no browser.
 test-fast: venv
-	$(PY) -m pytest $(XDIST) -m "not integration"
+	$(PY) -m pytest $(XDIST) tests/unit
 
 # A class of HUB_CLASS students at once on a hub of its own (as root; docs/deploy-hub.md, "A class at once"):
 # log in, fetch, submit within a minute, feedback from the grading service; prints what it measured.

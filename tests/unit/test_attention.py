@@ -83,6 +83,7 @@ def test_errors_name_shapes_and_rule(call, message):
     assert str(info.value) == message
 
 
+@pytest.mark.xdist_group("torch")  # torch imported by one worker only (≈ 1.5–4 s each)
 def test_torch_scaled_dot_product_attention_agrees():
     """Does our attention equal torch's scaled_dot_product_attention (additive mask)?"""
     torch = pytest.importorskip("torch", reason="torch not installed; oracle test skipped")

@@ -68,6 +68,7 @@ def test_wrong_input_width_is_an_error():
         MultiHeadAttention(8, 2).forward(np.ones((3, 6)))
 
 
+@pytest.mark.xdist_group("torch")  # torch imported by one worker only (≈ 1.5–4 s each)
 def test_torch_multihead_forward_agrees():
     """Does a torch forward with the same weights (view/transpose per head) give the same output?"""
     torch = pytest.importorskip("torch", reason="torch not installed; oracle test skipped")
