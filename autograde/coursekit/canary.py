@@ -21,6 +21,7 @@ import math
 import os
 import pathlib
 import shutil
+import sys
 import tempfile
 import time
 
@@ -126,13 +127,17 @@ def _path(course, assignment: str) -> pathlib.Path:
 
 
 def _remember(course, run: ReleaseRun) -> None:
-    """Write ``run`` whole (a reader never sees half a file; workers at once: the last one's)."""
+    """Write ``run`` whole (a reader never sees half a file; workers at once: the last one's). A course folder that
+    cannot take it is said in the log only: grading needs nothing of it, and its own writes say whose fault that is."""
     path = _path(course, run.assignment)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".canary-")
-    with os.fdopen(handle, "w", encoding="utf-8") as out:
-        json.dump(run.to_dict(), out, ensure_ascii=False)
-    os.replace(temporary, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".canary-")
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            json.dump(run.to_dict(), out, ensure_ascii=False)
+        os.replace(temporary, path)
+    except OSError as error:
+        print(f"canary: {path} not written ({error})", file=sys.stderr, flush=True)
 
 
 def last_run(course, assignment: str) -> ReleaseRun | None:

@@ -56,3 +56,10 @@ def test_does_the_slowest_measured_edition_count(tmp_path):
     canary._remember(course, canary.ReleaseRun("a", {}, 0.2))
     canary._remember(course, canary.ReleaseRun("a_en", {}, 0.4))
     assert canary.student_budget(course, ["a", "a_en"]).seconds == pytest.approx(12.0)
+
+
+def test_does_a_course_that_cannot_take_the_file_only_say_so(tmp_path, capsys):
+    """grading-logs/ cannot be made (a file stands there): nothing raised, one line in the log, nothing remembered?"""
+    (tmp_path / "grading-logs").write_text("not a folder", encoding="utf-8")
+    canary._remember(tmp_path, canary.ReleaseRun("a", {}, 0.2))
+    assert "canary-a.json not written" in capsys.readouterr().err and canary.last_run(tmp_path, "a") is None
