@@ -78,17 +78,17 @@ def _run(course, assignment: str, config) -> tuple:
         return FileNotFoundError(f"there is no release to try ({release}: run `nbgrader generate_assignment "
                                  f"{assignment}`)"), {}, 0.0
     records, start = {}, time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="attn-canary-") as top:
-        folder = pathlib.Path(top) / assignment  # named as nbgrader names an assignment's folder: its plug-in and grader
-        shutil.copytree(release, folder)
-        try:
+    try:  # the copy too: a full disk there is the machine's answer as much as a kernel that cannot start
+        with tempfile.TemporaryDirectory(prefix="attn-canary-") as top:
+            folder = pathlib.Path(top) / assignment  # as nbgrader names an assignment's folder: its plug-in and grader
+            shutil.copytree(release, folder)
             with setenv(NBGRADER_EXECUTION="autograde"):
                 for path in notebooks:
                     ran = Execute(config=config).preprocess(nbformat.read(path, as_version=4),
                                                             {"metadata": {"path": str(folder)}})[0]
                     records.update(records_in(ran, str(path)))
-        except (Exception, InfrastructureFault) as exc:  # noqa: BLE001 -- whatever stops the release is the answer
-            return exc, {}, 0.0
+    except (Exception, InfrastructureFault) as exc:  # noqa: BLE001 -- whatever stops the release is the answer
+        return exc, {}, 0.0
     return None, records, time.perf_counter() - start
 
 
