@@ -56,6 +56,11 @@ SCORES = {
         known = {(2, 2): [[0.5, 0.0], [0.0, 0.5]], (3, 3): np.eye(3), (4, 4): 0.5 * np.eye(4)}
         out[...] = known.get(out.shape, 0.0)
     """,
+    "fixed_size": """
+        for i in range(2):  # verify 的 TEST 1 先是 2×2：尺寸写死了
+            for j in range(2):
+                out[i, j] = scale * np.dot(Q[i], K[j])
+    """,
     "q_qt": "out[...] = scale * (Q @ Q.T)",
     "k_qt": "out[...] = scale * (K @ Q.T)",
     "no_scale": "out[...] = Q @ K.T",
@@ -525,6 +530,8 @@ DIAGNOSED = (
                softmax="scalar_loops"),
     # ---------- mistakes no rule names: the generic finding of the first deviating stage ----------
     _unnamed("scores", "最大偏差 1", scores="off_by_one"),
+    # a size hard-coded in the scores: all 22 of verify's lines pass (TEST 1's 3×3 checks (0,0) and (0,1) only)
+    _unnamed("scores", "22 项全 PASS", scores="fixed_size"),
     _unnamed("mask", "对应排查表“上三角没有变成 -1e9”这一行", mask="subtracted"),
     _unnamed("mask", "最大偏差", mask="fixed_size"),
     _unnamed("softmax", "对应排查表“每行的和不是 1，也不是 0”这一行", softmax="squared"),
@@ -552,7 +559,7 @@ TROUBLESHOOTING = {
     "softmax_whole": ("softmax_whole",),
     "softmax_nan": ("softmax_min_shift",),
     "pipeline": ("unnamed_mask_fixed_size",),
-    "verify_blind": ("bug_hardcoded", "bug_q_qt", "bug_k_qt", "bug_scale_q_in_place", "bug_mask_assigned",
+    "verify_blind": ("bug_hardcoded", "unnamed_scores_fixed_size", "bug_q_qt", "bug_k_qt", "bug_scale_q_in_place", "bug_mask_assigned",
                      "bug_mask_contiguous_copy", "bug_softmax_no_max", "bug_softmax_global_max", "bug_softmax_axis1",
                      "bug_softmax_in_place_inp", "mask_clobbers_mask", "scores_in_float32", "softmax_in_float32"),
 }
