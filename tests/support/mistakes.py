@@ -564,6 +564,12 @@ TROUBLESHOOTING = {
                      "bug_softmax_in_place_inp", "mask_clobbers_mask", "scores_in_float32", "softmax_in_float32"),
 }
 
+# The rows the class report flags "may be hard-coded" (coursekit.record.may_be_hard_coded), with the cells flagged:
+# verify passed whole, every hidden check the release fails failed too, and the diagnosis named no mistake (a lookup
+# table of verify's answers). Every other row is flagged nowhere: the other verify-blind mistakes above pass or fail
+# hidden checks of their own, or the diagnosis names them (Q @ Q^T, the mask assigned …).
+HARD_CODED = {"bug_hardcoded": ("test1_scores", "test4_end_to_end")}
+
 
 def release() -> nbformat.NotebookNode:
     """The student notebook as released (``notebooks/``, kept fresh by tests/test_release_notebook.py)."""
@@ -582,7 +588,17 @@ def functions(mistake, release_nb=None) -> tuple:
     added = ADDED_CELLS.get(mistake.code[2])
     if added:
         cells.append(nb.cells[index_of(nb, added[0]) - 1])  # the student's own cell sits right before it
-    cells += [nb.cells[index_of(nb, role)] for role in ROLES]
+    return defined(cells + [nb.cells[index_of(nb, role)] for role in ROLES])
+
+
+def stub_functions(release_nb=None) -> tuple:
+    """The release's own three functions, its stubs, as its notebook defines them (the untouched release)."""
+    nb = release_nb or release()
+    return defined([nb.cells[index_of(nb, grade_id)] for grade_id in ("setup_imports", *ROLES)])
+
+
+def defined(cells: list) -> tuple:
+    """The three student functions that running ``cells`` here defines."""
     namespace = {"__name__": "__main__"}
     # the set-up cell says hello, and an edition's chooses its language: this process keeps its own
     with contextlib.redirect_stdout(io.StringIO()), language.using(language.current()):
