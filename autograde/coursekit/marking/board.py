@@ -10,7 +10,8 @@ scores and comments (:mod:`.store`), groups (:mod:`.grouping`), the rubric and i
      "warnings": [str], "progress": {grade_id: [marked, submissions]},
      "groups": [{"id", "kind", "variants": [{"html", "students": [student], "suggestion"}],
                  "suggestion": {"ticks", "score", "reason"} | null}],
-     "students": {student: {"score", "comment", "token", "ticks", "remark", "unanswered", "auto_score"}}}
+     "students": {student: {"score", "comment", "token", "ticks", "remark", "unanswered", "auto_score"}},
+     "texts": {student: fingerprint of the answer's text shown}}
 
 A question is any manually graded cell (:data:`.answers.KINDS`: a written answer, manually graded code,
 a task); code is shown as a code block. A suggestion is a hint only: nothing reaches the gradebook until
@@ -18,7 +19,7 @@ the marker confirms it.
 """
 import re
 
-from .answers import code_block
+from .answers import code_block, text_fingerprint
 from .comment import parse
 from .grouping import group_answers, split_by_judgement
 from .render import render_markdown
@@ -124,7 +125,8 @@ def question_board(course, assignment: str, grade_id: str) -> dict:
                           for q in questions],
             "rubric": rubric.to_dict() if rubric else None, "warnings": _warnings(rubrics, question),
             "progress": {q.grade_id: list(counts.get(q.grade_id, (0, 0))) for q in questions},
-            "assignments": assignment_counts(course), "groups": board_groups, "students": views}
+            "assignments": assignment_counts(course), "groups": board_groups, "students": views,
+            "texts": {s: text_fingerprint(t) for s, t in texts.items()}}
 
 
 def assignment_counts(course) -> list:

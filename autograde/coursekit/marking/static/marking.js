@@ -149,7 +149,7 @@
       who.appendChild(el("span", "count", v.students.length + " 人"));
       who.appendChild(el("span", "ids", "：" + v.students.join("、")));
       const text = box.appendChild(el("div", "text"));
-      text.innerHTML = v.html;  // rendered and escaped by coursekit.marking.render (and the page's CSP)
+      text.innerHTML = v.html;  // rendered, escaped and sanitised by coursekit.marking.render (and the page's CSP)
       highlight(text, pattern);
       if (S.mode === "split" && index === S.focus) {
         v.students.forEach((student) => {
@@ -344,9 +344,9 @@
     if (!sending) S.chain = sendNext();
   }
 
-  function bodyOf(item) {
-    const board = item.board, body = Object.assign({}, item.body, { seen: {} });
-    body.students.forEach((s) => { body.seen[s] = board.students[s].token; });
+  function bodyOf(item) {  // what the marker saw: each answer's saved judgement and its text (a changed text is refused)
+    const board = item.board, body = Object.assign({}, item.body, { seen: {}, texts: {} });
+    body.students.forEach((s) => { body.seen[s] = board.students[s].token; body.texts[s] = board.texts[s]; });
     return body;
   }
 
