@@ -50,7 +50,7 @@ def markdown2html(context, source: str) -> str:
 
 
 def clean_html(element) -> str:
-    """nbconvert's ``clean_html`` filter with the course's allow-list (an HTML output, a raw cell, inline SVG)."""
+    """nbconvert's ``clean_html`` filter with the course's allow-list (an HTML or Markdown output, a raw cell)."""
     text = element.decode() if isinstance(element, bytes) else str(element)
     return _INERT.format(clean(text))
 
