@@ -419,6 +419,20 @@ CONTENT_ROWS = (
 )
 
 
+# ---------- what grading scores as it is, but the class report flags "may be hard-coded" ----------
+
+def _answering_verify(release):
+    """The stubs plus a table of verify's 22 calls answered right (:func:`support.replay.visible_table`): inputs the
+    release itself shows, so no rule of grading refuses it. It scores 6.25 where the stubs score 3.5; the report and
+    the marking page flag each of its cells, with the checks passed and failed (coursekit.record.may_be_hard_coded)."""
+    return with_cell_after(release, "student_softmax", replay.REPLAY_CELL.format(table=replay.visible_table()))
+
+
+# (row, the cells flagged): proved in-process (tests/unit/test_grader.py), as it does nothing to the machine
+HARD_CODED = ((Case("red_answers_verify_only", _answering_verify, (2.5, 1.75, 1.25, 0.75), diagnosis=STUBS_FIRST),
+               ("test1_scores", "test2_mask", "test3_softmax", "test4_end_to_end")),)
+
+
 def _honest(release):
     nb = submission(release)
     answer = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "q_lab1_no_scale")

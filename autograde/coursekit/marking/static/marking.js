@@ -148,6 +148,8 @@
       const who = box.appendChild(el("div", "who"));
       who.appendChild(el("span", "count", v.students.length + " 人"));
       who.appendChild(el("span", "ids", "：" + v.students.join("、")));
+      const looks = board.hard_coded || {};  // the class report's "may be hard-coded", fed by the same function
+      v.students.filter((s) => looks[s]).forEach((s) => box.appendChild(el("div", "looks", "⚑ " + s + "：" + looks[s])));
       const text = box.appendChild(el("div", "text"));
       text.innerHTML = v.html;  // rendered, escaped and sanitised by coursekit.marking.render (and the page's CSP)
       highlight(text, pattern);
