@@ -105,12 +105,22 @@ def mark_all(plan, lms, points=None):
         pending = {(a, s, p.grade_id, p.max_score) for a in EDITIONS for s, answers in class_pending(gradebook, a).items()
                    for p in answers}
     for assignment, student, question, most in sorted(pending):
-        answer = requests.post(f"{plan.url}user/{plan.instructor}/marking/api/judge", params={"assignment": assignment},
-                               headers={"Authorization": f"token {token}"}, timeout=60,
-                               json={"question": question, "students": [student],
-                                     "score": most if points is None else points})
-        assert answer.status_code == 200, answer.text[:500]
+        judge(plan, token, assignment, {"question": question, "students": [student],
+                                        "score": most if points is None else points})
     return len(pending)
+
+
+def judge(plan, token, assignment, judgement: dict) -> None:
+    """A judgement saved through the marking page's API as the page saves it: with the fingerprint of each answer's
+    text it read from the question's board."""
+    marking, headers = f"{plan.url}user/{plan.instructor}/marking/api/", {"Authorization": f"token {token}"}
+    board = requests.get(marking + "board", params={"assignment": assignment, "question": judgement["question"]},
+                         headers=headers, timeout=60)
+    assert board.status_code == 200, board.text[:500]
+    texts = {s: board.json()["texts"][s] for s in judgement["students"]}
+    answer = requests.post(marking + "judge", params={"assignment": assignment}, headers=headers, timeout=60,
+                           json={**judgement, "texts": texts})
+    assert answer.status_code == 200, answer.text[:500]
 
 
 def test_does_the_lms_launch_walk_the_loop_into_the_lms_gradebook(lms_hub, hub_browser):
@@ -179,10 +189,7 @@ def test_is_a_mark_made_while_the_lms_is_down_posted_once_it_is_back(lms_hub):
 def mark_all_of(plan, login, lms) -> float:
     """One written answer of ``login``'s marked 0 instead of 1 (the marking page's API); the points taken."""
     token, name = user_token(plan, plan.instructor), student_of(lms, login)
-    answer = requests.post(f"{plan.url}user/{plan.instructor}/marking/api/judge",
-                           params={"assignment": WALK[login][0]}, headers={"Authorization": f"token {token}"},
-                           json={"question": "q_lab1_no_scale", "students": [name], "score": 0}, timeout=60)
-    assert answer.status_code == 200, answer.text[:500]
+    judge(plan, token, WALK[login][0], {"question": "q_lab1_no_scale", "students": [name], "score": 0})
     return 1.0
 
 

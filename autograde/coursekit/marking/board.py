@@ -11,7 +11,7 @@ scores and comments (:mod:`.store`), groups (:mod:`.grouping`), the rubric and i
      "groups": [{"id", "kind", "variants": [{"html", "students": [student], "suggestion"}],
                  "suggestion": {"ticks", "score", "reason"} | null}],
      "students": {student: {"score", "comment", "token", "ticks", "remark", "unanswered", "auto_score"}},
-     "hard_coded": {student: one line}}
+     "texts": {student: fingerprint of the answer's text shown}, "hard_coded": {student: one line}}
 
 ``hard_coded`` says, for each student who has any, which of their test cells may be hard-coded to the visible
 checks (:func:`coursekit.record.may_be_hard_coded`, as the class report says): a reason to look at their code too.
@@ -22,7 +22,7 @@ the marker confirms it.
 """
 import re
 
-from .answers import code_block
+from .answers import code_block, text_fingerprint
 from .comment import parse
 from .grouping import group_answers, split_by_judgement
 from .render import render_markdown
@@ -138,6 +138,7 @@ def question_board(course, assignment: str, grade_id: str) -> dict:
             "rubric": rubric.to_dict() if rubric else None, "warnings": _warnings(rubrics, question),
             "progress": {q.grade_id: list(counts.get(q.grade_id, (0, 0))) for q in questions},
             "assignments": assignment_counts(course), "groups": board_groups, "students": views,
+            "texts": {s: text_fingerprint(t) for s, t in texts.items()},
             "hard_coded": _hard_coded(course.hard_coded(assignment, question.notebook, views), names, course.language)}
 
 
