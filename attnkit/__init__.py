@@ -19,6 +19,7 @@ Modules, one concept each (imports flow downward):
 * :mod:`attnkit.cost`      - how attention's time and memory grow with seq_len (T²), measured here
 * :mod:`attnkit.static`    - under nbgrader: is it grading? the demo figures' PNG cache
 * :mod:`attnkit.png`       - RGB pixels → PNG bytes, fast (the explorer's frames)
+* :mod:`attnkit.describe`  - every figure in words and numbers, from its data (its text alternative)
 * :mod:`attnkit.diagnose`  - which of scores → mask → softmax deviates first, and the likely bug
   (with :mod:`attnkit.probes`, :mod:`attnkit.bugs`, :mod:`attnkit.safecall`, and
   :mod:`attnkit.troubleshooting`: §4.10's rows by verify's FAIL lines); the package

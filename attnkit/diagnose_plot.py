@@ -8,17 +8,19 @@ The title is in the chapter's language: the stage, then the likely cause in word
 own, wrapped to the figure's width; never the bug's id); the colour bar sits beside the heatmap at
 exactly its height, so it never covers the title.
 
-Under nbgrader (:func:`attnkit.static.under_grading`) :func:`show_diagnosis` shows the same
-numbers as an HTML table (:func:`attnkit.deviation.gap_table`) instead: a graded kernel cannot
+:func:`show_diagnosis` shows the picture with its text alternative (:mod:`attnkit.describe`: where the largest gap
+is, how many cells differ, every number as a table). Under nbgrader (:func:`attnkit.static.under_grading`) it shows
+that sentence and the same numbers as an HTML table (:func:`attnkit.deviation.gap_table`) instead: a graded kernel cannot
 keep a drawing for the next student (its cache is read-only in the sandbox), and drawing would
 cost every buggy submission ≈ 0.4 s. matplotlib is imported only when something is drawn.
 """
+import html
 import sys
 
 import numpy as np
 from IPython.display import HTML, display
 
-from . import deviation
+from . import describe, deviation
 from .diagnose import diagnose, first_deviation, format_findings
 from .errors import require
 from .language import resolve
@@ -74,10 +76,14 @@ def show_diagnosis(scores_fn, mask_fn, softmax_fn, file=None, lang=None) -> list
     """The notebook's one call: print the diagnosis, draw the first deviation, return the findings."""
     findings = diagnose(scores_fn, mask_fn, softmax_fn)
     print(format_findings(findings, lang), file=file or sys.stdout, flush=True)
+    finding = first_deviation(findings)
+    if finding is None:
+        return findings
+    said = describe.deviation(deviation.gap(finding), deviation.title_text(finding, lang), lang)
     if under_grading():
-        finding = first_deviation(findings)
-        if finding is not None:
-            display(HTML(deviation.gap_table(finding, lang)))
+        display(HTML(f"<p>{html.escape(said.text)}</p>{deviation.gap_table(finding, lang)}"))
     else:
-        plot_first_deviation(findings, lang=lang)
+        from .figures import drawn, show  # matplotlib only when drawing
+
+        show(drawn(lambda: plot_deviation(finding, lang=lang))[1], said, resolve(lang))
     return findings

@@ -9,42 +9,73 @@ matplotlib import, no drawing; under Validate, which keeps no output, nothing is
 (:func:`attnkit.static.validating`). Grades never depend on these cells. Each figure's words are in
 the chapter's language (``lang``, default the notebook's), and so is its cache entry.
 
+Every picture comes with its text alternative, made from the same data (:mod:`attnkit.describe`): the figure is
+shown as HTML, the PNG with that text as its ``alt`` and the numbers as tables folded under it (``text/plain``
+carries the words alone, for a front end that shows no HTML), live and under grading alike.
+
 matplotlib, ipywidgets and the plotting modules are imported inside the functions, only
 when something is drawn: importing pyplot alone costs ≈ 0.3 s of every graded notebook.
 """
 import io
 
 import numpy as np
-from IPython.display import Image, display
+from IPython.display import display
 
+from . import describe, sharpness
 from .language import resolve
 from .static import cached_png, under_grading, validating
 
-__all__ = ["pipeline", "wrong_order", "heatmap_row", "head_grid", "sharpness_explorer", "png_of"]
+__all__ = ["pipeline", "wrong_order", "heatmap_row", "head_grid", "sharpness_explorer", "png_of", "show", "Described"]
 
 DPI = 72  # the inline backend's resolution: the cached PNG looks like the live figure
 _WORDED = ("pipeline", "wrong_order", "head_grid")  # the figures with titles of their own (heatmap_row: the caller's)
 
 
-def png_of(draw) -> bytes:
-    """Run ``draw()`` (which makes one pyplot figure), return that figure as PNG, and close it."""
-    import matplotlib.pyplot as plt  # only on a cache miss
+def drawn(draw) -> tuple:
+    """Run ``draw()`` (which makes one pyplot figure): what it returned, and that figure as PNG, closed (so pyplot
+    does not show it again, without its text alternative)."""
+    import matplotlib.pyplot as plt  # only when drawing
 
-    draw()
+    result = draw()
     figure = plt.gcf()
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=DPI, bbox_inches="tight")
     plt.close(figure)
-    return buffer.getvalue()
+    return result, buffer.getvalue()
+
+
+def png_of(draw) -> bytes:
+    """Run ``draw()`` (which makes one pyplot figure), return that figure as PNG, and close it."""
+    return drawn(draw)[1]
+
+
+class Described:
+    """A picture and its text alternative, shown as one output: HTML (the PNG, its ``alt``, the numbers folded
+    under it) and plain text (the words alone)."""
+
+    def __init__(self, png: bytes, description: describe.Description, lang: str):
+        self.png, self.description, self.lang = png, description, lang
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return {"text/html": describe.figure_html(self.png, self.description, self.lang),
+                "text/plain": self.description.text}
+
+
+def show(png: bytes, description: describe.Description, lang: str) -> None:
+    display(Described(png, description, lang))
 
 
 def _figure(name: str, params: dict, lang: str | None):
-    """Draw ``plotting.<name>(**params)`` live, or show its cached PNG under grading."""
+    """Draw ``plotting.<name>(**params)`` live (its artists returned), or its cached PNG under grading; either with
+    its text alternative."""
     lang = resolve(lang)
     if not under_grading():
-        return _draw(name, params, lang)
+        artists, png = drawn(lambda: _draw(name, params, lang))
+        show(png, describe.figure(name, params, lang), lang)
+        return artists
     if not validating():
-        display(Image(data=cached_png(name, params, lambda: png_of(lambda: _draw(name, params, lang)), lang=lang)))
+        png = cached_png(name, params, lambda: png_of(lambda: _draw(name, params, lang)), lang=lang)
+        show(png, describe.figure(name, params, lang), lang)
     return None
 
 
@@ -89,7 +120,9 @@ def sharpness_explorer(head_dim=64, scaled=False, seq_len=8, seed=0, causal=Fals
         return SharpnessExplorer(**settings, lang=lang)
     if validating():
         return None
-    return Image(data=cached_png("sharpness_explorer", settings, lambda: _explorer_png(settings, lang), lang=lang))
+    png = cached_png("sharpness_explorer", settings, lambda: _explorer_png(settings, lang), lang=lang)
+    m = sharpness.measure(head_dim, scaled=scaled, seq_len=seq_len, seed=seed, causal=causal)
+    return Described(png, describe.explorer(m, sharpness.summary(m, lang), lang), lang)
 
 
 def _explorer_png(settings: dict, lang: str) -> bytes:

@@ -37,8 +37,10 @@ import nbformat
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 from release_notebook import student_notebook  # where make release writes each edition
+from traitlets.config import Config
 
 from attnkit.language import DEFAULT, LANGUAGES
+from coursekit.contrast import CodeColours
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 OUT = REPO / "book" / "_build" / "html"
@@ -123,6 +125,12 @@ def unicode_range(points: list) -> str:
     return ", ".join(runs)
 
 
+# WCAG 2.1 AA (docs/accessibility.md): JupyterLab greys out the prompts of cells not being edited (half opacity, 2.2:1),
+# a state a static page has no use for, and its In/Out blues and reds sit just under 4.5:1.
+PROMPTS = (" --jp-cell-prompt-not-active-opacity: 1; --jp-cell-inprompt-font-color: #24609a;"
+           " --jp-cell-outprompt-font-color: #9c4128;")
+
+
 def page_css(text: str) -> str:
     """The embedded font and the font stacks that use it (over JupyterLab's theme variables)."""
     woff2, points = subset_font(text)
@@ -130,7 +138,7 @@ def page_css(text: str) -> str:
     return (f'@font-face {{ font-family: "{FONT_FAMILY}"; font-display: block; '
             f'src: url(data:font/woff2;base64,{data}) format("woff2"); unicode-range: {unicode_range(points)}; }}\n'
             f"body.jp-Notebook {{ --jp-ui-font-family: {PAGE_FONTS[0]}; --jp-content-font-family: {PAGE_FONTS[0]};"
-            f" --jp-code-font-family: {PAGE_FONTS[1]}; }}\n"
+            f" --jp-code-font-family: {PAGE_FONTS[1]};{PROMPTS} }}\n"
             "main { max-width: 1260px; margin: 0 auto; }\n")
 
 
@@ -146,8 +154,9 @@ def render(nb, lang: str = DEFAULT) -> str:
     host = (ASSETS / "anywidgets.js").read_text(encoding="utf-8")
     state = script_json({"models": models})
     chars = json.dumps(nb, ensure_ascii=False) + state + host + TITLE[lang] + SWITCH[lang]
+    code_colours = Config({"CSSHTMLHeaderPreprocessor": {"style": CodeColours}})  # code at WCAG AA contrast
     exporter = HTMLExporter(template_name="lab", extra_template_paths=[str(ASSETS)], template_file="book.html.j2",
-                            embed_images=True, language_code=HTML_LANG[lang])
+                            embed_images=True, language_code=HTML_LANG[lang], config=code_colours)
     html, _ = exporter.from_notebook_node(nb, resources={"book": {"css": page_css(chars), "state": state,
                                                                    "host": host, "switch": SWITCH[lang]}})
     return html

@@ -14,7 +14,8 @@ Its imports run down these floors (``tests/unit/test_layers.py``): a reader foll
 * :mod:`coursekit.kernel` — the grading kernel nbgrader's ``Execute`` drives, and the grader process beside it;
 * :mod:`coursekit.sandbox` — the sandbox around every grading kernel, and the grader process's side;
 * the modules every job shares, each importing only those named before it: :mod:`coursekit.environ` (the
-  ``ATTN_*`` environment variables, each named once), :mod:`coursekit.locks` (file locks taken without
+  ``ATTN_*`` environment variables, each named once), :mod:`coursekit.contrast` (colours a person can read: WCAG's
+  contrast ratio, the code colours of every page the course renders), :mod:`coursekit.locks` (file locks taken without
   waiting: whose a uid, a folder or the service is), :mod:`coursekit.language` (a student reads their notebook's language, an instructor the course's),
   :mod:`coursekit.printable` (what a student had a hand in, safe to print on a terminal),
   :mod:`coursekit.sanitise` (what a student wrote, as HTML safe to show an instructor: one allow-list),

@@ -6,8 +6,8 @@ Each such page renders first (Markdown, LaTeX as MathML) and then passes the HTM
 so a renderer's gap (latex2mathml writing ``\\text{<img …>}`` into ``<mtext>`` as markup, raw HTML in a
 Markdown cell, an HTML output of a student's code) cannot reach the page:
 
-* only the elements of written text survive: paragraphs, headings, lists, tables, code, emphasis, images and
-  MathML (:data:`TAGS`); no script, style, form, frame, object, SVG, link or meta element;
+* only the elements of written text survive: paragraphs, headings, lists, tables, code, emphasis, images (with
+  their figure, caption and folded text alternative: :mod:`attnkit.describe`) and MathML (:data:`TAGS`); no script, style, form, frame, object, SVG, link or meta element;
 * no link: ``<a>`` is dropped, its text kept, so nothing a student wrote is clickable (no http(s), ``javascript:``
   or ``data:`` target) and no request leaves the page for a student's URL (an image's source must be a
   ``data:`` PNG, JPEG, GIF or WebP, as nbconvert embeds a cell's attachments);
@@ -31,7 +31,8 @@ __all__ = ["TAGS", "ATTRIBUTES", "IMAGE_SOURCE", "clean", "formula"]
 
 _TEXT = {"p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "ul", "ol", "li", "dl", "dt", "dd",
          "pre", "code", "kbd", "samp", "var", "em", "strong", "b", "i", "u", "s", "del", "ins", "sub", "sup",
-         "small", "mark", "span", "div", "table", "caption", "thead", "tbody", "tfoot", "tr", "th", "td", "img"}
+         "small", "mark", "span", "div", "table", "caption", "thead", "tbody", "tfoot", "tr", "th", "td", "img",
+         "figure", "figcaption", "details", "summary"}  # a figure, its text alternative and its numbers folded
 # What latex2mathml writes (and MathML Core draws natively in Chromium and Firefox); no maction, no semantics.
 _MATHML = {"math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msup", "msub", "msubsup", "mfrac", "msqrt",
            "mroot", "mover", "munder", "munderover", "mtable", "mtr", "mtd", "mstyle", "mpadded", "mphantom",
@@ -40,7 +41,7 @@ TAGS = frozenset(_TEXT | _MATHML)
 
 # Layout of tables and formulas only: no colour, no link (MathML's href), no class, style or id.
 ATTRIBUTES = {
-    "img": {"src", "alt"}, "ol": {"start"}, "td": {"colspan", "rowspan"}, "th": {"colspan", "rowspan"},
+    "img": {"src", "alt"}, "ol": {"start"}, "td": {"colspan", "rowspan"}, "th": {"colspan", "rowspan", "scope"},
     "math": {"display"}, "mi": {"mathvariant"}, "mn": {"mathvariant"}, "mtext": {"mathvariant"},
     "mo": {"accent", "fence", "form", "largeop", "lspace", "maxsize", "minsize", "movablelimits", "rspace",
            "separator", "stretchy", "symmetric"},

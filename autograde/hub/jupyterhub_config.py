@@ -28,6 +28,9 @@ c.JupyterHub.db_url = f"sqlite:///{os.path.join(private, 'jupyterhub.sqlite')}"
 c.JupyterHub.cookie_secret_file = os.path.join(private, "cookie_secret")
 c.JupyterHub.pid_file = os.path.join(private, "jupyterhub.pid")
 
+# JupyterHub's pages with the course's colours (templates/page.html: WCAG 2.1 AA contrast, docs/accessibility.md)
+c.JupyterHub.template_paths = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")]
+
 # Who may log in: the course, each with their own password; the instructor is the hub's admin.
 c.JupyterHub.authenticator_class = CoursePasswordAuthenticator
 c.CoursePasswordAuthenticator.passwords = plan.passwords

@@ -117,11 +117,12 @@ def landing(base_url: str, launch: Launch, config=None) -> str:
 
 
 def page(status: int, message: str) -> str:
-    """A plain page for a refused launch, in the words of :func:`refusal`."""
-    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{status}: the course</title></head><body>"
-            "<h1>You cannot open the course from this link</h1>"
+    """A plain page for a refused launch, in the words of :func:`refusal`, each language declared (a screen reader
+    reads a text in the language it is said to be in)."""
+    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{status}: the course</title></head>"
+            "<body><h1>You cannot open the course from this link</h1>"
             + "".join(f"<p>{html.escape(line)}</p>" for line in message.splitlines()) +
-            "<p>无法从此链接进入课程。请联系课程老师。</p></body></html>")
+            "<p lang='zh-Hans'>无法从此链接进入课程。请联系课程老师。</p></body></html>")
 
 
 class CourseCallbackHandler(LTI13CallbackHandler):

@@ -19,6 +19,7 @@ import pytest
 
 from attnkit import edition, sharpness
 from support import explorer_page, lab_page
+from support.axe_audit import assert_accessible
 from support.editions import EDITIONS, student_path
 from support.lab_server import REPO
 
@@ -159,6 +160,7 @@ def test_opens_from_disk_without_console_errors_and_the_explorer_moves(pages, br
         page.locator(EXPLORER).screenshot(path=ARTEFACTS / f"explorer-moved-{lang}.png")
         box = explorer_page.canvas_box(page)
         assert box["backing"] == box["shown"] * box["ratio"]  # the screen's own pixels
+        assert_accessible(page, f"book-{lang}")  # the whole page is ours: nbconvert's lab template is our choice
     assert problems == []
 
 

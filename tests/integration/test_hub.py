@@ -52,11 +52,14 @@ from support.editions import cell_source, release
 from support.hub_page import (
     LONG,
     assignment_list_button,
+    audit_feedback_page,
+    audit_log_in_page,
     feedback_stamps,
     fresh_lab,
     list_label,
     log_in,
     notification,
+    TOAST,
     notification_text,
     open_feedback,
     open_from_nbgrader_menu,
@@ -77,6 +80,7 @@ from support.hub_tools import (
     start_over,
     student_submits,
 )
+from support.axe_audit import assert_accessible
 from support.lab_page import extension_words, validation_words
 from support.marking_page import current, settle
 from support.mistakes import BY_NAME
@@ -212,8 +216,9 @@ def fetch_and_open_feedback(page, plan, student, kind):
 
 # ---------- the loop ----------
 
-def test_does_the_course_loop_work_for_an_instructor_and_two_students(hub, sessions):
+def test_does_the_course_loop_work_for_an_instructor_and_two_students(hub, sessions, hub_browser):
     """Release, fetch, validate, submit, collect, grade, feedback: each student sees their own score and diagnosis?"""
+    audit_log_in_page(hub_browser, hub)
     teacher = sessions(hub, hub.instructor)
     open_from_nbgrader_menu(teacher, "Formgrader")
     frame, row = formgrader_row(teacher)
@@ -255,6 +260,7 @@ def test_does_the_course_loop_work_for_an_instructor_and_two_students(hub, sessi
             assert float(shown.group(1)) == sum(POINTS.values()) and DIAGNOSIS not in text
         else:
             assert float(shown.group(1)) < sum(POINTS.values()) and DIAGNOSIS in text
+            audit_feedback_page(pages[student], hub, student, feedback_stamps(hub, student)[0])
 
 
 # ---------- the instructor's other commands, in a hub terminal, on the class the loop graded ----------
@@ -426,6 +432,7 @@ def test_does_a_student_get_feedback_after_submit_with_nobody_else_acting(course
     shot(page, "service_submitted")
     toast = notification(page, READY, FEEDBACK_WAIT)
     shot(page, "service_notified")
+    assert_accessible(page, "lab-notification", ours=TOAST, within=TOAST)
     score, max_score, pending = _ready(toast)
     assert score == pytest.approx(sum(BUG.points)) and pending > 0
     assert (pathlib.Path(plan.homes[name]) / ASSIGNMENT / "feedback" / stamp / f"{ASSIGNMENT}.html").exists()

@@ -30,6 +30,7 @@ from coursekit.identity import hub_user
 from coursekit.lms.hub_client import TOKEN_PATH, HubBroker
 from coursekit.plugins.pending import class_pending
 from support import lab_page, setup_clock
+from support.axe_audit import assert_accessible
 from support.hub_page import LONG, SHORT, open_from_nbgrader_menu, shot, type_code, visible_button
 from support.hub_tools import course_hub, instructor_nbgrader, require_hub_machine, user_token
 from support.lms_platform import CONTEXT, TestLMS
@@ -259,6 +260,21 @@ def test_is_the_attack_on_the_launch_refused(linked, attack):
     assert not re.search(r"<(img|script)", answer.text) and lms.gradebook() == before
     after = told(plan)  # nothing of another course reaches the course's LMS sync
     assert after.contexts == (CONTEXT,) and {x.context_id for x in after.launches} == {CONTEXT}
+
+
+def test_is_the_refused_launch_page_accessible(linked, hub_browser):
+    """The page another LMS course's instructor is shown (the refusal a person most often meets): no WCAG 2.1 A/AA
+    violation (support/axe_audit.py)?"""
+    plan, lms = linked
+    attack = next(a for a in LAUNCH_ATTACKS if a.name == "other_course_instructor")
+    answer = _attack(plan, lms, attack)
+    assert answer.status_code == attack.status
+    page = hub_browser.new_context(viewport=lab_page.VIEWPORT).new_page()
+    try:
+        page.set_content(answer.text)
+        assert_accessible(page, "hub-refused-launch")
+    finally:
+        page.context.close()
 
 
 def test_does_the_login_form_take_the_local_admin_only(lms_hub):

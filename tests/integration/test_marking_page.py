@@ -18,6 +18,7 @@ from nbgrader.api import (Comment, Gradebook, Grade, GradeCell, SolutionCell, St
 from coursekit.marking import enable
 from coursekit.marking.comment import parse
 from coursekit.marking.rubric import UNIT, load_rubrics, score_of
+from support.axe_audit import assert_accessible
 from support.lab_page import VIEWPORT, chromium_browser
 from support.lab_server import lab_server
 from support.marking_page import current, mark_all, open_marking, settle
@@ -104,6 +105,7 @@ def test_does_the_page_show_progress_and_the_marking_guide(marked):
     first = page.locator(".group").first
     assert first.get_attribute("data-kind") == "unanswered" and "0 / 1 分" in first.inner_text()
     assert page.locator(".group mark.term").count() > 0  # the rubric's key terms are highlighted
+    assert_accessible(page, "marking-page")
 
 
 def test_does_the_formgrader_show_the_same_scores(marked):

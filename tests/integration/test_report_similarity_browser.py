@@ -18,6 +18,7 @@ import pytest
 from coursekit.paths import ASSIGNMENT
 from coursekit.report.similarity_page import TEXT
 from support.planted_pairs import PLANTED, planted_pairs, write_class
+from support.axe_audit import assert_accessible
 from support.report_page import open_report
 
 COPY = PLANTED[0]  # ok_loops and its copy with every variable renamed: the highest score
@@ -80,12 +81,14 @@ def test_does_a_row_open_the_pair_side_by_side_in_chromium(reports, lang, tmp_pa
         rows = heading.locator("xpath=following-sibling::table[1]").locator("tbody tr")
         assert rows.count() == len(planted_pairs())
         assert rows.first.inner_text().split("\t")[1:4:2] == list(COPY.students)
+        assert_accessible(page, f"report-planted-{lang}")
         rows.first.get_by_role("link", name=text["open"]).click()
         page.wait_for_load_state()
         assert page.locator("h1").inner_text() == text["title"].format(first=COPY.students[0], second=COPY.students[1])
         assert page.locator("table").first.inner_text().count("2026-12-03 09:") == 2
         assert page.locator(".side").count() == 3 and page.locator(".side pre").count() == 6
         assert page.locator("mark", has_text="acc += Q[r, t]*K[c, t]").count() == 1
+        assert_accessible(page, f"similarity-pair-{lang}")
         page.get_by_role("link", name=text["back"]).click()
         page.wait_for_load_state()
         assert page.locator("h2", has_text=text["heading"]).count() == 1

@@ -5,6 +5,7 @@ Used by test_hub.py (the whole loop, instructor and students; then a student who
 feedback with nobody else acting) and benchmarks/bench_notify.py.
 Screenshots land in ``artefacts/hub/``.
 """
+import pathlib
 import re
 
 import nbformat
@@ -12,6 +13,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from coursekit.paths import ASSIGNMENT
 from support import lab_page
+from support.axe_audit import assert_accessible
 from support.editions import ASSIGNMENTS
 from support.hub_tools import ARTEFACTS, server_api, user_token
 from support.mistakes import submission
@@ -35,6 +37,28 @@ def log_in(browser, plan, user):
     page.wait_for_url(re.compile(f"/user/{user}/lab"), timeout=LONG)
     page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").wait_for(timeout=LONG)
     return page
+
+
+def audit_log_in_page(browser, plan):
+    """The hub's log-in page, as a student first meets it: no WCAG 2.1 A/AA violation (support/axe_audit.py)."""
+    page = browser.new_context(viewport=lab_page.VIEWPORT).new_page()
+    try:
+        page.goto(f"{plan.url}hub/login")
+        assert_accessible(page, "hub-log-in")
+    finally:
+        page.context.close()
+
+
+def audit_feedback_page(page, plan, student, stamp, assignment=ASSIGNMENT):
+    """The feedback page a student opened (Lab shows it in an untrusted frame), opened from its file in a tab of
+    their browser: no WCAG 2.1 A/AA violation."""
+    path = pathlib.Path(plan.homes[student]) / assignment / "feedback" / stamp / f"{assignment}.html"
+    tab = page.context.new_page()
+    try:
+        tab.goto(path.as_uri())
+        assert_accessible(tab, "feedback-page")
+    finally:
+        tab.close()
 
 
 def shot(page, name):

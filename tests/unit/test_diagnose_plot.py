@@ -1,9 +1,11 @@
 """Does the |student − reference| heatmap show where the first deviating stage went wrong?"""
+import html
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from attnkit import deviation, diagnose_plot, lab
+from attnkit import describe, deviation, diagnose_plot, figures, lab
 from attnkit.diagnose import Finding, diagnose, first_deviation
 from attnkit.diagnose_plot import plot_deviation, plot_first_deviation, show_diagnosis
 from attnkit.errors import ShapeError
@@ -64,14 +66,18 @@ def test_first_deviation_plotted_or_nothing():
     assert image.get_array().max() > 0
 
 
-def test_show_diagnosis_prints_draws_and_returns(capsys):
-    """Does the notebook's one call print the text, draw one heatmap for a bug and none when all is well?"""
+def test_show_diagnosis_prints_draws_and_returns(capsys, monkeypatch):
+    """Does the notebook's one call print the text, show one heatmap for a bug (its PNG with the gap's text
+    alternative, the figure closed) and none when all is well?"""
+    shown = []
+    monkeypatch.setattr(figures, "display", shown.append)
     findings = show_diagnosis(lab.attention_scores, lab.stub_apply_mask, lab.softmax)
     assert [f.bug for f in findings] == ["mask_not_applied"]
     assert capsys.readouterr().out.startswith("诊断：最先偏离参考实现的是 student_apply_mask")
-    assert len(plt.get_fignums()) == 1
-    plt.close("all")
-    assert show_diagnosis(*lab.REFERENCE) == [] and plt.get_fignums() == []
+    assert plt.get_fignums() == [] and len(shown) == 1 and shown[0].png.startswith(b"\x89PNG")
+    said = describe.deviation(deviation.gap(findings[0]), deviation.title_text(findings[0]), "zh")
+    assert shown[0].description == said and "最大的差距" in said.text
+    assert show_diagnosis(*lab.REFERENCE) == [] and len(shown) == 1
     assert "没有发现问题" in capsys.readouterr().out
 
 
@@ -102,6 +108,8 @@ def test_under_grading_the_gap_is_a_table_and_nothing_is_drawn(monkeypatch, caps
     monkeypatch.setattr(diagnose_plot, "plot_deviation", lambda *_: pytest.fail("drew a figure under grading"))
     findings = show_diagnosis(*lab.STUBS)
     assert capsys.readouterr().out.startswith("诊断：最先偏离参考实现的是 student_attention_scores")
-    assert len(shown) == 1 and shown[0].data == deviation.gap_table(first_deviation(findings))
+    finding = first_deviation(findings)
+    said = describe.deviation(deviation.gap(finding), deviation.title_text(finding), "zh").text
+    assert len(shown) == 1 and shown[0].data.endswith(deviation.gap_table(finding)) and html.escape(said) in shown[0].data
     show_diagnosis(*lab.REFERENCE)
     assert len(shown) == 1 and plt.get_fignums() == []

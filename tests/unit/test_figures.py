@@ -7,11 +7,10 @@ import textwrap
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
-from IPython.display import Image
 from ipywidgets.widgets import widget as widget_module
 
 import attnkit
-from attnkit import figures, language, plotting
+from attnkit import describe, figures, language, plotting, sharpness
 from attnkit.widgets import SharpnessExplorer, first_frame_png
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
@@ -44,24 +43,31 @@ def live(monkeypatch):
     monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
 
 
-def test_live_figures_are_the_plotting_helpers(live, shown):
-    """For a student, do the calls draw pyplot figures and return plotting's artists?"""
+def test_live_figures_are_the_plotting_helpers_shown_with_their_text(live, shown):
+    """For a student, do the calls draw plotting's figures, return its artists, and show each picture once, with the
+    text alternative of its data (no pyplot figure left to be shown again without it)?"""
     assert isinstance(figures.pipeline(SCORES, MASK), plotting.Pipeline)
     assert isinstance(figures.wrong_order(SCORES, MASK), plotting.WrongOrder)
     assert len(figures.heatmap_row({"a": np.eye(2), "b": np.eye(2)})) == 2
     assert len(figures.head_grid(np.stack([np.eye(3)] * 2))) == 2
-    assert len(plt.get_fignums()) == 4 and shown == []
+    assert plt.get_fignums() == [] and len(shown) == 4
+    assert all(s.png.startswith(b"\x89PNG") for s in shown)
+    assert shown[0].description == describe.figure("pipeline", {"scores": SCORES, "mask": MASK, "tokens": None})
+    bundle = shown[0]._repr_mimebundle_()
+    assert bundle["text/plain"] == shown[0].description.text and 'alt="' in bundle["text/html"]
 
 
 def test_under_grading_a_png_drawn_once(grading, shown, monkeypatch):
-    """Under autograde, is a PNG shown, no figure left open, and the second student's copy read from disk?"""
+    """Under autograde, is a PNG shown with its text alternative, no figure left open, and the second student's copy
+    read from disk?"""
     assert figures.pipeline(SCORES, MASK) is None
     assert plt.get_fignums() == []
-    first = shown[0].data
-    assert isinstance(shown[0], Image) and first.startswith(b"\x89PNG")
+    first = shown[0].png
+    assert isinstance(shown[0], figures.Described) and first.startswith(b"\x89PNG")
+    assert shown[0].description == describe.figure("pipeline", {"scores": SCORES, "mask": MASK, "tokens": None})
     monkeypatch.setattr(plotting, "pipeline", lambda **_: pytest.fail("drew again on a warm cache"))
     figures.pipeline(SCORES.copy(), MASK.copy())
-    assert shown[1].data == first
+    assert shown[1].png == first
 
 
 def test_under_validate_is_nothing_drawn_shown_or_cached(monkeypatch, tmp_path, shown):
@@ -81,23 +87,26 @@ def test_under_grading_the_english_edition_gets_its_own_picture(grading, shown):
     with language.using("en"):
         figures.pipeline(SCORES, MASK)
     figures.pipeline(SCORES, MASK, lang="en")
-    zh, en, en_again = (image.data for image in shown)
+    zh, en, en_again = (image.png for image in shown)
     assert zh != en and en == en_again
+    assert shown[0].description.text != shown[1].description.text == shown[2].description.text
 
 
 def test_different_inputs_are_different_pictures(grading, shown):
     """Does a student who edits the demo's scores see their own figure, not the cached one?"""
     figures.pipeline(SCORES, MASK)
     figures.pipeline(SCORES * 2, MASK)
-    assert shown[0].data != shown[1].data
+    assert shown[0].png != shown[1].png and shown[0].description != shown[1].description
 
 
 def test_explorer_under_grading_is_its_first_frame(grading):
-    """Under grading, is the explorer an Image of its first frame, with no widget created?"""
+    """Under grading, is the explorer its first frame with its readout and rows in words, with no widget created?"""
     count = len(widget_module._instances)
     result = figures.sharpness_explorer(head_dim=256, causal=True)
-    assert isinstance(result, Image)
-    assert result.data == first_frame_png(head_dim=256, causal=True)
+    assert isinstance(result, figures.Described)
+    assert result.png == first_frame_png(head_dim=256, causal=True)
+    m = sharpness.measure(256, scaled=False, causal=True)
+    assert result.description == describe.explorer(m, sharpness.summary(m))
     assert len(widget_module._instances) == count
 
 

@@ -27,6 +27,14 @@ def test_the_page_is_self_contained(page_file):
     assert text.count("<svg") == 3  # mistakes, score distributions, check pass rates
 
 
+def test_is_every_chart_an_image_with_a_name(page_file):
+    """Each chart read by a screen reader as an image named by its sentence, the distributions' numbers a table?"""
+    text = page_file.read_text(encoding="utf-8")
+    names = re.findall(r'<svg role="img" aria-label="([^"]+)"', text)
+    assert len(names) == 3 and all(len(name) > 20 for name in names)
+    assert "分数分布的数值" in text
+
+
 def test_the_page_shows_each_section(page_file):
     """Mistakes with reteach, not-graded and missing students, and one line per student, in Chinese?"""
     text = page_file.read_text(encoding="utf-8")

@@ -21,6 +21,7 @@ from nbgrader.api import Gradebook
 from nbgrader.preprocessors import GetGrades
 from traitlets.config import Config
 
+from ..contrast import CodeColours
 from ..language import of_notebook
 from ..upstream.nbconvert import render_without_soup
 from ..upstream.nbgrader import show_score
@@ -140,6 +141,7 @@ class CourseFeedbackExporter(HTMLExporter):
         ours.setdefault("template_name", TEMPLATE)
         ours.setdefault("extra_template_basedirs", [str(TEMPLATES), *nbgraders])
         ours.setdefault("extra_template_paths", [*config.HTMLExporter.get("extra_template_paths", []), *nbgraders])
+        config.CSSHTMLHeaderPreprocessor.setdefault("style", CodeColours)  # code at WCAG AA contrast
         super().__init__(config=sanitised(config), **kwargs)
 
     def from_notebook_node(self, nb, resources=None, **kw):
@@ -148,10 +150,13 @@ class CourseFeedbackExporter(HTMLExporter):
         nbconvert renders, then parses the whole page (≈ 0.5 MB here) again only to give images without
         one an ``alt`` and Lab-template cells a ``tabindex`` (:func:`coursekit.upstream.nbconvert.render_without_soup`
         skips it). The course's page is nbgrader's classic template, with no Lab cells, so only the ``alt`` is left
-        to add, and a pattern does it.
+        to add, and a pattern does it; and the page's language on ``<html>``, which nbgrader's template leaves out
+        (screen readers read a page in the language it declares).
         """
         page, resources = render_without_soup(self, nb, resources, **kw)
-        return _IMG_WITHOUT_ALT.sub(f'<img alt="{WORDS[page_language(nb)]["image_alt"]}"', page), resources
+        lang = page_language(nb)
+        page = page.replace("<html>", f'<html lang="{lang}">', 1)
+        return _IMG_WITHOUT_ALT.sub(f'<img alt="{WORDS[lang]["image_alt"]}"', page), resources
 
 
 # what the template writes on the page's container: read back by release_feedback (a page of nbgrader's has none),

@@ -11,7 +11,7 @@ import html
 
 from .. import record
 from ..language import DEFAULT
-from . import figures
+from . import figure_text, figures
 from .labels import Labels
 from .tables import CHANGED, GRADED, NO_SUBMISSION, NOT_GRADED, OTHER_EDITION, PENDING, TAMPERED
 from .written import written_stats
@@ -106,7 +106,7 @@ th, td { border: 1px solid #ccc; padding: .25em .5em; vertical-align: top; text-
 th { background: #f3f3f3; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .message { white-space: pre-wrap; max-width: 34em; } .summary td { padding: .3em .8em; }
 .warn { background: #fff4e0; border-left: 4px solid #e08a2c; padding: .5em 1em; }
-.hidden-check { color: #b0651a; } .visible-check { color: #2a62b0; }
+.hidden-check { color: #9a5516; } .visible-check { color: #2a62b0; }
 details summary { cursor: pointer; color: #555; }
 """
 
@@ -160,8 +160,9 @@ def _mistakes(report, text: dict, labels: Labels) -> str:
     rows = [[_e(labels.mistake(m.bug)), _e(m.stage), len(m.students), f"{100 * report.share(m):.1f}%",
              f"<div class='message'>{_e(m.message)}</div>", _e(m.reteach), _names(m.students, text)]
             for m in report.mistakes]
-    fig = figures.svg(figures.common_mistakes(report.mistakes, report.diagnosed, labels.lang,
-                                              [labels.mistake(m.bug) for m in report.mistakes]))
+    names = [labels.mistake(m.bug) for m in report.mistakes]
+    chart = figures.svg(figures.common_mistakes(report.mistakes, report.diagnosed, labels.lang, names))
+    fig = figure_text.labelled(chart, figure_text.mistakes(report.mistakes, names, report.diagnosed, labels.lang))
     return fig + table([text["mistakes"][i] for i in keep], [[row[i] for i in keep] for row in rows], (2, 3))
 
 
@@ -170,7 +171,9 @@ def _distributions(report, text: dict, labels: Labels) -> str:
     panels = [(labels.cell(c.name), [r.cells[c.name].score for r in graded if c.name in r.cells], c.max_score)
               for c in report.grades.cells if c.autograded]
     panels.append((text["total"], [r.total for r in graded], report.grades.max_total))
-    return figures.svg(figures.score_distributions(panels, labels.lang))
+    fig = figures.svg(figures.score_distributions(panels, labels.lang))
+    return (figure_text.labelled(fig, figure_text.distributions(panels, labels.lang))
+            + figure_text.distribution_table(panels, labels.lang))
 
 
 def _checks(report, text: dict, labels: Labels) -> str:
@@ -182,8 +185,9 @@ def _checks(report, text: dict, labels: Labels) -> str:
              else f"<span class='hidden-check'>{_e(text['hidden'])}</span>",
              _e(what), f"{100 * c.pass_rate:.1f}%", f"{c.passed}/{c.ran}", _names(c.failing, text)]
             for c, what in zip(report.checks, described)]
-    fig = figures.svg(figures.check_pass_rates(report.checks, labels.lang,
-                                               [f"{c.test} · {what}" for c, what in zip(report.checks, described)]))
+    names = [f"{c.test} · {what}" for c, what in zip(report.checks, described)]
+    fig = figure_text.labelled(figures.svg(figures.check_pass_rates(report.checks, labels.lang, names)),
+                               figure_text.pass_rates(report.checks, names, labels.lang))
     return f"<p>{_e(text['checks_note'])}</p>" + fig + table(text["checks"], rows, (0, 3, 4))
 
 
