@@ -17,6 +17,7 @@ Its imports run down these floors (``tests/unit/test_layers.py``): a reader foll
   ``ATTN_*`` environment variables, each named once), :mod:`coursekit.locks` (file locks taken without
   waiting: whose a uid, a folder or the service is), :mod:`coursekit.language` (a student reads their notebook's language, an instructor the course's),
   :mod:`coursekit.printable` (what a student had a hand in, safe to print on a terminal),
+  :mod:`coursekit.sanitise` (what a student wrote, as HTML safe to show an instructor: one allow-list),
   :mod:`coursekit.paths` (where things are, which course), :mod:`coursekit.record` (a grader's record of one test
   cell), :mod:`coursekit.student_files` (a file a student wrote, read as data that may be hostile),
   :mod:`coursekit.settings` (the course's nbgrader settings), :mod:`coursekit.identity` (hub users as student ids:
@@ -25,7 +26,9 @@ Its imports run down these floors (``tests/unit/test_layers.py``): a reader foll
   plug-in and its grader; its editions), :mod:`coursekit.cell_names` (what each graded cell is called where
   students and instructors see it), :mod:`coursekit.stubs` (what a release puts where a solution was),
   :mod:`coursekit.gradebook` (the one rule that picks the gradebook; the walk from a grade to its student),
-  :mod:`coursekit.grades` (a class's scores and pending answers as the gradebook holds them),
+  :mod:`coursekit.due` (a piece of work's due date, and each student's extension, kept in the gradebook),
+  :mod:`coursekit.late` (the late policy, through nbgrader's own hook, and the penalties kept right as marks change),
+  :mod:`coursekit.grades` (a student's one grade, every surface's; a class's scores and pending answers),
   :mod:`coursekit.export` (``nbgrader export`` with a column per graded cell), :mod:`coursekit.faults` (a failure
   of the machine is nobody's grade), :mod:`coursekit.canary` (the untouched release graded first: does grading
   work here?), :mod:`coursekit.autograded` (what an autograded notebook says beyond its scores),

@@ -69,6 +69,17 @@ ROWS = [
     # the feedback page
     ("nbconvert", "nbconvert.exporters.html.HTMLExporter.from_notebook_node", "31bf2abafe755449", _copy("nbconvert")),
     ("nbconvert", "nbconvert.exporters.html.HTMLExporter._init_resources", "ca8068f6c7bf9a03", _copy("nbconvert")),
+    # a student's Markdown rendered as the exporter renders it, formulas as MathML (then sanitised)
+    ("nbconvert", "nbconvert.exporters.html.HTMLExporter.markdown2html", "f40942d0bb695b93", _copy("nbconvert") + " (markdown_to_html)"),
+    ("nbconvert", "nbconvert.filters.markdown_mistune.IPythonRenderer.__init__", "675558411885202b", _copy("nbconvert") + " (_MathRenderer)"),
+    ("nbconvert", "nbconvert.filters.markdown_mistune.IPythonRenderer.inline_math", "95dc6c08eb336c86", _copy("nbconvert") + " (_MathRenderer)"),
+    ("nbconvert", "nbconvert.filters.markdown_mistune.IPythonRenderer.block_math", "f4e691d7c7c04b75", _copy("nbconvert") + " (_MathRenderer)"),
+    ("nbconvert", "nbconvert.filters.markdown_mistune.IPythonRenderer.latex_environment", "a6e01c483083af8b", _copy("nbconvert") + " (_MathRenderer)"),
+    # the formgrader renders submissions with a plain HTMLExporter built from the course's config, which sanitises
+    ("nbgrader", "nbgrader.server_extensions.formgrader.formgrader.FormgradeExtension.init_tornado_settings", "3013894b708cc124",
+     "coursekit/plugins/safe_html.py (sanitised: the exporter must still be built from the config)"),
+    ("nbgrader", "nbgrader.server_extensions.formgrader.formgrader.FormgradeExtension.build_extra_config", "0d9752ad0a5dd5be",
+     "coursekit/plugins/safe_html.py (sanitised: what the formgrader sets over the course's config)"),
     # nbgrader's rules, re-written
     ("nbgrader", "nbgrader.preprocessors.clearhiddentests.ClearHiddenTests._remove_hidden_test_region", "294af56237fb2350",
      _copy("nbgrader") + " (remove_hidden_tests)"),
@@ -76,6 +87,13 @@ ROWS = [
     ("nbgrader", "nbgrader.preprocessors.saveautogrades.SaveAutoGrades._add_comment", "c33f5c551cada9c3",
      _copy("nbgrader") + " (auto_comment, NO_RESPONSE_COMMENT)"),
     ("nbgrader", "nbgrader.preprocessors.getgrades.GetGrades._get_score", "2054f37cfdf88111", _copy("nbgrader") + " (show_score)"),
+    ("nbgrader", "nbgrader.preprocessors.latesubmissions.AssignLatePenalties.preprocess", "a7bed76f640ff3dc",
+     _copy("nbgrader") + " (late_penalty), and coursekit/late.py (LatePolicy reads its gradebook and assignment_id)"),
+    ("nbgrader", "nbgrader.preprocessors.latesubmissions.AssignLatePenalties._check_late_penalty", "065e2cbe7c759c40",
+     _copy("nbgrader") + " (late_penalty)"),
+    ("nbgrader", "nbgrader.plugins.export.CsvExportPlugin.export", "6c5fbe4bc427aea1", _copy("nbgrader") + " (exported_score)"),
+    ("nbgrader", "nbgrader.plugins.latesubmission.LateSubmissionPlugin", "5d498b7779e1860b",
+     "coursekit/late.py (LatePolicy: nbgrader's penalty_method values kept, its hook's signature)"),
     ("nbgrader", "nbgrader.api.Gradebook.find_source_cell", "ac73ff7aa7198f99", _copy("nbgrader") + " (CellsAtOnce)"),
     ("nbgrader", "nbgrader.api.Gradebook.find_graded_cell", "485c081f83401996", _copy("nbgrader") + " (CellsAtOnce)"),
     ("nbgrader", "nbgrader.exchange.default.release_feedback.ExchangeReleaseFeedback.copy_files", "97fd1e51ff21f2ab",
