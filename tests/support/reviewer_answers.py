@@ -46,55 +46,55 @@ def _rows(question: str, lang: str, *rows) -> list:
 
 
 TABLE = [
-    # ---- 实验题 1 / Lab question 1: points 0 std ≈ 8, 1 exponential → top weight ≈ 1, 2 not every row (0.352),
-    #      3 saturation, tiny gradients
+    # ---- 实验题 1 / Lab question 1: points 0 most rows' top weight ≈ 1 (the numbers seen), 1 not every row (0.352),
+    #      2 scaled: 0.2–0.47, flatter, order kept, 3 saturation, tiny gradients
     *_rows("q_lab1_no_scale", "zh",
            (RIGHT, "head_dim 是 64 时，不乘缩放因子的分数大概在 ±8 的范围里波动（64 个独立项相加，标准差是 8），一行里的分数"
-                   "彼此拉得很开。softmax 取指数以后，几分的差距就会变成上千倍的差别，所以大部分行几乎把全部权重都给了一个位置。"
+                   "彼此拉得很开。softmax 取指数以后，几分的差距就会变成上千倍的差别，所以大部分行几乎把全部权重都给了一个位置（0.99 上下）。"
                    "不过第 1 行是例外：它有好几个分数离得很近，最大的权重只有 0.35 左右。权重这么集中时梯度几乎为零，模型很难学。",
-            (0, 1, 2, 3), ()),
+            (0, 1, 3), ()),
            (RIGHT, "没有缩放，点积的标准差相当于 √head_dim，也就是 8 左右，于是分数之间相差很大。指数把这种差距放大成悬殊的比例，"
                    "结果多数行的最大权重是 0.99 左右，几乎是 one-hot。是否接近 one-hot 取决于最高分领先其他所有分数多少："
-                   "第 1 行前三个分数很接近，所以最大权重才 0.352。", (0, 1, 2), ()),
+                   "第 1 行前三个分数很接近，所以最大权重才 0.352。乘上缩放因子以后，每行最大的权重只有 0.2 到 0.47。", (0, 1, 2), ()),
            (RIGHT, "分数的尺度随维度变大：64 维时它的波动大约是缩放后的 8 倍。差几个单位经过 exp 就成了几百上千倍，所以除了第 1 行"
                    "（三个分数挤在一起），每一行最大的权重都在 0.98 以上。这样的 softmax 已经饱和，反向传播时梯度非常小；"
-                   "缩放只是把分数整体缩小，不会改变谁大谁小。", (0, 1, 2, 3), ()),
+                   "缩放只是把分数整体缩小，不会改变谁大谁小。", (0, 1, 3), ()),
            ("near_miss", "不缩放的话 softmax 会进入饱和区，梯度变得很小；但是每一行的权重其实都差不多平均，因为 64 个数相加以后"
-                         "正负互相抵消了，分数反而挤在 0 附近。", (3,), (0, 1)),
+                         "正负互相抵消了，分数反而挤在 0 附近。", (3,), (0,)),
            ("negation", "不缩放时分数的标准差并不会变成 8，点积还是在 1 左右，所以 softmax 不会接近 one-hot，最大权重不会接近 1。",
-            (), (0, 1)),
+            (), (0,)),
            ("inverted", "缩放以后权重才会变得尖锐：乘上 0.125 让分数更集中，最大的那个更突出；不缩放时每行最大权重在 0.2 到 0.47 之间。",
-            (), (1,)),
+            (), (0, 2)),
            ("wrong_conclusion", "不缩放时点积的标准差大约是 8，分数之间差距很大，但 softmax 会把这些差距压平，所以四行的最大权重都在 "
-                                "0.3 左右，不会接近 one-hot。", (0,), (1,))),
+                                "0.3 左右，不会接近 one-hot。", (), (0,))),
     *_rows("q_lab1_no_scale", "en",
            (RIGHT, "With head_dim = 64 and no scale factor, the scores swing by roughly ±8 (64 independent terms added up "
                    "give a standard deviation of 8), so the scores in one row end up far from each other. Once softmax "
                    "exponentiates them, a gap of a few units turns into a ratio in the thousands, which is why most rows "
-                   "hand nearly all of their weight to a single position. Row 1 is the exception: several of its scores "
+                   "hand nearly all of their weight to a single position (0.99 or so). Row 1 is the exception: several of its scores "
                    "sit close together and its top weight is only around 0.35. With weights this concentrated the "
-                   "gradient is almost zero and the model struggles to learn.", (0, 1, 2, 3), ()),
+                   "gradient is almost zero and the model struggles to learn.", (0, 1, 3), ()),
            (RIGHT, "Unscaled, a dot product has a standard deviation of about √head_dim, around 8 here, so the scores "
                    "differ a lot. The exponential blows those differences up into lopsided ratios: in most rows the "
                    "biggest weight is around 0.99, practically one-hot. Whether a row gets there depends on how far the "
-                   "top score leads all the rest: row 1 has three scores close together, so its top weight is just 0.352.",
-            (0, 1, 2), ()),
+                   "top score leads all the rest: row 1 has three scores close together, so its top weight is just 0.352. "
+                   "With the scale factor, each row's biggest weight is only 0.2 to 0.47.", (0, 1, 2), ()),
            (RIGHT, "The scale of the scores grows with the dimension: at 64 dimensions they spread about 8 times as widely "
                    "as after scaling. A few units of difference become factors of hundreds or thousands after exp, so "
                    "apart from row 1 (three scores bunched up) every row's largest weight is above 0.98. Such a softmax "
                    "is saturated and backpropagation sees very small gradients; scaling only shrinks the scores, it does "
-                   "not change which one is biggest.", (0, 1, 2, 3), ()),
+                   "not change which one is biggest.", (0, 1, 3), ()),
            ("near_miss", "Without scaling the softmax saturates and the gradients get very small; but the weights in each "
                          "row are actually pretty even, because adding up 64 numbers makes positives and negatives cancel, "
-                         "so the scores pile up near 0.", (3,), (0, 1)),
+                         "so the scores pile up near 0.", (3,), (0,)),
            ("negation", "Without scaling the standard deviation of the scores does not become 8, the dot products stay "
-                        "around 1, so the softmax is not close to one-hot and the top weight is not near 1.", (), (0, 1)),
+                        "around 1, so the softmax is not close to one-hot and the top weight is not near 1.", (), (0,)),
            ("inverted", "It is the scaling that makes the weights sharp: multiplying by 0.125 squeezes the scores and the "
                         "largest one stands out more; unscaled, each row's largest weight is between 0.2 and 0.47.",
-            (), (1,)),
+            (), (0, 2)),
            ("wrong_conclusion", "Without scaling the dot products have a standard deviation of about 8 and the scores "
                                 "are far apart, but softmax flattens those gaps, so all four rows have a top weight of "
-                                "about 0.3 and none is close to one-hot.", (0,), (1,))),
+                                "about 0.3 and none is close to one-hot.", (), (0,))),
 
     # ---- 实验题 2 / Lab question 2: points 0 whole row blocked → NaN, 1 same while a row keeps a position,
     #      2 -1e9 finite → finite weights
@@ -224,47 +224,49 @@ TABLE = [
                                 "64, each head's matrices get bigger, so the parameters become 4 times as many.",
             (), (0,))),
 
-    # ---- 思考题 1 / Reflection question 1: points 0 variance ≈ head_dim, 1 exponential → top entry → 1,
-    #      2 scaling brings the variance back to 1
+    # ---- 思考题 1 / Reflection question 1: points 0 each product: mean 0, variance 1, 1 the sum's variance ≈ head_dim,
+    #      2 exponential → top entry → 1, 3 scaling brings the variance back to 1
     *_rows("q_think1_scale", "zh",
-           (RIGHT, "点积把 head_dim 对分量的乘积加在一起，每一项都带来一点随机波动，加得越多总的波动越大：方差和 head_dim 成正比。"
+           (RIGHT, "点积把 head_dim 对分量的乘积加在一起，每个乘积是两个独立的单位方差分量相乘，平均为 0、方差为 1，"
+                   "加得越多总的波动越大：方差和 head_dim 成正比。"
                    "分数的差距一大，经过 exp 以后大的那个会压倒其他所有项，权重几乎都集中到它身上。除以 sqrt(head_dim) 正好把波动"
-                   "缩回到 1 的量级，不管维度多大，分布的尖锐程度都差不多。", (0, 1, 2), ()),
+                   "缩回到 1 的量级，不管维度多大，分布的尖锐程度都差不多。", (0, 1, 2, 3), ()),
            (RIGHT, "维度越高，点积的数值范围越宽（标准差按 √head_dim 增长）。softmax 对差值取指数，差值大时输出就接近 one-hot。"
-                   "缩放让分数的尺度不再依赖维度。", (0, 1, 2), ()),
-           (RIGHT, "因为 q·k 是很多项相加，项数越多结果越分散；分数一分散，softmax 就把概率几乎全部给最大的那个，其余接近 0。",
-            (0, 1), ()),
-           ("negation", "点积的方差和 head_dim 无关，始终在 1 左右；变得极端是因为 softmax 本身就会把最大值变成 1。", (), (0,)),
+                   "缩放让分数的尺度不再依赖维度。", (1, 2, 3), ()),
+           (RIGHT, "因为 q·k 是很多项相加，每一项 q_i·k_i 平均是 0、方差是 1，项数越多结果越分散；分数一分散，softmax 就把概率"
+                   "几乎全部给最大的那个，其余接近 0。", (0, 1, 2), ()),
+           ("negation", "点积的方差和 head_dim 无关，始终在 1 左右；变得极端是因为 softmax 本身就会把最大值变成 1。", (), (1,)),
            ("inverted", "head_dim 越大，点积越接近 0，因为正负项互相抵消，所以不缩放时分数更集中、权重更平均；缩放是为了让权重更尖锐。",
-            (), (0, 1, 2)),
+            (), (1, 2, 3)),
            ("wrong_conclusion", "点积的方差约等于 head_dim，所以不缩放时分数差距更大；但 softmax 会做归一化，把差距抵消掉，权重"
-                                "并不会变得极端，缩放只是为了数值上好看。", (0,), (1, 2)),
+                                "并不会变得极端，缩放只是为了数值上好看。", (1,), (2, 3)),
            ("near_miss", "缩放以后方差回到 1 左右，温度不随维度变；不缩放时是因为指数函数会下溢，所有权重都变成 0，所以显得极端。",
-            (2,), (1,))),
+            (3,), (2,))),
     *_rows("q_think1_scale", "en",
-           (RIGHT, "A dot product adds up head_dim products of components, each bringing a bit of random wobble, and the "
-                   "more you add the bigger the total wobble: the variance is proportional to head_dim. Once the gaps "
+           (RIGHT, "A dot product adds up head_dim products of components, each the product of two independent "
+                   "unit-variance numbers, so each has mean 0 and variance 1, and the more you add the bigger the total "
+                   "wobble: the variance is proportional to head_dim. Once the gaps "
                    "between scores are big, exp lets the largest one overwhelm all the others and nearly all the weight "
                    "lands on it. Dividing by sqrt(head_dim) shrinks the wobble back to the order of 1, so the sharpness "
-                   "of the distribution is about the same whatever the dimension.", (0, 1, 2), ()),
+                   "of the distribution is about the same whatever the dimension.", (0, 1, 2, 3), ()),
            (RIGHT, "The higher the dimension, the wider the range of the dot products (their standard deviation grows "
                    "like √head_dim). softmax exponentiates the differences, and with big differences the output is "
-                   "nearly one-hot. Scaling makes the size of the scores independent of the dimension.", (0, 1, 2), ()),
-           (RIGHT, "Because q·k is a sum of many terms, and the more terms the more spread out the result; once the "
-                   "scores are spread out, softmax gives nearly all the probability to the largest one and the rest "
-                   "get close to 0.", (0, 1), ()),
+                   "nearly one-hot. Scaling makes the size of the scores independent of the dimension.", (1, 2, 3), ()),
+           (RIGHT, "Because q·k is a sum of many terms, each q_i·k_i averaging 0 with variance 1, and the more terms "
+                   "the more spread out the result; once the scores are spread out, softmax gives nearly all the "
+                   "probability to the largest one and the rest get close to 0.", (0, 1, 2), ()),
            ("negation", "The variance of the dot product has nothing to do with head_dim, it always stays around 1; the "
-                        "weights become extreme because softmax by itself turns the largest value into 1.", (), (0,)),
+                        "weights become extreme because softmax by itself turns the largest value into 1.", (), (1,)),
            ("inverted", "The larger head_dim, the closer the dot products get to 0, since positive and negative terms "
                         "cancel, so unscaled scores are more bunched and the weights more even; the scaling is there to "
-                        "make the weights sharper.", (), (0, 1, 2)),
+                        "make the weights sharper.", (), (1, 2, 3)),
            ("wrong_conclusion", "The variance of the dot product is about head_dim, so without scaling the scores are "
                                 "further apart; but softmax normalises and cancels the gaps out, the weights do not "
                                 "become extreme, and the scaling is only there to make the numbers look nice.",
-            (0,), (1, 2)),
+            (1,), (2, 3)),
            ("near_miss", "After scaling the variance is back to about 1 and the temperature does not depend on the "
                          "dimension; unscaled, the exponential underflows and every weight becomes 0, which is why "
-                         "it looks extreme.", (2,), (1,))),
+                         "it looks extreme.", (3,), (2,))),
 
     # ---- 思考题 2 / Reflection question 2: points 0 softmax normalises the row (future positions took a share),
     #      1 zeroing alone: rows sum < 1, 2 renormalising = masking first; -1e9 first is one step
@@ -273,7 +275,7 @@ TABLE = [
                    "它们设成 0，剩下的权重加起来就不到 1 了，每个都偏低。如果清零后再把每行除以剩余的和，分母里多出来的部分就消掉了，"
                    "得到的权重和先加掩码时一模一样；只是多算了一遍，先加掩码一步就能得到结果。", (0, 1, 2), ()),
            (RIGHT, "先 softmax 的话，被屏蔽的位置已经分到了概率，清零之后这一行总和小于 1。重新归一化可以补救，结果与正确做法等价，"
-                   "但多了一次除法，而且白白计算了要丢掉的指数。", (0, 1, 2), ()),
+                   "但多了一次除法。", (0, 1, 2), ()),
            (RIGHT, "因为归一化是在整行上做的，未来位置会稀释当前位置能拿到的权重；直接清零会让一行的总和变小。再按行重新归一化以后"
                    "两种做法的结果是相同的。", (0, 1, 2), ()),
            ("negation", "先 softmax 再清零和先加掩码没有区别，因为未来位置的概率本来就很小，清零以后每行的和还是 1，不需要重新归一化。",
@@ -292,7 +294,7 @@ TABLE = [
                    "there in one go.", (0, 1, 2), ()),
            (RIGHT, "With softmax first the blocked positions have already received probability, and after zeroing "
                    "the row sums to less than 1. Renormalising repairs it and gives the same thing as the proper order, "
-                   "but costs one more division and exponentials computed for nothing.", (0, 1, 2), ()),
+                   "but costs one more division.", (0, 1, 2), ()),
            (RIGHT, "Because the normalisation runs over the whole row, the future positions dilute the weight the "
                    "current positions can get; zeroing them directly makes the row's total smaller. Renormalise each "
                    "row afterwards and the two ways give the same result.", (0, 1, 2), ()),
@@ -350,38 +352,40 @@ TABLE = [
                          "the idea is to squash the scores into 0 to 1, which is a different thing from chapter 1.",
             (2,), (0,))),
 
-    # ---- 思考题 4 / Reflection question 4: points 0 each step checked on its own, 1 a mistake found at once,
-    #      2 multi-head adds only projections, splitting and joining
+    # ---- 思考题 4 / Reflection question 4: points 0 each step checked on its own, a mistake found at once,
+    #      1 multi-head adds only projections, splitting and joining, 2 another well-argued reason
     *_rows("q_think4_split", "zh",
            (RIGHT, "每一段都能单独拿来测：分数算得对不对、掩码后上三角是不是被挡住、每行加起来是不是 1。哪里出错，一看是哪一段没"
-                   "通过就知道了。多头只是在外面多套了线性投影和把头拆开再拼回去，核心的数学还是这三步。", (0, 1, 2), ()),
+                   "通过就知道了。多头只是在外面多套了线性投影和把头拆开再拼回去，核心的数学还是这三步。", (0, 1), ()),
            (RIGHT, "小步骤便于逐个检查，出了错也容易找到是哪个函数的问题。完整的多头前向里形状变换很多，错误会混在一起，而多出来的"
-                   "部分只是投影和重排，并没有新的原理。", (0, 1, 2), ()),
-           (RIGHT, "把三段分开，就可以像 verify 一样一条一条地断言，错在哪一步一目了然。", (0, 1), ()),
-           ("negation", "拆开并不是为了好检查，三段合在一起也一样能看出错在哪；这样做只是因为 C 语言里写不了多头。", (), (0, 1)),
-           ("inverted", "因为多头 attention 用到了新的数学，比如投影矩阵的梯度，初学者还学不会，所以只写单头。", (), (2,)),
+                   "部分只是投影和重排，并没有新的原理。", (0, 1), ()),
+           (RIGHT, "把三段分开，就可以像 verify 一样一条一条地断言，错在哪一步一目了然；初学的时候一次只碰一个新概念，"
+                   "心里更有底。", (0, 2), ()),
+           ("negation", "拆开并不是为了好检查，三段合在一起也一样能看出错在哪；这样做只是因为 C 语言里写不了多头。", (), (0,)),
+           ("inverted", "因为多头 attention 用到了新的数学，比如投影矩阵的梯度，初学者还学不会，所以只写单头。", (), (1,)),
            ("wrong_conclusion", "三段各有明确的输入输出，可以单独验证；但出错时还是要把整个程序从头查一遍，拆分主要是为了让程序"
-                                "跑得更快。", (0,), (1,)),
-           ("near_miss", "多头只是在单头外面加了投影、切分和拼接；但是这三段不能单独测试，必须连起来才能验证。", (2,), (0,))),
+                                "跑得更快。", (), (0,)),
+           ("near_miss", "多头只是在单头外面加了投影、切分和拼接；但是这三段不能单独测试，必须连起来才能验证。", (1,), (0,))),
     *_rows("q_think4_split", "en",
            (RIGHT, "Every step can be tested by itself: are the scores right, is the upper triangle blocked after the "
                    "mask, does each row add up to 1. When something breaks, the step that fails tells you where. "
                    "Multi-head only wraps linear projections around it and cuts the heads apart and glues them back; "
-                   "the core maths is still these three steps.", (0, 1, 2), ()),
+                   "the core maths is still these three steps.", (0, 1), ()),
            (RIGHT, "Small steps are easy to check one at a time, and when there is a bug it is easy to find which "
                    "function has it. The full multi-head forward has lots of reshaping where mistakes get tangled "
-                   "together, and what it adds is only projections and rearranging, no new principle.", (0, 1, 2), ()),
+                   "together, and what it adds is only projections and rearranging, no new principle.", (0, 1), ()),
            (RIGHT, "Splitting the three steps lets you assert them one by one like verify does, and it is obvious at "
-                   "which step things went wrong.", (0, 1), ()),
+                   "which step things went wrong; a beginner meets one new idea at a time, which builds confidence.",
+            (0, 2), ()),
            ("negation", "The split is not there to make checking easier, you can see what is wrong just as well with "
-                        "the three steps together; it is only because multi-head cannot be written in C.", (), (0, 1)),
+                        "the three steps together; it is only because multi-head cannot be written in C.", (), (0,)),
            ("inverted", "Because multi-head attention needs new mathematics, such as the gradients of the projection "
-                        "matrices, which beginners cannot learn yet, so only one head is written.", (), (2,)),
+                        "matrices, which beginners cannot learn yet, so only one head is written.", (), (1,)),
            ("wrong_conclusion", "Each of the three steps has a clear input and output and can be checked on its own; but "
                                 "when something is wrong you still have to go through the whole program from the top, "
-                                "and the split is mostly there to make the program run faster.", (0,), (1,)),
+                                "and the split is mostly there to make the program run faster.", (), (0,)),
            ("near_miss", "Multi-head only adds projections, splitting and joining around one head; but the three steps "
-                         "cannot be tested separately, they have to be run together to be checked.", (2,), (0,))),
+                         "cannot be tested separately, they have to be run together to be checked.", (1,), (0,))),
 ]
 
 

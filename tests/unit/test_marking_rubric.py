@@ -1,8 +1,8 @@
 """Is the rubric file read as documented, and does a mistake in it name the file and the entry?"""
 import pytest
 
-from coursekit.marking.rubric import (CONTRADICTION_CAP, RubricError, contradiction_cap, load_rubrics, rubric_file,
-                                      score_of, suggest)
+from coursekit.marking.rubric import (CONTRADICTION_CAP, Point, Rubric, RubricError, contradiction_cap, load_rubrics,
+                                      rubric_file, score_of, suggest)
 from coursekit.paths import ASSIGNMENT, COURSE, MASTER
 
 QUESTIONS = ["q_a", "q_b"]
@@ -84,6 +84,6 @@ def test_does_each_rubric_files_header_state_the_rule_for_contradictions_the_pag
     assert any("says the opposite of a point" in line and "1/4" in line for line in header)
     assert any("says the opposite of a point" in line and "1/4" in line for line in english.splitlines()[:5])
     assert CONTRADICTION_CAP == 1 / 4
-    rubric = load_rubrics(COURSE, "ch04_attention").by_question["q_lab1_no_scale"]  # shares 0.3, 0.3, 0.2, 0.2
-    assert contradiction_cap(rubric, (True, True, False, True), True) == (False, False, False, True)
+    rubric = Rubric("q", tuple(Point(str(n), share) for n, share in enumerate((3000, 3000, 2000, 2000))))
+    assert contradiction_cap(rubric, (True, True, False, True), True) == (False, False, False, True)  # 0.2 of ≤ 0.25
     assert contradiction_cap(rubric, (True, True, False, True), False) == (True, True, False, True)
