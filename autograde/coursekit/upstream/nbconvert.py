@@ -12,7 +12,8 @@ browser after any server-side sanitiser has looked (and MathJax's ``\\href`` mak
 renders a cell as that method does (nbconvert's renderer: its attachments, headings and code blocks) with the
 formulas given to ``math`` instead, so they are HTML before the sanitiser reads the page
 (:mod:`coursekit.plugins.safe_html`). nbconvert's renderer takes its math from three methods; no setting chooses
-another renderer (the exporter builds ``IPythonRenderer`` itself).
+another renderer (the exporter builds ``IPythonRenderer`` itself; a proposal:
+``docs/upstream/nbconvert-math-renderer-and-nbgrader-formgrader-sanitising.md``).
 """
 from nbconvert.exporters import TemplateExporter
 from nbconvert.filters.highlight import Highlight2HTML
