@@ -19,6 +19,8 @@ import sys
 import pytest
 import sqlalchemy.exc
 
+from coursekit.language import WORDS
+from coursekit.settings import course_language
 from coursekit.sandbox import missing_tool
 from support import faults
 from support import service_tools as st
@@ -87,8 +89,10 @@ def test_is_a_fault_nobodys_feedback_and_the_submission_graded_after_the_repair(
                 sent = st.submit(sc, SECOND, submission(release, *BY_NAME[SECOND].code))
             st.wait_for(lambda: "WAITING" in sc.log() and row.cause in sc.log(), 90, f"the service to name {row.name}")
             untouched(sc, sent, url)
-            assert "WAITING" in status(sc) and row.cause in status(sc)
-            assert "graded elsewhere" not in status(sc)  # held back, not graded by anyone: "not graded yet"
+            waiting = WORDS.template(course_language(sc.course), "service.waiting").split("{")[0]
+            assert waiting in status(sc) and row.cause in status(sc)
+            # held back, not graded by anyone: "not graded yet"
+            assert WORDS.say(course_language(sc.course), "service.graded_elsewhere") not in status(sc)
             print(f"\n{row.name}: make service-status said: " + next(line for line in status(sc).splitlines()
                                                                      if row.cause in line))
         row.repair(sc.course)
