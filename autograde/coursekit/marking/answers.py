@@ -19,6 +19,7 @@ formgrader shows); a student without it (nbgrader removed the autograded copy of
 0) is read from ``submitted/``. Notebooks are read once and kept while their file is unchanged (size,
 mtime): a class of 300 autograded notebooks of ≈0.5 MB costs about a second to parse.
 """
+import hashlib
 import json
 import pathlib
 import re
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from ..record import records_in
 
 __all__ = ["KINDS", "Question", "master_questions", "reference_of", "released_text", "answer_texts", "code_block",
-           "AnswerReader"]
+           "text_fingerprint", "AnswerReader"]
 
 KINDS = ("markdown", "code", "task")
 _HEADING = re.compile(r"^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$", re.MULTILINE)
@@ -158,6 +159,12 @@ def answer_texts(cells: list) -> dict:
         if kind is not None and _nbgrader(cell).get("grade_id"):
             texts[_nbgrader(cell)["grade_id"]] = _task_work(cells, i) if kind == "task" else _source(cell)
     return texts
+
+
+def text_fingerprint(text: str | None) -> str:
+    """16 hex digits naming an answer's text (``"-"``: no notebook found): a judgement carries the fingerprint of the
+    text its marker read, and is refused when the answer is another text now (:func:`.judging.check_texts`)."""
+    return "-" if text is None else hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def _cells(path: pathlib.Path) -> list:
