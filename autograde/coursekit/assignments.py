@@ -56,7 +56,7 @@ from traitlets.config import Configurable
 
 from .language import DEFAULT, checked
 from .settings import (MAX_SUBMISSION_BYTES, MAX_SUBMISSION_FILES, SIMILARITY_THRESHOLD, STUDENT_SECONDS, checked_seconds,
-                       checked_threshold)
+                       checked_threshold, checked_timezone)
 
 __all__ = ["CourseKit", "Assignment", "Plain", "World", "assignment_of", "for_notebook_folder", "world_of",
            "editions_of", "edition_in", "one_work", "default_assignments"]
@@ -87,6 +87,17 @@ class CourseKit(Configurable):
     student_seconds = Float(STUDENT_SECONDS, help="The time one student's submission may take to grade, in seconds, "
                             "in make grade and in the grading service alike: past it, that student scores 0 with the "
                             "reason and the class goes on.").tag(config=True)
+
+    timezone = Unicode("UTC", help="The course's time zone (an IANA name such as 'Asia/Shanghai'): a date an "
+                       "instructor types without a zone (make due, make extend, the marking page) is in it, and the "
+                       "instructor's tools show dates in it. Students see dates in their own browser's zone.").tag(config=True)
+
+    @validate("timezone")
+    def _known_zone(self, proposal):
+        try:
+            return checked_timezone(proposal["value"])
+        except ValueError as error:
+            raise TraitError(str(error)) from None
 
     @validate("language")
     def _known_language(self, proposal):

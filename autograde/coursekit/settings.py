@@ -7,6 +7,7 @@ file holds settings only, so loading it has no effect beyond the values it retur
 import functools
 import os
 import pathlib
+import zoneinfo
 from dataclasses import dataclass
 
 from traitlets.config.loader import PyFileConfigLoader
@@ -17,7 +18,7 @@ from .paths import CONFIG_FILE
 
 __all__ = ["SIMILARITY_THRESHOLD", "STUDENT_SECONDS", "OVER_BUDGET", "MAX_SUBMISSION_BYTES", "MAX_SUBMISSION_FILES",
            "UNSANDBOXED", "CourseSettings", "course_settings", "course_config", "config_section", "course_language",
-           "similarity_threshold", "checked_threshold", "checked_seconds", "sandbox_default", "switched_on"]
+           "similarity_threshold", "checked_threshold", "checked_seconds", "checked_timezone", "sandbox_default", "switched_on"]
 
 DEFAULT_COURSE_ID = "default_course"  # nbgrader's Gradebook's course when a config names none (tests/unit/test_upstream.py)
 # c.CourseKit.similarity_threshold: a pair of students scoring at least this is flagged in the class report
@@ -47,6 +48,7 @@ class CourseSettings:
     language: str = DEFAULT  # what the instructor's tools speak (c.CourseKit.language): report, marking page, make grade
     similarity_threshold: float = SIMILARITY_THRESHOLD  # c.CourseKit.similarity_threshold: from it, a pair is flagged
     student_seconds: float = STUDENT_SECONDS  # c.CourseKit.student_seconds: one student's grading at most
+    timezone: str = "UTC"  # c.CourseKit.timezone: dates typed without a zone, and the instructor's tools' dates
 
 
 def switched_on(variable: str) -> bool:
@@ -82,7 +84,8 @@ def course_settings(course) -> CourseSettings:
     kernel = config.get("GradingKernelManager", {})
     return CourseSettings(str(directory.get("course_id", DEFAULT_COURSE_ID)), str(directory.get("db_url", "")),
                           str(exchange.get("root", "")), bool(kernel.get("sandbox", sandbox_default())),
-                          _language(course, config), _threshold(course, config), _seconds(course, config))
+                          _language(course, config), _threshold(course, config), _seconds(course, config),
+                          _timezone(course, config))
 
 
 def _language(course, config) -> str:
@@ -115,6 +118,20 @@ def checked_seconds(value, where: str = "c.CourseKit.student_seconds") -> float:
 def _seconds(course, config) -> float:
     where = f"{pathlib.Path(course).resolve() / CONFIG_FILE}: c.CourseKit.student_seconds"
     return checked_seconds(config.get("CourseKit", {}).get("student_seconds", STUDENT_SECONDS), where)
+
+
+def checked_timezone(value, where: str = "c.CourseKit.timezone") -> str:
+    """``value`` as an IANA time zone name (``"Asia/Shanghai"``, ``"UTC"``); else a ValueError naming ``where``."""
+    try:
+        zoneinfo.ZoneInfo(str(value))
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"{where} must be a time zone's name such as 'Asia/Shanghai' or 'UTC', got {value!r}") from None
+    return str(value)
+
+
+def _timezone(course, config) -> str:
+    where = f"{pathlib.Path(course).resolve() / CONFIG_FILE}: c.CourseKit.timezone"
+    return checked_timezone(config.get("CourseKit", {}).get("timezone", "UTC"), where)
 
 
 def similarity_threshold(course) -> float:

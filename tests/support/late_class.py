@@ -13,6 +13,7 @@ from nbgrader.preprocessors import AssignLatePenalties
 from traitlets.config import Config
 
 from coursekit.late import LatePolicy
+from coursekit.plugins import with_due_dates
 from support.synthetic_class import empty_gradebook
 
 MASTER, EDITION = "ch04_attention", "ch04_attention_en"
@@ -71,6 +72,8 @@ def submit(url, student, when, scores=None, assignment=MASTER, manual=None) -> N
 
 
 def autograde_penalty(url, student, c: Config, assignment=MASTER) -> None:
-    """What autograding does after the scores: nbgrader's ``AssignLatePenalties``, configured as the course is."""
+    """What autograding does after the scores, as the course config lists it: the course's due date and the student's
+    extension given to nbgrader (``ApplyDueDates``), then nbgrader's ``AssignLatePenalties`` with the course's policy."""
     resources = {"nbgrader": {"notebook": assignment, "assignment": assignment, "student": student, "db_url": url}}
-    AssignLatePenalties(config=c).preprocess(nbformat.v4.new_notebook(), resources)
+    for step in with_due_dates([AssignLatePenalties]):
+        step(config=c).preprocess(nbformat.v4.new_notebook(), resources)

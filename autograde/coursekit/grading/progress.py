@@ -38,6 +38,8 @@ TEXT = {
         "limit": "{grade_id} 超过了评分沙箱的限制：{reason}",
         "remark": "书面题 {grade_id} 批改之后又改过：之前的分数和评语已清除，需要重新批改",
         "unreadable": "{name} 读不回来：{error}",
+        "grades": "{assignment} 的成绩（与 nbgrader export 相同，已扣迟交分）：{count} 名，平均 {mean:.2f} / {max_score:g} 分{late}",
+        "late": "；{count} 名迟交被扣分，共扣 {points:g} 分", "no_grades": "{assignment}：成绩册里还没有成绩",
     },
     "en": {
         "header": "{assignment}: grading {count} students{shard} with {workers} workers into {gradebook}, {sandbox}; "
@@ -67,6 +69,9 @@ TEXT = {
         "remark": "written answer {grade_id} changed since it was marked: the earlier mark and comment were cleared, "
                   "mark it again",
         "unreadable": "{name} could not be read back: {error}",
+        "grades": "{assignment} grades (as nbgrader export gives them, late penalties taken off): {count} students, mean "
+                  "{mean:.2f} / {max_score:g}{late}",
+        "late": "; {count} late and penalised, {points:g} points in all", "no_grades": "{assignment}: no grades in the gradebook yet",
     },
 }
 

@@ -39,6 +39,7 @@ from nbgrader.api import MissingEntry
 from ..assignments import assignment_of, default_assignments, world_of
 from ..faults import InfrastructureFault, evident_fault, grader_unreadable
 from ..gradebook import alembic_on_path, describe, not_graded_reason, open_gradebook, resolve_gradebook, zero_submission
+from ..grades import grades_of
 from ..lms import outbox as lms_outbox
 from ..paths import add_course_option, find_course, usage_errors
 from ..sandbox import missing_tool, private_python
@@ -114,12 +115,26 @@ def _grade_assignment(course, assignment, students, url, args, shard, settings, 
         progress, stopped = grade_class(course, assignment, students, url, args.workers, lang=settings.language,
                                         budget=settings.student_seconds)
     print(progress.summary(stopped), flush=True)
+    print(grades_line(url, assignment, course_config(course), text), flush=True)
     results += [{"assignment": assignment, **dataclasses.asdict(r)} for r in progress.results]
     _save_results(course / LOGS / "last-run.json", results)
     lms_outbox.mark_everyone(course, "make grade")
     if stopped:
         return STATUS["interrupted"] if stopped == Progress.INTERRUPTED else FAULT_STATUS
     return STATUS["students"] if progress.failed else STATUS["graded"]
+
+
+def grades_line(url: str, assignment: str, config, text: dict) -> str:
+    """The class's grades as every surface shows them (:func:`coursekit.grades.grades_of`: the late penalty taken
+    off), in one line: how many, their mean, how many lost points for lateness and how many."""
+    with open_gradebook(url) as gradebook:
+        grades = list(grades_of(gradebook, assignment, config=config).values())
+    if not grades:
+        return text["no_grades"].format(assignment=assignment)
+    late = [g for g in grades if g.penalty > 0]
+    said = text["late"].format(count=len(late), points=sum(g.raw - g.score for g in late)) if late else ""
+    return text["grades"].format(assignment=assignment, count=len(grades), late=said,
+                                 mean=sum(g.score for g in grades) / len(grades), max_score=grades[0].max_score)
 
 
 def preflight(course: pathlib.Path, assignments, sandboxed: bool) -> None:

@@ -33,7 +33,9 @@ from nbgrader.converters import Autograde, NbGraderException
 from ..autograded import ANSWERS_BEFORE, answers_in, read_graded_notebook
 from ..canary import canary_fault
 from ..faults import InfrastructureFault, evident_fault
+from ..gradebook import open_gradebook
 from ..kernel import grade_with
+from ..late import LatePolicy, settle
 from ..record import LIMIT
 from ..sandbox.forkserver import template_died
 from ..settings import course_language
@@ -107,7 +109,16 @@ def grade_student(app: AutogradeApp, student: str, retries: int = 1) -> StudentR
     result = StudentResult(student, reason is None, reason or "", time.perf_counter() - started)
     if result.ok:
         result.notes, result.timings = notes(app, student)
+        _settle_late_days(app, student)
     return result
+
+
+def _settle_late_days(app: AutogradeApp, student: str) -> None:
+    """With late days across the term, this submission may change what the student's other work costs (the days
+    it spends are counted in the order of the due dates): every penalty of theirs written again (:mod:`coursekit.late`)."""
+    if LatePolicy(config=app.config).late_days:
+        with open_gradebook(app.coursedir.db_url) as gradebook:
+            settle(gradebook, student, app.config)
 
 
 def notes(app: AutogradeApp, student: str) -> tuple:

@@ -25,6 +25,7 @@ from . import control
 from .inbox import Inbox, course_config
 from .journal import Journal
 from .log import ServiceLog, clock_time, short_time
+from .dates import DueDates
 from .policy import load_policy
 from .scheduler import Scheduler
 from .worker import ServiceSetup
@@ -86,7 +87,8 @@ def run(course) -> int:
         log.write(f"another grading service already runs on {course}: this one stops")
         return 1
     try:
-        inbox = Inbox(course_config(course), course)
+        config = course_config(course)
+        inbox = Inbox(config, course)
     except (Exception, SystemExit) as error:  # nbgrader's app exits on a config it cannot load
         log.write(f"cannot start: the course's nbgrader exchange cannot be set up ({type(error).__name__}: {error})")
         os.close(me)
@@ -103,8 +105,9 @@ def run(course) -> int:
     signal.signal(signal.SIGINT, lambda *_: stopping.append("SIGINT"))
     pool = WorkerPool(ServiceSetup(str(course), url, tuple(policy.assignments)), policy.workers, course / LOGS,
                       "service-worker")
+    dates = DueDates(url, config, settings.exchange, settings.course_id, log)
     scheduler = Scheduler(course, policy, settings.exchange, settings.course_id, journal_of(course), pool, log,
-                          inbox=inbox)
+                          inbox=inbox, dates=dates)
     log.write(f"submissions listed by {inbox.describe()}")
     try:
         scheduler.resume()
