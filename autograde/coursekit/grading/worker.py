@@ -38,7 +38,7 @@ from ..kernel import grade_with
 from ..late import LatePolicy, settle
 from ..record import LIMIT
 from ..sandbox.forkserver import template_died
-from ..settings import course_language
+from ..settings import course_config, course_language
 from ..upstream.nbgrader import check_schemas_once, share_engines
 from .progress import TEXT, StudentResult
 
@@ -109,16 +109,22 @@ def grade_student(app: AutogradeApp, student: str, retries: int = 1) -> StudentR
     result = StudentResult(student, reason is None, reason or "", time.perf_counter() - started)
     if result.ok:
         result.notes, result.timings = notes(app, student)
-        _settle_late_days(app, student)
+        settle_penalties(app, student)
     return result
 
 
-def _settle_late_days(app: AutogradeApp, student: str) -> None:
-    """With late days across the term, this submission may change what the student's other work costs (the days
-    it spends are counted in the order of the due dates): every penalty of theirs written again (:mod:`coursekit.late`)."""
-    if LatePolicy(config=app.config).late_days:
+def _penalises(policy: LatePolicy) -> bool:
+    return policy.penalty_method != "none" or bool(policy.late_days)
+
+
+def settle_penalties(app: AutogradeApp, student: str) -> None:
+    """Every late penalty of ``student`` written again by the course's late policy as its config says now
+    (:func:`coursekit.late.settle`): a long-lived worker (the grading service's) keeps the config it started with,
+    and with late days this submission may change what the student's other work costs."""
+    now = course_config(app.coursedir.root)
+    if _penalises(LatePolicy(config=app.config)) or _penalises(LatePolicy(config=now)):
         with open_gradebook(app.coursedir.db_url) as gradebook:
-            settle(gradebook, student, app.config)
+            settle(gradebook, student, now)
 
 
 def notes(app: AutogradeApp, student: str) -> tuple:
