@@ -28,16 +28,16 @@ def run_canary(course, assignment: str, config):
     if not notebooks:
         return FileNotFoundError(f"there is no release to try ({release}: run `nbgrader generate_assignment "
                                  f"{assignment}`)")
-    with tempfile.TemporaryDirectory(prefix="attn-canary-") as top:
-        folder = pathlib.Path(top) / assignment  # named as nbgrader names an assignment's folder: its plug-in and grader
-        shutil.copytree(release, folder)
-        try:
+    try:  # the copy too: a full disk there is the machine's answer as much as a kernel that cannot start
+        with tempfile.TemporaryDirectory(prefix="attn-canary-") as top:
+            folder = pathlib.Path(top) / assignment  # as nbgrader names an assignment's folder: its plug-in and grader
+            shutil.copytree(release, folder)
             with setenv(NBGRADER_EXECUTION="autograde"):
                 for path in notebooks:
                     Execute(config=config).preprocess(nbformat.read(path, as_version=4),
                                                       {"metadata": {"path": str(folder)}})
-        except (Exception, InfrastructureFault) as exc:  # noqa: BLE001 -- whatever stops the release is the answer
-            return exc
+    except (Exception, InfrastructureFault) as exc:  # noqa: BLE001 -- whatever stops the release is the answer
+        return exc
     return None
 
 
