@@ -33,6 +33,19 @@ def config(**policy) -> Config:
     return c
 
 
+def graded_notebook(english: bool = False) -> nbformat.NotebookNode:
+    """An autograded notebook of the course's cells (what ``generate_feedback`` reads back), of one edition."""
+    cells = []
+    for name, points in AUTO.items():
+        cells.append(nbformat.v4.new_code_cell(f"# {name}", metadata={"nbgrader": {
+            "grade": True, "solution": False, "locked": True, "grade_id": name, "points": points, "schema_version": 3}}))
+    for name, points in MANUAL.items():
+        cells.append(nbformat.v4.new_markdown_cell("An answer.", metadata={"nbgrader": {
+            "grade": True, "solution": True, "locked": False, "grade_id": name, "points": points, "schema_version": 3}}))
+    metadata = {"edition": {"language": "en"}} if english else {}
+    return nbformat.v4.new_notebook(cells=cells, metadata=metadata)
+
+
 def course(path, students=("alice", "bob", "carol"), due=DUE, assignments=(MASTER, EDITION)) -> str:
     """A gradebook at ``path`` with ``assignments`` (each one notebook named as itself), their cells, ``students``,
     and the master due at ``due``; its URL."""
