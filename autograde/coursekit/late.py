@@ -34,9 +34,10 @@ from traitlets import Enum, Float, Integer, TraitError, validate
 
 from .assignments import assignment_of
 from .due import due_date, sync
+from .settings import checked_settings
 from .upstream.nbgrader import late_penalty
 
-__all__ = ["LatePolicy", "METHODS", "DAY_SECONDS", "LateDays", "days_late", "late_days_of", "settle"]
+__all__ = ["LatePolicy", "METHODS", "DAY_SECONDS", "LateDays", "days_late", "late_days_of", "late_policy", "settle"]
 
 METHODS = ("none", "zero", "subtract", "percent")
 DAY_SECONDS = 24 * 3600
@@ -123,6 +124,12 @@ def late_days_of(gradebook, student: str, late_days: int, config=None) -> dict:
         left -= covered
         spent[master] = LateDays(late, covered, left)
     return spent
+
+
+def late_policy(course, config=None) -> LatePolicy:
+    """``course``'s late policy, its values checked once (:func:`coursekit.settings.checked_settings`: a wrong one, or a name
+    the policy does not know, refused naming the file and the key); each command asks it as it starts."""
+    return checked_settings(course, LatePolicy, config)
 
 
 class _Counted:

@@ -501,8 +501,8 @@ PAST_DUE, EXTENDED = "2000-01-01T00:00:00+00:00", "2000-01-02T00:00:00+00:00"  #
 
 def _browser_date(page, iso: str) -> str:
     """``iso`` as the student's browser writes it for the Chinese edition (their time zone: labextension texts.ts)."""
-    return page.evaluate("iso => new Intl.DateTimeFormat('zh-CN', {dateStyle: 'medium', timeStyle: 'short', "
-                         "timeZoneName: 'short'}).format(new Date(iso))", iso)
+    return page.evaluate("iso => new Intl.DateTimeFormat('zh-CN', {year: 'numeric', month: 'short', day: 'numeric', "
+                         "hour: '2-digit', minute: '2-digit', timeZoneName: 'short'}).format(new Date(iso))", iso)
 
 
 def _exported_score(plan, name) -> float:

@@ -38,7 +38,7 @@ from ..kernel import grade_with
 from ..late import LatePolicy, settle
 from ..record import LIMIT
 from ..sandbox.forkserver import template_died
-from ..settings import course_config, course_language
+from ..settings import course_config, course_settings
 from ..upstream.nbgrader import check_schemas_once, share_engines
 from .progress import TEXT, StudentResult
 
@@ -136,7 +136,7 @@ def notes(app: AutogradeApp, student: str) -> tuple:
     """
     folder = pathlib.Path(app.coursedir.format_path(app.coursedir.autograded_directory, student,
                                                    app.coursedir.assignment_id))
-    text, found, seconds = TEXT[course_language(app.coursedir.root)], [], {}  # the instructor's words: the course's
+    text, found, seconds = TEXT[course_settings(app.coursedir.root).language], [], {}  # the instructor's words: the course's
     for path in sorted(folder.glob("*.ipynb")):
         try:
             graded = read_graded_notebook(path)

@@ -31,12 +31,12 @@ from ..gradebook import open_gradebook, resolve_gradebook
 from ..grades import grade_of, grades_of
 from ..grading import lock
 from ..grading.worker import make_app
-from ..late import settle
+from ..late import late_policy, settle
 from ..lms import outbox as lms_outbox
 from ..paths import add_course_option, find_course, usage_errors
 from ..service import steps
 from ..service.dates import publish
-from ..settings import course_config, course_settings
+from ..settings import course_settings
 
 __all__ = ["Changed", "TEXT", "dates_view", "settle_marked", "extend", "main", "recompute", "refresh_feedback", "refresh_in_background"]
 
@@ -78,7 +78,8 @@ def _grades(gradebook, master: str, students, config) -> dict:
 def recompute(course, url: str, master: str, students, why: str) -> list:
     """After a due date or an extension changed: ``students``' penalties written again, the LMS told, the dates
     published; the :class:`Changed` grades (the feedback pages to refresh: :func:`refresh_feedback`)."""
-    config, settings = course_config(course), course_settings(course)
+    settings = course_settings(course)
+    config = settings.config
     with open_gradebook(url) as gradebook:
         before = _grades(gradebook, master, students, config)
         for student in students:
@@ -118,7 +119,8 @@ def extend(course, url: str, assignment: str, student: str, until_text: str, rea
     """``student``'s extension of ``assignment``'s piece of work until ``until_text`` (the course's zone unless it
     names one; "none" withdraws it): (the :class:`coursekit.due.Extension` recorded, its due date, the changed
     grades). :class:`coursekit.due.BadExtension` when refused (nothing written)."""
-    config, settings = course_config(course), course_settings(course)
+    settings = course_settings(course)
+    config = settings.config
     until = None if until_text.strip().lower() in NONE else parse_when(until_text, settings.timezone, "UNTIL")
     master = assignment_of(assignment, config).master
     with open_gradebook(url) as gradebook:
@@ -130,7 +132,8 @@ def extend(course, url: str, assignment: str, student: str, until_text: str, rea
 def dates_view(course, url: str, assignment: str) -> dict:
     """What the marking page shows of ``assignment``'s piece of work: its due date, every extension (who, when,
     why) and every late submission with its grade (:func:`coursekit.grades.grades_of`), times in the course's zone."""
-    config, settings = course_config(course), course_settings(course)
+    settings = course_settings(course)
+    config = settings.config
     zone, master = settings.timezone, assignment_of(assignment, config).master
     with open_gradebook(url) as gradebook:
         due = due_date(gradebook, master, config)
@@ -152,7 +155,7 @@ def dates_view(course, url: str, assignment: str) -> dict:
 def settle_marked(course, url: str, assignment: str, students) -> None:
     """After marks were saved: the late penalty of each of ``students`` whose submission of ``assignment`` is late
     written again from the new score (:func:`coursekit.late.settle`); on-time ones have none to change."""
-    config = course_config(course)
+    config = course_settings(course).config
     with open_gradebook(url) as gradebook:
         for grade in grades_of(gradebook, assignment, list(students), config).values():
             if grade.seconds_late > 0:
@@ -172,7 +175,7 @@ def refresh_in_background(course, url: str, changed: list, log) -> None:
 
 
 def _refresh(course, url, args, text, zone) -> list:
-    config = course_config(course)
+    config = course_settings(course).config
     with open_gradebook(url) as gradebook:
         grades = _grades(gradebook, assignment_of(args.assignment, config).master, args.students, config)
     changed = [Changed(student, edition, grade.score, grade.score, grade.max_score)
@@ -198,7 +201,7 @@ def _extend(course, url, args, text, zone) -> list:
 
 
 def _due(course, url, args, text, zone) -> list:
-    config = course_config(course)
+    config = course_settings(course).config
     due = None if args.due.strip().lower() in NONE else parse_when(args.due, zone, "DUE")
     with open_gradebook(url) as gradebook:
         names = set_due_date(gradebook, args.assignment, due, config)
@@ -237,8 +240,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     with usage_errors(parser):
         course = find_course(args.course)
-        settings = course_settings(course)
-        args.assignment = args.assignment or default_assignments(course, course_config(course))[0]
+        settings = course_settings(course)  # the course's config, read once; a wrong value names its file and key
+        late_policy(course, settings.config)
+        args.assignment = args.assignment or default_assignments(course, settings.config)[0]
     text, url = TEXT[settings.language], resolve_gradebook(course, args.db_url)
     command = {"due": _due, "extend": _extend, "refresh": _refresh}[args.command]
     try:

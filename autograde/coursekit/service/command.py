@@ -14,6 +14,7 @@ import sys
 
 from ..gradebook import alembic_on_path, describe, resolve_gradebook
 from ..grading.pool import LOGS, WorkerPool
+from ..late import late_policy
 from ..lms import outbox as lms_outbox
 from ..locks import take
 from ..paths import add_course_option, find_course, usage_errors
@@ -22,7 +23,7 @@ from ..sandbox import missing_tool
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
 from ..settings import course_settings
 from . import control
-from .inbox import Inbox, course_config
+from .inbox import Inbox, nbgrader_config
 from .journal import Journal
 from .log import ServiceLog, clock_time, short_time
 from .dates import DueDates
@@ -75,6 +76,7 @@ def run(course) -> int:
     alembic_on_path()
     try:
         policy, settings = load_policy(course), course_settings(course)
+        late_policy(course, settings.config)
     except ValueError as error:
         log.write(f"cannot start: {error}")
         return 2
@@ -87,7 +89,7 @@ def run(course) -> int:
         log.write(f"another grading service already runs on {course}: this one stops")
         return 1
     try:
-        config = course_config(course)
+        config = nbgrader_config(course)
         inbox = Inbox(config, course)
     except (Exception, SystemExit) as error:  # nbgrader's app exits on a config it cannot load
         log.write(f"cannot start: the course's nbgrader exchange cannot be set up ({type(error).__name__}: {error})")

@@ -1,6 +1,7 @@
 """When a graded submission's feedback goes to the student: the course's policy, as settings.
 
-Read from ``c.GradingService`` in the course's ``nbgrader_config.py`` (:func:`load_policy`):
+Read from ``c.GradingService`` in the course's ``nbgrader_config.py`` (:func:`load_policy`; its values checked once by
+:class:`coursekit.settings.GradingService`, a wrong one naming the file and the key):
 
 * ``assignments`` — the assignments the service grades at all (on/off per assignment);
 * ``cooldown`` — seconds between two automatic feedbacks of one student (0: none);
@@ -21,7 +22,7 @@ import dataclasses
 import datetime
 
 
-from ..settings import STUDENT_SECONDS, config_section, course_settings
+from ..settings import STUDENT_SECONDS, GradingService, checked_settings, course_settings
 
 __all__ = ["Policy", "Decision", "RELEASE", "COOLDOWN", "ATTEMPTS", "DEADLINE", "load_policy", "decide"]
 
@@ -82,46 +83,15 @@ def decide(policy: Policy, assignment: str, releases: list, now: float, due: flo
     return Decision(RELEASE)
 
 
-def _check(condition: bool, message: str) -> None:
-    if not condition:
-        raise ValueError(f"c.{SECTION}: {message}")
-
-
-def policy_from(section: dict, student_seconds: float = STUDENT_SECONDS) -> Policy:
-    """A :class:`Policy` from the values of ``c.GradingService`` and the course's ``c.CourseKit.student_seconds``
-    (messages name the setting)."""
-    _check("job_timeout" not in section, "job_timeout is now c.CourseKit.student_seconds: one student's time, for "
-                                         "make grade and the service alike")
-    _check("deadlines" not in section, "deadlines is now the assignment's due date, one for every surface (make due "
-                                       "DUE=…, or the Formgrader), with each student's extension; "
-                                       "c.GradingService.hold_after_due = True holds feedback back after it")
-    known = {f.name for f in dataclasses.fields(Policy)} - {"job_timeout"}
-    unknown = sorted(set(section) - known)
-    _check(not unknown, f"unknown setting {', '.join(unknown)}; known: {', '.join(sorted(known))}")
-    assignments = section.get("assignments", ())
-    _check(not isinstance(assignments, str), f"assignments must be a list of names, got {assignments!r}")
-    hold = section.get("hold_after_due", False)
-    _check(isinstance(hold, bool), f"hold_after_due must be True or False, got {hold!r}")
-    policy = Policy(tuple(assignments), float(section.get("cooldown", 0)), int(section.get("max_attempts", 0)),
-                    hold, int(section.get("workers", 1)), float(section.get("poll_seconds", 0.5)),
-                    float(student_seconds),
-                    _retry(section.get("retry_seconds", Policy.retry_seconds)))
-    _check(policy.cooldown >= 0, f"cooldown must be >= 0 seconds, got {policy.cooldown:g}")
-    _check(policy.max_attempts >= 0, f"max_attempts must be >= 0 (0: no limit), got {policy.max_attempts}")
-    _check(policy.workers >= 1, f"workers must be >= 1, got {policy.workers}")
-    _check(policy.poll_seconds > 0, f"poll_seconds must be > 0, got {policy.poll_seconds:g}")
-    return policy
-
-
-def _retry(value) -> tuple:
-    try:
-        first, longest = (float(v) for v in value)
-    except (TypeError, ValueError):
-        raise ValueError(f"c.{SECTION}.retry_seconds must be (first, longest) in seconds, got {value!r}") from None
-    _check(0 < first <= longest, f"retry_seconds must be 0 < first <= longest, got {value!r}")
-    return first, longest
+def policy_from(service: GradingService, student_seconds: float = STUDENT_SECONDS) -> Policy:
+    """A :class:`Policy` from the course's checked ``c.GradingService`` (:class:`coursekit.settings.GradingService`)
+    and its ``c.CourseKit.student_seconds``."""
+    return Policy(tuple(service.assignments), service.cooldown, service.max_attempts, service.hold_after_due,
+                  service.workers, service.poll_seconds, float(student_seconds), tuple(service.retry_seconds))
 
 
 def load_policy(course) -> Policy:
-    """The grading service's policy of ``course`` (its ``nbgrader_config.py``)."""
-    return policy_from(config_section(course, SECTION), course_settings(course).student_seconds)
+    """The grading service's policy of ``course`` (its ``nbgrader_config.py``, read once it changed); a wrong value:
+    :class:`coursekit.settings.CourseConfigError`, naming the file and the key."""
+    settings = course_settings(course)
+    return policy_from(checked_settings(course, GradingService, settings.config), settings.student_seconds)

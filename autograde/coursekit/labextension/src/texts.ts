@@ -160,9 +160,12 @@ export function textsOf(language: unknown): ITexts {
 /** `iso` (an instant) as a student reads it: in `language`'s words, in their browser's time zone, the zone named. */
 export function dateText(iso: string, language: unknown): string {
   const format = new Intl.DateTimeFormat(textsOf(language).locale, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZoneName: 'short'
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short' // dateStyle and timeStyle would refuse it
   });
   return format.format(new Date(iso));
 }

@@ -22,18 +22,11 @@
   const board = initial.board || {};
   const W = WORDS[board.language] || WORDS.zh;
   const root = location.pathname.replace(/\/marking\/?$/, "/marking/");
-  const token = new URLSearchParams(location.search).get("token");
   const panel = document.getElementById("dates");
   if (!panel || !board.assignment) return;
   const probe = window.__markingDates = { ready: false, view: null };
 
-  function headers() {
-    const h = { "Content-Type": "application/json" };
-    const xsrf = document.cookie.match(/(?:^|; )_xsrf=([^;]*)/);
-    if (xsrf) h["X-XSRFToken"] = decodeURIComponent(xsrf[1]);
-    if (token) h["Authorization"] = "token " + token;
-    return h;
-  }
+  const headers = window.markingHeaders;  // request.js
   async function call(path, body) {
     const init = body === undefined ? { headers: headers() } : { method: "POST", headers: headers(), body: JSON.stringify(body) };
     const response = await fetch(root + "api/" + path + "?assignment=" + encodeURIComponent(board.assignment), init);

@@ -5,7 +5,6 @@
 (function () {
   const root = location.pathname.replace(/\/marking\/?$/, "/marking/");
   const params = new URLSearchParams(location.search);
-  const token = params.get("token");
   const initial = JSON.parse(document.getElementById("initial").textContent);
   const $ = (id) => document.getElementById(id);
 
@@ -30,13 +29,7 @@
   const NO_SUGGESTION = "没有建议的分数（没有找到评分要点）：Enter 不会替你打分；用数字键勾选要点，或 f、h、0 打分";
 
   // ---- server ---------------------------------------------------------------------------------
-  function headers() {
-    const h = { "Content-Type": "application/json" };
-    const xsrf = document.cookie.match(/(?:^|; )_xsrf=([^;]*)/);
-    if (xsrf) h["X-XSRFToken"] = decodeURIComponent(xsrf[1]);
-    if (token) h["Authorization"] = "token " + token;
-    return h;
-  }
+  const headers = window.markingHeaders;  // request.js
   async function call(path, body) {
     const query = "?assignment=" + encodeURIComponent(S.board ? S.board.assignment : params.get("assignment") || "");
     const init = body === undefined ? { headers: headers() }
