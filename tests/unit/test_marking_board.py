@@ -1,4 +1,5 @@
 """Does one question's board join answers, saved judgements, groups, the rubric and hints correctly?"""
+import json
 import shutil
 
 import pytest
@@ -9,6 +10,7 @@ from coursekit.marking.splits import add_split, read_splits
 from coursekit.marking.store import write_judgement
 from test_marking_store import _template
 from coursekit.paths import COURSE, source_notebook
+from coursekit.record import GRADED, MIME, CellRecord, Check
 from coursekit.stubs import text_stub
 from coursekit.settings import course_config
 from support.editions import ASSIGNMENTS, master
@@ -151,3 +153,21 @@ def test_does_the_board_list_every_assignment_with_written_answers_and_its_count
     listed = {a["id"]: (a["marked"], a["total"]) for a in board["assignments"]}
     assert set(listed) == {ASSIGNMENT, other} and listed[other][0] == 0 < listed[other][1]
     assert listed[ASSIGNMENT][1] == 12 * len(questions()) >= listed[ASSIGNMENT][0]
+
+
+def test_does_the_board_name_a_student_whose_cells_may_be_hard_coded(course, tmp_path):
+    """A student whose TEST 1 record passes every visible check and fails every hidden one (no canary ran: every
+    hidden check counts): one line for them, naming the cell as the page does, from the class report's function;
+    nobody else?"""
+    written, marking = course
+    student = written.students[0]
+    path = tmp_path / "course" / "autograded" / student / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    cell = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "test1_scores")
+    checks = (Check("verify.1", True, "", True), Check("test1.random_rect", False, "", False))
+    cell["metadata"]["coursekit"] = {"grader": {"kernel_agreed": True}}  # as the grading process writes it
+    cell["outputs"] = [{"output_type": "display_data", "metadata": {}, "data": {
+        MIME: CellRecord("test1_scores", 1, 4.0, 0.25, GRADED, "", checks).to_dict()}}]
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    board = question_board(marking, ASSIGNMENT, Q)
+    assert board["hard_coded"] == {student: "可能写死了可见检查的答案：TEST 1 · 任务 2（报告里有证据）"}

@@ -10,7 +10,11 @@ scores and comments (:mod:`.store`), groups (:mod:`.grouping`), the rubric and i
      "warnings": [str], "progress": {grade_id: [marked, submissions]},
      "groups": [{"id", "kind", "variants": [{"html", "students": [student], "suggestion"}],
                  "suggestion": {"ticks", "score", "reason"} | null}],
-     "students": {student: {"score", "comment", "token", "ticks", "remark", "unanswered", "auto_score"}}}
+     "students": {student: {"score", "comment", "token", "ticks", "remark", "unanswered", "auto_score"}},
+     "texts": {student: fingerprint of the answer's text shown}, "hard_coded": {student: one line}}
+
+``hard_coded`` says, for each student who has any, which of their test cells may be hard-coded to the visible
+checks (:func:`coursekit.record.may_be_hard_coded`, as the class report says): a reason to look at their code too.
 
 A question is any manually graded cell (:data:`.answers.KINDS`: a written answer, manually graded code,
 a task); code is shown as a code block. A suggestion is a hint only: nothing reaches the gradebook until
@@ -18,7 +22,7 @@ the marker confirms it.
 """
 import re
 
-from .answers import code_block
+from .answers import code_block, text_fingerprint
 from .comment import parse
 from .grouping import group_answers, split_by_judgement
 from .render import render_markdown
@@ -29,6 +33,8 @@ from .store import marked_counts, question_states
 __all__ = ["MISSING_TEXT", "question_board", "short_name", "student_view"]
 
 MISSING_TEXT = "（找不到这名学生的笔记本：autograded/ 和 submitted/ 里都没有。）"
+HARD_CODED = {"zh": "可能写死了可见检查的答案：{cells}（报告里有证据）",
+              "en": "may be hard-coded to the visible checks: {cells} (the class report has the evidence)"}
 UNANSWERED_REASON = "未作答：与发布时的占位文字相同（或为空）"
 
 
@@ -78,6 +84,13 @@ def _stub(course, assignment: str, question) -> str:
     return question.stub or (course.stubs(assignment)["markdown"] if question.kind == "markdown" else "")
 
 
+def _hard_coded(flags: dict, names: dict, lang: str) -> dict:
+    """{student: the page's line} from ``flags`` ({student: HardCoded cells}), the cells by their short ``names``."""
+    joined = {student: ("、" if lang == "zh" else ", ").join(short_name(names.get(f.grade_id, f.grade_id)) for f in cells)
+              for student, cells in flags.items()}
+    return {student: HARD_CODED[lang].format(cells=cells) for student, cells in joined.items()}
+
+
 def question_board(course, assignment: str, grade_id: str) -> dict:
     """The board of ``grade_id`` (see the module docstring); KeyError names an unknown question."""
     questions = course.questions(assignment)
@@ -124,7 +137,9 @@ def question_board(course, assignment: str, grade_id: str) -> dict:
                           for q in questions],
             "rubric": rubric.to_dict() if rubric else None, "warnings": _warnings(rubrics, question),
             "progress": {q.grade_id: list(counts.get(q.grade_id, (0, 0))) for q in questions},
-            "assignments": assignment_counts(course), "groups": board_groups, "students": views}
+            "assignments": assignment_counts(course), "groups": board_groups, "students": views,
+            "texts": {s: text_fingerprint(t) for s, t in texts.items()},
+            "hard_coded": _hard_coded(course.hard_coded(assignment, question.notebook, views), names, course.language)}
 
 
 def assignment_counts(course) -> list:

@@ -14,7 +14,10 @@ import nbformat
 from nbgrader.api import Assignment, GradeCell, Notebook, SolutionCell, TaskCell
 from sqlalchemy.orm import Session, aliased
 
+from ..assignments import assignment_of
+from ..canary import release_records
 from ..gradebook import open_gradebook, resolve_gradebook, sqlite_file
+from ..record import may_be_hard_coded
 from ..paths import find_course
 from ..cell_names import names_in_language
 from ..stubs import stubs_of
@@ -136,6 +139,14 @@ class MarkingCourse:
             texts = self.reader.answers(student, assignment, question.notebook)
             result[student] = None if texts is None else texts.get(question.grade_id, "")
         return result
+
+    def hard_coded(self, assignment: str, notebook: str, students) -> dict:
+        """{student: the cells of theirs that may be hard-coded (:func:`coursekit.record.may_be_hard_coded`, as the
+        class report says)}, for the students who have any."""
+        release = release_records(self.folder, assignment)
+        unnamed = assignment_of(assignment, course_config(self.folder)).get("unnamed")
+        found = {s: may_be_hard_coded(self.reader.records(s, assignment, notebook), release, unnamed) for s in students}
+        return {student: flags for student, flags in found.items() if flags}
 
     def close(self) -> None:
         if self._engine is not None:

@@ -4,7 +4,8 @@ Routes (under the server's ``base_url``):
 
 * ``GET  marking/?assignment=…&question=…`` — the page, with the first question's board inline;
 * ``GET  marking/api/board?assignment=…&question=…`` — one question's board (:mod:`.board`);
-* ``POST marking/api/judge?assignment=…`` — save a judgement (:mod:`.judging`), one transaction;
+* ``POST marking/api/judge?assignment=…`` — save a judgement (:mod:`.judging`), one transaction; 409 when an answer
+  it names is another text than the page read (the student submitted again);
 * ``POST marking/api/split?assignment=…`` — ``{"question", "student"}``: that answer stands alone;
 * ``GET  marking/api/dates?assignment=…`` — the due date, the extensions and the late submissions' grades
   (:func:`.dates.dates_view`); ``POST marking/api/extend?assignment=…`` — ``{"student", "until", "reason"}``: an
@@ -13,7 +14,7 @@ Routes (under the server's ``base_url``):
 
 Gradebook work runs in a thread (a sqlite writer may wait for another), never on the server's
 event loop. The page's Content-Security-Policy allows its own scripts only: a student's answer is
-rendered escaped (:mod:`.render`) and could run nothing even if it were not.
+rendered escaped and sanitised (:mod:`.render`) and could run nothing even if it were not.
 """
 import dataclasses
 import getpass
@@ -25,11 +26,12 @@ from jupyter_server.utils import url_path_join
 from tornado import web
 from tornado.ioloop import IOLoop
 
-from ..lms import outbox as lms_outbox
 from ..due import BadExtension
+from ..lms import outbox as lms_outbox
+from .answers import text_fingerprint
 from .board import question_board, student_view
 from .dates import dates_view, extend, refresh_in_background, settle_marked
-from .judging import JudgementError, parse_request
+from .judging import AnswerChanged, JudgementError, check_texts, parse_request
 from .rubric import RubricError
 from .splits import add_split
 from .store import marked_counts
@@ -127,6 +129,11 @@ class JudgeHandler(_Marking, APIHandler):
         if question is None:
             raise web.HTTPError(404, f"{assignment} has no manually graded question {request.question!r}")
         rubric = self.marking.rubrics(assignment, questions).by_question.get(question.grade_id)
+        now = self.marking.answers(assignment, question, request.students)
+        try:
+            check_texts(request, {student: text_fingerprint(text) for student, text in now.items()})
+        except AnswerChanged as changed:
+            raise web.HTTPError(409, changed.message(self.marking.language)) from None
         try:
             saved = self.marking.ordering.apply(self.marking.engine, assignment, question, rubric, request)
         except (JudgementError, ValueError) as error:

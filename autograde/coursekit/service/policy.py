@@ -9,8 +9,9 @@ Read from ``c.GradingService`` in the course's ``nbgrader_config.py`` (:func:`lo
 * ``hold_after_due`` — after a student's due date (the assignment's, :mod:`coursekit.due`, or their extension's end),
   no automatic feedback: the instructor releases it (default False: a late submission gets its feedback, with the
   late penalty in its grade);
-* ``workers``, ``poll_seconds`` — how the service runs (a job's time: ``c.CourseKit.student_seconds``, the same
-  budget as ``make grade``'s, read into :attr:`Policy.job_timeout`);
+* ``workers``, ``poll_seconds`` — how the service runs (a job's time: one student's, the same budget as
+  ``make grade``'s, :func:`coursekit.canary.student_budget`, read into :attr:`Policy.job_timeout` as the service
+  starts);
 * ``retry_seconds`` — ``(first, longest)``: a submission a fault of the machine held back is tried again after
   ``first`` seconds, then twice as long each time, at most ``longest``.
 
@@ -22,7 +23,8 @@ import dataclasses
 import datetime
 
 
-from ..settings import STUDENT_SECONDS, GradingService, checked_settings, course_settings
+from ..canary import student_budget
+from ..settings import GradingService, checked_settings, course_settings
 
 __all__ = ["Policy", "Decision", "RELEASE", "COOLDOWN", "ATTEMPTS", "DEADLINE", "load_policy", "decide"]
 
@@ -38,7 +40,7 @@ class Policy:
     hold_after_due: bool = False  # no automatic feedback after the student's due date (their extension counted)
     workers: int = 1
     poll_seconds: float = 0.5
-    job_timeout: float = STUDENT_SECONDS  # a grading job that takes longer is stopped: that student 0, with why
+    job_timeout: float = 30.0   # a grading job that takes longer is stopped: that student 0, with why (load_policy)
     retry_seconds: tuple = (5.0, 60.0)  # after a fault of the machine: the first wait, then doubling up to the second
 
     def grades(self, assignment: str) -> bool:
@@ -83,15 +85,16 @@ def decide(policy: Policy, assignment: str, releases: list, now: float, due: flo
     return Decision(RELEASE)
 
 
-def policy_from(service: GradingService, student_seconds: float = STUDENT_SECONDS) -> Policy:
+def policy_from(service: GradingService, student_seconds: float = Policy.job_timeout) -> Policy:
     """A :class:`Policy` from the course's checked ``c.GradingService`` (:class:`coursekit.settings.GradingService`)
-    and its ``c.CourseKit.student_seconds``."""
+    and one student's time."""
     return Policy(tuple(service.assignments), service.cooldown, service.max_attempts, service.hold_after_due,
                   service.workers, service.poll_seconds, float(student_seconds), tuple(service.retry_seconds))
 
 
 def load_policy(course) -> Policy:
-    """The grading service's policy of ``course`` (its ``nbgrader_config.py``, read once it changed); a wrong value:
-    :class:`coursekit.settings.CourseConfigError`, naming the file and the key."""
-    settings = course_settings(course)
-    return policy_from(checked_settings(course, GradingService, settings.config), settings.student_seconds)
+    """The grading service's policy of ``course`` (its ``nbgrader_config.py``, read once it changed; a wrong value:
+    :class:`coursekit.settings.CourseConfigError`, naming the file and the key; a job's time:
+    :func:`coursekit.canary.student_budget` of the assignments it grades)."""
+    service = checked_settings(course, GradingService, course_settings(course).config)
+    return policy_from(service, student_budget(course, service.assignments).seconds)

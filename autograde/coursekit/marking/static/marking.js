@@ -141,8 +141,10 @@
       const who = box.appendChild(el("div", "who"));
       who.appendChild(el("span", "count", v.students.length + " 人"));
       who.appendChild(el("span", "ids", "：" + v.students.join("、")));
+      const looks = board.hard_coded || {};  // the class report's "may be hard-coded", fed by the same function
+      v.students.filter((s) => looks[s]).forEach((s) => box.appendChild(el("div", "looks", "⚑ " + s + "：" + looks[s])));
       const text = box.appendChild(el("div", "text"));
-      text.innerHTML = v.html;  // rendered and escaped by coursekit.marking.render (and the page's CSP)
+      text.innerHTML = v.html;  // rendered, escaped and sanitised by coursekit.marking.render (and the page's CSP)
       highlight(text, pattern);
       if (S.mode === "split" && index === S.focus) {
         v.students.forEach((student) => {
@@ -337,9 +339,9 @@
     if (!sending) S.chain = sendNext();
   }
 
-  function bodyOf(item) {
-    const board = item.board, body = Object.assign({}, item.body, { seen: {} });
-    body.students.forEach((s) => { body.seen[s] = board.students[s].token; });
+  function bodyOf(item) {  // what the marker saw: each answer's saved judgement and its text (a changed text is refused)
+    const board = item.board, body = Object.assign({}, item.body, { seen: {}, texts: {} });
+    body.students.forEach((s) => { body.seen[s] = board.students[s].token; body.texts[s] = board.texts[s]; });
     return body;
   }
 
