@@ -203,13 +203,14 @@ def test_does_a_late_submission_reach_the_lms_penalised_and_an_extension_bring_i
                             SCORES_WAIT, "student1's late score in the LMS")
             assert late and _exported(plan, name, assignment) == 0.0
             done = as_instructor(plan, "make", "extend", f"STUDENT={name}", "UNTIL=2100-01-01", "REASON=lti walk")
-            assert done.returncode == 0 and f"{name} ({assignment}): 0 → " in done.stdout, done.stdout + done.stderr
+            assert done.returncode == 0 and f"{name}（{assignment}）：0 → " in done.stdout, done.stdout + done.stderr
             back = wait_for(lambda: (lms_shows(lms, "FullyGraded") or {}).get("student1") == before["student1"] and
                             lms_shows(lms, "FullyGraded"), SCORES_WAIT, "student1's grade back in the LMS")
             assert back["student1"][0] == _exported(plan, name, assignment)
     finally:
         as_instructor(plan, "make", "extend", f"STUDENT={name}", "UNTIL=none")
-        as_instructor(plan, "make", "due", "DUE=none")
+        as_instructor(plan, "make", "due", "DUE=none")  # student2's work, late under it too, back as it was
+        wait_for(lambda: lms_shows(lms, "FullyGraded") == before, SCORES_WAIT, "the walk's scores back in the LMS")
 
 
 def _as_learner(plan, name, *command):

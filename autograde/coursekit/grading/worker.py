@@ -123,7 +123,7 @@ def settle_penalties(app: AutogradeApp, student: str) -> None:
     and with late days this submission may change what the student's other work costs."""
     now = course_config(app.coursedir.root)
     if _penalises(LatePolicy(config=app.config)) or _penalises(LatePolicy(config=now)):
-        with open_gradebook(app.coursedir.db_url) as gradebook:
+        with open_gradebook(app.coursedir.db_url, app.coursedir.course_id) as gradebook:
             settle(gradebook, student, now)
 
 

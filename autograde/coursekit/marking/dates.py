@@ -80,7 +80,7 @@ def recompute(course, url: str, master: str, students, why: str) -> list:
     published; the :class:`Changed` grades (the feedback pages to refresh: :func:`refresh_feedback`)."""
     settings = course_settings(course)
     config = settings.config
-    with open_gradebook(url) as gradebook:
+    with open_gradebook(url, settings.course_id) as gradebook:
         before = _grades(gradebook, master, students, config)
         for student in students:
             settle(gradebook, student, config)
@@ -123,7 +123,7 @@ def extend(course, url: str, assignment: str, student: str, until_text: str, rea
     config = settings.config
     until = None if until_text.strip().lower() in NONE else parse_when(until_text, settings.timezone, "UNTIL")
     master = assignment_of(assignment, config).master
-    with open_gradebook(url) as gradebook:
+    with open_gradebook(url, settings.course_id) as gradebook:
         extension = grant(gradebook, master, student, until, reason, who, config, timezone=settings.timezone)
         due = due_date(gradebook, master, config)
     return extension, due, recompute(course, url, master, [student], f"extension of {student} by {who}")
@@ -135,7 +135,7 @@ def dates_view(course, url: str, assignment: str) -> dict:
     settings = course_settings(course)
     config = settings.config
     zone, master = settings.timezone, assignment_of(assignment, config).master
-    with open_gradebook(url) as gradebook:
+    with open_gradebook(url, settings.course_id) as gradebook:
         due = due_date(gradebook, master, config)
         extensions = extensions_of(gradebook, master, config)
         late = [grade for edition in editions_of(master, config).values()
@@ -155,8 +155,9 @@ def dates_view(course, url: str, assignment: str) -> dict:
 def settle_marked(course, url: str, assignment: str, students) -> None:
     """After marks were saved: the late penalty of each of ``students`` whose submission of ``assignment`` is late
     written again from the new score (:func:`coursekit.late.settle`); on-time ones have none to change."""
-    config = course_settings(course).config
-    with open_gradebook(url) as gradebook:
+    settings = course_settings(course)
+    config = settings.config
+    with open_gradebook(url, settings.course_id) as gradebook:
         for grade in grades_of(gradebook, assignment, list(students), config).values():
             if grade.seconds_late > 0:
                 settle(gradebook, grade.student, config)
@@ -175,8 +176,9 @@ def refresh_in_background(course, url: str, changed: list, log) -> None:
 
 
 def _refresh(course, url, args, text, zone) -> list:
-    config = course_settings(course).config
-    with open_gradebook(url) as gradebook:
+    settings = course_settings(course)
+    config = settings.config
+    with open_gradebook(url, settings.course_id) as gradebook:
         grades = _grades(gradebook, assignment_of(args.assignment, config).master, args.students, config)
     changed = [Changed(student, edition, grade.score, grade.score, grade.max_score)
                for (student, edition), grade in grades.items()]
@@ -201,9 +203,10 @@ def _extend(course, url, args, text, zone) -> list:
 
 
 def _due(course, url, args, text, zone) -> list:
-    config = course_settings(course).config
+    settings = course_settings(course)
+    config = settings.config
     due = None if args.due.strip().lower() in NONE else parse_when(args.due, zone, "DUE")
-    with open_gradebook(url) as gradebook:
+    with open_gradebook(url, settings.course_id) as gradebook:
         names = set_due_date(gradebook, args.assignment, due, config)
         students = sorted({s.student_id for name in names for s in gradebook.find_assignment(name).submissions})
     changed = recompute(course, url, assignment_of(args.assignment, config).master, students, "due date changed")

@@ -9,7 +9,7 @@ import datetime
 import time
 
 from ..due import due_for, published
-from ..gradebook import open_gradebook
+from ..gradebook import open_gradebook, sqlite_file
 from . import student_status
 
 __all__ = ["FRESH_SECONDS", "DueDates", "publish"]
@@ -28,6 +28,8 @@ class DueDates:
     """The course's due dates for one running service (``url``: its gradebook)."""
 
     def __init__(self, url: str, config, exchange_root, course_id: str, log, clock=time.monotonic):
+        """``course_id``: the gradebook's course, as nbgrader's commands open it (a gradebook opened without one adds
+        nbgrader's default course, which two processes opening it at once would both add)."""
         self.url, self.config, self.exchange_root, self.course_id = url, config, exchange_root, course_id
         self.log, self.clock = log, clock
         self._due, self._published = {}, None  # {key: (read at, seconds since the epoch or None)}; when published
@@ -36,7 +38,7 @@ class DueDates:
         """When ``key``'s (assignment, student) work is due for that student, in seconds since the epoch."""
         read_at, when = self._due.get(key, (None, None))
         if read_at is None or self.clock() - read_at > FRESH_SECONDS:
-            with open_gradebook(self.url) as gradebook:
+            with open_gradebook(self.url, self.course_id) as gradebook:
                 found = due_for(gradebook, key[0], key[1], self.config)
             when = None if found is None else (found - _EPOCH).total_seconds()
             self._due[key] = (self.clock(), when)
@@ -48,8 +50,11 @@ class DueDates:
         if self._published is not None and self.clock() - self._published < FRESH_SECONDS:
             return
         self._published = self.clock()
+        database = sqlite_file(self.url)
+        if database is not None and not database.exists():  # nothing released yet: nothing to publish, nothing made
+            return
         try:
-            with open_gradebook(self.url) as gradebook:
+            with open_gradebook(self.url, self.course_id) as gradebook:
                 publish(gradebook, self.exchange_root, self.course_id, self.config)
         except Exception as error:  # noqa: BLE001 -- the gradebook or the exchange: logged, tried again later
             self.log.write(f"could not publish the due dates for the students: {type(error).__name__}: {error}")
