@@ -14,7 +14,7 @@ notebook at hand (a submission that could not be read) is in the language its co
 ``<package>/locale/<language>/LC_MESSAGES/<domain>.po`` (compiled to ``.mo`` by ``make translations``, which also
 writes the template ``<package>/locale/<domain>.pot``): ``coursekit`` (this toolkit, the hub and the students' Lab
 extension), ``attnkit`` (the chapter's package), ``grader`` (the chapter's hidden checks). A module names a message
-by its id, ``words.say(lang, "grading.summary", graded=3, …)``; the catalogue of that language holds its text, a
+by its id, ``WORDS.say(lang, "grading.summary", graded=3, …)`` (the bare template: ``WORDS.template``); the catalogue of that language holds its text, a
 :meth:`str.format` template (``{graded}``; a literal brace doubled). Plurals go through gettext's ``ngettext``
 (:meth:`Catalogue.say_n`). ``tests/unit/test_catalogues.py`` checks that every catalogue has every id the code uses,
 with the same placeholders.
@@ -115,7 +115,7 @@ class Catalogue:
                 self._loaded[lang] = gettext.GNUTranslations(compiled)
         return self._loaded[lang]
 
-    def text(self, lang: str, msgid: str, n: int | None = None) -> str:
+    def template(self, lang: str, msgid: str, n: int | None = None) -> str:
         """The template of ``msgid`` in ``lang`` (its plural form for ``n``), unformatted."""
         translations = self._translations(lang)
         found = translations.gettext(msgid) if n is None else translations.ngettext(msgid, msgid, n)
@@ -125,11 +125,11 @@ class Catalogue:
 
     def say(self, lang: str, msgid: str, /, **values) -> str:
         """``msgid`` in ``lang`` with its placeholders filled from ``values``."""
-        return self.text(lang, msgid).format(**values)
+        return self.template(lang, msgid).format(**values)
 
     def say_n(self, lang: str, msgid: str, n: int, /, **values) -> str:
         """``msgid``'s plural form for ``n`` in ``lang`` (``n`` is also the placeholder ``{n}``)."""
-        return self.text(lang, msgid, n).format(n=n, **values)
+        return self.template(lang, msgid, n).format(n=n, **values)
 
     def every(self, msgid: str, /, **values) -> dict:
         """``msgid`` said in each of the course's languages, ``{language: text}`` (kept in a record, read with

@@ -33,7 +33,7 @@ __all__ = ["SIMILARITY_THRESHOLD", "STUDENT_SECONDS", "FLOOR_TIMEOUTS", "MULTIPL
 DEFAULT_COURSE_ID = "default_course"  # nbgrader's Gradebook's course when a config names none (tests/unit/test_upstream.py)
 # c.CourseKit.similarity_threshold: a pair of students scoring at least this is flagged in the class report
 # (coursekit.report.similarity). The middle of the gap measured on tests/support/planted_pairs.py: every planted
-# copy scores 0.49 or more, no pair of independent work more than 0.35.
+# copy scores 0.48 or more, no pair of independent work more than 0.35 (two who wrote what the release spells out: 0).
 SIMILARITY_THRESHOLD = 0.42
 # c.CourseKit.student_seconds: one student's share of the class's time, in make grade and the grading service alike.
 # None: derived from what the course measures (coursekit.canary.student_budget). Its output share is
