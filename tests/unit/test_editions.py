@@ -51,7 +51,7 @@ def test_does_a_command_told_no_assignment_take_both_editions(monkeypatch):
 
 def test_does_the_grading_service_grade_every_edition():
     """The course config's c.GradingService.assignments is both editions' assignments?"""
-    assert settings.config_section(COURSE, "GradingService")["assignments"] == list(editions_of(ASSIGNMENT, CONFIG).values())
+    assert settings.course_settings(COURSE).config.GradingService.assignments == list(editions_of(ASSIGNMENT, CONFIG).values())
 
 
 def test_is_the_courses_language_read_and_a_wrong_one_named_with_its_file(tmp_path):
@@ -59,13 +59,13 @@ def test_is_the_courses_language_read_and_a_wrong_one_named_with_its_file(tmp_pa
     the setting and the languages there are?"""
     config = tmp_path / "nbgrader_config.py"
     config.write_text("c = get_config()\n")
-    assert settings.course_language(tmp_path) == "zh" and settings.course_language(COURSE) == "zh"
+    assert settings.course_settings(tmp_path).language == "zh" and settings.course_settings(COURSE).language == "zh"
     config.write_text('c = get_config()\nc.CourseKit.language = "en"\n')
-    assert settings.course_language(tmp_path) == "en"
+    assert settings.course_settings(tmp_path).language == "en"
     config.write_text('c = get_config()\nc.CourseKit.language = "fr"\n')
     with pytest.raises(ValueError, match=re.escape(f"{config}: c.CourseKit.language must be one of 'zh', 'en', "
                                                    "got 'fr'")):
-        settings.course_language(tmp_path)
+        settings.course_settings(tmp_path)
 
 
 def test_are_the_graded_cells_named_in_the_language_asked_for(tmp_path):

@@ -74,19 +74,32 @@ class FakePool:
         self.died.append((index, self.holding[index], -9))
 
 
+class FixedDates:
+    """The course's due dates as the service reads them (coursekit.service.dates.DueDates): one per assignment."""
+
+    def __init__(self, due: dict):
+        self.due_dates, self.published = due, 0
+
+    def due(self, key):
+        return self.due_dates.get(key[0])
+
+    def publish(self):
+        self.published += 1
+
+
 class World:
-    def __init__(self, tmp_path, policy, workers=1):
+    def __init__(self, tmp_path, policy, workers=1, dates=None):
         self.tmp, self.now, self.n = tmp_path, 1_000.0, 0
         self.course = tmp_path / "course"
         self.course.mkdir()
         self.pool = FakePool(workers)
-        self.scheduler = self.make(policy)
+        self.scheduler = self.make(policy, dates)
 
-    def make(self, policy):
+    def make(self, policy, dates=None):
         journal = Journal(self.course / "grading-service" / "journal.json")
         log = ServiceLog(self.course / "service.log", echo=False)
         return Scheduler(self.course, policy, self.tmp / "exchange", COURSE_ID, journal, self.pool, log,
-                         clock=lambda: self.now, monotonic=lambda: self.now)
+                         clock=lambda: self.now, monotonic=lambda: self.now, dates=dates)
 
     def submit(self, student):
         self.n += 1
@@ -176,8 +189,9 @@ def test_cooldown_holds_feedback_then_releases_it(tmp_path):
 
 
 def test_attempts_and_deadline_leave_feedback_to_the_instructor(tmp_path):
-    """After max_attempts feedbacks, or after the deadline, later submissions are graded, their feedback kept back."""
-    world = World(tmp_path, Policy((A,), max_attempts=1, deadlines={A: 1500.0}))
+    """After max_attempts feedbacks, or after the student's due date (hold_after_due), later submissions are graded,
+    their feedback kept back."""
+    world = World(tmp_path, Policy((A,), max_attempts=1, hold_after_due=True), dates=FixedDates({A: 1500.0}))
     for student, now in (("a", 1000.0), ("a", 1100.0), ("b", 1600.0)):
         world.now = now
         world.submit(student)
@@ -189,7 +203,7 @@ def test_attempts_and_deadline_leave_feedback_to_the_instructor(tmp_path):
     world.now = 10_000.0
     world.step(3)
     assert len(world.pool.sent) == 3
-    assert "1 of 1 automatic feedbacks used" in world.log() and "the deadline has passed" in world.log()
+    assert "1 of 1 automatic feedbacks used" in world.log() and "the due date has passed" in world.log()
 
 
 def test_an_assignment_switched_off_is_not_graded(tmp_path):

@@ -14,6 +14,7 @@ import sys
 
 from ..gradebook import alembic_on_path, describe, resolve_gradebook
 from ..grading.pool import LOGS, WorkerPool
+from ..late import late_policy
 from ..lms import outbox as lms_outbox
 from ..language import WORDS
 from ..locks import take
@@ -23,9 +24,10 @@ from ..sandbox import missing_tool
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
 from ..settings import course_language, course_settings
 from . import control
-from .inbox import Inbox, course_config
+from .inbox import Inbox, nbgrader_config
 from .journal import Journal
 from .log import ServiceLog, clock_time, short_time
+from .dates import DueDates
 from .policy import load_policy
 from .scheduler import Scheduler
 from .worker import ServiceSetup
@@ -75,6 +77,7 @@ def run(course) -> int:
     alembic_on_path()
     try:
         policy, settings = load_policy(course), course_settings(course)
+        late_policy(course, settings.config)
     except ValueError as error:
         log.write(f"cannot start: {error}")
         return 2
@@ -87,7 +90,8 @@ def run(course) -> int:
         log.write(f"another grading service already runs on {course}: this one stops")
         return 1
     try:
-        inbox = Inbox(course_config(course), course)
+        config = nbgrader_config(course)
+        inbox = Inbox(config, course)
     except (Exception, SystemExit) as error:  # nbgrader's app exits on a config it cannot load
         log.write(f"cannot start: the course's nbgrader exchange cannot be set up ({type(error).__name__}: {error})")
         os.close(me)
@@ -104,8 +108,9 @@ def run(course) -> int:
     signal.signal(signal.SIGINT, lambda *_: stopping.append("SIGINT"))
     pool = WorkerPool(ServiceSetup(str(course), url, tuple(policy.assignments)), policy.workers, course / LOGS,
                       "service-worker")
+    dates = DueDates(url, config, settings.exchange, settings.course_id, log)
     scheduler = Scheduler(course, policy, settings.exchange, settings.course_id, journal_of(course), pool, log,
-                          inbox=inbox)
+                          inbox=inbox, dates=dates)
     log.write(f"submissions listed by {inbox.describe()}")
     try:
         scheduler.resume()
