@@ -15,7 +15,7 @@ import time
 
 from ..language import WORDS
 from ..paths import add_course_option, find_course, usage_errors
-from ..settings import course_language
+from ..settings import course_settings
 from . import outbox
 from .hub_client import HubBroker, NoHub
 from .platform import LMSDown, Refused
@@ -33,7 +33,7 @@ def _say(line: str) -> None:
 def sync_now(course, broker) -> int:
     """``make lms-sync``: everyone's score compared with the LMS's, what differs posted; the exit status. Said in the
     course's language."""
-    lang = course_language(course)
+    lang = course_settings(course).language
     outbox.mark_everyone(course, "make lms-sync")
     sync = Sync(course, broker)
     try:
@@ -47,7 +47,7 @@ def sync_now(course, broker) -> int:
 
 def run(course, broker, stop: threading.Event, poll: float = POLL_SECONDS) -> int:
     """The hub's LMS sync until ``stop`` is set: each round the roster (when due) and the changed scores."""
-    sync, said, lang = Sync(course, broker), "", course_language(course)
+    sync, said, lang = Sync(course, broker), "", course_settings(course).language
     _say(WORDS.say(lang, "lms.started", course=course))
     while not stop.is_set():
         try:
@@ -73,7 +73,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     with usage_errors(parser):
         course = find_course(args.course)
-    lang = course_language(course)
+    lang = course_settings(course).language
     if args.action == "status":
         print(outbox.status_line(course) or WORDS.say(lang, "lms.no_lms_folder", course=course, folder=outbox.FOLDER))
         return 0

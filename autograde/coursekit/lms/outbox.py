@@ -26,7 +26,7 @@ import tempfile
 import time
 
 from ..language import WORDS
-from ..settings import course_language
+from ..settings import course_settings
 
 __all__ = ["FOLDER", "write_json", "Marker", "connected", "folder", "mark", "mark_everyone", "markers", "done",
            "Ledger", "State", "backoff", "status_line"]
@@ -200,7 +200,7 @@ def status_line(course) -> str:
     one per reason a score was refused; "" when not connected."""
     if not connected(course):
         return ""
-    lang = course_language(course)
+    lang = course_settings(course).language
     waiting, state, ledger = markers(course), State(course), Ledger(course)
     posted = WORDS.say(lang, "lms.in_the_lms", count=len(ledger.entries), last=_clock(ledger.last(), lang))
     down, refused = state.get("down"), _refused_lines(state.get("refused") or {}, lang)

@@ -26,7 +26,7 @@ import time
 from ..assignments import assignment_of
 from ..gradebook import open_gradebook, resolve_gradebook
 from ..language import WORDS
-from ..settings import course_config, course_language
+from ..settings import course_config, course_settings
 from . import outbox, roster
 from .launch import INSTRUCTOR
 from .platform import LMSDown, Platform, Refused
@@ -64,7 +64,7 @@ class Sync:
     def __init__(self, course, broker, clock=time.time):
         self.course, self.broker, self.clock = course, broker, clock
         self.platform, self.config = Platform(broker.tokens), course_config(course)
-        self.lang = course_language(course)  # what it tells the instructor in
+        self.lang = course_settings(course).language  # what it tells the instructor in
         self.state, self.seen = outbox.State(course), -1
 
     def _gradebook(self):

@@ -22,7 +22,7 @@ from ..paths import add_course_option, find_course, usage_errors
 from ..printable import printable
 from ..sandbox import missing_tool
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
-from ..settings import course_language, course_settings
+from ..settings import course_settings
 from . import control
 from .inbox import Inbox, nbgrader_config
 from .journal import Journal
@@ -46,7 +46,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     with usage_errors(parser):
         course = find_course(args.course)
-    lang = course_language(course)  # the instructor's
+    lang = course_settings(course).language  # the instructor's
     if args.action == "pause":
         control.pause(course, notify=print, lang=lang)
         print(WORDS.say(lang, "service.paused"))
@@ -139,7 +139,7 @@ def _reloaded(course, current):
 
 def status(course) -> str:
     """``make service-status``, in the course's language: paused or not, the LMS's scores, then per student."""
-    journal, lang = journal_of(course), course_language(course)
+    journal, lang = journal_of(course), course_settings(course).language
     state = WORDS.say(lang, "service.state_paused") if control.is_paused(course) else \
         WORDS.say(lang, "service.state_running")
     lines = [WORDS.say(lang, "service.status", course=course, state=state)]
