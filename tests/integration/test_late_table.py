@@ -205,3 +205,20 @@ def test_does_make_grades_summary_give_the_exports_mean(graded, exported, assign
     assert f"{len(scores)} students, mean {sum(scores) / len(scores):.2f} / {FULL:g}" in line, line
     with Gradebook(url) as gradebook:
         assert len(grades_of(gradebook, assignment, config=config)) == len(scores)
+
+
+def test_does_the_class_report_list_the_extensions_and_each_late_grade(graded, exported):
+    """The report's section on due dates: the extension (who, why) and each late row of the master, with the grade
+    nbgrader export gives."""
+    folder, url, _ = graded
+    out = folder / "reports" / "listing"
+    write_report(folder, MASTER, url, out, out=open(os.devnull, "w"), lang="en")
+    page = (out / "index.html").read_text(encoding="utf-8")
+    section = page.split("<h2>Due date, extensions and late work</h2>")[1].split("<h2>")[0]
+    assert "Due 2027-01-15 15:59 (UTC+00:00) (both editions)." in section
+    assert "<td>late_within_extension</td><td>2027-01-17 15:59 (UTC+00:00)</td><td>ill</td><td>teacher</td>" in section
+    late = [r for r in TABLE if r.assignment == MASTER and r.arrived > datetime.timedelta(0) and r.extension is None]
+    for row in late:
+        assert f"<td>{row.student}</td>" in section
+        assert f'<td class="num">{exported[(MASTER, row.student)]:g} / {FULL:g}</td>' in section
+    assert "<td>on_time</td>" not in section

@@ -23,12 +23,12 @@ import os
 import subprocess
 import sys
 
-from nbgrader.api import Assignment, Student
+from nbgrader.api import Student
 
 from ..assignments import assignment_of, default_assignments, editions_of
-from ..due import BadExtension, due_date, extensions_of, grant, parse_when, set_due_date, utc_text, zone_text
+from ..due import BadExtension, due_date, grant, parse_when, set_due_date, zone_text
 from ..gradebook import open_gradebook, resolve_gradebook
-from ..grades import grade_of, grades_of
+from ..grades import grade_of, grades_of, lateness
 from ..grading import lock
 from ..grading.worker import make_app
 from ..late import late_policy, settle
@@ -130,26 +130,12 @@ def extend(course, url: str, assignment: str, student: str, until_text: str, rea
 
 
 def dates_view(course, url: str, assignment: str) -> dict:
-    """What the marking page shows of ``assignment``'s piece of work: its due date, every extension (who, when,
-    why) and every late submission with its grade (:func:`coursekit.grades.grades_of`), times in the course's zone."""
+    """What the marking page shows of ``assignment``'s piece of work (:func:`coursekit.grades.lateness`: its due date,
+    every extension, every late submission with its grade, in the course's zone) and the students to extend."""
     settings = course_settings(course)
-    config = settings.config
-    zone, master = settings.timezone, assignment_of(assignment, config).master
     with open_gradebook(url, settings.course_id) as gradebook:
-        due = due_date(gradebook, master, config)
-        extensions = extensions_of(gradebook, master, config)
-        late = [grade for edition in editions_of(master, config).values()
-                if gradebook.db.query(Assignment).filter(Assignment.name == edition).first() is not None
-                for grade in grades_of(gradebook, edition, config=config).values() if grade.seconds_late > 0]
         students = sorted(s for (s,) in gradebook.db.query(Student.id))
-    return {"assignment": master, "timezone": zone, "due": utc_text(due), "due_text": zone_text(due, zone),
-            "students": students,
-            "extensions": [{"student": e.student, "until": utc_text(e.until), "until_text": zone_text(e.until, zone),
-                            "reason": e.reason, "granted_by": e.granted_by, "granted_at": zone_text(e.granted_at, zone)}
-                           for e in sorted(extensions.values(), key=lambda e: e.student)],
-            "late": [{"student": g.student, "assignment": g.assignment, "submitted": zone_text(g.timestamp, zone),
-                      "due": zone_text(g.due_for_student, zone), "raw": g.raw, "penalty": g.penalty, "score": g.score,
-                      "max_score": g.max_score} for g in sorted(late, key=lambda g: g.student)]}
+        return {**lateness(gradebook, assignment, settings.config, settings.timezone), "students": students}
 
 
 def settle_marked(course, url: str, assignment: str, students) -> None:

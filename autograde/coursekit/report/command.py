@@ -20,14 +20,15 @@ from nbgrader.api import MissingEntry
 
 from ..assignments import assignment_of, default_assignments, editions_of, one_work
 from ..gradebook import describe, open_gradebook, resolve_gradebook, sqlite_file
+from ..grades import lateness, read_class
 from ..language import DEFAULT
 from ..paths import add_course_option, find_course, usage_errors
 from ..printable import printable
 from ..settings import course_settings
 from .csv_files import write_csvs, write_similarity_csv
-from ..grades import read_class
 from .html_page import render
 from .labels import Labels, labels_for
+from .lateness import section as lateness_section
 from .similarity import find_similar
 from .similarity_page import section, write_pages
 from .tables import GRADED, NO_SUBMISSION, NOT_GRADED, OTHER_EDITION, PENDING, build_report
@@ -111,7 +112,9 @@ def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr
     labels = labels_for(course, assignment, lang, config)
     if declared.grader and not os.path.isfile(declared.grader):
         print(TEXT[lang]["no_grader"].format(grader=declared.grader), file=out, flush=True)
-    (out_dir / "index.html").write_text(render(report, lang, [section(similarity, times, lang)], labels),
+    with open_gradebook(url, settings.course_id) as gradebook:
+        late = lateness_section(lateness(gradebook, assignment, config, settings.timezone), lang)
+    (out_dir / "index.html").write_text(render(report, lang, [late, section(similarity, times, lang)], labels),
                                         encoding="utf-8")
     print(printable("\n".join(_summary_lines(report, similarity, out_dir, lang, labels))), file=out, flush=True)
     return out_dir
