@@ -44,7 +44,6 @@ import pytest
 from coursekit.cell_names import names_in
 from coursekit.marking.enable import ITEM_LABEL, MENU_LABEL
 from coursekit.paths import COURSE
-from coursekit.plugins.pending import PENDING
 from coursekit.language import WORDS
 from coursekit.service import student_status
 from coursekit.settings import course_config
@@ -86,6 +85,8 @@ from support.lab_page import extension_words, validation_words
 from support.marking_page import current, settle
 from support.mistakes import BY_NAME
 from support.service_tools import wait_for
+
+PENDING = WORDS.say("zh", "feedback.pending")  # 待批改, as the Chinese feedback page says it
 
 IMPLEMENTATIONS = {kind: BY_NAME[mistake].code for kind, mistake in CLASS.items()}
 # What TEST 4 prints for a student whose attention scores deviate (attnkit.diagnose via the master).
