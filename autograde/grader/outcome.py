@@ -8,8 +8,11 @@ outputs for the class report; points come only from the gradebook.
 """
 from attnkit import guard
 from coursekit import record
+from coursekit.language import marked
 
-__all__ = ["TEXT", "failed", "graded", "reason", "text"]
+from .words import WORDS
+
+__all__ = ["TEXT", "failed", "graded", "reason", "text", "practice", "practice_text"]
 
 # Every sentence of the verdict, by language: the same keys, the same placeholders.
 TEXT = {
@@ -84,4 +87,28 @@ def text(cell, lang: str) -> str:
     else:
         lines.append(words["score"].format(points=cell.points, passed=cell.passed, total=len(cell.checks),
                                            score=cell.score))
+    return "\n".join(lines)
+
+
+def practice(exercise, tried: bool, results: list, forbidden: list, lang: str):
+    """The record of a practice exercise (points 0, score 0, whatever it found): its hidden checks, ``results``
+    (check, passed) pairs; none and a reason when the function was not ``tried``; delegated as a test cell is."""
+    checks = tuple(record.Check(h.id, False, h.text(lang), bool(ok)) for h, ok in results)
+    if forbidden:
+        return record.CellRecord(exercise.grade_id, exercise.number, 0.0, 0.0, record.DELEGATED,
+                                 reason("delegated", lang, codes=forbidden), checks)
+    why = "" if tried else WORDS.say(lang, "practice.untried", function=exercise.function)
+    return record.CellRecord(exercise.grade_id, exercise.number, 0.0, 0.0, record.GRADED, why, checks)
+
+
+def practice_text(exercise, cell, lang: str) -> str:
+    """What a practice exercise's test cell shows after grading: each hidden check passed or failed and the
+    outcome (passed, not passed, not tried), always saying it counts in no score."""
+    lines = [WORDS.say(lang, "practice.heading", n=exercise.number)]
+    if cell.status != record.GRADED or not cell.checks:
+        return "\n".join([*lines, cell.reason])
+    lines += [WORDS.say(lang, "practice.check_line", mark="PASS" if check.passed else "FAIL", n=i,
+                        description=check.description) for i, check in enumerate(cell.checks, 1)]
+    passed = all(check.passed for check in cell.checks)
+    lines.append(WORDS.say(lang, marked("practice.passed") if passed else marked("practice.not_passed")))
     return "\n".join(lines)
