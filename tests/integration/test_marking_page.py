@@ -66,13 +66,16 @@ def _gradebook_marks(written, question):
 
 
 def test_does_grouping_keep_the_judgements_under_40_percent_of_2400(marked):
-    """Every answer marked by keys only, in fewer than 960 judgements; blank and copied answers are the saving?"""
+    """Every answer marked by keys only, in fewer than 960 judgements; blank and copied answers are the saving, and
+    some of the judgements are suggestions the TA's own earlier marks made, confirmed with Enter?"""
     presses, written = marked["presses"], marked["class"]
     answers = len(written.students) * len(questions())
     print(f"\nmarking {answers} answers: {presses.judgements} judgements ({presses.judgements / answers:.1%}), "
-          f"{presses.keys} key presses ({presses.keys / answers:.2f} per answer), {presses.splits} splits; "
+          f"{presses.keys} key presses ({presses.keys / answers:.2f} per answer), {presses.splits} splits, "
+          f"{presses.entered} suggestions confirmed with Enter; "
           f"per question: {presses.by_question}")
     assert presses.judgements < 0.4 * answers
+    assert presses.entered > 0  # marks the TA's earlier marks suggested, confirmed with Enter (their share: bench_marking)
     own = sum(k in ("correct", "partial") for q in questions() for k in written.kinds[q].values())
     assert presses.judgements <= own + len(questions())  # blank answers: one judgement a question; copies: none
 
