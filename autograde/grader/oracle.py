@@ -8,7 +8,7 @@ Shape legend: T queries, S keys, D head dim.
 import math
 import struct
 
-__all__ = ["f32", "scores", "add", "softmax", "close", "matmul", "attend", "permutation_gap", "multihead"]
+__all__ = ["f32", "scores", "add", "softmax", "close", "matmul", "self_attend", "permutation_gap", "multihead"]
 
 
 def f32(x: float) -> float:
@@ -58,15 +58,15 @@ def _attention(Q: list, K: list, V: list, scale: float, mask: list) -> list:
     return matmul(softmax(add(scores(Q, K, scale, "float64"), mask, "float64")), V)
 
 
-def attend(x: list, mask: list) -> list:
+def self_attend(x: list, mask: list) -> list:
     """Self-attention with Q = K = V = x and scale 1/sqrt(C), under the additive ``mask``.  # (T, C) -> (T, C)"""
     return _attention(x, x, x, 1 / math.sqrt(len(x[0])), mask)
 
 
 def permutation_gap(x: list, perm: list, mask: list) -> float:
-    """The largest ``|attend(x[perm]) - attend(x)[perm]|``, the same mask both times: 0 up to rounding without a
-    mask (self-attention is permutation-equivariant), not under a causal one."""
-    shuffled, reordered = attend([x[i] for i in perm], mask), [attend(x, mask)[i] for i in perm]
+    """The largest ``|self_attend(x[perm]) - self_attend(x)[perm]|``, the same mask both times: 0 up to rounding
+    without a mask (self-attention is permutation-equivariant), not under a causal one."""
+    shuffled, reordered = self_attend([x[i] for i in perm], mask), [self_attend(x, mask)[i] for i in perm]
     return max(abs(a - b) for row_a, row_b in zip(shuffled, reordered) for a, b in zip(row_a, row_b))
 
 
