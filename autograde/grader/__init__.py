@@ -19,7 +19,7 @@ traceback.
 * :mod:`.oracle` — the pure-Python reference the hidden checks compare against (independent of attnkit);
 * :mod:`.outcome` — a cell's verdict as a record, and the lines the feedback shows, in each language;
 * :mod:`.practice` — the practice exercises' hidden checks (test cells of 0 points: counted in no total);
-* :mod:`.words` — the grader's catalogue (its newer sentences; ``grader/locale``).
+* :mod:`.words` — the grader's catalogue (``locale/``): every word above, by message id.
 """
 import contextlib
 import dataclasses
@@ -46,7 +46,7 @@ def grade(grade_id: str, functions, lang: str, seed: str) -> dict:
     record keeps, so that a disputed grade can be replayed."""
     exercise = practice.BY_GRADE_ID.get(grade_id)
     test = exercise or next(test for test in gradecell.TEST_CELLS if test.grade_id == grade_id)
-    lang = lang if lang in language.LANGUAGES else language.DEFAULT  # the worker's word, but never a KeyError
+    lang = lang if lang in language.SPOKEN else language.DEFAULT  # the worker's word, but never an unknown one
     shown = ""
     try:
         with contextlib.redirect_stderr(io.StringIO()), warnings.catch_warnings():
@@ -99,7 +99,7 @@ def describe_check(check_id: str, lang: str) -> str:
               for check in checks_}
     if check_id in hidden:
         return hidden[check_id].text(lang)
-    return _visible(lang if lang in language.LANGUAGES else language.DEFAULT).get(check_id, "")
+    return _visible(lang if lang in language.SPOKEN else language.DEFAULT).get(check_id, "")
 
 
 @functools.cache

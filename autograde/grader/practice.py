@@ -25,7 +25,7 @@ import numpy as np
 
 from . import oracle
 from .checks import Hidden, run_checks
-from .words import WORDS
+from .words import marked
 
 __all__ = ["TOLERANCE", "Exercise", "EXERCISES", "BY_GRADE_ID", "Answered", "evaluate"]
 
@@ -86,11 +86,11 @@ def _order(tag: str, mask_of):
 
 
 ORDER = (
-    Hidden("exercise1.no_mask", WORDS.every("practice.order.no_mask"),
+    Hidden("exercise1.no_mask", marked("practice.order.no_mask"),
            _order("e1.none", lambda inputs, n: np.zeros((n, n), F64))),
-    Hidden("exercise1.causal", WORDS.every("practice.order.causal"),
+    Hidden("exercise1.causal", marked("practice.order.causal"),
            _order("e1.causal", lambda inputs, n: _causal(n))),
-    Hidden("exercise1.other_mask", WORDS.every("practice.order.other_mask"),
+    Hidden("exercise1.other_mask", marked("practice.order.other_mask"),
            _order("e1.other", lambda inputs, n: inputs.normal("e1.other.mask", (n, n), F64, 2.0))),
 )
 
@@ -136,19 +136,19 @@ def _last_two_padded(inputs, tag, seq, context_len):
 
 
 LAYER = (
-    Hidden("exercise2.self_causal", WORDS.every("practice.layer.self_causal"),
+    Hidden("exercise2.self_causal", marked("practice.layer.self_causal"),
            _layer("e2.self", 6, None, 12, 3, _causal_mask, True)),
-    Hidden("exercise2.cross_padding", WORDS.every("practice.layer.cross_padding"),
+    Hidden("exercise2.cross_padding", marked("practice.layer.cross_padding"),
            _layer("e2.cross", 5, 9, 8, 2, _last_two_padded, True)),
-    Hidden("exercise2.one_head", WORDS.every("practice.layer.one_head"),
+    Hidden("exercise2.one_head", marked("practice.layer.one_head"),
            _layer("e2.one", 4, None, 6, 1, _causal_mask, True)),
 )
 ALL_HEADS = (
-    Hidden("exercise3.causal", WORDS.every("practice.heads.causal"),
+    Hidden("exercise3.causal", marked("practice.heads.causal"),
            _layer("e3.causal", 6, None, 12, 3, _causal_mask, False)),
-    Hidden("exercise3.padding", WORDS.every("practice.heads.padding"),
+    Hidden("exercise3.padding", marked("practice.heads.padding"),
            _layer("e3.padding", 5, None, 16, 4, _drawn_padding, False)),
-    Hidden("exercise3.one_head", WORDS.every("practice.heads.one_head"),
+    Hidden("exercise3.one_head", marked("practice.heads.one_head"),
            _layer("e3.one", 4, None, 6, 1, _causal_mask, False)),
 )
 

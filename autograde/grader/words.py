@@ -1,13 +1,9 @@
-"""The grader's words: its gettext catalogue (``grader/locale``), read by :mod:`coursekit.language`'s loader.
-
-Every sentence the grader adds to a student's feedback in the practice exercises is a message of this catalogue
-(``WORDS.say(lang, "practice.…")``); ``make translations`` keeps its ``.po`` files whole. Never released to students:
-the grader's folder stays with the course.
-"""
+"""The grader's words: its catalogue (``autograde/grader/locale/<language>/LC_MESSAGES/grader.po``), which never
+leaves the course (the hidden checks' descriptions reach a student only in their own feedback)."""
 import pathlib
 
-from coursekit.language import Catalogue
+from coursekit.language import Catalogue, marked
 
-__all__ = ["WORDS"]
+__all__ = ["WORDS", "marked"]
 
 WORDS = Catalogue("grader", pathlib.Path(__file__).with_name("locale"))
