@@ -40,7 +40,7 @@ def gap(finding) -> np.ndarray:
 def title_width(lang: str) -> int:
     """Characters per title line over the chapter's 4.6-inch heatmap (9 pt) in ``lang``: a number its catalogue
     gives, as wide as the language's characters are (26 Chinese, 52 English)."""
-    return int(WORDS.say(lang, "deviation.title_width"))
+    return int(WORDS.say(lang, "locale.title_width"))
 
 
 def likely_cause(finding, lang: str | None = None) -> str:

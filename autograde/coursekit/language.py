@@ -19,9 +19,13 @@ by its id, ``WORDS.say(lang, "grading.summary", graded=3, …)`` (the bare templ
 (:meth:`Catalogue.say_n`). ``tests/unit/test_catalogues.py`` checks that every catalogue has every id the code uses,
 with the same placeholders.
 
+A language's settings that are no words live beside them, under ids starting ``locale.`` (:data:`SETTING`): the tag
+of a page's ``<html lang>``, how many characters a figure's title line holds.
+
 **The pseudo-locale** :data:`PSEUDO` (``qps``, from ISO 639's private-use range) is built from the English catalogue
-at run time: every message bracketed and accented (``⟦Ŝübmït⟧``, :func:`pseudo`), so a page shown in it reveals any
-text that did not come from a catalogue. It is accepted wherever a language is, and is no edition of the chapter.
+at run time: every message bracketed and accented (``⟦Ŝübmït⟧``, :func:`pseudo`; the settings as English's), so a page
+shown in it reveals any text that did not come from a catalogue. It is accepted wherever a language is, and is no
+edition of the chapter.
 
 Standard library only: the grader's process and the students' kernels load catalogues without Babel (which
 ``make translations`` uses to write them).
@@ -38,6 +42,7 @@ LANGUAGES = ("zh", "en")  # the course's languages, each an edition: Simplified 
 DEFAULT = "zh"
 PSEUDO = "qps"  # the pseudo-locale: the English catalogue, bracketed and accented
 PSEUDO_FROM = "en"
+SETTING = "locale."  # ids of a language's settings, not words (an HTML lang tag, a line's width): never pseudo
 SPOKEN = (*LANGUAGES, PSEUDO)  # what a catalogue answers in
 NOTEBOOK_KEY = "edition"  # nb.metadata["edition"] = {"language": "en"}
 
@@ -121,7 +126,7 @@ class Catalogue:
         found = translations.gettext(msgid) if n is None else translations.ngettext(msgid, msgid, n)
         if found == msgid:  # a symbolic id is never its own translation: the catalogue lacks it
             raise LookupError(f"{self.path(lang, '.po')} has no message {msgid!r}: add it, then `make translations`")
-        return pseudo(found) if lang == PSEUDO else found
+        return pseudo(found) if lang == PSEUDO and not msgid.startswith(SETTING) else found
 
     def say(self, lang: str, msgid: str, /, **values) -> str:
         """``msgid`` in ``lang`` with its placeholders filled from ``values``."""
@@ -149,7 +154,7 @@ class Catalogue:
             msgid, form = key if isinstance(key, tuple) else (key, None)
             if not msgid or not msgid.startswith(prefix):
                 continue
-            text = pseudo(text) if lang == PSEUDO else text
+            text = pseudo(text) if lang == PSEUDO and not msgid.startswith(SETTING) else text
             if form is None:
                 found[msgid] = text
             else:

@@ -8,6 +8,7 @@ import os
 import pytest
 
 from coursekit.grading.pool import Done, Faulted, Note
+from coursekit.language import WORDS
 from coursekit.service import control
 from coursekit.service.command import main, status
 from coursekit.service.fair_queue import GRADE, RELEASE
@@ -411,13 +412,13 @@ def test_a_refused_folder_is_logged_once_named_by_status_and_never_graded(tmp_pa
         in refused[0], refused
     main(["status", "--course", str(world.course)])  # make service-status
     said = capsys.readouterr().out
-    assert f"REFUSED, never collected: inbound/{shown}: submission_secret.txt is a named pipe (FIFO)" in said
+    assert WORDS.say("zh", "service.refused", name=shown, reason="submission_secret.txt is a named pipe (FIFO)") in said
     assert "\x1b" not in said + world.log()
     hostile.joinpath("submission_secret.txt").unlink()
     hostile.rmdir()
     world.now += 10
     world.step()
-    assert "REFUSED" not in status(world.course)
+    assert "inbound/" not in status(world.course)
 
 
 def test_a_job_refused_as_it_is_collected_ends_without_feedback_and_is_not_done_again(tmp_path):
@@ -432,7 +433,8 @@ def test_a_job_refused_as_it_is_collected_ends_without_feedback_and_is_not_done_
     assert entry.graded == stamp and entry.held is None and entry.releases == [] and len(world.pool.sent) == 1
     assert "  a  REFUSED (submitted 10:00:01.00): inbound/" in world.log()
     assert "never collected, no feedback" in world.log()
-    assert "refused as it was collected: ch04_attention.ipynb: expected a regular file" in status(world.course)
+    said = WORDS.say("zh", "service.refused_at_collect", reason="ch04_attention.ipynb: expected a regular file")
+    assert said in status(world.course)  # in the course's language (Chinese: the course has no config)
 
 
 def test_does_a_worker_whose_collect_refuses_the_folder_note_it_and_release_nothing(monkeypatch):
@@ -451,3 +453,16 @@ def test_does_a_worker_whose_collect_refuses_the_folder_note_it_and_release_noth
     outcome = run_job(None, Job((A, "a"), GRADE, "t", arrived=0.0, release=True), noted.append)
     assert outcome.released is False and outcome.timestamp == "t"
     assert [(n.timestamp, n.result["refused"], n.result["reason"]) for n in noted] == [("t", True, str(refusal))]
+
+
+@pytest.mark.parametrize("lang, said", [("zh", "的评分服务：已暂停"), ("en", ": PAUSED")])
+def test_does_service_status_speak_the_courses_language(tmp_path, capsys, lang, said):
+    """make pause-service and make service-status say what they did in c.CourseKit.language (a Chinese course used to
+    read "grading service of …: not paused")?"""
+    world = World(tmp_path, Policy((A,)))
+    (world.course / "nbgrader_config.py").write_text(f"c = get_config()  # noqa: F821\nc.CourseKit.language = {lang!r}\n")
+    main(["pause", "--course", str(world.course)])
+    assert capsys.readouterr().out.strip() == WORDS.say(lang, "service.paused")
+    assert said in status(world.course).splitlines()[0]
+    main(["resume", "--course", str(world.course)])
+    assert capsys.readouterr().out.strip() == WORDS.say(lang, "service.resumed")

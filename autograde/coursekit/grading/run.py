@@ -116,7 +116,8 @@ def _grade_assignment(course, assignment, students, url, args, shard, settings, 
     if not settings.sandbox:
         print(f"WARNING: {UNSANDBOXED}", flush=True)
     # the grading service (coursekit.service) takes no new job meanwhile; the one in progress ends first
-    with lock.exclusive(course, "make grade", notify=lambda said: print(f"make grade: {said}", flush=True)):
+    with lock.exclusive(course, "make grade", notify=lambda said: print(f"make grade: {said}", flush=True),
+                        lang=settings.language):
         progress, stopped = grade_class(course, assignment, students, url, args.workers, lang=settings.language)
     print(progress.summary(stopped), flush=True)
     print(grades_line(url, assignment, settings.config, text), flush=True)

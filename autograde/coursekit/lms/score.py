@@ -17,15 +17,11 @@ import dataclasses
 
 from ..assignments import assignment_of
 from ..grades import grades_of
+from ..language import WORDS
 
 __all__ = ["PENDING_MANUAL", "FULLY_GRADED", "Score", "scores_of"]
 
 PENDING_MANUAL, FULLY_GRADED = "PendingManual", "FullyGraded"
-COMMENTS = {  # what the LMS shows the student beside the score, in their edition's language
-    "zh": ("{given:g} / {maximum:g} 分，{pending} 道书面题待批改（{points:g} 分）", "{given:g} / {maximum:g} 分，已全部批改"),
-    "en": ("{given:g} / {maximum:g} points; {pending} written answers ({points:g} points) awaiting marking",
-           "{given:g} / {maximum:g} points, fully marked"),
-}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,9 +46,12 @@ class Score:
 
     def body(self) -> dict:
         """The AGS score without its timestamp: what two posts must share to be the same post."""
-        pending, done = COMMENTS.get(self.language, COMMENTS["en"])
-        comment = (pending if self.pending else done).format(given=self.given, maximum=self.maximum,
-                                                             pending=self.pending, points=self.pending_points)
+        # what the LMS shows the student beside the score, in their edition's language
+        if self.pending:
+            comment = WORDS.say_n(self.language, "lms.score_pending", self.pending, given=self.given,
+                                  maximum=self.maximum, points=self.pending_points)
+        else:
+            comment = WORDS.say(self.language, "lms.score_done", given=self.given, maximum=self.maximum)
         return {"userId": self.user_id, "scoreGiven": round(self.given, 4), "scoreMaximum": round(self.maximum, 4),
                 "activityProgress": "Submitted", "gradingProgress": self.progress, "comment": comment}
 
