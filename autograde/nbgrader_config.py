@@ -125,7 +125,8 @@ c.LimitOutput.max_lines = -1
 # UNTIL=… REASON=…` or the marking page. What a late submission loses, through nbgrader's own hook, so that nbgrader
 # export, the feedback page, the report, the LMS and the Lab's notification give one grade:
 c.AssignLatePenalties.plugin_class = late.LatePolicy
-c.LatePolicy.penalty_method = "none"  # "none", "zero" (nbgrader's: the score is 0), "subtract", "percent"
+# The rule: none unless a line says one. nbgrader's own c.LateSubmissionPlugin.penalty_method = "zero" (the score is 0)
+# works as in nbgrader; the course's: c.LatePolicy.penalty_method = "subtract" or "percent", with the lines below.
 c.LatePolicy.points_per_day = 1.0     # "subtract": points lost per day late (a day begun counts)
 c.LatePolicy.percent_per_day = 10.0   # "percent": per cent of the score lost per day late …
 c.LatePolicy.max_percent = 100.0      # … at most this per cent

@@ -169,15 +169,17 @@ def student_submits(plan, student) -> str:
 
 @contextlib.contextmanager
 def course_settings(plan, section, **settings):
-    """The course's ``c.<section>`` settings changed (e.g. ``cooldown=3600``) while the block runs, then put back; each
-    must be a line of the course config already. The running service applies a ``c.GradingService`` change at its
-    next round and a ``c.LatePolicy`` one at its next grading (each reads the config again when it changes)."""
+    """The course's ``c.<section>`` settings changed (e.g. ``cooldown=3600``) while the block runs, then put back: a
+    line of the course config replaced, or added at its end. The running service applies a ``c.GradingService`` change
+    at its next round and a ``c.LatePolicy`` one at its next grading (each reads the config again when it changes)."""
     config = plan.course_dir() / "nbgrader_config.py"
     before = config.read_text(encoding="utf-8")
     text = before
     for name, value in settings.items():
-        text, found = re.subn(rf"^c\.{section}\.{name} = .*$", f"c.{section}.{name} = {value!r}", text, flags=re.M)
-        assert found == 1, f"no line c.{section}.{name} = … in {config}"
+        line = f"c.{section}.{name} = {value!r}"
+        text, found = re.subn(rf"^c\.{section}\.{name} = .*$", line, text, flags=re.M)
+        assert found <= 1, f"{found} lines c.{section}.{name} = … in {config}"
+        text += "" if found else f"\n{line}\n"
     config.write_text(text, encoding="utf-8")
     try:
         yield

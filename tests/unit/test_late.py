@@ -8,6 +8,7 @@ from traitlets import TraitError
 
 from coursekit import due, late
 from coursekit.grades import grade_of
+from coursekit.paths import COURSE
 from coursekit.settings import CourseConfigError
 from support.late_class import DAY, DUE, EDITION, MASTER, autograde_penalty, config, course, submit
 
@@ -134,3 +135,13 @@ def test_a_wrong_policy_in_the_course_file_is_refused_once_naming_file_and_key(t
     with pytest.raises(CourseConfigError) as refused:
         late.late_policy(tmp_path)
     assert str(refused.value).startswith(f"{config}: {said}")
+
+
+def test_nbgraders_own_line_in_the_courses_config_is_obeyed(tmp_path):
+    """The course's config (the repository's), then nbgrader's one line an instructor would add: "zero" is the rule,
+    not silently overridden by a default of the course's own section."""
+    config = tmp_path / "nbgrader_config.py"
+    config.write_text(f"c = get_config()\nload_subconfig({str(COURSE / 'nbgrader_config.py')!r})\n"
+                      "c.LateSubmissionPlugin.penalty_method = 'zero'\n")
+    assert late.late_policy(tmp_path).penalty_method == "zero"
+    assert late.late_policy(COURSE).penalty_method == "none"
