@@ -24,7 +24,7 @@ from . import verify
 from .lab import ROLE, STAGES
 from .language import WORDS, marked, resolve
 
-__all__ = ["TestCell", "TEST_CELLS", "cell", "run"]
+__all__ = ["TestCell", "TEST_CELLS", "cell", "run", "shown_verdict"]
 
 
 @dataclass(frozen=True)
@@ -65,14 +65,24 @@ def run(number: int, *fns, lang: str | None = None) -> float:
     Under grading the grader (a process of its own) has already graded the cell, hidden checks
     included: the cell shows its verdict and returns its score instead.
     """
-    graded = os.environ.get(GRADED)
-    if graded:
-        verdict = json.loads(graded)
-        print(verdict["text"], end="")
-        return float(verdict["points"])
+    graded = shown_verdict()
+    if graded is not None:
+        return graded
     text, report = render(number, fns, lang)
     print(text, end="")
     return round(cell(number).points * report.passed / report.total, 2)
+
+
+def shown_verdict() -> float | None:
+    """Under grading, print the grader's verdict on the cell running now and return its points; else ``None``.
+    (The grading process sets :data:`coursekit.environ.GRADED` for each test cell it has graded: this module's
+    cells and the practice exercises', :mod:`attnkit.exercises`.)"""
+    graded = os.environ.get(GRADED)
+    if not graded:
+        return None
+    verdict = json.loads(graded)
+    print(verdict["text"], end="")
+    return float(verdict["points"])
 
 
 def render(number: int, fns: tuple, lang: str | None = None):

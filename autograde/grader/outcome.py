@@ -11,7 +11,7 @@ from coursekit import record
 
 from .words import WORDS, marked
 
-__all__ = ["REASONS", "failed", "graded", "reason", "text"]
+__all__ = ["REASONS", "failed", "graded", "reason", "text", "practice", "practice_text"]
 
 # Why a cell scored 0, by what the grader found (the verdict's other sentences: outcome.* in the grader's catalogue).
 REASONS = {"timeout": marked("outcome.timeout"), "hung": marked("outcome.hung"), "error": marked("outcome.error"),
@@ -62,4 +62,28 @@ def text(cell, lang: str) -> str:
     else:
         lines.append(WORDS.say(lang, "outcome.score", points=cell.points, passed=cell.passed, total=len(cell.checks),
                                score=cell.score))
+    return "\n".join(lines)
+
+
+def practice(exercise, tried: bool, results: list, forbidden: list, lang: str):
+    """The record of a practice exercise (points 0, score 0, whatever it found): its hidden checks, ``results``
+    (check, passed) pairs; none and a reason when the function was not ``tried``; delegated as a test cell is."""
+    checks = tuple(record.Check(h.id, False, h.text(lang), bool(ok)) for h, ok in results)
+    if forbidden:
+        return record.CellRecord(exercise.grade_id, exercise.number, 0.0, 0.0, record.DELEGATED,
+                                 reason("delegated", lang, codes=forbidden), checks)
+    why = "" if tried else WORDS.say(lang, "practice.untried", function=exercise.function)
+    return record.CellRecord(exercise.grade_id, exercise.number, 0.0, 0.0, record.GRADED, why, checks)
+
+
+def practice_text(exercise, cell, lang: str) -> str:
+    """What a practice exercise's test cell shows after grading: each hidden check passed or failed and the
+    outcome (passed, not passed, not tried), always saying it counts in no score."""
+    lines = [WORDS.say(lang, "practice.heading", n=exercise.number)]
+    if cell.status != record.GRADED or not cell.checks:
+        return "\n".join([*lines, cell.reason])
+    lines += [WORDS.say(lang, "practice.check_line", mark="PASS" if check.passed else "FAIL", n=i,
+                        description=check.description) for i, check in enumerate(cell.checks, 1)]
+    passed = all(check.passed for check in cell.checks)
+    lines.append(WORDS.say(lang, marked("practice.passed") if passed else marked("practice.not_passed")))
     return "\n".join(lines)

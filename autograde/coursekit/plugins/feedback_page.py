@@ -5,7 +5,8 @@ with :class:`CourseFeedbackExporter` (``GenerateFeedback.exporter_class``), whic
 template ``templates/course_feedback`` — nbgrader's ``feedback`` template extended, not copied:
 each graded cell is named as the assignment names it (:func:`coursekit.cell_names.names_in`), a written
 answer nobody has marked shows as pending (待批改, "awaiting marking") instead of ``0.0 / 1.0``, and
-the total says how many points are still pending. Every word of the page is in the notebook's
+the total says how many points are still pending; a practice exercise (a test cell of 0 points its grader checked)
+shows its outcome (passed, not passed, not done: :func:`practice_outcomes`) instead of ``0 / 0``. Every word of the page is in the notebook's
 language (:func:`coursekit.language.of_notebook`; :data:`WORDS`), as everything else its student
 reads. :class:`GetGradesForFeedback` takes the place of
 nbgrader's ``GetGrades`` and puts those facts where the template reads them; it also tells the
@@ -24,7 +25,9 @@ from traitlets.config import Config
 
 from ..assignments import CourseKit
 from ..due import utc_text, zone_text
+from ..language import WORDS as CATALOGUE
 from ..language import of_notebook
+from ..record import GRADED, records_in
 from ..upstream.nbconvert import render_without_soup
 from ..upstream.nbgrader import show_score
 from ..cell_names import names_in
@@ -33,7 +36,7 @@ from .pending import PENDING, Tally, class_tallies, student_line, total_line
 from .safe_html import sanitised
 
 __all__ = ["CourseFeedbackExporter", "GetGradesForFeedback", "TEMPLATE", "TEMPLATES", "WORDS", "page_language",
-           "page_score", "page_tally"]
+           "page_score", "page_tally", "practice_outcomes"]
 
 TEMPLATES = pathlib.Path(__file__).with_name("templates")
 TEMPLATE = "course_feedback"
@@ -64,6 +67,28 @@ WORDS = {
 }
 _NBGRADER_COMMENTS = {"No response.": "no_response"}  # nbgrader's own comments, as WORDS keys
 _IMG_WITHOUT_ALT = re.compile(r"<img(?![^>]*\salt=)(?=[\s/>])")  # escaped code never holds a literal "<img"
+
+
+PRACTICE = "course_practice"  # resources' key: {grade_id: a practice exercise's outcome}, read before sanitising
+
+
+def practice_outcomes(nb) -> dict:
+    """``{grade_id: "passed" | "not_passed" | "untried"}`` of the practice exercises (test cells of 0 points) whose
+    records grading wrote into ``nb``: read from the records before the page's sanitiser drops them from the outputs."""
+    found = {}
+    for grade_id, cell in records_in(nb).items():
+        if cell.points == 0 and cell.status == GRADED:
+            found[grade_id] = ("untried" if not cell.checks else
+                               "passed" if all(check.passed for check in cell.checks) else "not_passed")
+    return found
+
+
+def _practice_words(outcome: str | None, lang: str) -> str:
+    if outcome == "passed":
+        return CATALOGUE.say(lang, "feedback.practice_passed")
+    if outcome == "not_passed":
+        return CATALOGUE.say(lang, "feedback.practice_not_passed")
+    return CATALOGUE.say(lang, "feedback.practice_untried") if outcome == "untried" else ""
 
 
 def page_language(nb) -> str:
@@ -146,6 +171,8 @@ class GetGradesForFeedback(GetGrades):
         grade = self.gradebook.find_grade(meta["grade_id"], self.notebook_id, self.assignment_id, self.student_id)
         show_score(cell, grade)
         meta["name"] = self._names.get(meta["grade_id"], meta["grade_id"])
+        outcome = resources.get(PRACTICE, {}).get(meta["grade_id"]) if not grade.max_score else None
+        meta["practice"] = _practice_words(outcome, self._lang)
         meta["pending"] = is_pending(utils.is_solution(cell) or utils.is_task(cell), grade.manual_score,
                                      grade.auto_score)
         if meta["pending"]:
@@ -188,6 +215,7 @@ class CourseFeedbackExporter(HTMLExporter):
         skips it). The course's page is nbgrader's classic template, with no Lab cells, so only the ``alt`` is left
         to add, and a pattern does it.
         """
+        resources = {**(resources or {}), PRACTICE: practice_outcomes(nb)}
         page, resources = render_without_soup(self, nb, resources, **kw)
         return _IMG_WITHOUT_ALT.sub(f'<img alt="{WORDS[page_language(nb)]["image_alt"]}"', page), resources
 

@@ -22,6 +22,7 @@ from ..assignments import assignment_of, default_assignments, editions_of, one_w
 from ..gradebook import describe, open_gradebook, resolve_gradebook, sqlite_file
 from ..grades import lateness, read_class
 from ..language import DEFAULT
+from ..language import WORDS as CATALOGUE
 from ..paths import add_course_option, find_course, usage_errors
 from ..printable import printable
 from ..settings import course_settings
@@ -83,6 +84,9 @@ def _summary_lines(report, similarity, out_dir, lang: str, labels: Labels) -> li
         lines.append(text["warning"].format(n=len(report.mismatches)))
     lines.append(text["similar"].format(flagged=len(similarity.flagged), threshold=f"{similarity.threshold:g}",
                                         students=similarity.students))
+    for practice in report.practice:
+        lines.append(CATALOGUE.say(lang, "report.practice_line", exercise=labels.cell(practice.grade_id),
+                                   tried=len(practice.tried), passed=len(practice.passed), seen=len(practice.seen)))
     looked = list(dict.fromkeys(student for student, _ in report.hard_coded))
     if looked:
         lines.append(text["hard_coded"].format(n=len(looked), students=", ".join(looked)))
