@@ -468,6 +468,21 @@ def blocks_save_memory_not_time() -> bool:
     return np.allclose(acc / total, out, atol=1e-12) and madds == T * T * d and largest == T * block < T * T
 
 
+def batch_mask_shapes(lang: str) -> bool:
+    """§4.11's batch: the padding mask is (B, 1, 1, T), the combined mask (B, 1, T, T), its weights (B, H, T, T)."""
+    ns = names("demo-batch", lang)
+    B, H, T = ns["B"], ns["H"], ns["T"]
+    return ns["padding"].shape == (B, 1, 1, T) and ns["mask"].shape == (B, 1, T, T) and ns["weights"].shape == (B, H, T, T)
+
+
+def cross_attention_demo(lang: str) -> tuple:
+    """(positions of x, of memory, padded ones at memory's end, the weights' last two dimensions) of §4.11's cell."""
+    ns = names("demo-cross", lang)
+    padded = (ns["padding"] <= MASKED_BELOW).all(axis=0)  # (S,) columns blocked for every query
+    at_end = int(padded.sum()) if padded[len(padded) - int(padded.sum()):].all() else -1
+    return (len(ns["x"]), len(ns["memory"]), at_end, *ns["mha"].weights.shape[1:])
+
+
 def baseline_counts() -> tuple:
     report = verify.run_all(*lab.STUBS, file=io.StringIO())
     return report.failed, report.passed
@@ -751,6 +766,28 @@ CLAIMS = [
           split_is_a_view_merge_a_copy),
     Claim("glossary", _both("多头的拆分是，`transpose` 之后的合并不是", "splitting into heads is a view, merging them after a `transpose` copies"),
           split_is_a_view_merge_a_copy),
+    # §4.11: a padded batch, cross-attention with padding
+    Claim("batch-intro", _both("分别有 6 个和 4 个 token，短句在句首补 2 个 padding", "one of 6 tokens and one of 4; the short one gets 2 padding positions"),
+          lambda lang: (*names("demo-batch", lang)["lengths"], names("demo-batch", lang)["T"] - names("demo-batch", lang)["lengths"][1])),
+    Claim("batch-intro", _both("形状 `(B, 1, 1, T)`，加上因果掩码 `(T, T)` 得到 `(B, 1, T, T)`",
+                               "the shape `(B, 1, 1, T)`, added to the causal mask `(T, T)` to give `(B, 1, T, T)`"),
+          lambda lang: batch_mask_shapes(lang)),
+    Claim("batch-intro", _both("短句的 4 个真 token 在批里算出的结果，和把短句单独拿出来算的结果相差不超过 1e-12",
+                               "the short sentence's 4 real tokens come out of the batch within 1e-12 of the same sentence "
+                               "computed on its own"),
+          lambda lang: names("demo-batch", lang)["alone"].shape[0] == 4 and names("demo-batch", lang)["gap"] <= 1e-12),
+    Claim("batch-intro", _both("不加 padding 掩码时，真 token 看得到句首的 padding，结果就变了",
+                               "without the padding mask they do not, because the real tokens then attend to the padding"),
+          lambda lang: names("demo-batch", lang)["gap_without"] > 0.01),
+    Claim("batch-intro", _both("整行被屏蔽，得到的权重有限却没有意义", "the whole row is blocked and its weights are finite but meaningless"),
+          lambda lang: bool((names("demo-batch", lang)["mask"][1, 0, 0] <= MASKED_BELOW).all()
+                            and np.isfinite(names("demo-batch", lang)["weights"]).all())),
+    Claim("cross-attention", _both("`x` 有 5 个位置，`memory` 有 9 个位置，其中最后 2 个是 padding：权重的形状是 `(H, 5, 9)`",
+                                   "`x` has 5 positions and `memory` 9, the last 2 of them padding: the weights have the shape `(H, 5, 9)`"),
+          cross_attention_demo),
+    Claim("cross-attention", _both("padding 的两列分到的权重是 0，每行的和仍然是 1", "the two padding columns get a weight of 0, and every row still sums to 1"),
+          lambda lang: float(names("demo-cross", lang)["mha"].weights[:, :, 7:].sum()) == 0
+          and np.allclose(names("demo-cross", lang)["mha"].weights.sum(axis=-1), 1)),
     Claim("cross-attention", _both("分数矩阵因此是 `[seq_q, seq_k]`，一般不再是方阵", "The score matrix is then `[seq_q, seq_k]` and in general no longer square"),
           lambda _: cross_attention_scores_are_seq_q_by_seq_k()),
     # §4.12: cost grows as T²

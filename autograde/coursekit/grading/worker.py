@@ -30,15 +30,18 @@ import time
 from nbgrader.apps.autogradeapp import AutogradeApp
 from nbgrader.converters import Autograde, NbGraderException
 
+from ..language import WORDS
 from ..autograded import ANSWERS_BEFORE, answers_in, read_graded_notebook
 from ..canary import canary_fault, measure_release
 from ..faults import InfrastructureFault, evident_fault
+from ..gradebook import open_gradebook
 from ..kernel import grade_with
+from ..late import LatePolicy, settle
 from ..record import LIMIT
 from ..sandbox.forkserver import template_died
-from ..settings import course_language
+from ..settings import course_config, course_settings
 from ..upstream.nbgrader import check_schemas_once, share_engines
-from .progress import TEXT, StudentResult
+from .progress import StudentResult
 
 __all__ = ["make_app", "grade_student", "GraderSetup", "timed_grading"]
 
@@ -107,7 +110,22 @@ def grade_student(app: AutogradeApp, student: str, retries: int = 1) -> StudentR
     result = StudentResult(student, reason is None, reason or "", time.perf_counter() - started)
     if result.ok:
         result.notes, result.timings = notes(app, student)
+        settle_penalties(app, student)
     return result
+
+
+def _penalises(policy: LatePolicy) -> bool:
+    return policy.penalty_method != "none" or bool(policy.late_days)
+
+
+def settle_penalties(app: AutogradeApp, student: str) -> None:
+    """Every late penalty of ``student`` written again by the course's late policy as its config says now
+    (:func:`coursekit.late.settle`): a long-lived worker (the grading service's) keeps the config it started with,
+    and with late days this submission may change what the student's other work costs."""
+    now = course_config(app.coursedir.root)
+    if _penalises(LatePolicy(config=app.config)) or _penalises(LatePolicy(config=now)):
+        with open_gradebook(app.coursedir.db_url, app.coursedir.course_id) as gradebook:
+            settle(gradebook, student, now)
 
 
 def notes(app: AutogradeApp, student: str) -> tuple:
@@ -119,19 +137,19 @@ def notes(app: AutogradeApp, student: str) -> tuple:
     """
     folder = pathlib.Path(app.coursedir.format_path(app.coursedir.autograded_directory, student,
                                                    app.coursedir.assignment_id))
-    text, found, seconds = TEXT[course_language(app.coursedir.root)], [], {}  # the instructor's words: the course's
+    lang, found, seconds = course_settings(app.coursedir.root).language, [], {}  # the instructor's words: the course's
     for path in sorted(folder.glob("*.ipynb")):
         try:
             graded = read_graded_notebook(path)
         except (OSError, ValueError) as exc:
-            found.append(text["unreadable"].format(name=path.name, error=type(exc).__name__))
+            found.append(WORDS.say(lang, "grading.unreadable", name=path.name, error=type(exc).__name__))
             continue
         seconds = {key: seconds.get(key, 0.0) + value for key, value in graded.kernel_seconds.items()}
-        found += [text["changed"].format(grade_id=grade_id) for grade_id in graded.changed_cells]
+        found += [WORDS.say(lang, "grading.changed", grade_id=grade_id) for grade_id in graded.changed_cells]
         if graded.tampered_cells:
-            found.append(text["tampered"].format(grade_ids=", ".join(graded.tampered_cells)))
-        found += [text["remark"].format(grade_id=grade_id) for grade_id in graded.marks_to_redo]
-        found += [text["limit"].format(grade_id=grade_id, reason=record.reason)  # the reason as its student read it
+            found.append(WORDS.say(lang, "grading.tampered", grade_ids=", ".join(graded.tampered_cells)))
+        found += [WORDS.say(lang, "grading.remark", grade_id=grade_id) for grade_id in graded.marks_to_redo]
+        found += [WORDS.say(lang, "grading.limit", grade_id=grade_id, reason=record.reason)  # as its student read it
                   for grade_id, record in graded.records.items() if record.status == LIMIT]
     return found, seconds
 

@@ -24,6 +24,7 @@ from ..stubs import stubs_of
 from ..settings import course_config, course_settings
 from .answers import AnswerReader, Question, master_questions
 from .judging import Ordering
+from .neighbours import Space
 from .rubric import load_rubrics, rubric_file
 
 __all__ = ["FRESH_SECONDS", "MarkingCourse"]
@@ -131,6 +132,12 @@ class MarkingCourse:
         names = tuple(q.grade_id for q in questions)
         return self._cached(("rubrics", assignment, names), version,
                             lambda: load_rubrics(self.folder, assignment, names), forever=True)
+
+    def space(self, assignment: str, grade_id: str, texts: dict) -> Space:
+        """The similarity space of one question's answers (:class:`.neighbours.Space`), kept while they are the same
+        answers: the similarities it has worked out are not worked out again at the next board."""
+        version = hash(tuple(sorted(texts.items())))
+        return self._cached(("space", assignment, grade_id), version, lambda: Space(texts), forever=True)
 
     def answers(self, assignment: str, question: Question, students) -> dict:
         """{student: answer text, or None when their notebook is missing} for one question."""
