@@ -31,7 +31,7 @@ from test_marking_store import _template
 from test_plugins_feedback_page import _notebook as feedback_notebook, _page as feedback_page, gradebook  # noqa: F401
 
 ROWS = [pytest.param(row, id=row.name) for row in PAYLOADS]
-FIGURE = re.compile(r'<svg xmlns:xlink="http://www.w3.org/1999/xlink".*?</svg>', re.S)
+FIGURE = re.compile(r'<svg [^>]*xmlns:xlink="http://www.w3.org/1999/xlink".*?</svg>', re.S)  # aria-label (its text alternative) too
 BENIGN = "一个普通的回答：softmax 按行归一化。"
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
 

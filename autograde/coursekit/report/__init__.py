@@ -9,7 +9,8 @@
 * :mod:`.similarity` — which students' work is too alike to be independent: each student's solution cells
   (:mod:`.solutions`) fingerprinted once with copydetect (:mod:`.fingerprints`), junk statements dropped and what
   the release spells out set apart (:mod:`.statements`), and compared through an index;
-* :mod:`.csv_files`, :mod:`.html_page`, :mod:`.figures` — the tables written out (CSV, one HTML page, SVG);
+* :mod:`.csv_files`, :mod:`.html_page`, :mod:`.figures` — the tables written out (CSV, one HTML page, SVG), and
+  :mod:`.figure_text`, each chart in words for a screen reader;
   :mod:`.similarity_page` — the similarity section and a page per flagged pair, side by side;
 * :mod:`.command` — ``python -m coursekit.report``.
 """

@@ -36,8 +36,9 @@ def distributions(panels: list, lang: str) -> str:
             said.append(WORDS.say(lang, "report.figure.no_scores", title=title))
             continue
         score, n = max(_counts(scores), key=lambda pair: (pair[1], -pair[0]))
-        said.append(WORDS.say(lang, "report.figure.distribution", title=title, top=f"{top:g}", students=len(scores),
-                              mean=f"{np.mean(scores):.2f}", score=f"{score:g}", n=n))
+        said.append(WORDS.say(lang, "report.figure.distribution", title=title, top=format(top, "g"),
+                              students=len(scores), mean=format(np.mean(scores), ".2f"), score=format(score, "g"),
+                              n=n))
     return WORDS.say(lang, "report.figure.distributions", panels=WORDS.say(lang, "report.figure.separator").join(said))
 
 
@@ -48,9 +49,10 @@ def distribution_table(panels: list, lang: str) -> str:
         WORDS.say(lang, "report.figure.mean"), WORDS.say(lang, "report.figure.counts")))
     rows = []
     for title, scores, top in panels:
-        counts = "  ".join(WORDS.say(lang, "report.figure.count", score=f"{s:g}", n=n) for s, n in _counts(scores))
+        counts = "  ".join(WORDS.say(lang, "report.figure.count", score=format(s, "g"), n=n)
+                           for s, n in _counts(scores))
         mean = f"{np.mean(scores):.2f}" if scores else ""
-        name = html.escape(WORDS.say(lang, "report.figure.panel", title=title, top=f"{top:g}"))
+        name = html.escape(WORDS.say(lang, "report.figure.panel", title=title, top=format(top, "g")))
         rows.append(f'<tr><th scope="row">{name}</th><td class="num">{len(scores)}</td><td class="num">{mean}</td>'
                     f"<td>{html.escape(counts)}</td></tr>")
     caption = html.escape(WORDS.say(lang, "report.figure.distribution_caption"))
@@ -64,7 +66,7 @@ def pass_rates(checks: list, names: list, lang: str) -> str:
     low = checks[0].pass_rate  # the chart's order: lowest first
     lowest = [name for check, name in zip(checks, names) if check.pass_rate == low]
     return WORDS.say(lang, "report.figure.pass_rates", checks=len(checks), hidden=sum(not c.visible for c in checks),
-                     rate=f"{100 * low:.0f}", lowest=WORDS.say(lang, "report.figure.separator").join(lowest[:3]))
+                     rate=format(100 * low, ".0f"), lowest=WORDS.say(lang, "report.figure.separator").join(lowest[:3]))
 
 
 def mistakes(found: list, names: list, diagnosed: int, lang: str) -> str:
