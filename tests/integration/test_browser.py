@@ -15,6 +15,7 @@ import pytest
 from attnkit import sharpness
 from attnkit.sharpness import HEAD_DIMS
 from support import explorer_page, lab_page
+from support.axe_audit import LAB_CONTENT, assert_accessible
 from support.lab_page import validation_words
 from support.editions import EDITIONS, CJK, student_path
 from support.lab_server import REPO, lab_server
@@ -209,12 +210,15 @@ def test_untouched_notebook_runs_shows_baseline_and_live_explorer(lab, page, lan
     assert BASELINE[lang].search(printed), printed
     assert bool(CJK.search(printed)) == (lang == "zh"), printed
     shot(page, f"baseline-verify-{lang}", cell)
+    # after Run All: our prose and outputs (figures, explorer, verify's lines, the diagnosis) against Lab's chrome
+    assert_accessible(page, f"lab-chapter-{lang}", ours=LAB_CONTENT)
 
     assert_explorer_follows_keyboard(page, lang)
     assert_explorer_steady_and_sharp(page)
 
     dialog = lab_page.validate(page)
     shot(page, f"baseline-validate-{lang}")
+    assert_accessible(page, f"lab-validate-{lang}", ours=LAB_CONTENT, within=".jp-Dialog")  # nbgrader's dialog
     words = validation_words(lang)  # nbgrader's frame, said in the edition's language by the course's extension
     assert dialog.locator(".jp-Dialog-header").inner_text().strip() == words["title"]
     assert dialog.locator("#validation-message.validation-failed").count() == 1
