@@ -23,7 +23,9 @@ from typing import NamedTuple
 import matplotlib.pyplot as plt
 import numpy as np
 import pylopdf_fonts_zh_cn
+from coursekit.contrast import readable_on
 from matplotlib import font_manager
+from matplotlib.colors import to_hex
 from matplotlib.collections import PatchCollection
 from matplotlib.patches import Rectangle
 
@@ -102,7 +104,9 @@ LABEL_BOX = {"boxstyle": "square,pad=0.15", "facecolor": MASKED_GREY, "edgecolor
 
 
 def _annotate(ax, image, matrix: np.ndarray, hatched: np.ndarray, fmt: str) -> list:
-    """Value texts, dark on light cells and light on dark ones (as matplotlib's gallery does).
+    """Value texts in black or white, whichever stands out more on the cell's colour (WCAG's contrast, at least
+    4.5:1 on every colour of the map; matplotlib's gallery picks by a brightness threshold, which left white on
+    viridis' greens at 2.6:1).
 
     A cell hatched only because the caller blocked it (a weight of exactly 0) gets no label:
     the hatching already says "masked".
@@ -113,7 +117,7 @@ def _annotate(ax, image, matrix: np.ndarray, hatched: np.ndarray, fmt: str) -> l
         if hatched[i, j] and value > MASKED_BELOW:
             continue
         bad = np.isnan(value) or hatched[i, j]
-        light = bad or sum(image.cmap(image.norm(value))[:3]) > 1.5
+        light = bad or readable_on(to_hex(image.cmap(image.norm(value)))) == "#000000"
         texts.append(ax.text(j, i, _cell_text(value, fmt), ha="center", va="center", fontsize=size,
                              color="black" if light else "white", zorder=4,
                              bbox=LABEL_BOX if hatched[i, j] else None))

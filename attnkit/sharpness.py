@@ -23,7 +23,7 @@ from .language import WORDS, marked, resolve
 from .masks import create_causal_mask
 
 __all__ = ["words", "HEAD_DIMS", "MAX_SEQ_LEN", "Sharpness", "Curve", "random_qk", "raw_scores", "row_entropy", "measure", "curve",
-           "uniform_entropy", "summary"]
+           "uniform_entropy", "summary", "announcement"]
 
 HEAD_DIMS = tuple(2 ** i for i in range(11))  # 1, 2, 4, ..., 1024: the explorer's log steps
 MAX_SEQ_LEN = 64  # the explorer's seq_len slider: 2 ... 64
@@ -164,21 +164,36 @@ _WORDS = {
     "causal": marked("sharpness.causal"),
     "summaryRaw": marked("sharpness.summary_raw"),  # the readout's first clause, to its semicolon
     "summaryWeights": marked("sharpness.summary_weights"),  # its second
+    "announce": marked("sharpness.announce"),  # what a screen reader hears once a move settles (:func:`announcement`)
+    "announceCausal": marked("sharpness.announce_causal"),  # its {mask} under the causal mask
 }
+_TEMPLATES = {"summaryRaw", "summaryWeights", "announce"}  # said with their numbers filled in by the caller
 
 
 def words(lang: str | None = None) -> dict:
     """The explorer's words in ``lang``, by the names its browser module and the PNG use."""
     lang = resolve(lang)
-    return {name: WORDS.say(lang, msgid) if not name.startswith("summary") else WORDS.template(lang, msgid)
+    return {name: WORDS.template(lang, msgid) if name in _TEMPLATES else WORDS.say(lang, msgid)
             for name, msgid in _WORDS.items()}
+
+
+def _scale_words(m: Sharpness, lang: str) -> str:
+    return f"× 1/√{m.head_dim}" if m.scaled else WORDS.say(lang, "sharpness.unscaled")
+
+
+def announcement(m: Sharpness, lang: str | None = None) -> str:
+    """What the explorer's live region says once a move settles (``sharpness.js`` says the same): the setting, its
+    scale, and each row's largest weight on average (the sharpness a sighted reader sees in the heatmap)."""
+    lang = resolve(lang)
+    return WORDS.say(lang, "sharpness.announce", head_dim=m.head_dim, scale=_scale_words(m, lang),
+                     seq_len=m.weights.shape[0], top=m.mean_max_weight,
+                     mask=WORDS.say(lang, "sharpness.announce_causal") if m.causal else "")
 
 
 def summary(m: Sharpness, lang: str | None = None) -> str:
     """The explorer's readout line for one measurement, in the chapter's language (``sharpness.js`` says the same)."""
     lang = resolve(lang)
     seq_len = m.weights.shape[0]
-    scale = f"× 1/√{m.head_dim}" if m.scaled else WORDS.say(lang, "sharpness.unscaled")
-    values = dict(head_dim=m.head_dim, scale=scale, raw=m.raw_score_std, root=math.sqrt(m.head_dim), seen=m.score_std,
+    values = dict(head_dim=m.head_dim, scale=_scale_words(m, lang), raw=m.raw_score_std, root=math.sqrt(m.head_dim), seen=m.score_std,
                   top=m.mean_max_weight, entropy=m.mean_entropy, uniform=uniform_entropy(seq_len, m.causal))
     return WORDS.say(lang, "sharpness.summary_raw", **values) + WORDS.say(lang, "sharpness.summary_weights", **values)

@@ -42,6 +42,7 @@ FIGSIZE = (11.0, 3.6)  # inches: 1100 x 360 CSS pixels at DPI
 WIDTH_PX = int(FIGSIZE[0] * DPI)
 LAYOUT_ROWS = 16  # lay out with two-digit row labels, so any seq_len below 100 fits
 COLOURS = {False: "tab:red", True: "tab:blue"}
+STYLES = {False: "o-", True: "o--"}  # the scaled curve dashed: told apart without its colour (explorer.js: DASHES)
 
 
 def title_text(m: Sharpness, lang: str | None = None) -> str:
@@ -75,7 +76,7 @@ class ExplorerFigure:
         self.row_entropy, = self.ax_rows.plot([], [], "s--", color="tab:green", label=words["rowEntropy"])
         self._style_rows(words)
         labels = {False: words["unscaled"], True: "× 1/√head_dim"}
-        self.lines = {s: self.ax_curve.plot([], [], "o-", ms=3, color=COLOURS[s], label=labels[s])[0]
+        self.lines = {s: self.ax_curve.plot([], [], STYLES[s], ms=3, color=COLOURS[s], label=labels[s])[0]
                       for s in (False, True)}
         self.ceiling = self.ax_curve.axhline(0, color="0.5", ls=":", label=words["uniform"])
         self.point, = self.ax_curve.plot([], [], "o", ms=12, mfc="none", mew=2.5, color="black")

@@ -11,16 +11,26 @@
 //
 // Hooks for tests and the browser (CSS classes): attn-explorer (root), attn-head-dim and
 // attn-seq-len (range inputs), attn-scale (the two buttons), attn-causal (checkbox),
-// attn-readout, attn-figure (the canvas; its data-frame attribute counts the frames drawn).
+// attn-readout, attn-figure (the canvas; its data-frame attribute counts the frames drawn), attn-status (the live
+// region a screen reader hears).
+//
+// By keyboard and screen reader: every control is a native input or button (Tab reaches it, the arrow keys, Space
+// and Enter work it, its focus ring is drawn: explorer.css), labelled in the chapter's language; the canvas is an
+// image named by its panels' titles and described by the readout; once a move settles (ANNOUNCE_MS without
+// another), the live region says the setting and each row's largest weight on average, so a burst of key presses
+// is heard once, not once per press. Nothing is told by colour alone: the two scalings' curves differ in dash as
+// well as colour, a cell's value is written in black or white, whichever stands out more on its colour.
 
-import {curves, entropyFraction, measure, summary, uniformEntropy} from "./sharpness.js";
+import {announcement, curves, entropyFraction, measure, summary, uniformEntropy} from "./sharpness.js";
 
 const WIDTH = 1100, HEIGHT = 360; // CSS px, as the PNG shown under grading
 const VIRIDIS = ["#440154", "#482878", "#3e4989", "#31688e", "#26828e",
                  "#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725"]; // 10 even stops
 const COLOURS = {false: "#d62728", true: "#1f77b4"}; // matplotlib's tab:red, tab:blue
 const ROW_MAX = "#9467bd", ROW_ENTROPY = "#2ca02c"; // tab:purple, tab:green
+const DASHES = {false: [], true: [6, 3]}; // the scaled curve dashed: told apart without its colour
 const HATCH = "#737373"; // over the grey (217, 217, 217) of blocked cells
+const ANNOUNCE_MS = 600; // a move settles: then the live region speaks
 const TICK_FONT = '10px "DejaVu Sans", Arial, "Helvetica Neue", sans-serif';
 const scalings = (w) => [[w.unscaled, false], ["× 1/√head_dim", true]];
 
@@ -49,7 +59,7 @@ function labels(L, w) {
     ["attn-legend", L.rows.x, L.top + 4, L.rows.w,
       legend([[w.rowMax, ROW_MAX, "solid"], [w.rowEntropy, ROW_ENTROPY, "dashed"]])],
     ["attn-legend attn-legend-low", L.curve.x + 6, L.bottom - 62, L.curve.w,
-      legend([[w.unscaled, COLOURS[false], "solid"], ["× 1/√head_dim", COLOURS[true], "solid"],
+      legend([[w.unscaled, COLOURS[false], "solid"], ["× 1/√head_dim", COLOURS[true], "dashed"],
               [w.uniform, "#808080", "dotted"]])],
     ["attn-axis-label", L.rows.x, L.bottom + 24, L.rows.w, w.query],
     ["attn-axis-label", L.curve.x, L.bottom + 24, L.curve.w, "head_dim"],
@@ -145,14 +155,25 @@ function hatch(ctx, r, T) {
   ctx.restore();
 }
 
-// Values written in the cells when the matrix is small (≤ 8 × 8), dark on light cells.
+// WCAG's relative luminance of an [r, g, b] colour (0 black, 1 white), as coursekit.contrast.luminance.
+function luminance(rgb) {
+  const linear = rgb.map((c) => c / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2];
+}
+
+// Black or white, whichever stands out more on the cell's colour: at least 4.5:1 on every colour of the map.
+function ink(value) {
+  return luminance(viridis(value)) > 0.179 ? "#000" : "#fff"; // (L + .05) / .05 = 1.05 / (L + .05) at L ≈ 0.179
+}
+
+// Values written in the cells when the matrix is small (≤ 8 × 8), in the ink that reads on each cell.
 function annotate(ctx, r, m) {
   const T = m.seqLen, cell = r.w / T;
   ctx.font = TICK_FONT;
   for (let i = 0; i < T; i++) {
     for (let j = 0; j <= (m.causal ? i : T - 1); j++) {
       const w = m.weights[i * T + j];
-      ctx.fillStyle = w > 0.6 ? "#000" : "#fff";
+      ctx.fillStyle = ink(w);
       text(ctx, w.toFixed(2), r.x + (j + 0.5) * cell, r.y + (i + 0.5) * cell, "center", "middle");
     }
   }
@@ -223,7 +244,8 @@ function curveFrame(ctx, r, seqLen, causal, lines, headDims) {
   clipped(ctx, r, () => {
     polyline(ctx, [[r.x, py(ceiling)], [r.x + r.w, py(ceiling)]], "#808080", [1.5, 2.5], "none", 0);
     for (const scaled of [false, true]) {
-      polyline(ctx, headDims.map((d, i) => [px(d), py(lines[scaled][i])]), COLOURS[scaled], [], "circle", 1.5);
+      polyline(ctx, headDims.map((d, i) => [px(d), py(lines[scaled][i])]), COLOURS[scaled], DASHES[scaled], "circle",
+               1.5);
     }
   });
   frame(ctx, r);
@@ -326,16 +348,26 @@ function float64(view) {
   return new Float64Array(bytes.slice().buffer);
 }
 
+let explorers = 0; // ids unique on the page (the book and a notebook may show more than one explorer)
+
 function render({model, el}) {
   const root = element("div", "attn-explorer");
   root.lang = model.get("language") === "zh" ? "zh-Hans" : model.get("language"); // fonts and screen readers
   const headDims = model.get("head_dims"), maxSeqLen = model.get("max_seq_len");
   const words = model.get("words");
   const readout = element("div", "attn-readout", "<div></div><div></div>");
+  readout.id = `attn-readout-${++explorers}`;
   const plot = element("div", "attn-plot"), canvas = element("canvas", "attn-figure");
+  canvas.setAttribute("role", "img");
+  canvas.setAttribute("aria-label", [words.weights, words.rows, words.curve].join(" | "));
+  canvas.setAttribute("aria-describedby", readout.id);
   const overlay = element("div", "attn-overlay");
+  overlay.setAttribute("aria-hidden", "true"); // the canvas's name says its titles; the readout its numbers
+  const status = element("div", "attn-status");
+  status.setAttribute("role", "status"); // polite, atomic: heard whole, after what the reader is saying
+  status.setAttribute("aria-atomic", "true");
   plot.append(canvas, overlay);
-  root.append(...controls(model, headDims, maxSeqLen, words), readout, plot);
+  root.append(...controls(model, headDims, maxSeqLen, words), readout, plot, status);
   el.append(root);
   const cells = {canvas: document.createElement("canvas")};
   cells.ctx = cells.canvas.getContext("2d");
@@ -343,6 +375,7 @@ function render({model, el}) {
   const back = {key: null, canvas: document.createElement("canvas")}; // see background()
 
   let available = WIDTH; // the root's width, from the ResizeObserver: drawing never reads layout
+  let announce = null; // the live region's timer: restarted by every move, it speaks once they settle
 
   function resize() {
     const width = Math.min(WIDTH, Math.floor(available || WIDTH));
@@ -376,6 +409,9 @@ function render({model, el}) {
     rowsPanel(ctx, L.rows, m);
     curveMarker(ctx, L.curve, m);
     summary(m, words).forEach((line, i) => { readout.children[i].textContent = line; });
+    clearTimeout(announce);
+    const heard = announcement(m, words);
+    announce = setTimeout(() => { if (status.textContent !== heard) status.textContent = heard; }, ANNOUNCE_MS);
     showControls(root, state, headDims);
     canvas.dataset.frame = String(++frames);
   }
@@ -418,6 +454,7 @@ function render({model, el}) {
   precompute();
   return () => {
     (window.cancelIdleCallback || clearTimeout)(idle);
+    clearTimeout(announce);
     names.forEach((name) => model.off(name, draw));
     model.off("change:scores", onScores);
     resized.disconnect();

@@ -149,13 +149,22 @@ export function fill(template, values) {
                           (whole, name) => (name === undefined ? whole[0] : String(values[name])));
 }
 
+const scaleWords = (m, words) => (m.scaled ? `× 1/√${m.headDim}` : words.unscaled);
+
 // The readout's two clauses, word for word attnkit.sharpness.summary: its two messages, in the words Python sent
 // (`words.summaryRaw`, `words.summaryWeights`: attnkit.sharpness.words).
+
 export function summary(m, words) {
   const values = {
-    head_dim: m.headDim, scale: m.scaled ? `× 1/√${m.headDim}` : words.unscaled, raw: fixed2(m.rawScoreStd),
+    head_dim: m.headDim, scale: scaleWords(m, words), raw: fixed2(m.rawScoreStd),
     root: fixed2(Math.sqrt(m.headDim)), seen: fixed2(m.scoreStd), top: fixed2(m.meanMaxWeight),
     entropy: fixed2(m.meanEntropy), uniform: fixed2(uniformEntropy(m.seqLen, m.causal)),
   };
   return [fill(words.summaryRaw, values), fill(words.summaryWeights, values)];
+}
+
+// What the live region says once a move settles, word for word attnkit.sharpness.announcement.
+export function announcement(m, words) {
+  return fill(words.announce, {scale: scaleWords(m, words), head_dim: m.headDim, seq_len: m.seqLen,
+                               mask: m.causal ? words.announceCausal : "", top: fixed2(m.meanMaxWeight)});
 }

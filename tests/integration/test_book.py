@@ -113,7 +113,8 @@ def test_prose_code_outputs_and_figures_as_in_the_notebook(pages, lang):
     assert not missing, missing
     assert len(re.findall(r'<img [^>]*src="data:image/png;base64,', html)) >= 4  # pipeline, wrong order, -1e9/-inf, heads
     assert BASELINE[lang] in html  # the untouched chapter's verify, as a student first sees it
-    assert "Traceback" not in html and 'data-mime-type="application/vnd.jupyter.stderr"' not in html
+    shown = re.sub(r"<style\b.*?</style>", "", html, flags=re.S)  # the code colours' CSS names Generic.Traceback
+    assert "Traceback" not in shown and 'data-mime-type="application/vnd.jupyter.stderr"' not in shown
     assert HTML_LANG[lang] in html
 
 
@@ -142,19 +143,20 @@ def test_each_page_links_to_the_other(pages, browser):
 
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_opens_from_disk_without_console_errors_and_the_explorer_moves(pages, browser, lang):
-    """From file://, offline: no console error, and head_dim, scale, seq_len and the mask each redraw it as attnkit
-    says, with the readout and titles in the page's language?"""
+    """From file://, offline: no console error; by keyboard alone (Tab from the top of the page, then keys), are
+    head_dim, scale, seq_len and the mask each reached, ringed and labelled, does each move redraw it as attnkit
+    says, with the readout, titles and live region in the page's language?"""
     problems = []
     with offline_page(browser, problems) as page:
         open_book(page, pages[lang])
         assert page.locator(EXPLORER).count() == 1
         start = explorer_page.settled_frames(page)
-        explorer_page.press(page, f"{EXPLORER} .attn-head-dim", "ArrowRight", times=2)  # 64 → 256
-        page.locator(f"{EXPLORER} .attn-scale button").nth(1).click()
-        explorer_page.press(page, f"{EXPLORER} .attn-seq-len", "ArrowRight", times=3)  # 8 → 11
-        page.locator(f"{EXPLORER} .attn-causal").check()
+        before = explorer_page.state(page)
+        walked = explorer_page.keyboard_walk(page, from_top=True)
         assert explorer_page.frames(page) == start + 7  # one figure per move
-        m = sharpness.measure(256, scaled=True, seq_len=11, seed=0, causal=True)
+        m = sharpness.measure(**explorer_page.walked(before, sharpness.HEAD_DIMS, sharpness.MAX_SEQ_LEN), seed=0)
+        assert (m.head_dim, m.scaled, m.weights.shape[0], m.causal) == (256, True, 11, True)  # from 64, ×1, 8, none
+        explorer_page.assert_walked(walked, sharpness.announcement(m, lang))
         assert "".join(explorer_page.readout(page)) == sharpness.summary(m, lang)
         assert page.locator(TITLE).first.inner_text() == sharpness.words(lang)["weights"]
         page.locator(EXPLORER).screenshot(path=ARTEFACTS / f"explorer-moved-{lang}.png")

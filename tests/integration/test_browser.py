@@ -194,11 +194,21 @@ def assert_explorer_follows_keyboard(page, lang: str) -> None:
     shot(page, f"baseline-explorer-after-{lang}", explorer)
 
 
+def assert_explorer_works_by_keyboard_alone(page, lang: str) -> None:
+    """Tab into the explorer and work every control with keys (support/explorer_page.py): each reached in order,
+    labelled and ringed, and the live region says, once the moves settle, what attnkit says of the new setting."""
+    before = explorer_page.state(page)
+    walk = explorer_page.keyboard_walk(page)
+    m = sharpness.measure(**explorer_page.walked(before, HEAD_DIMS, sharpness.MAX_SEQ_LEN), seed=0)
+    explorer_page.assert_walked(walk, sharpness.announcement(m, lang))
+    assert "".join(explorer_page.readout(page)) == sharpness.summary(m, lang)
+
+
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_untouched_notebook_runs_shows_baseline_and_live_explorer(lab, page, lang):
-    """Does the untouched notebook of each edition run cleanly, print the baseline in its language, react to the
-    keyboard, and fail Validate on every graded cell?"""
+    """Does the untouched notebook of each edition run cleanly, print the baseline in its language, pass the audit,
+    react to the keyboard (alone, too), and fail Validate on every graded cell?"""
     lab_page.open_notebook(page, lab.notebook_url(COPIES[lang][0]))
     lab_page.wait_for_language_info(page)  # it lands a moment after the kernel is idle, and may dirty the notebook
     assert not lab_page.has_unsaved_changes(page), "the notebook shows unsaved changes right after opening"
@@ -215,6 +225,7 @@ def test_untouched_notebook_runs_shows_baseline_and_live_explorer(lab, page, lan
 
     assert_explorer_follows_keyboard(page, lang)
     assert_explorer_steady_and_sharp(page)
+    assert_explorer_works_by_keyboard_alone(page, lang)
 
     dialog = lab_page.validate(page)
     shot(page, f"baseline-validate-{lang}")

@@ -29,7 +29,7 @@ _RUN_JS = """async ([source, table64, settings, curveSettings, numbers, zh, en])
     return {weights: Array.from(m.weights), rowMax: Array.from(m.rowMax), rowEntropy: Array.from(m.rowEntropy),
             fraction: Array.from(mod.entropyFraction(m)), rawScoreStd: m.rawScoreStd, scoreStd: m.scoreStd,
             meanEntropy: m.meanEntropy, meanMaxWeight: m.meanMaxWeight, summary: mod.summary(m, zh).join(''),
-            summaryEn: mod.summary(m, en).join('')};
+            summaryEn: mod.summary(m, en).join(''), heard: mod.announcement(m, zh), heardEn: mod.announcement(m, en)};
   });
   const curves = curveSettings.map(([seqLen, causal]) => {
     const c = mod.curves(table, %s, seqLen, causal, 64);
@@ -81,7 +81,8 @@ def close(actual, expected, what: str) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_every_setting_matches_attnkit(page, seed):
-    """For all 11 head_dims × 4 seq_lens × scaling × causal: weights, row stats, spreads and readout as attnkit's?"""
+    """For all 11 head_dims × 4 seq_lens × scaling × causal: weights, row stats, spreads, readout and what the live
+    region says as attnkit's?"""
     result = run(page, seed)
     for s, js in zip(settings(), result["measured"]):
         m = sharpness.measure(s["headDim"], scaled=s["scaled"], seq_len=s["seqLen"], seed=seed, causal=s["causal"])
@@ -94,6 +95,7 @@ def test_every_setting_matches_attnkit(page, seed):
               [m.raw_score_std, m.score_std, m.mean_entropy, m.mean_max_weight], "spreads and means " + what)
         assert js["summary"] == sharpness.summary(m, "zh"), what
         assert js["summaryEn"] == sharpness.summary(m, "en"), what
+        assert [js["heard"], js["heardEn"]] == [sharpness.announcement(m, "zh"), sharpness.announcement(m, "en")], what
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -113,3 +113,85 @@ def timed_moves(page, head_dim, buttons, seq_len, moves: int) -> dict:
         seq_len.focus()
         record("seq_len", lambda: seq_len.press("ArrowRight"))
     return result
+
+
+# --- by keyboard alone: Tab to each control, keys to work it; what had focus, its ring, what the live region said ---
+
+# One move per control, as a keyboard user makes them: head_dim up two steps, Tab past "unscaled" to the scaled
+# button and press Space, Tab to seq_len and up three, Tab to the mask and Space (64 → 256, scaled, 8 → 11, causal).
+KEYBOARD_WALK = ("ArrowRight", "ArrowRight", "Tab", "Tab", "Space", "Tab", "ArrowRight", "ArrowRight", "ArrowRight",
+                 "Tab", "Space")
+WALK_ORDER = ["attn-head-dim", "false", "true", "attn-seq-len", "attn-causal"]  # the controls, in Tab order
+
+# window.__attnFocused(): what has focus, which control (its class, or a scale button's data-scaled), its outline and
+# its accessible label; window.__attnKeyboard: each control focused in the explorer, each thing its live region said.
+_WATCH_JS = """(root) => {
+  window.__attnFocused = () => {
+    const el = document.activeElement, ring = getComputedStyle(el);
+    return {control: el.className || el.dataset.scaled || el.tagName, ring: ring.outlineStyle,
+            width: parseFloat(ring.outlineWidth), label: el.getAttribute('aria-label') ||
+            (el.labels && el.labels[0] ? el.labels[0].textContent.trim() : el.textContent.trim())};
+  };
+  const log = window.__attnKeyboard = {focus: [], heard: []};
+  const explorer = document.querySelector(root), status = explorer.querySelector('.attn-status');
+  explorer.addEventListener('focusin', () => requestAnimationFrame(() => log.focus.push(window.__attnFocused())));
+  new MutationObserver(() => log.heard.push(status.textContent)).observe(status, {childList: true,
+                                                                                   characterData: true});
+}"""
+
+_STATE_JS = """(root) => { const e = document.querySelector(root);
+  return {head_dim: Number(e.querySelector('.attn-head-dim + output').textContent),
+          scaled: e.querySelector('.attn-scale button[data-scaled=true]').getAttribute('aria-pressed') === 'true',
+          seq_len: Number(e.querySelector('.attn-seq-len + output').textContent),
+          causal: e.querySelector('.attn-causal').checked}; }"""
+
+
+def state(page, root: str = EXPLORER) -> dict:
+    """The explorer's setting as its controls show it (``sharpness.measure``'s keywords)."""
+    return page.evaluate(_STATE_JS, root)
+
+
+def walked(before: dict, head_dims, max_seq_len: int) -> dict:
+    """Where :data:`KEYBOARD_WALK` takes the explorer from ``before``."""
+    index = min(head_dims.index(before["head_dim"]) + 2, len(head_dims) - 1)
+    return {"head_dim": head_dims[index], "scaled": True, "seq_len": min(before["seq_len"] + 3, max_seq_len),
+            "causal": not before["causal"]}
+
+
+def keyboard_walk(page, root: str = EXPLORER, from_top: bool = False, most_tabs: int = 120) -> dict:
+    """Drive the explorer by keyboard alone (:data:`KEYBOARD_WALK`). Its first control is reached with Tab: from the
+    top of the page (``from_top``), else from the element before it (focused first, as a reader clicks near it).
+    Returns what had focus at each step (its outline, its label) and what the live region said once the moves
+    settled."""
+    first = f"{root} .attn-head-dim"
+    on_first = "(sel) => document.activeElement === document.querySelector(sel)"
+    if from_top:
+        page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    else:
+        page.locator(first).scroll_into_view_if_needed()
+        page.locator(first).focus()
+        page.keyboard.press("Shift+Tab")
+    for _ in range(most_tabs):
+        page.keyboard.press("Tab")
+        if page.evaluate(on_first, first):
+            break
+    else:
+        raise AssertionError(f"{most_tabs} presses of Tab never reached the explorer's head_dim slider")
+    page.evaluate(_WATCH_JS, root)
+    reached = page.evaluate("() => window.__attnFocused()")
+    for key in KEYBOARD_WALK:
+        page.keyboard.press(key)
+    page.wait_for_function("() => window.__attnKeyboard.heard.length > 0", timeout=10000)
+    page.wait_for_timeout(800)  # longer than the live region's pause: a late announcement would show
+    log = page.evaluate("() => window.__attnKeyboard")
+    return {"focus": [reached, *log["focus"]], "heard": log["heard"]}
+
+
+def assert_walked(log: dict, heard: str) -> None:
+    """The keyboard walk met every control in order, each labelled, each with a visible ring; the live region said
+    ``heard`` last, and said it at a pace a screen reader follows (once or twice for the whole burst of moves)."""
+    assert [f["control"] for f in log["focus"]] == WALK_ORDER, log["focus"]
+    for step in log["focus"]:
+        assert step["ring"] not in ("none", "") and step["width"] >= 2 and step["label"], step
+    assert log["heard"] and log["heard"][-1] == heard, log["heard"]
+    assert len(log["heard"]) <= 2, f"the live region spoke {len(log['heard'])} times for one burst: {log['heard']}"

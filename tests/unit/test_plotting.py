@@ -73,9 +73,17 @@ def test_large_matrices_are_not_annotated_unless_asked():
 
 
 def test_text_contrasts_with_its_cell():
-    """Is the value white on the darkest viridis cell and black on the brightest?"""
-    hm = plotting.heatmap(np.array([[0.0, 1.0]]))
-    assert [t.get_color() for t in hm.texts] == ["white", "black"]
+    """Is every value readable on its cell (WCAG AA, 4.5:1), across the colour map: white on the darkest, black on
+    the brightest, black on the middle greens (where a brightness threshold put white at 2.6:1)?"""
+    from coursekit.contrast import contrast
+    from matplotlib.colors import to_hex
+
+    values = np.linspace(0, 1, 8)[None, :]  # (1, 8)
+    hm = plotting.heatmap(values)
+    cells = [to_hex(hm.image.cmap(hm.image.norm(v))) for v in values[0]]
+    inks = [to_hex(t.get_color()) for t in hm.texts]
+    assert inks[0] == "#ffffff" and inks[-1] == "#000000" and inks[4] == "#000000", inks  # 0.57: a green
+    assert min(contrast(ink, cell) for ink, cell in zip(inks, cells)) >= 4.5
 
 
 def test_tokens_label_both_axes():

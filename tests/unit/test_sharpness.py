@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from attnkit import ShapeError, naive, sharpness
-from attnkit.sharpness import HEAD_DIMS, curve, measure, random_qk, row_entropy, summary, uniform_entropy
+from attnkit.sharpness import (HEAD_DIMS, announcement, curve, measure, random_qk, row_entropy, summary,
+                               uniform_entropy)
 
 
 def test_random_qk_has_unit_variance_entries():
@@ -178,3 +179,18 @@ def test_seed_must_be_a_non_negative_integer():
     for seed in (-1, 1.5):
         with pytest.raises(ValueError, match=f"seed must be an integer >= 0: seed={seed}"):
             random_qk(4, 4, seed=seed)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_does_the_announcement_say_the_setting_and_the_largest_weight(lang):
+    """What a screen reader hears once the explorer settles: the scale, head_dim, seq_len, the mask when there is
+    one, and the rows' mean largest weight, from the measurement (another setting, other words)?"""
+    m = measure(64, scaled=False, seq_len=8)
+    heard = announcement(m, lang)
+    assert heard.startswith({"zh": "不缩放，head_dim 64，seq_len 8：", "en": "unscaled, head_dim 64, seq_len 8: "}[lang])
+    assert f"{m.mean_max_weight:.2f}" in heard
+    other = measure(16, scaled=True, seq_len=5, causal=True)
+    assert announcement(other, lang).startswith({"zh": "× 1/√16，head_dim 16，seq_len 5，因果掩码：",
+                                                 "en": "× 1/√16, head_dim 16, seq_len 5, causal mask: "}[lang])
+    assert f"{other.mean_max_weight:.2f}" in announcement(other, lang)
+    assert other.mean_max_weight != m.mean_max_weight
