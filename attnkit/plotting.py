@@ -30,6 +30,7 @@ from matplotlib.collections import PatchCollection
 from matplotlib.patches import Rectangle
 
 from .attention import add_mask, softmax
+from .describe import cell_text  # a cell's value as its text alternative says it, too
 from .errors import require
 from .language import WORDS, resolve
 from .masks import MASKED_BELOW  # verify.c's test for a masked cell, re-exported for the figures
@@ -85,16 +86,6 @@ def _display(matrix: np.ndarray, hatched: np.ndarray) -> np.ma.MaskedArray:
     return np.ma.masked_array(matrix, mask=hatched | np.isnan(matrix))
 
 
-def _cell_text(value: float, fmt: str) -> str:
-    if np.isnan(value):
-        return "NaN"
-    if value == -np.inf:
-        return "−∞"
-    if value <= MASKED_BELOW:
-        return f"{value:.0e}".replace("e+0", "e").replace("-", "−")  # -1e9
-    return fmt.format(value)
-
-
 def _hatch_paths(hatched: np.ndarray) -> list:
     return [Rectangle((j - 0.5, i - 0.5), 1, 1) for i, j in zip(*np.nonzero(hatched))]
 
@@ -118,7 +109,7 @@ def _annotate(ax, image, matrix: np.ndarray, hatched: np.ndarray, fmt: str) -> l
             continue
         bad = np.isnan(value) or hatched[i, j]
         light = bad or readable_on(to_hex(image.cmap(image.norm(value)))) == "#000000"
-        texts.append(ax.text(j, i, _cell_text(value, fmt), ha="center", va="center", fontsize=size,
+        texts.append(ax.text(j, i, cell_text(value, fmt), ha="center", va="center", fontsize=size,
                              color="black" if light else "white", zorder=4,
                              bbox=LABEL_BOX if hatched[i, j] else None))
     return texts

@@ -38,7 +38,7 @@ def assert_the_audit_sorts_and_fails(page) -> None:
     """The audit's sorting, on a page made to break a rule twice (a tab of the report's browser, no browser of its
     own): a violation inside ``ours`` is ours, one outside upstream's; each makes the check fail (ours always,
     upstream's unless its rule is listed with its issue)."""
-    tab = page.context.new_page()
+    tab = page.context.browser.new_page()
     try:
         tab.set_content(BROKEN)
         found = audit(tab, "audit-self-check", ours="main")

@@ -126,15 +126,15 @@ WALK_ORDER = ["attn-head-dim", "false", "true", "attn-seq-len", "attn-causal"]  
 # window.__attnFocused(): what has focus, which control (its class, or a scale button's data-scaled), its outline and
 # its accessible label; window.__attnKeyboard: each control focused in the explorer, each thing its live region said.
 _WATCH_JS = """(root) => {
-  window.__attnFocused = () => {
-    const el = document.activeElement, ring = getComputedStyle(el);
+  window.__attnFocused = (el = document.activeElement) => {
+    const ring = getComputedStyle(el);
     return {control: el.className || el.dataset.scaled || el.tagName, ring: ring.outlineStyle,
             width: parseFloat(ring.outlineWidth), label: el.getAttribute('aria-label') ||
             (el.labels && el.labels[0] ? el.labels[0].textContent.trim() : el.textContent.trim())};
   };
   const log = window.__attnKeyboard = {focus: [], heard: []};
   const explorer = document.querySelector(root), status = explorer.querySelector('.attn-status');
-  explorer.addEventListener('focusin', () => requestAnimationFrame(() => log.focus.push(window.__attnFocused())));
+  explorer.addEventListener('focusin', (event) => log.focus.push(window.__attnFocused(event.target)));
   new MutationObserver(() => log.heard.push(status.textContent)).observe(status, {childList: true,
                                                                                    characterData: true});
 }"""
