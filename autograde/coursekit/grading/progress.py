@@ -19,6 +19,8 @@ TEXT = {
         "header": "{assignment}：评分 {count} 名学生{shard}，{workers} 个并行进程，成绩写入 {gradebook}，{sandbox}；"
                   "nbgrader 的日志：{logs}/",
         "shard": "（分片 {shard}）", "sandboxed": "每个内核都在沙箱里运行", "unsandboxed": "没有沙箱（WITHOUT A SANDBOX）",
+        "capped_whole": "，内存和进程数按整个内核封顶（{groups}）",
+        "capped_each": "，内存和进程数只按单个进程封顶（没有这个用户能写的 cgroup：以 root 运行才有）",
         "nothing": "{assignment}：没有要评分的学生：{scope}提交了的学生都已评分（FORCE=1 会全部重评）。",
         "whole_class": "", "this_shard": "分片 {shard} 里",
         "no_submissions": "{folder}/<学生>/{assignment}/ 里没有提交：先收取（nbgrader collect {assignment}）",
@@ -43,6 +45,9 @@ TEXT = {
         "header": "{assignment}: grading {count} students{shard} with {workers} workers into {gradebook}, {sandbox}; "
                   "nbgrader's logs: {logs}/",
         "shard": " (shard {shard})", "sandboxed": "each kernel in a sandbox", "unsandboxed": "WITHOUT A SANDBOX",
+        "capped_whole": ", its memory and processes capped as a whole ({groups})",
+        "capped_each": ", its memory and processes capped per process only (no control group this user may write: run "
+                       "as root for them)",
         "nothing": "{assignment}: nothing to grade: every submitted student{scope} is graded (FORCE=1 grades them "
                    "again).",
         "whole_class": "", "this_shard": " of shard {shard}",

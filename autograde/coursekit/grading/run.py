@@ -41,7 +41,7 @@ from ..faults import InfrastructureFault, evident_fault, grader_unreadable
 from ..gradebook import alembic_on_path, describe, not_graded_reason, open_gradebook, resolve_gradebook, zero_submission
 from ..lms import outbox as lms_outbox
 from ..paths import add_course_option, find_course, usage_errors
-from ..sandbox import missing_tool, private_python
+from ..sandbox import cgroups, missing_tool, private_python
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
 from ..settings import OVER_BUDGET, STUDENT_SECONDS, UNSANDBOXED, course_config, course_settings
 from . import lock
@@ -106,7 +106,7 @@ def _grade_assignment(course, assignment, students, url, args, shard, settings, 
     in_shard = text["shard"].format(shard=shard) if shard.count > 1 else ""
     print(text["header"].format(assignment=assignment, count=len(students), shard=in_shard, workers=args.workers,
                                 gradebook=describe(url), logs=course / LOGS,
-                                sandbox=text["sandboxed" if settings.sandbox else "unsandboxed"]), flush=True)
+                                sandbox=_sandbox_said(text, settings.sandbox)), flush=True)
     if not settings.sandbox:
         print(f"WARNING: {UNSANDBOXED}", flush=True)
     # the grading service (coursekit.service) takes no new job meanwhile; the one in progress ends first
@@ -120,6 +120,15 @@ def _grade_assignment(course, assignment, students, url, args, shard, settings, 
     if stopped:
         return STATUS["interrupted"] if stopped == Progress.INTERRUPTED else FAULT_STATUS
     return STATUS["students"] if progress.failed else STATUS["graded"]
+
+
+def _sandbox_said(text: dict, sandboxed: bool) -> str:
+    """The header's words on the sandbox: none, or one, each kernel capped as a whole or per process only
+    (:mod:`coursekit.sandbox.cgroups`)."""
+    if not sandboxed:
+        return text["unsandboxed"]
+    groups = cgroups.describe(cgroups.find())
+    return text["sandboxed"] + (text["capped_whole"].format(groups=groups) if groups else text["capped_each"])
 
 
 def preflight(course: pathlib.Path, assignments, sandboxed: bool) -> None:
