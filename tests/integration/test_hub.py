@@ -68,6 +68,7 @@ from support.hub_terminal import COURSE_FOLDER, Terminal, make_grade, nbgrader_a
 from support.hub_tools import (
     ARTEFACTS,
     CLASS,
+    arrived,
     as_user,
     grading_policy,
     instructor_nbgrader,
@@ -375,7 +376,7 @@ def service(course_hub_plan):
     except ValueError:  # nothing submitted
         stamp = None
     graded = course / "autograded" / name / ASSIGNMENT / "timestamp.txt"  # by make grade, while the service was paused:
-    done_by_hand = graded.exists() and graded.read_text().strip() == stamp  # the service leaves it and says nothing
+    done_by_hand = graded.exists() and graded.read_text().strip() == arrived(plan, name, stamp)  # left, nothing said
     assert "resumed" in _service_command(plan, "resume")
     if stamp is None or done_by_hand:
         return pid

@@ -7,6 +7,7 @@ deletes the users and their homes, and keeps the hub's log in ``artefacts/hub/``
 import asyncio
 import concurrent.futures
 import contextlib
+import glob
 import json
 import os
 import pathlib
@@ -29,6 +30,7 @@ import pytest
 from coursekit.paths import ASSIGNMENT, REPO
 from support import hub_userenv
 from support.course_tools import course_copy
+from support.exchange_rows import arrival
 from support.mistakes import BY_NAME, submission
 
 sys.path.insert(0, str(REPO / "autograde"))  # `import hub` (tests/conftest.py may do it too)
@@ -213,6 +215,13 @@ def newest_submission(plan, student) -> tuple:
     cache = pathlib.Path(plan.homes[student]) / ".local" / "share" / "jupyter" / "nbgrader_cache" / plan.course_id
     folder = max(cache.glob(f"{student}+{ASSIGNMENT}+*"), key=lambda path: path.name)
     return folder.name.split("+")[2], (folder / "submission_secret.txt").read_text()
+
+
+def arrived(plan, student, stamp) -> str:
+    """When the submission ``student`` made at ``stamp`` (their clock, as their cache names it) reached the course's
+    inbound/: its time as collect writes it into ``submitted/`` (coursekit.inbound)."""
+    inbound = pathlib.Path(plan.exchange) / plan.course_id / "inbound"
+    return arrival(next(inbound.glob(f"{glob.escape(student)}+{ASSIGNMENT}+{glob.escape(stamp)}+*")))
 
 
 def _spawn(plan, user) -> None:

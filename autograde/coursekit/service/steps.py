@@ -49,10 +49,10 @@ def _folder(app, step: str, student: str) -> pathlib.Path:
     return pathlib.Path(coursedir.format_path(step, student, coursedir.assignment_id))
 
 
-def collect(app, student: str, timestamp: str = "") -> str:
-    """``nbgrader collect --update --student <student>``: the newest acceptable submission; its timestamp.
-    :class:`~coursekit.inbound.Refused` when the submission made at ``timestamp`` (the one the inbox listed) was
-    refused as it was collected: it changed since it was listed."""
+def collect(app, student: str, folder: str = "") -> str:
+    """``nbgrader collect --update --student <student>``: the newest acceptable submission; its timestamp (when it
+    arrived: :func:`coursekit.inbound.collect` writes it). :class:`~coursekit.inbound.Refused` when the inbound
+    ``folder`` (the one the inbox listed) was refused as it was collected: it changed since it was listed."""
     app.coursedir.student_id = student
     factory, authenticator = _exchange(app)
     step = _collect_class(factory)(coursedir=app.coursedir, authenticator=authenticator, parent=app)
@@ -61,7 +61,7 @@ def collect(app, student: str, timestamp: str = "") -> str:
         step.start()
     except ExchangeError as error:
         raise StepFailed(f"nbgrader collect failed for {student}: {error}") from None
-    listed = [r for r in getattr(step, "refused", ()) if r.student == student and r.timestamp == timestamp]
+    listed = [r for r in getattr(step, "refused", ()) if r.student == student and folder and r.folder == folder]
     refused = getattr(step, "copy_refused", {}).get(student) or next(iter(listed), None)
     if refused is not None:
         raise Refused(refused)
