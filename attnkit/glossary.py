@@ -69,8 +69,11 @@ TERMS = (
          "subtract each row's maximum before `exp`: nothing overflows", ("safe softmax",)),
     Term("in_place", "原地写入", "in place", "写进调用方传入的数组，而不是返回新数组",
          "written into the array the caller passed, not returned as a new one"),
-    Term("view", "视图", "view", "换一种方式读同一块内存，不复制数据：`K.T`、`reshape`、`transpose`",
-         "the same memory read another way, with no data copied: `K.T`, `reshape`, `transpose`"),
+    Term("view", "视图", "view",
+         "换一种方式读同一块内存，不复制数据：`K.T`、`transpose`；`reshape` 只在内存排列允许时是视图"
+         "（多头的拆分是，`transpose` 之后的合并不是，要复制一份）",
+         "the same memory read another way, with no data copied: `K.T`, `transpose`; `reshape` only when the "
+         "memory layout allows it (splitting into heads is a view, merging them after a `transpose` copies)"),
     Term("probe", "探针", "probe", "诊断喂给函数的一组输入，verify 没有用到",
          "an input the diagnosis feeds a function, one verify never uses"),
     Term("hidden_checks", "隐藏检查", "hidden checks", "提交后评分时追加的检查", "the checks added when a submission is graded"),

@@ -47,7 +47,7 @@ class TestCell:
 TEST_CELLS = (
     TestCell(1, "test1_scores", 4.0, ("scores",), {
         "zh": "不对称的随机 Q、K，seq_q ≠ seq_k，其它 head_dim、scale 和 dtype，以及非法输入",
-        "en": "random, unsymmetric Q and K, seq_q ≠ seq_k, other head_dims, scales and dtypes, and invalid input"}),
+        "en": "random, asymmetric Q and K, seq_q ≠ seq_k, other head_dims, scales and dtypes, and invalid input"}),
     TestCell(2, "test2_mask", 3.0, ("mask",), {
         "zh": "随机的 scores、任意的加性掩码、不同 dtype、数组切片上的原地修改等",
         "en": "random scores, any additive mask, other dtypes, writing in place into a slice of a larger array"}),

@@ -52,7 +52,7 @@ SCORES_PROBES = (
            "en": "random Q ≠ K, seq_q=3 ≠ seq_k=5, head_dim=4, scale=0.3 (neither 1 nor 1/sqrt(4))"},
           lambda: _scores_args(1, 3, 5, 4, 0.3)),
     Probe("scores/square-f64", {"zh": "方阵但 Q ≠ K（随机、不对称），float64，head_dim=3，scale=1.7（大于 1）",
-           "en": "square but Q ≠ K (random, unsymmetric), float64, head_dim=3, scale=1.7 (above 1)"},
+           "en": "square but Q ≠ K (random, asymmetric), float64, head_dim=3, scale=1.7 (above 1)"},
           lambda: _scores_args(2, 4, 4, 3, 1.7, np.float64)),
     Probe("scores/bad-head-dim", {"zh": "Q 是 [3, 4] 而 K 是 [5, 3]（head_dim 不一致）：应返回 -1 且不写 out",
            "en": "Q is [3, 4] and K is [5, 3] (head_dim differs): should return -1 and leave out alone"},

@@ -38,10 +38,10 @@ ROW = {
           "same result: {agree}",
 }
 HEADS_ROW = {
-    "zh": "num_heads={num_heads:>2}  逐头循环 {loop_us:7.1f} µs   一次算完 {batched_us:6.1f} µs   快 {ratio:4.1f} 倍   "
+    "zh": "num_heads={num_heads:>2}  逐头循环 {loop_us:7.1f} µs   一次算完 {batched_us:6.1f} µs   加速比 {ratio:4.1f}   "
           "最大相差 {gap:.1e}",
     "en": "num_heads={num_heads:>2}  head by head {loop_us:7.1f} µs   all at once {batched_us:6.1f} µs   "
-          "{ratio:4.1f}× faster   largest difference {gap:.1e}",
+          "speed-up {ratio:4.1f}×   largest difference {gap:.1e}",
 }
 
 

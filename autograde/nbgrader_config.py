@@ -82,6 +82,9 @@ c.GenerateFeedback.exporter_class = plugins.CourseFeedbackExporter
 c.GenerateFeedback.preprocessors = [plugins.GetGradesForFeedback, plugins.ClearHiddenTestsInFeedback,
                                     CoalesceStreamsPreprocessor, CSSHTMLHeaderPreprocessor]
 c.CoalesceStreamsPreprocessor.enabled = True  # nbconvert's preprocessors start disabled
+# Every HTML page of a student's notebook (nbgrader's formgrader, the feedback page) sanitised after rendering: one
+# allow-list (coursekit/sanitise.py), no script, no link, no class, style or id from the student, formulas as MathML.
+plugins.sanitised(c)
 # release_feedback as nbgrader's, then how many answers the released pages still show as pending
 c.ExchangeFactory.release_feedback = plugins.ReleaseFeedbackTellingPending
 # Students write the exchange's inbound/: collect and list --inbound take a folder only through coursekit.inbound (no

@@ -17,6 +17,7 @@ Its imports run down these floors (``tests/unit/test_layers.py``): a reader foll
   ``ATTN_*`` environment variables, each named once), :mod:`coursekit.locks` (file locks taken without
   waiting: whose a uid, a folder or the service is), :mod:`coursekit.language` (a student reads their notebook's language, an instructor the course's),
   :mod:`coursekit.printable` (what a student had a hand in, safe to print on a terminal),
+  :mod:`coursekit.sanitise` (what a student wrote, as HTML safe to show an instructor: one allow-list),
   :mod:`coursekit.paths` (where things are, which course), :mod:`coursekit.record` (a grader's record of one test
   cell), :mod:`coursekit.student_files` (a file a student wrote, read as data that may be hostile),
   :mod:`coursekit.settings` (the course's nbgrader settings), :mod:`coursekit.identity` (hub users as student ids:

@@ -21,7 +21,9 @@ An assignment may add, through its plug-in (a module; every attribute optional, 
 * ``PRIVATE_METADATA``: keys of its master's cell metadata that its release must not carry (notes for the
   instructor's tools, another language's reference answers; :mod:`coursekit.plugins.private_metadata`);
 * ``reteach(bug, lang)``: for the class report, what to reteach for a mistake its grader's diagnosis names, in
-  ``lang`` (the course's language).
+  ``lang`` (the course's language);
+* ``unnamed(bug)``: whether a finding of its diagnosis is one it has no name for (wrong values), which does not
+  explain why a cell passes its visible checks and fails its hidden ones (:func:`coursekit.record.may_be_hard_coded`).
 
 And, with ``"grader"``, a grader of its own (a course folder's ``grader/__init__.py``) that runs in a
 process beside each kernel, the student never sees, and whose verdict replaces each test cell's
@@ -84,9 +86,11 @@ class CourseKit(Configurable):
     max_submission_files = Integer(MAX_SUBMISSION_FILES, min=1, help="A submission folder in the exchange's inbound/ "
                                    "holding more files and folders than this is refused, never collected.").tag(config=True)
 
-    student_seconds = Float(STUDENT_SECONDS, help="The time one student's submission may take to grade, in seconds, "
-                            "in make grade and in the grading service alike: past it, that student scores 0 with the "
-                            "reason and the class goes on.").tag(config=True)
+    student_seconds = Float(STUDENT_SECONDS, allow_none=True, help="The time one student's submission may take to "
+                            "grade, in seconds, in make grade and in the grading service alike: past it, that student "
+                            "scores 0 with the reason and the class goes on. None (the default): 30 times the untouched "
+                            "release's grading time as make grade's workers measure it, at least three cell timeouts "
+                            "(c.Execute.timeout).").tag(config=True)
 
     @validate("language")
     def _known_language(self, proposal):
@@ -148,6 +152,10 @@ class Plain:
     @staticmethod
     def mistake_name(bug: str, lang: str) -> str:
         return bug
+
+    @staticmethod
+    def unnamed(bug: str) -> bool:
+        return False
 
     @staticmethod
     def stubs(nb):

@@ -15,8 +15,8 @@ from .environ import SANDBOX
 from .language import DEFAULT, checked
 from .paths import CONFIG_FILE
 
-__all__ = ["SIMILARITY_THRESHOLD", "STUDENT_SECONDS", "OVER_BUDGET", "MAX_SUBMISSION_BYTES", "MAX_SUBMISSION_FILES",
-           "UNSANDBOXED", "CourseSettings", "course_settings", "course_config", "config_section", "course_language",
+__all__ = ["SIMILARITY_THRESHOLD", "STUDENT_SECONDS", "FLOOR_TIMEOUTS", "MULTIPLE", "OVER_BUDGET",
+           "MAX_SUBMISSION_BYTES", "MAX_SUBMISSION_FILES", "UNSANDBOXED", "CourseSettings", "course_settings", "course_config", "config_section", "course_language",
            "similarity_threshold", "checked_threshold", "checked_seconds", "sandbox_default", "switched_on"]
 
 DEFAULT_COURSE_ID = "default_course"  # nbgrader's Gradebook's course when a config names none (tests/unit/test_upstream.py)
@@ -25,8 +25,15 @@ DEFAULT_COURSE_ID = "default_course"  # nbgrader's Gradebook's course when a con
 # copy scores 0.49 or more, no pair of independent work more than 0.35.
 SIMILARITY_THRESHOLD = 0.42
 # c.CourseKit.student_seconds: one student's share of the class's time, in make grade and the grading service alike.
-# Its output share is c.GradingKernelManager.notebook_output_limit (every grading path caps it).
-STUDENT_SECONDS = 300.0
+# None: derived from what the course measures (coursekit.canary.student_budget). Its output share is
+# c.GradingKernelManager.notebook_output_limit (every grading path caps it).
+STUDENT_SECONDS = None
+# Derived, it is MULTIPLE × the untouched release's grading time (measured warm), at least FLOOR_TIMEOUTS cell
+# timeouts. The floor: a function that loops forever costs one cell timeout and is not called again
+# (attnkit.safecall), so an honest submission whose three graded functions all hang needs three timeouts, and is
+# scored cell by cell by the cell timeout, never stopped whole. The multiple: an honest submission grades in 1–2×
+# the release's time (its functions' checks added), so 30× is slack for a loaded machine.
+FLOOR_TIMEOUTS, MULTIPLE = 3, 30
 # what a student over it is told (the service's page, make grade's gradebook comment), in both languages at once
 OVER_BUDGET = "评分超过 {seconds:g} 秒仍未结束，已被停止（Grading took longer than {seconds:g} s and was stopped）"
 # c.CourseKit.max_submission_bytes and max_submission_files: what one submission folder of the exchange's inbound/
@@ -46,7 +53,7 @@ class CourseSettings:
     sandbox: bool = True  # grading kernels run in the sandbox (GradingKernelManager.sandbox, else ATTN_SANDBOX)
     language: str = DEFAULT  # what the instructor's tools speak (c.CourseKit.language): report, marking page, make grade
     similarity_threshold: float = SIMILARITY_THRESHOLD  # c.CourseKit.similarity_threshold: from it, a pair is flagged
-    student_seconds: float = STUDENT_SECONDS  # c.CourseKit.student_seconds: one student's grading at most
+    student_seconds: float | None = STUDENT_SECONDS  # c.CourseKit.student_seconds; None: derived (coursekit.canary)
 
 
 def switched_on(variable: str) -> bool:
@@ -105,10 +112,14 @@ def _threshold(course, config) -> float:
     return checked_threshold(config.get("CourseKit", {}).get("similarity_threshold", SIMILARITY_THRESHOLD), where)
 
 
-def checked_seconds(value, where: str = "c.CourseKit.student_seconds") -> float:
-    """``value`` as one student's grading time (a number of seconds above 0); else a ValueError naming ``where``."""
+def checked_seconds(value, where: str = "c.CourseKit.student_seconds") -> float | None:
+    """``value`` as one student's grading time (a number of seconds above 0, or None: derived from the canary);
+    else a ValueError naming ``where``."""
+    if value is None:
+        return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        raise ValueError(f"{where} must be a number of seconds above 0, got {value!r}")
+        raise ValueError(f"{where} must be a number of seconds above 0, got {value!r} (or None, its default: derived "
+                         f"from the release's grading time)")
     return float(value)
 
 

@@ -94,7 +94,7 @@ def _t1(tag, shape_q, shape_k, dtype, scale, prefill=None):
 TEST1 = (
     Hidden("test1.random_rect",
            {"zh": "随机且不对称的 Q≠K，seq_q=3≠seq_k=4，head_dim=5（float32，scale=1/√5）",
-            "en": "random, unsymmetric Q ≠ K, seq_q=3 ≠ seq_k=4, head_dim=5 (float32, scale=1/√5)"},
+            "en": "random, asymmetric Q ≠ K, seq_q=3 ≠ seq_k=4, head_dim=5 (float32, scale=1/√5)"},
            _t1("t1.rect", (3, 5), (4, 5), F32, 1 / math.sqrt(5))),
     Hidden("test1.float64",
            {"zh": "float64 输入：Q [5,3]、K [2,3]，scale=0.37（结果保持 float64 精度）",

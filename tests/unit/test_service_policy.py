@@ -56,7 +56,8 @@ def test_settings_read_from_the_course_config(tmp_path):
     assert policy == Policy(("ch04_attention",), cooldown=30.0, deadlines={"ch04_attention": 60.0},
                             retry_seconds=(1.0, 8.0), job_timeout=42.0)  # make grade's budget, the same setting
     assert policy.grades("ch04_attention") and not policy.grades("other")
-    assert load_policy(tmp_path / "missing") == Policy()
+    # unset: three of nbgrader's 30 s cell timeouts, no release measured (coursekit.canary.student_budget)
+    assert load_policy(tmp_path / "missing") == Policy(job_timeout=90.0)
 
 
 @pytest.mark.parametrize("section, message", [

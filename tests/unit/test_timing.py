@@ -103,6 +103,6 @@ def test_print_heads_comparison_measures_nothing_under_grading(monkeypatch, caps
 
 def test_is_a_heads_row_the_same_numbers_in_both_languages():
     r = timing.HeadsTiming(8, 180e-6, 48e-6, 0.0)
-    assert timing.heads_line(r, "zh") == "num_heads= 8  逐头循环   180.0 µs   一次算完   48.0 µs   快  3.8 倍   最大相差 0.0e+00"
-    assert timing.heads_line(r, "en") == ("num_heads= 8  head by head   180.0 µs   all at once   48.0 µs    3.8× faster   "
+    assert timing.heads_line(r, "zh") == "num_heads= 8  逐头循环   180.0 µs   一次算完   48.0 µs   加速比  3.8   最大相差 0.0e+00"
+    assert timing.heads_line(r, "en") == ("num_heads= 8  head by head   180.0 µs   all at once   48.0 µs   speed-up  3.8×   "
                                           "largest difference 0.0e+00")

@@ -99,7 +99,7 @@ def test_are_the_words_the_chapters_in_both_languages():
 
 
 def test_does_a_language_it_does_not_know_fail_clearly():
-    with pytest.raises(ValueError, match=r"language must be one of 'zh', 'en': got 'fr'"):
+    with pytest.raises(ValueError, match=r"language must be one of 'zh', 'en', got 'fr'"):
         SharpnessExplorer(lang="fr")
 
 

@@ -31,7 +31,7 @@ from nbgrader.apps.autogradeapp import AutogradeApp
 from nbgrader.converters import Autograde, NbGraderException
 
 from ..autograded import ANSWERS_BEFORE, answers_in, read_graded_notebook
-from ..canary import canary_fault
+from ..canary import canary_fault, measure_release
 from ..faults import InfrastructureFault, evident_fault
 from ..kernel import grade_with
 from ..record import LIMIT
@@ -175,7 +175,9 @@ def failure_reason(converter) -> str:
 class GraderSetup:
     """What a ``make grade`` worker builds once (:func:`coursekit.grading.pool.serve` calls it): nbgrader's
     app for the course, tried on the untouched release first (the canary: the sandbox and the kernel
-    template start, the figure cache is drawn); then a handler grading one student per job."""
+    template start, the figure cache is drawn), then the release graded again, warm, and timed (what one
+    student's time is derived from, :func:`coursekit.canary.student_budget`); then a handler grading one
+    student per job."""
     course: str
     assignment: str
     db_url: str
@@ -185,6 +187,7 @@ class GraderSetup:
         fault = canary_fault(self.course, self.assignment, app.config)
         if fault is not None:
             raise fault
+        measure_release(self.course, self.assignment, app.config)
         return functools.partial(timed_grading, app)
 
 

@@ -36,7 +36,7 @@ def sync_now(course, broker) -> int:
         print(f"roster: {sync.roster(force=True)} student(s) added or changed in the gradebook")
     except (LMSDown, Refused) as error:
         print(f"roster not read (the machine's fault, not the students'): {error}")
-    result = sync.post()
+    result = sync.post(everyone=True)
     print(result.line())
     return 0 if not result.waiting else 2
 

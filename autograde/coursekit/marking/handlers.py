@@ -4,13 +4,14 @@ Routes (under the server's ``base_url``):
 
 * ``GET  marking/?assignment=…&question=…`` — the page, with the first question's board inline;
 * ``GET  marking/api/board?assignment=…&question=…`` — one question's board (:mod:`.board`);
-* ``POST marking/api/judge?assignment=…`` — save a judgement (:mod:`.judging`), one transaction;
+* ``POST marking/api/judge?assignment=…`` — save a judgement (:mod:`.judging`), one transaction; 409 when an answer
+  it names is another text than the page read (the student submitted again);
 * ``POST marking/api/split?assignment=…`` — ``{"question", "student"}``: that answer stands alone;
 * ``GET  marking/static/…`` — ``marking.js``, ``marking.css``.
 
 Gradebook work runs in a thread (a sqlite writer may wait for another), never on the server's
 event loop. The page's Content-Security-Policy allows its own scripts only: a student's answer is
-rendered escaped (:mod:`.render`) and could run nothing even if it were not.
+rendered escaped and sanitised (:mod:`.render`) and could run nothing even if it were not.
 """
 import json
 import pathlib
@@ -21,8 +22,9 @@ from tornado import web
 from tornado.ioloop import IOLoop
 
 from ..lms import outbox as lms_outbox
+from .answers import text_fingerprint
 from .board import question_board, student_view
-from .judging import JudgementError, parse_request
+from .judging import AnswerChanged, JudgementError, check_texts, parse_request
 from .rubric import RubricError
 from .splits import add_split
 from .store import marked_counts
@@ -120,6 +122,11 @@ class JudgeHandler(_Marking, APIHandler):
         if question is None:
             raise web.HTTPError(404, f"{assignment} has no manually graded question {request.question!r}")
         rubric = self.marking.rubrics(assignment, questions).by_question.get(question.grade_id)
+        now = self.marking.answers(assignment, question, request.students)
+        try:
+            check_texts(request, {student: text_fingerprint(text) for student, text in now.items()})
+        except AnswerChanged as changed:
+            raise web.HTTPError(409, changed.message(self.marking.language)) from None
         try:
             saved = self.marking.ordering.apply(self.marking.engine, assignment, question, rubric, request)
         except (JudgementError, ValueError) as error:

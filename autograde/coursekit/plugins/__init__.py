@@ -11,7 +11,8 @@ One module each:
 * :mod:`.feedback` — hidden regions and the grader's records stripped from feedback (#917);
 * :mod:`.feedback_page` — the feedback page in the course's words and the notebook's language, each cell by
   its name, unmarked answers pending (:mod:`.pending`); :mod:`.release_feedback` — ``release_feedback`` says how
-  many are still pending;
+  many are still pending; :mod:`.safe_html` — the formgrader's and the feedback page's rendering of a student's
+  notebook sanitised (:mod:`coursekit.sanitise`'s allow-list), through nbconvert's settings;
 * :mod:`.validation` — Validate names the unanswered written questions and each failing cell, in the
   notebook's language;
 * :mod:`.students` — the students' server extension: their Validate as the course's, its kernel template
@@ -32,10 +33,11 @@ from .feedback_page import CourseFeedbackExporter, GetGradesForFeedback
 from .private_metadata import ClearPrivateMetadata, with_private_metadata_cleared
 from .release_feedback import ReleaseFeedbackTellingPending
 from .released_cells import OverwriteCellsFromRelease, with_release_check
+from .safe_html import sanitised
 from .saved_grades import SaveAutoGradesAtOnce, with_grades_saved_at_once
 from .validation import name_unanswered_questions
 
 __all__ = ["ClearHiddenTestsInFeedback", "ClearPrivateMetadata", "CourseFeedbackExporter", "GetGradesForFeedback",
            "OverwriteCellsFromRelease", "RejectDuplicateIds", "ReleaseFeedbackTellingPending", "SaveAutoGradesAtOnce",
-           "ZeroOnFailureExporter", "name_unanswered_questions", "with_grades_saved_at_once",
+           "ZeroOnFailureExporter", "name_unanswered_questions", "sanitised", "with_grades_saved_at_once",
            "with_private_metadata_cleared", "with_rejected_duplicates", "with_release_check"]

@@ -27,6 +27,7 @@ from ..upstream.nbgrader import show_score
 from ..cell_names import names_in
 from ..grades import PendingAnswer, is_pending
 from .pending import PENDING, Tally, class_tallies, student_line, total_line
+from .safe_html import sanitised
 
 __all__ = ["CourseFeedbackExporter", "GetGradesForFeedback", "TEMPLATE", "TEMPLATES", "WORDS", "page_language",
            "page_score", "page_tally"]
@@ -126,7 +127,8 @@ class CourseFeedbackExporter(HTMLExporter):
     formgrader's button even forces ``template_name = 'feedback'``). This class reads its own config
     section first, so it adds there what it needs unless the config names it: the course's template,
     the course's folder in front of nbgrader's, and nbgrader's folder as a search path too, for the
-    ``{% extends 'feedback/index.html.j2' %}`` that extends nbgrader's page instead of copying it.
+    ``{% extends 'feedback/index.html.j2' %}`` that extends nbgrader's page instead of copying it; and, whatever the
+    config says, what a student wrote or printed is sanitised (:func:`coursekit.plugins.safe_html.sanitised`).
     Outside ``generate_feedback``, pass it GenerateFeedback's config (``GenerateFeedback(...).config``),
     as tests/unit/test_plugins_feedback_page.py does.
     """
@@ -138,7 +140,7 @@ class CourseFeedbackExporter(HTMLExporter):
         ours.setdefault("template_name", TEMPLATE)
         ours.setdefault("extra_template_basedirs", [str(TEMPLATES), *nbgraders])
         ours.setdefault("extra_template_paths", [*config.HTMLExporter.get("extra_template_paths", []), *nbgraders])
-        super().__init__(config=config, **kwargs)
+        super().__init__(config=sanitised(config), **kwargs)
 
     def from_notebook_node(self, nb, resources=None, **kw):
         """HTMLExporter's page without its BeautifulSoup pass, which costs about half a page's time.

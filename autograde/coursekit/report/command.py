@@ -41,6 +41,7 @@ TEXT = {
                       "{missing} 名未提交，{other} 名提交的是另一版本，{pending} 名已收取尚未 autograde；评分器诊断了 {diagnosed} 名",
            "warning": "  注意：{n} 个单元格的分数与成绩册不同（以成绩册为准）",
            "similar": "  相似的提交：{flagged} 对达到 {threshold}（比较了 {students} 名学生，见 similarity.csv）",
+           "hard_coded": "  可能写死了可见检查的答案：{n} 名学生（{students}；见 students.csv 的 may_be_hard_coded）",
            "written": "报告：{page}（另有 students.csv、checks.csv、mistakes.csv、similarity.csv）",
            "no_gradebook": "{gradebook} 没有成绩册：先评分（make grade，或在 {course} 里运行 nbgrader autograde）",
            "not_in_gradebook": "成绩册 {gradebook} 里没有作业 {assignment!r}：用 --assignment（make 用 ASSIGNMENT=…）"
@@ -54,6 +55,8 @@ TEXT = {
            "warning": "  WARNING: {n} cell scores differ from the gradebook (gradebook wins)",
            "similar": "  similar submissions: {flagged} pairs reach {threshold} ({students} students compared; "
                       "similarity.csv)",
+           "hard_coded": "  may be hard-coded to the visible checks: {n} students ({students}; students.csv, "
+                         "may_be_hard_coded)",
            "written": "report: {page}  (+ students.csv, checks.csv, mistakes.csv, similarity.csv)",
            "no_gradebook": "no gradebook at {gradebook}: grade the class first (make grade, or nbgrader autograde in "
                            "{course})",
@@ -79,6 +82,9 @@ def _summary_lines(report, similarity, out_dir, lang: str, labels: Labels) -> li
         lines.append(text["warning"].format(n=len(report.mismatches)))
     lines.append(text["similar"].format(flagged=len(similarity.flagged), threshold=f"{similarity.threshold:g}",
                                         students=similarity.students))
+    looked = list(dict.fromkeys(student for student, _ in report.hard_coded))
+    if looked:
+        lines.append(text["hard_coded"].format(n=len(looked), students=", ".join(looked)))
     lines.append(text["written"].format(page=out_dir / "index.html"))
     return lines
 
@@ -92,7 +98,7 @@ def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr
     notes = declared.get("reteach")  # the plug-in's, said in the report's language
     editions = editions_of(assignment, course_config(course)).values()  # a student submits one of them
     report = build_report(course, read_class(url, assignment, editions), out, lambda bug: notes(bug, lang),
-                          bool(declared.grader), lang)
+                          bool(declared.grader), lang, declared.get("unnamed"))
     submitted = [row.student for row in report.rows if row.status not in (NO_SUBMISSION, OTHER_EDITION)]
     similarity = find_similar(course, assignment, submitted, similarity_threshold(course), course_config(course))
     times = report.grades.timestamps

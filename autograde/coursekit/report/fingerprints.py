@@ -22,6 +22,7 @@ import numpy as np
 from copydetect import CodeFingerprint, compare_files
 from copydetect.utils import highlight_overlap
 
+from ..sanitise import clean
 from .solutions import CODE
 
 __all__ = ["K_CODE", "K_TEXT", "MARK", "own_part", "normalised", "fingerprint", "highlighted"]
@@ -78,10 +79,11 @@ def fingerprint(source: str, kind: str, language: str = "python", ignored=(), re
 
 
 def _marked(text: str, slices) -> str:
-    """``text`` as HTML with ``slices`` (copydetect's 2×N array of starts and ends) in ``<mark>``."""
+    """``text`` as HTML with ``slices`` (copydetect's 2×N array of starts and ends) in ``<mark>``: copydetect escapes
+    and marks, the course's allow-list checks what it built (:func:`coursekit.sanitise.clean`)."""
     if not np.size(slices):
         return html.escape(text)
-    return highlight_overlap(text, slices, *MARK, escape_html=True)[0]
+    return clean(highlight_overlap(text, slices, *MARK, escape_html=True)[0])
 
 
 def _mapped(slices, where: list) -> np.ndarray:

@@ -6,8 +6,9 @@ Read from ``c.GradingService`` in the course's ``nbgrader_config.py`` (:func:`lo
 * ``cooldown`` — seconds between two automatic feedbacks of one student (0: none);
 * ``max_attempts`` — automatic feedbacks per student and assignment (0: no limit);
 * ``deadlines`` — ``{assignment: "2027-01-15 23:59:00+08:00"}``: after it, no automatic feedback;
-* ``workers``, ``poll_seconds`` — how the service runs (a job's time: ``c.CourseKit.student_seconds``, the same
-  budget as ``make grade``'s, read into :attr:`Policy.job_timeout`);
+* ``workers``, ``poll_seconds`` — how the service runs (a job's time: one student's, the same budget as
+  ``make grade``'s, :func:`coursekit.canary.student_budget`, read into :attr:`Policy.job_timeout` as the service
+  starts);
 * ``retry_seconds`` — ``(first, longest)``: a submission a fault of the machine held back is tried again after
   ``first`` seconds, then twice as long each time, at most ``longest``.
 
@@ -20,7 +21,8 @@ import datetime
 
 from nbgrader.utils import parse_utc
 
-from ..settings import STUDENT_SECONDS, config_section, course_settings
+from ..canary import student_budget
+from ..settings import config_section
 
 __all__ = ["Policy", "Decision", "RELEASE", "COOLDOWN", "ATTEMPTS", "DEADLINE", "load_policy", "decide"]
 
@@ -37,7 +39,7 @@ class Policy:
     deadlines: dict = dataclasses.field(default_factory=dict)  # {assignment: seconds since the epoch, UTC}
     workers: int = 1
     poll_seconds: float = 0.5
-    job_timeout: float = STUDENT_SECONDS  # a grading job that takes longer is stopped: that student 0, with why
+    job_timeout: float = 30.0   # a grading job that takes longer is stopped: that student 0, with why (load_policy)
     retry_seconds: tuple = (5.0, 60.0)  # after a fault of the machine: the first wait, then doubling up to the second
 
     def grades(self, assignment: str) -> bool:
@@ -101,9 +103,9 @@ def _check(condition: bool, message: str) -> None:
         raise ValueError(f"c.{SECTION}: {message}")
 
 
-def policy_from(section: dict, student_seconds: float = STUDENT_SECONDS) -> Policy:
-    """A :class:`Policy` from the values of ``c.GradingService`` and the course's ``c.CourseKit.student_seconds``
-    (messages name the setting)."""
+def policy_from(section: dict, student_seconds: float = Policy.job_timeout) -> Policy:
+    """A :class:`Policy` from the values of ``c.GradingService`` and one student's time (messages name the
+    setting)."""
     _check("job_timeout" not in section, "job_timeout is now c.CourseKit.student_seconds: one student's time, for "
                                          "make grade and the service alike")
     known = {f.name for f in dataclasses.fields(Policy)} - {"job_timeout"}
@@ -138,5 +140,8 @@ def _retry(value) -> tuple:
 
 
 def load_policy(course) -> Policy:
-    """The grading service's policy of ``course`` (its ``nbgrader_config.py``)."""
-    return policy_from(config_section(course, SECTION), course_settings(course).student_seconds)
+    """The grading service's policy of ``course`` (its ``nbgrader_config.py``; a job's time:
+    :func:`coursekit.canary.student_budget` of the assignments it grades)."""
+    section = config_section(course, SECTION)
+    assignments = section.get("assignments", ())
+    return policy_from(section, student_budget(course, () if isinstance(assignments, str) else assignments).seconds)
