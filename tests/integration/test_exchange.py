@@ -72,7 +72,8 @@ def _hostile(hostile: dict) -> dict:
 def test_does_nbgrader_collect_take_only_the_honest_folders_and_name_each_refused_one(hostile_class, tmp_path):
     """`nbgrader collect` with the course's config, on a copy of the course: exactly the honest students, each
     notebook as they submitted it (the classmate's own, not the impostor's later one); every hostile folder named
-    in its log with the reason; exit 0. Then `nbgrader list --inbound` lists the honest folders only."""
+    in its log with the reason; exit 0. Then `nbgrader list --inbound` lists the honest folders only (nbgrader's
+    listing shows the time a folder's name claims: only collect says when it arrived)."""
     sc, sent, hostile = hostile_class
     course = shutil.copytree(sc.course, tmp_path / "course", ignore=shutil.ignore_patterns("submitted", "autograded"))
     collected = run_nbgrader("collect", ASSIGNMENT, cwd=course, env=sc.env, timeout=120)
@@ -89,7 +90,7 @@ def test_does_nbgrader_collect_take_only_the_honest_folders_and_name_each_refuse
     listed = run_nbgrader("list", "--inbound", cwd=course, env=sc.env, timeout=60)
     assert listed.returncode == 0, listed.stderr[-3000:]
     shown = [line for line in listed.stderr.splitlines() if f" {ASSIGNMENT} " in line and st.COURSE_ID in line]
-    assert sorted(line.split("] ", 1)[1].split()[1] for line in shown) == sorted(HONEST), shown  # course, student, …
+    assert sorted(line.split("] ", 1)[1].split()[1] for line in shown) == sorted([*HONEST, BACKDATED]), shown
     assert "x_" not in "\n".join(shown) and all(sent[s].claimed in listed.stderr for s in HONEST)  # nbgrader's words
 
 
