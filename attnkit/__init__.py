@@ -14,6 +14,7 @@ Modules, one concept each (imports flow downward):
 * :mod:`attnkit.lab`       - the lab contract: reference and stub student functions
 * :mod:`attnkit.verify`    - the port of the lab's ``verify.c`` (TEST 1-4, 22 assertions)
 * :mod:`attnkit.gradecell` - what the chapter's four graded test cells show before submitting
+* :mod:`attnkit.exercises` - the three practice exercises (0 points): their check cells, before and after grading
 * :mod:`attnkit.sharpness` - how peaked softmax(Q Kᵀ) gets vs head_dim (the explorer's numbers)
 * :mod:`attnkit.timing`    - loops vs vectorised, measured on this machine (scores; the heads of multi-head)
 * :mod:`attnkit.cost`      - how attention's time and memory grow with seq_len (T²), measured here

@@ -17,7 +17,9 @@ traceback.
 * :mod:`.checks` — the hidden checks of each test cell (generalisations of the lab's visible ones);
 * :mod:`.inputs` — their inputs, drawn from the submission's seed (never the same for two submissions);
 * :mod:`.oracle` — the pure-Python reference the hidden checks compare against (independent of attnkit);
-* :mod:`.outcome` — a cell's verdict as a record, and the lines the feedback shows, in each language.
+* :mod:`.outcome` — a cell's verdict as a record, and the lines the feedback shows, in each language;
+* :mod:`.practice` — the practice exercises' hidden checks (test cells of 0 points: counted in no total);
+* :mod:`.words` — the grader's catalogue (``locale/``): every word above, by message id.
 """
 import contextlib
 import dataclasses
@@ -30,33 +32,50 @@ from attnkit import gradecell, lab, language, safecall, verify
 from attnkit.diagnose import diagnose, diagnose_stage
 from coursekit import record
 
-from . import checks, outcome
+from . import checks, outcome, practice
 
-__all__ = ["HANDLES", "grade", "evaluate", "describe_check"]
+__all__ = ["HANDLES", "grade", "evaluate", "evaluate_practice", "describe_check"]
 
-HANDLES = tuple(test.grade_id for test in gradecell.TEST_CELLS)  # the test cells this grader grades
+# the test cells this grader grades: TEST 1-4, then the practice exercises' (0 points)
+HANDLES = tuple(test.grade_id for test in gradecell.TEST_CELLS) + tuple(e.grade_id for e in practice.EXERCISES)
 
 
 def grade(grade_id: str, functions, lang: str, seed: str) -> dict:
     """Grade the test cell ``grade_id``: ``{"points", "text", "data"}`` (``data``: the record, by its MIME type).
     ``seed``: the submission's (:mod:`coursekit.seeds`), which the hidden checks draw their inputs from and the
     record keeps, so that a disputed grade can be replayed."""
-    test = next(test for test in gradecell.TEST_CELLS if test.grade_id == grade_id)
-    lang = lang if lang in language.LANGUAGES else language.DEFAULT  # the worker's word, but never a KeyError
-    fns = tuple(functions.function(lab.ROLE[stage]) for stage in test.stages)
+    exercise = practice.BY_GRADE_ID.get(grade_id)
+    test = exercise or next(test for test in gradecell.TEST_CELLS if test.grade_id == grade_id)
+    lang = lang if lang in language.SPOKEN else language.DEFAULT  # the worker's word, but never an unknown one
     shown = ""
     try:
         with contextlib.redirect_stderr(io.StringIO()), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            cell, shown = evaluate(test, fns, functions, lang, checks.Inputs(seed))
+            if exercise:
+                cell = evaluate_practice(exercise, functions, lang, checks.Inputs(seed))
+            else:
+                fns = tuple(functions.function(lab.ROLE[stage]) for stage in test.stages)
+                cell, shown = evaluate(test, fns, functions, lang, checks.Inputs(seed))
     except KeyboardInterrupt:  # a function ran out of the cell's time: it is not called again
         cell = outcome.failed(test, record.TIMEOUT, outcome.reason("timeout", lang))
     except BaseException as exc:  # noqa: B036 -- the kernel died, or the grader broke: the cell scores 0
         traceback.print_exc()  # the grader's log (only the instructor reads it)
         cell = outcome.failed(test, record.ERROR, outcome.reason("error", lang, name=type(exc).__name__))
     cell = dataclasses.replace(cell, seed=seed)
-    return {"points": float(cell.score), "text": shown + outcome.text(cell, lang) + "\n",
-            "data": {record.MIME: cell.to_dict()}}
+    text = outcome.practice_text(exercise, cell, lang) if exercise else shown + outcome.text(cell, lang)
+    return {"points": float(cell.score), "text": text + "\n", "data": {record.MIME: cell.to_dict()}}
+
+
+def evaluate_practice(exercise, functions, lang: str, inputs):
+    """A practice exercise's record: its hidden checks, or none when the function was not tried; counted in no total
+    (points 0), whatever it found."""
+    fn = functions.function(exercise.function)
+    if safecall.hung(fn):
+        return outcome.failed(exercise, record.TIMEOUT, outcome.reason("hung", lang))
+    tried, results = practice.evaluate(exercise, fn, inputs)
+    if functions.limits:
+        return outcome.failed(exercise, record.LIMIT, outcome.reason("limit", lang, codes=functions.limits))
+    return outcome.practice(exercise, tried, results, sorted(functions.forbidden), lang)
 
 
 def evaluate(test, fns: tuple, functions, lang: str, inputs):
@@ -76,10 +95,11 @@ def evaluate(test, fns: tuple, functions, lang: str, inputs):
 def describe_check(check_id: str, lang: str) -> str:
     """What the check ``check_id`` (``verify.17``, ``test3.masked_rows``) tests, in ``lang``; "" for an id this grader
     does not know. For the class report, which speaks the course's language whatever edition a student wrote."""
-    hidden = {check.id: check for checks_ in checks.HIDDEN.values() for check in checks_}
+    hidden = {check.id: check for checks_ in (*checks.HIDDEN.values(), *(e.checks for e in practice.EXERCISES))
+              for check in checks_}
     if check_id in hidden:
         return hidden[check_id].text(lang)
-    return _visible(lang if lang in language.LANGUAGES else language.DEFAULT).get(check_id, "")
+    return _visible(lang if lang in language.SPOKEN else language.DEFAULT).get(check_id, "")
 
 
 @functools.cache

@@ -26,7 +26,7 @@ from coursekit.kernel import GradingKernelManager
 from coursekit.sandbox import abandoned, cgroups
 from support import grade_output, redteam
 from support.classes import REPRESENTATIVE, SERIAL, copy_graded, digest, make_grade_target
-from support.course_tools import ASSIGNMENT, POINTS, output_text, visible_text
+from support.course_tools import ASSIGNMENT, GRADER_CELLS, POINTS, output_text, visible_text
 
 CLASSES = ["shared_class", "serial_class"]
 ATTACKERS = [row.name for row in redteam.REDTEAM]
@@ -125,7 +125,7 @@ def test_are_exactly_the_tampering_rows_flagged(graded):
         cells = read_graded_notebook(path).tampered_cells
         if cells:
             flagged[path.parent.parent.name] = set(cells)
-    assert flagged == {f"red_{name}": set(POINTS) for name in redteam.TAMPERING if f"red_{name}" in graded.expected}
+    assert flagged == {f"red_{name}": set(GRADER_CELLS) for name in redteam.TAMPERING if f"red_{name}" in graded.expected}
     assert flagged  # each class holds a tampering row
 
 
@@ -133,7 +133,7 @@ def test_does_make_grade_list_the_tampered_cells(shared_class):
     """make grade's summary names each tampered test cell of each tampering row?"""
     marker = grade_output.words()["tampered"].split("{")[0]
     notes = [line for line in grade_output.notes(shared_class.run.stdout) if marker in line]
-    assert sorted(notes) == sorted(grade_output.note(f"red_{name}", "tampered", grade_ids=", ".join(POINTS))
+    assert sorted(notes) == sorted(grade_output.note(f"red_{name}", "tampered", grade_ids=", ".join(GRADER_CELLS))
                                    for name in redteam.TAMPERING)
 
 
@@ -245,5 +245,5 @@ def test_are_the_same_test_cells_listed_as_tampered_without_the_sandbox(unsandbo
     _, done = unsandboxed
     marker = grade_output.words()["tampered"].split("{")[0]
     notes = [line for line in grade_output.notes(done.stdout) if marker in line]
-    assert sorted(notes) == sorted(grade_output.note(name, "tampered", grade_ids=", ".join(POINTS))
+    assert sorted(notes) == sorted(grade_output.note(name, "tampered", grade_ids=", ".join(GRADER_CELLS))
                                    for name in WITHOUT_SANDBOX if name[4:] in redteam.TAMPERING)

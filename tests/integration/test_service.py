@@ -21,7 +21,7 @@ from coursekit.service.command import journal_of
 from support import redteam
 from support import service_tools as st
 from support.cases import CASES
-from support.course_tools import ASSIGNMENT, POINTS, released, visible_text
+from support.course_tools import ASSIGNMENT, GRADER_CELLS, released, visible_text
 from support.mistakes import BY_NAME, submission
 
 COOLDOWN, MAX_ATTEMPTS = 12, 2
@@ -103,7 +103,7 @@ def test_killed_mid_grading_the_submission_is_graded_once_after_the_restart(cour
     page = st.feedback_page(course, sent).read_text(encoding="utf-8")
     assert "time.sleep(4)" in visible_text(page) and page.rstrip().endswith("</html>")  # k1's, whole
     rows = gradebook_rows(course, "k1")
-    assert rows == {"submissions": 1, "notebooks": 1, "grades": len(POINTS) + 8, "auto_score": 12.0}, rows
+    assert rows == {"submissions": 1, "notebooks": 1, "grades": len(GRADER_CELLS) + 8, "auto_score": 12.0}, rows
     lines = course.log_lines("k1")
     assert any("interrupted while doing the submission of" in line for line in lines), lines
     assert len([line for line in lines if st.graded_line("k1", sent.timestamp).search(line)]) == 1, lines

@@ -15,11 +15,14 @@ import nbformat
 from nbgrader.api import Gradebook, MissingEntry
 
 from attnkit.edition import STUBS
+from attnkit.exercises import EXERCISES
 from attnkit.gradecell import TEST_CELLS
 from coursekit.gradebook import alembic_env
 from coursekit.paths import ASSIGNMENT, copy_course
 
 POINTS = {test.grade_id: test.points for test in TEST_CELLS}  # the master's metadata is checked against it
+# every test cell the grader grades: TEST 1-4, then the practice exercises' (0 points)
+GRADER_CELLS = (*POINTS, *(exercise.grade_id for exercise in EXERCISES))
 MANUAL = ["q_lab1_no_scale", "q_lab2_neg_inf", "q_lab3_matmul_speed", "q_lab4_num_params",
           "q_think1_scale", "q_think2_mask_order", "q_think3_max_trick", "q_think4_split"]
 # the release's code stub, in either edition (attnkit.edition.STUBS: "# 在这里写你的实现" / "# Write your … here", then pass)

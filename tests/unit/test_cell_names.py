@@ -4,6 +4,7 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from attnkit import course
+from attnkit.exercises import EXERCISES
 from attnkit.gradecell import TEST_CELLS
 from coursekit.paths import MASTER
 from coursekit.cell_names import cell_names, heading_above, names_in
@@ -15,11 +16,12 @@ def _graded(cell, grade_id, solution=False):
 
 
 def test_does_every_graded_cell_of_the_master_get_the_heading_above_it():
-    """Each of the master's 12 graded cells has a name of its own, read from its heading, never its grade id?"""
+    """Each of the master's graded cells (12, and the practice exercises' 0-point ones) has a name of its own, read
+    from its heading, never its grade id?"""
     nb = nbformat.read(MASTER, as_version=4)
     names = cell_names(nb)
     graded = [c.metadata["nbgrader"]["grade_id"] for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
-    assert list(names) == graded and len(set(names.values())) == len(graded) == 12
+    assert list(names) == graded and len(set(names.values())) == len(graded) == 12 + len(EXERCISES)
     assert not [grade_id for grade_id, name in names.items() if grade_id in name]
     assert names["q_think1_scale"] == "思考题 1（1 分）"  # the heading as written; the chapter's plug-in drops the points
     assert names["q_lab2_neg_inf"] == "实验题 2：把 -1e9 换成 -inf（1 分）"  # the heading's code marks dropped

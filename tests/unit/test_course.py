@@ -17,6 +17,7 @@ from coursekit.paths import COURSE, MASTER, REPO
 from coursekit.paths import STUDENT_NOTEBOOK as STUDENT
 from coursekit.plugins import ZeroOnFailureExporter
 from grader.checks import HIDDEN
+from grader.practice import EXERCISES
 from support.course_tools import MANUAL, POINTS
 from support.course_tools import cells_by_id as _cells
 
@@ -93,12 +94,16 @@ def test_are_generated_course_folders_ignored_by_git():
 # ---------- the master's structure ----------
 
 def test_does_the_master_grade_what_the_readme_documents():
-    """Four autograded test cells (4+3+3+2, as attnkit.gradecell says) and eight manual answers (1 each): 20 points?"""
+    """Four autograded test cells (4+3+3+2, as attnkit.gradecell says) and eight manual answers (1 each): 20 points;
+    the practice exercises' test cells are graded too, at 0 points each?"""
     meta = [c.metadata["nbgrader"] for c in nbformat.read(MASTER, as_version=4).cells if "nbgrader" in c.metadata]
     graded = {m["grade_id"]: m["points"] for m in meta if m["grade"]}
-    assert graded == {**POINTS, **{q: 1 for q in MANUAL}}
+    assert graded == {**POINTS, **{q: 1 for q in MANUAL}, **{e.grade_id: 0 for e in EXERCISES}}
     assert list(POINTS.values()) == [4, 3, 3, 2] and sum(graded.values()) == 20
     readme = (COURSE / "README.md").read_text(encoding="utf-8")
+    for exercise in EXERCISES:
+        row = f"| `{exercise.grade_id}` | practice | 0 | 0 + {len(exercise.checks)} = {len(exercise.checks)} |"
+        assert row in readme
     report = verify.run_all(*lab.REFERENCE, file=open(os.devnull, "w"))
     for test, visible_report in zip(TEST_CELLS, report.tests):
         visible, hidden = visible_report.total, len(HIDDEN[test.number])
@@ -106,7 +111,8 @@ def test_does_the_master_grade_what_the_readme_documents():
         assert row in readme
         assert test.points / (visible + hidden) == 0.25  # every check is worth the same
     answers = [m["grade_id"] for m in meta if m["solution"] and not m["grade"]]
-    assert answers == ["student_attention_scores", "student_apply_mask", "student_softmax"]
+    assert answers[:3] == ["student_attention_scores", "student_apply_mask", "student_softmax"]
+    assert sorted(answers[3:]) == sorted(e.function for e in EXERCISES)  # the practice exercises' functions
 
 
 @pytest.mark.parametrize("test", TEST_CELLS, ids=[t.grade_id for t in TEST_CELLS])

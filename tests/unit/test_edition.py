@@ -10,6 +10,7 @@ import nbformat
 import pytest
 
 from attnkit import edition, glossary, language
+from attnkit.exercises import EXERCISES
 from coursekit.paths import MASTER
 from support.editions import EDITIONS, cell_source, master, release
 
@@ -186,11 +187,12 @@ def test_are_the_editions_stubs_the_ones_the_course_releases():
 
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_does_each_release_leave_its_own_stubs(lang):
-    """Each edition's solution cells hold its stub: code stubs in the three functions, text stubs in the 8 answers?"""
+    """Each edition's solution cells hold its stub: code stubs in the three functions and the practice exercises', text
+    stubs in the 8 answers?"""
     solutions = [c for c in release(lang).cells if c.metadata.get("nbgrader", {}).get("solution")]
     code = [c for c in solutions if c.cell_type == "code"]
     first = edition.STUBS[lang]["code"].splitlines()[0]  # the stub is indented as the solution was
-    assert len(code) == 3 and all(f"{first}\n    pass" in c.source for c in code)
+    assert len(code) == 3 + len(EXERCISES) and all(f"{first}\n    pass" in c.source for c in code)
     assert [c.source for c in solutions if c.cell_type == "markdown"] == [edition.STUBS[lang]["text"]] * 8
 
 

@@ -212,3 +212,39 @@ def test_does_release_feedback_tell_the_student_what_the_released_page_shows(gra
     told = student_status.read(tmp_path / "exchange", "c1", "5e" * 64)
     assert (told.state, told.timestamp, told.graded, told.score, told.max_score, told.pending) == \
         (student_status.RELEASED, "2026-12-01 10:00:01.000000 UTC", True, 4.5, 7.0, 1)
+
+
+def _practice_cell(grade_id: str, checks: list):
+    """A practice exercise's test cell (0 points) as grading leaves it: the grader's record among its outputs."""
+    from coursekit.record import MIME, Check, CellRecord
+    cell = _meta(new_code_cell("_result"), grade_id, True, False, 0)
+    found = CellRecord(grade_id, 1, 0.0, 0.0, "graded", "", tuple(Check(f"{grade_id}.{n}", False, "a check", ok)
+                                                                 for n, ok in enumerate(checks)))
+    cell.outputs = [new_output("display_data", data={MIME: found.to_dict()}),
+                    new_output("execute_result", data={"text/plain": "0.0"}, execution_count=2)]
+    cell.metadata["coursekit"] = {"grader": {"kernel_agreed": True}}
+    return cell
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_does_a_practice_exercise_show_passed_not_passed_or_not_done_and_no_points(tmp_path, lang):
+    """Three practice cells (0 points): their outcome in words, as their records say, never '0 / 0'; the total is the
+    same as without them?"""
+    nb = _notebook(lang)
+    outcomes = {"ex_passed": [True, True], "ex_failed": [True, False], "ex_untried": []}
+    for n, (grade_id, checks) in enumerate(outcomes.items(), 1):
+        nb.cells += [new_markdown_cell(f"### {'Exercise' if lang == 'en' else '练习'} {n}"),
+                     _practice_cell(grade_id, checks)]
+    url = gradebook_of(nb, tmp_path / "gradebook.db", A)
+    with Gradebook(url) as gb:
+        gb.find_grade("test1_scores", A, A, "s1").auto_score = 4.0
+        for grade_id in outcomes:
+            gb.find_grade(grade_id, A, A, "s1").auto_score = 0.0
+        gb.db.commit()
+    text = visible_text(_page(url, nb))
+    said = {"zh": ("练习 1：选做，不计分：通过", "练习 2：选做，不计分：未通过", "练习 3：选做，不计分：没有做"),
+            "en": ("Exercise 1: practice, not graded: passed", "Exercise 2: practice, not graded: not passed",
+                   "Exercise 3: practice, not graded: not done")}[lang]
+    assert all(words in text for words in said), text[:2000]
+    assert "0 / 0" not in text
+    assert page_score(_page(url, nb))[1] == 7.0  # the practice cells add nothing to the maximum

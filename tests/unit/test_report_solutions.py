@@ -4,6 +4,7 @@ import json
 import nbformat
 import pytest
 
+from attnkit.exercises import EXERCISES
 from coursekit.paths import ASSIGNMENT, COURSE, MASTER
 from coursekit.report.solutions import CODE, TEXT, read_release, read_work
 from coursekit.settings import course_config
@@ -22,7 +23,7 @@ def test_does_the_release_name_the_solution_cells_and_hold_what_it_gave(course):
     release = read_release(course, ASSIGNMENT)
     kinds = {(c.notebook, c.grade_id): c.kind for c in release.cells}
     assert [kinds[key] for key in ROLES] == [CODE] * 3 and kinds[(ASSIGNMENT, "q_think1_scale")] == TEXT
-    assert len(release.cells) == 11 and release.language == "python"
+    assert len(release.cells) == len(ROLES) + len(EXERCISES) + 8 and release.language == "python"  # + 8 answers
     assert any("def student_softmax" in source for source in release.given[CODE])
 
 

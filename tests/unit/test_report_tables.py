@@ -4,6 +4,7 @@ Built on tests/support/synthetic_class.py's ``small_class`` (eight students, one
 distinguishes). The real ``python -m coursekit.report``: tests/integration/test_report_command.py.
 """
 import csv
+import pathlib
 import io
 
 import pytest
@@ -136,3 +137,46 @@ def test_is_a_cell_answering_only_the_visible_checks_flagged_with_its_evidence_e
     page = render(report, "en")
     assert "May be hard-coded to the visible checks (1)" in page and "<td>ivan</td>" in page
     assert "test1.hidden.rect_random, test1.hidden.float64" in page
+
+
+def _practice_records(student_checks: dict) -> dict:
+    """{student: {grade_id: CellRecord}}: a practice exercise (0 points) with each student's checks ([]: not tried),
+    beside a TEST 1 record that every student passes."""
+    from coursekit.record import Check
+    test1 = CellRecord("test1_scores", 1, 4.0, 4.0, "graded", "", (Check("verify.1", True, "v", True),))
+    return {student: {"test1_scores": test1,
+                      "ex1_order": CellRecord("ex1_order", 1, 0.0, 0.0, "graded", "" if checks else "not tried",
+                                              tuple(Check(f"exercise1.{n}", False, "h", ok) for n, ok in
+                                                    enumerate(checks)))}
+            for student, checks in student_checks.items()}
+
+
+def test_does_the_report_count_who_tried_and_passed_each_practice_exercise_and_nothing_else():
+    """A practice exercise's records: who had it, tried it (checks ran), passed it (all passed); its checks are in no
+    pass rate, and TEST 1's still are?"""
+    from coursekit.report.tables import _check_stats, _practice_stats
+    results = _practice_records({"ann": [True, True], "ben": [], "cid": [True, False]})
+    [stat] = _practice_stats(results)
+    assert (stat.grade_id, stat.seen, stat.tried, stat.passed) == ("ex1_order", ["ann", "ben", "cid"], ["ann", "cid"],
+                                                                    ["ann"])
+    assert [s.id for s in _check_stats(results)] == ["verify.1"]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_does_the_page_and_the_summary_show_the_practice_exercises(report, lang):
+    """The page's practice section (tried, passed, who tried without passing), and make report's line, in the course's
+    language; no histogram or column of 0 points?"""
+    import dataclasses
+    from coursekit.report.command import _summary_lines
+    from coursekit.report.labels import Labels
+    from coursekit.report.tables import _practice_stats
+    practised = dataclasses.replace(report, practice=_practice_stats(
+        _practice_records({"ann": [True, True], "ben": [], "cid": [True, False]})))
+    page = render(practised, lang)
+    heading = {"zh": "选做练习（不计分）", "en": "Practice exercises (not graded)"}[lang]
+    assert f"<h2>{heading}</h2>" in page and "<td>cid</td>" in page.split(heading)[1].split("<h2>")[0]
+    similarity = type("S", (), {"flagged": [], "threshold": 0.42, "students": 0})()
+    line = {"zh": "选做练习 ex1_order：3 名学生中 2 名做了，1 名通过", "en": "practice ex1_order: of 3 students, 2 tried it and 1 passed"}
+    assert any(line[lang] in text for text in _summary_lines(practised, similarity, pathlib.Path("out"), lang,
+                                                             Labels(lang)))
+    assert render(report, lang).count(heading) == 0  # an assignment without practice exercises: no section

@@ -12,7 +12,8 @@ edition's rubric, written from the master's), :mod:`.comment` (the
 comment a judgement writes), :mod:`.answers` (master questions, students' answers),
 :mod:`.render` (safe Markdown + MathML), :mod:`.store` (gradebook read/write), :mod:`.splits`
 (answers split out of a group), :mod:`.board` (one question's view), :mod:`.judging` (a
-judgement saved), :mod:`.course` (which course and gradebook), :mod:`.handlers` (HTTP),
+judgement saved), :mod:`.dates` (``make due``, ``make extend`` and the page's extension form: a due date, an
+extension, the grade recomputed everywhere), :mod:`.course` (which course and gradebook), :mod:`.handlers` (HTTP),
 :mod:`.extension` (the server extension), :mod:`.enable` (turning it on), ``static/`` (the page).
 """
 

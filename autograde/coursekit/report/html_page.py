@@ -11,6 +11,7 @@ import html
 
 from .. import record
 from ..language import DEFAULT
+from ..language import WORDS as CATALOGUE
 from . import figures
 from .labels import Labels
 from .tables import CHANGED, GRADED, NO_SUBMISSION, NOT_GRADED, OTHER_EDITION, PENDING, TAMPERED
@@ -168,7 +169,7 @@ def _mistakes(report, text: dict, labels: Labels) -> str:
 def _distributions(report, text: dict, labels: Labels) -> str:
     graded = [r for r in report.rows if r.status in (GRADED, NOT_GRADED)]
     panels = [(labels.cell(c.name), [r.cells[c.name].score for r in graded if c.name in r.cells], c.max_score)
-              for c in report.grades.cells if c.autograded]
+              for c in report.grades.cells if c.autograded and c.max_score]  # a practice exercise's 0 of 0: no figure
     panels.append((text["total"], [r.total for r in graded], report.grades.max_total))
     return figures.svg(figures.score_distributions(panels, labels.lang))
 
@@ -220,8 +221,20 @@ def _not_graded(report, text: dict, labels: Labels) -> str:
     return "".join(parts)
 
 
+def _practice(report, lang: str, labels: Labels) -> str:
+    """Each practice exercise (0 points): of the students whose notebook carries it, how many tried and passed it, and
+    who tried without passing; nothing when the assignment has none."""
+    rows = [[_e(labels.cell(p.grade_id)), len(p.seen), len(p.tried), len(p.passed),
+             _names([s for s in p.tried if s not in p.passed], TEXT[lang])] for p in report.practice]
+    header = [CATALOGUE.say(lang, "report.practice_exercise"), CATALOGUE.say(lang, "report.practice_seen"),
+              CATALOGUE.say(lang, "report.practice_tried"), CATALOGUE.say(lang, "report.practice_passed"),
+              CATALOGUE.say(lang, "report.practice_failing")]
+    note = CATALOGUE.say(lang, "report.practice_note")
+    return f"<p>{_e(note)}</p>" + table(header, rows, (1, 2, 3))
+
+
 def _students(report, text: dict, labels: Labels) -> str:
-    auto = [c for c in report.grades.cells if c.autograded]
+    auto = [c for c in report.grades.cells if c.autograded and c.max_score]  # practice exercises: their own section
     student, status, manual_head, total_head, first = text["rows"]
     header = [student, status] + [labels.cell(c.name) for c in auto] + [manual_head, total_head, first]
     rows = []
@@ -258,6 +271,8 @@ def render(report, lang: str = DEFAULT, extra=(), labels: Labels | None = None) 
                 _checks(report, text, labels) + _hard_coded(report, text, labels),
                 _not_graded(report, text, labels), _students(report, text, labels))
     sections = list(zip(text["sections"], contents))
+    if report.practice:  # after the checks' pass rates
+        sections.insert(5, (CATALOGUE.say(lang, "report.practice_heading"), _practice(report, lang, labels)))
     sections[-1:-1] = list(extra)
     body = "".join(f"<h2>{_e(name)}</h2>{content}" for name, content in sections)
     return (f"<!DOCTYPE html><html lang='{text['html_lang']}'><head><meta charset='utf-8'>"

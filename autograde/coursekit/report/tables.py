@@ -16,7 +16,8 @@ from ..language import DEFAULT
 from ..grades import ClassGrades
 
 __all__ = ["GRADED", "NOT_GRADED", "NO_SUBMISSION", "OTHER_EDITION", "PENDING", "ROW_STATUSES", "CHANGED", "TAMPERED", "READ",
-           "CheckStat", "Mistake", "StudentRow", "ClassReport", "build_report", "read_results"]
+           "CheckStat", "Mistake", "PracticeStat", "StudentRow", "ClassReport", "build_report", "is_practice",
+           "read_results"]
 
 # A student's row: graded, scored 0 with a reason, nothing submitted (of any edition), another edition submitted
 # instead of this one, or collected but not autograded yet.
@@ -62,6 +63,21 @@ class CheckStat:
 
 
 @dataclass
+class PracticeStat:
+    """A practice exercise (a test cell of 0 points its grader checks): who had its record, tried it, passed it."""
+    grade_id: str
+    number: int
+    seen: list = field(default_factory=list)    # students whose notebook carries its record
+    tried: list = field(default_factory=list)   # ... whose function answered (the record holds checks)
+    passed: list = field(default_factory=list)  # ... whose every check passed
+
+
+def is_practice(result) -> bool:
+    """A practice exercise's record: a test cell worth 0 points, counted in no total and no pass rate."""
+    return result.points == 0
+
+
+@dataclass
 class Mistake:
     bug: str
     stage: str
@@ -80,6 +96,7 @@ class ClassReport:
     mismatches: list                             # (student, grade_id, payload score, gradebook auto score)
     diagnosed: int                               # students whose notebooks carried results
     has_grader: bool = True                      # the assignment has a grader of its own, which writes records
+    practice: list = field(default_factory=list)  # PracticeStat per practice exercise (test cells of 0 points)
 
     @property
     def hard_coded(self) -> list:
@@ -173,7 +190,7 @@ def _check_stats(results: dict) -> list:
     stats = {}
     for student, cells in sorted(results.items()):
         for result in cells.values():
-            if result.status != record.GRADED:  # e.g. delegated: the checks saw attnkit's work, not the student's
+            if result.status != record.GRADED or is_practice(result):  # delegated: the checks saw attnkit's work
                 continue
             for check in result.checks:
                 stat = stats.setdefault(check.id, CheckStat(check.id, result.test, check.visible, check.description))
@@ -187,6 +204,20 @@ def _check_stats(results: dict) -> list:
 def _natural(check_id: str) -> tuple:
     """"verify.3" before "verify.12": numeric parts compare as numbers."""
     return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in check_id.split("."))
+
+
+def _practice_stats(results: dict) -> list:
+    """Each practice exercise: who carried its record, who tried it (a graded record with checks), who passed it."""
+    stats = {}
+    for student, cells in sorted(results.items()):
+        for result in (r for r in cells.values() if is_practice(r)):
+            stat = stats.setdefault(result.grade_id, PracticeStat(result.grade_id, result.test))
+            stat.seen.append(student)
+            if result.status == record.GRADED and result.checks:
+                stat.tried.append(student)
+                if all(check.passed for check in result.checks):
+                    stat.passed.append(student)
+    return sorted(stats.values(), key=lambda stat: (stat.number, stat.grade_id))
 
 
 def _mistakes(rows: list, reteach) -> list:
@@ -246,4 +277,4 @@ def build_report(course, grades: ClassGrades, out=sys.stderr, reteach=lambda bug
     flagged, mismatches = _cross_check(results, grades)
     checks = _check_stats(results) if has_grader else _cell_stats(grades)
     return ClassReport(grades, rows, checks, _mistakes(rows, reteach), noted + flagged, mismatches, len(results),
-                       has_grader)
+                       has_grader, _practice_stats(results))
