@@ -213,7 +213,7 @@ ATTACKS = {
                 said[pid] = b""
                 while not said[pid].endswith(b"d") and (chunk := os.read(read, 64)):  # b"": killed
                     said[pid] += chunk
-            time.sleep(0.3)
+            time.sleep(0.1)  # a kill under way is done
             for pid, _ in children:
                 if os.waitpid(pid, os.WNOHANG) == (0, 0):  # alive: what it holds counts
                     held += 175 * said[pid].count(b"c")
@@ -261,7 +261,7 @@ ATTACKS = {
             total += written
             print("wrote MB:", place, written)
         print("wrote MB in all:", total)
-        time.sleep(3)
+        time.sleep(2)
     """,
     "kill_parent": """
         import signal
