@@ -87,7 +87,7 @@ def test_is_every_other_student_scored_as_stock_nbgrader_scores_them(course, sto
     """The synthetic class (untouched, correct, wrong, and the real two): make grade equals stock nbgrader, cell by
     cell, and the class is not trivial (someone passes a test cell someone else fails)?"""
     scores = _scores(course[0])
-    assert {s: scores[s] for s in stock} == stock and len(stock) == 5
+    assert {s: scores[s] for s in stock} == stock and len(stock) == 7
     assert scores["ps1_correct"]["correct_squares"] == 1.0 and scores["ps1_wrong_squares"]["correct_squares"] == 0.0
 
 
@@ -147,15 +147,16 @@ def test_does_the_report_of_a_plain_assignment_warn_of_nothing_and_count_its_tes
 
 def test_does_the_report_compare_what_the_ps1_students_wrote(course, report):
     """The similarity section and similarity.csv for ps1, from the release nbgrader generated and the autograded
-    notebooks: nobody who handed back the untouched release (the red-team rows add a cell, not an answer) is in a
-    pair, and a flagged pair's page lies where its row points?"""
+    notebooks: only the two who share a loop of their own are a pair (nobody who handed back the untouched release,
+    nor two whose one shared answer is the source's solution), and each flagged pair's page lies where its row
+    points?"""
     graded = course[0]
     assert "相似的提交" in visible_text(report) and "不是抄袭的证据" in visible_text(report)
     with (graded / "reports" / ASSIGNMENT / "similarity.csv").open(encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     paired = {row[side] for row in rows for side in ("first_student", "second_student")}
     assert not paired & {ps1.UNTOUCHED, *ps1.RED}
-    assert {"ps1_correct", "ps1_wrong_squares"} <= paired  # sum_of_squares is the same answer in both
+    assert paired == set(ps1.LOOPS)  # ps1_correct and ps1_wrong_squares share only the source's own sum_of_squares
     for row in (r for r in rows if r["page"]):
         assert (graded / "reports" / ASSIGNMENT / row["page"]).is_file() and f"href='{row['page']}'" in report
 

@@ -19,7 +19,7 @@ from support.cases import with_cell_after
 from support.redteam import ATTACKS, attack_cell
 
 __all__ = ["DOCS", "ASSIGNMENT", "REAL", "NOTEBOOKS", "add_source", "nbgraders_scores", "class_of", "submit",
-           "UNTOUCHED", "RED"]
+           "UNTOUCHED", "RED", "LOOPS"]
 
 DOCS = pathlib.Path(nbgrader.__file__).parent / "docs" / "source" / "user_guide"
 ASSIGNMENT = "ps1"
@@ -38,6 +38,15 @@ SUM_OF_SQUARES = '''def sum_of_squares(n):
     """Compute the sum of the squares of numbers from 1 to n."""
     return sum(squares(n))
 '''
+# The same loop of their own in two students' sum_of_squares: the one pair the report should flag (the others share
+# only the source's own solution, which is common ground).
+LOOP_SUM = '''def sum_of_squares(n):
+    total = 0
+    for value in squares(n):
+        total = total + value
+    return total
+'''
+LOOPS = ("ps1_loop_a", "ps1_loop_b")
 WRONG_SQUARES = '''def squares(n):
     """Off by one, and no check of n."""
     return [i ** 2 for i in range(n)]
@@ -66,12 +75,15 @@ def _answered(nb, grade_id: str, source: str):
 
 
 def class_of(release) -> dict:
-    """``{student: {notebook: nb}}``: the synthetic class made from the release (``{notebook: nb}``)."""
+    """``{student: {notebook: nb}}``: the synthetic class made from the release (``{notebook: nb}``): untouched,
+    correct, a wrong ``squares``, two with the same loop of their own (:data:`LOOPS`), and the red-team rows."""
     problem1, problem2 = release["problem1"], release["problem2"]
     correct = _answered(_answered(problem1, "squares", SQUARES), "sum_of_squares", SUM_OF_SQUARES)
     students = {UNTOUCHED: {"problem1": problem1, "problem2": problem2},
                 "ps1_correct": {"problem1": correct, "problem2": problem2},
                 "ps1_wrong_squares": {"problem1": _answered(correct, "squares", WRONG_SQUARES), "problem2": problem2}}
+    students.update({name: {"problem1": _answered(correct, "sum_of_squares", LOOP_SUM), "problem2": problem2}
+                     for name in LOOPS})
     for name in ATTACKS:
         students[f"ps1_red_{name}"] = {"problem1": with_cell_after(problem1, "squares", attack_cell(name)),
                                        "problem2": problem2}
