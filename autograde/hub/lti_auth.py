@@ -16,7 +16,8 @@ initiation). :class:`CourseLTIAuthenticator` keeps all of that and adds:
   Unix user at their first launch; every instructor launch of the course lands in the course's instructor account
   (the course is theirs: ``~/course``), which is the hub's admin. A launch of another deployment than the settings
   name, of another course, or with neither role, gets a page saying so and what to do (:func:`refusal`), not a hub
-  error.
+  error: styled as the hub's pages, in the launcher's language first (:func:`launch_language`: their edition's, their
+  LMS's locale, their browser's), one piece of advice, never a library's message (that goes to the hub's log).
 * **Where to land.** A learner in their Lab, the launch's assignment fetched and open
   (:mod:`coursekit.plugins.open_assignment`); an instructor in theirs. Never where the unsigned login initiation
   asked (its ``target_link_uri``): only the signed claims decide.
@@ -24,11 +25,13 @@ initiation). :class:`CourseLTIAuthenticator` keeps all of that and adds:
   nothing else: upstream's ``authenticate`` would take any form's ``sub`` as a name.
 * Each accepted launch is kept for the course (:class:`hub.lti_broker.LaunchBook`), never its token.
 """
+import dataclasses
 import html
 import pathlib
 import time
 from secrets import compare_digest
 
+import jwt
 from jupyterhub.handlers.login import LoginHandler
 from jupyterhub.utils import url_path_join
 from ltiauthenticator.lti13.auth import LTI13Authenticator
@@ -37,12 +40,14 @@ from ltiauthenticator.lti13.handlers import LTI13CallbackHandler, LTI13ConfigHan
 from tornado import web
 from traitlets import Bool, Set, Unicode
 
+from coursekit.assignments import CourseKit, assignment_of
 from coursekit.identity import from_lms
-from coursekit.lms.launch import INSTRUCTOR, LEARNER, Launch
+from coursekit.language import DEFAULT, LANGUAGES, SPOKEN, WORDS, marked
+from coursekit.lms.launch import INSTRUCTOR, LEARNER, Launch, language_of
 from coursekit.settings import course_config
 from hub import accounts, lti_broker
 
-__all__ = ["CourseLTIAuthenticator", "SeenNonces", "refusal", "landing"]
+__all__ = ["CourseLTIAuthenticator", "Refused", "SeenNonces", "refusal", "landing", "launch_language", "page"]
 
 DEPLOYMENT = "https://purl.imsglobal.org/spec/lti/claim/deployment_id"
 SHOWN = 120  # characters of an LMS course's id or title a refusal repeats
@@ -62,18 +67,30 @@ class SeenNonces:
         return True
 
 
-def refusal(claims: dict, deployments, contexts) -> tuple:
-    """(HTTP status, what the person is told) when a valid launch still may not log in; (0, "") when it may.
-    ``contexts``: the course's own LMS contexts (:class:`hub.lti_broker.CourseContexts`), () while none is known."""
+@dataclasses.dataclass(frozen=True)
+class Refused:
+    """Why a launch may not log in (``what``) and the one thing to do (``advice``): two messages of the course's
+    catalogue, with their ``values`` (anyone's text among them: escaped where shown)."""
+    status: int
+    what: str
+    advice: str
+    values: tuple = ()  # (placeholder, value) pairs
+
+    def said(self, lang: str) -> tuple:
+        values = dict(self.values)
+        return WORDS.say(lang, self.what, **values), WORDS.say(lang, self.advice, **values)
+
+
+def refusal(claims: dict, deployments, contexts) -> Refused | None:
+    """Why a valid launch still may not log in (None when it may). ``contexts``: the course's own LMS contexts
+    (:class:`hub.lti_broker.CourseContexts`), () while none is known."""
     launch = Launch.from_claims(claims)
     if deployments and claims.get(DEPLOYMENT) not in deployments:
-        return 403, (f"This link comes from an LMS deployment this hub does not serve ({claims.get(DEPLOYMENT)!r}). "
-                     "Ask the hub's administrator to add it (deployment_id in the hub's LTI settings).")
+        return Refused(403, marked("hub.deployment"), marked("hub.deployment_advice"),
+                       (("deployment", repr(claims.get(DEPLOYMENT))),))
     if launch.role not in (LEARNER, INSTRUCTOR):
-        roles = ", ".join(r.rsplit("#", 1)[-1] for r in launch.roles) or "none"
-        where = _shown(launch.context_title) if launch.context_title else "this course"
-        return 403, (f"This course is for its learners and instructors; your LMS gives you the role(s) {roles} in "
-                     f"{where}. Ask the course's instructor to enrol you as a learner.")
+        roles = ", ".join(r.rsplit("#", 1)[-1] for r in launch.roles) or "-"
+        return Refused(403, marked("hub.role"), marked("hub.role_advice"), (("roles", roles),))
     return _context_refusal(launch, contexts)
 
 
@@ -83,30 +100,51 @@ def _shown(text: str) -> str:
     return repr(text if len(text) <= SHOWN else text[:SHOWN] + "…")
 
 
-def _context_refusal(launch: Launch, contexts) -> tuple:
+def _context_refusal(launch: Launch, contexts) -> Refused | None:
     """The course's own contexts only; before one is known, the first instructor launch's (it becomes the course's)."""
     if not launch.context_id:
-        return 403, ("The LMS sent this launch without its course (no context): open the link from the course's page "
-                     "in the LMS.\n学习平台发来的这次登录没有注明课程：请从学习平台上的课程页面打开此链接。")
+        return Refused(403, marked("hub.no_context"), marked("hub.no_context_advice"))
     if launch.context_id in contexts or (not contexts and launch.role == INSTRUCTOR):
-        return 0, ""
+        return None
     if not contexts:
-        return 403, ("This course is not linked to its LMS course yet: its instructor links it by opening this link "
-                     "once. Try again after they have, and tell them if this page stays.\n"
-                     "本课程还没有与学习平台上的课程关联：老师从此链接进入一次即可关联。请在老师进入后再试；如果仍看到此页，请告诉老师。")
-    title, cid = _shown(launch.context_title), _shown(launch.context_id)
+        return Refused(403, marked("hub.not_linked"), marked("hub.not_linked_advice"))
+    shown = (("title", _shown(launch.context_title)), ("cid", _shown(launch.context_id)))
     if launch.role == INSTRUCTOR:
-        return 403, (f"This link is in the LMS course {title} (context id {cid}), and this hub serves another LMS "
-                     "course: only that course's instructors and learners get in. If your course is a section of this "
-                     f"hub's class, ask the hub's administrator to add {cid} to context_ids in the hub's LTI settings "
-                     "file and restart the hub (docs/deploy-lms.md); otherwise your course needs a hub of its own.\n"
-                     f"此链接来自学习平台上的课程 {title}（context id {cid}），而本服务器服务的是另一门课程，只让该课程的老师和学生进入。"
-                     f"如果你的课程是本课程的一个班，请服务器管理员把 {cid} 加入 LTI 设置文件的 context_ids 并重启服务器；"
-                     "否则你的课程需要自己的服务器。")
-    return 403, (f"This link is in the LMS course {title} (context id {cid}), which this hub does not serve. Tell "
-                 "your instructor: the hub's administrator can add that course (context_ids in the hub's LTI "
-                 f"settings).\n此链接来自学习平台上的课程 {title}（context id {cid}），本服务器不服务于该课程。"
-                 "请告诉老师：服务器管理员可以在 LTI 设置的 context_ids 中加入该课程。")
+        return Refused(403, marked("hub.other_course_instructor"), marked("hub.other_course_instructor_advice"), shown)
+    return Refused(403, marked("hub.other_course"), marked("hub.other_course_advice"), shown)
+
+
+INVALID = Refused(400, marked("hub.invalid"), marked("hub.invalid_advice"))  # what a launch failing upstream's checks
+WRONG_AUDIENCE = dataclasses.replace(INVALID, status=401)                       # is told (the library's words: the log)
+REPLAYED = Refused(400, marked("hub.replayed"), marked("hub.replayed_advice"))
+
+
+def launch_language(claims: dict | None, config=None, accepted: str = "") -> str:
+    """The language a person launching is spoken to in: their launch's edition (the assignment it opens), else the
+    language its custom parameters or its locale name, else the browser's first (``accepted``: Accept-Language), else
+    the course's; always one the catalogues speak."""
+    launch = None
+    if claims:
+        try:
+            launch = Launch.from_claims(claims)
+        except (KeyError, TypeError, ValueError):  # an unverified token's claims may be anything
+            launch = None
+    found = []
+    if launch is not None:
+        assignment = launch.assignment(config) if config is not None else ""
+        found += [assignment_of(assignment, config).language] if assignment else []
+        found += [str(launch.custom.get("language", "")), language_of(launch.locale)]
+    found += [language_of(part.split(";")[0].strip()) for part in accepted.split(",")]
+    default = CourseKit(config=config).language if config is not None else DEFAULT
+    return next((lang for lang in found if lang in SPOKEN), default)
+
+
+def unverified_claims(token: str) -> dict:
+    """What a launch's ``id_token`` claims without any check: only to choose the language its refusal is said in."""
+    try:
+        return jwt.decode(token, options={"verify_signature": False}) if token else {}
+    except jwt.PyJWTError:
+        return {}
 
 
 def landing(base_url: str, launch: Launch, config=None) -> str:
@@ -116,12 +154,26 @@ def landing(base_url: str, launch: Launch, config=None) -> str:
     return url_path_join(base_url, "user-redirect", path)
 
 
-def page(status: int, message: str) -> str:
-    """A plain page for a refused launch, in the words of :func:`refusal`."""
-    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{status}: the course</title></head><body>"
-            "<h1>You cannot open the course from this link</h1>"
-            + "".join(f"<p>{html.escape(line)}</p>" for line in message.splitlines()) +
-            "<p>无法从此链接进入课程。请联系课程老师。</p></body></html>")
+def page(refused: Refused, lang: str, stylesheet: str = "") -> str:
+    """A refused launch's page, styled as the hub's own pages (``stylesheet``: the hub's CSS): in ``lang`` first,
+    what happened and the one thing to do; the same in the course's other languages below, folded, for a guess gone
+    wrong. Nothing on it comes from a library's error or unescaped from a launch."""
+    def said(language: str) -> str:
+        title = html.escape(WORDS.say(language, "hub.refused_title"))
+        what, advice = (html.escape(text) for text in refused.said(language))
+        return f'<h1>{title}</h1><p>{what}</p><p class="advice"><strong>{advice}</strong></p>'
+
+    def folded(other: str) -> str:
+        tag, name = WORDS.say(other, "locale.html_lang"), html.escape(WORDS.say(other, "locale.name"))
+        return f'<details lang="{tag}"><summary>{name}</summary>{said(other)}</details>'
+
+    tag, title = WORDS.say(lang, "locale.html_lang"), html.escape(WORDS.say(lang, "hub.refused_title"))
+    others = "".join(folded(other) for other in LANGUAGES if other != lang) if lang in LANGUAGES else ""
+    link = f'<link rel="stylesheet" href="{html.escape(stylesheet)}">' if stylesheet else ""
+    return (f'<!DOCTYPE html><html lang="{tag}"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{refused.status}: {title}'
+            f'</title>{link}</head><body><div class="container"><div class="error">{said(lang)}{others}</div></div>'
+            '</body></html>')
 
 
 class CourseCallbackHandler(LTI13CallbackHandler):
@@ -133,21 +185,20 @@ class CourseCallbackHandler(LTI13CallbackHandler):
         try:
             claims = self.decode_and_validate_launch_request()
         except ValidationError as error:  # a forged, expired, wrongly addressed or malformed id_token
-            status = 401 if isinstance(error, InvalidAudienceError) else 400
-            return self.refuse(status, f"The LMS's launch could not be accepted: {error}. Open the course from the "
-                                       "LMS's course page again.")
+            refused = WRONG_AUDIENCE if isinstance(error, InvalidAudienceError) else INVALID
+            return self.refuse(refused, None, why=str(error))  # the library's words for the log, never the page
         auth = self.authenticator
         try:
             contexts = auth.course_contexts()
             known = contexts.known()
         except OSError as error:  # the machine's: nobody is let in on a guess
-            return self.refuse(500, f"The hub cannot tell which LMS course it serves ({error}). The hub's "
-                                    "administrator: repair or remove that file (docs/deploy-lms.md).")
-        status, message = refusal(claims, auth.deployment_ids, known)
-        if status:
-            return self.refuse(status, message)
+            return self.refuse(Refused(500, marked("hub.no_contexts"), marked("hub.no_contexts_advice"),
+                                       (("error", str(error)),)), claims)
+        refused = refusal(claims, auth.deployment_ids, known)
+        if refused is not None:
+            return self.refuse(refused, claims)
         if not auth.nonces.first_use(claims.get("nonce", ""), float(claims["exp"]), time.time()):
-            return self.refuse(400, "This launch was used already (a replay). Open the course from the LMS again.")
+            return self.refuse(REPLAYED, claims)
         self.launch = Launch.from_claims(claims)
         if not known:  # no await since known() was read: two first launches cannot both claim the course
             contexts.record_first(self.launch)
@@ -159,12 +210,19 @@ class CourseCallbackHandler(LTI13CallbackHandler):
         self.authenticator.launch_book().record(user.name, self.launch)
         self.redirect(landing(self.hub.base_url, self.launch, course_config(self.authenticator.course_dir)))
 
-    def refuse(self, status: int, message: str) -> None:
-        """A refused launch: ``message`` on a page of its own (no one is logged in), its first line in the hub's log."""
-        self.log.warning("LTI launch refused (%d): %s", status, message.splitlines()[0])
-        self.set_status(status)
+    def refuse(self, refused: Refused, claims: dict | None, why: str = "") -> None:
+        """A refused launch: on a page of its own (no one is logged in), in the launcher's language (the claims', or
+        an unverified token's, or the browser's); in the hub's log in the course's language, with ``why`` (a
+        library's error) beside it."""
+        config = course_config(self.authenticator.course_dir) if self.authenticator.course_dir else None
+        if claims is None:
+            claims = unverified_claims(self.get_body_argument("id_token", ""))
+        lang = launch_language(claims, config, self.request.headers.get("Accept-Language", ""))
+        said = refused.said(CourseKit(config=config).language if config is not None else DEFAULT)[0]
+        self.log.warning("LTI launch refused (%d): %s%s", refused.status, said, f" ({why})" if why else "")
+        self.set_status(refused.status)
         self.set_header("Content-Type", "text/html; charset=utf-8")
-        self.finish(page(status, message))
+        self.finish(page(refused, lang, self.static_url("css/style.min.css")))
 
 
 class CourseLTIAuthenticator(LTI13Authenticator):

@@ -15,10 +15,10 @@ import nbformat
 import pytest
 from nbconvert import HTMLExporter
 
+from coursekit.language import WORDS
 from coursekit.paths import ASSIGNMENT, COURSE, MASTER
 from coursekit.paths import STUDENT_NOTEBOOK as STUDENT
 from attnkit.course import cell_names  # the chapter's names (its plug-in's: no points in them)
-from coursekit.plugins.pending import PENDING
 from support.course_tools import (
     MANUAL,
     POINTS,
@@ -29,6 +29,8 @@ from support.course_tools import (
     visible_text,
 )
 from support.mistakes import submission
+
+PENDING = WORDS.say("zh", "feedback.pending")  # 待批改, as the Chinese feedback page says it
 
 COURSE_ID = "ch04-e2e"
 NOTEBOOK = f"{ASSIGNMENT}.ipynb"

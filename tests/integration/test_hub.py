@@ -44,8 +44,7 @@ import pytest
 from coursekit.cell_names import names_in
 from coursekit.marking.enable import ITEM_LABEL, MENU_LABEL
 from coursekit.paths import COURSE
-from coursekit.plugins.pending import PENDING
-from coursekit.plugins.validation import TEXT as VALIDATE_TEXT
+from coursekit.language import WORDS
 from coursekit.service import student_status
 from coursekit.settings import course_config
 from hub import launch
@@ -87,6 +86,8 @@ from support.lab_page import extension_words, validation_words
 from support.marking_page import current, settle
 from support.mistakes import BY_NAME
 from support.service_tools import wait_for
+
+PENDING = WORDS.say("zh", "feedback.pending")  # 待批改, as the Chinese feedback page says it
 
 IMPLEMENTATIONS = {kind: BY_NAME[mistake].code for kind, mistake in CLASS.items()}
 # What TEST 4 prints for a student whose attention scores deviate (attnkit.diagnose via the master).
@@ -183,7 +184,7 @@ def verdict_then_submit(page, kind):
         reminder = dialog.locator(".attention-feedback-reminder").inner_text()
         # as the student's Validate names it, with the chapter's plug-in (思考题 4)
         question = names_in(release("zh"), ASSIGNMENT, course_config(COURSE), "zh")[UNANSWERED[kind]]
-        assert reminder.startswith(VALIDATE_TEXT["zh"]["unanswered"].format(n=1)) and question in reminder, reminder
+        assert reminder.startswith(WORDS.say("zh", "validate.unanswered", n=1)) and question in reminder, reminder
     message = dialog.locator("#validation-message")
     verdict = message.get_attribute("class")
     dialog.get_by_role("button", name="Ok").click()

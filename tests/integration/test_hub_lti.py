@@ -38,7 +38,7 @@ from support.hub_page import LONG, SHORT, open_from_nbgrader_menu, shot, type_co
 from support.hub_tools import course_hub, course_settings, instructor_nbgrader, require_hub_machine, user_token
 from support.lms_platform import CONTEXT, TestLMS
 from support.mistakes import BY_NAME
-from support.redteam import LAUNCH_ATTACKS, launch_claims
+from support.redteam import LAUNCH_ATTACKS, launch_claims, refused_as
 from support.service_tools import wait_for
 
 from hub import lti
@@ -304,7 +304,9 @@ def test_is_the_attack_on_the_launch_refused(linked, attack):
     plan, lms = linked
     before = lms.gradebook()
     answer = _attack(plan, lms, attack)
-    assert answer.status_code == attack.status and attack.says in answer.text, (answer.status_code, answer.text[:600])
+    assert answer.status_code == attack.status and refused_as(attack, answer.text), (answer.status_code,
+                                                                                     answer.text[:600])
+    assert "/static/css/style.min.css" in answer.text  # styled as the hub's own pages
     assert "jupyterhub-session-id" not in answer.headers.get("Set-Cookie", "") or answer.status_code == 302
     assert not re.search(r"<(img|script)", answer.text) and lms.gradebook() == before
     after = told(plan)  # nothing of another course reaches the course's LMS sync

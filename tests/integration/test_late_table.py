@@ -25,7 +25,6 @@ import pytest
 from nbgrader.api import Gradebook
 
 from coursekit.grades import grade_of, grades_of
-from coursekit.grading.progress import TEXT as GRADE_TEXT
 from coursekit.grading.run import grades_line
 from coursekit.lms.score import scores_of
 from coursekit.marking.dates import dates_view, extend, settle_marked
@@ -201,7 +200,7 @@ def test_does_every_surface_give_the_grade_nbgrader_export_gives(graded, exporte
 def test_does_make_grades_summary_give_the_exports_mean(graded, exported, assignment):
     folder, url, config = graded
     scores = [score for (name, _), score in exported.items() if name == assignment]
-    line = grades_line(url, assignment, config, GRADE_TEXT["en"])
+    line = grades_line(url, assignment, config, "en")
     assert f"{len(scores)} students, mean {sum(scores) / len(scores):.2f} / {FULL:g}" in line, line
     with Gradebook(url) as gradebook:
         assert len(grades_of(gradebook, assignment, config=config)) == len(scores)

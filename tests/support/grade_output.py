@@ -1,21 +1,31 @@
 """What ``make grade`` prints, read back in the course's language (``c.CourseKit.language``, Chinese here).
 
-Its words are one table (coursekit.grading.progress.TEXT): the tests find its lines through the same
-table, so they hold whatever the wording, and a course set to another language would be read the same way.
+Its words are the course's catalogue (``grading.*``): the tests find its lines through the same messages, so they
+hold whatever the wording, and a course set to another language would be read the same way.
 """
 import re
 
-from coursekit.grading.progress import TEXT
+from coursekit.language import WORDS
 from coursekit.paths import ASSIGNMENT
 from coursekit.settings import course_settings
 
 __all__ = ["words", "section", "failed", "notes", "over_budget", "graded_ok", "summary"]
 
 
-def words(course=None) -> dict:
+class Words:
+    """make grade's message templates in one language, by the name after ``grading.`` (``words["header"]``)."""
+
+    def __init__(self, lang: str):
+        self.lang = lang
+
+    def __getitem__(self, name: str) -> str:
+        return WORDS.template(self.lang, f"grading.{name}")
+
+
+def words(course=None) -> Words:
     """make grade's words for ``course`` (the repository's course by default: Chinese)."""
     from coursekit.paths import COURSE
-    return TEXT[course_settings(course or COURSE).language]
+    return Words(course_settings(course or COURSE).language)
 
 
 def _prefix(template: str, before: str, **values) -> str:

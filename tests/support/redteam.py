@@ -22,6 +22,7 @@ import base64
 import codecs
 import contextlib
 import functools
+import html
 import pathlib
 import re
 import socket
@@ -30,6 +31,7 @@ import textwrap
 import zlib
 from dataclasses import dataclass
 
+from coursekit.language import LANGUAGES, WORDS
 from coursekit.lms.launch import AGS_CLAIM, CLAIM, MEMBERSHIP, NRPS_CLAIM
 from coursekit.paths import COURSE
 from coursekit.record import MIME as RECORD_MIME
@@ -527,17 +529,19 @@ class LaunchAttack:
     with), ``deployment`` naming a deployment the hub does not serve. With ``context`` the launch comes from another
     LMS course on the same platform (:func:`launch_claims`): by ``sub`` (another person; "" keeps ``login``'s) in
     ``role`` there ("" keeps ``login``'s), its own line items and roster URLs in it. ``status`` and ``says``: the
-    hub's answer, as its page shows it (HTML-escaped); nobody is logged in by any of them, and no launch of another
+    hub's answer, its page's message (:func:`refused_as`); nobody is logged in by any of them, and no launch of another
     course reaches the course's LMS state (tests/unit/test_lms_sync.py gives each to the LMS sync as the newest).
     """
     name: str
     token: str
     status: int
-    says: str
+    says: str  # the message id of what the page says (the course's catalogue)
     login: str = "student1"
     context: dict | None = None
     role: str = ""
     sub: str = ""
+    shows: str = ""   # a part of the page: the launch's own text, escaped
+    hidden: str = ""  # what the page must not show (a library's message)
 
 
 OTHER_COURSE = {"id": "course-other", "title": "Another course", "label": "OTHER"}
@@ -545,24 +549,32 @@ HOSTILE_COURSE = {"id": "<img src=x onerror=alert(1)>\u202e\n\x1b[2J", "title": 
 OTHER_SERVICES = "https://other-course.invalid/"  # the other course's line items and roster: never read or posted to
 
 LAUNCH_ATTACKS = (
-    LaunchAttack("forged_signature", "forged", 400, "Signature verification failed"),
-    LaunchAttack("expired", "expired", 400, "expired"),
-    LaunchAttack("wrong_audience", "audience", 401, "Audience doesn&#x27;t match"),
-    LaunchAttack("replayed", "replayed", 400, "used already (a replay)"),
-    LaunchAttack("other_deployment", "deployment", 403, "deployment this hub does not serve"),
-    LaunchAttack("neither_role", "genuine", 403, "for its learners and instructors", login="mentor"),
+    # a launch failing the library's checks: our words on the page, never its message ("Signature verification failed")
+    LaunchAttack("forged_signature", "forged", 400, "hub.invalid", hidden="Signature verification failed"),
+    LaunchAttack("expired", "expired", 400, "hub.invalid", hidden="expired"),
+    LaunchAttack("wrong_audience", "audience", 401, "hub.invalid", hidden="Audience"),
+    LaunchAttack("replayed", "replayed", 400, "hub.replayed"),
+    LaunchAttack("other_deployment", "deployment", 403, "hub.deployment"),
+    LaunchAttack("neither_role", "genuine", 403, "hub.role", login="mentor"),
     # issue 54, 1: with one tool registration for the whole LMS, any course's instructor could add the link
-    LaunchAttack("other_course_instructor", "genuine", 403, "this hub serves another LMS course", login="teacher",
+    LaunchAttack("other_course_instructor", "genuine", 403, "hub.other_course_instructor", login="teacher",
                  context=OTHER_COURSE, sub="u-5001"),
-    LaunchAttack("other_course_ta_hostile_title", "genuine", 403, "context id &#x27;&lt;img src=x onerror=alert(1)&gt;"
-                 "\\u202e\\n\\x1b[2J&#x27;", login="teacher", context=HOSTILE_COURSE, role="TeachingAssistant",
-                 sub="u-5002"),
-    LaunchAttack("other_course_learner", "genuine", 403, "which this hub does not serve", context=OTHER_COURSE,
-                 sub="u-5003"),
+    LaunchAttack("other_course_ta_hostile_title", "genuine", 403, "hub.other_course_instructor", login="teacher",
+                 context=HOSTILE_COURSE, role="TeachingAssistant", sub="u-5002",
+                 shows="&#x27;&lt;img src=x onerror=alert(1)&gt;\\u202e\\n\\x1b[2J&#x27;"),
+    LaunchAttack("other_course_learner", "genuine", 403, "hub.other_course", context=OTHER_COURSE, sub="u-5003"),
     # issue 54, 2: the course's own instructor, whose newest launch comes from another course she teaches
-    LaunchAttack("newest_instructor_launch_other_course", "genuine", 403, "add &#x27;course-other&#x27; to context_ids",
-                 login="teacher", context=OTHER_COURSE),
+    LaunchAttack("newest_instructor_launch_other_course", "genuine", 403, "hub.other_course_instructor_advice",
+                 login="teacher", context=OTHER_COURSE, shows="&#x27;course-other&#x27;"),
 )
+
+
+def refused_as(attack: LaunchAttack, page: str) -> bool:
+    """Does ``page`` refuse as ``attack`` expects: its message (``says``, an id of the course's catalogue) in every
+    language of the course, escaped as shown, with ``shows`` and without ``hidden``?"""
+    said = [html.escape(WORDS.template(lang, attack.says).split("{")[0]) for lang in LANGUAGES]
+    return all(part in page for part in said) and attack.shows in page and (
+        not attack.hidden or attack.hidden not in page)
 
 
 def launch_claims(attack: LaunchAttack, claims: dict) -> dict:

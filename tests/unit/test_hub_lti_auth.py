@@ -21,13 +21,15 @@ import pytest
 from jupyterhub.handlers.login import LoginHandler
 from traitlets.config import Config
 
+from coursekit.language import LANGUAGES, WORDS
 from coursekit.lms.launch import CLAIM, Launch
 from hub import lti, lti_broker
-from hub.lti_auth import CourseCallbackHandler, CourseLTIAuthenticator, SeenNonces, landing, page, refusal
+from hub.lti_auth import (CourseCallbackHandler, CourseLTIAuthenticator, SeenNonces, landing, launch_language, page,
+                          refusal)
 from hub.plan import HubPlan
 from support.lms_course import CONFIG
 from support.lms_platform import CONTEXT, PEOPLE, TestLMS
-from support.redteam import LAUNCH_ATTACKS, launch_claims
+from support.redteam import LAUNCH_ATTACKS, launch_claims, refused_as
 
 GOOD = 'issuer = "https://lms.example"\nclient_id = "42"\nauthorize_url = "https://lms.example/auth"\n' \
        'jwks_url = "https://lms.example/jwks"\ntoken_url = "https://lms.example/token"\n'
@@ -123,9 +125,10 @@ GENUINE = [a for a in LAUNCH_ATTACKS if a.token == "genuine"]
 
 
 def test_is_a_launch_of_another_deployment_told_why(claims):
-    assert refusal(claims["student1"], {"deployment-1"}, COURSE) == (0, "")
-    status, said = refusal(claims["student1"], {"deployment-2"}, COURSE)
-    assert status == 403 and "'deployment-1'" in said and "deployment_id" in said
+    assert refusal(claims["student1"], {"deployment-1"}, COURSE) is None
+    refused = refusal(claims["student1"], {"deployment-2"}, COURSE)
+    what, advice = refused.said("en")
+    assert refused.status == 403 and "'deployment-1'" in what and "deployment_id" in advice
 
 
 @pytest.mark.parametrize("attack", GENUINE, ids=[a.name for a in GENUINE])
@@ -133,9 +136,9 @@ def test_is_a_genuine_launch_of_the_wrong_role_or_course_refused_saying_why(clai
     """Launches the platform really signed: a mentor's; another course's instructor, TA (the course's title and id
     hostile text) and learner; the course's own instructor's newest launch, from another course she teaches. Each is
     refused on the course's page, saying what to do, the other course's text escaped."""
-    status, said = refusal(launch_claims(attack, claims[attack.login]), {"deployment-1"}, COURSE)
-    shown = page(status, said)
-    assert status == attack.status and attack.says in shown, said
+    refused = refusal(launch_claims(attack, claims[attack.login]), {"deployment-1"}, COURSE)
+    shown = page(refused, "zh")
+    assert refused.status == attack.status and refused_as(attack, shown), shown
     assert not re.search(r"<(img|script)|\x1b|\u202e", shown)
 
 
@@ -145,15 +148,30 @@ def test_which_courses_launches_are_let_in(claims):
     section_b = {CLAIM + "context": {"id": "course-ch04-b", "title": "Attention, section B"}}
     both = (CONTEXT, "course-ch04-b")
     for login in ("student1", "teacher"):
-        assert refusal({**claims[login], **section_b}, {"deployment-1"}, both) == (0, "")
-        assert refusal({**claims[login], **section_b}, {"deployment-1"}, COURSE)[0] == 403
-    assert refusal(claims["teacher"], set(), ()) == (0, "")
-    status, said = refusal(claims["student2"], set(), ())
-    assert status == 403 and "not linked to its LMS course yet: its instructor links it by opening this link" in said
+        assert refusal({**claims[login], **section_b}, {"deployment-1"}, both) is None
+        assert refusal({**claims[login], **section_b}, {"deployment-1"}, COURSE).status == 403
+    assert refusal(claims["teacher"], set(), ()) is None
+    refused = refusal(claims["student2"], set(), ())
+    assert refused.status == 403 and refused.what == "hub.not_linked"
     nowhere = {k: v for k, v in claims["teacher"].items() if k != CLAIM + "context"}
-    assert refusal(nowhere, set(), ())[0] == 403 and "without its course" in refusal(nowhere, set(), COURSE)[1]
+    assert refusal(nowhere, set(), ()).status == 403 and refusal(nowhere, set(), COURSE).what == "hub.no_context"
     endless = {**claims["student1"], CLAIM + "context": {"id": "x" * 100_000, "title": "y" * 100_000}}
-    assert len(refusal(endless, set(), COURSE)[1]) < 2_000  # cut short, on the page and in the log
+    assert len(page(refusal(endless, set(), COURSE), "en")) < 8_000  # cut short, on the page and in the log
+
+
+@pytest.mark.parametrize("locale, custom, accepted, lang", [
+    ("zh-CN", {}, "", "zh"), ("en-US", {}, "zh-CN,zh;q=0.9", "en"), ("", {}, "en-GB,en;q=0.9", "en"),
+    ("fr-FR", {}, "de", "zh"), ("zh-CN", {"language": "en"}, "", "en")])
+def test_is_a_launch_spoken_to_in_its_own_language_first(claims, locale, custom, accepted, lang):
+    """The page of a refused launch: the language the launch's custom parameters or locale name, else the browser's,
+    else the course's; its page says it first, the course's other languages folded below, one piece of advice?"""
+    presentation = CLAIM + "launch_presentation"
+    launch = {**claims["mentor"], presentation: {"locale": locale}, CLAIM + "custom": custom}
+    assert launch_language(launch, None, accepted) == lang
+    shown = page(refusal(launch, set(), COURSE), lang)
+    first, advice = refusal(launch, set(), COURSE).said(lang)
+    assert shown.index(first) < shown.index("<details") and shown.count('class="advice"') == len(LANGUAGES)
+    assert f'<html lang="{WORDS.say(lang, "locale.html_lang")}"' in shown
 
 
 class Callback(CourseCallbackHandler):
@@ -170,8 +188,8 @@ class Callback(CourseCallbackHandler):
     async def login_user(self, data=None):
         return types.SimpleNamespace(**await self.authenticator.authenticate(self, data))
 
-    def refuse(self, status, message):
-        self.answer = (status, message)
+    def refuse(self, refused, claims, why=""):
+        self.answer = (refused.status, " ".join(refused.said("en")))
 
     def redirect(self, url):
         self.answer = (302, url)

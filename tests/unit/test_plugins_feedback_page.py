@@ -16,9 +16,10 @@ from nbgrader.coursedir import CourseDirectory
 
 from attnkit.edition import CJK
 from coursekit.plugins import CourseFeedbackExporter, GetGradesForFeedback, ReleaseFeedbackTellingPending
-from coursekit.plugins.feedback_page import WORDS, page_score, page_tally
+from coursekit.language import WORDS
+from coursekit.plugins.feedback_page import page_score, page_tally
 from coursekit.grades import class_pending
-from coursekit.plugins.pending import PENDING, Tally, total_line
+from coursekit.plugins.pending import RELEASE, Tally, total_line
 from coursekit.service import student_status
 from support.course_tools import visible_text
 from support.synthetic_class import gradebook_of
@@ -26,7 +27,8 @@ from support.synthetic_class import gradebook_of
 A = "ch04_attention"
 PNG = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")  # 1×1
 QUESTIONS = {"q_think1": "思考题 1", "q_think2": "思考题 2", "q_think3": "思考题 3"}
-IMAGE_ALT = WORDS["zh"]["image_alt"]
+IMAGE_ALT = WORDS.say("zh", "feedback.image_alt")
+PENDING = WORDS.say("zh", "feedback.pending")  # 待批改
 
 
 def _meta(cell, grade_id, grade, solution, points=0):
@@ -127,18 +129,9 @@ def test_is_the_english_editions_page_in_english_only(gradebook):
     assert "Question 3: 0 / 1 points" in text
     assert re.search(r"Your score so far: 4\.5 / 7 points; 1 written answer \(1 point\) still\s+awaiting marking", text)
     assert "Not answered: this is still the text you were given." in text
-    assert f'alt="{WORDS["en"]["image_alt"]}"' in page and 'lang="en"' in page
+    assert f'alt="{WORDS.say("en", "feedback.image_alt")}"' in page and 'lang="en"' in page
     assert not CJK.findall(text), CJK.findall(text)
     assert page_tally(page) == Tally(1, 1.0) and page_score(page) == (4.5, 7.0)  # what the Lab is told: the same
-
-
-def test_do_both_languages_have_every_word_of_the_page():
-    """One table, the same keys and placeholders in each language (a word missing in one would break its page)?"""
-    placeholders = {lang: {key: re.findall(r"{(\w+)}", text) for key, text in words.items()}
-                    for lang, words in WORDS.items()}
-    assert placeholders["zh"].keys() == placeholders["en"].keys()
-    for key in placeholders["zh"]:
-        assert set(placeholders["zh"][key]) <= set(placeholders["en"][key]), key
 
 
 def test_is_a_plain_assignments_cell_named_by_its_heading_alone(gradebook):
@@ -154,7 +147,7 @@ def test_does_marking_the_answers_end_pending_everywhere(gradebook, caplog):
             gb.find_grade(grade_id, A, A, "s1").manual_score = 1.0
         gb.db.commit()
         assert class_pending(gb, A) == {}
-    with caplog.at_level(logging.WARNING):
+    with caplog.at_level(logging.INFO):  # nothing pending: news, not a warning
         page = _page(gradebook)
     assert PENDING not in visible_text(page).split("第")[0] and "思考题 3：1 / 1 分" in visible_text(page)
     assert page_tally(page) == Tally(0, 0.0)
@@ -168,9 +161,24 @@ def test_are_only_answered_answers_without_a_score_pending(gradebook):
 
 
 def test_does_the_total_line_count_students_and_points_and_skip_students_with_none():
-    line = total_line(A, {"a": Tally(8, 8.0), "b": Tally(0, 0.0), "c": Tally(2, 1.5)}, scope="本次发布的反馈里")
-    assert line.startswith("ch04_attention：本次发布的反馈里有 2 名学生共 10 道书面题待批改（9.5 分）")
+    line, news = total_line(A, {"a": Tally(8, 8.0), "b": Tally(0, 0.0), "c": Tally(2, 1.5)}, "zh", scope=RELEASE)
+    assert line.startswith("ch04_attention：本次发布的反馈里有 2 名学生共 10 道书面题待批改（9.5 分）") and news
     assert "nbgrader generate_feedback ch04_attention --force" in line
+    english, _ = total_line(A, {"a": Tally(1, 0.5)}, "en", scope=RELEASE)  # an English course: a plural chosen
+    assert "1 student has 1 written answer awaiting marking (0.5 points)" in english
+
+
+def test_is_nothing_pending_good_news_in_the_courses_language(gradebook, tmp_path, caplog):
+    """An English course's release with nothing pending says so in English, as information, not a warning (it
+    warned 「本次发布的反馈里没有待批改的书面题。」)?"""
+    (tmp_path / "nbgrader_config.py").write_text("")
+    coursedir = CourseDirectory(root=str(tmp_path), assignment_id=A, db_url=gradebook)
+    release = ReleaseFeedbackTellingPending(coursedir=coursedir)
+    release.init_src()
+    with caplog.at_level(logging.INFO):
+        release._tell_pending("en")
+    assert [(r.levelno, r.getMessage()) for r in caplog.records] == [
+        (logging.INFO, "ch04_attention: no written answer in the feedback released now is awaiting marking.")]
 
 
 def test_does_release_feedback_read_the_released_page_and_name_one_generated_before_the_marking(
@@ -187,7 +195,7 @@ def test_does_release_feedback_read_the_released_page_and_name_one_generated_bef
     release = ReleaseFeedbackTellingPending(coursedir=coursedir)
     release.init_src()
     with caplog.at_level(logging.WARNING):
-        release._tell_pending()
+        release._tell_pending("zh")
     assert "s1：ch04_attention 还有 1 道书面题待批改（1 分）" in caplog.text
     assert "s1 的反馈是在批改之前生成的：页面上 1 道待批改，成绩册里只剩 0 道" in caplog.text
     assert f"nbgrader generate_feedback {A} --student s1 --force" in caplog.text

@@ -4,8 +4,6 @@
 Synthetic notebooks and the results nbgrader's Validator returns for them; the real ``nbgrader validate``
 runs in tests/integration/test_course_workflow.py.
 """
-import re
-
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
@@ -15,7 +13,7 @@ from traitlets.config import Config
 
 from attnkit.edition import CJK, STUBS
 from coursekit.plugins import validation
-from coursekit.plugins.validation import NO_RESPONSE, TEXT, name_unanswered_questions
+from coursekit.plugins.validation import NO_RESPONSE, name_unanswered_questions
 
 PARTIAL = "Partial credit; passed some but not all of the tests"  # nbgrader's (the Lab extension says it)
 STUB = STUBS["zh"]["text"]
@@ -126,13 +124,6 @@ def test_does_the_validator_say_the_notebooks_language_beside_nbgraders_keys(tmp
     results = Validator().validate(str(tmp_path / "unanswered.ipynb"))
     assert results["language"] == "en" and "failed" not in results and results["unanswered"]["names"] == ["Question 1",
                                                                                                          "Question 3"]
-
-
-def test_do_both_languages_say_everything():
-    """One table: the same keys and placeholders in both languages?"""
-    assert TEXT["zh"].keys() == TEXT["en"].keys()
-    for key in TEXT["zh"]:
-        assert re.findall(r"{(\w+)}", TEXT["zh"][key]) == re.findall(r"{(\w+)}", TEXT["en"][key]), key
 
 
 def test_does_the_fold_keep_to_what_nbgrader_reported_when_it_ignores_checksums():

@@ -2,91 +2,18 @@
 
 Pure bookkeeping (no nbgrader, no processes), so it is unit-tested with a fake clock. Everything
 ``make grade`` says is in the course's language (``c.CourseKit.language``, Chinese unless the
-config says otherwise): :data:`TEXT`, one table, the same keys and placeholders in each language.
+config says otherwise): the course's catalogue, ``grading.*``.
 What a student had a hand in (their id, a reason quoting their notebook's error, a note) is printed with
 its control characters escaped (:mod:`coursekit.printable`).
 """
 import dataclasses
 import time
 
-from ..language import DEFAULT
+from ..language import DEFAULT, WORDS, marked
 from ..printable import printable
 from ..settings import FLOOR_TIMEOUTS, MULTIPLE
 
-__all__ = ["StudentResult", "Progress", "TEXT", "format_duration"]
-
-TEXT = {
-    "zh": {
-        "header": "{assignment}：评分 {count} 名学生{shard}，{workers} 个并行进程，成绩写入 {gradebook}，{sandbox}；"
-                  "nbgrader 的日志：{logs}/",
-        "shard": "（分片 {shard}）", "sandboxed": "每个内核都在沙箱里运行", "unsandboxed": "没有沙箱（WITHOUT A SANDBOX）",
-        "capped_whole": "，内存和进程数按整个内核封顶（{groups}）",
-        "capped_each": "，内存和进程数只按单个进程封顶（没有这个用户能写的 cgroup：以 root 运行才有）",
-        "nothing": "{assignment}：没有要评分的学生：{scope}提交了的学生都已评分（FORCE=1 会全部重评）。",
-        "whole_class": "", "this_shard": "分片 {shard} 里",
-        "no_submissions": "{folder}/<学生>/{assignment}/ 里没有提交：先收取（nbgrader collect {assignment}）",
-        "not_generated": "成绩册 {gradebook} 里没有 {assignment}：先在 {course} 里运行 "
-                         "`nbgrader generate_assignment {assignment}`",
-        "line": "[{done}/{total}] {mark} {student}（{seconds:.1f} 秒）· 已失败 {failed} · 预计还需 {eta}",
-        "ok": "完成", "FAILED": "失败",
-        "Done": "完成", "Interrupted": "已中断", "STOPPED": "已停止",
-        "summary": "{head}：{graded} 名已评分，{failed} 名失败，{missing} 名未评分，共 {total} 名，用时 {elapsed}{per}",
-        "per": "，每名 {seconds:.2f} 秒",
-        "failed_line": "  失败   {student}：{reason}", "note_line": "  注意   {student}：{note}",
-        "kept": "在它之前评分的 {count} 名学生保留成绩；修好之后再运行 `make grade`，只评其余的学生（不会重复评分）。",
-        "again": "再运行一次 `make grade`，只评失败的和还没评的学生。",
-        "stopping": "Ctrl-C：正在停止评分进程和它们的内核……",
-        "changed": "改动了测试单元格 {grade_id}（评分用的是发布时的单元格）",
-        "tampered": "篡改了测试单元格 {grade_ids}：内核显示的结果与评分器的不同（记录的是评分器的结果）",
-        "limit": "{grade_id} 超过了评分沙箱的限制：{reason}",
-        "remark": "书面题 {grade_id} 批改之后又改过：之前的分数和评语已清除，需要重新批改",
-        "unreadable": "{name} 读不回来：{error}",
-        "over_budget": "  超时   {students}：每名学生最多 {seconds:g} 秒（{why}），超过即停止、记 0 分",
-        "budget_config": "c.CourseKit.student_seconds 设定", "budget_canary": "发布版评分用时 {canary:.2f} 秒的 {times} 倍",
-        "budget_floor": "{cells} 个单元格超时，每个 {timeout:g} 秒",
-        "grades": "{assignment} 的成绩（与 nbgrader export 相同，已扣迟交分）：{count} 名，平均 {mean:.2f} / {max_score:g} 分{late}",
-        "late": "；{count} 名迟交被扣分，共扣 {points:g} 分", "no_grades": "{assignment}：成绩册里还没有成绩",
-    },
-    "en": {
-        "header": "{assignment}: grading {count} students{shard} with {workers} workers into {gradebook}, {sandbox}; "
-                  "nbgrader's logs: {logs}/",
-        "shard": " (shard {shard})", "sandboxed": "each kernel in a sandbox", "unsandboxed": "WITHOUT A SANDBOX",
-        "capped_whole": ", its memory and processes capped as a whole ({groups})",
-        "capped_each": ", its memory and processes capped per process only (no control group this user may write: run "
-                       "as root for them)",
-        "nothing": "{assignment}: nothing to grade: every submitted student{scope} is graded (FORCE=1 grades them "
-                   "again).",
-        "whole_class": "", "this_shard": " of shard {shard}",
-        "no_submissions": "No submissions in {folder}/<student>/{assignment}/: collect them first "
-                          "(nbgrader collect {assignment})",
-        "not_generated": "{assignment} is not in the gradebook {gradebook}: run "
-                         "`nbgrader generate_assignment {assignment}` in {course} first",
-        "line": "[{done}/{total}] {mark} {student} ({seconds:.1f} s) · failed so far: {failed} · ETA {eta}",
-        "ok": "ok", "FAILED": "FAILED",
-        "Done": "Done", "Interrupted": "Interrupted", "STOPPED": "STOPPED",
-        "summary": "{head}: {graded} graded, {failed} failed, {missing} not graded, of {total} in {elapsed}{per}",
-        "per": ", {seconds:.2f} s per student",
-        "failed_line": "  FAILED {student}: {reason}", "note_line": "  NOTE   {student}: {note}",
-        "kept": "The {count} students graded before it keep their grades; after the repair, `make grade` grades the "
-                "others (nobody twice).",
-        "again": "Run `make grade` again to grade the failed and the missing students only.",
-        "stopping": "Ctrl-C: stopping the workers and their kernels …",
-        "changed": "changed test cell {grade_id} (the released cell was graded)",
-        "tampered": "tampered test cells {grade_ids}: its kernel showed another result than the grader's "
-                    "(the grader's was recorded)",
-        "limit": "{grade_id} over a sandbox limit: {reason}",
-        "remark": "written answer {grade_id} changed since it was marked: the earlier mark and comment were cleared, "
-                  "mark it again",
-        "unreadable": "{name} could not be read back: {error}",
-        "over_budget": "  OVER TIME {students}: at most {seconds:g} s per student ({why}); stopped there and scored 0",
-        "budget_config": "c.CourseKit.student_seconds", "budget_canary": "{times} × the release's {canary:.2f} s of grading",
-        "budget_floor": "{cells} cell timeouts of {timeout:g} s",
-        "grades": "{assignment} grades (as nbgrader export gives them, late penalties taken off): {count} students, mean "
-                  "{mean:.2f} / {max_score:g}{late}",
-        "late": "; {count} late and penalised, {points:g} points in all", "no_grades": "{assignment}: no grades in the gradebook yet",
-    },
-}
-
+__all__ = ["StudentResult", "Progress", "format_duration"]
 
 @dataclasses.dataclass
 class StudentResult:
@@ -117,7 +44,7 @@ class Progress:
     INTERRUPTED = "interrupted"  # what stopped a run early: this, or the one line of a fault of the machine
 
     def __init__(self, total: int, clock=time.monotonic, lang: str = DEFAULT):
-        self.total, self.clock, self.text = total, clock, TEXT[lang]
+        self.total, self.clock, self.lang = total, clock, lang
         self.start = clock()
         self.results = []
         self.budget = None  # one student's time (coursekit.canary.Budget), said when someone went over it
@@ -139,38 +66,40 @@ class Progress:
         return (self.clock() - self.start) / done * (self.total - done)
 
     def line(self, last: StudentResult) -> str:
-        marks = (self.text["ok"], self.text["FAILED"])
-        width = max(len(mark) for mark in marks)
-        return self.text["line"].format(done=f"{len(self.results):>{len(str(self.total))}}", total=self.total,
-                                        mark=marks[not last.ok].ljust(width), student=printable(last.student, True),
-                                        seconds=last.seconds, failed=len(self.failed), eta=format_duration(self.eta()))
+        marks = (WORDS.say(self.lang, "grading.ok"), WORDS.say(self.lang, "grading.FAILED"))
+        width, done = max(len(mark) for mark in marks), f"{len(self.results):>{len(str(self.total))}}"
+        return WORDS.say(self.lang, "grading.line", done=done, total=self.total, mark=marks[not last.ok].ljust(width), student=printable(last.student, True),
+                         seconds=last.seconds, failed=len(self.failed), eta=format_duration(self.eta()))
 
     def _budget_source(self) -> str:
         """Where one student's time came from (:class:`coursekit.canary.Budget`), in words."""
         budget = self.budget
-        return self.text[f"budget_{budget.source}"].format(canary=budget.canary or 0.0, times=MULTIPLE,
-                                                            cells=FLOOR_TIMEOUTS, timeout=budget.cell_timeout)
+        said = {"config": marked("grading.budget_config"), "canary": marked("grading.budget_canary"),
+                "floor": marked("grading.budget_floor")}[budget.source]
+        return WORDS.say(self.lang, said, canary=budget.canary or 0.0, times=MULTIPLE, cells=FLOOR_TIMEOUTS,
+                         timeout=budget.cell_timeout)
 
     def summary(self, stopped: str = "") -> str:
         """The closing screen: counts, wall time, every failed student with the reason, and why it stopped early
         (``stopped``: :data:`INTERRUPTED`, or the one line of a fault of the machine)."""
-        text, elapsed = self.text, self.clock() - self.start
-        per = text["per"].format(seconds=elapsed / len(self.results)) if self.results else ""
-        head = text["Done" if not stopped else ("Interrupted" if stopped == self.INTERRUPTED else "STOPPED")]
-        lines = [text["summary"].format(head=head, graded=len(self.results) - len(self.failed), failed=len(self.failed),
-                                        missing=self.total - len(self.results), total=self.total,
-                                        elapsed=format_duration(elapsed), per=per)]
-        lines += [text["failed_line"].format(student=printable(o.student, True), reason=printable(o.reason, True))
-                  for o in self.failed]
-        lines += [text["note_line"].format(student=printable(o.student, True), note=printable(note, True))
+        lang, elapsed = self.lang, self.clock() - self.start
+        per = WORDS.say(lang, "grading.per", seconds=elapsed / len(self.results)) if self.results else ""
+        head = WORDS.say(lang, "grading.Done") if not stopped else WORDS.say(lang, "grading.Interrupted") \
+            if stopped == self.INTERRUPTED else WORDS.say(lang, "grading.STOPPED")
+        lines = [WORDS.say(lang, "grading.summary", head=head, graded=len(self.results) - len(self.failed),
+                           failed=len(self.failed), missing=self.total - len(self.results), total=self.total,
+                           elapsed=format_duration(elapsed), per=per)]
+        lines += [WORDS.say(lang, "grading.failed_line", student=printable(o.student, True),
+                            reason=printable(o.reason, True)) for o in self.failed]
+        lines += [WORDS.say(lang, "grading.note_line", student=printable(o.student, True), note=printable(note, True))
                   for o in self.results for note in o.notes]
         over = [printable(o.student, True) for o in self.results if o.over_budget]
         if over and self.budget is not None:
-            lines.append(text["over_budget"].format(students=", ".join(over), seconds=self.budget.seconds,
-                                                    why=self._budget_source()))
+            lines.append(WORDS.say(lang, "grading.over_budget", students=", ".join(over), seconds=self.budget.seconds,
+                                   why=self._budget_source()))
         if stopped and stopped != self.INTERRUPTED:
             lines.append(f"make grade: {stopped}")
-            lines.append(text["kept"].format(count=len(self.results)))
+            lines.append(WORDS.say(lang, "grading.kept", count=len(self.results)))
         elif self.failed or stopped:
-            lines.append(text["again"])
+            lines.append(WORDS.say(lang, "grading.again"))
         return "\n".join(lines)

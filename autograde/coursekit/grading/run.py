@@ -7,7 +7,7 @@ fresh kernel by nbgrader's own autograde machinery (:mod:`.worker`), ``--workers
 time (default :func:`default_workers`) in the processes of :mod:`.pool`, into the gradebook
 :func:`coursekit.gradebook.resolve_gradebook` picks; prints one line per student with the failures
 so far and an ETA, then the failed students with nbgrader's reasons, in the course's language
-(``c.CourseKit.language``: :data:`.progress.TEXT`). Without an assignment (nor ``$ASSIGNMENT``) it
+(``c.CourseKit.language``: the course's catalogue, ``grading.*``). Without an assignment (nor ``$ASSIGNMENT``) it
 grades the course's only one, or each of its editions that has submissions (``ch04_attention``, then
 ``ch04_attention_en``: :func:`coursekit.assignments.default_assignments`), one after the other.
 
@@ -38,6 +38,7 @@ import time
 import sqlalchemy.exc
 from nbgrader.api import MissingEntry
 
+from ..language import WORDS
 from ..assignments import assignment_of, default_assignments, world_of
 from ..faults import InfrastructureFault, evident_fault, grader_unreadable
 from ..gradebook import alembic_on_path, describe, not_graded_reason, open_gradebook, resolve_gradebook, zero_submission
@@ -51,7 +52,7 @@ from ..canary import Budget, student_budget
 from ..settings import OVER_BUDGET, UNSANDBOXED, course_settings
 from . import lock
 from .pool import LOGS, Done, Faulted, Ready, WorkerPool
-from .progress import TEXT, Progress, StudentResult
+from .progress import Progress, StudentResult
 from .selection import graded_students, parse_shard, submitted_students, to_grade
 from .worker import GraderSetup
 
@@ -74,10 +75,10 @@ def main(argv=None) -> int:
         late_policy(course, settings.config)
         names = _assignments(course, args.assignment)
     alembic_on_path()  # for the gradebook opened here and in the workers
-    text, url = TEXT[settings.language], resolve_gradebook(course, args.db_url)
+    lang, url = settings.language, resolve_gradebook(course, args.db_url)
     try:
         preflight(course, names, settings.sandbox)
-        plan = [(name, _select(course, name, url, shard, args.force, text)) for name in names]
+        plan = [(name, _select(course, name, url, shard, args.force, lang)) for name in names]
     except InfrastructureFault as fault:
         print(f"make grade: {fault}", file=sys.stderr)
         return FAULT_STATUS
@@ -104,15 +105,15 @@ def _assignments(course, explicit: str) -> list:
 def _grade_assignment(course, assignment, students, url, args, shard, settings, results: list) -> int:
     """Grade one assignment's ``students``: the header, a line per student, the summary; the exit status. Their results
     join ``results``, which ``grading-logs/last-run.json`` holds."""
-    text = TEXT[settings.language]
+    lang = settings.language
     if not students:
-        scope = text["this_shard"].format(shard=shard) if shard.count > 1 else text["whole_class"]
-        print(text["nothing"].format(assignment=assignment, scope=scope), flush=True)
+        scope = WORDS.say(lang, "grading.this_shard", shard=shard) if shard.count > 1 else ""
+        print(WORDS.say(lang, "grading.nothing", assignment=assignment, scope=scope), flush=True)
         return 0
-    in_shard = text["shard"].format(shard=shard) if shard.count > 1 else ""
-    print(text["header"].format(assignment=assignment, count=len(students), shard=in_shard, workers=args.workers,
-                                gradebook=describe(url), logs=course / LOGS,
-                                sandbox=_sandbox_said(text, settings.sandbox)), flush=True)
+    in_shard = WORDS.say(lang, "grading.shard", shard=shard) if shard.count > 1 else ""
+    sandbox = _sandbox_said(lang, settings.sandbox)
+    print(WORDS.say(lang, "grading.header", assignment=assignment, count=len(students), shard=in_shard,
+                    workers=args.workers, gradebook=describe(url), logs=course / LOGS, sandbox=sandbox), flush=True)
     if not settings.sandbox:
         print(f"WARNING: {UNSANDBOXED}", flush=True)
     # the grading service (coursekit.service) takes no new job meanwhile; the one in progress ends first
@@ -120,7 +121,7 @@ def _grade_assignment(course, assignment, students, url, args, shard, settings, 
                         lang=settings.language):
         progress, stopped = grade_class(course, assignment, students, url, args.workers, lang=settings.language)
     print(progress.summary(stopped), flush=True)
-    print(grades_line(url, assignment, settings.config, text), flush=True)
+    print(grades_line(url, assignment, settings.config, lang), flush=True)
     results += [{"assignment": assignment, **dataclasses.asdict(r)} for r in progress.results]
     _save_results(course / LOGS / "last-run.json", results)
     lms_outbox.mark_everyone(course, "make grade")
@@ -129,26 +130,27 @@ def _grade_assignment(course, assignment, students, url, args, shard, settings, 
     return STATUS["students"] if progress.failed else STATUS["graded"]
 
 
-def _sandbox_said(text: dict, sandboxed: bool) -> str:
+def _sandbox_said(lang: str, sandboxed: bool) -> str:
     """The header's words on the sandbox: none, or one, each kernel capped as a whole or per process only
     (:mod:`coursekit.sandbox.cgroups`)."""
     if not sandboxed:
-        return text["unsandboxed"]
+        return WORDS.say(lang, "grading.unsandboxed")
     groups = cgroups.describe(cgroups.find())
-    return text["sandboxed"] + (text["capped_whole"].format(groups=groups) if groups else text["capped_each"])
+    capped = WORDS.say(lang, "grading.capped_whole", groups=groups) if groups else WORDS.say(lang, "grading.capped_each")
+    return WORDS.say(lang, "grading.sandboxed") + capped
 
 
-def grades_line(url: str, assignment: str, config, text: dict) -> str:
+def grades_line(url: str, assignment: str, config, lang: str) -> str:
     """The class's grades as every surface shows them (:func:`coursekit.grades.grades_of`: the late penalty taken
-    off), in one line: how many, their mean, how many lost points for lateness and how many."""
+    off), in one line, in ``lang``: how many, their mean, how many lost points for lateness and how many."""
     with open_gradebook(url) as gradebook:
         grades = list(grades_of(gradebook, assignment, config=config).values())
     if not grades:
-        return text["no_grades"].format(assignment=assignment)
+        return WORDS.say(lang, "grading.no_grades", assignment=assignment)
     late = [g for g in grades if g.penalty > 0]
-    said = text["late"].format(count=len(late), points=sum(g.raw - g.score for g in late)) if late else ""
-    return text["grades"].format(assignment=assignment, count=len(grades), late=said,
-                                 mean=sum(g.score for g in grades) / len(grades), max_score=grades[0].max_score)
+    said = WORDS.say(lang, "grading.late", count=len(late), points=sum(g.raw - g.score for g in late)) if late else ""
+    return WORDS.say(lang, "grading.grades", assignment=assignment, count=len(grades), late=said,
+                     mean=sum(g.score for g in grades) / len(grades), max_score=grades[0].max_score)
 
 
 def preflight(course: pathlib.Path, assignments, sandboxed: bool) -> None:
@@ -204,17 +206,18 @@ def _parser():
     return parser
 
 
-def _select(course, assignment, url, shard, force, text) -> list:
+def _select(course, assignment, url, shard, force, lang: str) -> list:
     """The students to grade; the gradebook is opened (and created) once, before any worker."""
     submitted = submitted_students(course, assignment)
     if not submitted:
-        print(text["no_submissions"].format(folder=course / "submitted", assignment=assignment), file=sys.stderr)
+        print(WORDS.say(lang, "grading.no_submissions", folder=course / "submitted", assignment=assignment),
+              file=sys.stderr)
         sys.exit(STATUS["cannot_start"])
     try:
         with open_gradebook(url, course_settings(course).course_id) as gradebook:
             in_gradebook = {s.student.id for s in gradebook.find_assignment(assignment).submissions}
     except MissingEntry:
-        print(text["not_generated"].format(assignment=assignment, gradebook=describe(url), course=course),
+        print(WORDS.say(lang, "grading.not_generated", assignment=assignment, gradebook=describe(url), course=course),
               file=sys.stderr)
         sys.exit(STATUS["cannot_start"])
     except sqlalchemy.exc.SQLAlchemyError as error:
@@ -259,7 +262,7 @@ def grade_class(course, assignment, students, url, workers, show=print, lang="zh
                 show(progress.record(result), flush=True)
         return progress, ""
     except KeyboardInterrupt:
-        show(progress.text["stopping"], flush=True)
+        show(WORDS.say(progress.lang, "grading.stopping"), flush=True)
         return progress, Progress.INTERRUPTED
     finally:
         pool.stop()

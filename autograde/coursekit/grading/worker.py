@@ -30,6 +30,7 @@ import time
 from nbgrader.apps.autogradeapp import AutogradeApp
 from nbgrader.converters import Autograde, NbGraderException
 
+from ..language import WORDS
 from ..autograded import ANSWERS_BEFORE, answers_in, read_graded_notebook
 from ..canary import canary_fault, measure_release
 from ..faults import InfrastructureFault, evident_fault
@@ -40,7 +41,7 @@ from ..record import LIMIT
 from ..sandbox.forkserver import template_died
 from ..settings import course_config, course_settings
 from ..upstream.nbgrader import check_schemas_once, share_engines
-from .progress import TEXT, StudentResult
+from .progress import StudentResult
 
 __all__ = ["make_app", "grade_student", "GraderSetup", "timed_grading"]
 
@@ -136,19 +137,19 @@ def notes(app: AutogradeApp, student: str) -> tuple:
     """
     folder = pathlib.Path(app.coursedir.format_path(app.coursedir.autograded_directory, student,
                                                    app.coursedir.assignment_id))
-    text, found, seconds = TEXT[course_settings(app.coursedir.root).language], [], {}  # the instructor's words: the course's
+    lang, found, seconds = course_settings(app.coursedir.root).language, [], {}  # the instructor's words: the course's
     for path in sorted(folder.glob("*.ipynb")):
         try:
             graded = read_graded_notebook(path)
         except (OSError, ValueError) as exc:
-            found.append(text["unreadable"].format(name=path.name, error=type(exc).__name__))
+            found.append(WORDS.say(lang, "grading.unreadable", name=path.name, error=type(exc).__name__))
             continue
         seconds = {key: seconds.get(key, 0.0) + value for key, value in graded.kernel_seconds.items()}
-        found += [text["changed"].format(grade_id=grade_id) for grade_id in graded.changed_cells]
+        found += [WORDS.say(lang, "grading.changed", grade_id=grade_id) for grade_id in graded.changed_cells]
         if graded.tampered_cells:
-            found.append(text["tampered"].format(grade_ids=", ".join(graded.tampered_cells)))
-        found += [text["remark"].format(grade_id=grade_id) for grade_id in graded.marks_to_redo]
-        found += [text["limit"].format(grade_id=grade_id, reason=record.reason)  # the reason as its student read it
+            found.append(WORDS.say(lang, "grading.tampered", grade_ids=", ".join(graded.tampered_cells)))
+        found += [WORDS.say(lang, "grading.remark", grade_id=grade_id) for grade_id in graded.marks_to_redo]
+        found += [WORDS.say(lang, "grading.limit", grade_id=grade_id, reason=record.reason)  # as its student read it
                   for grade_id, record in graded.records.items() if record.status == LIMIT]
     return found, seconds
 

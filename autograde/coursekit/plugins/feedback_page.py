@@ -6,8 +6,9 @@ template ``templates/course_feedback`` — nbgrader's ``feedback`` template exte
 each graded cell is named as the assignment names it (:func:`coursekit.cell_names.names_in`), a written
 answer nobody has marked shows as pending (待批改, "awaiting marking") instead of ``0.0 / 1.0``, and
 the total says how many points are still pending; a practice exercise (a test cell of 0 points its grader checked)
-shows its outcome (passed, not passed, not done: :func:`practice_outcomes`) instead of ``0 / 0``. Every word of the page is in the notebook's
-language (:func:`coursekit.language.of_notebook`; :data:`WORDS`), as everything else its student
+shows its outcome (passed, not passed, not done: :func:`practice_outcomes`) instead of ``0 / 0``. Every word of the
+page is in the notebook's language (:func:`coursekit.language.of_notebook`; the course's catalogue, ``feedback.*``),
+as everything else its student
 reads. :class:`GetGradesForFeedback` takes the place of
 nbgrader's ``GetGrades`` and puts those facts where the template reads them; it also tells the
 instructor, in the log, how many answers are pending: the whole class once, then each student.
@@ -25,47 +26,31 @@ from traitlets.config import Config
 
 from ..assignments import CourseKit
 from ..due import utc_text, zone_text
-from ..language import WORDS as CATALOGUE
-from ..language import of_notebook
+from ..language import WORDS, marked, of_notebook
 from ..record import GRADED, records_in
 from ..upstream.nbconvert import render_without_soup
 from ..upstream.nbgrader import show_score
 from ..cell_names import names_in
 from ..grades import PendingAnswer, grade_of, is_pending
-from .pending import PENDING, Tally, class_tallies, student_line, total_line
+from .pending import CLASS, Tally, class_tallies, student_line, total_line
 from .safe_html import sanitised
 
-__all__ = ["CourseFeedbackExporter", "GetGradesForFeedback", "TEMPLATE", "TEMPLATES", "WORDS", "page_language",
+__all__ = ["CourseFeedbackExporter", "GetGradesForFeedback", "TEMPLATE", "TEMPLATES", "page_language", "page_words",
            "page_score", "page_tally", "practice_outcomes"]
 
 TEMPLATES = pathlib.Path(__file__).with_name("templates")
 TEMPLATE = "course_feedback"
-# Every word of the page, by the notebook's language: the same keys, the same placeholders. "image_alt" describes
-# a figure for screen readers where the notebook gives none (nbconvert writes one in English); "no_response" is
-# nbgrader's automatic comment on an answer left as released ("No response.").
-WORDS = {
-    "zh": {"title": "{notebook} · 反馈", "score": "目前得分 <b>{score} / {max_score}</b> 分",
-           "still_pending": "；其中 {answers} 道书面题（{points} 分）还 {pending}，老师批改后这里会更新",
-           "end": "。", "points": "{score} / {points} 分", "pending_points": "（{points} 分）",
-           "comment_link": "评语", "late": "迟交扣分：-{points} 分", "test_cell": "评分单元格 · {name}",
-           "due": "截止时间 {due}", "extension": "你的延期：到 {until}", "submitted": "提交于 {at}",
-           "late_by": "迟交 {days} 天 {hours} 小时", "separator": "；",
-           "answer": "你的回答 · {name}", "task": "任务 · {name}", "code": "你的代码", "top": "（回到顶部）",
-           "comment": "评语：", "colon": "：", "pending": PENDING, "no_response": "未作答：这里还是发下来时的样子。",
-           "image_alt": "本单元格输出的图"},
-    "en": {"title": "{notebook} · feedback", "score": "Your score so far: <b>{score} / {max_score}</b> points",
-           "still_pending": "; {answers} written {answer_s} ({points} {point_s}) still {pending}: this page will "
-                            "show {their} score once your instructor has marked {them}",
-           "end": ".", "points": "{score} / {points} points", "pending_points": "({points} {point_s})",
-           "comment_link": "comment", "late": "Late penalty: -{points} points", "test_cell": "Test cell · {name}",
-           "due": "Due {due}", "extension": "your extension: until {until}", "submitted": "submitted {at}",
-           "late_by": "{days} d {hours} h late", "separator": "; ",
-           "answer": "Your answer · {name}", "task": "Task · {name}", "code": "Your code", "top": "(back to top)",
-           "comment": "Comment: ", "colon": ": ", "pending": "awaiting marking",
-           "no_response": "Not answered: this is still the text you were given.",
-           "image_alt": "a figure this cell drew"},
-}
-_NBGRADER_COMMENTS = {"No response.": "no_response"}  # nbgrader's own comments, as WORDS keys
+# Every word the page's template says (templates/course_feedback), by its key there: each a message of the course's
+# catalogue, in the notebook's language. "image_alt" describes a figure for screen readers where the notebook gives
+# none (nbconvert writes one in English); "no_response" is nbgrader's automatic comment on an answer left as released
+# ("No response.").
+_PAGE = {"title": marked("feedback.title"), "score": marked("feedback.score"), "end": marked("feedback.end"),
+         "points": marked("feedback.points"), "comment_link": marked("feedback.comment_link"),
+         "late": marked("feedback.late"), "test_cell": marked("feedback.test_cell"), "answer": marked("feedback.answer"),
+         "task": marked("feedback.task"), "code": marked("feedback.code"), "top": marked("feedback.top"),
+         "comment": marked("feedback.comment"), "colon": marked("feedback.colon"),
+         "pending": marked("feedback.pending")}
+_NBGRADER_COMMENTS = {"No response.": marked("feedback.no_response")}  # nbgrader's own comments, said ours
 _IMG_WITHOUT_ALT = re.compile(r"<img(?![^>]*\salt=)(?=[\s/>])")  # escaped code never holds a literal "<img"
 
 
@@ -85,10 +70,10 @@ def practice_outcomes(nb) -> dict:
 
 def _practice_words(outcome: str | None, lang: str) -> str:
     if outcome == "passed":
-        return CATALOGUE.say(lang, "feedback.practice_passed")
+        return WORDS.say(lang, "feedback.practice_passed")
     if outcome == "not_passed":
-        return CATALOGUE.say(lang, "feedback.practice_not_passed")
-    return CATALOGUE.say(lang, "feedback.practice_untried") if outcome == "untried" else ""
+        return WORDS.say(lang, "feedback.practice_not_passed")
+    return WORDS.say(lang, "feedback.practice_untried") if outcome == "untried" else ""
 
 
 def page_language(nb) -> str:
@@ -96,15 +81,27 @@ def page_language(nb) -> str:
     return of_notebook(nb)
 
 
+def page_words(lang: str) -> dict:
+    """The templates of every word the page's template says, by its key there, in ``lang``."""
+    return {key: WORDS.template(lang, msgid) for key, msgid in _PAGE.items()}
+
+
+def _count(points: str) -> int:
+    """A number of points as written on the page ("1", "0.5") as the count its plural is chosen by: a fraction
+    counts as many."""
+    return int(float(points)) if float(points).is_integer() else 2
+
+
+def _points(lang: str, points: str) -> str:
+    """``3 分``, "1 point", "0.5 points" (``points`` as the page writes it)."""
+    return WORDS.say_n(lang, "feedback.points_phrase", _count(points), points=points)
+
+
 def _still_pending(lang: str, tally: Tally) -> str:
-    """The page's clause on pending answers (English counts in singular or plural)."""
-    one_answer, one_point = tally.answers == 1, f"{tally.points:g}" == "1"
-    pending = f'<span class="course-pending">{WORDS[lang]["pending"]}</span>'
-    return WORDS[lang]["still_pending"].format(
-        answers=tally.answers, points=f"{tally.points:g}", pending=pending,
-        answer_s="answer" if one_answer else "answers", point_s="point" if one_point else "points",
-        their="its" if one_answer else "their",
-        them="it" if one_answer else "them")
+    """The page's clause on pending answers (each language's plurals from its catalogue)."""
+    pending = f'<span class="course-pending">{WORDS.say(lang, "feedback.pending")}</span>'
+    return WORDS.say_n(lang, "feedback.still_pending", tally.answers, points=_points(lang, f"{tally.points:g}"),
+                       pending=pending)
 
 
 def _time(when, timezone: str) -> str:
@@ -118,16 +115,15 @@ def _dates(grade, lang: str, timezone: str) -> str:
     late; "" when the work has no due date."""
     if grade is None or grade.due is None:
         return ""
-    words = WORDS[lang]
-    parts = [words["due"].format(due=_time(grade.due, timezone))]
+    parts = [WORDS.say(lang, "feedback.due", due=_time(grade.due, timezone))]
     if grade.extension is not None:
-        parts.append(words["extension"].format(until=_time(grade.extension.until, timezone)))
+        parts.append(WORDS.say(lang, "feedback.extension", until=_time(grade.extension.until, timezone)))
     if grade.timestamp is not None:
-        parts.append(words["submitted"].format(at=_time(grade.timestamp, timezone)))
+        parts.append(WORDS.say(lang, "feedback.submitted", at=_time(grade.timestamp, timezone)))
     if grade.seconds_late > 0:
         days, rest = divmod(int(grade.seconds_late), 86400)
-        parts.append(words["late_by"].format(days=days, hours=-(-rest // 3600)))
-    return words["separator"].join(parts)
+        parts.append(WORDS.say(lang, "feedback.late_by", days=days, hours=-(-rest // 3600)))
+    return WORDS.say(lang, "feedback.separator").join(parts)
 
 
 class GetGradesForFeedback(GetGrades):
@@ -143,12 +139,19 @@ class GetGradesForFeedback(GetGrades):
 
     _told_class = False
 
+    @property
+    def _instructors(self) -> str:
+        """The language of the instructor's log lines: the course's (``c.CourseKit.language``)."""
+        return CourseKit(config=self.config).language
+
     def preprocess(self, nb, resources):
         info = resources["nbgrader"]
         if not self._told_class:
             self._told_class = True
             with Gradebook(info["db_url"]) as gradebook:
-                self.log.warning(total_line(info["assignment"], class_tallies(gradebook, info["assignment"])))
+                line, news = total_line(info["assignment"], class_tallies(gradebook, info["assignment"]),
+                                        self._instructors, CLASS)
+            (self.log.warning if news else self.log.info)(line)
         self._lang = page_language(nb)
         self._names, self._pending = names_in(nb, info["assignment"], self.config, self._lang), []
         nb, resources = super().preprocess(nb, resources)
@@ -158,12 +161,15 @@ class GetGradesForFeedback(GetGrades):
             resources["nbgrader"]["score"] = grade.notebook_score(info["notebook"])
             resources["nbgrader"]["late_penalty"] = grade.notebooks.get(info["notebook"], (0.0, 0.0))[1]
         tally = Tally.of(self._pending)
+        lang = self._lang
         resources["course_feedback"] = {"pending": tally.answers, "pending_points": tally.points,
-                                        "lang": self._lang, "words": WORDS[self._lang],
+                                        "lang": lang, "words": page_words(lang),
+                                        "pending_points_said": lambda points: WORDS.say(
+                                            lang, "feedback.pending_points", points=_points(lang, points)),
                                         "still_pending": _still_pending(self._lang, tally),
                                         "dates": _dates(grade, self._lang, CourseKit(config=self.config).timezone)}
         if tally.answers:
-            self.log.warning(student_line(info["student"], info["assignment"], tally))
+            self.log.warning(student_line(info["student"], info["assignment"], tally, self._instructors))
         return nb, resources
 
     def _get_score(self, cell, resources):
@@ -182,7 +188,7 @@ class GetGradesForFeedback(GetGrades):
         super()._get_comment(cell, resources)
         comment = cell.metadata.nbgrader.get("comment")
         ours = _NBGRADER_COMMENTS.get(comment)
-        cell.metadata.nbgrader["comment"] = WORDS[self._lang][ours] if ours else comment
+        cell.metadata.nbgrader["comment"] = WORDS.say(self._lang, ours) if ours else comment
 
 
 class CourseFeedbackExporter(HTMLExporter):
@@ -217,7 +223,8 @@ class CourseFeedbackExporter(HTMLExporter):
         """
         resources = {**(resources or {}), PRACTICE: practice_outcomes(nb)}
         page, resources = render_without_soup(self, nb, resources, **kw)
-        return _IMG_WITHOUT_ALT.sub(f'<img alt="{WORDS[page_language(nb)]["image_alt"]}"', page), resources
+        alt = WORDS.say(page_language(nb), "feedback.image_alt")
+        return _IMG_WITHOUT_ALT.sub(f'<img alt="{alt}"', page), resources
 
 
 # what the template writes on the page's container: read back by release_feedback (a page of nbgrader's has none),

@@ -6,16 +6,19 @@ its feedback shows that as ``0.0 / 1.0``, which a student reads as a failed answ
 nbgrader's automatic 0 for an answer left exactly as released (:func:`coursekit.grades.is_pending`, which
 :func:`coursekit.grades.class_pending` reads for a class): that one is *not answered*,
 0 with the reason, recorded at grading, waiting for nobody. The feedback page shows a pending answer as
-:data:`PENDING`, and ``generate_feedback`` / ``release_feedback`` tell the instructor how many there are, per
-student and in total, without stopping; the notification, the report and the LMS count the same.
+``feedback.pending`` says (待批改, "awaiting marking"), and ``generate_feedback`` / ``release_feedback`` tell the
+instructor how many there are, per student and in total, in the course's language, without stopping; the
+notification, the report and the LMS count the same.
 """
 from dataclasses import dataclass
 
 from ..grades import class_pending
+from ..language import WORDS
 
-__all__ = ["PENDING", "Tally", "class_tallies", "student_line", "total_line"]
+__all__ = ["Tally", "class_tallies", "student_line", "total_line", "CLASS", "RELEASE"]
 
-PENDING = "待批改"
+# whose pending answers a total line counts: the whole class (generate_feedback), or this release's pages
+CLASS, RELEASE = "class", "release"
 
 
 def class_tallies(gradebook, assignment: str) -> dict:
@@ -36,25 +39,30 @@ class Tally:
     def __add__(self, other: "Tally") -> "Tally":
         return Tally(self.answers + other.answers, self.points + other.points)
 
-    def __str__(self) -> str:
-        return f"{self.answers} 道书面题{PENDING}（{self.points:g} 分）"
+    def said(self, lang: str) -> str:
+        """``8 道书面题待批改（8 分）``, "8 written answers awaiting marking (8 points)", in ``lang``."""
+        return WORDS.say_n(lang, "pending.tally", self.answers, points=self.points)
 
 
-def student_line(student: str, assignment: str, tally: Tally) -> str:
-    """What the instructor reads about one student's pending answers."""
-    return f"{student}：{assignment} 还有 {tally}，反馈里显示为「{PENDING}」，老师批改前不算分。"
+def student_line(student: str, assignment: str, tally: Tally, lang: str) -> str:
+    """What the instructor reads about one student's pending answers, in ``lang``."""
+    return WORDS.say(lang, "pending.student", student=student, assignment=assignment, tally=tally.said(lang))
 
 
-def total_line(assignment: str, pending: dict, scope: str = "全班") -> str:
-    """One line for a whole run: how many students and answers are pending, and what to do after marking.
+def total_line(assignment: str, pending: dict, lang: str, scope: str = CLASS) -> tuple:
+    """One line for a whole run, in ``lang``: how many students and answers are pending, and what to do after
+    marking; ``(line, whether it is news to warn about)``.
 
-    ``pending`` is ``{student: Tally}`` (students with nothing pending may be left out); ``scope``
-    says whose they are ("全班", "本次发布的反馈里").
+    ``pending`` is ``{student: Tally}`` (students with nothing pending may be left out); ``scope`` says whose they
+    are (:data:`CLASS`, :data:`RELEASE`).
     """
     pending = {student: tally for student, tally in pending.items() if tally.answers}
     if not pending:
-        return f"{assignment}：{scope}没有{PENDING}的书面题。"
+        if scope == CLASS:
+            return WORDS.say(lang, "pending.none_in_class", assignment=assignment), False
+        return WORDS.say(lang, "pending.none_released", assignment=assignment), False
     total = sum(pending.values(), Tally())
-    return (f"{assignment}：{scope}有 {len(pending)} 名学生共 {total}，反馈照常生成和发布。"
-            f"批改后运行 nbgrader generate_feedback {assignment} --force 和 nbgrader release_feedback {assignment}，"
-            "学生再取一次反馈就能看到分数。")
+    values = dict(assignment=assignment, students=len(pending), tally=total.said(lang))
+    if scope == CLASS:
+        return WORDS.say_n(lang, "pending.in_class", len(pending), **values), True
+    return WORDS.say_n(lang, "pending.released", len(pending), **values), True

@@ -16,12 +16,14 @@ nbgrader does, then
 from nbgrader.api import Gradebook
 from nbgrader.exchange.default.release_feedback import ExchangeReleaseFeedback
 
+from ..assignments import CourseKit
+from ..language import WORDS
 from ..service import student_status
 from ..service.inbox import SECRET_FILE
 from ..service.notice import is_notice
 from ..upstream.nbgrader import released_pages
 from .feedback_page import page_score, page_tally
-from .pending import PENDING, Tally, class_tallies, student_line, total_line
+from .pending import RELEASE, Tally, class_tallies, student_line, total_line
 
 __all__ = ["ReleaseFeedbackTellingPending", "released_pages", "released_status"]
 
@@ -42,14 +44,15 @@ class ReleaseFeedbackTellingPending(ExchangeReleaseFeedback):
 
     def copy_files(self):
         super().copy_files()
+        lang = CourseKit(config=self.config).language  # the instructor's
         try:
             self._tell_students()
         except Exception:  # released already: the student's Fetch Feedback finds it, their Lab only says nothing
-            self.log.exception("没能告诉学生的 JupyterLab 反馈已发布（反馈已照常发布，学生点 Fetch Feedback 即可取到）")
+            self.log.exception(WORDS.say(lang, "release.not_told"))
         try:
-            self._tell_pending()
+            self._tell_pending(lang)
         except Exception:  # the pages are released already: a failed count must not look like a failed release
-            self.log.exception("没能统计已发布反馈里待批改的书面题（反馈已照常发布）")
+            self.log.exception(WORDS.say(lang, "release.not_counted"))
 
     def _tell_students(self):
         """One ``released`` status per student, beside the pages nbgrader just copied to the exchange."""
@@ -61,7 +64,9 @@ class ReleaseFeedbackTellingPending(ExchangeReleaseFeedback):
                                                                                for p in pages])
             student_status.publish(self.root, self.coursedir.course_id, secret, status)
 
-    def _tell_pending(self):
+    def _tell_pending(self, lang: str):
+        """The pending answers the released pages show, per student and in all, in ``lang``; good news as
+        information, anything pending as a warning."""
         assignment = self.coursedir.assignment_id
         shown = {}
         for student, pages in released_pages(self.coursedir, self.src_path).items():
@@ -71,12 +76,11 @@ class ReleaseFeedbackTellingPending(ExchangeReleaseFeedback):
             in_gradebook = class_tallies(gradebook, assignment)
         for student, tally in shown.items():
             if tally.answers:
-                self.log.warning(student_line(student, assignment, tally))
+                self.log.warning(student_line(student, assignment, tally, lang))
             left = in_gradebook.get(student, Tally())
             if tally.answers > left.answers:
-                self.log.warning(
-                    f"{student} 的反馈是在批改之前生成的：页面上 {tally.answers} 道{PENDING}，成绩册里只剩 "
-                    f"{left.answers} 道。运行 nbgrader generate_feedback {assignment} --student {student} --force "
-                    f"再发布一次，学生才能看到新的分数。")
-        self.log.warning(total_line(assignment, shown, scope="本次发布的反馈里"))
+                self.log.warning(WORDS.say(lang, "pending.stale_page", student=student, assignment=assignment,
+                                           shown=tally.answers, left=left.answers))
+        line, news = total_line(assignment, shown, lang, scope=RELEASE)
+        (self.log.warning if news else self.log.info)(line)
 

@@ -8,7 +8,7 @@ makes the Validator take them out of ``failed`` and list the questions, by the c
 (:func:`coursekit.cell_names.names_in`), under a key of their own, ``unanswered`` (:func:`reminder`): a
 reminder, not a failed cell. What is left is nbgrader's verdict on the code: every test cell
 passed (no ``failed`` at all: nbgrader's success), or which did not (nbgrader's own entries, each
-with its ``name`` added). Every word is in the notebook's language (:data:`TEXT`,
+with its ``name`` added). Every word is in the notebook's language (the course's catalogue, ``validate.*``;
 :func:`coursekit.language.of_notebook`), and the results say that language (``"language"``, beside
 nbgrader's keys), so that each student reads only their own: nbgrader's Validate dialog words its
 frame (and its "Partial credit; …") in English, and the course's Lab extension says it in the
@@ -26,25 +26,13 @@ import os
 from nbformat import current_nbformat, read
 from nbgrader import utils
 
-from ..language import of_notebook
+from ..language import WORDS, of_notebook
 from ..upstream.nbgrader import NO_RESPONSE_ERROR, fold_validate_results
 from ..cell_names import names_in
 
-__all__ = ["NO_RESPONSE", "TEXT", "name_unanswered_questions", "reminder"]
+__all__ = ["NO_RESPONSE", "name_unanswered_questions", "reminder"]
 
 NO_RESPONSE = NO_RESPONSE_ERROR  # nbgrader's error for an answer left as released
-# What Validate's reminder says, by the notebook's language: the same keys, the same placeholders.
-TEXT = {
-    "zh": {"unanswered": "提醒：还有 {n} 道书面题没有作答：",
-           "how": "在每道题下方的回答单元格里写上你的回答（双击进入编辑，Shift + Enter 完成），提交后由老师批改。"
-                  "这是提醒，不影响上面代码检查的结果。"},
-    "en": {"unanswered": "A reminder: written questions not answered yet ({n}):",
-           "how": "Write your answer in the answer cell below each question (double-click it to edit, Shift + Enter to "
-                  "finish); your instructor marks it after you submit. This is a reminder: the code's result above "
-                  "stands as it is."},
-}
-
-
 def _unanswered(cell) -> bool:
     """A written answer (markdown, graded, a solution) still as released: nbgrader scores it 0."""
     return (cell.cell_type == "markdown" and utils.is_grade(cell) and utils.is_solution(cell)
@@ -53,9 +41,9 @@ def _unanswered(cell) -> bool:
 
 def reminder(names: list, lang: str = "zh") -> dict:
     """The results' ``unanswered``: the questions' ``names`` and the reminder's ``text`` that lists them."""
-    words = TEXT[lang]
     bullets = "\n".join(f"  · {name}" for name in names)
-    return {"names": list(names), "text": f"{words['unanswered'].format(n=len(names))}\n{bullets}\n{words['how']}"}
+    unanswered, how = WORDS.say(lang, "validate.unanswered", n=len(names)), WORDS.say(lang, "validate.how")
+    return {"names": list(names), "text": f"{unanswered}\n{bullets}\n{how}"}
 
 
 def _named(entry: dict, names: dict) -> dict:
