@@ -68,7 +68,8 @@ async def _events(lab, base) -> list:
 
 def test_does_the_students_server_tell_the_lab_of_a_submission_and_its_release_within_a_look(server):
     lab, base = server
-    assert lab.api(STATUS_URL) == {"statuses": [], "language": "zh"}  # nothing fetched: the course's own language
+    said = lab.api(STATUS_URL)  # nothing fetched, no launch: no language yet (the Lab asks the browser), the course's
+    assert (said["statuses"], said["language"], said["default"]) == ([], "", "zh")
     heard = asyncio.run(_events(lab, base))
     assert [(e["state"], e["timestamp"], e["language"], e["course_id"], e["automatic"]) for _, e in heard] == [
         (ss.SUBMITTED, STAMP, "en", COURSE_ID, False), (ss.RELEASED, STAMP, "en", COURSE_ID, False)]  # no service here

@@ -37,6 +37,7 @@ from tornado import ioloop, web
 from ..language import DEFAULT as DEFAULT_LANGUAGE
 from ..language import LANGUAGES
 from ..service import student_status
+from . import lab_locale
 from ..service.inbox import SECRET_FILE, SECRET_LENGTH, parse_name
 
 __all__ = ["FeedbackWatch", "LAB_UP", "SCHEMA", "SCHEMA_ID", "STATUS_URL", "LANGUAGES", "LOOK_SECONDS", "start"]
@@ -91,8 +92,9 @@ def _stat(path: pathlib.Path):
 class FeedbackWatch:
     """The student's submissions of one course and their feedback status; :meth:`look` finds what changed."""
 
-    def __init__(self, exchange_root, cache, course_id: str, root=".", student: str = ""):
+    def __init__(self, exchange_root, cache, course_id: str, root=".", student: str = "", lab_settings=None):
         self.exchange_root, self.course_id, self.root = exchange_root, course_id, pathlib.Path(root)
+        self.lab_settings = lab_settings  # the student's JupyterLab settings (None: their own, as JupyterLab finds it)
         self.student = student or get_username()  # who submits from this server, as nbgrader names them
         self.cache = pathlib.Path(cache) / course_id
         self.submissions = {}  # cache folder name -> _Submission
@@ -118,14 +120,19 @@ class FeedbackWatch:
 
     def language(self) -> str:
         """The student's language: the edition of the released assignment whose folder in their root (nbgrader fetches
-        there) changed last; the course's own (:data:`DEFAULT_LANGUAGE`) before they fetch any."""
+        there) changed last; before they fetch any, the one their LMS launch named (:func:`.lab_locale.remembered`),
+        else "" (their Lab then asks their browser, and falls back on the course's own)."""
+        return self.fetched_language() or lab_locale.remembered(self.lab_settings)
+
+    def fetched_language(self) -> str:
+        """The edition's language of the released assignment fetched last; "" before any."""
         outbound = pathlib.Path(self.exchange_root) / self.course_id / "outbound"
         try:
             released = [entry.name for entry in os.scandir(outbound)]
         except OSError:
-            return DEFAULT_LANGUAGE
+            return ""
         fetched = [self.root / name for name in released if (self.root / name).is_dir()]
-        return _language(max(fetched, key=lambda folder: folder.stat().st_mtime)) if fetched else DEFAULT_LANGUAGE
+        return _language(max(fetched, key=lambda folder: folder.stat().st_mtime)) if fetched else ""
 
     def dates(self) -> dict:
         """``{assignment: {"due", "until"}}``: the due dates published for the course, and this student's extension
@@ -177,7 +184,10 @@ class StatusHandler(APIHandler):
         self.settings.get(LAB_UP, lambda: None)()  # the student's Lab is up: what waited for it may start
         watch = self.settings.get("attention_feedback_watch")
         answer = {"statuses": watch.newest(), "language": watch.language(), "dates": watch.dates()} if watch else \
-            {"statuses": [], "language": DEFAULT_LANGUAGE, "dates": {}}
+            {"statuses": [], "language": lab_locale.remembered(), "dates": {}}
+        if watch and watch.fetched_language():  # JupyterLab's own words follow the edition from its next page
+            lab_locale.follow(watch.fetched_language(), watch.lab_settings)
+        answer["default"] = DEFAULT_LANGUAGE
         self.finish(json.dumps(answer))
 
 
