@@ -45,6 +45,7 @@ in the edition's language (:attr:`Assignment.language`). What each student reads
 their notebook's own language (:mod:`coursekit.language`); the instructor's tools speak the course's,
 ``c.CourseKit.language``.
 """
+import datetime
 import importlib
 import importlib.util
 import inspect
@@ -91,6 +92,21 @@ class CourseKit(Configurable):
                             "scores 0 with the reason and the class goes on. None (the default): 30 times the untouched "
                             "release's grading time as make grade's workers measure it, at least three cell timeouts "
                             "(c.Execute.timeout).").tag(config=True)
+
+    regrade_deadlines = Dict(help="{assignment id: 'YYYY-MM-DD HH:MM[:SS][+zone]'} (ISO 8601; no zone = UTC): until "
+                             "when students may ask for a regrade of a written answer or a test cell from their "
+                             "feedback page. An assignment not named here (nor its master, for an edition) takes none."
+                             ).tag(config=True)
+
+    @validate("regrade_deadlines")
+    def _moments(self, proposal):
+        for assignment, moment in proposal["value"].items():
+            try:
+                datetime.datetime.fromisoformat(str(moment))
+            except ValueError:
+                raise TraitError(f"c.CourseKit.regrade_deadlines[{assignment!r}]: {moment!r} is not a date and time "
+                                 f"such as '2027-01-22 23:59:00+08:00'") from None
+        return proposal["value"]
 
     @validate("language")
     def _known_language(self, proposal):

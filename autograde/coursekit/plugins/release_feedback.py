@@ -8,6 +8,7 @@ nbgrader does, then
   answers the page shows (:mod:`coursekit.service.student_status`): their Jupyter server sees it and
   their Lab says so. The grading service releases through this class too, so its release and the
   instructor's after marking reach the student alike;
+* publishes until when the assignment's regrade requests are open (:func:`coursekit.regrades.publish_deadlines`);
 * reads each released page's pending answers (written there by the course's template,
   :func:`.feedback_page.page_tally`) and logs them per student and in total. A page that shows more
   pending answers than the gradebook still holds was generated before the marking: it is named, with
@@ -16,6 +17,7 @@ nbgrader does, then
 from nbgrader.api import Gradebook
 from nbgrader.exchange.default.release_feedback import ExchangeReleaseFeedback
 
+from ..regrades import publish_deadlines
 from ..service import student_status
 from ..service.inbox import SECRET_FILE
 from ..service.notice import is_notice
@@ -50,6 +52,10 @@ class ReleaseFeedbackTellingPending(ExchangeReleaseFeedback):
             self._tell_pending()
         except Exception:  # the pages are released already: a failed count must not look like a failed release
             self.log.exception("没能统计已发布反馈里待批改的书面题（反馈已照常发布）")
+        try:  # the feedback is out: the students' servers learn until when they may ask for a regrade of it
+            publish_deadlines(self.root, self.coursedir.course_id, self.config, [self.coursedir.assignment_id])
+        except OSError:
+            self.log.exception("没能在交换目录里公布复查申请的截止时间（反馈已照常发布；打开批改页时会再公布）")
 
     def _tell_students(self):
         """One ``released`` status per student, beside the pages nbgrader just copied to the exchange."""
