@@ -72,7 +72,10 @@ class _Marking:
             raise web.HTTPError(404, str(error.args[0])) from None
         except RubricError as error:
             raise web.HTTPError(500, str(error)) from None
-        take_in_course(self.marking.folder, self.marking.engine, self.log)
+        try:
+            take_in_course(self.marking.folder, self.marking.engine, self.log)
+        except OSError as error:  # the exchange is the machine's: the page still marks, and says so in the log
+            self.log.warning("marking page: could not take in the regrade requests of the exchange: %s", error)
         manual = {q["grade_id"] for q in board["questions"]}
         board["requests"] = board_requests(self.marking, assignment, self.marking.names(assignment), manual)
         return board

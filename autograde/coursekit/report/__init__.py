@@ -4,6 +4,7 @@
   points) and the grader's records (:mod:`coursekit.autograded`) joined into the tables the instructor reads (with what to reteach for each mistake, from
   the assignment's plug-in, :mod:`coursekit.assignments`);
 * :mod:`.written` — per written question, what manual marking has done;
+* :mod:`.regrade_counts` — per question, the regrade requests filed, open and decided (:mod:`coursekit.regrade_book`);
 * :mod:`.labels` — the names a person reads for the ids (cells, mistakes, checks), in the course's language;
 * :mod:`.similarity` — which students' work is too alike to be independent: each student's solution cells
   (:mod:`.solutions`) fingerprinted once with copydetect (:mod:`.fingerprints`) and compared through an index;
