@@ -15,7 +15,7 @@ from coursekit.plugins.regrade_requests import Regrades
 
 A, COURSE_ID, STUDENT = "ch04_attention", "c1", "s1"
 CELLS = [  # a written answer under its heading, a test cell under a task's
-    {"cell_type": "markdown", "source": "### 思考题 1", "metadata": {}},
+    {"cell_type": "markdown", "source": "### 思考题 1（1 分）", "metadata": {}},
     {"cell_type": "markdown", "source": "答案", "metadata": {"nbgrader": {"grade": True, "solution": True,
                                                                          "grade_id": "q_think1_scale", "points": 1}}},
     {"cell_type": "markdown", "source": "### 任务 2：实现 student_attention_scores", "metadata": {}},

@@ -25,7 +25,7 @@ from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 from tornado import web
 
-from ..cell_names import cell_names
+from ..cell_names import cell_names, without_points
 from ..language import DEFAULT, WORDS, marked
 from ..regrades import (FILE_MOST, REASON_MOST, Refusal, Request, check, drop, new_id, read_deadlines, read_status)
 from ..student_files import UnreadableFile, read_notebook
@@ -65,11 +65,12 @@ class Regrades:
 
     @staticmethod
     def _questions(folder: pathlib.Path, lang: str) -> dict:
-        """{grade id: name} of the submitted notebooks' graded cells, in notebook order."""
+        """{grade id: name} of the submitted notebooks' graded cells, in notebook order, without the points their
+        headings state (the dialog is no score sheet)."""
         found = {}
         for path in sorted(folder.glob("*.ipynb")):
             try:
-                found.update(cell_names(read_notebook(path), lang))
+                found.update({g: without_points(n) for g, n in cell_names(read_notebook(path), lang).items()})
             except UnreadableFile:
                 continue
         return found
