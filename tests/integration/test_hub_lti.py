@@ -16,6 +16,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import pwd
 import re
 import stat
 import subprocess
@@ -205,7 +206,7 @@ def _waiting_line(plan) -> str:
 
 def _newest_stamp(plan, name, assignment) -> str:
     """The timestamp of ``name``'s newest submission of ``assignment``, from nbgrader's cache in their home."""
-    cache = pathlib.Path(plan.homes[name]) / ".local/share/jupyter/nbgrader_cache" / plan.course_id
+    cache = pathlib.Path(pwd.getpwnam(name).pw_dir) / ".local/share/jupyter/nbgrader_cache" / plan.course_id
     return max(folder.name.split("+")[2] for folder in cache.glob(f"{name}+{assignment}+*"))
 
 
