@@ -18,9 +18,10 @@ prints or draws, by id. Standard library only: the grader and the instructor's t
 import contextlib
 import pathlib
 
-from coursekit.language import DEFAULT, LANGUAGES, NOTEBOOK_KEY, Catalogue, checked, marked, of_notebook, pick
+from coursekit.language import (DEFAULT, LANGUAGES, NOTEBOOK_KEY, PSEUDO, SPOKEN, Catalogue, checked, marked, of_notebook,
+                                pick)
 
-__all__ = ["LANGUAGES", "DEFAULT", "NOTEBOOK_KEY", "WORDS", "use_language", "using", "current", "resolve",
+__all__ = ["LANGUAGES", "DEFAULT", "PSEUDO", "SPOKEN", "NOTEBOOK_KEY", "WORDS", "use_language", "using", "current", "resolve",
            "checked", "of_notebook", "pick", "marked"]
 
 WORDS = Catalogue("attnkit", pathlib.Path(__file__).with_name("locale"))

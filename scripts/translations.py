@@ -2,9 +2,9 @@
 
 For each gettext domain (:data:`DOMAINS`: ``coursekit``, ``attnkit``, ``grader``):
 
-1. **extract**: the message ids the code says (``say``, ``say_n``, ``every``, ``every_n``, ``marked`` in Python;
-   ``say``, ``sayN``, ``marked`` in the Lab extension's TypeScript and the marking page's JavaScript) into the template
-   ``<locale>/<domain>.pot``, each id with its English text as a comment for translators;
+1. **extract**: the message ids the code says (``say``, ``say_n``, ``template``, ``every``, ``every_n``, ``marked``,
+   ``explained`` in Python; ``say``, ``sayN``, ``marked`` in the Lab extension's TypeScript and the marking page's
+   JavaScript) into the template ``<locale>/<domain>.pot``, each id with its English text as a comment for translators;
 2. **update** each language's ``<locale>/<language>/LC_MESSAGES/<domain>.po`` from it: a new id arrives with no
    text (to be written), an id the code no longer says leaves;
 3. **compile** each ``.po`` into the ``.mo`` beside it, which the packages read at run time
@@ -35,7 +35,8 @@ from coursekit.language import LANGUAGES, PSEUDO_FROM  # noqa: E402
 
 # Where each kind of source says its ids: Babel's keyword specs (1-based argument positions; (2, 2) is a plural
 # whose singular and plural id are the same symbolic id).
-PYTHON_KEYWORDS = {"say": (2,), "say_n": (2, 2), "every": (1,), "every_n": (1, 1), "marked": (1,)}
+PYTHON_KEYWORDS = {"say": (2,), "say_n": (2, 2), "template": (2,), "every": (1,), "every_n": (1, 1), "marked": (1,),
+                   "explained": (1,)}  # attnkit.bugs.explained: a mistake's message
 SCRIPT_KEYWORDS = {"say": (1,), "sayN": (1, 1), "marked": (1,)}
 METHODS = {".py": ("python", PYTHON_KEYWORDS), ".ts": ("javascript", SCRIPT_KEYWORDS),
            ".js": ("javascript", SCRIPT_KEYWORDS)}

@@ -31,7 +31,8 @@ Its imports run down these floors (``tests/unit/test_layers.py``): a reader foll
   :mod:`coursekit.grades` (a student's one grade, every surface's; a class's scores and pending answers),
   :mod:`coursekit.export` (``nbgrader export`` with a column per graded cell), :mod:`coursekit.faults` (a failure
   of the machine is nobody's grade), :mod:`coursekit.canary` (the untouched release graded first: does grading
-  work here?), :mod:`coursekit.autograded` (what an autograded notebook says beyond its scores),
+  work here? what does it score, and how long may a student take?), :mod:`coursekit.autograded` (what an
+  autograded notebook says beyond its scores),
   :mod:`coursekit.inbound` (what may leave the exchange's ``inbound/``), :mod:`coursekit.exchange` (nbgrader's
   collect and list through it), :mod:`coursekit.regrades` (a student's regrade request: what it may say, how it
   travels through the exchange and its answer back) and :mod:`coursekit.regrade_book` (where requests live once

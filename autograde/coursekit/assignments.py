@@ -45,7 +45,6 @@ in the edition's language (:attr:`Assignment.language`). What each student reads
 their notebook's own language (:mod:`coursekit.language`); the instructor's tools speak the course's,
 ``c.CourseKit.language``.
 """
-import datetime
 import importlib
 import importlib.util
 import inspect
@@ -54,80 +53,13 @@ import pathlib
 import sys
 from dataclasses import dataclass
 
-from traitlets import Dict, Float, Integer, TraitError, Unicode, validate
-from traitlets.config import Configurable
-
 from .language import DEFAULT, checked
-from .settings import (MAX_SUBMISSION_BYTES, MAX_SUBMISSION_FILES, SIMILARITY_THRESHOLD, STUDENT_SECONDS, checked_seconds,
-                       checked_threshold)
+from .settings import CourseKit
 
 __all__ = ["CourseKit", "Assignment", "Plain", "World", "assignment_of", "for_notebook_folder", "world_of",
            "editions_of", "edition_in", "one_work", "default_assignments"]
 
 KEYS = ("plugin", "grader", "edition_of", "language")  # what c.CourseKit.assignments may say of an assignment
-
-
-class CourseKit(Configurable):
-    """The course toolkit's per-assignment settings (``c.CourseKit`` in ``nbgrader_config.py``)."""
-
-    assignments = Dict(help="{assignment id: {'plugin': 'module', 'grader': '…/grader/__init__.py'}}: what each "
-                            "assignment adds to plain nbgrader; an assignment not named here is graded as nbgrader "
-                            "grades it. An edition in another language adds 'edition_of' (the assignment it was "
-                            "written from) and 'language'.").tag(config=True)
-    language = Unicode(DEFAULT, help="The language of the instructor's tools (make grade, make report, the "
-                                              "marking page): 'zh' or 'en'. Students read their notebook's "
-                                              "language whatever this says.").tag(config=True)
-
-    similarity_threshold = Float(SIMILARITY_THRESHOLD, help="The class report flags two students whose work scores "
-                                 "at least this alike (0 to 1: the share of their own work they have in common and "
-                                 "few classmates have). A reason to look, not proof.").tag(config=True)
-    max_submission_bytes = Integer(MAX_SUBMISSION_BYTES, min=1, help="A submission folder in the exchange's inbound/ "
-                                   "holding more bytes than this is refused, never collected (the sizes its files "
-                                   "claim, measured before copying).").tag(config=True)
-    max_submission_files = Integer(MAX_SUBMISSION_FILES, min=1, help="A submission folder in the exchange's inbound/ "
-                                   "holding more files and folders than this is refused, never collected.").tag(config=True)
-
-    student_seconds = Float(STUDENT_SECONDS, allow_none=True, help="The time one student's submission may take to "
-                            "grade, in seconds, in make grade and in the grading service alike: past it, that student "
-                            "scores 0 with the reason and the class goes on. None (the default): 30 times the untouched "
-                            "release's grading time as make grade's workers measure it, at least three cell timeouts "
-                            "(c.Execute.timeout).").tag(config=True)
-
-    regrade_deadlines = Dict(help="{assignment id: 'YYYY-MM-DD HH:MM[:SS][+zone]'} (ISO 8601; no zone = UTC): until "
-                             "when students may ask for a regrade of a written answer or a test cell from their "
-                             "feedback page. An assignment not named here (nor its master, for an edition) takes none."
-                             ).tag(config=True)
-
-    @validate("regrade_deadlines")
-    def _moments(self, proposal):
-        for assignment, moment in proposal["value"].items():
-            try:
-                datetime.datetime.fromisoformat(str(moment))
-            except ValueError:
-                raise TraitError(f"c.CourseKit.regrade_deadlines[{assignment!r}]: {moment!r} is not a date and time "
-                                 f"such as '2027-01-22 23:59:00+08:00'") from None
-        return proposal["value"]
-
-    @validate("language")
-    def _known_language(self, proposal):
-        try:
-            return checked(proposal["value"], "c.CourseKit.language")
-        except ValueError as error:
-            raise TraitError(str(error)) from None
-
-    @validate("similarity_threshold")
-    def _a_share(self, proposal):
-        try:
-            return checked_threshold(proposal["value"])
-        except ValueError as error:
-            raise TraitError(str(error)) from None
-
-    @validate("student_seconds")
-    def _a_time(self, proposal):
-        try:
-            return checked_seconds(proposal["value"])
-        except ValueError as error:
-            raise TraitError(str(error)) from None
 
 
 def load_grader(path: str):

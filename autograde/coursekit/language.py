@@ -14,14 +14,18 @@ notebook at hand (a submission that could not be read) is in the language its co
 ``<package>/locale/<language>/LC_MESSAGES/<domain>.po`` (compiled to ``.mo`` by ``make translations``, which also
 writes the template ``<package>/locale/<domain>.pot``): ``coursekit`` (this toolkit, the hub and the students' Lab
 extension), ``attnkit`` (the chapter's package), ``grader`` (the chapter's hidden checks). A module names a message
-by its id, ``words.say(lang, "grading.summary", graded=3, …)``; the catalogue of that language holds its text, a
+by its id, ``WORDS.say(lang, "grading.summary", graded=3, …)`` (the bare template: ``WORDS.template``); the catalogue of that language holds its text, a
 :meth:`str.format` template (``{graded}``; a literal brace doubled). Plurals go through gettext's ``ngettext``
 (:meth:`Catalogue.say_n`). ``tests/unit/test_catalogues.py`` checks that every catalogue has every id the code uses,
 with the same placeholders.
 
+A language's settings that are no words live beside them, under ids starting ``locale.`` (:data:`SETTING`): the tag
+of a page's ``<html lang>``, how many characters a figure's title line holds.
+
 **The pseudo-locale** :data:`PSEUDO` (``qps``, from ISO 639's private-use range) is built from the English catalogue
-at run time: every message bracketed and accented (``⟦Ŝübmït⟧``, :func:`pseudo`), so a page shown in it reveals any
-text that did not come from a catalogue. It is accepted wherever a language is, and is no edition of the chapter.
+at run time: every message bracketed and accented (``⟦Ŝübmït⟧``, :func:`pseudo`; the settings as English's), so a page
+shown in it reveals any text that did not come from a catalogue. It is accepted wherever a language is, and is no
+edition of the chapter.
 
 Standard library only: the grader's process and the students' kernels load catalogues without Babel (which
 ``make translations`` uses to write them).
@@ -38,6 +42,7 @@ LANGUAGES = ("zh", "en")  # the course's languages, each an edition: Simplified 
 DEFAULT = "zh"
 PSEUDO = "qps"  # the pseudo-locale: the English catalogue, bracketed and accented
 PSEUDO_FROM = "en"
+SETTING = "locale."  # ids of a language's settings, not words (an HTML lang tag, a line's width): never pseudo
 SPOKEN = (*LANGUAGES, PSEUDO)  # what a catalogue answers in
 NOTEBOOK_KEY = "edition"  # nb.metadata["edition"] = {"language": "en"}
 
@@ -115,21 +120,21 @@ class Catalogue:
                 self._loaded[lang] = gettext.GNUTranslations(compiled)
         return self._loaded[lang]
 
-    def text(self, lang: str, msgid: str, n: int | None = None) -> str:
+    def template(self, lang: str, msgid: str, n: int | None = None) -> str:
         """The template of ``msgid`` in ``lang`` (its plural form for ``n``), unformatted."""
         translations = self._translations(lang)
         found = translations.gettext(msgid) if n is None else translations.ngettext(msgid, msgid, n)
         if found == msgid:  # a symbolic id is never its own translation: the catalogue lacks it
             raise LookupError(f"{self.path(lang, '.po')} has no message {msgid!r}: add it, then `make translations`")
-        return pseudo(found) if lang == PSEUDO else found
+        return pseudo(found) if lang == PSEUDO and not msgid.startswith(SETTING) else found
 
     def say(self, lang: str, msgid: str, /, **values) -> str:
         """``msgid`` in ``lang`` with its placeholders filled from ``values``."""
-        return self.text(lang, msgid).format(**values)
+        return self.template(lang, msgid).format(**values)
 
     def say_n(self, lang: str, msgid: str, n: int, /, **values) -> str:
         """``msgid``'s plural form for ``n`` in ``lang`` (``n`` is also the placeholder ``{n}``)."""
-        return self.text(lang, msgid, n).format(n=n, **values)
+        return self.template(lang, msgid, n).format(n=n, **values)
 
     def every(self, msgid: str, /, **values) -> dict:
         """``msgid`` said in each of the course's languages, ``{language: text}`` (kept in a record, read with
@@ -149,7 +154,7 @@ class Catalogue:
             msgid, form = key if isinstance(key, tuple) else (key, None)
             if not msgid or not msgid.startswith(prefix):
                 continue
-            text = pseudo(text) if lang == PSEUDO else text
+            text = pseudo(text) if lang == PSEUDO and not msgid.startswith(SETTING) else text
             if form is None:
                 found[msgid] = text
             else:

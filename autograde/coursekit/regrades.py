@@ -35,9 +35,10 @@ import stat
 import tempfile
 import unicodedata
 
-from .assignments import CourseKit, assignment_of
+from .assignments import assignment_of
 from .inbound import Limits, owner_refusal
 from .language import DEFAULT, LANGUAGES, WORDS, marked
+from .settings import CourseKit
 from .student_files import UnreadableFile, read_capped
 
 __all__ = ["REASON_MOST", "FILE_MOST", "KINDS", "FOLDER", "STATUS_FOLDER", "DEADLINES_FILE", "Request", "Refusal", "Taken",
@@ -93,7 +94,8 @@ class Refusal(ValueError):
         self.kind, self.values = kind, values
 
     def message(self, lang: str) -> str:
-        return WORDS.say(lang, f"regrade.refused.{self.kind}", **self.values)
+        msgid = "regrade.refused." + self.kind  # each one marked in _MESSAGES
+        return WORDS.say(lang, msgid, **self.values)
 
 
 # Every refusal's message (Refusal.kind is the part after the prefix), marked for `make translations` to find.

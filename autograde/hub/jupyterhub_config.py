@@ -8,7 +8,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # autograde/: `import hub`
 
-from hub import lti  # noqa: E402
+from hub import accounts, lti  # noqa: E402
 from hub import plan as hub_plan  # noqa: E402
 from hub.auth import CoursePasswordAuthenticator  # noqa: E402
 from hub.spawner import CourseLocalProcessSpawner, CourseSimpleSpawner  # noqa: E402
@@ -65,6 +65,8 @@ c.Spawner.environment = {
 # JupyterHub's local-process spawners, each server seen up as soon as it listens (hub/spawner.py)
 if plan.unix_users:
     c.JupyterHub.spawner_class = CourseLocalProcessSpawner  # each server runs as its user's Unix account
+    # what only this student may read in the exchange (their extension), in a folder of theirs (as root, first)
+    c.Spawner.pre_spawn_hook = lambda spawner: accounts.make_student_folder(plan, spawner.user.name)
 else:
     c.JupyterHub.spawner_class = CourseSimpleSpawner  # SimpleLocalProcessSpawner's: one account, homes under state/
     if os.geteuid() == 0:  # demo mode forced as root (tests): Jupyter refuses root unless told

@@ -8,8 +8,9 @@ open: ``zh-CN`` the Chinese, ``en-US`` the English); the students submit from th
 service releases feedback and the LMS's gradebook shows each score as ``PendingManual``; the instructor marks on the
 marking page (its API) and it shows ``FullyGraded``. The instructor's first launch links the hub to the LMS's
 course. Then ``make lms-sync`` finds nothing to post, the LMS is taken down while a mark changes and nothing is lost,
-and the attacks on the launch (support.redteam.LAUNCH_ATTACKS: forged, replayed, other deployments and roles, other
-courses' instructors, TAs and learners) and on the hub's other doors are refused, no launch of another course
+a late submission's score reaches the LMS penalised (a due date long past, the "zero" policy) and an extension brings
+it back, and the attacks on the launch (support.redteam.LAUNCH_ATTACKS: forged, replayed, other deployments and roles,
+other courses' instructors, TAs and learners) and on the hub's other doors are refused, no launch of another course
 reaching the course. Screenshots: ``artefacts/hub/lti_*.png``.
 """
 import contextlib
@@ -31,13 +32,16 @@ from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 
 from coursekit import regrade_book
+from coursekit.language import WORDS
+from coursekit.settings import course_settings as settings_of
 from coursekit.gradebook import open_gradebook, resolve_gradebook
 from coursekit.identity import hub_user
 from coursekit.lms.hub_client import TOKEN_PATH, HubBroker
 from coursekit.plugins.pending import class_pending
 from support import lab_page, setup_clock
 from support.hub_page import LONG, SHORT, open_from_nbgrader_menu, shot, type_code, visible_button
-from support.hub_tools import course_hub, instructor_nbgrader, regrades_open, require_hub_machine, user_token
+from support.hub_tools import (course_hub, course_settings, instructor_nbgrader, regrades_open, require_hub_machine,
+                               user_token)
 from support.lms_platform import CONTEXT, TestLMS
 from support.mistakes import BY_NAME
 from support.redteam import LAUNCH_ATTACKS, launch_claims
@@ -173,7 +177,9 @@ def test_does_make_lms_sync_find_nothing_left_to_post(lms_hub):
     wait_for(lambda: lms_shows(lms, "FullyGraded"), SCORES_WAIT, "the walk's scores")
     done = as_instructor(plan, "make", "lms-sync")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "LMS: 0 score(s) posted, 2 already there" in done.stdout, done.stdout
+    lang = settings_of(plan.course_dir()).language
+    said = WORDS.template(lang, "lms.round").split("{roster}")[0].format(posted=0, same=2)
+    assert said in done.stdout, done.stdout  # in the course's language
 
 
 def test_is_a_mark_made_while_the_lms_is_down_posted_once_it_is_back(lms_hub):
@@ -190,6 +196,50 @@ def test_is_a_mark_made_while_the_lms_is_down_posted_once_it_is_back(lms_hub):
                      before["student2"][0] - mark_all_one_down and lms_shows(lms, "FullyGraded"), 120,
                      "the changed mark in the LMS")
     assert after["student1"] == before["student1"]
+
+
+def test_does_a_late_submission_reach_the_lms_penalised_and_an_extension_bring_it_back(lms_hub):
+    """A due date long past and the "zero" policy: student1 hands in again, late; the LMS's score becomes 0, nbgrader
+    export's number. An extension past its arrival (``make extend``) regrades nothing: the LMS gets the grade back."""
+    plan, lms = lms_hub
+    before = wait_for(lambda: lms_shows(lms, "FullyGraded"), SCORES_WAIT, "the walk's scores")
+    name, assignment = student_of(lms, "student1"), WALK["student1"][0]
+    try:
+        with course_settings(plan, "LatePolicy", penalty_method="zero"):
+            assert as_instructor(plan, "make", "due", "DUE=2000-01-01 00:00+00:00").returncode == 0
+            done = _as_learner(plan, name, plan.python, "-m", "nbgrader", "submit", assignment)
+            assert done.returncode == 0, done.stderr[-2000:]
+            late = wait_for(lambda: (lms_shows(lms, "FullyGraded") or {}).get("student1", (None,))[0] == 0.0,
+                            SCORES_WAIT, "student1's late score in the LMS")
+            assert late and _exported(plan, name, assignment) == 0.0
+            done = as_instructor(plan, "make", "extend", f"STUDENT={name}", "UNTIL=2100-01-01", "REASON=lti walk")
+            assert done.returncode == 0 and f"{name}（{assignment}）：0 → " in done.stdout, done.stdout + done.stderr
+            back = wait_for(lambda: (lms_shows(lms, "FullyGraded") or {}).get("student1") == before["student1"] and
+                            lms_shows(lms, "FullyGraded"), SCORES_WAIT, "student1's grade back in the LMS")
+            assert back["student1"][0] == _exported(plan, name, assignment)
+    finally:
+        as_instructor(plan, "make", "extend", f"STUDENT={name}", "UNTIL=none")
+        as_instructor(plan, "make", "due", "DUE=none")  # student2's work, late under it too, back as it was
+        wait_for(lambda: lms_shows(lms, "FullyGraded") == before, SCORES_WAIT, "the walk's scores back in the LMS")
+
+
+def _as_learner(plan, name, *command):
+    """``command`` as a learner the LMS's launch made (a Unix user of their own), in their home, as their terminal."""
+    home = pwd.getpwnam(name).pw_dir
+    env = {"HOME": home, "USER": name, "PATH": f"{os.path.dirname(plan.python)}:/usr/bin:/bin", "LANG": "C.UTF-8",
+           "JUPYTER_CONFIG_PATH": str(plan.settings), "ATTN_EXCHANGE": plan.exchange, "ATTN_COURSE_ID": plan.course_id}
+    return subprocess.run(list(command), user=name, group=name, extra_groups=[], env=env, cwd=home,
+                          capture_output=True, text=True, timeout=300)
+
+
+def _exported(plan, student, assignment) -> float:
+    """``student``'s score in the instructor's ``nbgrader export``."""
+    done = as_instructor(plan, plan.python, "-m", "nbgrader", "export", "--to", "grades-lti.csv")
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = (plan.course_dir() / "grades-lti.csv").read_text(encoding="utf-8").splitlines()
+    header = rows[0].split(",")
+    found = [dict(zip(header, r.split(","))) for r in rows[1:]]
+    return float(next(r["score"] for r in found if r["student_id"] == student and r["assignment"] == assignment))
 
 
 def mark_all_of(plan, login, lms) -> float:

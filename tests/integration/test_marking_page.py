@@ -308,3 +308,42 @@ def test_is_a_rewritten_hostile_answer_refused_its_old_mark_and_shown_inert(mark
     finally:
         path.write_bytes(original)
         context.close()
+
+
+def test_does_the_due_date_panel_grant_an_extension_and_refuse_one_before_the_due_date(marked):
+    """The panel 截止时间与延期 (the page's own dates.js): the due date in the course's zone; an extension ending before
+    it refused with the reason, nothing written; a good one recorded by the page's user, listed at once."""
+    import datetime
+
+    from coursekit.due import extensions_of, set_due_date
+
+    written, server = marked["class"], marked["server"]
+    with Gradebook(written.url) as gradebook:
+        set_due_date(gradebook, ASSIGNMENT, datetime.datetime(2027, 1, 15, 15, 59))
+        student = sorted(s.id for s in gradebook.students)[0]
+    context = marked["browser"].new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    try:
+        open_marking(page, server, f"assignment={ASSIGNMENT}")
+        page.wait_for_function("() => window.__markingDates && window.__markingDates.ready")
+        page.locator("#dates summary").click()
+        assert page.locator("#dates .due").inner_text() == "截止时间：2027-01-15 23:59 (UTC+08:00)"
+        form = page.locator("#dates form")
+        form.locator("select").select_option(student)
+        form.locator("input[name=until]").fill("2027-01-10 12:00")
+        form.locator("button").click()
+        page.locator("#dates .said.error", has_text="is not after").wait_for()
+        with Gradebook(written.url) as gradebook:
+            assert extensions_of(gradebook, ASSIGNMENT, history=True) == {}
+        form.locator("input[name=until]").fill("2027-01-20 23:59")
+        form.locator("input[name=reason]").fill("<b>ill</b>")  # shown as text, as typed
+        form.locator("button").click()
+        page.locator("#dates td", has_text="<b>ill</b>").wait_for()
+        assert page.locator("#dates td", has_text="2027-01-20 23:59 (UTC+08:00)").count() == 1
+        with Gradebook(written.url) as gradebook:
+            granted = extensions_of(gradebook, ASSIGNMENT)[student]
+        assert (granted.until, granted.reason) == (datetime.datetime(2027, 1, 20, 15, 59), "<b>ill</b>")
+    finally:
+        context.close()
+        with Gradebook(written.url) as gradebook:
+            set_due_date(gradebook, ASSIGNMENT, None)

@@ -7,7 +7,7 @@ import re
 
 from coursekit.grading.progress import TEXT
 from coursekit.paths import ASSIGNMENT
-from coursekit.settings import course_language
+from coursekit.settings import course_settings
 
 __all__ = ["words", "section", "failed", "notes", "over_budget", "graded_ok", "summary"]
 
@@ -15,7 +15,7 @@ __all__ = ["words", "section", "failed", "notes", "over_budget", "graded_ok", "s
 def words(course=None) -> dict:
     """make grade's words for ``course`` (the repository's course by default: Chinese)."""
     from coursekit.paths import COURSE
-    return TEXT[course_language(course or COURSE)]
+    return TEXT[course_settings(course or COURSE).language]
 
 
 def _prefix(template: str, before: str, **values) -> str:

@@ -57,10 +57,13 @@ def _template(students: tuple, pending: bool) -> pathlib.Path:
     return folder
 
 
-def course(tmp_path, students=("s1", "s2"), pending=True) -> pathlib.Path:
+def course(tmp_path, students=("s1", "s2"), pending=True, lang="en") -> pathlib.Path:
     """A connected course: each student's submission of the Chinese edition, their written answers pending
-    (``pending``) or marked, each with the LMS id ``u-<student>``."""
-    return pathlib.Path(shutil.copytree(_template(tuple(students), pending), pathlib.Path(tmp_path) / "course"))
+    (``pending``) or marked, each with the LMS id ``u-<student>``; its instructor's tools speak ``lang``."""
+    folder = pathlib.Path(shutil.copytree(_template(tuple(students), pending), pathlib.Path(tmp_path) / "course"))
+    with (folder / "nbgrader_config.py").open("a") as config:
+        config.write(f"\nc.CourseKit.language = {lang!r}\n")
+    return folder
 
 
 @dataclasses.dataclass

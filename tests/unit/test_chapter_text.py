@@ -1,7 +1,7 @@
 """Does §4.10's troubleshooting table say what verify really prints, and does the diagnosis point at its rows?
 
 The table is written by hand in the master, once per edition (the English in the cell's metadata); these tests
-hold both to the facts. Each row is found by its symptom (the first column), which ``attnkit.troubleshooting.TABLE_ROW``
+hold both to the facts. Each row is found by its symptom (the first column), which ``attnkit.troubleshooting.symptom``
 quotes per language; ``TROUBLESHOOTING`` in tests/support/mistakes.py names the mistakes each row describes. A
 row's second column must quote exactly the FAIL lines those mistakes make verify print in that edition's
 language, each under the TEST that prints it.
@@ -17,7 +17,8 @@ import pytest
 
 from attnkit import lab, verify
 from attnkit.bugs import ROLE
-from attnkit.troubleshooting import ROWS, TABLE_ROW
+from attnkit.language import LANGUAGES, WORDS
+from attnkit.troubleshooting import ROWS, SYMPTOMS, symptom
 from attnkit.diagnose import diagnose
 from support.editions import CJK, EDITIONS, POINTER, STAGE_POINTER, cell_source, master
 from support.mistakes import BY_NAME, DIAGNOSED, DIAGNOSED_BY_NAME, MISTAKES, TROUBLESHOOTING, functions, release
@@ -26,6 +27,8 @@ TABLE_CELL = "s410-troubleshooting"  # §4.10 常见错误与排查顺序 / Comm
 RELEASE = release()
 # A check number in prose, which verify does not print: "第 11、12、14 项", "checks 11, 12 and 14".
 CHECK_NUMBERS = {"zh": re.compile(r"第 \d+(、\d+)* 项"), "en": re.compile(r"\b(checks?|assertions?|items?) \d+")}
+
+TABLE_ROW = {lang: {key: symptom(key, lang) for key in SYMPTOMS} for lang in LANGUAGES}  # §4.10's first column
 
 
 @dataclass(frozen=True)
@@ -356,7 +359,7 @@ def shown_text(lang: str) -> str:
     printed = [gradecell.render(test.number, tuple(stage[s] for s in test.stages), lang)[0]
                for test in gradecell.TEST_CELLS]
     printed += [check.text(lang) for cells in checks.HIDDEN.values() for check in cells]
-    printed += [probe.purpose[lang] for stage_probes in probes.PROBES.values() for probe in stage_probes]
+    printed += [WORDS.say(lang, probe.purpose) for stage_probes in probes.PROBES.values() for probe in stage_probes]
     printed += [timing.heads_line(timing.HeadsTiming(1, 1e-4, 1e-4, 0.0), lang)]
     return "\n".join([edition_text(lang), *printed])
 

@@ -207,3 +207,18 @@ def test_does_a_course_without_an_lms_write_nothing(tmp_path):
     assert outbox.mark(tmp_path, "ch04_attention", ["s1"], "feedback released") is False
     assert outbox.mark_everyone(tmp_path, "make grade") is False
     assert not (tmp_path / outbox.FOLDER).exists() and outbox.status_line(tmp_path) == ""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_do_make_lms_sync_and_service_status_speak_the_courses_language(tmp_path, lang):
+    """The LMS's lines (make service-status's, make lms-sync's round and its roster) in c.CourseKit.language, from
+    the course's catalogue?"""
+    from coursekit.language import WORDS
+    from coursekit.lms.sync import Round
+
+    folder = course(tmp_path, lang=lang)
+    never = WORDS.say(lang, "lms.never")
+    assert outbox.status_line(folder) == WORDS.say(lang, "lms.status", waiting=0, refused="", posted=WORDS.say(
+        lang, "lms.in_the_lms", count=0, last=never))
+    assert Round(posted=1, same=2).line(lang) == WORDS.say(lang, "lms.round", posted=1, same=2, roster=0, waiting=0)
+    assert ("LMS：" in outbox.status_line(folder)) == (lang == "zh")

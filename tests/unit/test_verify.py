@@ -278,8 +278,9 @@ def test_does_a_reordered_english_line_get_caught(monkeypatch):
     """Control: English lines printed for the wrong checks (two ids swapped in the catalogue) are reported as a
     different transcript."""
     swapped = {"verify.returns_0": "verify.shape", "verify.shape": "verify.returns_0"}
-    text = verify.WORDS.text
-    monkeypatch.setattr(verify.WORDS, "text", lambda lang, msgid, n=None: text(lang, swapped.get(msgid, msgid), n))
+    template = verify.WORDS.template
+    monkeypatch.setattr(verify.WORDS, "template",
+                        lambda lang, msgid, n=None: template(lang, swapped.get(msgid, msgid), n))
     _, en = _transcript(lab.STUBS, "en")
     assert en != BASELINE_EN
 

@@ -42,6 +42,8 @@ TEXT = {
         "over_budget": "  超时   {students}：每名学生最多 {seconds:g} 秒（{why}），超过即停止、记 0 分",
         "budget_config": "c.CourseKit.student_seconds 设定", "budget_canary": "发布版评分用时 {canary:.2f} 秒的 {times} 倍",
         "budget_floor": "{cells} 个单元格超时，每个 {timeout:g} 秒",
+        "grades": "{assignment} 的成绩（与 nbgrader export 相同，已扣迟交分）：{count} 名，平均 {mean:.2f} / {max_score:g} 分{late}",
+        "late": "；{count} 名迟交被扣分，共扣 {points:g} 分", "no_grades": "{assignment}：成绩册里还没有成绩",
     },
     "en": {
         "header": "{assignment}: grading {count} students{shard} with {workers} workers into {gradebook}, {sandbox}; "
@@ -74,6 +76,9 @@ TEXT = {
         "over_budget": "  OVER TIME {students}: at most {seconds:g} s per student ({why}); stopped there and scored 0",
         "budget_config": "c.CourseKit.student_seconds", "budget_canary": "{times} × the release's {canary:.2f} s of grading",
         "budget_floor": "{cells} cell timeouts of {timeout:g} s",
+        "grades": "{assignment} grades (as nbgrader export gives them, late penalties taken off): {count} students, mean "
+                  "{mean:.2f} / {max_score:g}{late}",
+        "late": "; {count} late and penalised, {points:g} points in all", "no_grades": "{assignment}: no grades in the gradebook yet",
     },
 }
 

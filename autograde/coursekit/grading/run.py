@@ -41,12 +41,14 @@ from nbgrader.api import MissingEntry
 from ..assignments import assignment_of, default_assignments, world_of
 from ..faults import InfrastructureFault, evident_fault, grader_unreadable
 from ..gradebook import alembic_on_path, describe, not_graded_reason, open_gradebook, resolve_gradebook, zero_submission
+from ..grades import grades_of
+from ..late import late_policy
 from ..lms import outbox as lms_outbox
 from ..paths import add_course_option, find_course, usage_errors
 from ..sandbox import missing_tool, private_python
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
 from ..canary import Budget, student_budget
-from ..settings import OVER_BUDGET, UNSANDBOXED, course_config, course_settings
+from ..settings import OVER_BUDGET, UNSANDBOXED, course_settings
 from . import lock
 from .pool import LOGS, Done, Faulted, Ready, WorkerPool
 from .progress import TEXT, Progress, StudentResult
@@ -68,7 +70,8 @@ def main(argv=None) -> int:
     with usage_errors(parser):
         shard = parse_shard(args.shard)
         course = find_course(args.course)
-        settings = course_settings(course)  # a language no tool speaks: the config's line, named
+        settings = course_settings(course)  # read once; a wrong value (a language no tool speaks …): its file and key
+        late_policy(course, settings.config)
         names = _assignments(course, args.assignment)
     alembic_on_path()  # for the gradebook opened here and in the workers
     text, url = TEXT[settings.language], resolve_gradebook(course, args.db_url)
@@ -94,7 +97,7 @@ def _assignments(course, explicit: str) -> list:
     editions, those with submissions (the first when none has)."""
     if explicit:
         return [explicit]
-    found = default_assignments(course, course_config(course))
+    found = default_assignments(course, course_settings(course).config)
     return [name for name in found if submitted_students(course, name)] or found[:1]
 
 
@@ -113,9 +116,11 @@ def _grade_assignment(course, assignment, students, url, args, shard, settings, 
     if not settings.sandbox:
         print(f"WARNING: {UNSANDBOXED}", flush=True)
     # the grading service (coursekit.service) takes no new job meanwhile; the one in progress ends first
-    with lock.exclusive(course, "make grade", notify=lambda said: print(f"make grade: {said}", flush=True)):
+    with lock.exclusive(course, "make grade", notify=lambda said: print(f"make grade: {said}", flush=True),
+                        lang=settings.language):
         progress, stopped = grade_class(course, assignment, students, url, args.workers, lang=settings.language)
     print(progress.summary(stopped), flush=True)
+    print(grades_line(url, assignment, settings.config, text), flush=True)
     results += [{"assignment": assignment, **dataclasses.asdict(r)} for r in progress.results]
     _save_results(course / LOGS / "last-run.json", results)
     lms_outbox.mark_everyone(course, "make grade")
@@ -124,11 +129,24 @@ def _grade_assignment(course, assignment, students, url, args, shard, settings, 
     return STATUS["students"] if progress.failed else STATUS["graded"]
 
 
+def grades_line(url: str, assignment: str, config, text: dict) -> str:
+    """The class's grades as every surface shows them (:func:`coursekit.grades.grades_of`: the late penalty taken
+    off), in one line: how many, their mean, how many lost points for lateness and how many."""
+    with open_gradebook(url) as gradebook:
+        grades = list(grades_of(gradebook, assignment, config=config).values())
+    if not grades:
+        return text["no_grades"].format(assignment=assignment)
+    late = [g for g in grades if g.penalty > 0]
+    said = text["late"].format(count=len(late), points=sum(g.raw - g.score for g in late)) if late else ""
+    return text["grades"].format(assignment=assignment, count=len(grades), late=said,
+                                 mean=sum(g.score for g in grades) / len(grades), max_score=grades[0].max_score)
+
+
 def preflight(course: pathlib.Path, assignments, sandboxed: bool) -> None:
     """Faults of the machine found before anyone is graded, each raised as an :class:`InfrastructureFault`:
     no sandbox, an interpreter the sandbox cannot use, a grader the kernels cannot read (of ``assignments``, one
     id or several), a course folder that cannot be written."""
-    config = course_config(course)
+    config = course_settings(course).config
     problem = (missing_tool() or private_python(world_of(config).folders)) if sandboxed else ""
     if problem:
         raise InfrastructureFault(problem, "Then run make grade again.")

@@ -25,6 +25,9 @@ import pathlib
 import tempfile
 import time
 
+from ..language import WORDS
+from ..settings import course_settings
+
 __all__ = ["FOLDER", "write_json", "Marker", "connected", "folder", "mark", "mark_everyone", "markers", "done",
            "Ledger", "State", "backoff", "status_line"]
 
@@ -177,30 +180,31 @@ class State:
         return not down or now >= down["retry_at"]
 
 
-def _clock(seconds: float) -> str:
-    return time.strftime("%H:%M:%S", time.localtime(seconds)) if seconds else "never"
+def _clock(seconds: float, lang: str) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(seconds)) if seconds else WORDS.say(lang, "lms.never")
 
 
-def _refused_lines(refused: dict) -> str:
+def _refused_lines(refused: dict, lang: str) -> str:
     """The scores the LMS (or the course: no line item to post to yet) refused, one line per reason."""
     by_cause = {}
     for name, entry in sorted(refused.items()):
         by_cause.setdefault(entry["cause"], []).append((name, entry["retry_at"]))
-    return "".join(f"\n  {len(names)} refused: {cause} ({', '.join(n for n, _ in names[:3])}"
-                   f"{' …' if len(names) > 3 else ''}; tried again at {_clock(min(t for _, t in names))})"
+    return "".join(WORDS.say(lang, "lms.refused_line", count=len(names), cause=cause,
+                             names=", ".join(n for n, _ in names[:3]), more=" …" if len(names) > 3 else "",
+                             retry=_clock(min(t for _, t in names), lang))
                    for cause, names in by_cause.items())
 
 
 def status_line(course) -> str:
-    """One line for ``make service-status``: how many scores wait for the LMS and why, then one per reason a score
-    was refused; "" when not connected."""
+    """One line for ``make service-status``, in the course's language: how many scores wait for the LMS and why, then
+    one per reason a score was refused; "" when not connected."""
     if not connected(course):
         return ""
+    lang = course_settings(course).language
     waiting, state, ledger = markers(course), State(course), Ledger(course)
-    posted = f"{len(ledger.entries)} score(s) in the LMS, last posted {_clock(ledger.last())}"
-    down, refused = state.get("down"), _refused_lines(state.get("refused") or {})
+    posted = WORDS.say(lang, "lms.in_the_lms", count=len(ledger.entries), last=_clock(ledger.last(), lang))
+    down, refused = state.get("down"), _refused_lines(state.get("refused") or {}, lang)
     if down:
-        return (f"LMS: {len(waiting)} change(s) wait since {_clock(down['since'])}: the LMS does not answer (the "
-                f"machine's fault, not the students'): {down['cause']}; tried again at {_clock(down['retry_at'])}; "
-                f"{posted}{refused}")
-    return f"LMS: {len(waiting)} change(s) to post; {posted}{refused}"
+        return WORDS.say(lang, "lms.status_down", waiting=len(waiting), since=_clock(down["since"], lang),
+                         cause=down["cause"], retry=_clock(down["retry_at"], lang), posted=posted, refused=refused)
+    return WORDS.say(lang, "lms.status", waiting=len(waiting), posted=posted, refused=refused)

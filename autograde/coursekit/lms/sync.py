@@ -25,7 +25,8 @@ import time
 
 from ..assignments import assignment_of
 from ..gradebook import open_gradebook, resolve_gradebook
-from ..settings import course_config
+from ..language import WORDS
+from ..settings import course_config, course_settings
 from . import outbox, roster
 from .launch import INSTRUCTOR
 from .platform import LMSDown, Platform, Refused
@@ -45,11 +46,12 @@ class Round:
     roster: int = 0      # gradebook rows added or changed
     down: str = ""       # why the LMS could not be reached (the machine's fault)
 
-    def line(self) -> str:
-        said = (f"LMS: {self.posted} score(s) posted, {self.same} already there, {self.roster} roster change(s), "
-                f"{self.waiting} waiting")
-        said += f"; the LMS did not answer (the machine's fault, not the students'): {self.down}" if self.down else ""
-        return said + "".join(f"\n  refused: {why}" for why in self.refused)
+    def line(self, lang: str) -> str:
+        """The round in one line (and one more per refused score), in ``lang`` (the course's)."""
+        said = WORDS.say(lang, "lms.round", posted=self.posted, same=self.same, roster=self.roster,
+                         waiting=self.waiting)
+        said += WORDS.say(lang, "lms.round_down", down=self.down) if self.down else ""
+        return said + "".join(WORDS.say(lang, "lms.round_refused", why=why) for why in self.refused)
 
 
 def _stamp(seconds: float) -> str:
@@ -62,6 +64,7 @@ class Sync:
     def __init__(self, course, broker, clock=time.time):
         self.course, self.broker, self.clock = course, broker, clock
         self.platform, self.config = Platform(broker.tokens), course_config(course)
+        self.lang = course_settings(course).language  # what it tells the instructor in
         self.state, self.seen = outbox.State(course), -1
 
     def _gradebook(self):
@@ -109,13 +112,12 @@ class Sync:
         missing."""
         contexts, section = self.state.get("contexts", {}), self.state.get("sections", {}).get(score.user_id)
         if not contexts:
-            raise Refused("no instructor launch of the course's LMS course has come yet (it brings the line items "
-                          "URL, the AGS claim): open the course's link in the LMS once, as its instructor")
+            raise Refused(WORDS.say(self.lang, "lms.no_instructor_launch"))
         if section is None and len(contexts) == 1:
             return next(iter(contexts.values()))
         if section not in contexts:
-            raise Refused(f"{score.student}'s LMS course ({section or 'on no roster yet'}) has brought no "
-                          "instructor launch yet: its instructor opens the course's link there once")
+            raise Refused(WORDS.say(self.lang, "lms.section_not_launched", student=score.student,
+                                    section=section or WORDS.say(self.lang, "lms.on_no_roster")))
         return contexts[section]
 
     def line_item(self, score) -> str:
@@ -126,8 +128,7 @@ class Sync:
         if score.line_item in known:
             return known[score.line_item]
         if not said.get("lineitems"):
-            raise Refused(f"the LMS course {said.get('title', '')!r} offers no line items (its launches carry no AGS "
-                          "claim): turn on the Assignment and Grade Services for the tool there")
+            raise Refused(WORDS.say(self.lang, "lms.no_line_items", title=repr(said.get("title", ""))))
         url = self.platform.find_line_item(said["lineitems"], score.line_item) or \
             self.platform.create_line_item(said["lineitems"], score.line_item, score.line_item, score.maximum)
         known[score.line_item] = url

@@ -11,8 +11,10 @@ a negation turns round), :mod:`.neighbours` (how alike two answers are; what to 
 from the master's), :mod:`.comment` (the comment a judgement writes), :mod:`.answers` (master questions, students'
 answers), :mod:`.render` (safe Markdown + MathML), :mod:`.store` (gradebook read/write), :mod:`.splits` (answers
 split out of a group), :mod:`.board` (one question's view), :mod:`.judging` (a judgement saved), :mod:`.requests`
-(regrade requests listed and decided), :mod:`.course` (which course and gradebook), :mod:`.handlers` (HTTP),
-:mod:`.extension` (the server extension), :mod:`.enable` (turning it on), ``static/`` (the page).
+(regrade requests listed and decided), :mod:`.dates` (``make due``, ``make extend`` and the page's extension form:
+a due date, an extension, the grade recomputed everywhere), :mod:`.course` (which course and gradebook),
+:mod:`.handlers` (HTTP), :mod:`.extension` (the server extension), :mod:`.enable` (turning it on), ``static/`` (the
+page).
 """
 
 __all__ = ["_jupyter_server_extension_points", "_load_jupyter_server_extension"]

@@ -12,9 +12,9 @@ released, or released again after marking) it emits a Jupyter Server event (:dat
 which JupyterLab's event stream brings to the student's Lab over the one events WebSocket Lab keeps
 open anyway: the Lab is told, and sends no request while it waits. ``GET
 <base_url>attention-feedback/status`` answers the newest submission's status per assignment, once,
-for a Lab that has just opened (:data:`STATUS_URL`), and the student's language: the edition of the
+for a Lab that has just opened (:data:`STATUS_URL`), the student's language: the edition of the
 assignment they fetched last (:meth:`FeedbackWatch.language`), which the Lab speaks nbgrader's Assignment
-List in.
+List in, and the due dates with this student's own extension (:meth:`FeedbackWatch.dates`), which the list shows.
 
 Each status carries the submission's language (``metadata.edition.language`` of the submitted
 notebook, as the chapter's editions mark it; Chinese when absent), so the Lab speaks it, and whether
@@ -31,7 +31,7 @@ from jupyter_server.utils import url_path_join
 from nbgrader.apps import NbGrader
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.exchange import ExchangeFactory
-from nbgrader.utils import parse_utc
+from nbgrader.utils import get_username, parse_utc
 from tornado import ioloop, web
 
 from ..language import DEFAULT as DEFAULT_LANGUAGE
@@ -92,8 +92,9 @@ def _stat(path: pathlib.Path):
 class FeedbackWatch:
     """The student's submissions of one course and their feedback status; :meth:`look` finds what changed."""
 
-    def __init__(self, exchange_root, cache, course_id: str, root="."):
+    def __init__(self, exchange_root, cache, course_id: str, root=".", student: str = ""):
         self.exchange_root, self.course_id, self.root = exchange_root, course_id, pathlib.Path(root)
+        self.student = student or get_username()  # who submits from this server, as nbgrader names them
         self.cache = pathlib.Path(cache) / course_id
         self.submissions = {}  # cache folder name -> _Submission
         self._service = (None, ())  # (stat of the service's announcement, the assignments it grades)
@@ -126,6 +127,11 @@ class FeedbackWatch:
             return DEFAULT_LANGUAGE
         fetched = [self.root / name for name in released if (self.root / name).is_dir()]
         return language_of(max(fetched, key=lambda folder: folder.stat().st_mtime)) if fetched else DEFAULT_LANGUAGE
+
+    def dates(self) -> dict:
+        """``{assignment: {"due", "until"}}``: the due dates published for the course, and this student's extension
+        (:func:`coursekit.service.student_status.dates_for`)."""
+        return student_status.dates_for(self.exchange_root, self.course_id, self.student)
 
     def describe(self, submission: _Submission) -> dict:
         """Its published status, or ``submitted`` while there is none, with the course, the language and whether
@@ -164,15 +170,15 @@ def _secret(folder: pathlib.Path) -> str:
 
 
 class StatusHandler(APIHandler):
-    """``GET``: the newest submission's status per assignment and the student's language,
-    ``{"statuses": [...], "language": "zh"}``."""
+    """``GET``: the newest submission's status per assignment, the student's language and the due dates,
+    ``{"statuses": [...], "language": "zh", "dates": {assignment: {"due", "until"}}}``."""
 
     @web.authenticated
     def get(self):
         self.settings.get(LAB_UP, lambda: None)()  # the student's Lab is up: what waited for it may start
         watch = self.settings.get(WATCH_SETTING)
-        answer = {"statuses": watch.newest(), "language": watch.language()} if watch else \
-            {"statuses": [], "language": DEFAULT_LANGUAGE}
+        answer = {"statuses": watch.newest(), "language": watch.language(), "dates": watch.dates()} if watch else \
+            {"statuses": [], "language": DEFAULT_LANGUAGE, "dates": {}}
         self.finish(json.dumps(answer))
 
 

@@ -21,17 +21,18 @@ from sqlalchemy import create_engine
 
 from ..assignments import assignment_of, default_assignments, editions_of, one_work
 from ..gradebook import describe, open_gradebook, resolve_gradebook, sqlite_file
+from ..grades import lateness, read_class
 from ..language import DEFAULT
 from ..paths import add_course_option, find_course, usage_errors
 from ..printable import printable
 from ..regrade_book import counts as regrade_counts_of
 from ..regrade_book import take_in_course
-from ..settings import course_config, course_language, similarity_threshold
+from ..settings import course_settings
 from .csv_files import write_csvs, write_similarity_csv
-from ..grades import read_class
 from .html_page import render
 from . import regrade_counts
 from .labels import Labels, labels_for
+from .lateness import section as lateness_section
 from .similarity import find_similar
 from .similarity_page import section, write_pages
 from .tables import GRADED, NO_SUBMISSION, NOT_GRADED, OTHER_EDITION, PENDING, build_report
@@ -98,23 +99,27 @@ def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr
     course = pathlib.Path(course)
     out_dir = pathlib.Path(out_dir or course / "reports" / assignment)
     print(TEXT[lang]["reading"].format(gradebook=describe(url)), file=out, flush=True)
-    declared = assignment_of(assignment, course_config(course))
+    settings = course_settings(course)  # the course's config, read once
+    config = settings.config
+    declared = assignment_of(assignment, config)
     notes = declared.get("reteach")  # the plug-in's, said in the report's language
-    editions = editions_of(assignment, course_config(course)).values()  # a student submits one of them
-    report = build_report(course, read_class(url, assignment, editions), out, lambda bug: notes(bug, lang),
+    editions = editions_of(assignment, config).values()  # a student submits one of them
+    report = build_report(course, read_class(url, assignment, editions, config), out, lambda bug: notes(bug, lang),
                           bool(declared.grader), lang, declared.get("unnamed"))
     submitted = [row.student for row in report.rows if row.status not in (NO_SUBMISSION, OTHER_EDITION)]
-    similarity = find_similar(course, assignment, submitted, similarity_threshold(course), course_config(course))
+    similarity = find_similar(course, assignment, submitted, settings.similarity_threshold, config)
     times = report.grades.timestamps
     out_dir.mkdir(parents=True, exist_ok=True)
     write_csvs(report, out_dir)
     write_similarity_csv(similarity, times, out_dir)
     write_pages(similarity, times, out_dir, lang)
-    labels = labels_for(course, assignment, lang, course_config(course))
+    labels = labels_for(course, assignment, lang, config)
     if declared.grader and not os.path.isfile(declared.grader):
         print(TEXT[lang]["no_grader"].format(grader=declared.grader), file=out, flush=True)
+    with open_gradebook(url, settings.course_id) as gradebook:
+        late = lateness_section(lateness(gradebook, assignment, config, settings.timezone), lang)
     requests = _regrade_counts(course, url, assignment)
-    extra = [section(similarity, times, lang), regrade_counts.section(requests, labels, lang)]
+    extra = [late, section(similarity, times, lang), regrade_counts.section(requests, labels, lang)]
     (out_dir / "index.html").write_text(render(report, lang, extra, labels), encoding="utf-8")
     lines = _summary_lines(report, similarity, out_dir, lang, labels)
     asked = regrade_counts.summary_line(requests, labels, lang)
@@ -151,13 +156,13 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     with usage_errors(parser):
         course = find_course(args.course)
-        lang = course_language(course)
+        lang = course_settings(course).language
     text, url = TEXT[lang], resolve_gradebook(course, args.db_url)
     database = sqlite_file(url)
     if database is not None and not database.exists():
         print(text["no_gradebook"].format(gradebook=describe(url), course=course), file=sys.stderr)
         return 2
-    config = course_config(course)
+    config = course_settings(course).config
     try:
         named = args.assignment or os.environ.get("ASSIGNMENT", "").strip()
         assignments = [named] if named else (_assignments_of(url, config) or default_assignments(course, config))

@@ -162,6 +162,7 @@ export class FeedbackNotices {
     const settings = this.app.serviceManager.serverSettings;
     const response = await ServerConnection.makeRequest(settings.baseUrl + STATUS_URL, { method: 'GET' }, settings);
     const answer = await response.json();
+    this.list.setDates(answer?.dates);
     this.list.setLanguage(answer?.language);
     for (const status of (answer?.statuses ?? []) as IStatus[]) {
       await this.take(status);

@@ -68,6 +68,10 @@ export interface ITexts {
   deadline: string;
   paused: string;
   open: string;
+  /** An assignment's due date in the Assignment List, and the student's own extension when they have one. */
+  due(when: string, until: string | null): string;
+  /** The locale dates are written in (the student's time zone is their browser's). */
+  locale: string;
   /** The frame of Validate's results, in place of nbgrader's English (NBGRADER_WORDS). */
   validation: IValidationTexts;
   /** nbgrader's Assignment List, in place of its English (NBGRADER_LIST_WORDS). */
@@ -89,6 +93,8 @@ export const TEXTS: { readonly [language in Language]: ITexts } = {
     deadline: '已过截止时间：这次提交不再自动反馈，由老师批改后发布',
     paused: '老师暂停了自动评分：恢复后会评分并发布反馈，到时这里会告诉你',
     open: '查看反馈',
+    due: (when, until) => `截止 ${when}` + (until ? `；你的延期：到 ${until}` : ''),
+    locale: 'zh-CN',
     validation: {
       title: '验证结果',
       failed: '下面这个单元格没有通过：',
@@ -135,6 +141,8 @@ export const TEXTS: { readonly [language in Language]: ITexts } = {
     deadline: "The deadline has passed: your instructor will release this submission's feedback after marking",
     paused: 'Your instructor has paused automatic grading: you will be told here once your feedback is out',
     open: 'Open feedback',
+    due: (when, until) => `Due ${when}` + (until ? `; your extension: until ${until}` : ''),
+    locale: 'en',
     validation: NBGRADER_WORDS,
     assignmentList: NBGRADER_LIST_WORDS
   }
@@ -147,4 +155,17 @@ export function isLanguage(value: unknown): value is Language {
 /** The table of `language` ('zh' or 'en'); Chinese for anything else. */
 export function textsOf(language: unknown): ITexts {
   return isLanguage(language) ? TEXTS[language] : TEXTS[DEFAULT_LANGUAGE];
+}
+
+/** `iso` (an instant) as a student reads it: in `language`'s words, in their browser's time zone, the zone named. */
+export function dateText(iso: string, language: unknown): string {
+  const format = new Intl.DateTimeFormat(textsOf(language).locale, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short' // dateStyle and timeStyle would refuse it
+  });
+  return format.format(new Date(iso));
 }

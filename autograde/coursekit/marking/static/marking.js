@@ -5,7 +5,6 @@
 (function () {
   const root = location.pathname.replace(/\/marking\/?$/, "/marking/");
   const params = new URLSearchParams(location.search);
-  const token = params.get("token");
   const initial = JSON.parse(document.getElementById("initial").textContent);
   const $ = (id) => document.getElementById(id);
 
@@ -34,13 +33,7 @@
   const HINT_ONLY = "只有关键词提示：关键词分不清对错的结论，Enter 不会替你打分；读过后用数字键勾选要点";
 
   // ---- server ---------------------------------------------------------------------------------
-  function headers() {
-    const h = { "Content-Type": "application/json" };
-    const xsrf = document.cookie.match(/(?:^|; )_xsrf=([^;]*)/);
-    if (xsrf) h["X-XSRFToken"] = decodeURIComponent(xsrf[1]);
-    if (token) h["Authorization"] = "token " + token;
-    return h;
-  }
+  const headers = window.markingHeaders;  // request.js
   async function call(path, body) {
     const query = "?assignment=" + encodeURIComponent(S.board ? S.board.assignment : params.get("assignment") || "");
     const init = body === undefined ? { headers: headers() }
