@@ -47,7 +47,9 @@ from coursekit.paths import COURSE
 from coursekit.plugins.pending import PENDING
 from coursekit.plugins.validation import TEXT as VALIDATE_TEXT
 from coursekit.service import student_status
+from coursekit.language import WORDS
 from coursekit.settings import course_config
+from coursekit.settings import course_settings as settings_of
 from hub import launch
 from support.course_tools import ASSIGNMENT, POINTS, gradebook_scores, released
 from support.editions import ASSIGNMENTS as EDITION_ASSIGNMENTS
@@ -383,7 +385,7 @@ def service(course_hub_plan):
         stamp = None
     graded = course / "autograded" / name / ASSIGNMENT / "timestamp.txt"  # by make grade, while the service was paused:
     done_by_hand = graded.exists() and graded.read_text().strip() == stamp  # the service leaves it and says nothing
-    assert "resumed" in _service_command(plan, "resume")
+    assert WORDS.say(settings_of(course).language, "service.resumed") in _service_command(plan, "resume")
     if stamp is None or done_by_hand:
         return pid
     wait_for(lambda: getattr(_status(plan, name, stamp), "state", None) in (student_status.RELEASED,
