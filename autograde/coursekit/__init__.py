@@ -33,8 +33,10 @@ Its imports run down these floors (``tests/unit/test_layers.py``): a reader foll
   of the machine is nobody's grade), :mod:`coursekit.canary` (the untouched release graded first: does grading
   work here? what does it score, and how long may a student take?), :mod:`coursekit.autograded` (what an
   autograded notebook says beyond its scores),
-  :mod:`coursekit.inbound` (what may leave the exchange's ``inbound/``) and :mod:`coursekit.exchange` (nbgrader's
-  collect and list through it);
+  :mod:`coursekit.inbound` (what may leave the exchange's ``inbound/``), :mod:`coursekit.exchange` (nbgrader's
+  collect and list through it), :mod:`coursekit.regrades` (a student's regrade request: what it may say, how it
+  travels through the exchange and its answer back) and :mod:`coursekit.regrade_book` (where requests live once
+  taken in: a table of the gradebook);
 * at the bottom, :mod:`coursekit.upstream` — what the others copy or patch of upstream packages, one module per
   package, each piece fingerprinted by ``tests/unit/test_upstream.py``.
 

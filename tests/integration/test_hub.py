@@ -47,12 +47,14 @@ from coursekit.paths import COURSE
 from coursekit.language import WORDS
 from coursekit.service import student_status
 from coursekit.settings import course_config
+from coursekit.settings import course_settings as settings_of
 from hub import launch
 from support.course_tools import ASSIGNMENT, POINTS, gradebook_scores, released
 from support.editions import ASSIGNMENTS as EDITION_ASSIGNMENTS
 from support.editions import cell_source, release
 from support.hub_page import (
     LONG,
+    SHORT,
     assignment_list_button,
     feedback_stamps,
     fresh_lab,
@@ -79,6 +81,7 @@ from support.hub_tools import (
     loop_by_cli,
     mark_written_answers,
     newest_submission,
+    regrades_open,
     start_over,
     student_submits,
 )
@@ -383,7 +386,7 @@ def service(course_hub_plan):
         stamp = None
     graded = course / "autograded" / name / ASSIGNMENT / "timestamp.txt"  # by make grade, while the service was paused:
     done_by_hand = graded.exists() and graded.read_text().strip() == arrived(plan, name, stamp)  # left, nothing said
-    assert "resumed" in _service_command(plan, "resume")
+    assert WORDS.say(settings_of(course).language, "service.resumed") in _service_command(plan, "resume")
     if stamp is None or done_by_hand:
         return pid
     wait_for(lambda: getattr(_status(plan, name, stamp), "state", None) in (student_status.RELEASED,
@@ -564,3 +567,74 @@ def test_does_jupyterhub_run_the_service_as_a_managed_one_it_restarts(course_hub
     assert "coursekit.service" in service["command"] and "run" in service["command"], service
     pid = _service_pid(plan.course_dir())
     assert pid and service["pid"] == pid and os.stat(f"/proc/{pid}").st_uid == _instructor_uid(plan)
+
+
+# ---------- a regrade request: filed from the feedback page, decided on the marking page, the open page follows ------
+
+REGRADED = "q_think2_mask_order"  # a written answer the first student left pending, another student's marked
+
+
+def _marking_page(plan, teacher, question):
+    page = teacher.context.new_page()
+    page.goto(f"{plan.url}user/{plan.instructor}/marking/?assignment={ASSIGNMENT}&question={question}")
+    page.wait_for_function("() => window.__marking && window.__marking.ready", timeout=LONG)
+    return page
+
+
+def test_does_a_regrade_request_reach_the_ta_and_its_decision_the_students_open_feedback(graded, sessions):
+    """#56: with requests open, the first student opens their feedback and presses 申请复查 in its toolbar: a reason
+    with HTML is refused in the dialog and nothing is filed; a plain one is filed. The TA's marking page lists it
+    first; q opens its answer, whose suggestion (the same answer marked before) Enter saves, then d records the
+    decision. The student's open feedback tab shows the new score by itself, the notification too."""
+    plan = graded
+    name, teacher = plan.students[0], sessions(graded, graded.instructor)
+    with regrades_open(plan):
+        ready = _marking_page(plan, teacher, REGRADED)  # publishes the deadline in the exchange
+        ready.close()
+        page = sessions(plan, name)
+        fresh_lab(page)
+        open_from_nbgrader_menu(page, "Assignment List")
+        stamp = feedback_stamps(plan, name)[-1]
+        before = open_feedback(page, stamp, "regrade_feedback_before")
+        shown = re.search(r"目前得分 ([\d.]+) / ([\d.]+) 分", before)
+        page.locator(".attention-regrade-button:visible").last.click()  # in the viewer's toolbar
+        dialog = page.locator("dialog.attention-regrade")
+        dialog.locator("select.attention-regrade-question").select_option(REGRADED)
+        dialog.locator("textarea.attention-regrade-reason").fill("<b>看这里</b>")
+        dialog.locator("button.attention-regrade-send").click()
+        refusal = dialog.locator(".attention-regrade-said")
+        refusal.get_by_text("不能含 HTML 标记", exact=False).wait_for(timeout=SHORT)
+        dialog.locator("textarea.attention-regrade-reason").fill("第二段我写了清零后重新归一化和先加掩码一样，请再看一下。")
+        dialog.locator("button.attention-regrade-send").click()
+        notification(page, r"^已提交「思考题 2」的复查申请", SHORT)
+        shot(page, "regrade_filed")
+
+        marking = _marking_page(plan, teacher, "q_lab1_no_scale")
+        listed = marking.evaluate("() => window.__marking.requests()")
+        assert [(r["student"], r["question"], r["state"]) for r in listed if r["state"] == "open"] == \
+            [(name, REGRADED, "open")]  # the HTML one was never filed
+        assert "第二段我写了清零后" in marking.locator("#requests").inner_text()
+        marking.keyboard.press("q")
+        marking.wait_for_function("(q) => window.__marking.question === q", arg=REGRADED, timeout=LONG)
+        group = current(marking)
+        assert name in group["students"] and group["requests"] and group["suggestion"]["source"] == "same", group
+        marking.keyboard.press("Enter")  # the mark of the same answer, marked before: a suggestion Enter may save
+        settle(marking)
+        marking.keyboard.press("q")  # Enter moved on: back to the request's answer, now marked
+        marking.wait_for_function("(s) => window.__marking.current().students.includes(s)", arg=name)
+        assert current(marking)["state"]["score"] == 1.0
+        marking.keyboard.press("d")
+        marking.keyboard.type("确实写到了第二个要点。")
+        marking.keyboard.press("Enter")
+        marking.wait_for_function("() => window.__marking.decisions === 1", timeout=LONG)
+        shot(marking, "regrade_decided")
+        (decided,) = [r for r in marking.evaluate("() => window.__marking.requests()") if r["student"] == name]
+        assert decided["state"] == "changed" and decided["score_after"] == 1.0, decided
+        marking.close()
+    total = gradebook_scores(plan.course_dir(), name)["total"]
+    assert shown and total > float(shown.group(1))
+    toast = notification(page, rf"^反馈已就绪：{total:g} / {shown.group(2)} 分", FEEDBACK_WAIT)
+    viewer = page.frame_locator(".jp-HTMLViewer iframe").last.locator("body")
+    viewer.get_by_text(f"目前得分 {total:g} / {shown.group(2)} 分").first.wait_for(timeout=LONG)  # no click
+    shot(page, "regrade_feedback_after")
+    assert notification_text(toast)

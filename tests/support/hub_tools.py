@@ -189,6 +189,20 @@ def course_settings(plan, section, **settings):
         config.write_text(before, encoding="utf-8")
 
 
+@contextlib.contextmanager
+def regrades_open(plan, until="2099-01-01 00:00:00+00:00"):
+    """The course's regrade requests open until ``until`` (``c.CourseKit.regrade_deadlines``, every assignment of the
+    hub's course) while the block runs, then closed again; the marking page and release_feedback publish it."""
+    config = plan.course_dir() / "nbgrader_config.py"
+    before = config.read_text(encoding="utf-8")
+    opened = {assignment: until for assignment in ("ch04_attention", "ch04_attention_en")}
+    config.write_text(before + f"\nc.CourseKit.regrade_deadlines = {opened!r}\n", encoding="utf-8")
+    try:
+        yield
+    finally:
+        config.write_text(before, encoding="utf-8")
+
+
 def grading_policy(plan, **settings):
     """:func:`course_settings` of ``c.GradingService``."""
     return course_settings(plan, "GradingService", **settings)

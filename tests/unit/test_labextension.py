@@ -322,12 +322,12 @@ def test_are_other_events_left_alone():
     assert shown["asked"] == [] and shown["requests"] == [ASK]
 
 
-def test_are_there_three_plugins_that_take_lab_s_shared_modules_at_the_installed_versions():
-    """Three plugins, two needing Lab's IDocumentManager; Lab's docmanager and services shared from the installed
+def test_are_there_four_plugins_that_take_lab_s_shared_modules_at_the_installed_versions():
+    """Four plugins, two needing Lab's IDocumentManager; Lab's docmanager and services shared from the installed
     JupyterLab with no "Unsatisfied version" warning (the build's required ranges admit the Lab it runs in)."""
     shown = _run([])
-    assert shown["ids"] == [f"{NAME}:open-on-view", f"{NAME}:notify", f"{NAME}:validation-words"]
-    assert shown["requires"] == [["@jupyterlab/docmanager:IDocumentManager"]] * 2 + [[]]
+    assert shown["ids"] == [f"{NAME}:open-on-view", f"{NAME}:notify", f"{NAME}:validation-words", f"{NAME}:regrade"]
+    assert shown["requires"] == [["@jupyterlab/docmanager:IDocumentManager"]] * 2 + [[], []]
     assert shown["logged"] == {"warn": [], "error": []}
 
 

@@ -24,7 +24,7 @@ SAME_FLOOR = {"marking": "report"}  # the instructor's tools share the top floor
 TOP_ORDER = ("environ", "locks", "language", "printable", "sanitise", "paths", "record", "student_files", "settings",
              "identity", "seeds", "assignments", "cell_names", "stubs", "gradebook", "due", "late", "grades", "export",
              "faults", "canary",
-             "autograded", "inbound", "exchange")
+             "autograded", "inbound", "exchange", "regrades", "regrade_book")
 
 
 def imported(path: pathlib.Path) -> set:

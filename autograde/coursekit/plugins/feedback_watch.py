@@ -40,10 +40,11 @@ from ..service import student_status
 from . import lab_locale
 from ..service.inbox import SECRET_FILE, SECRET_LENGTH, parse_name
 
-__all__ = ["FeedbackWatch", "LAB_UP", "SCHEMA", "SCHEMA_ID", "STATUS_URL", "LANGUAGES", "LOOK_SECONDS", "start"]
+__all__ = ["FeedbackWatch", "WATCH_SETTING", "language_of", "LAB_UP", "SCHEMA", "SCHEMA_ID", "STATUS_URL", "LANGUAGES", "LOOK_SECONDS", "start"]
 
 SCHEMA_ID = "https://attention-course.example/events/feedback-status"
 STATUS_URL = "attention-feedback/status"
+WATCH_SETTING = "attention_feedback_watch"  # web_app.settings: this server's FeedbackWatch (read by .regrade_requests)
 LAB_UP = "attention_feedback_lab_up"  # web_app.settings: what is called at the Lab's first ask (students.py)
 LOOK_SECONDS = 0.5  # at most this beyond the release; a look costs ≈ 0.2 ms of CPU with 20 submissions (measured)
 _NUMBER = {"type": ["number", "null"]}
@@ -69,7 +70,7 @@ class _Submission:
     seen: tuple = _UNSEEN  # the status file's (inode, mtime, size) when last told; None: no file
 
 
-def _language(folder: pathlib.Path) -> str:
+def language_of(folder: pathlib.Path) -> str:
     """The edition's language of the submitted notebook(s) in ``folder``: ``metadata.edition.language``."""
     for notebook in sorted(folder.glob("*.ipynb")):
         try:
@@ -132,7 +133,7 @@ class FeedbackWatch:
         except OSError:
             return ""
         fetched = [self.root / name for name in released if (self.root / name).is_dir()]
-        return _language(max(fetched, key=lambda folder: folder.stat().st_mtime)) if fetched else ""
+        return language_of(max(fetched, key=lambda folder: folder.stat().st_mtime)) if fetched else ""
 
     def dates(self) -> dict:
         """``{assignment: {"due", "until"}}``: the due dates published for the course, and this student's extension
@@ -163,7 +164,7 @@ class FeedbackWatch:
             parsed, secret = parse_name(entry.name), _secret(pathlib.Path(entry.path))
             if parsed is not None and secret:  # Submit writes the secret last: until then, not yet a submission
                 _, assignment, timestamp = parsed
-                language = _language(pathlib.Path(entry.path))
+                language = language_of(pathlib.Path(entry.path))
                 self.submissions[entry.name] = _Submission(assignment, timestamp, secret, language)
 
 
@@ -182,7 +183,7 @@ class StatusHandler(APIHandler):
     @web.authenticated
     def get(self):
         self.settings.get(LAB_UP, lambda: None)()  # the student's Lab is up: what waited for it may start
-        watch = self.settings.get("attention_feedback_watch")
+        watch = self.settings.get(WATCH_SETTING)
         answer = {"statuses": watch.newest(), "language": watch.language(), "dates": watch.dates()} if watch else \
             {"statuses": [], "language": lab_locale.remembered(), "dates": {}}
         if watch and watch.fetched_language():  # JupyterLab's own words follow the edition from its next page
@@ -209,7 +210,7 @@ def start(serverapp) -> FeedbackWatch | None:
         serverapp.log.warning("no nbgrader course id in this server's settings: feedback is not watched")
         return None
     watch = FeedbackWatch(exchange_root, cache, course_id, serverapp.root_dir)
-    web_app.settings["attention_feedback_watch"] = watch
+    web_app.settings[WATCH_SETTING] = watch
     serverapp.event_logger.register_event_schema(SCHEMA)
     watch.look()  # what is there already is the Lab's to ask for (STATUS_URL), not news
 

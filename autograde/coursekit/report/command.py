@@ -17,6 +17,7 @@ import pathlib
 import sys
 
 from nbgrader.api import MissingEntry
+from sqlalchemy import create_engine
 
 from ..assignments import assignment_of, default_assignments, editions_of, one_work
 from ..gradebook import describe, open_gradebook, resolve_gradebook, sqlite_file
@@ -25,9 +26,12 @@ from ..language import DEFAULT
 from ..language import WORDS as CATALOGUE
 from ..paths import add_course_option, find_course, usage_errors
 from ..printable import printable
+from ..regrade_book import counts as regrade_counts_of
+from ..regrade_book import take_in_course
 from ..settings import course_settings
 from .csv_files import write_csvs, write_similarity_csv
 from .html_page import render
+from . import regrade_counts
 from .labels import Labels, labels_for
 from .lateness import section as lateness_section
 from .similarity import find_similar
@@ -118,10 +122,24 @@ def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr
         print(TEXT[lang]["no_grader"].format(grader=declared.grader), file=out, flush=True)
     with open_gradebook(url, settings.course_id) as gradebook:
         late = lateness_section(lateness(gradebook, assignment, config, settings.timezone), lang)
-    (out_dir / "index.html").write_text(render(report, lang, [late, section(similarity, times, lang)], labels),
-                                        encoding="utf-8")
-    print(printable("\n".join(_summary_lines(report, similarity, out_dir, lang, labels))), file=out, flush=True)
+    requests = _regrade_counts(course, url, assignment)
+    extra = [late, section(similarity, times, lang), regrade_counts.section(requests, labels, lang)]
+    (out_dir / "index.html").write_text(render(report, lang, extra, labels), encoding="utf-8")
+    lines = _summary_lines(report, similarity, out_dir, lang, labels)
+    asked = regrade_counts.summary_line(requests, labels, lang)
+    lines[-1:-1] = [asked] if asked else []
+    print(printable("\n".join(lines)), file=out, flush=True)
     return out_dir
+
+
+def _regrade_counts(course, url: str, assignment: str) -> dict:
+    """The assignment's regrade requests per question, those waiting in the exchange taken in first."""
+    engine = create_engine(url)
+    try:
+        take_in_course(course, engine)
+        return regrade_counts_of(engine, assignment)
+    finally:
+        engine.dispose()
 
 
 def _assignments_of(url: str, config) -> list:

@@ -13,6 +13,7 @@
  *   the student's language (./assignments.ts).
  * - `validation-words`: nbgrader's Validate dialog said in the validated notebook's language, each failing
  *   cell shown by its chapter name (./validation.ts).
+ * - `regrade`: a "request a regrade" button on each feedback page, filed by the student's own server (./regrades.ts).
  */
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { IDocumentManager } from '@jupyterlab/docmanager';
@@ -20,6 +21,7 @@ import { IDocumentManager } from '@jupyterlab/docmanager';
 import { AssignmentList } from './assignments';
 import { FeedbackNotices, IStatus, NAME, OPEN_COMMAND, OPEN_LABEL, SCHEMA_ID } from './notices';
 import { showFeedback } from './pages';
+import { RegradeButtons } from './regrades';
 import { ValidationWords } from './validation';
 
 const FEEDBACK_FOLDER = /(^|\/)feedback\/[^/]+\/?$/;
@@ -98,4 +100,15 @@ const validationWords: JupyterFrontEndPlugin<void> = {
   }
 };
 
-export default [openOnView, notify, validationWords];
+const regrade: JupyterFrontEndPlugin<void> = {
+  id: `${NAME}:regrade`,
+  description: 'A button on each feedback page to ask for a regrade of one written answer or test cell, with a reason.',
+  autoStart: true,
+  activate: (app: JupyterFrontEnd) => {
+    Promise.resolve(app.restored)
+      .then(() => new RegradeButtons(app).watch())
+      .catch(error => console.error(`${NAME}: no regrade button on feedback pages`, error));
+  }
+};
+
+export default [openOnView, notify, validationWords, regrade];
