@@ -1,4 +1,9 @@
 """Does `make grade` stop on bad arguments before it opens a gradebook or starts a worker?"""
+import contextlib
+import os
+import signal
+import time
+
 import pytest
 
 
@@ -36,3 +41,55 @@ def test_does_nothing_to_grade_name_a_shard_only_when_there_is_one(capsys, tmp_p
                                settings, [])
     out = capsys.readouterr().out
     assert status == 0 and said in out and ("分片" in out or "shard" in out) == bool(shard)
+
+
+def _course_of_two_editions(tmp_path, lang: str):
+    """A course folder holding two editions of one assignment and nothing collected: what a new hub starts with."""
+    (tmp_path / "nbgrader_config.py").write_text(
+        "c = get_config()\n"
+        f"c.CourseKit.language = {lang!r}\n"
+        "c.CourseKit.assignments = {'a1': {}, 'a1_en': {'edition_of': 'a1', 'language': 'en'}}\n")
+    for name in ("a1", "a1_en"):
+        (tmp_path / "source" / name).mkdir(parents=True)
+    return tmp_path
+
+
+@contextlib.contextmanager
+def _service_holding(course):
+    """Another process holding the course's service lock, as a running grading service does."""
+    from coursekit.grading import lock
+    from coursekit.locks import take
+    lock.service_pid_file(course).parent.mkdir(exist_ok=True)
+    fd = take(lock.service_pid_file(course))
+    child = os.fork()
+    if child == 0:  # keeps the lock it inherited until killed
+        time.sleep(60)
+        os._exit(0)
+    os.close(fd)
+    try:
+        yield
+    finally:
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("service", [False, True])
+def test_is_nothing_collected_yet_said_once_for_every_edition_and_not_a_failure(capsys, tmp_path, monkeypatch, lang,
+                                                                                 service):
+    """make grade before any submission was collected: status 0, one line naming both editions and how submissions
+    arrive: nbgrader's collect for each, or, while the course's grading service runs, that the service collects?"""
+    from coursekit.grading import lock, run
+    monkeypatch.delenv("ASSIGNMENT", raising=False)
+    course = _course_of_two_editions(tmp_path, lang)
+    with _service_holding(course) if service else contextlib.nullcontext():
+        assert lock.service_running(course) == service
+        status = run.main(["--course", str(course)])
+    out, text = capsys.readouterr().out, run.TEXT[lang]
+    assert status == 0 and out.count("\n") == 1, out
+    assert "a1" in out and "a1_en" in out and str(course / "submitted") in out
+    if service:
+        assert text["service_collects"] in out and "nbgrader collect" not in out
+    else:
+        assert "`nbgrader collect a1`" in out and "`nbgrader collect a1_en`" in out
+        assert text["collect"].split("{")[0] in out

@@ -21,7 +21,11 @@ TEXT = {
         "shard": "（分片 {shard}）", "sandboxed": "每个内核都在沙箱里运行", "unsandboxed": "没有沙箱（WITHOUT A SANDBOX）",
         "nothing": "{assignment}：没有要评分的学生：{scope}提交了的学生都已评分（FORCE=1 会全部重评）。",
         "whole_class": "", "this_shard": "分片 {shard} 里",
-        "no_submissions": "{folder}/<学生>/{assignment}/ 里没有提交：先收取（nbgrader collect {assignment}）",
+        "nothing_collected": "{assignments}：还没有要评分的提交（{folder}/ 里还没有）。{how}",
+        "collect": "先收取学生的提交：{commands}（或在 Formgrader 里点 Collect），再运行 `make grade`。",
+        "service_collects": "这门课的评分服务正在运行：学生一提交，它就收取、评分并发布反馈（`make service-status` 列出每一份）；"
+                            "`make grade` 只评它还没评的。",
+        "and": "、",
         "not_generated": "成绩册 {gradebook} 里没有 {assignment}：先在 {course} 里运行 "
                          "`nbgrader generate_assignment {assignment}`",
         "line": "[{done}/{total}] {mark} {student}（{seconds:.1f} 秒）· 已失败 {failed} · 预计还需 {eta}",
@@ -46,8 +50,14 @@ TEXT = {
         "nothing": "{assignment}: nothing to grade: every submitted student{scope} is graded (FORCE=1 grades them "
                    "again).",
         "whole_class": "", "this_shard": " of shard {shard}",
-        "no_submissions": "No submissions in {folder}/<student>/{assignment}/: collect them first "
-                          "(nbgrader collect {assignment})",
+        "nothing_collected": "{assignments}: nothing to grade yet: no submission has been collected into {folder}/. "
+                             "{how}",
+        "collect": "Collect the students' submissions first: {commands} (or Collect in the Formgrader), then run "
+                   "`make grade`.",
+        "service_collects": "The course's grading service is running: it collects, grades and releases the feedback of "
+                            "each submission as it arrives (`make service-status` lists them); `make grade` grades only "
+                            "what it has not.",
+        "and": ", ",
         "not_generated": "{assignment} is not in the gradebook {gradebook}: run "
                          "`nbgrader generate_assignment {assignment}` in {course} first",
         "line": "[{done}/{total}] {mark} {student} ({seconds:.1f} s) · failed so far: {failed} · ETA {eta}",

@@ -50,7 +50,7 @@ from .progress import TEXT, Progress, StudentResult
 from .selection import graded_students, parse_shard, submitted_students, to_grade
 from .worker import GraderSetup
 
-__all__ = ["main", "grade_class", "default_workers", "preflight", "STATUS"]
+__all__ = ["main", "grade_class", "default_workers", "preflight", "nothing_collected", "STATUS"]
 
 # what make grade's exit status says: the class graded, some students' notebooks not, the machine's fault
 STATUS = {"graded": 0, "students": 1, "cannot_start": 2, "machine": 3, "interrupted": 130}
@@ -69,6 +69,9 @@ def main(argv=None) -> int:
         names = _assignments(course, args.assignment)
     alembic_on_path()  # for the gradebook opened here and in the workers
     text, url = TEXT[settings.language], resolve_gradebook(course, args.db_url)
+    if not any(submitted_students(course, name) for name in names):  # not a failure: nothing has arrived yet
+        print(nothing_collected(course, names, text), flush=True)
+        return STATUS["graded"]
     try:
         preflight(course, names, settings.sandbox)
         plan = [(name, _select(course, name, url, shard, args.force, text)) for name in names]
@@ -88,11 +91,22 @@ def main(argv=None) -> int:
 
 def _assignments(course, explicit: str) -> list:
     """The assignment named, else the course's (:func:`coursekit.assignments.default_assignments`): of several
-    editions, those with submissions (the first when none has)."""
+    editions, those with submissions (all of them when none has)."""
     if explicit:
         return [explicit]
     found = default_assignments(course, course_config(course))
-    return [name for name in found if submitted_students(course, name)] or found[:1]
+    return [name for name in found if submitted_students(course, name)] or found
+
+
+def nothing_collected(course, assignments, text: dict) -> str:
+    """One line for a course with no submission of ``assignments`` in ``submitted/``: how they get there (nbgrader's
+    collect, or the course's grading service, which collects each as it arrives)."""
+    if lock.service_running(course):
+        how = text["service_collects"]
+    else:
+        how = text["collect"].format(commands=text["and"].join(f"`nbgrader collect {a}`" for a in assignments))
+    return text["nothing_collected"].format(assignments=text["and"].join(assignments), folder=course / "submitted",
+                                            how=how)
 
 
 def _grade_assignment(course, assignment, students, url, args, shard, settings, results: list) -> int:
@@ -178,9 +192,6 @@ def _parser():
 def _select(course, assignment, url, shard, force, text) -> list:
     """The students to grade; the gradebook is opened (and created) once, before any worker."""
     submitted = submitted_students(course, assignment)
-    if not submitted:
-        print(text["no_submissions"].format(folder=course / "submitted", assignment=assignment), file=sys.stderr)
-        sys.exit(STATUS["cannot_start"])
     try:
         with open_gradebook(url, course_settings(course).course_id) as gradebook:
             in_gradebook = {s.student.id for s in gradebook.find_assignment(assignment).submissions}

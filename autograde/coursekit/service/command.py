@@ -13,6 +13,7 @@ import signal
 import sys
 
 from ..gradebook import alembic_on_path, describe, resolve_gradebook
+from ..grading import lock
 from ..grading.pool import LOGS, WorkerPool
 from ..lms import outbox as lms_outbox
 from ..locks import take
@@ -59,9 +60,8 @@ def main(argv=None) -> int:
 
 def _single_instance(course):
     """An open, locked file while this is the course's only service; None when another one runs."""
-    folder = control.state_dir(course)
-    folder.mkdir(parents=True, exist_ok=True)
-    fd = take(folder / "service.pid")
+    control.state_dir(course).mkdir(parents=True, exist_ok=True)
+    fd = take(lock.service_pid_file(course))
     if fd is None:
         return None
     os.ftruncate(fd, 0)
