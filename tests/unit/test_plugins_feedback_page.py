@@ -212,3 +212,18 @@ def test_does_release_feedback_tell_the_student_what_the_released_page_shows(gra
     told = student_status.read(tmp_path / "exchange", "c1", "5e" * 64)
     assert (told.state, told.timestamp, told.graded, told.score, told.max_score, told.pending) == \
         (student_status.RELEASED, "2026-12-01 10:00:01.000000 UTC", True, 4.5, 7.0, 1)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_is_the_page_titled_by_its_notebooks_title_not_its_id(gradebook, lang):
+    """The page's heading and its <title>: the notebook's own title (its first top-level heading) with the page's
+    word for feedback, never the assignment's id; a notebook without a title keeps its file's name?"""
+    nb = _notebook(lang)
+    title = "Chapter 4 · Attention" if lang == "en" else "第 4 章 · 注意力"
+    nb.cells.insert(0, new_markdown_cell(f"# {title}\n\nintroduction"))
+    page = _page(gradebook, nb)
+    expected = WORDS[lang]["title"].format(title=title)
+    assert f"<h4>{expected}</h4>" in page and f"<title>{expected}</title>" in page
+    assert f"<title>{A}</title>" not in page and f"{A} · " not in page
+    untitled = _page(gradebook, _notebook(lang))
+    assert f"<title>{WORDS[lang]['title'].format(title=A)}</title>" in untitled

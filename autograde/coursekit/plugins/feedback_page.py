@@ -24,7 +24,7 @@ from traitlets.config import Config
 from ..language import of_notebook
 from ..upstream.nbconvert import render_without_soup
 from ..upstream.nbgrader import show_score
-from ..cell_names import names_in
+from ..cell_names import names_in, title_of
 from ..grades import PendingAnswer, is_pending
 from .pending import PENDING, Tally, class_tallies, student_line, total_line
 
@@ -37,14 +37,14 @@ TEMPLATE = "course_feedback"
 # a figure for screen readers where the notebook gives none (nbconvert writes one in English); "no_response" is
 # nbgrader's automatic comment on an answer left as released ("No response.").
 WORDS = {
-    "zh": {"title": "{notebook} · 反馈", "score": "目前得分 <b>{score} / {max_score}</b> 分",
+    "zh": {"title": "{title} · 反馈", "score": "目前得分 <b>{score} / {max_score}</b> 分",
            "still_pending": "；其中 {answers} 道书面题（{points} 分）还 {pending}，老师批改后这里会更新",
            "end": "。", "points": "{score} / {points} 分", "pending_points": "（{points} 分）",
            "comment_link": "评语", "late": "迟交扣分：-{points} 分", "test_cell": "评分单元格 · {name}",
            "answer": "你的回答 · {name}", "task": "任务 · {name}", "code": "你的代码", "top": "（回到顶部）",
            "comment": "评语：", "colon": "：", "pending": PENDING, "no_response": "未作答：这里还是发下来时的样子。",
            "image_alt": "本单元格输出的图"},
-    "en": {"title": "{notebook} · feedback", "score": "Your score so far: <b>{score} / {max_score}</b> points",
+    "en": {"title": "{title} · feedback", "score": "Your score so far: <b>{score} / {max_score}</b> points",
            "still_pending": "; {answers} written {answer_s} ({points} {point_s}) still {pending}: this page will "
                             "show {their} score once your instructor has marked {them}",
            "end": ".", "points": "{score} / {points} points", "pending_points": "({points} {point_s})",
@@ -79,7 +79,8 @@ class GetGradesForFeedback(GetGrades):
 
     Per graded cell: ``metadata.nbgrader.name`` and ``.pending``; per page:
     ``resources["course_feedback"]`` with ``pending`` (answers), ``pending_points``, the page's
-    ``lang``, its ``words`` (:data:`WORDS`) and the ``still_pending`` clause. One instance serves a
+    ``lang``, its ``words`` (:data:`WORDS`), its ``title`` (the notebook's, :func:`coursekit.cell_names.title_of`;
+    its file's name when it has none) and the ``still_pending`` clause. One instance serves a
     whole ``generate_feedback`` run, so the class-wide line is logged once, before the first student's.
     """
 
@@ -97,6 +98,7 @@ class GetGradesForFeedback(GetGrades):
         tally = Tally.of(self._pending)
         resources["course_feedback"] = {"pending": tally.answers, "pending_points": tally.points,
                                         "lang": self._lang, "words": WORDS[self._lang],
+                                        "title": title_of(nb) or info["notebook"],
                                         "still_pending": _still_pending(self._lang, tally)}
         if tally.answers:
             self.log.warning(student_line(info["student"], info["assignment"], tally))

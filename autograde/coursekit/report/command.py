@@ -38,7 +38,8 @@ __all__ = ["TEXT", "write_report", "main"]
 TEXT = {
     "zh": {"reading": "正在读成绩册 {gradebook} ……",
            "summary": "{assignment}：{students} 名学生——{graded} 名已评分，{not_graded} 名未能自动评分（0 分，有原因），"
-                      "{missing} 名未提交，{other} 名提交的是另一版本，{pending} 名已收取尚未 autograde；评分器诊断了 {diagnosed} 名",
+                      "{missing} 名未提交，{other} 名提交的是另一版本，{pending} 名已收取尚未 autograde；评分器检查了 {diagnosed} 名，"
+                      "诊断出错误的 {mistaken} 名",
            "warning": "  注意：{n} 个单元格的分数与成绩册不同（以成绩册为准）",
            "similar": "  相似的提交：{flagged} 对达到 {threshold}（比较了 {students} 名学生，见 similarity.csv）",
            "written": "报告：{page}（另有 students.csv、checks.csv、mistakes.csv、similarity.csv）",
@@ -50,7 +51,8 @@ TEXT = {
     "en": {"reading": "reading the gradebook {gradebook} ...",
            "summary": "{assignment}: {students} students — {graded} graded, {not_graded} not graded (0 with a reason), "
                       "{missing} without a submission, {other} submitted the other edition, {pending} submitted but "
-                      "not autograded yet; the grader diagnosed {diagnosed}",
+                      "not autograded yet; the grader checked {diagnosed}, of whom {mistaken} with a mistake "
+                      "diagnosed",
            "warning": "  WARNING: {n} cell scores differ from the gradebook (gradebook wins)",
            "similar": "  similar submissions: {flagged} pairs reach {threshold} ({students} students compared; "
                       "similarity.csv)",
@@ -72,7 +74,8 @@ def _summary_lines(report, similarity, out_dir, lang: str, labels: Labels) -> li
              for s in (GRADED, NOT_GRADED, NO_SUBMISSION, OTHER_EDITION, PENDING)}
     lines = [text["summary"].format(assignment=report.grades.assignment, students=len(report.rows),
                                     graded=count[GRADED], not_graded=count[NOT_GRADED], missing=count[NO_SUBMISSION],
-                                    other=count[OTHER_EDITION], pending=count[PENDING], diagnosed=report.diagnosed)]
+                                    other=count[OTHER_EDITION], pending=count[PENDING], diagnosed=report.diagnosed,
+                                    mistaken=sum(bool(r.mistakes) for r in report.rows))]
     lines += [f"  {len(m.students):4d}  {100 * report.share(m):5.1f}%  {labels.mistake(m.bug)}"
               for m in report.mistakes[:5]]
     if report.mismatches:
@@ -99,11 +102,11 @@ def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr
     out_dir.mkdir(parents=True, exist_ok=True)
     write_csvs(report, out_dir)
     write_similarity_csv(similarity, times, out_dir)
-    write_pages(similarity, times, out_dir, lang)
     labels = labels_for(course, assignment, lang, course_config(course))
+    write_pages(similarity, times, out_dir, lang, labels)
     if declared.grader and not os.path.isfile(declared.grader):
         print(TEXT[lang]["no_grader"].format(grader=declared.grader), file=out, flush=True)
-    (out_dir / "index.html").write_text(render(report, lang, [section(similarity, times, lang)], labels),
+    (out_dir / "index.html").write_text(render(report, lang, [section(similarity, times, lang, labels)], labels),
                                         encoding="utf-8")
     print(printable("\n".join(_summary_lines(report, similarity, out_dir, lang, labels))), file=out, flush=True)
     return out_dir

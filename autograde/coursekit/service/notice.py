@@ -45,7 +45,8 @@ pre{{white-space:pre-wrap;background:#f6f6f6;padding:.8em;border-left:4px solid 
 
 
 def notice_page(assignment: str, timestamp: str, reason: str, lang: str = DEFAULT) -> str:
-    """The HTML page for a submission of ``assignment`` made at ``timestamp`` that was not graded, in ``lang``."""
+    """The HTML page for a submission of ``assignment`` (its title: :func:`coursekit.cell_names.assignment_title`)
+    made at ``timestamp`` that was not graded, in ``lang``."""
     text, name = TEXT[lang], html.escape(assignment)
     return _PAGE.format(html_lang=text["html_lang"], title=text["title"].format(assignment=name),
                         heading=text["heading"].format(assignment=name),
