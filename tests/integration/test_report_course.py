@@ -121,7 +121,8 @@ def test_delegation_is_flagged_and_scores_agree(made):
     stderr, _, out = made
     summary = REPORT_TEXT["zh"]["summary"]  # the course's language
     assert REPORT_TEXT["zh"]["warning"].split("{n}")[1].split("（")[0] not in stderr
-    assert summary.split("{pending}")[1].format(pending="", diagnosed=len(EXPECTED_FIRST)) in stderr
+    mistaken = sum(diagnosis is not None for diagnosis in EXPECTED_FIRST.values())  # checked; with a mistake
+    assert summary.split("{pending}")[1].format(pending="", diagnosed=len(EXPECTED_FIRST), mistaken=mistaken) in stderr
     page = (out / "index.html").read_text(encoding="utf-8")
     flagged = re.search(r"bug_delegate_softmax</td><td>(TEST 3[^<]*)</td><td>调用了参考实现</td>", page)
     assert flagged and "student_softmax" in flagged.group(1)  # the cell by its name, the status in words
