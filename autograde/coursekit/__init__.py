@@ -25,6 +25,7 @@ Its imports run down these floors (``tests/unit/test_layers.py``): a reader foll
   plug-in and its grader; its editions), :mod:`coursekit.cell_names` (what each graded cell is called where
   students and instructors see it), :mod:`coursekit.stubs` (what a release puts where a solution was),
   :mod:`coursekit.gradebook` (the one rule that picks the gradebook; the walk from a grade to its student),
+  :mod:`coursekit.people` (a student named as the gradebook names them, not by their id),
   :mod:`coursekit.grades` (a class's scores and pending answers as the gradebook holds them),
   :mod:`coursekit.export` (``nbgrader export`` with a column per graded cell), :mod:`coursekit.faults` (a failure
   of the machine is nobody's grade), :mod:`coursekit.canary` (the untouched release graded first: does grading

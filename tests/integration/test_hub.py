@@ -38,7 +38,7 @@ import shutil
 
 import pytest
 
-from coursekit.cell_names import names_in
+from coursekit.cell_names import assignment_title, names_in
 from coursekit.marking.enable import ITEM_LABEL, MENU_LABEL
 from coursekit.paths import COURSE
 from coursekit.plugins.pending import PENDING
@@ -328,10 +328,11 @@ def test_does_the_marking_page_reach_both_editions_and_enter_save_only_a_suggest
     assert not current(page)["marked"] and "Enter 不会替你打分" in page.locator("#notices").inner_text()
     shot(page, "instructor_marking_no_suggestion")
     links = page.locator("#assignments a")
-    assert {text.split(" · ")[0] for text in links.all_inner_texts()} == {ASSIGNMENT, english}
-    links.filter(has_text=english).click()
+    titles = {a: assignment_title(COURSE, a, "zh", course_config(COURSE)) for a in (ASSIGNMENT, english)}
+    assert {text.rsplit(" · 已批改", 1)[0] for text in links.all_inner_texts()} == set(titles.values())  # not ids
+    links.filter(has_text=titles[english]).click()
     page.wait_for_function("(a) => window.__marking.ready && location.search.includes(a)", arg=english)
-    assert page.locator("#assignments a.current").inner_text().startswith(f"{english} · 已批改")
+    assert page.locator("#assignments a.current").inner_text().startswith(f"{titles[english]} · 已批改")
     shot(page, "instructor_marking_english")
     page.close()
 

@@ -19,7 +19,7 @@ from coursekit.marking import enable
 from coursekit.marking.board import short_name
 from coursekit.marking.rubric import load_rubrics
 from coursekit.marking.store import marked_counts
-from coursekit.cell_names import names_in_language
+from coursekit.cell_names import assignment_title, names_in_language
 from coursekit.settings import course_config
 from support.course_tools import run_nbgrader
 from support.lab_page import VIEWPORT, chromium_browser
@@ -227,10 +227,12 @@ def test_does_the_switcher_reach_every_assignment_and_enter_save_only_a_suggesti
     suggestion), Enter saves nothing and says so; on the reference answer (every point found) it saves them?"""
     open_marking(page, site["server"])
     links = page.locator("#assignments a")
-    listed = {link.split(" · ")[0] for link in links.all_inner_texts()}
-    assert listed == {ASSIGNMENT, site["english"], PS1} and all("已批改" in t for t in links.all_inner_texts())
+    titles = {a: assignment_title(site["course"], a, "zh", course_config(site["course"]))
+              for a in (ASSIGNMENT, site["english"], PS1)}  # each by its notebook's title (ps1's has none: its id)
+    listed = {link.rsplit(" · 已批改", 1)[0] for link in links.all_inner_texts()}
+    assert listed == set(titles.values()) and ASSIGNMENT not in "".join(listed) and len(listed) == 3
     page.screenshot(path=str(site["course"].parent / "switcher.png"))
-    links.filter(has_text=site["english"]).click()
+    links.filter(has_text=titles[site["english"]]).click()
     page.wait_for_function("(a) => window.__marking.ready && location.search.includes(a)", arg=site["english"])
     for _ in range(10):  # the group of the wrong answer (the blank groups and the right one come first or after)
         group = current(page)

@@ -144,3 +144,20 @@ def test_does_the_score_figure_fit_the_page_with_titles_that_do_not_overlap():
     for k, box in enumerate(boxes):
         assert whole.x0 <= box.x0 and box.x1 <= whole.x1 and box.y1 <= whole.y1, names[k]
         assert not any(box.overlaps(other) for other in boxes[k + 1:]), names[k]
+
+
+def test_does_the_page_name_students_by_name_not_id(tmp_path):
+    """Students the gradebook names (an LMS's roster: lti-… ids): every row, list and warning of the page names them;
+    their ids appear nowhere but where two share a name (then beside it)?"""
+    from coursekit.people import People
+    from coursekit.report.labels import Labels
+    from support.synthetic_class import small_class
+
+    report = build_report(tmp_path, read_class(small_class(tmp_path), ASSIGNMENT), io.StringIO())
+    ids = [r.student for r in report.rows]
+    named = {s: f"Student {s.title()}" for s in ids} | {"bob": "Li Wei", "carol": "li wei"}
+    text = render(report, "zh", labels=Labels("zh", people=People(named)))
+    shown = re.sub(r"<svg.*?</svg>|<div class='message'>.*?</div>", "", text, flags=re.S)
+    assert [s for s in ids if s not in ("bob", "carol") and re.search(rf"\b{s}\b", shown)] == []
+    assert "Student Alice" in shown and "Student Frank" in shown and "Student Gina" in shown  # graded, absent, pending
+    assert "Li Wei (bob)" in shown and "li wei (carol)" in shown  # one name, two students: the id beside each

@@ -437,3 +437,24 @@ def test_does_a_worker_whose_collect_refuses_the_folder_note_it_and_release_noth
     outcome = run_job(None, Job((A, "a"), GRADE, "t", arrived=0.0, release=True), noted.append)
     assert outcome.released is False and outcome.timestamp == "t"
     assert [(n.timestamp, n.result["refused"], n.result["reason"]) for n in noted] == [("t", True, str(refusal))]
+
+
+def test_does_service_status_name_each_student_as_the_gradebook_does(tmp_path):
+    """An LMS class (ids such as lti-…): `make service-status` names each graded student by the name the gradebook
+    holds, not by their id; a student the gradebook has no name for keeps their id?"""
+    from nbgrader.api import Gradebook
+
+    from support.synthetic_class import empty_gradebook
+
+    world = World(tmp_path, Policy((A,)))
+    url = empty_gradebook(world.course / "gradebook.db")
+    with Gradebook(url) as gradebook:
+        gradebook.update_or_create_student("lti-5sj4xbek4kip6amz", first_name="Wei", last_name="Li")
+    for student in ("lti-5sj4xbek4kip6amz", "s2"):
+        world.submit(student)
+        world.step()
+        world.pool.finish()
+        world.step(2)
+    said = status(world.course)
+    assert f"  {A}  Wei Li: submitted" in said and "lti-5sj4xbek4kip6amz" not in said
+    assert f"  {A}  s2: submitted" in said

@@ -22,6 +22,7 @@ from ..assignments import assignment_of, default_assignments, editions_of, one_w
 from ..gradebook import describe, open_gradebook, resolve_gradebook, sqlite_file
 from ..language import DEFAULT
 from ..paths import add_course_option, find_course, usage_errors
+from ..people import read_people
 from ..printable import printable
 from ..settings import course_config, course_language, similarity_threshold
 from .csv_files import write_csvs, write_similarity_csv
@@ -98,11 +99,11 @@ def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr
                           bool(declared.grader), lang)
     submitted = [row.student for row in report.rows if row.status not in (NO_SUBMISSION, OTHER_EDITION)]
     similarity = find_similar(course, assignment, submitted, similarity_threshold(course), course_config(course))
-    times = report.grades.timestamps
+    times, people = report.grades.timestamps, read_people(url)
     out_dir.mkdir(parents=True, exist_ok=True)
-    write_csvs(report, out_dir)
-    write_similarity_csv(similarity, times, out_dir)
-    labels = labels_for(course, assignment, lang, course_config(course))
+    write_csvs(report, out_dir, people)
+    write_similarity_csv(similarity, times, out_dir, people)
+    labels = labels_for(course, assignment, lang, course_config(course), people)
     write_pages(similarity, times, out_dir, lang, labels)
     if declared.grader and not os.path.isfile(declared.grader):
         print(TEXT[lang]["no_grader"].format(grader=declared.grader), file=out, flush=True)

@@ -47,7 +47,7 @@ TEXT = {
                  TAMPERED: "学生的内核在这个测试单元格显示的结果与评分器的不同；记录的是评分器的结果"},
         "rows": ("学生", "状态", "人工评分", "总分", "第一个错误"),
         "no_written": "本作业没有书面题。", "score_times": "{score} 分 × {n}",
-        "written": ("书面题", "满分", "提交", "已批改", "未作答（自动 0 分）", "待批改", "平均分", "中位数", "人工分数分布"),
+        "written": ("书面题", "满分", "提交", "已批改", "未作答（0 分）", "待批改", "平均分", "中位数", "人工分数分布"),
     },
     "en": {
         "html_lang": "en", "title": "Class report: {assignment}",
@@ -84,7 +84,7 @@ TEXT = {
                            "the grader's was recorded"},
         "rows": ("student", "status", "manual", "total", "first mistake"),
         "no_written": "This assignment has no written questions.", "score_times": "{score} points × {n}",
-        "written": ("written question", "points", "submitted", "marked", "not answered (0 automatically)",
+        "written": ("written question", "points", "submitted", "marked", "not answered (0 points)",
                     "to mark", "mean", "median", "manual scores"),
     },
 }
@@ -116,10 +116,12 @@ def table(header, rows: list, numeric=()) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _names(students: list, text: dict, shown: int = 12) -> str:
+def _names(students: list, text: dict, labels: Labels, shown: int = 12) -> str:
+    """``students`` by name (:meth:`.Labels.student`), folded away past ``shown`` of them."""
+    said = ", ".join(labels.student(s) for s in students)
     if len(students) <= shown:
-        return _e(", ".join(students))
-    return f"<details><summary>{_e(text['students_n'].format(n=len(students)))}</summary>{_e(', '.join(students))}</details>"
+        return _e(said)
+    return f"<details><summary>{_e(text['students_n'].format(n=len(students)))}</summary>{_e(said)}</details>"
 
 
 def _summary(report, text: dict) -> str:
@@ -139,7 +141,7 @@ def _warnings(report, text: dict, labels: Labels) -> str:
     if graded and report.has_grader and not report.diagnosed:
         notes.append(text["no_results"].format(mime=record.MIME))
     if report.mismatches:
-        listed = "; ".join(text["mismatch"].format(s=s, g=labels.cell(g), p=f"{p:g}",
+        listed = "; ".join(text["mismatch"].format(s=labels.student(s), g=labels.cell(g), p=f"{p:g}",
                                                    a=text["none"] if a is None else f"{a:g}")
                            for s, g, p, a in report.mismatches[:20])
         notes.append(text["mismatches"].format(n=len(report.mismatches), listed=listed))
@@ -153,7 +155,7 @@ def _mistakes(report, text: dict, labels: Labels) -> str:
         return f"<p>{_e(said)}</p>"
     keep = [0, 1, 2, 3, 4, 5, 6] if labels.same_language else [0, 1, 2, 3, 5, 6]
     rows = [[_e(labels.mistake(m.bug)), _e(m.stage), len(m.students), f"{100 * report.share(m):.1f}%",
-             f"<div class='message'>{_e(m.message)}</div>", _e(m.reteach), _names(m.students, text)]
+             f"<div class='message'>{_e(m.message)}</div>", _e(m.reteach), _names(m.students, text, labels)]
             for m in report.mistakes]
     fig = figures.svg(figures.common_mistakes(report.mistakes, report.diagnosed, labels.lang,
                                               [labels.mistake(m.bug) for m in report.mistakes]))
@@ -175,7 +177,7 @@ def _checks(report, text: dict, labels: Labels) -> str:
     rows = [[c.test,
              f"<span class='visible-check'>{_e(text['visible'])}</span>" if c.visible
              else f"<span class='hidden-check'>{_e(text['hidden'])}</span>",
-             _e(what), f"{100 * c.pass_rate:.1f}%", f"{c.passed}/{c.ran}", _names(c.failing, text)]
+             _e(what), f"{100 * c.pass_rate:.1f}%", f"{c.passed}/{c.ran}", _names(c.failing, text, labels)]
             for c, what in zip(report.checks, described)]
     fig = figures.svg(figures.check_pass_rates(report.checks, labels.lang,
                                                [f"{c.test} · {what}" for c, what in zip(report.checks, described)]))
@@ -183,14 +185,14 @@ def _checks(report, text: dict, labels: Labels) -> str:
 
 
 def _not_graded(report, text: dict, labels: Labels) -> str:
-    zero = [[_e(r.student), f"<div class='message'>{_e(r.reason)}</div>"]
+    zero = [[_e(labels.student(r.student)), f"<div class='message'>{_e(r.reason)}</div>"]
             for r in report.rows if r.status == NOT_GRADED]
-    flagged = [[_e(s), _e(labels.cell(g)), _e(text["flag_status"].get(status, status)),
+    flagged = [[_e(labels.student(s)), _e(labels.cell(g)), _e(text["flag_status"].get(status, status)),
                 _e(reason or text["flag"].get(status, ""))]
                for s, g, status, reason in report.flagged]
-    missing = [r.student for r in report.rows if r.status == NO_SUBMISSION]
-    other = [f"{r.student} ({r.reason})" for r in report.rows if r.status == OTHER_EDITION]
-    pending = [r.student for r in report.rows if r.status == PENDING]
+    missing = [labels.student(r.student) for r in report.rows if r.status == NO_SUBMISSION]
+    other = [f"{labels.student(r.student)} ({r.reason})" for r in report.rows if r.status == OTHER_EDITION]
+    pending = [labels.student(r.student) for r in report.rows if r.status == PENDING]
     nothing = f"<p>{_e(text['nothing'])}</p>"
     parts = [f"<h3>{_e(text['zero'])}</h3>", table(text["zero_table"], zero) if zero else nothing,
              f"<h3>{_e(text['flagged'])}</h3>", table(text["flagged_table"], flagged) if flagged else nothing,
@@ -213,7 +215,7 @@ def _students(report, text: dict, labels: Labels) -> str:
         manual = sum(g.score for name, g in r.cells.items() if name not in {c.name for c in auto})
         total = f"{r.total:g}" if r.cells else ""
         mistake = labels.mistake(r.first_mistake) if r.first_mistake else ""
-        rows.append([_e(r.student), _e(text["status"][r.status])] + scores
+        rows.append([_e(labels.student(r.student)), _e(text["status"][r.status])] + scores
                     + [f"{manual:g}" if r.cells else "", total, _e(mistake)])
     numeric = tuple(range(2, 4 + len(auto)))
     return table(header, rows, numeric)

@@ -109,17 +109,20 @@ def _rows(similarity, timestamps: dict, text: dict, labels: Labels) -> list:
     rows = []
     for rank, pair in enumerate(similarity.flagged[:SHOWN], 1):
         link = f"<a href='{FOLDER}/{page_name(pair)}'>{_e(text['open'])}</a>"
-        rows.append([rank, _e(pair.first), _e(submitted_at(pair.first, timestamps, similarity) or text["unknown"]),
-                     _e(pair.second), _e(submitted_at(pair.second, timestamps, similarity) or text["unknown"]),
+        rows.append([rank, _e(labels.student(pair.first)),
+                     _e(submitted_at(pair.first, timestamps, similarity) or text["unknown"]),
+                     _e(labels.student(pair.second)),
+                     _e(submitted_at(pair.second, timestamps, similarity) or text["unknown"]),
                      f"{pair.score:.2f}", _e(_where(pair, text, labels)), link])
     return rows
 
 
-def _notes(similarity, text: dict) -> str:
+def _notes(similarity, text: dict, labels: Labels) -> str:
     """Below the table: the highest pair not flagged, pairs only in the CSV, notebooks not compared."""
     notes, below = [], [pair for pair in similarity.pairs if not pair.flagged]
     if below:
-        notes.append(text["best"].format(score=f"{below[0].score:.2f}", first=below[0].first, second=below[0].second))
+        notes.append(text["best"].format(score=f"{below[0].score:.2f}", first=labels.student(below[0].first),
+                                         second=labels.student(below[0].second)))
     if len(similarity.flagged) > SHOWN:
         notes.append(text["more"].format(shown=SHOWN, more=len(similarity.flagged) - SHOWN))
     if similarity.unreadable:
@@ -142,7 +145,7 @@ def section(similarity, timestamps: dict, lang: str = DEFAULT, labels: Labels | 
     rows = _rows(similarity, timestamps, text, labels)
     none = f"<p>{_e(text['none'].format(threshold=threshold))}</p>"
     parts.append(table(text["columns"], rows, (0, 5)) if rows else none)
-    return text["heading"], "".join(parts) + _notes(similarity, text)
+    return text["heading"], "".join(parts) + _notes(similarity, text, labels)
 
 
 def _side_by_side(key: tuple, unit: str, pair, similarity, text: dict, labels: Labels) -> str:
@@ -160,8 +163,8 @@ def _side_by_side(key: tuple, unit: str, pair, similarity, text: dict, labels: L
 
 def _pair_page(pair, similarity, timestamps: dict, lang: str, labels: Labels) -> str:
     text = TEXT[lang]
-    title = text["title"].format(first=pair.first, second=pair.second)
-    who = table(text["who"], [[_e(s), _e(submitted_at(s, timestamps, similarity) or text["unknown"])]
+    title = text["title"].format(first=labels.student(pair.first), second=labels.student(pair.second))
+    who = table(text["who"], [[_e(labels.student(s)), _e(submitted_at(s, timestamps, similarity) or text["unknown"])]
                               for s in (pair.first, pair.second)])
     parts = [f"<p><a href='../index.html'>{_e(text['back'])}</a></p><h1>{_e(title)}</h1>",
              f"<p class='warn'>{_e(text['caveat'])}</p>", who, f"<p>{_e(text['legend'])}</p>"]

@@ -18,6 +18,7 @@ from ..grading.pool import LOGS, WorkerPool
 from ..lms import outbox as lms_outbox
 from ..locks import take
 from ..paths import add_course_option, find_course, usage_errors
+from ..people import read_people
 from ..printable import printable
 from ..sandbox import missing_tool
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
@@ -132,7 +133,9 @@ def _reloaded(course, current):
 
 
 def status(course) -> str:
-    journal = journal_of(course)
+    """The service's state, then a line per student (named as the gradebook names them) and assignment, then the
+    folders it refused."""
+    journal, people = journal_of(course), read_people(resolve_gradebook(course))
     lines = [f"grading service of {course}: {'PAUSED' if control.is_paused(course) else 'not paused'}"]
     lines += [line for line in [lms_outbox.status_line(course)] if line]  # the scores waiting for the LMS, if any
     if journal.machine:
@@ -144,7 +147,7 @@ def status(course) -> str:
         busy = f"; IN PROGRESS since {entry.in_flight['since']:.0f}" if entry.in_flight else ""
         waiting = (f"; WAITING (the machine's fault, not the student's): {entry.waiting['cause']}; tried again at "
                    f"{clock_time(entry.waiting['retry_at'])}") if entry.waiting else ""
-        lines.append(f"  {assignment}  {student}: submitted {short_time(entry.graded)} {score}; "
+        lines.append(f"  {assignment}  {people.called(student)}: submitted {short_time(entry.graded)} {score}; "
                      f"{len(entry.releases)} automatic feedback(s){held}{busy}{waiting}")
     lines += [f"  REFUSED, never collected: inbound/{name}: {reason}" for name, reason in sorted(journal.refused.items())]
     return "\n".join(lines)
