@@ -93,3 +93,46 @@ def test_is_nothing_collected_yet_said_once_for_every_edition_and_not_a_failure(
     else:
         assert "`nbgrader collect a1`" in out and "`nbgrader collect a1_en`" in out
         assert text["collect"].split("{")[0] in out
+
+
+def _failed(student: str, error: str):
+    from coursekit.gradebook import not_graded_reason
+    from coursekit.grading.progress import StudentResult
+    return StudentResult(student, False, not_graded_reason(error, "old1", student))
+
+
+@pytest.mark.parametrize("results, total, course_fault", [
+    ([("s1", "KeyError: 'grade_id'"), ("s2", "KeyError: 'grade_id'"), ("s3", "KeyError: 'grade_id'")], 30, True),
+    ([("s1", "KeyError: 'grade_id'"), ("s2", "KeyError: 'grade_id'")], 30, False),           # too few yet
+    ([("s1", "KeyError: 'grade_id'"), ("s2", "KeyError: 'grade_id'")], 2, True),             # the whole class
+    ([("s1", "KeyError: 'grade_id'")], 1, False),                                            # one student: theirs
+    ([("s1", "KeyError: 'grade_id'"), ("s2", "NotJSONError: not JSON"), ("s3", "KeyError: 'grade_id'")], 30, False),
+    ([("s1", "KeyError: 'grade_id'"), ("s2", None), ("s3", "KeyError: 'grade_id'")], 30, False),  # s2 graded
+], ids=["three-alike", "two-of-thirty", "a-class-of-two", "one-student", "two-reasons", "one-graded"])
+def test_is_a_class_failing_the_same_way_the_courses_fault(results, total, course_fault):
+    """The first students of a run all failing with one reason (their ids aside), nobody graded: one line saying it
+    is the course's fault, with the error, and that nobody was given a grade for it; otherwise each student's own?"""
+    from coursekit.grading.progress import StudentResult
+    from coursekit.grading.run import class_wide_failure
+    made = [StudentResult(s, True) if error is None else _failed(s, error) for s, error in results]
+    said = class_wide_failure(made, total, "old1")
+    assert bool(said) == course_fault
+    if course_fault:
+        assert said.startswith("grading stopped, the course's fault (no student was given a grade for it)")
+        assert "KeyError: 'grade_id'" in said and "old1" in said and "\n" not in said and "s1" not in said
+
+
+def test_are_the_students_of_a_course_fault_given_no_grade(tmp_path):
+    """Their submissions' rows (the 0 with the reason) and any autograded folder removed: collected, not graded,
+    for the next run; another assignment's and other students' rows stay?"""
+    from nbgrader.api import Gradebook
+
+    from coursekit.grading.run import _not_graded_after_all
+    from support.synthetic_class import ASSIGNMENT, make_student, write_class
+
+    url = write_class(tmp_path, [make_student("s1"), make_student("s2"), make_student("s3")])
+    _not_graded_after_all(tmp_path, url, ASSIGNMENT, ["s1"], {0: "s2"})
+    with Gradebook(url) as gradebook:
+        assert sorted(s.student.id for s in gradebook.find_assignment(ASSIGNMENT).submissions) == ["s3"]
+    assert not (tmp_path / "autograded" / "s1" / ASSIGNMENT).exists()
+    assert (tmp_path / "autograded" / "s3" / ASSIGNMENT).exists()

@@ -37,7 +37,7 @@ import sqlalchemy.exc
 from nbgrader.api import MissingEntry
 
 from ..assignments import assignment_of, default_assignments, world_of
-from ..faults import InfrastructureFault, evident_fault, grader_unreadable
+from ..faults import CourseFault, InfrastructureFault, evident_fault, grader_unreadable
 from ..gradebook import alembic_on_path, describe, not_graded_reason, open_gradebook, resolve_gradebook, zero_submission
 from ..lms import outbox as lms_outbox
 from ..paths import add_course_option, find_course, usage_errors
@@ -50,11 +50,15 @@ from .progress import TEXT, Progress, StudentResult
 from .selection import graded_students, parse_shard, submitted_students, to_grade
 from .worker import GraderSetup
 
-__all__ = ["main", "grade_class", "default_workers", "preflight", "nothing_collected", "STATUS"]
+__all__ = ["main", "grade_class", "default_workers", "preflight", "nothing_collected", "class_wide_failure", "STATUS",
+           "CLASS_WIDE"]
 
 # what make grade's exit status says: the class graded, some students' notebooks not, the machine's fault
 STATUS = {"graded": 0, "students": 1, "cannot_start": 2, "machine": 3, "interrupted": 130}
 FAULT_STATUS = STATUS["machine"]
+# The first this many students of a run (or all, in a smaller class, at least two) failing the same way with nobody
+# graded: the course's fault, not theirs (class_wide_failure).
+CLASS_WIDE = 3
 
 
 def main(argv=None) -> int:
@@ -223,6 +227,12 @@ def grade_class(course, assignment, students, url, workers, show=print, lang="zh
                 busy.pop(message.worker, None)
                 pool.finished(message.worker)
                 show(progress.record(dataclasses.replace(message.outcome, worker=message.worker)), flush=True)
+                fault = class_wide_failure(progress.results, len(students), assignment)
+                if fault:  # nobody keeps the 0 the course's own fault gave them
+                    pool.stop()  # those in progress stop before their rows go
+                    _not_graded_after_all(course, url, assignment, [r.student for r in progress.results], busy)
+                    progress.results.clear()
+                    return progress, fault
             elif isinstance(message, Faulted):
                 return progress, message.fault
             elif message is None and (died := pool.dead(restart=False)):
@@ -240,6 +250,36 @@ def grade_class(course, assignment, students, url, workers, show=print, lang="zh
         return progress, Progress.INTERRUPTED
     finally:
         pool.stop()
+
+
+def class_wide_failure(results: list, total: int, assignment: str) -> str:
+    """The course's fault, as one line, when the first students of a run (:data:`CLASS_WIDE` of ``total``, at least
+    two) all failed with the same reason, their ids aside, and nobody was graded; "" otherwise. A notebook's own
+    fault is its student's; the same fault in every notebook is the course's own cells' (an older course, a broken
+    release), detected from the failures themselves whatever the canary saw."""
+    needed = min(CLASS_WIDE, total)
+    if needed < 2 or len(results) < needed or any(r.ok for r in results):
+        return ""
+    reasons = {r.reason.replace(r.student, "<student>") for r in results}
+    if len(reasons) != 1:
+        return ""
+    error = next(iter(reasons)).split("scored 0: ", 1)[-1].split(". After fixing", 1)[0]
+    return str(CourseFault(f"the first {len(results)} submissions of {assignment} all failed the same way in the "
+                           f"course's own cells, nobody graded ({error})",
+                           "Fix the course's notebooks (source/, then generate the assignment again; the grading log "
+                           "names the step), then run make grade again: the students were not given a grade for it."))
+
+
+def _not_graded_after_all(course, url, assignment, students, busy) -> None:
+    """``students`` (and those still being graded, ``busy``) back to collected but not graded: their 0 and any half-made
+    autograded folder removed, so that the next run grades them."""
+    with open_gradebook(url) as gradebook:
+        for student in [*students, *busy.values()]:
+            try:
+                gradebook.remove_submission(assignment, student)
+            except MissingEntry:
+                pass
+            shutil.rmtree(pathlib.Path(course) / "autograded" / student / assignment, ignore_errors=True)
 
 
 def _over_budget(pool, index: int, student: str, budget: float, where: tuple) -> StudentResult:
