@@ -25,8 +25,10 @@ Its imports run down these floors (``tests/unit/test_layers.py``): a reader foll
   plug-in and its grader; its editions), :mod:`coursekit.cell_names` (what each graded cell is called where
   students and instructors see it), :mod:`coursekit.stubs` (what a release puts where a solution was),
   :mod:`coursekit.gradebook` (the one rule that picks the gradebook; the walk from a grade to its student),
+  :mod:`coursekit.due` (a piece of work's due date, and each student's extension, kept in the gradebook),
+  :mod:`coursekit.late` (the late policy, through nbgrader's own hook, and the penalties kept right as marks change),
   :mod:`coursekit.people` (a student named as the gradebook names them, not by their id),
-  :mod:`coursekit.grades` (a class's scores and pending answers as the gradebook holds them),
+  :mod:`coursekit.grades` (a student's one grade, every surface's; a class's scores and pending answers),
   :mod:`coursekit.export` (``nbgrader export`` with a column per graded cell), :mod:`coursekit.faults` (a failure
   of the machine is nobody's grade), :mod:`coursekit.canary` (the untouched release graded first: does grading
   work here?), :mod:`coursekit.autograded` (what an autograded notebook says beyond its scores),

@@ -53,10 +53,10 @@ def run_canary(course, assignment: str, config, execute: bool = True):
     if not notebooks:
         return FileNotFoundError(f"there is no release to try ({release}: run `nbgrader generate_assignment "
                                  f"{assignment}`)")
-    with tempfile.TemporaryDirectory(prefix="attn-canary-") as top:
-        folder = pathlib.Path(top) / assignment  # named as nbgrader names an assignment's folder: its plug-in and grader
-        shutil.copytree(release, folder)
-        try:
+    try:  # the copy too: a full disk there is the machine's answer as much as a kernel that cannot start
+        with tempfile.TemporaryDirectory(prefix="attn-canary-") as top:
+            folder = pathlib.Path(top) / assignment  # as nbgrader names an assignment's folder: its plug-in and grader
+            shutil.copytree(release, folder)
             with setenv(NBGRADER_EXECUTION="autograde"):
                 for path in notebooks:
                     info = {"db_url": config.CourseDirectory.get("db_url", ""), "assignment": assignment,
@@ -65,8 +65,8 @@ def run_canary(course, assignment: str, config, execute: bool = True):
                                     {"nbgrader": info, "metadata": {"path": str(folder)}})
                     if execute:
                         Execute(config=config).preprocess(nb, {"metadata": {"path": str(folder)}})
-        except (Exception, InfrastructureFault) as exc:  # noqa: BLE001 -- whatever stops the release is the answer
-            return exc
+    except (Exception, InfrastructureFault) as exc:  # noqa: BLE001 -- whatever stops the release is the answer
+        return exc
     return None
 
 

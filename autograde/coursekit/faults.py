@@ -15,24 +15,30 @@ before it, the grading service keeps the submission queued and tries again.
 
 The kind is decided from evidence, never from an exception's type alone (:func:`decide`): what only
 the machine can cause (a gradebook error, a full or read-only disk, a template that never started)
-is the machine's at once; a kernel that failed before the student's first cell is the machine's
+is the machine's at once, however deeply it is wrapped (a full disk under ``shutil.Error``, under another
+exception's cause or arguments: :func:`carried_errors`); a kernel that failed before the student's first cell is the machine's
 only if the untouched release fails the same way in the same sandbox (:mod:`coursekit.canary`).
 """
 import errno
 import os
 import pathlib
+import re
+import shutil
 import stat
 
 import sqlalchemy.exc
 
-__all__ = ["InfrastructureFault", "CourseFault", "KernelDidNotStart", "TemplateDidNotStart", "decide",
-           "evident_fault", "grader_unreadable"]
+__all__ = ["InfrastructureFault", "CourseFault", "KernelDidNotStart", "TemplateDidNotStart", "carried_errors",
+           "decide", "evident_fault", "grader_unreadable"]
 
-# what a full, read-only or forbidden course folder raises when grading writes into it; a student's code never
-# reaches the grading process's writes (its own disk is the sandbox's, and goes over a limit of its own there)
-_DISK = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up",
-         errno.EROFS: "the file system is read-only"}
+# what a full, read-only or forbidden disk raises when grading writes to it (the course folder, the sandbox's folders
+# in /tmp, a temporary copy); a student's code never reaches the grading process's writes (its own disk is the
+# sandbox's capped tmpfs, and going over it is a limit of its own, graded there)
+_FULL = {errno.ENOSPC: "the machine's disk is full", errno.EDQUOT: "the machine's disk quota is used up"}
+_READ_ONLY = {errno.EROFS: "the file system is read-only"}
 _FORBIDDEN = {errno.EACCES: "permission denied", errno.EPERM: "operation not permitted"}  # the course's files only
+# how shutil.Error reports each file it could not copy: (source, destination, str(the OSError))
+_ERRNO_SAID = re.compile(r"^\[Errno (\d+)\] ([^:]*)")
 
 
 class InfrastructureFault(SystemExit):
@@ -79,13 +85,7 @@ def evident_fault(error: BaseException, course=None, template_died: bool = False
     if _died_with_template(error, template_died):
         return InfrastructureFault("the sandbox's kernel template died while a notebook was graded (killed?)",
                                    "See the system log (out of memory?), then run the command again.")
-    if isinstance(error, OSError) and (error.errno in _DISK or (error.errno in _FORBIDDEN
-                                                                and _inside(error.filename, course))):
-        where = f" ({error.filename})" if error.filename else ""
-        why = _DISK.get(error.errno) or _FORBIDDEN[error.errno]
-        return InfrastructureFault(f"the course folder cannot be written: {why}{where}",
-                                   "Free space or fix the folder's permissions, then run the command again.")
-    return None
+    return _disk_fault(error, course)
 
 
 def decide(error: BaseException, course, canary, template_died: bool = False):
@@ -102,6 +102,54 @@ def decide(error: BaseException, course, canary, template_died: bool = False):
     if fault is not None and _died_with_template(error, template_died):
         return canary() and fault
     return fault
+
+
+def _disk_fault(error: BaseException, course):
+    """The fault of the first full, read-only or (in the course) forbidden disk that ``error`` carries, or None."""
+    for carried in carried_errors(error):
+        where = f" ({carried.filename})" if carried.filename else ""
+        if carried.errno in _FULL:
+            return InfrastructureFault(f"{_FULL[carried.errno]}{where}", "Free space on it (`df -h` names the disk of "
+                                       "each folder), then run the command again.")
+        if carried.errno in _READ_ONLY or (carried.errno in _FORBIDDEN and _inside(carried.filename, course)):
+            why = _READ_ONLY.get(carried.errno) or _FORBIDDEN[carried.errno]
+            return InfrastructureFault(f"the course folder cannot be written: {why}{where}",
+                                       "Free space or fix the folder's permissions, then run the command again.")
+    return None
+
+
+def carried_errors(error: BaseException, depth: int = 8) -> list:
+    """Every ``OSError`` ``error`` is or carries: itself, its ``__cause__`` and ``__context__``, the exceptions among
+    its ``args`` (nested in lists and tuples), and the failures ``shutil.Error`` lists as text (``[Errno 28] …``: only
+    that text survives copytree), depth first, each once. These are the grading process's own exceptions: what a
+    student's code raises reaches it as a cell's output, never as one of these."""
+    found, seen, pending = [], set(), [(error, 0)]
+    while pending:
+        item, level = pending.pop()
+        if id(item) in seen or level > depth:
+            continue
+        seen.add(id(item))
+        if isinstance(item, OSError) and item.errno is not None:
+            found.append(item)
+        if isinstance(item, (list, tuple)):
+            pending += [(part, level + 1) for part in reversed(item)]
+        elif isinstance(item, BaseException):
+            said = _listed_by_copytree(item) if isinstance(item, shutil.Error) else []
+            pending += [(part, level + 1) for part in reversed([*item.args, item.__cause__, item.__context__, *said])]
+    return found
+
+
+def _listed_by_copytree(error: shutil.Error) -> list:
+    """The failures ``shutil.copytree`` collected into ``error`` (``[(source, destination, "[Errno n] …")]``), as
+    OSErrors of the destination."""
+    listed = error.args[0] if error.args and isinstance(error.args[0], list) else []
+    found = []
+    for entry in listed:
+        if isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[2], str):
+            said = _ERRNO_SAID.match(entry[2])
+            if said:
+                found.append(OSError(int(said.group(1)), said.group(2), str(entry[1])))
+    return found
 
 
 def _died_with_template(error: BaseException, template_died: bool) -> bool:

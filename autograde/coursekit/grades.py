@@ -1,9 +1,17 @@
-"""A class's scores as the gradebook holds them (the authoritative points), and its written answers still pending,
-read in a few queries.
+"""A student's grade, and a class's scores as the gradebook holds them (the authoritative points), and its written
+answers still pending, read in a few queries.
+
+**One grade** (:func:`grades_of`, :class:`StudentGrade`): what a student scored for an assignment is nbgrader's
+submission score (each cell's manual score where one was given, else its automatic one, plus extra credit) less
+nbgrader's late penalty, never below 0, exactly as ``nbgrader export`` writes its ``score`` column
+(:func:`coursekit.upstream.nbgrader.exported_score`). Every surface reads it: the feedback page, the student's
+notification, ``make grade``'s summary, the class report and its CSV, the marking page and the LMS. The penalty is
+the one the course's late policy wrote (:mod:`coursekit.late`); nothing here computes another.
 
 One query per table rather than one object walk per student keeps a class of 1,000 fast.
 Which gradebook: :func:`coursekit.gradebook.resolve_gradebook`, as for every course command.
 """
+import datetime
 from dataclasses import dataclass, field
 
 from nbgrader.api import (
@@ -22,10 +30,12 @@ from nbgrader.api import (
 )
 from sqlalchemy.orm import aliased
 
+from .due import Extension, due_date, extensions_of
 from .gradebook import NOT_GRADED_COMMENT, open_gradebook, submitted
+from .upstream.nbgrader import exported_score
 
-__all__ = ["CellInfo", "CellGrade", "ClassGrades", "PendingAnswer", "class_grades", "class_pending", "is_pending",
-           "is_blank", "NOT_ANSWERED_MARK", "read_class"]
+__all__ = ["CellInfo", "CellGrade", "ClassGrades", "PendingAnswer", "StudentGrade", "class_grades", "class_pending",
+           "grade_of", "grades_of", "is_pending", "is_blank", "NOT_ANSWERED_MARK", "read_class"]
 
 # How a marker's comment saying "not answered" starts (the marking page writes it with a score of 0): the answer
 # counts as left blank, as nbgrader's own 0 for an answer left as released does (:func:`is_blank`).
@@ -57,13 +67,16 @@ class ClassGrades:
     not_graded: dict = field(default_factory=dict)  # {student: record_zero's reason}
     timestamps: dict = field(default_factory=dict)  # {student: when they submitted (naive UTC), as nbgrader recorded it}
     elsewhere: dict = field(default_factory=dict)   # {student: [other editions of this work they submitted]}
+    finals: dict = field(default_factory=dict)      # {student: StudentGrade} (submitted only): the one grade
 
     @property
     def max_total(self) -> float:
         return sum(c.max_score for c in self.cells)
 
     def total(self, student: str) -> float:
-        return sum(g.score for g in self.grades.get(student, {}).values())
+        """``student``'s grade (:attr:`StudentGrade.score`: the late penalty taken off); 0 without a submission."""
+        final = self.finals.get(student)
+        return final.score if final is not None else 0.0
 
 
 def _cells(db, assignment: str) -> list:
@@ -167,7 +180,75 @@ def class_pending(gradebook, assignment: str) -> dict:
     return pending
 
 
-def class_grades(gradebook: Gradebook, assignment: str, editions=()) -> ClassGrades:
+@dataclass(frozen=True)
+class StudentGrade:
+    """One student's grade for one assignment, as every surface shows it (:func:`grades_of`)."""
+    assignment: str
+    student: str
+    raw: float                               # nbgrader's submission score: manual else auto, plus extra credit
+    penalty: float                           # nbgrader's late penalty, every notebook's
+    max_score: float
+    timestamp: datetime.datetime | None      # when the submission reached the course (naive UTC), as nbgrader has it
+    due: datetime.datetime | None            # the piece of work's due date (naive UTC)
+    extension: Extension | None = None       # the student's own, if any
+    pending: tuple = ()                      # PendingAnswer: written answers nobody has marked yet
+    notebooks: dict = field(default_factory=dict)  # {notebook: (raw, penalty)}
+
+    @property
+    def score(self) -> float:
+        """The grade: ``raw`` less ``penalty``, never below 0 (``nbgrader export``'s ``score``)."""
+        return exported_score(self.raw, self.penalty)
+
+    def notebook_score(self, notebook: str) -> float:
+        """One notebook's part of the grade, by the same rule (what its feedback page shows)."""
+        raw, penalty = self.notebooks.get(notebook, (0.0, 0.0))
+        return exported_score(raw, penalty)
+
+    @property
+    def due_for_student(self) -> datetime.datetime | None:
+        """Until when this student could hand it in on time: their extension's end, else the due date."""
+        return self.extension.until if self.extension is not None else self.due
+
+    @property
+    def seconds_late(self) -> float:
+        due = self.due_for_student
+        return 0.0 if due is None or self.timestamp is None else max(0.0, (self.timestamp - due).total_seconds())
+
+    @property
+    def pending_points(self) -> float:
+        return sum(answer.max_score for answer in self.pending)
+
+
+def grades_of(gradebook, assignment: str, students=None, config=None) -> dict:
+    """``{student: StudentGrade}`` of everyone who submitted ``assignment`` (only ``students``, when given), read from
+    an open ``gradebook`` in four queries: the one grade every surface shows."""
+    query = (gradebook.db.query(Student.id, Notebook.name, SubmittedNotebook.score, SubmittedNotebook.max_score,
+                                SubmittedNotebook.late_submission_penalty, SubmittedAssignment.timestamp)
+             .join(Notebook, SubmittedNotebook.notebook_id == Notebook.id))
+    query = submitted(query, assignment)
+    if students is not None:
+        query = query.filter(Student.id.in_(list(students)))
+    rows = {}
+    for student, notebook, raw, points, penalty, timestamp in query:
+        rows.setdefault(student, (timestamp, {}))[1][notebook] = (float(raw or 0.0), float(penalty or 0.0),
+                                                                 float(points or 0.0))
+    if not rows:
+        return {}
+    pending, due = class_pending(gradebook, assignment), due_date(gradebook, assignment, config)
+    extensions = extensions_of(gradebook, assignment, config)
+    return {student: StudentGrade(
+        assignment, student, sum(r for r, _, _ in parts.values()), sum(p for _, p, _ in parts.values()),
+        sum(m for _, _, m in parts.values()), timestamp, due, extensions.get(student),
+        tuple(pending.get(student, ())), {name: (r, p) for name, (r, p, _) in parts.items()})
+        for student, (timestamp, parts) in sorted(rows.items())}
+
+
+def grade_of(gradebook, assignment: str, student: str, config=None) -> StudentGrade | None:
+    """``student``'s :class:`StudentGrade` for ``assignment``; None when they have not submitted it."""
+    return grades_of(gradebook, assignment, [student], config).get(student)
+
+
+def class_grades(gradebook: Gradebook, assignment: str, editions=(), config=None) -> ClassGrades:
     """Every student, cell and grade of ``assignment`` in an open ``gradebook``; ``editions``: the same work's other
     assignments (an edition in another language): the roster is the course's, not one edition's."""
     db = gradebook.db
@@ -175,10 +256,11 @@ def class_grades(gradebook: Gradebook, assignment: str, editions=()) -> ClassGra
     students = sorted(s for (s,) in db.query(Student.id))
     return ClassGrades(assignment, students, _cells(db, assignment), _grades(db, assignment),
                        _not_graded(db, assignment), _timestamps(db, assignment),
-                       _elsewhere(db, [e for e in editions if e != assignment]))
+                       _elsewhere(db, [e for e in editions if e != assignment]),
+                       grades_of(gradebook, assignment, config=config))
 
 
-def read_class(url: str, assignment: str, editions=()) -> ClassGrades:
+def read_class(url: str, assignment: str, editions=(), config=None) -> ClassGrades:
     """:func:`class_grades` of the gradebook at ``url``."""
     with open_gradebook(url) as gradebook:
-        return class_grades(gradebook, assignment, editions)
+        return class_grades(gradebook, assignment, editions, config)

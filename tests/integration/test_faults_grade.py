@@ -82,7 +82,7 @@ def test_is_a_fault_nobodys_grade_and_the_class_graded_after_the_repair(row, sub
     with contextlib.ExitStack() as stack:
         env = row.prepare(course, isolated_env(tmp_path / "home"), stack)
         with row.inject(course, env) as faulty:
-            hit = make_grade(course, faulty, "--workers", "1" if row.mid_class else "2")
+            hit = make_grade(course, faulty, "--workers", "1" if row.mid_class else "2", wrap=row.wrap(course))
         said = hit.stdout + hit.stderr
         assert hit.returncode == STATUS["machine"], said[-3000:]
         assert "the machine's fault (no student was given a grade for it)" in said and row.cause in said, said[-3000:]

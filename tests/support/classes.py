@@ -172,9 +172,10 @@ def _graded(course, env, rows, command, feedback=None) -> GradedClass:
                        {name: reason for name, _, _, reason, _ in rows if reason}, protected)
 
 
-def make_grade(course, env, *args, timeout=900) -> subprocess.CompletedProcess:
-    """``python -m coursekit.grading`` run in ``course`` as ``make grade`` runs it."""
-    return subprocess.run([sys.executable, "-m", "coursekit.grading", "--course", str(course), *args],
+def make_grade(course, env, *args, timeout=900, wrap=()) -> subprocess.CompletedProcess:
+    """``python -m coursekit.grading`` run in ``course`` as ``make grade`` runs it (started through ``wrap``, e.g. a
+    namespace of its own)."""
+    return subprocess.run([*wrap, sys.executable, "-m", "coursekit.grading", "--course", str(course), *args],
                           cwd=course, env=env, capture_output=True, text=True, timeout=timeout)
 
 

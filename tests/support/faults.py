@@ -65,8 +65,9 @@ def second_begun(course: pathlib.Path) -> bool:
 
 class Row:
     """One fault. ``prepare`` sets up what it needs (``stack``: what to undo when the test ends); ``inject`` makes
-    it happen while its block runs (``env``: the run's environment, which it may change); ``repair`` undoes it for
-    good. ``mid_class``: it strikes after the first student was graded."""
+    it happen while its block runs (``env``: the run's environment, which it may change; ``wrap``: what the faulty
+    run is started through); ``repair`` undoes it for good. ``mid_class``: it strikes after the first student was
+    graded."""
 
     name = ""
     cause = ""            # a piece of the one line the instructor must see
@@ -84,6 +85,10 @@ class Row:
 
     def repair(self, course: pathlib.Path) -> None:
         pass
+
+    def wrap(self, course: pathlib.Path) -> list:
+        """The command line the faulty run is started through (before its own): none by default."""
+        return []
 
 
 class TemplateDiesAtStart(Row):
@@ -146,7 +151,7 @@ class GraderRemoved(Row):
 
 class DiskFull(Row):
     """``autograded/`` on a small file system that holds one student's folder, not two."""
-    name, cause, mid_class, needs_root = "disk_full", "the disk is full", True, True
+    name, cause, mid_class, needs_root = "disk_full", "the machine's disk is full", True, True
     SIZE = "700k"
 
     def prepare(self, course, env, stack):
@@ -158,6 +163,24 @@ class DiskFull(Row):
 
     def repair(self, course):
         subprocess.run(["mount", "-o", "remount,size=64m", str(course / "autograded")], check=True)
+
+
+class TmpFull(Row):
+    """The machine's /tmp is full (a student's kernel once filled it from its own folder there, issue 54): ``make
+    grade`` runs in a mount namespace of its own whose /tmp is a tmpfs too small for a copy of the release, the
+    rest of the machine as it is (the course, the sandbox's uid locks). Its first copy into /tmp fails inside
+    ``shutil.copytree``, which wraps each file's ENOSPC in a ``shutil.Error``. The repair: /tmp has room again
+    (the next run is started plainly)."""
+    name, cause, service, needs_root = "tmp_full", "the machine's disk is full (/tmp/", False, True
+    SIZE = str(48 * 1024)
+
+    def wrap(self, course):
+        from coursekit.sandbox.identity import LOCKS
+
+        LOCKS.mkdir(mode=0o700, exist_ok=True)
+        keep = [course.parent, LOCKS]  # the course and the run's home beside it; the locks every grading shares
+        return ["bwrap", "--dev-bind", "/", "/", "--size", self.SIZE, "--tmpfs", "/tmp", "--cap-add", "ALL",
+                "--die-with-parent", *[arg for path in keep for arg in ("--bind", str(path), str(path))], "--"]
 
 
 class WorkerKilled(Row):
@@ -224,7 +247,7 @@ class PostgresStopped(Row):
         subprocess.run(self.server.ctl("start"), check=True, capture_output=True, timeout=60)
 
 
-ROWS = (TemplateDiesAtStart(), BubblewrapRefuses(), GraderUnreadable(), GraderRemoved(), DiskFull(),
+ROWS = (TemplateDiesAtStart(), BubblewrapRefuses(), GraderUnreadable(), GraderRemoved(), DiskFull(), TmpFull(),
         WorkerKilled(), ExchangeUnreadable(), PostgresStopped())
 # The rows the real grading service runs (its wiring: WAITING with the cause, the retry, nothing released, the
 # submission graded after the repair): one before its first student (the exchange, which only the service reads)

@@ -4,6 +4,7 @@ The fault table of the real commands (make grade, the grading service) is tests/
 here the one rule they share, on errors made by hand.
 """
 import errno
+import shutil
 import stat
 
 import pytest
@@ -15,17 +16,35 @@ from coursekit.faults import InfrastructureFault, KernelDidNotStart, TemplateDid
 COURSE = "/srv/course"
 NEVER = lambda: pytest.fail("the canary was asked, but the error alone decides")  # noqa: E731
 
+def _wrapped(error: BaseException, cause=None, context=None) -> BaseException:
+    """``error`` raised from ``cause`` (``raise … from``) or while ``context`` was being handled."""
+    error.__cause__, error.__context__ = cause, context
+    return error
+
+
 # (error, the machine's? (a text the one line must hold, or None: the notebook's))
 EVIDENT = [
     (sqlalchemy.exc.OperationalError("SELECT …", {}, Exception("connection refused")), "gradebook cannot be reached"),
     (sqlalchemy.exc.InterfaceError("SELECT …", {}, Exception("closed")), "gradebook cannot be reached"),
     (TemplateDidNotStart("exit status 1: bwrap: execvp /x/bin/python: No such file or directory"),
      "bwrap: execvp /x/bin/python"),
-    (OSError(errno.ENOSPC, "No space left on device", f"{COURSE}/autograded/s1/a/a.ipynb"), "the disk is full"),
+    (OSError(errno.ENOSPC, "No space left on device", f"{COURSE}/autograded/s1/a/a.ipynb"), "the machine's disk is full"),
     (OSError(errno.EROFS, "Read-only file system", f"{COURSE}/autograded/s1"), "read-only"),
     (OSError(errno.EACCES, "Permission denied", f"{COURSE}/gradebook.db"), "permission denied"),
     (OSError(errno.EACCES, "Permission denied", "/home/student/x"), None),  # not the course's: the notebook's
     (DeadKernelError("Kernel died"), None),
+    # a full disk wrapped: shutil.copytree's list of failures (only their text survives), a cause, a context, arguments
+    (shutil.Error([("/c/submitted/s1/a/a.ipynb", "/tmp/attn-template-x/kernel-y/submission/a.ipynb",
+                    "[Errno 28] No space left on device: '/tmp/attn-template-x/kernel-y/submission/a.ipynb'")]),
+     "the machine's disk is full (/tmp/attn-template-x/kernel-y/submission/a.ipynb)"),
+    (shutil.Error([("/c/r/a", "/tmp/q/a", "[Errno 122] Disk quota exceeded: '/tmp/q/a'")]), "disk quota is used up"),
+    (_wrapped(RuntimeError("copy failed"), cause=OSError(errno.ENOSPC, "No space left on device", "/tmp/x")),
+     "the machine's disk is full (/tmp/x)"),
+    (_wrapped(KeyError("x"), context=OSError(errno.ENOSPC, "No space left on device")), "the machine's disk is full"),
+    (RuntimeError("kernel failed", [OSError(errno.EDQUOT, "Disk quota exceeded", "/var/tmp/y")]), "quota is used up"),
+    # a student's words are never evidence: a copy that failed on the student's own file, an error that only says so
+    (shutil.Error([("/c/submitted/s1/a/x", "/tmp/k/x", "[Errno 13] Permission denied: '/tmp/k/x'")]), None),
+    (ValueError("[Errno 28] No space left on device (printed by a cell)"), None),
     (CellTimeoutError("A cell timed out"), None),
     (ValueError("Notebook does not appear to be JSON"), None),
 ]

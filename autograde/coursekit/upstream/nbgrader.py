@@ -9,6 +9,8 @@ Rules (copies):
 * :func:`remove_hidden_tests` — ``ClearHiddenTests``' removal of a hidden-test region from one cell;
 * :func:`auto_score`, :func:`auto_comment` — what ``SaveAutoGrades`` writes for a graded cell;
 * :func:`show_score` — what ``GetGrades`` writes into a graded cell for the feedback page;
+* :func:`late_penalty` — what ``AssignLatePenalties`` writes as a submitted notebook's late penalty, and
+  :func:`exported_score` — the score ``nbgrader export`` writes from a submission's score and penalty;
 * :class:`CellsAtOnce` — the gradebook's ``find_source_cell``/``find_graded_cell`` for one notebook, from one
   query per kind of cell;
 * :func:`released_pages` — which feedback pages ``release_feedback`` copies to the exchange, per student;
@@ -44,7 +46,7 @@ from nbgrader.utils import parse_utc
 from nbgrader.validator import Validator
 
 __all__ = ["CellsAtOnce", "NO_RESPONSE_COMMENT", "NO_RESPONSE_ERROR",
-           "SECRET_FILE", "SECRET_LENGTH", "auto_comment", "auto_score", "check_schemas_once", "create_all",
+           "SECRET_FILE", "SECRET_LENGTH", "auto_comment", "auto_score", "exported_score", "late_penalty", "check_schemas_once", "create_all",
            "create_engine", "fold_validate_results", "parse_submission_name", "released_pages", "remove_hidden_tests",
            "sessionmaker", "share_engines", "show_score", "SHARED_UNIX_USER", "collected_submission", "should_collect",
            "left_out", "share_with_group"]
@@ -80,6 +82,23 @@ def auto_comment(comment, cell) -> None:
 def show_score(cell, grade) -> None:
     """What ``GetGrades`` writes into a graded cell for the feedback page: ``grade``'s score and points."""
     cell.metadata.nbgrader["score"], cell.metadata.nbgrader["points"] = grade.score, grade.max_score
+
+
+def late_penalty(plugin, student: str, score: float, seconds_late: float) -> float | None:
+    """``AssignLatePenalties``' rule for one submitted notebook scoring ``score``, handed in ``seconds_late`` after
+    its due date (its extension counted): None when on time; else what ``plugin`` (a ``LateSubmissionPlugin``) asks,
+    kept between 0 and ``score`` (None when it asks none)."""
+    if seconds_late <= 0:
+        return None
+    penalty = plugin.late_submission_penalty(student, score, seconds_late)
+    if penalty is None:
+        return None
+    return 0 if penalty < 0 else score if penalty > score else penalty
+
+
+def exported_score(score: float, penalty: float) -> float:
+    """The ``score`` column of ``nbgrader export``'s CSV: a submission's score less its late penalty, never below 0."""
+    return max(0.0, score - penalty)
 
 
 class CellsAtOnce:
