@@ -346,6 +346,20 @@ def _unsuggested_group(page) -> dict:
     raise AssertionError(f"no answered group without a suggestion on the marking page: {current(page)}")
 
 
+def blank_is_done(page, question: str) -> None:
+    """#59 item 5: on the page, ``question``, which the correct student left as released (nbgrader scored it 0, the
+    feedback showed it so): their blank answer counts as done, not as work left; the focus starts on the other's."""
+    for _ in range(len(POINTS) + 8):
+        if page.evaluate("() => window.__marking.question") == question:
+            break
+        before = page.evaluate("() => window.__marking.question")
+        page.keyboard.press("]")
+        page.wait_for_function("(q) => window.__marking.ready && window.__marking.question !== q", arg=before)
+    done, total = page.evaluate("(q) => window.__marking.counts()[q]", question)
+    assert (done, total) == (1, 2) and current(page)["kind"] != "unanswered", (done, total, current(page))
+    shot(page, "instructor_marking_blank_done")
+
+
 def test_does_the_marking_page_reach_both_editions_and_enter_save_only_a_suggestion(graded, sessions):
     """#47 items 2 and 6, in the instructor's browser: 批改 › 按题批改书面回答 opens the marking page; on an answer no
     rubric point matches, Enter saves nothing and the page says so; the switcher lists both editions (the English one
@@ -365,6 +379,7 @@ def test_does_the_marking_page_reach_both_editions_and_enter_save_only_a_suggest
     settle(page)
     assert not current(page)["marked"] and "Enter 不会替你打分" in page.locator("#notices").inner_text()
     shot(page, "instructor_marking_no_suggestion")
+    blank_is_done(page, UNANSWERED["correct"])
     links = page.locator("#assignments a")
     titles = {a: assignment_title(COURSE, a, "zh", course_config(COURSE)) for a in (ASSIGNMENT, english)}
     assert {text.rsplit(" · 已批改", 1)[0] for text in links.all_inner_texts()} == set(titles.values())  # not ids
