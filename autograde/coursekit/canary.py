@@ -23,6 +23,7 @@ from nbgrader.preprocessors import Execute
 from nbgrader.utils import setenv
 
 from .faults import CourseFault, InfrastructureFault, evident_fault
+from .gradebook import resolve_gradebook
 
 __all__ = ["run_canary", "canary_fault"]
 
@@ -59,8 +60,8 @@ def run_canary(course, assignment: str, config, execute: bool = True):
             shutil.copytree(release, folder)
             with setenv(NBGRADER_EXECUTION="autograde"):
                 for path in notebooks:
-                    info = {"db_url": config.CourseDirectory.get("db_url", ""), "assignment": assignment,
-                            "notebook": path.stem, "student": ".canary"}  # what nbgrader hands a submission's steps
+                    info = {"db_url": config.CourseDirectory.get("db_url") or resolve_gradebook(course),
+                            "assignment": assignment, "notebook": path.stem, "student": ".canary"}  # as nbgrader does
                     nb = _sanitized(nbformat.read(path, as_version=4), config,
                                     {"nbgrader": info, "metadata": {"path": str(folder)}})
                     if execute:
@@ -76,7 +77,7 @@ def canary_fault(course, assignment: str, config, execute: bool = True):
     error = run_canary(course, assignment, config, execute)
     if error is None:
         return None
-    if isinstance(error, NotSanitized):
+    if isinstance(error, NotSanitized) and evident_fault(error.error, course) is None:
         unnamed = _cells_without_grade_id(pathlib.Path(course) / "release" / assignment)
         hint = (f" ({unnamed} cells carry nbgrader metadata but no grade id, as `nbgrader update` leaves an older "
                 "course's plain cells: make them plain cells again, or set c.OverwriteCells.add_missing_cells = "
@@ -86,6 +87,7 @@ def canary_fault(course, assignment: str, config, execute: bool = True):
             f"submission would fail the same way ({error})",
             f"The course's notebooks in source/{assignment} are what to fix{hint}; then run `nbgrader "
             f"generate_assignment {assignment} --force` and grade again.")
+    error = error.error if isinstance(error, NotSanitized) else error  # a step stopped by the machine: its error
     first = str(error).strip().splitlines()[0] if str(error).strip() else ""
     return evident_fault(error, course) or InfrastructureFault(
         f"the untouched release of {assignment} cannot be graded here ({type(error).__name__}: {first})",
