@@ -84,7 +84,7 @@ def burst_run(sc, rows, count, within, timeout=900):
 
 
 def main():
-    parser = benchcli.parser(__doc__, {"idle": 1, "burst": 1, "within": 1.0})
+    parser = benchcli.parser(__doc__, {"idle": 1, "burst": 1, "within": 1.0, "workers": 1})
     parser.add_argument("--idle", type=int, default=20, help="submissions one after another, each once the last is out")
     parser.add_argument("--burst", type=int, default=100, help="students submitting evenly spread over --within")
     parser.add_argument("--within", type=float, default=60.0, help="seconds the burst is spread over")
