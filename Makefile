@@ -23,7 +23,7 @@ export ATTNKIT_CACHE_DIR    := $(STATE)/attnkit-cache
 export JUPYTER_PLATFORM_DIRS := 1
 export npm_config_cache     := $(STATE)/npm
 
-.PHONY: lab test test-fast test-hub-class test-upgrade nbgrader-record lock venv release book labextension grade report service system-deps clean hub hub-remove lms-sync
+.PHONY: lab test test-fast test-hub-class test-upgrade nbgrader-record lock venv release book labextension grade report service system-deps clean hub hub-remove lms-sync translations due extend
 
 venv: $(STAMP)
 
@@ -150,6 +150,12 @@ hub-remove: venv
 grade: venv
 	@$(MAKE) --no-print-directory -C autograde grade PYTHON=$(CURDIR)/$(PY)
 
+# The due date of the chapter (both editions), and one student's extension, recorded with who and when; the grade
+# recomputed everywhere, nothing regraded (coursekit.marking.dates): make due DUE="2027-01-15 23:59",
+# make extend STUDENT=alice UNTIL="2027-01-20 23:59" REASON="…" (UNTIL=none withdraws it).
+due extend: venv
+	@$(MAKE) --no-print-directory -C autograde $@ PYTHON=$(CURDIR)/$(PY)
+
 # The grading service on autograde/ (coursekit.service): each submission in the exchange graded and its
 # feedback released as it arrives, until Ctrl-C; the hub runs it by itself (docs/deploy-hub.md).
 service: venv
@@ -159,6 +165,12 @@ service: venv
 # hub hands out the LMS's tokens; here it says whether autograde/ is connected to an LMS.
 lms-sync: venv
 	$(MAKE) --no-print-directory -C autograde lms-sync PYTHON=$(CURDIR)/$(PY)
+
+# Every word's catalogue from the code (Babel): each domain's .pot (coursekit, attnkit, grader: <package>/locale/),
+# each language's .po updated from it, each .po compiled into the committed .mo beside it; ends naming any message
+# still without text (autograde/README.md, "Words").
+translations: venv
+	$(PY) scripts/translations.py
 
 # Regenerate notebooks/ch04_attention.ipynb from the nbgrader master (autograde/source/…).
 release: venv

@@ -17,27 +17,14 @@ import numpy as np
 
 from .attention import attention
 from .errors import require, require_positive_int
-from .language import resolve
+from .language import WORDS, resolve
 from .static import under_grading
-from .timing import SKIPPED_UNDER_GRADING
 
 __all__ = ["Cost", "measure", "slope", "print_growth", "SEQ_LENS"]
 
 SEQ_LENS = (128, 256, 512, 1024, 2048, 4096)
 WORK_PER_RUN = 2 ** 20  # T² per run at least: a small T is called several times in one timed run
 MIB = 2 ** 20
-ROW = {
-    "zh": "T={seq_len:>5}  时间 {ms:8.2f} ms  {time_x}   内存峰值 {mib:7.2f} MiB  {bytes_x}   "
-          "= {matrices:.2f} 个 T×T 的 float32 矩阵",
-    "en": "T={seq_len:>5}  time {ms:8.2f} ms  {time_x}   peak memory {mib:7.2f} MiB  {bytes_x}   "
-          "= {matrices:.2f} T×T float32 matrices",
-}
-SLOPES = {
-    "zh": "对 log T 拟合的斜率：时间 {time:.2f}，内存 {memory:.2f}（斜率 2 = T 翻倍时 ×4）",
-    "en": "slope fitted against log T: time {time:.2f}, memory {memory:.2f} (slope 2 = ×4 when T doubles)",
-}
-
-
 @dataclass(frozen=True)
 class Cost:
     """One sequence length: seconds per call, and the most memory in use at once during a call."""
@@ -101,18 +88,18 @@ def print_growth(seq_lens=SEQ_LENS, head_dim: int = 64, lang: str | None = None)
     """Measure each length, one line each, then the fitted slopes; return the costs ([] under nbgrader)."""
     lang = resolve(lang)
     if under_grading():
-        print(SKIPPED_UNDER_GRADING[lang])
+        print(WORDS.say(lang, "timing.not_timed"))
         return []
     costs = []
     for seq_len in seq_lens:
         last = costs[-1] if costs else None
         costs.append(measure(seq_len, head_dim))
         now = costs[-1]
-        print(ROW[lang].format(seq_len=seq_len, ms=now.seconds * 1e3, mib=now.peak_bytes / MIB,
-                               time_x=_times(now.seconds, last and last.seconds),
-                               bytes_x=_times(now.peak_bytes, last and last.peak_bytes), matrices=now.matrices),
+        print(WORDS.say(lang, "cost.row", seq_len=seq_len, ms=now.seconds * 1e3, mib=now.peak_bytes / MIB,
+                        time_x=_times(now.seconds, last and last.seconds),
+                        bytes_x=_times(now.peak_bytes, last and last.peak_bytes), matrices=now.matrices),
               flush=True)
     lengths = [c.seq_len for c in costs]
-    print(SLOPES[lang].format(time=slope(lengths, [c.seconds for c in costs]),
-                              memory=slope(lengths, [c.peak_bytes for c in costs])))
+    print(WORDS.say(lang, "cost.slopes", time=slope(lengths, [c.seconds for c in costs]),
+                    memory=slope(lengths, [c.peak_bytes for c in costs])))
     return costs

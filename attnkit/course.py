@@ -4,15 +4,16 @@ What Chapter 4 adds to a plain nbgrader assignment, read by ``coursekit`` (which
 itself, :mod:`coursekit.assignments`): the modules its grading kernels import before any student, the
 package folder they must see, the delegation probe its grader calls the student's functions through,
 the figures drawn once before grading and shown read-only to every kernel, what to reteach for each
-mistake its diagnosis names and what it is called, what its graded cells are called, its release stubs in each edition's language and
-the metadata its releases must not carry (each cell's English). Loaded by the grading processes and the
+mistake its diagnosis names and what it is called (and which findings it has no name for), what its graded
+cells are called, its release stubs in each edition's language and the metadata its releases must not carry
+(each cell's English). Loaded by the grading processes and the
 instructor's tools only.
 """
 import os
 
 
 __all__ = ["PRELOAD", "FOLDERS", "CALL_HOOK", "SHARED_ENV", "PRIVATE_METADATA", "prepare", "shared_folder", "reteach",
-           "mistake_name", "cell_names", "stubs"]
+           "unnamed", "mistake_name", "cell_names", "stubs"]
 
 # What a graded kernel of the chapter imports (measured: sys.modules at the end of an autograded notebook). None
 # of these starts a thread, so the kernel template may fork after importing them.
@@ -48,6 +49,13 @@ def mistake_name(bug: str, lang: str) -> str:
     """For the class report: what a mistake the diagnosis names is called, in ``lang`` (:mod:`attnkit.mistake_names`)."""
     from .mistake_names import mistake_name as name
     return name(bug, lang)
+
+
+def unnamed(bug: str) -> bool:
+    """For the course's "may be hard-coded" flag: is ``bug`` a finding the diagnosis has no name for (a function's
+    wrong values), which explains nothing (:data:`attnkit.reteach.GENERIC_KINDS`' ``wrong_values``)?"""
+    from .lab import STAGES
+    return bug in {f"{stage}_wrong_values" for stage in STAGES}
 
 
 def cell_names(nb) -> dict:

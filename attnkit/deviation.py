@@ -3,7 +3,7 @@
 The chapter draws the gap as a matplotlib heatmap (:mod:`attnkit.diagnose_plot`). Under grading
 the same numbers are shown as an HTML table instead (:func:`gap_table`): each cell coloured on the
 same white-to-dark-red scale, its value written in it up to :data:`ANNOTATE_MAX` × ``ANNOTATE_MAX``,
-NaN/inf cells grey, its words in the chapter's language (:data:`TEXT`, ``lang``). No matplotlib and no PNG: a buggy student's feedback costs milliseconds, not a
+NaN/inf cells grey, its words in the chapter's language (attnkit's catalogue, ``deviation.*``; ``lang``). No matplotlib and no PNG: a buggy student's feedback costs milliseconds, not a
 drawing (≈ 0.4 s of every buggy submission's kernel), and the numbers stay selectable text.
 """
 import html
@@ -11,17 +11,16 @@ import textwrap
 
 import numpy as np
 
-from .bugs import LABELS
-from .language import resolve
+from .bugs import labels
+from .language import WORDS, resolve
 
-__all__ = ["ANNOTATE_MAX", "DARK", "TEXT", "WRAP", "gap", "gap_table", "likely_cause", "title_text"]
+__all__ = ["ANNOTATE_MAX", "DARK", "gap", "gap_table", "likely_cause", "title_text", "title_width"]
 
 ANNOTATE_MAX = 8  # larger matrices show colour only (the value is the cell's tooltip)
 # ColorBrewer's 9-class "Reds" (what matplotlib's "Reds" colour map interpolates), 0 → the largest gap
 _REDS = ("#fff5f0", "#fee0d2", "#fcbba1", "#fc9272", "#fb6a4a", "#ef3b2c", "#cb181d", "#a50f15", "#67000d")
 _GREY = "#bfbfbf"  # NaN or inf on either side
 DARK = 0.6  # above this share of the largest gap the text turns white (here and in the heatmap)
-WRAP = {"zh": 26, "en": 52}  # characters per title line over the chapter's 4.6-inch heatmap (9 pt)
 
 
 def gap(finding) -> np.ndarray:
@@ -38,21 +37,17 @@ def gap(finding) -> np.ndarray:
     return np.atleast_2d(values)
 
 
-TEXT = {
-    "zh": {"title": "|你的结果 − 参考结果|（{stage} 阶段）\n可能原因：{cause}",
-           "corner": "行 i ＼ 列 j", "row": "行 i", "column": "列 j",
-           "legend": "颜色越深差距越大（最大 {top:.2g}）；灰色：NaN 或 inf。"},
-    "en": {"title": "|your result − reference| ({stage} stage)\nlikely cause: {cause}",
-           "corner": "row i \\ column j", "row": "row i", "column": "column j",
-           "legend": "The darker, the larger the gap (largest {top:.2g}); grey: NaN or inf."},
-}
+def title_width(lang: str) -> int:
+    """Characters per title line over the chapter's 4.6-inch heatmap (9 pt) in ``lang``: a number its catalogue
+    gives, as wide as the language's characters are (26 Chinese, 52 English)."""
+    return int(WORDS.say(lang, "locale.title_width"))
 
 
 def likely_cause(finding, lang: str | None = None) -> str:
     """The finding's "likely cause" in ``lang``, as its message says it (its first line when it has none)."""
     lang = resolve(lang)
     lines = finding.text(lang).splitlines() or [""]
-    label = LABELS[lang][1]
+    label = labels(lang)[1]
     return next((line[len(label):] for line in lines if line.startswith(label)), lines[0])
 
 
@@ -60,7 +55,7 @@ def title_text(finding, lang: str | None = None, width: int | None = None) -> st
     """What is drawn and at which stage, then the likely cause in words (never the bug's id: students read it),
     wrapped at ``width`` characters when given."""
     lang = resolve(lang)
-    title = TEXT[lang]["title"].format(stage=finding.stage, cause=likely_cause(finding, lang))
+    title = WORDS.say(lang, "deviation.title", stage=finding.stage, cause=likely_cause(finding, lang))
     if width is None:
         return title
     return "\n".join(part for line in title.splitlines() for part in textwrap.wrap(line, width) or [""])
@@ -89,7 +84,7 @@ def _cell(value: float, top: float, annotate: bool) -> str:
 
 def gap_table(finding, lang: str | None = None) -> str:
     """The finding's gap as an HTML fragment: the title lines, then one coloured cell per value."""
-    text = TEXT[resolve(lang)]
+    lang = resolve(lang)
     values = gap(finding)
     top = float(np.nanmax(values)) if np.any(np.isfinite(values)) else 0.0
     annotate = max(values.shape) <= ANNOTATE_MAX
@@ -98,7 +93,8 @@ def gap_table(finding, lang: str | None = None) -> str:
         f'<tr><th style="padding:2px 5px">{i}</th>' + "".join(_cell(v, top, annotate) for v in row) + "</tr>"
         for i, row in enumerate(values))
     title = "<br>".join(html.escape(line) for line in title_text(finding, lang).splitlines())
+    corner, legend = WORDS.say(lang, "deviation.corner"), WORDS.say(lang, "deviation.legend", top=top)
     return (f'<div class="attn-deviation"><p style="font-size:90%">{title}</p>'
             f'<table style="border-collapse:collapse;font-size:80%">'
-            f'<tr><th style="padding:2px 5px">{html.escape(text["corner"])}</th>{head}</tr>{rows}</table>'
-            f'<p style="font-size:80%">{html.escape(text["legend"].format(top=top))}</p></div>')
+            f'<tr><th style="padding:2px 5px">{html.escape(corner)}</th>{head}</tr>{rows}</table>'
+            f'<p style="font-size:80%">{html.escape(legend)}</p></div>')

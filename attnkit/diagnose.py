@@ -44,7 +44,7 @@ from .bugs import (
     wrong_values_message,
 )
 from .lab import ROLE, STAGES
-from .language import resolve
+from .language import WORDS, marked, pick, resolve
 from .probes import PIPELINE, PROBES
 from .safecall import call_student
 from .static import under_grading
@@ -69,7 +69,7 @@ class Finding:
 
     def text(self, lang: str | None = None) -> str:
         """The explanation in ``lang`` (the notebook's language when None)."""
-        return self.messages[resolve(lang)]
+        return pick(self.messages, resolve(lang))
 
     @property
     def message(self) -> str:
@@ -82,13 +82,16 @@ class _Stage:
     reference: Callable
     out_index: int      # the argument the function writes
     inputs: tuple       # the read-only array arguments
-    input_names: dict   # {language: the read-only inputs, named}
+    input_names: str    # the read-only inputs, named: a message id
+
+    def named_inputs(self, lang: str) -> str:
+        return WORDS.say(lang, self.input_names)
 
 
 _SPECS = (
-    _Stage("scores", lab.attention_scores, 3, (0, 1), {"zh": "Q 或 K", "en": "Q or K"}),
-    _Stage("mask", lab.apply_mask, 0, (1,), {"zh": "mask", "en": "mask"}),
-    _Stage("softmax", lab.softmax, 0, (1,), {"zh": "inp", "en": "inp"}),
+    _Stage("scores", lab.attention_scores, 3, (0, 1), marked("diagnose.inputs_scores")),
+    _Stage("mask", lab.apply_mask, 0, (1,), marked("diagnose.inputs_mask")),
+    _Stage("softmax", lab.softmax, 0, (1,), marked("diagnose.inputs_softmax")),
 )
 
 
@@ -161,7 +164,7 @@ def _mutation_finding(spec: _Stage, outcomes: list) -> Finding | None:
         changed = [i for i in spec.inputs if not np.array_equal(o.args[i], o.before[i], equal_nan=True)]
         if changed and not o.call.error:
             i = changed[0]
-            return Finding(spec.name, f"{spec.name}_mutates_input", mutation_message(spec.name, o, spec.input_names),
+            return Finding(spec.name, f"{spec.name}_mutates_input", mutation_message(spec.name, o, spec.named_inputs),
                            o.probe.name, o.args[i].copy(), o.before[i])
     return None
 
@@ -249,23 +252,13 @@ def first_deviation(findings: list) -> Finding | None:
     return next((f for f in findings if f.stage == findings[0].stage and f.student is not None), None)
 
 
-_SUMMARY = {
-    "zh": {"none": "诊断：scores、mask、softmax 三段在所有探针输入上都与参考实现一致，没有发现问题。",
-           "first": "诊断：最先偏离参考实现的是 {role}（{stage} 阶段）。"
-                    "共 {count} 条发现，按 scores → mask → softmax 排列，请从第 1 条改起。"},
-    "en": {"none": "Diagnosis: scores, mask and softmax agree with the reference on every probe; nothing found.",
-           "first": "Diagnosis: the first stage to leave the reference is {role} (the {stage} stage). "
-                    "{count} finding(s), in the order scores → mask → softmax; start with number 1."},
-}
-
-
 def format_findings(findings: list, lang: str | None = None) -> str:
     """The findings as text for the notebook and the graded feedback, in ``lang`` (the notebook's by default)."""
-    text = _SUMMARY[resolve(lang)]
+    lang = resolve(lang)
     if not findings:
-        return text["none"]
+        return WORDS.say(lang, "diagnose.nothing_found")
     stage = findings[0].stage
-    lines = [text["first"].format(role=ROLE[stage], stage=stage, count=len(findings))]
+    lines = [WORDS.say(lang, "diagnose.first_deviation", role=ROLE[stage], stage=stage, count=len(findings))]
     for n, f in enumerate(findings, 1):  # each finding in words; its bug id is for the instructor's report only
         lines.append(f"{n}. [{f.stage}]")
         lines.extend("   " + line for line in f.text(lang).splitlines())

@@ -21,7 +21,7 @@ from IPython.display import HTML, display
 from . import deviation
 from .diagnose import diagnose, first_deviation, format_findings
 from .errors import require
-from .language import resolve
+from .language import WORDS, resolve
 from .static import under_grading
 
 __all__ = ["plot_deviation", "plot_first_deviation", "show_diagnosis"]
@@ -53,12 +53,12 @@ def plot_deviation(finding, ax=None, lang=None):
     if max(gap.shape) <= deviation.ANNOTATE_MAX:
         _annotate(ax, gap, top)
     lang = resolve(lang)
-    text = deviation.TEXT[lang]
-    ax.set_title(deviation.title_text(finding, lang, deviation.WRAP[lang]), fontsize=9, fontfamily=cjk_font_family())
+    ax.set_title(deviation.title_text(finding, lang, deviation.title_width(lang)), fontsize=9,
+                 fontfamily=cjk_font_family())
     ax.set_xticks(range(gap.shape[1]))
     ax.set_yticks(range(gap.shape[0]))
-    ax.set_xlabel(text["column"], fontfamily=cjk_font_family())
-    ax.set_ylabel(text["row"], fontfamily=cjk_font_family())
+    ax.set_xlabel(WORDS.say(lang, "deviation.column"), fontfamily=cjk_font_family())
+    ax.set_ylabel(WORDS.say(lang, "deviation.row"), fontfamily=cjk_font_family())
     # an inset follows the heatmap's aspect-adjusted box: same height, right beside it
     ax.figure.colorbar(image, cax=ax.inset_axes([1.04, 0.0, 0.05, 1.0]))
     return image

@@ -26,7 +26,7 @@ import hashlib
 import re
 
 from . import glossary
-from .language import DEFAULT, LANGUAGES, NOTEBOOK_KEY
+from .language import DEFAULT, LANGUAGES, NOTEBOOK_KEY, checked
 
 __all__ = ["KEY", "ORIGINAL_LAB", "STUBS", "LANGUAGE_CALL", "GENERATED", "SETUP_CELL", "fingerprint",
            "source_of", "translate", "problems", "foreign_text", "restamp"]
@@ -95,7 +95,8 @@ def _select_language(cell, lang: str) -> None:
 def translate(master: dict, lang: str) -> dict:
     """The master (a notebook as a dict or NotebookNode) in ``lang``: a new notebook, the master untouched."""
     if lang not in LANGUAGES:
-        raise ValueError(f"language must be one of {', '.join(map(repr, LANGUAGES))}: got {lang!r}")
+        checked(lang)  # names the languages
+        raise ValueError(f"the chapter has no {lang!r} edition: its languages are {', '.join(map(repr, LANGUAGES))}")
     nb = copy.copy(master)
     nb["cells"] = [_cell_in(cell, lang) for cell in master["cells"]]
     nb["metadata"] = copy.deepcopy(master.get("metadata", {}))

@@ -24,7 +24,7 @@ from coursekit.environ import GRADED
 
 from . import verify
 from .lab import ROLE, STAGES
-from .language import resolve
+from .language import WORDS, marked, resolve
 from .static import validating
 
 __all__ = ["TestCell", "TEST_CELLS", "cell", "run"]
@@ -37,52 +37,22 @@ class TestCell:
     grade_id: str
     points: float
     stages: tuple
-    hidden_topics: dict  # {language: what the hidden checks feed, in a few words}
+    hidden_topics: str  # what the hidden checks feed, in a few words: a message id
 
     @property
     def roles(self) -> tuple:
         return tuple(ROLE[stage] for stage in self.stages)
 
     def topics(self, lang: str | None = None) -> str:
-        return self.hidden_topics[resolve(lang)]
+        return WORDS.say(resolve(lang), self.hidden_topics)
 
 
 TEST_CELLS = (
-    TestCell(1, "test1_scores", 4.0, ("scores",), {
-        "zh": "不对称的随机 Q、K，seq_q ≠ seq_k，其它 head_dim、scale 和 dtype，以及非法输入",
-        "en": "random, unsymmetric Q and K, seq_q ≠ seq_k, other head_dims, scales and dtypes, and invalid input"}),
-    TestCell(2, "test2_mask", 3.0, ("mask",), {
-        "zh": "随机的 scores、任意的加性掩码、不同 dtype、数组切片上的原地修改等",
-        "en": "random scores, any additive mask, other dtypes, writing in place into a slice of a larger array"}),
-    TestCell(3, "test3_softmax", 3.0, ("softmax",), {
-        "zh": "随机输入、很大的 logits、被 -1e9 屏蔽的行、1-D 与 3-D 输入、不修改 inp 等",
-        "en": "random input, very large logits, rows masked with -1e9, 1-D and 3-D input, leaving inp unchanged"}),
-    TestCell(4, "test4_end_to_end", 2.0, STAGES, {
-        "zh": "随机 Q≠K 配因果掩码、padding 掩码与 seq_q ≠ seq_k、很大的分数、整行被屏蔽、多头切片",
-        "en": "random Q ≠ K with a causal mask, a padding mask with seq_q ≠ seq_k, very large scores, "
-              "a fully masked row, slices of several heads"}),
+    TestCell(1, "test1_scores", 4.0, ("scores",), marked("gradecell.topics_test1_scores")),
+    TestCell(2, "test2_mask", 3.0, ("mask",), marked("gradecell.topics_test2_mask")),
+    TestCell(3, "test3_softmax", 3.0, ("softmax",), marked("gradecell.topics_test3_softmax")),
+    TestCell(4, "test4_end_to_end", 2.0, STAGES, marked("gradecell.topics_test4_end_to_end")),
 )
-
-# What a test cell prints under verify's lines, by language: the same keys, the same placeholders.
-TEXT = {
-    "zh": {
-        "note": "\n说明：上面 {total} 项与 C 实验的 verify 完全相同。提交后评分时，这里还会追加隐藏检查："
-                "{topics}。本格满分 {points:g} 分，得分 = {points:g} × 通过项数 / 总项数。",
-        "warning": "\n注意：自动诊断发现 {role} 在 verify 没有用到的输入上出错。\n"
-                   "  {first}\n"
-                   "verify 全部通过也不代表满分：提交后的隐藏检查会用这类输入，很可能扣分。详见下面的「自动诊断」一节。",
-    },
-    "en": {
-        "note": "\nNote: the {total} lines above are the same checks as the C lab's verify. When your work is graded after "
-                "submitting, hidden checks are added here: {topics}. This cell is worth {points:g} points; "
-                "score = {points:g} × lines passed / all lines.",
-        "warning": "\nWarning: the diagnosis finds {role} wrong on inputs verify does not use.\n"
-                   "  {first}\n"
-                   "Passing all of verify does not mean full marks: the hidden checks after submitting use such "
-                   "inputs and will likely take points off. See the \"Diagnosis\" section below.",
-    },
-}
-
 
 def cell(number: int) -> TestCell:
     """The test cell of TEST ``number`` (1-4)."""
@@ -123,7 +93,7 @@ def _shown(number: int, fns: tuple, lang: str | None):
     shown = io.StringIO()
     with contextlib.redirect_stdout(shown), contextlib.redirect_stderr(shown):  # a test cell must not write stderr
         report = getattr(verify, f"run_test{number}")(*fns, lang=lang)
-        print(TEXT[lang]["note"].format(total=report.total, topics=test.topics(lang), points=test.points))
+        print(WORDS.say(lang, "gradecell.note", total=report.total, topics=test.topics(lang), points=test.points))
         warning = _warning(test, fns, lang)
     return shown.getvalue(), report, warning + "\n" if warning else ""
 
@@ -139,4 +109,4 @@ def _warning(test: TestCell, fns: tuple, lang: str) -> str:
     if not findings:
         return ""
     first = findings[0].text(lang).splitlines()[0]  # in words: the finding's id is for the instructor's report
-    return TEXT[lang]["warning"].format(role=test.roles[0], first=first)
+    return WORDS.say(lang, "gradecell.warning", role=test.roles[0], first=first)

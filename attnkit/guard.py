@@ -34,10 +34,10 @@ import types
 
 from coursekit.environ import SANDBOX_MEMORY
 
-from .language import resolve
+from .language import WORDS, marked, resolve
 from .safecall import describe_exception, observe
 
-__all__ = ["Guard", "REFERENCE_FREE", "STUB_GLOBAL", "TEXT", "describe", "guarded_call", "limit_hit"]
+__all__ = ["Guard", "REFERENCE_FREE", "STUB_GLOBAL", "describe", "guarded_call", "limit_hit"]
 
 SAFE_FILES = {"masks.py", "errors.py", "safecall.py", "guard.py"}  # the mask, the error type, the timeout record, this probe: tools, not answers
 ALLOWED_LAB = {"scores_inputs_ok", "mask_inputs_ok", "softmax_inputs_ok", "_arrays"}  # the given input checks
@@ -55,21 +55,11 @@ def _fork_exec():
     return ()
 
 
-# What the probe's codes say, by language: delegation (reference, process, probe_off), the sandbox's limits
-# (memory, processes, file_size, disk, open_files) and the stub's error in the student's kernel.
-TEXT = {
-    "zh": {"reference": "attnkit 参考实现 {detail}", "process": "启动子进程（{detail}）",
-           "probe_off": "sys.setprofile（关掉了评分探针）", "memory": "内存超过 {detail}", "memory_limit": "评分的上限",
-           "processes": "进程/线程数超过评分的上限", "file_size": "写入的文件超过评分的上限",
-           "disk": "写满了评分时的磁盘空间", "open_files": "打开的文件数超过评分的上限",
-           "stub": "评分期间不能调用 attnkit 的参考实现（{detail}）"},
-    "en": {"reference": "attnkit's reference {detail}", "process": "started a process ({detail})",
-           "probe_off": "sys.setprofile (switched off the grading probe)", "memory": "used more memory than {detail}",
-           "memory_limit": "grading allows", "processes": "started more processes or threads than grading allows",
-           "file_size": "wrote a file larger than grading allows", "disk": "filled the disk space grading allows",
-           "open_files": "opened more files than grading allows",
-           "stub": "attnkit's reference implementation cannot be called while grading ({detail})"},
-}
+# What the probe's codes say (messages guard.*): delegation (reference, process, probe_off), the sandbox's limits
+# (memory, processes, file_size, disk, open_files); and the stub's error in the student's kernel (guard.stub).
+_SAID = {"reference": marked("guard.reference"), "process": marked("guard.process"), "memory": marked("guard.memory"),
+         "probe_off": marked("guard.probe_off"), "processes": marked("guard.processes"),
+         "file_size": marked("guard.file_size"), "disk": marked("guard.disk"), "open_files": marked("guard.open_files")}
 _LIMITS = {errno.EAGAIN: "processes", errno.EFBIG: "file_size", errno.ENOSPC: "disk", errno.EMFILE: "open_files"}
 _PLAIN = ("probe_off", *_LIMITS.values())  # codes without a detail
 
@@ -86,13 +76,13 @@ def limit_hit(exc: BaseException) -> str:
 def describe(code: str, lang: str) -> str:
     """A code of the probe (``reference:softmax``, ``process:fork``, ``probe_off``, ``memory:2 GB`` …) in ``lang``;
     one it does not know as it came."""
-    text, (kind, _, detail) = TEXT[lang], str(code).partition(":")
+    kind, _, detail = str(code).partition(":")
     if kind == "memory":
-        return text["memory"].format(detail=detail or text["memory_limit"])
+        return WORDS.say(lang, _SAID[kind], detail=detail or WORDS.say(lang, "guard.memory_limit"))
     if kind in ("reference", "process") and detail:
-        return text[kind].format(detail=detail)
+        return WORDS.say(lang, _SAID[kind], detail=detail)
     if kind in _PLAIN and not detail:
-        return text[kind]
+        return WORDS.say(lang, _SAID[kind])
     return str(code)[:120]
 
 
@@ -140,7 +130,8 @@ class Guard:
     def __init__(self, attnkit_dir: str):
         self.attnkit_dir = attnkit_dir
         self.forbidden: set = set()
-        self.lang = resolve()  # the stub's words: chosen now, since a call into attnkit while profiled is delegation
+        # the stub's words: read now, since a call into attnkit while profiled is delegation
+        self.stub_words = WORDS.template(resolve(), "guard.stub")
         self.hook = self._hook  # one bound method, so that "is the probe still installed?" can compare it
         self.spawners = _SPAWNERS + _fork_exec()
         self.stubs = self._stubs()
@@ -172,7 +163,7 @@ class Guard:
 
     def _record(self, name: str) -> RuntimeError:
         self.forbidden.add(f"reference:{name}")
-        return RuntimeError(TEXT[self.lang]["stub"].format(detail=name))  # the student's kernel: its edition's words
+        return RuntimeError(self.stub_words.format(detail=name))  # the student's kernel: its edition's words
 
     def _hook(self, frame, event, arg):
         if event == "call" and self.is_reference(frame.f_code):

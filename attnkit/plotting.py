@@ -29,29 +29,14 @@ from matplotlib.patches import Rectangle
 
 from .attention import add_mask, softmax
 from .errors import require
-from .language import resolve
+from .language import WORDS, resolve
 from .masks import MASKED_BELOW  # verify.c's test for a masked cell, re-exported for the figures
 
-__all__ = ["MASKED_BELOW", "ANNOTATE_MAX", "TEXT", "cjk_font_family", "Heatmap", "heatmap", "update_heatmap",
+__all__ = ["MASKED_BELOW", "ANNOTATE_MAX", "cjk_font_family", "Heatmap", "heatmap", "update_heatmap",
            "heatmap_row", "Pipeline", "pipeline", "WrongOrder", "wrong_order", "head_grid"]
 
 ANNOTATE_MAX = 8  # write values into the cells up to 8 x 8
 MASKED_GREY, HATCH = "0.82", "///"
-
-# Every title the figures draw, by language.
-TEXT = {
-    "zh": {"scores": "① 分数 scale·Q·Kᵀ", "mask": "② 掩码（0 保留，−1e9 屏蔽）", "masked": "③ 分数 + 掩码",
-           "weights": "④ softmax → 权重", "first": "① 先 softmax：\n未来位置也分走了概率",
-           "zeroed": "② 再把未来位置清零：\n每行的和小于 1（错误）",
-           "right": "对照：先加掩码再 softmax\n每行的和是 1（正确）",
-           "wrong": "错误：先 softmax，再只把未来位置清零（不重新归一化）", "head": "头 {h}"},
-    "en": {"scores": "① scores scale·Q·Kᵀ", "mask": "② mask (0 keep, −1e9 block)", "masked": "③ scores + mask",
-           "weights": "④ softmax → weights", "first": "① softmax first:\nthe future takes a share too",
-           "zeroed": "② then zero the future:\nrows sum to less than 1 (wrong)",
-           "right": "compare: mask first, then softmax\nrows sum to 1 (right)",
-           "wrong": "Wrong: softmax first, then only zero the future (no renormalising)", "head": "head {h}"},
-}
-
 
 @functools.lru_cache(maxsize=None)
 def _register_cjk_font() -> str:
@@ -246,14 +231,14 @@ def pipeline(scores, mask, *, tokens=None, masked=None, weights=None, axes=None,
     scores = np.asarray(scores, dtype=np.float64)  # (T, S)
     masked = add_mask(scores, mask) if masked is None else np.asarray(masked, dtype=np.float64)
     weights = softmax(masked) if weights is None else np.asarray(weights, dtype=np.float64)
-    axes, text = _panels(4, axes), TEXT[resolve(lang)]
+    axes, lang = _panels(4, axes), resolve(lang)
     low, high = _finite_range(scores)
     labels = dict(row_labels=tokens, col_labels=tokens)
     maps = [
-        heatmap(scores, ax=axes[0], vmin=low, vmax=high, title=text["scores"], **labels),
-        heatmap(mask, ax=axes[1], cmap="Greys", vmin=0, vmax=1, title=text["mask"], **labels),
-        heatmap(masked, ax=axes[2], vmin=low, vmax=high, title=text["masked"], **labels),
-        heatmap(weights, ax=axes[3], vmin=0, vmax=1, title=text["weights"],
+        heatmap(scores, ax=axes[0], vmin=low, vmax=high, title=WORDS.say(lang, "plotting.scores"), **labels),
+        heatmap(mask, ax=axes[1], cmap="Greys", vmin=0, vmax=1, title=WORDS.say(lang, "plotting.mask"), **labels),
+        heatmap(masked, ax=axes[2], vmin=low, vmax=high, title=WORDS.say(lang, "plotting.masked"), **labels),
+        heatmap(weights, ax=axes[3], vmin=0, vmax=1, title=WORDS.say(lang, "plotting.weights"),
                 blocked=_masked_zeros(weights, mask), **labels),
     ]
     return Pipeline(*maps, _row_sums(axes[3], weights))
@@ -279,14 +264,14 @@ def wrong_order(scores, mask, *, tokens=None, axes=None, lang=None) -> WrongOrde
     first = softmax(scores)  # (T, S) the future cells take their share too
     zeroed = np.where(future, 0.0, first)  # (T, S)
     right = softmax(add_mask(scores, mask))  # (T, S)
-    axes, text = _panels(3, axes), TEXT[resolve(lang)]
+    axes, lang = _panels(3, axes), resolve(lang)
     labels = dict(row_labels=tokens, col_labels=tokens, vmin=0, vmax=1)
     maps = [
-        heatmap(first, ax=axes[0], title=text["first"], **labels),
-        heatmap(zeroed, ax=axes[1], title=text["zeroed"], **labels),
-        heatmap(right, ax=axes[2], blocked=_masked_zeros(right, mask), title=text["right"], **labels),
+        heatmap(first, ax=axes[0], title=WORDS.say(lang, "plotting.first"), **labels),
+        heatmap(zeroed, ax=axes[1], title=WORDS.say(lang, "plotting.zeroed"), **labels),
+        heatmap(right, ax=axes[2], blocked=_masked_zeros(right, mask), title=WORDS.say(lang, "plotting.right"), **labels),
     ]
-    axes[0].figure.suptitle(text["wrong"], fontfamily=cjk_font_family(), color="tab:red", fontsize=13)
+    axes[0].figure.suptitle(WORDS.say(lang, "plotting.wrong"), fontfamily=cjk_font_family(), color="tab:red", fontsize=13)
     return WrongOrder(*maps, _row_sums(axes[1], zeroed), _row_sums(axes[2], right))
 
 
@@ -307,7 +292,8 @@ def head_grid(weights, *, tokens=None, mask=None, axes=None, ncols=4, lang=None)
         for extra in grid.flat[heads:]:
             extra.set_visible(False)
         axes = grid.flat
-    head = TEXT[resolve(lang)]["head"]
-    return [heatmap(w, ax=ax, vmin=0, vmax=1, row_labels=tokens, col_labels=tokens, title=head.format(h=h),
+    lang = resolve(lang)
+    return [heatmap(w, ax=ax, vmin=0, vmax=1, row_labels=tokens, col_labels=tokens,
+                    title=WORDS.say(lang, "plotting.head", h=h),
                     blocked=None if mask is None else _masked_zeros(w, mask))
             for h, (w, ax) in enumerate(zip(weights, axes))]

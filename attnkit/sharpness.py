@@ -19,10 +19,10 @@ import numpy as np
 
 from .attention import add_mask, default_scale, softmax
 from .errors import require_positive_int
-from .language import resolve
+from .language import WORDS, marked, resolve
 from .masks import create_causal_mask
 
-__all__ = ["WORDS", "HEAD_DIMS", "MAX_SEQ_LEN", "Sharpness", "Curve", "random_qk", "raw_scores", "row_entropy", "measure", "curve",
+__all__ = ["words", "HEAD_DIMS", "MAX_SEQ_LEN", "Sharpness", "Curve", "random_qk", "raw_scores", "row_entropy", "measure", "curve",
            "uniform_entropy", "summary"]
 
 HEAD_DIMS = tuple(2 ** i for i in range(11))  # 1, 2, 4, ..., 1024: the explorer's log steps
@@ -148,34 +148,37 @@ def uniform_entropy(seq_len: int, causal: bool = False) -> float:
     return float(np.mean(np.log(np.arange(1, seq_len + 1))))
 
 
-SUMMARY = {
-    "zh": ("head_dim = {head_dim}（{scale}）：原始分数 q·k 的标准差 {raw:.2f}（√head_dim = {root:.2f}），"
-           "softmax 实际看到的标准差 {seen:.2f}；平均每行最大权重 {top:.2f}，平均熵 {entropy:.2f} nats"
-           "（均匀分布时 {uniform:.2f}，one-hot 时 0）"),
-    "en": ("head_dim = {head_dim} ({scale}): the raw scores q·k have standard deviation {raw:.2f} "
-           "(√head_dim = {root:.2f}), softmax sees a standard deviation of {seen:.2f}; mean row maximum weight "
-           "{top:.2f}, mean entropy {entropy:.2f} nats (uniform: {uniform:.2f}, one-hot: 0)"),
+# Every word of the explorer's figure and readout: the live explorer (attnkit/assets/explorer.js gets them from
+# attnkit.widgets, :func:`words`) and its PNG under grading (attnkit.sharpness_plot) both say these messages.
+_WORDS = {
+    "weights": marked("sharpness.weights"),
+    "rows": marked("sharpness.rows"),
+    "curve": marked("sharpness.curve"),
+    "rowMax": marked("sharpness.rowMax"),
+    "rowEntropy": marked("sharpness.rowEntropy"),
+    "unscaled": marked("sharpness.unscaled"),
+    "uniform": marked("sharpness.uniform"),
+    "query": marked("sharpness.query"),
+    "entropy": marked("sharpness.entropy"),
+    "scale": marked("sharpness.scale"),
+    "causal": marked("sharpness.causal"),
+    "summaryRaw": marked("sharpness.summary_raw"),  # the readout's first clause, to its semicolon
+    "summaryWeights": marked("sharpness.summary_weights"),  # its second
 }
-# Every word of the explorer's figure, by language: the live explorer (attnkit/assets/explorer.js gets them
-# from attnkit.widgets) and its PNG under grading (attnkit.sharpness_plot) both draw these.
-WORDS = {
-    "zh": {"weights": "softmax 权重（斜线格 = 被屏蔽）", "rows": "每一行：1 / 0 = one-hot",
-           "curve": "head_dim 越大，权重越尖锐？", "rowMax": "每行最大权重", "rowEntropy": "熵 / ln(可见键数)",
-           "unscaled": "不缩放", "uniform": "均匀分布", "query": "查询行 i", "entropy": "平均熵（nats）",
-           "scale": "缩放", "causal": "因果掩码"},
-    "en": {"weights": "softmax weights (hatched = masked)", "rows": "each row: 1 / 0 = one-hot",
-           "curve": "larger head_dim, sharper weights?", "rowMax": "row maximum weight",
-           "rowEntropy": "entropy / ln(visible keys)", "unscaled": "unscaled", "uniform": "uniform",
-           "query": "query row i", "entropy": "mean entropy (nats)", "scale": "scale", "causal": "causal mask"},
-}
-UNSCALED = {lang: words["unscaled"] for lang, words in WORDS.items()}
+
+
+def words(lang: str | None = None) -> dict:
+    """The explorer's words in ``lang``, by the names its browser module and the PNG use."""
+    lang = resolve(lang)
+    return {name: WORDS.say(lang, msgid) if not name.startswith("summary") else WORDS.template(lang, msgid)
+            for name, msgid in _WORDS.items()}
 
 
 def summary(m: Sharpness, lang: str | None = None) -> str:
     """The explorer's readout line for one measurement, in the chapter's language (``sharpness.js`` says the same)."""
     lang = resolve(lang)
     seq_len = m.weights.shape[0]
-    scale = f"× 1/√{m.head_dim}" if m.scaled else UNSCALED[lang]
-    return SUMMARY[lang].format(head_dim=m.head_dim, scale=scale, raw=m.raw_score_std, root=math.sqrt(m.head_dim),
-                                seen=m.score_std, top=m.mean_max_weight, entropy=m.mean_entropy,
-                                uniform=uniform_entropy(seq_len, m.causal))
+    scale = f"× 1/√{m.head_dim}" if m.scaled else WORDS.say(lang, "sharpness.unscaled")
+    values = dict(head_dim=m.head_dim, scale=scale, raw=m.raw_score_std, root=math.sqrt(m.head_dim), seen=m.score_std,
+                  top=m.mean_max_weight, entropy=m.mean_entropy, uniform=uniform_entropy(seq_len, m.causal))
+    return WORDS.say(lang, "sharpness.summary_raw", **values) + WORDS.say(lang, "sharpness.summary_weights", **values)

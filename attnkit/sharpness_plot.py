@@ -19,7 +19,7 @@ itself is layered the same way: what never changes (titles, legends, colour bar,
 drawn once; a seq_len move redraws only tick labels, curves and the ceiling over it.
 The live figure has no per-setting title: the widget's readout says the same in HTML, and a
 Chinese title re-laid out on every move cost a third of a redraw. Its words are the chapter's
-language (``lang``; :data:`attnkit.sharpness.WORDS`, the live explorer's too). The static frame shown
+language (``lang``; :func:`attnkit.sharpness.words`, the live explorer's too). The static frame shown
 under nbgrader (``title=True``) keeps it. The PNG is RGB without row filters (:mod:`attnkit.png`: ≈ 3 ms instead of Pillow's ≈ 14 ms),
 ``WIDTH_PX`` CSS pixels wide and ``pixel_ratio`` times that in real pixels, so the widget can
 show it 1:1 instead of stretching it.
@@ -30,10 +30,10 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .language import resolve
+from .language import WORDS, resolve
 from .plotting import cjk_font_family, heatmap, update_heatmap
 from .png import encode_rgb
-from .sharpness import HEAD_DIMS, WORDS, Sharpness, uniform_entropy
+from .sharpness import HEAD_DIMS, Sharpness, uniform_entropy, words as explorer_words
 
 __all__ = ["ExplorerFigure", "title_text"]
 
@@ -42,20 +42,14 @@ FIGSIZE = (11.0, 3.6)  # inches: 1100 x 360 CSS pixels at DPI
 WIDTH_PX = int(FIGSIZE[0] * DPI)
 LAYOUT_ROWS = 16  # lay out with two-digit row labels, so any seq_len below 100 fits
 COLOURS = {False: "tab:red", True: "tab:blue"}
-TITLE = {
-    "zh": ("head_dim = {head_dim}　缩放 = {scale}　原始 q·k 标准差 = {raw:.2f}（√head_dim = {root:.2f}）"
-           "　softmax 看到的标准差 = {seen:.2f}"),
-    "en": ("head_dim = {head_dim}   scale = {scale}   raw q·k std = {raw:.2f} (√head_dim = {root:.2f})"
-           "   std softmax sees = {seen:.2f}"),
-}
 
 
 def title_text(m: Sharpness, lang: str | None = None) -> str:
     """The figure's one-line summary, in the chapter's language like the widget's readout."""
     lang = resolve(lang)
-    scale = f"1/√{m.head_dim}" if m.scaled else ("1（不缩放）" if lang == "zh" else "1 (unscaled)")
-    return TITLE[lang].format(head_dim=m.head_dim, scale=scale, raw=m.raw_score_std, root=math.sqrt(m.head_dim),
-                              seen=m.score_std)
+    scale = f"1/√{m.head_dim}" if m.scaled else WORDS.say(lang, "sharpness_plot.unscaled")
+    return WORDS.say(lang, "sharpness_plot.title", head_dim=m.head_dim, scale=scale, raw=m.raw_score_std,
+                     root=math.sqrt(m.head_dim), seen=m.score_std)
 
 
 def _zh(size=None) -> dict:
@@ -69,7 +63,7 @@ class ExplorerFigure:
     def __init__(self, m: Sharpness, curves: dict, *, title: bool = False, pixel_ratio: float = 1.0,
                  lang: str | None = None):
         self.lang = resolve(lang)
-        words = WORDS[self.lang]
+        words = explorer_words(self.lang)
         self.figure = Figure(figsize=FIGSIZE, dpi=DPI * pixel_ratio, layout="constrained")
         FigureCanvasAgg(self.figure)
         ax_w, self.ax_rows, self.ax_curve = self.figure.subplots(1, 3, width_ratios=[1, 1.15, 1.3])

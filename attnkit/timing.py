@@ -19,31 +19,13 @@ import numpy as np
 from . import naive
 from .attention import attention_scores, default_scale
 from .errors import require
-from .language import resolve
+from .language import WORDS, resolve
 from .masks import create_causal_mask
 from .multihead import MultiHeadAttention
 from .static import under_grading
 
 __all__ = ["Timing", "median_seconds", "loops_vs_vectorised", "comparison_line", "print_comparison",
            "HeadsTiming", "heads_loop_vs_batched", "fastest_of_alternating", "heads_line", "print_heads_comparison"]
-
-SKIPPED_UNDER_GRADING = {
-    "zh": "（评分时不计时：这里的数字只反映你自己的机器，与得分无关。）",
-    "en": "(Not timed while grading: these numbers only describe your own machine and do not affect your score.)",
-}
-# One row of the chapter's table, by language (tests/unit/test_chapter_claims.py reads its numbers back).
-ROW = {
-    "zh": "seq_len={seq_len:>2}  三层循环 {loops_ms:7.2f} ms   矩阵乘 {matmul_us:6.1f} µs   快 {ratio:>5.0f} 倍   结果一致: {agree}",
-    "en": "seq_len={seq_len:>2}  loops {loops_ms:7.2f} ms   matmul {matmul_us:6.1f} µs   {ratio:>5.0f}× faster   "
-          "same result: {agree}",
-}
-HEADS_ROW = {
-    "zh": "num_heads={num_heads:>2}  逐头循环 {loop_us:7.1f} µs   一次算完 {batched_us:6.1f} µs   快 {ratio:4.1f} 倍   "
-          "最大相差 {gap:.1e}",
-    "en": "num_heads={num_heads:>2}  head by head {loop_us:7.1f} µs   all at once {batched_us:6.1f} µs   "
-          "{ratio:4.1f}× faster   largest difference {gap:.1e}",
-}
-
 
 @dataclass(frozen=True)
 class Timing:
@@ -86,14 +68,14 @@ def loops_vs_vectorised(seq_len: int = 32, head_dim: int = 32, *, repeat: int = 
 
 def comparison_line(r: Timing, lang: str | None = None) -> str:
     """One row of the chapter's table, in the chapter's language."""
-    return ROW[resolve(lang)].format(seq_len=r.seq_len, loops_ms=r.loops_s * 1e3, matmul_us=r.vectorised_s * 1e6,
-                                     ratio=r.ratio, agree=r.agree)
+    return WORDS.say(resolve(lang), "timing.row", seq_len=r.seq_len, loops_ms=r.loops_s * 1e3,
+                     matmul_us=r.vectorised_s * 1e6, ratio=r.ratio, agree=r.agree)
 
 
 def print_comparison(seq_lens=(8, 16, 32, 64), head_dim: int = 32, lang: str | None = None) -> list:
     """Time both versions at each ``seq_len`` and print one line each; return the timings ([] under nbgrader)."""
     if under_grading():
-        print(SKIPPED_UNDER_GRADING[resolve(lang)])
+        print(WORDS.say(resolve(lang), "timing.not_timed"))
         return []
     results = []
     for seq_len in seq_lens:  # one line as soon as it is measured
@@ -148,15 +130,15 @@ def fastest_of_alternating(first, second, *, repeat: int = 5, number: int = 1, c
 
 def heads_line(r: HeadsTiming, lang: str | None = None) -> str:
     """One row of the chapter's heads table, in the chapter's language."""
-    return HEADS_ROW[resolve(lang)].format(num_heads=r.num_heads, loop_us=r.loop_s * 1e6,
-                                           batched_us=r.batched_s * 1e6, ratio=r.ratio, gap=r.gap)
+    return WORDS.say(resolve(lang), "timing.heads_row", num_heads=r.num_heads, loop_us=r.loop_s * 1e6,
+                     batched_us=r.batched_s * 1e6, ratio=r.ratio, gap=r.gap)
 
 
 def print_heads_comparison(head_counts=(1, 2, 4, 8, 16), seq_len: int = 16, hidden_dim: int = 64,
                            lang: str | None = None) -> list:
     """Compare both ways for each number of heads, one line each; return the timings ([] under nbgrader)."""
     if under_grading():
-        print(SKIPPED_UNDER_GRADING[resolve(lang)])
+        print(WORDS.say(resolve(lang), "timing.not_timed"))
         return []
     results = []
     for num_heads in head_counts:

@@ -1,7 +1,7 @@
 """§4.10's troubleshooting table as data: each row's symptom and the verify lines it FAILs.
 
 The chapter's table (cell ``s410-troubleshooting``, written by hand in each edition) has one row per
-kind of mistake: the symptom a student reads (:data:`TABLE_ROW`, the first column, code marks
+kind of mistake: the symptom a student reads (:func:`symptom`, the first column, code marks
 dropped) and the FAIL lines that kind of mistake makes verify print (:data:`ROWS`: verify's check
 numbers, 1-22). tests/unit/test_chapter_text.py holds the prose to this table in both editions.
 
@@ -19,39 +19,30 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import lab, verify
-from .glossary import term
+from .language import WORDS, marked
 
-__all__ = ["TABLE_ROW", "Row", "ROWS", "row_of", "stage_row", "pointer", "stage_pointer"]
+__all__ = ["SYMPTOMS", "symptom", "Row", "ROWS", "row_of", "stage_row", "pointer", "stage_pointer"]
 
 # The symptom column, one entry per row, in the chapter's words (code marks dropped), by edition.
-TABLE_ROW = {
-    "zh": {
-        "scores_scale": "对角线上的 0.5 不对，I @ I 却对了",
-        "scores_unwritten": "对角线全不对，连 I @ I 也不对",
-        "scores_return": "三个「调用成功」都 FAIL，数值却对",
-        "mask": "上三角没有变成 -1e9",
-        "softmax_zeros": "softmax 的结果全是 0",
-        "softmax_sum": "每行的和不是 1，也不是 0",
-        "softmax_axis": "[1,1,1] 不是 1/3，全 0 那一项却 PASS",
-        "softmax_whole": "全 0 那一项 FAIL，[1,1,1] 三项却 PASS",
-        "softmax_nan": "TEST 1–3 全 PASS，TEST 4 的行和是 nan",
-        "pipeline": "TEST 1–3 全 PASS，TEST 4 的上三角不是 0",
-        "verify_blind": "22 项全 PASS，诊断格子却有发现",
-    },
-    "en": {
-        "scores_scale": "The 0.5 on the diagonal is wrong, but I @ I is right",
-        "scores_unwritten": "The whole diagonal is wrong, I @ I included",
-        "scores_return": "The three success checks FAIL, but the values are right",
-        "mask": "The upper triangle did not become -1e9",
-        "softmax_zeros": "softmax gives all zeros",
-        "softmax_sum": "Rows sum to neither 1 nor 0",
-        "softmax_axis": "[1,1,1] does not give 1/3, but the all-zero line PASSes",
-        "softmax_whole": "The all-zero line FAILs, but the three [1,1,1] lines PASS",
-        "softmax_nan": "TEST 1–3 all PASS, but TEST 4's row sums are nan",
-        "pipeline": "TEST 1–3 all PASS, but TEST 4's upper triangle is not 0",
-        "verify_blind": "All 22 PASS, but the diagnosis cell finds something",
-    },
+# The symptom column, one entry per row, in the chapter's words (code marks dropped): a message per row.
+SYMPTOMS = {
+    "scores_scale": marked("troubleshooting.scores_scale"),
+    "scores_unwritten": marked("troubleshooting.scores_unwritten"),
+    "scores_return": marked("troubleshooting.scores_return"),
+    "mask": marked("troubleshooting.mask"),
+    "softmax_zeros": marked("troubleshooting.softmax_zeros"),
+    "softmax_sum": marked("troubleshooting.softmax_sum"),
+    "softmax_axis": marked("troubleshooting.softmax_axis"),
+    "softmax_whole": marked("troubleshooting.softmax_whole"),
+    "softmax_nan": marked("troubleshooting.softmax_nan"),
+    "pipeline": marked("troubleshooting.pipeline"),
+    "verify_blind": marked("troubleshooting.verify_blind"),
 }
+
+
+def symptom(key: str, lang: str) -> str:
+    """Row ``key``'s symptom as the edition in ``lang`` writes it in its table's first column."""
+    return WORDS.say(lang, SYMPTOMS[key])
 
 
 @dataclass(frozen=True)
@@ -78,21 +69,14 @@ ROWS = (
 )
 _SUM = re.compile(r"row \d+ sum = (\S+)")
 
-# How a message points at one row, and at the rows of one function when no single row fits.
-_POINTER = {
-    "zh": ("排查表“{symptom}”这一行", "排查表里「先检查」一栏写着 {role} 的几行"),
-    "en": ("the {table}'s row \"{symptom}\"", "the rows of the {table} whose \"Check first\" column names {role}"),
-}
-
-
 def pointer(key: str, lang: str) -> str:
     """How a message points at a row: by the symptom the student reads there."""
-    return _POINTER[lang][0].format(symptom=TABLE_ROW[lang][key], table=term("table", lang))
+    return WORDS.say(lang, "troubleshooting.row", symptom=symptom(key, lang))
 
 
 def stage_pointer(stage: str, lang: str) -> str:
     """A pointer at every row whose "Check first" column names the stage's function."""
-    return _POINTER[lang][1].format(role=lab.ROLE[stage], table=term("table", lang))
+    return WORDS.say(lang, "troubleshooting.rows_of", role=lab.ROLE[stage])
 
 
 def _zero_sums(report) -> bool:

@@ -8,9 +8,10 @@ every assertion, so the hidden tests and the diagnosis reuse them.
 A student function that raises does not stop the run: one line names the exception, the
 assertions that depend on that call FAIL, and the run goes on.
 
-Every line is in the chapter's language (``lang``, default the notebook's: :mod:`attnkit.language`).
-The Chinese lines are byte for byte the C lab's ``verify.c``; the English ones are the same
-assertions in the same order, each line :data:`TEXT` ``["en"]`` where the Chinese has ``["zh"]``.
+Every line is in the chapter's language (``lang``, default the notebook's: :mod:`attnkit.language`), each
+the message ``verify.<key>`` of attnkit's catalogue (``attnkit/locale``). The Chinese lines are byte for byte
+the C lab's ``verify.c`` (``/work/shared/spec/lab04-verify.md``); every other language says the same assertions
+in the same order.
 """
 import sys
 from dataclasses import dataclass, field
@@ -18,49 +19,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .lab import ROLE, is_return_code
-from .language import resolve
+from .language import WORDS, marked, resolve
 from .masks import MASKED_BELOW, create_causal_mask
 from .safecall import describe_exception, hung, mark_if_hung
 
 RULE = "=" * 40
 SCORES, MASK, SOFTMAX = (ROLE[stage] for stage in ("scores", "mask", "softmax"))
 FLOAT_TOLERANCE = 1e-4  # the C harness's FLOAT_EQ
-
-# Every line verify prints, by language: the same keys, the same placeholders.
-TEXT = {
-    "zh": {
-        "banner": "Lab04 多头自注意力 — verify",
-        "title1": f"{SCORES} 基础形状与缩放", "title2": f"{MASK} 因果掩码", "title3": f"{SOFTMAX} 行和 = 1",
-        "title4": "端到端: scores → mask → softmax",
-        "returns_0": "返回 0 (成功)", "shape": "输出形状为 [2, 2]", "out": "out[{i}][{j}] = {want:g}",
-        "seq3": "seq_len=3 调用成功", "eye": "I @ I 在 (0,{j}) = {want}",
-        "masked": "mask 后 [{i}][{j}] = -1e9", "kept": "mask 后 [{i}][{j}] = 0",
-        "zeros_sum": "全 0 输入 softmax 后每行和 ≈ 1.0", "third": "softmax([1,1,1])[{j}] = 1/3",
-        "expected_one": " (期望 1.0)",
-        "scored": "scores 计算成功", "attn_sum": "attn 行和 = 1", "upper": "attn 上三角 = 0（mask 生效）",
-        "all_pass": "结果: 全 PASS  ({passed} 个断言)", "counts": "结果: {failed} 失败 / {passed} 通过",
-        "hung": "    {role} 在前面的单元格里运行超时，评分时不再调用", "raised": "    {role} 抛出异常 {error}",
-        "new_array": "    提示: {role} 返回了一个新数组；检查只读调用方传入的数组，请原地写入（如 out[...] = ...）",
-    },
-    "en": {
-        "banner": "Lab04 multi-head self-attention — verify",
-        "title1": f"{SCORES} basic shape and scale", "title2": f"{MASK} causal mask",
-        "title3": f"{SOFTMAX} row sums = 1", "title4": "end to end: scores → mask → softmax",
-        "returns_0": "returns 0 (success)", "shape": "output shape is [2, 2]", "out": "out[{i}][{j}] = {want:g}",
-        "seq3": "seq_len=3 call succeeds", "eye": "I @ I at (0,{j}) = {want}",
-        "masked": "after mask [{i}][{j}] = -1e9", "kept": "after mask [{i}][{j}] = 0",
-        "zeros_sum": "all-zero input: every softmax row sums to ≈ 1.0", "third": "softmax([1,1,1])[{j}] = 1/3",
-        "expected_one": " (expected 1.0)",
-        "scored": "scores computed successfully", "attn_sum": "attn rows sum to 1",
-        "upper": "attn upper triangle = 0 (mask applied)",
-        "all_pass": "Result: all PASS  ({passed} assertions)", "counts": "Result: {failed} failed / {passed} passed",
-        "hung": "    {role} timed out in an earlier cell; not called again while grading",
-        "raised": "    {role} raised {error}",
-        "new_array": "    hint: {role} returned a new array; the checks read only the array the caller passed, "
-                     "so write into it in place (e.g. out[...] = ...)",
-    },
-}
-
 
 @dataclass(frozen=True)
 class Check:
@@ -119,14 +84,11 @@ class _Run:
     """Prints one TEST as it goes and records its checks."""
 
     def __init__(self, number: int, first_check: int, file, lang: str | None):
-        self.text = TEXT[resolve(lang)]
-        title = self.text[f"title{number}"]
+        self.lang = resolve(lang)
+        title = _title(self.lang, number)
         self.report = TestReport(number, title)
         self._next, self._file = first_check, file
         self._emit(f"\n[TEST {number}] {title} ...")  # verify.c: printf("\n[TEST n] ...\n")
-
-    def say(self, key: str, **values) -> str:
-        return self.text[key].format(**values)
 
     def _emit(self, line: str) -> None:
         print(line, file=self._file or sys.stdout, flush=True)
@@ -135,9 +97,8 @@ class _Run:
         self.report.notes.append(line)
         self._emit(line)
 
-    def check(self, key: str, predicate, **values) -> None:
-        """Record ``predicate()`` under the line ``key``; a predicate that raises (odd student output) is a FAIL."""
-        message = self.say(key, **values)
+    def check(self, message: str, predicate) -> None:
+        """Record ``predicate()`` under the line ``message``; a predicate that raises (odd student output) is a FAIL."""
         try:
             passed = bool(predicate())
         except Exception:
@@ -149,17 +110,23 @@ class _Run:
     def call(self, role: str, fn, *args):
         """Call a student function; return ``(completed, result)`` instead of raising."""
         if hung(fn):
-            self.note(self.say("hung", role=role))
+            self.note(WORDS.say(self.lang, "verify.hung", role=role))
             return False, None
         try:
             with mark_if_hung(fn):
                 result = fn(*args)
         except (Exception, SystemExit) as exc:
-            self.note(self.say("raised", role=role, error=describe_exception(exc)))
+            self.note(WORDS.say(self.lang, "verify.raised", role=role, error=describe_exception(exc)))
             return False, None
         if isinstance(result, np.ndarray) and not any(result is arg for arg in args):
-            self.note(self.say("new_array", role=role))
+            self.note(WORDS.say(self.lang, "verify.new_array", role=role))
         return True, result
+
+
+def _title(lang: str, number: int) -> str:
+    """TEST ``number``'s title, naming the function it checks."""
+    titles = (marked("verify.title1"), marked("verify.title2"), marked("verify.title3"), marked("verify.title4"))
+    return WORDS.say(lang, titles[number - 1], scores=SCORES, mask=MASK, softmax=SOFTMAX)
 
 
 def _eq(value, expected: float) -> bool:
@@ -168,7 +135,7 @@ def _eq(value, expected: float) -> bool:
 
 def _row_sums_ok(run: _Run, probs: np.ndarray, expected: bool) -> bool:
     """Print each row whose sum is off by more than the tolerance (NaN counts as off)."""
-    all_ok, suffix = True, run.say("expected_one") if expected else ""
+    all_ok, suffix = True, WORDS.say(run.lang, "verify.expected_one") if expected else ""
     for i, total in enumerate(np.asarray(probs, dtype=np.float64).sum(axis=-1)):
         if not abs(total - 1.0) <= FLOAT_TOLERANCE:
             run.note(f"    row {i} sum = {total:.6f}{suffix}")
@@ -185,15 +152,16 @@ def run_test1(scores_fn, file=None, lang=None) -> TestReport:
     run = _Run(1, 1, file, lang)
     eye2, out = _f32(np.eye(2)), np.zeros((2, 2), np.float32)
     done, rc = run.call(SCORES, scores_fn, eye2, eye2.copy(), 0.5, out)
-    run.check("returns_0", lambda: done and is_return_code(rc, 0))
-    run.check("shape", lambda: done and out.shape == (2, 2))
+    run.check(WORDS.say(run.lang, "verify.returns_0"), lambda: done and is_return_code(rc, 0))
+    run.check(WORDS.say(run.lang, "verify.shape"), lambda: done and out.shape == (2, 2))
     for (i, j), want in {(0, 0): 0.5, (0, 1): 0.0, (1, 0): 0.0, (1, 1): 0.5}.items():
-        run.check("out", lambda i=i, j=j, want=want: done and _eq(out[i, j], want), i=i, j=j, want=want)
+        line = WORDS.say(run.lang, "verify.out", i=i, j=j, want=want)
+        run.check(line, lambda i=i, j=j, want=want: done and _eq(out[i, j], want))
     eye3, out3 = _f32(np.eye(3)), np.zeros((3, 3), np.float32)
     done, rc = run.call(SCORES, scores_fn, eye3, eye3.copy(), 1.0, out3)
-    run.check("seq3", lambda: done and is_return_code(rc, 0))
-    run.check("eye", lambda: done and _eq(out3[0, 0], 1.0), j=0, want=1)
-    run.check("eye", lambda: done and _eq(out3[0, 1], 0.0), j=1, want=0)
+    run.check(WORDS.say(run.lang, "verify.seq3"), lambda: done and is_return_code(rc, 0))
+    run.check(WORDS.say(run.lang, "verify.eye", j=0, want=1), lambda: done and _eq(out3[0, 0], 1.0))
+    run.check(WORDS.say(run.lang, "verify.eye", j=1, want=0), lambda: done and _eq(out3[0, 1], 0.0))
     return run.report
 
 
@@ -204,9 +172,10 @@ def run_test2(mask_fn, file=None, lang=None) -> TestReport:
     done, _ = run.call(MASK, mask_fn, scores, create_causal_mask(3))
     for i, j in [(0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)]:
         if j > i:
-            run.check("masked", lambda i=i, j=j: done and scores[i, j] < MASKED_BELOW, i=i, j=j)
+            line = WORDS.say(run.lang, "verify.masked", i=i, j=j)
+            run.check(line, lambda i=i, j=j: done and scores[i, j] < MASKED_BELOW)
         else:
-            run.check("kept", lambda i=i, j=j: done and _eq(scores[i, j], 0.0), i=i, j=j)
+            run.check(WORDS.say(run.lang, "verify.kept", i=i, j=j), lambda i=i, j=j: done and _eq(scores[i, j], 0.0))
     return run.report
 
 
@@ -216,11 +185,11 @@ def run_test3(softmax_fn, file=None, lang=None) -> TestReport:
     out = np.zeros((4, 4), np.float32)
     done, _ = run.call(SOFTMAX, softmax_fn, out, np.zeros((4, 4), np.float32))
     rows_ok = done and _row_sums_ok(run, out, expected=True)
-    run.check("zeros_sum", lambda: rows_ok)
+    run.check(WORDS.say(run.lang, "verify.zeros_sum"), lambda: rows_ok)
     out = np.zeros((1, 3), np.float32)
     done, _ = run.call(SOFTMAX, softmax_fn, out, _f32([[1, 1, 1]]))
     for j in range(3):
-        run.check("third", lambda j=j: done and _eq(out[0, j], 1.0 / 3.0), j=j)
+        run.check(WORDS.say(run.lang, "verify.third", j=j), lambda j=j: done and _eq(out[0, j], 1.0 / 3.0))
     return run.report
 
 
@@ -229,25 +198,27 @@ def run_test4(scores_fn, mask_fn, softmax_fn, file=None, lang=None) -> TestRepor
     run = _Run(4, 20, file, lang)
     eye4, scores = _f32(np.eye(4)), np.zeros((4, 4), np.float32)
     scored, rc = run.call(SCORES, scores_fn, eye4, eye4.copy(), 0.5, scores)
-    run.check("scored", lambda: scored and is_return_code(rc, 0))
+    run.check(WORDS.say(run.lang, "verify.scored"), lambda: scored and is_return_code(rc, 0))
     masked, _ = run.call(MASK, mask_fn, scores, create_causal_mask(4))
     attn = np.zeros((4, 4), np.float32)
     normalised, _ = run.call(SOFTMAX, softmax_fn, attn, scores)
     completed = scored and masked and normalised
     rows_ok = completed and _row_sums_ok(run, attn, expected=False)
-    run.check("attn_sum", lambda: rows_ok)
+    run.check(WORDS.say(run.lang, "verify.attn_sum"), lambda: rows_ok)
     upper = attn[np.triu_indices(4, k=1)]  # (6,) the future positions
-    run.check("upper", lambda: completed and bool(np.all(upper <= 1e-6)))
+    run.check(WORDS.say(run.lang, "verify.upper"), lambda: completed and bool(np.all(upper <= 1e-6)))
     return run.report
 
 
 def print_header(file=None, lang=None) -> None:
-    print(f"{RULE}\n   {TEXT[resolve(lang)]['banner']}\n{RULE}", file=file or sys.stdout, flush=True)
+    banner = WORDS.say(resolve(lang), "verify.banner")
+    print(f"{RULE}\n   {banner}\n{RULE}", file=file or sys.stdout, flush=True)
 
 
 def print_footer(report: VerifyReport, file=None, lang=None) -> None:
-    text = TEXT[resolve(lang)]
-    verdict = text["counts" if report.failed else "all_pass"].format(failed=report.failed, passed=report.passed)
+    lang = resolve(lang)
+    verdict = WORDS.say(lang, "verify.counts", failed=report.failed, passed=report.passed) if report.failed else \
+        WORDS.say(lang, "verify.all_pass", passed=report.passed)
     print(f"\n{RULE}\n{verdict}\n{RULE}", file=file or sys.stdout, flush=True)
 
 

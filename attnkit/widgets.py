@@ -13,7 +13,7 @@ a test compares the two in Chromium.
 The controls live in the browser and sync back (``head_dim``, ``scaled``, ``seq_len``,
 ``causal``); setting them from Python moves the view, and a new ``seed`` sends a new table.
 Its words are the chapter's language (``lang``, default the notebook's): ``language`` and
-``words`` (:data:`attnkit.sharpness.WORDS`) go to the browser with the table.
+``words`` (:func:`attnkit.sharpness.words`) go to the browser with the table.
 Under nbgrader the chapter shows :func:`first_frame_png` (matplotlib, cached) instead,
 through :func:`attnkit.figures.sharpness_explorer`.
 """
@@ -25,7 +25,7 @@ import anywidget
 import traitlets
 
 from . import sharpness
-from .language import LANGUAGES, resolve
+from .language import SPOKEN, resolve
 
 __all__ = ["SharpnessExplorer", "sharpness_explorer", "first_frame_png", "module_source"]
 
@@ -68,15 +68,15 @@ class SharpnessExplorer(anywidget.AnyWidget):
     seq_len = traitlets.Int(8).tag(sync=True)
     causal = traitlets.Bool(False).tag(sync=True)
     seed = traitlets.Int(0).tag(sync=True)
-    language = traitlets.Enum(LANGUAGES, "zh").tag(sync=True)  # the readout's sentence (sharpness.js summary)
-    words = traitlets.Dict().tag(sync=True)  # titles, legends, labels: attnkit.sharpness.WORDS[language]
+    language = traitlets.Enum(SPOKEN, "zh").tag(sync=True)  # the readout's sentence (sharpness.js summary)
+    words = traitlets.Dict().tag(sync=True)  # titles, legends, labels, the readout: attnkit.sharpness.words
 
     def __init__(self, head_dim=64, scaled=False, seq_len=8, seed=0, causal=False, lang=None, **kwargs):
         check_setting(head_dim, seq_len)
         sharpness.random_qk(1, 1, seed)  # the seed's own check, before any widget exists
         lang = resolve(lang)
         super().__init__(head_dim=head_dim, scaled=scaled, seq_len=seq_len, seed=seed, causal=causal,
-                         language=lang, words=sharpness.WORDS[lang], scores=table_bytes(seed), **kwargs)
+                         language=lang, words=sharpness.words(lang), scores=table_bytes(seed), **kwargs)
 
     @traitlets.validate("head_dim", "seq_len")
     def _valid_setting(self, proposal):

@@ -17,7 +17,7 @@ import os
 from nbconvert.preprocessors import CoalesceStreamsPreprocessor, CSSHTMLHeaderPreprocessor
 from nbgrader.converters import Autograde, GenerateAssignment
 
-from coursekit import environ, exchange, gradebook, kernel, plugins, stubs
+from coursekit import environ, exchange, gradebook, kernel, late, plugins, stubs
 from coursekit.paths import grader_of
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -82,6 +82,9 @@ c.GenerateFeedback.exporter_class = plugins.CourseFeedbackExporter
 c.GenerateFeedback.preprocessors = [plugins.GetGradesForFeedback, plugins.ClearHiddenTestsInFeedback,
                                     CoalesceStreamsPreprocessor, CSSHTMLHeaderPreprocessor]
 c.CoalesceStreamsPreprocessor.enabled = True  # nbconvert's preprocessors start disabled
+# Every HTML page of a student's notebook (nbgrader's formgrader, the feedback page) sanitised after rendering: one
+# allow-list (coursekit/sanitise.py), no script, no link, no class, style or id from the student, formulas as MathML.
+plugins.sanitised(c)
 # release_feedback as nbgrader's, then how many answers the released pages still show as pending
 c.ExchangeFactory.release_feedback = plugins.ReleaseFeedbackTellingPending
 # Students write the exchange's inbound/: collect and list --inbound take a folder only through coursekit.inbound (no
@@ -109,11 +112,26 @@ c.Exporter.optimistic_validation = True
 c.GradingKernelManager.cell_output_limit = 300_000
 c.GradingKernelManager.notebook_output_limit = 1_200_000
 # The scores go into the gradebook in one transaction per notebook (nbgrader's rules, not one commit per cell).
-c.Autograde.autograde_preprocessors = plugins.with_grades_saved_at_once(
-    Autograde.class_traits()["autograde_preprocessors"].default())
+# Before nbgrader's late penalty, the due date and the student's extension as the course keeps them (below).
+c.Autograde.autograde_preprocessors = plugins.with_due_dates(plugins.with_grades_saved_at_once(
+    Autograde.class_traits()["autograde_preprocessors"].default()))
 # nbgrader's own LimitOutput (1000 lines per cell, after the run) would cut again, in English, and could
 # drop a late stderr line that decides a test cell's score: the cap above is the only truncation.
 c.LimitOutput.max_lines = -1
+
+# Due dates and late submissions (coursekit/due.py, coursekit/late.py; autograde/README.md, "Due dates, extensions and
+# the late policy"). The due date is nbgrader's, in the gradebook, one per piece of work (both editions): `make due
+# DUE="2027-01-15 23:59"` or the Formgrader's Manage Assignments. Each student's extension: `make extend STUDENT=…
+# UNTIL=… REASON=…` or the marking page. What a late submission loses, through nbgrader's own hook, so that nbgrader
+# export, the feedback page, the report, the LMS and the Lab's notification give one grade:
+c.AssignLatePenalties.plugin_class = late.LatePolicy
+c.LatePolicy.penalty_method = "none"  # "none", "zero" (nbgrader's: the score is 0), "subtract", "percent"
+c.LatePolicy.points_per_day = 1.0     # "subtract": points lost per day late (a day begun counts)
+c.LatePolicy.percent_per_day = 10.0   # "percent": per cent of the score lost per day late …
+c.LatePolicy.max_percent = 100.0      # … at most this per cent
+c.LatePolicy.late_days = 0            # days late each student may spend across the term without penalty
+# Dates typed without a zone (make due, make extend, the marking page) are in this one (IANA name).
+c.CourseKit.timezone = "Asia/Shanghai"
 
 # The grading service (coursekit/service/, run by the hub; autograde/README.md "The grading service"):
 # each submission graded as it arrives, its feedback released to that student. Settings only:
@@ -121,6 +139,6 @@ c.LimitOutput.max_lines = -1
 c.GradingService.assignments = ["ch04_attention", "ch04_attention_en"]
 c.GradingService.cooldown = 0       # seconds between two automatic feedbacks of one student (0: none)
 c.GradingService.max_attempts = 0   # automatic feedbacks per student and assignment (0: no limit)
-c.GradingService.deadlines = {}     # {"ch04_attention": "2027-01-15 23:59:00+08:00"}: no automatic feedback after it
+c.GradingService.hold_after_due = False  # True: after a student's due date (their extension counted), no automatic feedback
 c.GradingService.workers = 1        # students graded at the same time (each one fresh kernel at a time)
 c.GradingService.retry_seconds = (5, 60)  # after a fault of the machine: tried again in 5 s, doubling up to 60

@@ -1,102 +1,142 @@
-"""The marking page in Chromium: page open and move → paint, for 300 students × 8 written questions, one run.
+"""The marking page's suggestions: how many answers a TA marks by hand before Enter can do the rest, one run.
 
-Run: .venv/bin/python benchmarks/bench_marking.py [--students 300] [--padding 500000] [--moves 60]
+Run: .venv/bin/python benchmarks/bench_marking.py [--students 300] [--smoke]
 
-Builds the synthetic class of tests/support/written_answers.py in a temporary folder (each
-autograded notebook padded to about ``--padding`` bytes, as heavy as a real one with its
-figures), starts JupyterLab with the marking page (127.0.0.1) and Debian's Chromium, and prints
-side by side:
+For each written question of the chapter and each language, a class of ``--students`` answers with known truth is
+made from the reviewer's table (tests/support/reviewer_answers.py: right answers in a student's own words, near
+misses, negations, inverted claims, right facts with wrong conclusions; each answer one or two of them, as
+students word them). A simulated TA marks, by hand and rightly, the group of identical answers the page asks for
+first, until the page's suggestions (what Enter saves) agree with the truth on 95 % of the answers left
+(tests/support/marking_simulation.py). Printed side by side, per language (the mean over the 8 questions):
 
-* the server's start-up read of every answer (the background warm-up) — what a first open would
-  otherwise pay;
-* page open: navigation start → the page drawn and ready (first question's board inline),
-  first open after the warm-up and reloads;
-* next question (``]``): key → the new board drawn;
-* move → paint (``j``/``k``): keydown → the frame with the new focus painted (rAF + task), one
-  move at a time.
+* marking everything by hand: every answer, or every group of identical answers once;
+* the page: the similarity of coursekit.marking.neighbours (the report's fingerprints, negations apart), Enter
+  from coursekit.marking.suggestions.ENTER_CONFIDENCE, the page's order of asking;
+* the same, the TA marking down the list (largest group first) instead of what the page asks;
+* two other measures in the page's place, each with the Enter threshold calibrated for it the same way: the
+  class report's fingerprints as they are (character 5-grams of the normalised text, Jaccard, no negation read:
+  coursekit.report.fingerprints) and the page's near-identical groups' character 3-grams.
+
+Then the calibration: for each confidence band, how often a suggestion of the nearest marked answers agreed with
+the truth, on runs of ``--steps`` marks where every suggestion was offered to Enter; the lowest band from which
+every band agrees 95 % of the time or more is where Enter may start (what ENTER_CONFIDENCE is set from).
+
+``--smoke`` (what tests/unit/test_bench_marking.py runs): 40 students, one question per language, the page only.
 """
 import pathlib
-import re
 import statistics
 import sys
-import tempfile
 import time
 
+import numpy as np
+
 REPO = pathlib.Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO / "tests"), str(REPO / "autograde")]
+sys.path[:0] = [str(REPO / "tests"), str(REPO / "autograde"), str(REPO / "benchmarks")]  # benchcli: imported too
 import benchcli  # noqa: E402
-from coursekit.marking import enable  # noqa: E402
-from support.lab_page import VIEWPORT, chromium_browser  # noqa: E402
-from support.lab_server import lab_server  # noqa: E402
-from support.written_answers import write_written_class  # noqa: E402
+from coursekit.marking.grouping import ngrams  # noqa: E402
+from coursekit.marking.neighbours import Space  # noqa: E402
+from coursekit.marking.normalise import normalise  # noqa: E402
+from coursekit.marking.rubric import load_rubrics  # noqa: E402
+from coursekit.marking.suggestions import ENTER_CONFIDENCE  # noqa: E402
+from coursekit.paths import COURSE  # noqa: E402
+from coursekit.report.fingerprints import K_TEXT, normalised  # noqa: E402
+from support.editions import ASSIGNMENTS, EDITIONS  # noqa: E402
+from support.marking_simulation import simulate  # noqa: E402
+from support.reviewer_answers import make_class  # noqa: E402
 
-READY_MS = "() => performance.now()"
-
-
-def _stats(values) -> str:
-    values = sorted(values)
-    p95 = values[min(len(values) - 1, int(0.95 * len(values)))]
-    return f"median {statistics.median(values):7.1f} ms   p95 {p95:7.1f} ms   max {values[-1]:7.1f} ms   (n={len(values)})"
-
-
-def _open(page, server) -> float:
-    page.goto(f"{server.url}marking/?token={server.token}&question=q_lab1_no_scale")
-    page.wait_for_function("() => window.__marking && window.__marking.ready", polling=5)
-    return page.evaluate(READY_MS)
+BAND = 0.05
+AGREE = 0.95
 
 
-def _warm_seconds(server, timeout=120) -> float:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if "marking page: answers of" in server.log():
-            stamps = re.findall(r"\[I (\d\d\d\d-\d\d-\d\d \d\d:\d\d:\d\d\.\d+) ServerApp\] marking page", server.log())
-            start, done = (time.mktime(time.strptime(s.split(".")[0], "%Y-%m-%d %H:%M:%S")) + float("0." + s.split(".")[1])
-                           for s in (stamps[0], stamps[-1]))
-            return done - start
-        time.sleep(0.1)
-    raise TimeoutError("the marking page never finished reading the answers")
+class JaccardSpace(Space):
+    """Another measure in the page's place: Jaccard of the sets ``grams_of`` gives (the page's own code otherwise)."""
+    grams_of = None
+
+    def __init__(self, texts: dict):
+        sets = [self.grams_of(texts[key]) for key in texts]
+        self.keys, self.texts, self.index = list(texts), texts, {key: i for i, key in enumerate(texts)}
+        self._jaccard = np.array([[len(a & b) / len(a | b) if a | b else 1.0 for b in sets] for a in sets])
 
 
-def main() -> None:
-    parser = benchcli.parser(__doc__, {"students": 3, "padding": 1000, "moves": 2, "opens": 2})
-    parser.add_argument("--students", type=int, default=300, help="students in the synthetic class")
-    parser.add_argument("--padding", type=int, default=500_000, help="bytes of output per autograded notebook")
-    parser.add_argument("--moves", type=int, default=60, help="j/k moves timed, one at a time")
-    parser.add_argument("--opens", type=int, default=5, help="page opens timed (the first after start-up, reloads)")
-    args = benchcli.parse(parser)
-    with tempfile.TemporaryDirectory(prefix="bench-marking-") as tmp:
-        base = pathlib.Path(tmp)
+class FingerprintSpace(JaccardSpace):
+    """The class report's fingerprints as they are: character 5-grams of the normalised text, no negation read."""
+    grams_of = staticmethod(lambda text: (lambda form: {form[i:i + K_TEXT] for i in range(len(form) - K_TEXT + 1)}
+                                          or {form})(normalised(text)[0]))
+
+
+class GroupingSpace(JaccardSpace):
+    """The page's near-identical groups' measure: character 3-grams of the normalised text (coursekit.marking.grouping)."""
+    grams_of = staticmethod(lambda text: ngrams(normalise(text)))
+
+
+MEASURES = {"the page": Space, "the report's fingerprints": FingerprintSpace, "the grouping's 3-grams": GroupingSpace}
+
+
+def calibration(classes, space_of, steps: int) -> tuple:
+    """({band: (suggestions, agreeing)}, the lowest band from which all agree ≥ 95 %) on runs offering every one."""
+    bands = {}
+    for made, rubric in classes:
+        for confidence, right in simulate(made, rubric, space_of=space_of, enter_confidence=0.0,
+                                          max_steps=steps).entered:
+            band = round(min(confidence, 1.0) // BAND * BAND, 2)
+            seen, agreed = bands.get(band, (0, 0))
+            bands[band] = (seen + 1, agreed + right)
+    start = 1.0
+    for band in sorted(bands, reverse=True):
+        if bands[band][1] < AGREE * bands[band][0]:
+            break
+        start = band
+    return bands, start
+
+
+def marked(classes, **options) -> dict:
+    """The means over ``classes`` of one way of marking: answers and judgements by hand, whether 95 % was reached."""
+    runs = [simulate(made, rubric, **options) for made, rubric in classes]
+    agreed = [right for run in runs for _, right in run.entered]
+    return {"answers": statistics.mean(r.by_hand for r in runs), "judgements": statistics.mean(r.judgements for r in runs),
+            "reached": sum(r.reached for r in runs), "runs": len(runs),
+            "precision": sum(agreed) / len(agreed) if agreed else float("nan")}
+
+
+def _line(name: str, found: dict, students: int, groups: float) -> str:
+    return (f"  {name:42} {found['answers']:6.1f} answers ({found['answers'] / students:4.0%})  "
+            f"{found['judgements']:6.1f} judgements ({found['judgements'] / groups:4.0%} of the groups)  "
+            f"Enter right {found['precision']:.1%}  reached 95 % in {found['reached']}/{found['runs']}")
+
+
+def main(argv=None) -> dict:
+    parser = benchcli.parser(__doc__, {"students": 40, "steps": 15})  # and one question per language, the page only
+    parser.add_argument("--students", type=int, default=300, help="answers to each question")
+    parser.add_argument("--steps", type=int, default=80, help="marks by hand per calibration run")
+    args = benchcli.parse(parser, argv)
+    students = args.students
+    measures = {"the page": Space} if args.smoke else MEASURES
+    figures = {}
+    for lang in EDITIONS:
+        rubrics = load_rubrics(COURSE, ASSIGNMENTS[lang]).by_question
+        questions = sorted(rubrics)[:1] if args.smoke else sorted(rubrics)
+        classes = [(make_class(q, lang, rubrics[q], students), rubrics[q]) for q in questions]
+        groups = statistics.mean(len({normalised(t)[0] for t in made.texts.values()}) for made, _ in classes)
         started = time.monotonic()
-        write_written_class(base, args.students, padding=args.padding)
-        built = time.monotonic() - started
-        enable.write(base / "config", base / "lab-settings", "/")
-        size = sum(p.stat().st_size for p in (base / "autograded").rglob("*.ipynb")) / 1e6
-        with lab_server(base) as server, chromium_browser(base / "chromium", "the marking benchmark") as browser:
-            warm = _warm_seconds(server)
-            page = browser.new_context(viewport=VIEWPORT).new_page()
-            opens = [_open(page, server) for _ in range(args.opens)]
-            switches = []
-            for _ in range(7):
-                start = time.monotonic()
-                question = page.evaluate("() => window.__marking.question")
-                page.keyboard.press("]")
-                page.wait_for_function("(q) => window.__marking.question !== q", arg=question, polling=5)
-                page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
-                switches.append((time.monotonic() - start) * 1000)
-            _open(page, server)
-            page.wait_for_timeout(1000)  # the next question's board, fetched in the background, has arrived
-            for i in range(args.moves):  # one move at a time, each waiting for its frame, as a marker reads
-                page.keyboard.press("j" if i % 3 != 2 else "k")
-                page.wait_for_function("(n) => window.__marking.moves.length >= n", arg=i + 1, polling=5)
-            moves = page.evaluate("() => window.__marking.moves")
-            groups = page.evaluate("() => window.__marking.current().count")
-    print(f"class: {args.students} students × 8 written questions, autograded notebooks {size:.0f} MB "
-          f"(built in {built:.1f} s); first question: {groups} groups on the page")
-    print(f"server start-up read of every answer (background) : {warm * 1000:7.0f} ms")
-    print(f"page open, first after start-up                  : {opens[0]:7.1f} ms")
-    print(f"page open, reloads                                : {_stats(opens[1:])}")
-    print(f"next question (]) → drawn                         : {_stats(switches)}")
-    print(f"move (j/k) → painted                              : {_stats(moves)}")
+        print(f"{lang}: {len(questions)} question(s), {students} answers each, {groups:.1f} groups of identical "
+              f"answers on average", flush=True)
+        print(f"  {'everything by hand':42} {students:6.1f} answers (100%)  {groups:6.1f} judgements (100% of the groups)")
+        found = {"the page": marked(classes, enter_confidence=ENTER_CONFIDENCE)}
+        print(_line(f"the page (Enter from {ENTER_CONFIDENCE:g})", found["the page"], students, groups), flush=True)
+        if not args.smoke:
+            found["down the list"] = marked(classes, asked=False)
+            print(_line("the page, the TA marking down the list", found["down the list"], students, groups), flush=True)
+        for name, space_of in measures.items():
+            bands, start = calibration(classes, space_of, args.steps)
+            found[f"{name}: calibrated"] = {"bands": bands, "start": start}
+            if name != "the page":
+                found[name] = marked(classes, space_of=space_of, enter_confidence=start)
+                print(_line(f"{name} (Enter from {start:g}, calibrated)", found[name], students, groups), flush=True)
+            shown = "  ".join(f"{b:.2f}: {a / n:.0%} of {n}" for b, (n, a) in sorted(bands.items()) if b >= 0.5)
+            print(f"    calibration of {name}: Enter may start at {start:g}  ({shown})", flush=True)
+        print(f"  ({time.monotonic() - started:.0f} s)", flush=True)
+        figures[lang] = {"groups": groups, "students": students, **found}
+    return figures
 
 
 if __name__ == "__main__":

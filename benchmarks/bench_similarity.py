@@ -66,9 +66,9 @@ def the_section(course, students):
 
 
 def held_by_unit(found, course) -> dict:
-    """{unit: {student: fingerprints}}: what both ways of comparing start from (fingerprinted again here)."""
+    """{unit: {student: Prints}}: what both ways of comparing start from (fingerprinted again here)."""
     units = sim.unit_fingerprints(found, sim.read_release(course, ASSIGNMENT))[0]
-    return {unit: {s: frozenset().union(*own.values()) for s, own in cells.items()} for unit, cells in units.items()}
+    return {unit: {s: sim.joined(own.values()) for s, own in cells.items()} for unit, cells in units.items()}
 
 
 def through_the_index(units: dict, limit: int) -> dict:
@@ -80,15 +80,15 @@ def pair_by_pair(units: dict, limit: int) -> dict:
     scores = {}
     for unit, held in units.items():
         holders = {}
-        for hashes in held.values():
-            for h in hashes:
+        for prints in held.values():
+            for h in prints.work:
                 holders[h] = holders.get(h, 0) + 1
         scores[unit] = {}
-        for a, b in itertools.combinations(sorted(s for s, hashes in held.items() if hashes), 2):
+        for a, b in itertools.combinations(sorted(s for s, prints in held.items() if prints.work), 2):
             shared = sum(max(0.0, min(1.0, 1 - (holders[h] - 2) / (limit - 1)))
-                         for h in held[a] & held[b] if holders[h] <= limit)
+                         for h in held[a].own & held[b].own if holders[h] <= limit)
             if shared:
-                scores[unit][(a, b)] = 2 * shared / (len(held[a]) + len(held[b]))
+                scores[unit][(a, b)] = 2 * shared / (len(held[a].work) + len(held[b].work))
     return scores
 
 

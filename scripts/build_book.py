@@ -2,7 +2,8 @@
 
 One page per edition of the chapter (``make release``: ``notebooks/ch04_attention.ipynb`` in Chinese,
 ``notebooks/en/ch04_attention.ipynb`` in English), each with a link to the other at its top
-(:data:`SWITCH`) and its language on ``<html lang>``. For each:
+(attnkit's message ``book.switch``: the links, each named in its edition's own language) and its language on
+``<html lang>`` (the edition's code, ISO 639-1). For each:
 
 1. Run a copy of the edition's notebook top to bottom (nbclient, as a student's
    Run All, outside nbgrader) and keep the widgets' state (nbclient's ``store_widget_state``).
@@ -38,15 +39,10 @@ from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 from release_notebook import student_notebook  # where make release writes each edition
 
-from attnkit.language import DEFAULT, LANGUAGES
+from attnkit.language import DEFAULT, LANGUAGES, WORDS
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 OUT = REPO / "book" / "_build" / "html"
-TITLE = {"zh": "第 4 章 · 自注意力", "en": "Chapter 4 · Self-attention"}
-HTML_LANG = {"zh": "zh", "en": "en"}  # ISO 639-1, nbconvert's <html lang>
-# The link at the top of each page to the other edition, named in its own language.
-SWITCH = {"zh": '<a href="en/index.html" hreflang="en" lang="en">Read this chapter in English</a>',
-          "en": '<a href="../index.html" hreflang="zh" lang="zh-Hans">本章中文版</a> (this chapter in Chinese)'}
 ASSETS = pathlib.Path(__file__).resolve().parent / "book"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -135,21 +131,22 @@ def page_css(text: str) -> str:
 
 
 def page_path(out: pathlib.Path, lang: str) -> pathlib.Path:
-    """``out/index.html`` for the Chinese page, ``out/en/index.html`` for the English one (SWITCH links them)."""
+    """``out/index.html`` for the Chinese page, ``out/<language>/index.html`` for another (``book.switch`` links them)."""
     return out / "index.html" if lang == DEFAULT else out / lang / "index.html"
 
 
 def render(nb, lang: str = DEFAULT) -> str:
     """The executed notebook of the ``lang`` edition as one self-contained HTML page."""
     nb, models = static_widgets(nb)
-    nb.metadata["title"] = TITLE[lang]
+    title, switch = WORDS.say(lang, "book.title"), WORDS.say(lang, "book.switch")
+    nb.metadata["title"] = title
     host = (ASSETS / "anywidgets.js").read_text(encoding="utf-8")
     state = script_json({"models": models})
-    chars = json.dumps(nb, ensure_ascii=False) + state + host + TITLE[lang] + SWITCH[lang]
+    chars = json.dumps(nb, ensure_ascii=False) + state + host + title + switch
     exporter = HTMLExporter(template_name="lab", extra_template_paths=[str(ASSETS)], template_file="book.html.j2",
-                            embed_images=True, language_code=HTML_LANG[lang])
+                            embed_images=True, language_code=lang)
     html, _ = exporter.from_notebook_node(nb, resources={"book": {"css": page_css(chars), "state": state,
-                                                                   "host": host, "switch": SWITCH[lang]}})
+                                                                   "host": host, "switch": switch}})
     return html
 
 

@@ -1,6 +1,6 @@
 // The sharpness explorer's view (§4.6): controls, a readout and one canvas figure, in the
-// chapter's language: the words come from Python (the model's `words`, attnkit.sharpness.WORDS,
-// the same the PNG shown under grading uses) and `language` chooses the readout's sentence.
+// chapter's language: the words come from Python (the model's `words`, attnkit.sharpness.words: attnkit's
+// catalogue, the same the PNG shown under grading uses), the readout's sentence among them.
 //
 // An anywidget module (export default {render}): attnkit.widgets.SharpnessExplorer sends the
 // raw q·k table once; every move is computed (./sharpness.js) and drawn here, in the same
@@ -330,7 +330,7 @@ function render({model, el}) {
   const root = element("div", "attn-explorer");
   root.lang = model.get("language") === "zh" ? "zh-Hans" : model.get("language"); // fonts and screen readers
   const headDims = model.get("head_dims"), maxSeqLen = model.get("max_seq_len");
-  const lang = model.get("language"), words = model.get("words");
+  const words = model.get("words");
   const readout = element("div", "attn-readout", "<div></div><div></div>");
   const plot = element("div", "attn-plot"), canvas = element("canvas", "attn-figure");
   const overlay = element("div", "attn-overlay");
@@ -375,7 +375,7 @@ function render({model, el}) {
     heatmap(ctx, L.heat, m, cells);
     rowsPanel(ctx, L.rows, m);
     curveMarker(ctx, L.curve, m);
-    summary(m, lang).forEach((line, i) => { readout.children[i].textContent = line; });
+    summary(m, words).forEach((line, i) => { readout.children[i].textContent = line; });
     showControls(root, state, headDims);
     canvas.dataset.frame = String(++frames);
   }

@@ -142,24 +142,20 @@ export function fixed2(x) {
   return x.toFixed(2);
 }
 
-// The readout's two clauses, word for word attnkit.sharpness.summary in `lang` ("zh" or "en"),
-// split after its first semicolon.
-export function summary(m, lang = "zh") {
-  const [raw, root, seen] = [fixed2(m.rawScoreStd), fixed2(Math.sqrt(m.headDim)), fixed2(m.scoreStd)];
-  const [top, entropy, uniform] = [fixed2(m.meanMaxWeight), fixed2(m.meanEntropy),
-                                   fixed2(uniformEntropy(m.seqLen, m.causal))];
-  if (lang === "en") {
-    const scale = m.scaled ? `× 1/√${m.headDim}` : "unscaled";
-    return [
-      `head_dim = ${m.headDim} (${scale}): the raw scores q·k have standard deviation ${raw} ` +
-        `(√head_dim = ${root}), softmax sees a standard deviation of ${seen};`,
-      ` mean row maximum weight ${top}, mean entropy ${entropy} nats (uniform: ${uniform}, one-hot: 0)`,
-    ];
-  }
-  const scale = m.scaled ? `× 1/√${m.headDim}` : "不缩放";
-  return [
-    `head_dim = ${m.headDim}（${scale}）：原始分数 q·k 的标准差 ${raw}（√head_dim = ${root}），` +
-      `softmax 实际看到的标准差 ${seen}；`,
-    `平均每行最大权重 ${top}，平均熵 ${entropy} nats（均匀分布时 ${uniform}，one-hot 时 0）`,
-  ];
+// A catalogue's template ("{raw:.2f}") with each placeholder replaced by its value, already formatted as Python
+// formats it (the format spec is Python's, read here only to find the placeholder's end).
+export function fill(template, values) {
+  return template.replace(/\{\{|\}\}|\{(\w+)(?::[^{}]*)?\}/g,
+                          (whole, name) => (name === undefined ? whole[0] : String(values[name])));
+}
+
+// The readout's two clauses, word for word attnkit.sharpness.summary: its two messages, in the words Python sent
+// (`words.summaryRaw`, `words.summaryWeights`: attnkit.sharpness.words).
+export function summary(m, words) {
+  const values = {
+    head_dim: m.headDim, scale: m.scaled ? `× 1/√${m.headDim}` : words.unscaled, raw: fixed2(m.rawScoreStd),
+    root: fixed2(Math.sqrt(m.headDim)), seen: fixed2(m.scoreStd), top: fixed2(m.meanMaxWeight),
+    entropy: fixed2(m.meanEntropy), uniform: fixed2(uniformEntropy(m.seqLen, m.causal)),
+  };
+  return [fill(words.summaryRaw, values), fill(words.summaryWeights, values)];
 }

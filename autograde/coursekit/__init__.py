@@ -17,6 +17,7 @@ Its imports run down these floors (``tests/unit/test_layers.py``): a reader foll
   ``ATTN_*`` environment variables, each named once), :mod:`coursekit.locks` (file locks taken without
   waiting: whose a uid, a folder or the service is), :mod:`coursekit.language` (a student reads their notebook's language, an instructor the course's),
   :mod:`coursekit.printable` (what a student had a hand in, safe to print on a terminal),
+  :mod:`coursekit.sanitise` (what a student wrote, as HTML safe to show an instructor: one allow-list),
   :mod:`coursekit.paths` (where things are, which course), :mod:`coursekit.record` (a grader's record of one test
   cell), :mod:`coursekit.student_files` (a file a student wrote, read as data that may be hostile),
   :mod:`coursekit.settings` (the course's nbgrader settings), :mod:`coursekit.identity` (hub users as student ids:
@@ -31,7 +32,8 @@ Its imports run down these floors (``tests/unit/test_layers.py``): a reader foll
   :mod:`coursekit.grades` (a student's one grade, every surface's; a class's scores and pending answers),
   :mod:`coursekit.export` (``nbgrader export`` with a column per graded cell), :mod:`coursekit.faults` (a failure
   of the machine is nobody's grade), :mod:`coursekit.canary` (the untouched release graded first: does grading
-  work here?), :mod:`coursekit.autograded` (what an autograded notebook says beyond its scores),
+  work here? what does it score, and how long may a student take?), :mod:`coursekit.autograded` (what an
+  autograded notebook says beyond its scores),
   :mod:`coursekit.inbound` (what may leave the exchange's ``inbound/``) and :mod:`coursekit.exchange` (nbgrader's
   collect and list through it);
 * at the bottom, :mod:`coursekit.upstream` — what the others copy or patch of upstream packages, one module per

@@ -21,7 +21,9 @@ An assignment may add, through its plug-in (a module; every attribute optional, 
 * ``PRIVATE_METADATA``: keys of its master's cell metadata that its release must not carry (notes for the
   instructor's tools, another language's reference answers; :mod:`coursekit.plugins.private_metadata`);
 * ``reteach(bug, lang)``: for the class report, what to reteach for a mistake its grader's diagnosis names, in
-  ``lang`` (the course's language).
+  ``lang`` (the course's language);
+* ``unnamed(bug)``: whether a finding of its diagnosis is one it has no name for (wrong values), which does not
+  explain why a cell passes its visible checks and fails its hidden ones (:func:`coursekit.record.may_be_hard_coded`).
 
 And, with ``"grader"``, a grader of its own (a course folder's ``grader/__init__.py``) that runs in a
 process beside each kernel, the student never sees, and whose verdict replaces each test cell's
@@ -51,63 +53,13 @@ import pathlib
 import sys
 from dataclasses import dataclass
 
-from traitlets import Dict, Float, Integer, TraitError, Unicode, validate
-from traitlets.config import Configurable
-
 from .language import DEFAULT, checked
-from .settings import (MAX_SUBMISSION_BYTES, MAX_SUBMISSION_FILES, SIMILARITY_THRESHOLD, STUDENT_SECONDS, checked_seconds,
-                       checked_threshold)
+from .settings import CourseKit
 
 __all__ = ["CourseKit", "Assignment", "Plain", "World", "assignment_of", "for_notebook_folder", "world_of",
            "editions_of", "edition_in", "one_work", "default_assignments"]
 
 KEYS = ("plugin", "grader", "edition_of", "language")  # what c.CourseKit.assignments may say of an assignment
-
-
-class CourseKit(Configurable):
-    """The course toolkit's per-assignment settings (``c.CourseKit`` in ``nbgrader_config.py``)."""
-
-    assignments = Dict(help="{assignment id: {'plugin': 'module', 'grader': '…/grader/__init__.py'}}: what each "
-                            "assignment adds to plain nbgrader; an assignment not named here is graded as nbgrader "
-                            "grades it. An edition in another language adds 'edition_of' (the assignment it was "
-                            "written from) and 'language'.").tag(config=True)
-    language = Unicode(DEFAULT, help="The language of the instructor's tools (make grade, make report, the "
-                                              "marking page): 'zh' or 'en'. Students read their notebook's "
-                                              "language whatever this says.").tag(config=True)
-
-    similarity_threshold = Float(SIMILARITY_THRESHOLD, help="The class report flags two students whose work scores "
-                                 "at least this alike (0 to 1: the share of their own work they have in common and "
-                                 "few classmates have). A reason to look, not proof.").tag(config=True)
-    max_submission_bytes = Integer(MAX_SUBMISSION_BYTES, min=1, help="A submission folder in the exchange's inbound/ "
-                                   "holding more bytes than this is refused, never collected (the sizes its files "
-                                   "claim, measured before copying).").tag(config=True)
-    max_submission_files = Integer(MAX_SUBMISSION_FILES, min=1, help="A submission folder in the exchange's inbound/ "
-                                   "holding more files and folders than this is refused, never collected.").tag(config=True)
-
-    student_seconds = Float(STUDENT_SECONDS, help="The time one student's submission may take to grade, in seconds, "
-                            "in make grade and in the grading service alike: past it, that student scores 0 with the "
-                            "reason and the class goes on.").tag(config=True)
-
-    @validate("language")
-    def _known_language(self, proposal):
-        try:
-            return checked(proposal["value"], "c.CourseKit.language")
-        except ValueError as error:
-            raise TraitError(str(error)) from None
-
-    @validate("similarity_threshold")
-    def _a_share(self, proposal):
-        try:
-            return checked_threshold(proposal["value"])
-        except ValueError as error:
-            raise TraitError(str(error)) from None
-
-    @validate("student_seconds")
-    def _a_time(self, proposal):
-        try:
-            return checked_seconds(proposal["value"])
-        except ValueError as error:
-            raise TraitError(str(error)) from None
 
 
 def load_grader(path: str):
@@ -148,6 +100,10 @@ class Plain:
     @staticmethod
     def mistake_name(bug: str, lang: str) -> str:
         return bug
+
+    @staticmethod
+    def unnamed(bug: str) -> bool:
+        return False
 
     @staticmethod
     def stubs(nb):

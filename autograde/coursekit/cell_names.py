@@ -17,6 +17,7 @@ import pathlib
 import re
 
 from .assignments import assignment_of, edition_in
+from .language import WORDS, marked
 
 __all__ = ["cell_names", "heading_above", "names_in", "names_in_language", "without_points", "title_of",
            "assignment_title", "EDITION_WORDS"]
@@ -26,7 +27,7 @@ _TITLE = re.compile(r"^\s{0,3}#\s+(.+?)\s*#*\s*$")  # a top-level heading: "# �
 _MARKUP = re.compile(r"`|\*\*")  # code and bold marks: the name is plain text
 # A heading's own points, "（1 分）" or "(2 points)" at its end (:func:`without_points`).
 _POINTS = re.compile(r"\s*[（(]\s*\d+(?:\.\d+)?\s*(?:分|points?)\s*[)）]\s*$")
-KINDS = {"zh": {"test": "测试", "answer": "作答", "task": "任务"}, "en": {"test": "tests", "answer": "answer", "task": "task"}}
+KINDS = {"test": marked("cell_names.test"), "answer": marked("cell_names.answer"), "task": marked("cell_names.task")}
 
 
 def _source(cell) -> str:
@@ -74,8 +75,8 @@ def cell_names(nb, lang: str = "zh") -> dict:
             own = heading_above([cell], 1) if meta.get("task") else ""  # a task states itself (never an answer: the student's)
             found.append((meta["grade_id"], own or heading_above(cells, index) or meta["grade_id"], _kind(meta)))
     names = [name for _, name, _ in found]
-    kinds = KINDS.get(lang, KINDS["en"])
-    named = [(g, f"{name} · {kinds[kind]}" if names.count(name) > 1 else name) for g, name, kind in found]
+    named = [(g, f"{name} · {WORDS.say(lang, KINDS[kind])}" if names.count(name) > 1 else name)
+             for g, name, kind in found]
     seen, result = {}, {}
     for grade_id, name in named:
         seen[name] = seen.get(name, 0) + 1

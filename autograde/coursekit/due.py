@@ -25,7 +25,7 @@ from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, Text,
 from .assignments import assignment_of, editions_of
 
 __all__ = ["TABLE", "Extension", "BadExtension", "parse_when", "due_date", "extension_of", "extensions_of",
-           "grant", "set_due_date", "sync", "utc_text"]
+           "due_for", "grant", "published", "set_due_date", "sync", "utc_text", "zone_text"]
 
 _METADATA = MetaData()
 TABLE = Table(
@@ -57,6 +57,15 @@ class Extension:
 def utc_text(when: datetime.datetime | None) -> str:
     """A naive UTC time as ISO 8601 with its zone (``2027-01-15T15:59:00+00:00``); "" for None."""
     return "" if when is None else when.replace(tzinfo=datetime.timezone.utc).isoformat()
+
+
+def zone_text(when: datetime.datetime | None, timezone: str = "UTC") -> str:
+    """A naive UTC time as a person reads it in ``timezone``, its offset said: ``2027-01-15 23:59 (UTC+08:00)``."""
+    if when is None:
+        return ""
+    local = when.replace(tzinfo=datetime.timezone.utc).astimezone(zoneinfo.ZoneInfo(timezone))
+    offset = local.strftime("%z")
+    return f"{local:%Y-%m-%d %H:%M} (UTC{offset[:3]}:{offset[3:]})"
 
 
 def parse_when(text: str, timezone: str = "UTC", what: str = "UNTIL") -> datetime.datetime:
@@ -100,6 +109,12 @@ def _table(gradebook) -> Table:
     return TABLE
 
 
+def due_for(gradebook, assignment: str, student: str, config=None) -> datetime.datetime | None:
+    """Until when ``student`` may hand ``assignment`` in on time: their extension's end, else the due date."""
+    extension = extension_of(gradebook, assignment, student, config)
+    return extension.until if extension is not None else due_date(gradebook, assignment, config)
+
+
 def _rows(gradebook, master: str, student: str | None = None):
     _table(gradebook)
     query = select(TABLE).where(TABLE.c.assignment == master).order_by(TABLE.c.id)
@@ -131,12 +146,12 @@ def extension_of(gradebook, assignment: str, student: str, config=None) -> Exten
 
 
 def grant(gradebook, assignment: str, student: str, until: datetime.datetime | None, reason: str, granted_by: str,
-          config=None, now: datetime.datetime | None = None) -> Extension:
+          config=None, now: datetime.datetime | None = None, timezone: str = "UTC") -> Extension:
     """Record that ``student`` may hand ``assignment``'s piece of work in until ``until`` (naive UTC; None withdraws
     it), granted by ``granted_by`` for ``reason``, and give it to nbgrader's submissions (:func:`sync`).
 
     Refused (:class:`BadExtension`, nothing written): a student the gradebook does not know, an assignment it does
-    not know, a piece of work without a due date, or ``until`` not after the due date."""
+    not know, a piece of work without a due date, or ``until`` not after the due date (said in ``timezone``)."""
     master = _master(assignment, config)
     if gradebook.db.get(Student, student) is None:
         known = sorted(s for (s,) in gradebook.db.query(Student.id))
@@ -149,8 +164,8 @@ def grant(gradebook, assignment: str, student: str, until: datetime.datetime | N
         raise BadExtension(f"{master} has no due date, so an extension would change nothing: set one first "
                            "(make due DUE=…, or the Formgrader's Manage Assignments)")
     if until is not None and until <= due:
-        raise BadExtension(f"UNTIL={utc_text(until)} is not after {master}'s due date, {utc_text(due)}: an "
-                           "extension gives more time")
+        raise BadExtension(f"UNTIL={zone_text(until, timezone)} is not after {master}'s due date, "
+                           f"{zone_text(due, timezone)}: an extension gives more time")
     now = now or datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
     gradebook.db.execute(_table(gradebook).insert().values(assignment=master, student=student, until=until, reason=reason or "",
                                                granted_by=granted_by, granted_at=now))
@@ -192,3 +207,20 @@ def sync(gradebook, assignment: str, student: str, config=None) -> None:
         if submission is not None:
             later = extension.until - due if extension is not None and due is not None else None
             submission.extension = later if later is not None and later > datetime.timedelta(0) else None
+
+
+def published(gradebook, config=None) -> tuple:
+    """What students may know, for :func:`coursekit.service.student_status.publish_dates`: ``({assignment: due date},
+    {student: {assignment: their extension's end}})`` as ISO 8601 UTC, every assignment (each edition) with a due
+    date; a student whose extensions were all withdrawn has ``{}``."""
+    due, ends = {}, {}
+    for assignment in gradebook.assignments:
+        when = due_date(gradebook, assignment.name, config)
+        if when is None:
+            continue
+        due[assignment.name] = utc_text(when)
+        for student, rows in extensions_of(gradebook, assignment.name, config, history=True).items():
+            ends.setdefault(student, {})
+            if rows[-1].until is not None:
+                ends[student][assignment.name] = utc_text(rows[-1].until)
+    return due, ends

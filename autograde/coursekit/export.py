@@ -4,12 +4,13 @@
 
 The first columns are those of nbgrader's own CSV export (assignment … max_score); then one
 column per graded cell (``test1_scores`` … ``q_think4_split``) holding the gradebook's score
-for that cell (manual if given, else auto). A student without a submission gets 0 totals and
+for that cell (manual if given, else auto). The totals are the course's one grade (:func:`coursekit.grades.grades_of`),
+the same numbers nbgrader's own export writes. A student without a submission gets 0 totals and
 empty cell columns, as nbgrader's export does. ``--assignment``/``--student`` filter as usual.
 """
 import csv
 
-from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.api import Gradebook
 from nbgrader.plugins import ExportPlugin
 
 from .grades import class_grades
@@ -24,17 +25,16 @@ def _text(value) -> str:
     return "" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def _totals(gradebook: Gradebook, assignment, student) -> dict:
+def _totals(assignment, student, grade) -> dict:
+    """nbgrader's columns of one student's row: their one grade (:func:`coursekit.grades.grades_of`), or 0 without a
+    submission, as nbgrader's own export writes them."""
     row = {"assignment": assignment.name, "duedate": assignment.duedate, "student_id": student.id,
            "last_name": student.last_name, "first_name": student.first_name, "email": student.email,
            "max_score": assignment.max_score}
-    try:
-        submission = gradebook.find_submission(assignment.name, student.id)
-    except MissingEntry:
+    if grade is None:
         return {**row, "timestamp": "", "raw_score": 0.0, "late_submission_penalty": 0.0, "score": 0.0}
-    penalty = submission.late_submission_penalty
-    return {**row, "timestamp": submission.timestamp, "raw_score": submission.score,
-            "late_submission_penalty": penalty, "score": max(0.0, submission.score - penalty)}
+    return {**row, "timestamp": grade.timestamp, "raw_score": grade.raw, "late_submission_penalty": grade.penalty,
+            "score": grade.score}
 
 
 class PerCellExportPlugin(ExportPlugin):
@@ -44,12 +44,13 @@ class PerCellExportPlugin(ExportPlugin):
         for assignment in gradebook.assignments:
             if self.assignment and assignment.name not in map(str, self.assignment):
                 continue
-            grades = class_grades(gradebook, assignment.name)
+            grades = class_grades(gradebook, assignment.name, config=self.config)
             for student in gradebook.students:
                 if self.student and student.id not in map(str, self.student):
                     continue
                 cells = {name: g.score for name, g in grades.grades.get(student.id, {}).items()}
-                yield [c.name for c in grades.cells], {**_totals(gradebook, assignment, student), **cells}
+                yield [c.name for c in grades.cells], {**_totals(assignment, student, grades.finals.get(student.id)),
+                                                       **cells}
 
     def export(self, gradebook: Gradebook) -> None:
         dest = self.to or "grades_per_cell.csv"

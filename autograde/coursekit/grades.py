@@ -30,12 +30,13 @@ from nbgrader.api import (
 )
 from sqlalchemy.orm import aliased
 
-from .due import Extension, due_date, extensions_of
+from .assignments import assignment_of, editions_of
+from .due import Extension, due_date, extensions_of, utc_text, zone_text
 from .gradebook import NOT_GRADED_COMMENT, open_gradebook, submitted
 from .upstream.nbgrader import exported_score
 
 __all__ = ["CellInfo", "CellGrade", "ClassGrades", "PendingAnswer", "StudentGrade", "class_grades", "class_pending",
-           "grade_of", "grades_of", "is_pending", "is_blank", "NOT_ANSWERED_MARK", "read_class"]
+           "grade_of", "grades_of", "is_pending", "is_blank", "lateness", "NOT_ANSWERED_MARK", "read_class"]
 
 # How a marker's comment saying "not answered" starts (the marking page writes it with a score of 0): the answer
 # counts as left blank, as nbgrader's own 0 for an answer left as released does (:func:`is_blank`).
@@ -246,6 +247,25 @@ def grades_of(gradebook, assignment: str, students=None, config=None) -> dict:
 def grade_of(gradebook, assignment: str, student: str, config=None) -> StudentGrade | None:
     """``student``'s :class:`StudentGrade` for ``assignment``; None when they have not submitted it."""
     return grades_of(gradebook, assignment, [student], config).get(student)
+
+
+def lateness(gradebook, assignment: str, config=None, timezone: str = "UTC") -> dict:
+    """What is late about ``assignment``'s piece of work, as the marking page and the class report list it: its due
+    date, every extension (who granted it, when, why) and every late submission of any edition with its grade, times
+    as ISO 8601 and in ``timezone`` (``*_text``)."""
+    master = assignment_of(assignment, config).master
+    due, extensions = due_date(gradebook, master, config), extensions_of(gradebook, master, config)
+    known = {a.name for a in gradebook.assignments}
+    late = [grade for edition in editions_of(master, config).values() if edition in known
+            for grade in grades_of(gradebook, edition, config=config).values() if grade.seconds_late > 0]
+    return {"assignment": master, "timezone": timezone, "due": utc_text(due), "due_text": zone_text(due, timezone),
+            "extensions": [{"student": e.student, "until": utc_text(e.until), "until_text": zone_text(e.until, timezone),
+                            "reason": e.reason, "granted_by": e.granted_by,
+                            "granted_at": zone_text(e.granted_at, timezone)}
+                           for e in sorted(extensions.values(), key=lambda e: e.student)],
+            "late": [{"student": g.student, "assignment": g.assignment, "submitted": zone_text(g.timestamp, timezone),
+                      "due": zone_text(g.due_for_student, timezone), "raw": g.raw, "penalty": g.penalty,
+                      "score": g.score, "max_score": g.max_score} for g in sorted(late, key=lambda g: g.student)]}
 
 
 def class_grades(gradebook: Gradebook, assignment: str, editions=(), config=None) -> ClassGrades:

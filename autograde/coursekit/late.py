@@ -26,6 +26,7 @@ student's penalties again with the same rule; the commands that change those cal
 extend``, ``make due``, ``make grade``, the grading service), so what nbgrader's ``export`` reads stays the course's.
 """
 import dataclasses
+import datetime
 import math
 
 from nbgrader.api import SubmittedAssignment
@@ -34,11 +35,13 @@ from traitlets import Enum, Float, Integer, TraitError, validate
 
 from .assignments import assignment_of
 from .due import due_date, sync
+from .settings import checked_settings
 from .upstream.nbgrader import late_penalty
 
-__all__ = ["LatePolicy", "METHODS", "DAY_SECONDS", "LateDays", "days_late", "late_days_of", "settle"]
+__all__ = ["LatePolicy", "METHODS", "DAY_SECONDS", "LateDays", "days_late", "late_days_of", "late_policy", "settle"]
 
 METHODS = ("none", "zero", "subtract", "percent")
+NEVER = datetime.datetime.min  # a submission nbgrader recorded no time for: older than any
 DAY_SECONDS = 24 * 3600
 
 
@@ -105,7 +108,7 @@ def _newest_by_work(gradebook, student: str, config) -> dict:
     for submission in gradebook.db.query(SubmittedAssignment).filter(SubmittedAssignment.student_id == student):
         master = assignment_of(submission.assignment.name, config).master
         known = newest.get(master)
-        if known is None or (submission.timestamp or 0) > (known.timestamp or 0):
+        if known is None or (submission.timestamp or NEVER) > (known.timestamp or NEVER):
             newest[master] = submission
     return newest
 
@@ -123,6 +126,12 @@ def late_days_of(gradebook, student: str, late_days: int, config=None) -> dict:
         left -= covered
         spent[master] = LateDays(late, covered, left)
     return spent
+
+
+def late_policy(course, config=None) -> LatePolicy:
+    """``course``'s late policy, its values checked once (:func:`coursekit.settings.checked_settings`: a wrong one, or a name
+    the policy does not know, refused naming the file and the key); each command asks it as it starts."""
+    return checked_settings(course, LatePolicy, config)
 
 
 class _Counted:

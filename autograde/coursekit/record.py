@@ -16,7 +16,7 @@ Standard library only: graders and the instructor's tools import it without nump
 from dataclasses import asdict, dataclass, field
 
 __all__ = ["MIME", "SCHEMA", "GRADED", "DELEGATED", "TIMEOUT", "LIMIT", "ERROR", "STATUSES",
-           "Check", "FindingRecord", "CellRecord", "records_in", "written_by_grading"]
+           "Check", "FindingRecord", "CellRecord", "HardCoded", "records_in", "written_by_grading", "may_be_hard_coded"]
 
 MIME = "application/vnd.coursekit.record+json"
 SCHEMA = 1
@@ -116,3 +116,38 @@ def records_in(nb: dict, where: str = "notebook") -> dict:
                 if record.grade_id == grade_id:
                     found[record.grade_id] = record
     return found
+
+
+@dataclass(frozen=True)
+class HardCoded:
+    """A test cell that may answer only its visible inputs (:func:`may_be_hard_coded`). A reason to look, not proof;
+    its evidence, by check id."""
+    grade_id: str
+    passed: tuple   # the visible checks, every one passed
+    failed: tuple   # the hidden checks the release fails too, every one failed here
+
+
+def _hard_coded(cell: CellRecord, release, unnamed) -> "HardCoded | None":
+    given = {check.id for check in release.checks if check.passed} if release is not None else set()
+    explained = {f.bug for f in cell.findings} - {f.bug for f in (release.findings if release else ())}
+    visible = [check for check in cell.checks if check.visible]
+    hidden = [check for check in cell.checks if not check.visible and check.id not in given]
+    if (cell.status != GRADED or not visible or not hidden or not all(check.passed for check in visible)
+            or any(check.passed for check in hidden) or all(check.id in given for check in visible)
+            or not all(unnamed(bug) for bug in explained)):
+        return None
+    return HardCoded(cell.grade_id, tuple(check.id for check in visible), tuple(check.id for check in hidden))
+
+
+def may_be_hard_coded(records: dict, release: dict | None = None, unnamed=lambda bug: False) -> tuple:
+    """The cells of one submission's ``records`` ({grade_id: CellRecord}) that may answer only the inputs their
+    visible checks use, as :class:`HardCoded`, in test order: every visible check passed, every hidden check failed,
+    and the diagnosis found nothing but what it finds in the untouched release or what it has no name for
+    (``unnamed(bug)``: wrong values; a named mistake, such as one that only identity inputs hide, explains the
+    failures instead). ``release``: the untouched release's records (:func:`coursekit.canary.release_records`): a
+    check it passes by itself (an input check it came with) says nothing of the student's work and is left out,
+    and a cell whose visible checks it passes whole is never flagged; without it, every hidden check counts."""
+    release = release or {}
+    found = (_hard_coded(cell, release.get(grade_id), unnamed)
+             for grade_id, cell in sorted(records.items(), key=lambda item: item[1].test))
+    return tuple(flag for flag in found if flag is not None)

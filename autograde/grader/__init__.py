@@ -17,7 +17,8 @@ traceback.
 * :mod:`.checks` — the hidden checks of each test cell (generalisations of the lab's visible ones);
 * :mod:`.inputs` — their inputs, drawn from the submission's seed (never the same for two submissions);
 * :mod:`.oracle` — the pure-Python reference the hidden checks compare against (independent of attnkit);
-* :mod:`.outcome` — a cell's verdict as a record, and the lines the feedback shows, in each language.
+* :mod:`.outcome` — a cell's verdict as a record, and the lines the feedback shows, in each language;
+* :mod:`.words` — the grader's catalogue (``locale/``): every word above, by message id.
 """
 import contextlib
 import dataclasses
@@ -42,7 +43,7 @@ def grade(grade_id: str, functions, lang: str, seed: str) -> dict:
     ``seed``: the submission's (:mod:`coursekit.seeds`), which the hidden checks draw their inputs from and the
     record keeps, so that a disputed grade can be replayed."""
     test = next(test for test in gradecell.TEST_CELLS if test.grade_id == grade_id)
-    lang = lang if lang in language.LANGUAGES else language.DEFAULT  # the worker's word, but never a KeyError
+    lang = lang if lang in language.SPOKEN else language.DEFAULT  # the worker's word, but never an unknown one
     fns = tuple(functions.function(lab.ROLE[stage]) for stage in test.stages)
     shown = ""
     try:
@@ -79,7 +80,7 @@ def describe_check(check_id: str, lang: str) -> str:
     hidden = {check.id: check for checks_ in checks.HIDDEN.values() for check in checks_}
     if check_id in hidden:
         return hidden[check_id].text(lang)
-    return _visible(lang if lang in language.LANGUAGES else language.DEFAULT).get(check_id, "")
+    return _visible(lang if lang in language.SPOKEN else language.DEFAULT).get(check_id, "")
 
 
 @functools.cache

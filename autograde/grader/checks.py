@@ -8,8 +8,8 @@ dtype name to the course's tolerance (``attnkit.lab.TOLERANCE``). A check built 
 values (rows far apart, a fully masked row, saturated scores) draws values that keep it, whatever
 the seed (tests/unit/test_grader_inputs.py holds the mistake table to that). Ids (``test<n>.<what>``) are what the
 class report and the mistake table refer to: keep them when rewording a description. Each
-description is written in every edition's language (``{"zh": …, "en": …}``); the feedback shows
-the notebook's (:meth:`Hidden.text`).
+description is a message of the grader's catalogue (``checks.<id>``, ``autograde/grader/locale``); the feedback
+shows the notebook's language (:meth:`Hidden.text`).
 Shape legend: T queries, S keys, D head dim, H heads.
 """
 import math
@@ -19,6 +19,7 @@ import numpy as np
 
 from . import inputs, oracle
 from .inputs import Inputs
+from .words import WORDS, marked
 
 __all__ = ["Hidden", "HIDDEN", "run_checks", "Inputs"]
 
@@ -28,12 +29,12 @@ F32, F64 = np.float32, np.float64
 # Not a dataclass: each test cell loads this file again, and a frozen dataclass costs ≈ 0.7 ms to make.
 class Hidden(NamedTuple):
     id: str
-    description: dict  # {language: what the check feeds and expects}
+    description: str  # what the check feeds and expects: a message id of the grader's catalogue
     run: Callable  # (fns: tuple, tol: dict, inputs: Inputs) -> bool
 
     def text(self, lang: str) -> str:
         """The description in ``lang``."""
-        return self.description[lang]
+        return WORDS.say(lang, self.description)
 
 
 def run_checks(checks, fns: tuple, tol: dict, inputs) -> list:
@@ -92,34 +93,19 @@ def _t1(tag, shape_q, shape_k, dtype, scale, prefill=None):
 
 
 TEST1 = (
-    Hidden("test1.random_rect",
-           {"zh": "随机且不对称的 Q≠K，seq_q=3≠seq_k=4，head_dim=5（float32，scale=1/√5）",
-            "en": "random, unsymmetric Q ≠ K, seq_q=3 ≠ seq_k=4, head_dim=5 (float32, scale=1/√5)"},
+    Hidden("test1.random_rect", marked("checks.test1.random_rect"),
            _t1("t1.rect", (3, 5), (4, 5), F32, 1 / math.sqrt(5))),
-    Hidden("test1.float64",
-           {"zh": "float64 输入：Q [5,3]、K [2,3]，scale=0.37（结果保持 float64 精度）",
-            "en": "float64 input: Q [5,3], K [2,3], scale=0.37 (the result keeps float64 precision)"},
+    Hidden("test1.float64", marked("checks.test1.float64"),
            _t1("t1.f64", (5, 3), (2, 3), F64, 0.37)),
-    Hidden("test1.square_q_ne_k",
-           {"zh": "方阵但 Q≠K（[4,6]）：Q@Q^T 或 K@Q^T 都会算错",
-            "en": "square but Q ≠ K ([4,6]): Q@Q^T and K@Q^T both get it wrong"},
+    Hidden("test1.square_q_ne_k", marked("checks.test1.square_q_ne_k"),
            _t1("t1.square", (4, 6), (4, 6), F32, 0.5)),
-    Hidden("test1.overwrites_out",
-           {"zh": "out 里原有的值（7.0）被覆盖，而不是在上面累加",
-            "en": "the 7.0 already in out is overwritten, not added to"},
+    Hidden("test1.overwrites_out", marked("checks.test1.overwrites_out"),
            _t1("t1.prefill", (2, 3), (3, 3), F32, 1.0, prefill=7.0)),
-    Hidden("test1.scale_keeps_inputs",
-           {"zh": "scale=2.0 的另一组输入，且 Q、K 本身不被修改",
-            "en": "another input with scale=2.0, and Q and K themselves left unchanged"},
+    Hidden("test1.scale_keeps_inputs", marked("checks.test1.scale_keeps_inputs"),
            _t1("t1.keeps", (3, 2), (5, 2), F64, 2.0)),
-    Hidden("test1.single_key",
-           {"zh": "seq_k=1 的边界情况：Q [4,6]、K [1,6]",
-            "en": "the edge case seq_k=1: Q [4,6], K [1,6]"},
+    Hidden("test1.single_key", marked("checks.test1.single_key"),
            _t1("t1.single", (4, 6), (1, 6), F32, 0.25)),
-    Hidden("test1.rejects_bad_input",
-           {"zh": "输入不合法（head_dim 不符、out 形状不符、Q 不是 2-D）时返回 -1 且不写 out",
-            "en": "invalid input (head_dim differs, out of the wrong shape, Q not 2-D) returns -1 and leaves out "
-                  "alone"},
+    Hidden("test1.rejects_bad_input", marked("checks.test1.rejects_bad_input"),
            lambda fns, tol, inputs: _scores_rejects(fns[0], inputs)),
 )
 
@@ -156,31 +142,18 @@ def _mask_mismatch(fn, inputs: Inputs) -> bool:
 
 
 TEST2 = (
-    Hidden("test2.random_causal",
-           {"zh": "随机 scores 加因果掩码：可见位置保持原值，未来位置 ≈ -1e9",
-            "en": "random scores plus a causal mask: visible cells keep their values, future cells ≈ -1e9"},
+    Hidden("test2.random_causal", marked("checks.test2.random_causal"),
            lambda fns, tol, inputs: _mask_case(fns[0], inputs.normal("t2.causal", (5, 5), F32), _causal(5), tol)),
-    Hidden("test2.general_additive",
-           {"zh": "任意加性掩码（有正有负）、非方阵 [3,6]：逐元素相加",
-            "en": "any additive mask (positive and negative values), non-square [3,6]: added element by element"},
+    Hidden("test2.general_additive", marked("checks.test2.general_additive"),
            lambda fns, tol, inputs: _mask_case(fns[0], inputs.normal("t2.general.scores", (3, 6), F32),
                                                inputs.normal("t2.general.mask", (3, 6), F32, 3.0), tol)),
-    Hidden("test2.float64_scores",
-           {"zh": "float64 的 scores 配 float32 的 mask：原地相加，保持 float64 精度",
-            "en": "float64 scores with a float32 mask: added in place, keeping float64 precision"},
+    Hidden("test2.float64_scores", marked("checks.test2.float64_scores"),
            lambda fns, tol, inputs: _mask_case(fns[0], inputs.normal("t2.f64", (4, 4), F64), _causal(4), tol)),
-    Hidden("test2.strided_view",
-           {"zh": "scores 是大数组的非连续视图：结果写回原数组，旁边的元素不动",
-            "en": "scores is a non-contiguous view of a larger array: the result lands in that array, its other "
-                  "elements untouched"},
+    Hidden("test2.strided_view", marked("checks.test2.strided_view"),
            lambda fns, tol, inputs: _mask_view(fns[0], tol, inputs)),
-    Hidden("test2.mask_reused",
-           {"zh": "同一个 mask 连续用于两组 scores，两次都对（mask 本身不被修改）",
-            "en": "one mask used for two sets of scores in a row, right both times (the mask itself unchanged)"},
+    Hidden("test2.mask_reused", marked("checks.test2.mask_reused"),
            lambda fns, tol, inputs: _mask_reused(fns[0], tol, inputs)),
-    Hidden("test2.shape_mismatch",
-           {"zh": "形状不匹配时什么也不做、不抛异常",
-            "en": "shapes that do not match: nothing happens, no exception"},
+    Hidden("test2.shape_mismatch", marked("checks.test2.shape_mismatch"),
            lambda fns, tol, inputs: _mask_mismatch(fns[0], inputs)),
 )
 
@@ -233,37 +206,21 @@ def _masked_rows(inputs: Inputs) -> np.ndarray:
 
 
 TEST3 = (
-    Hidden("test3.random_float64",
-           {"zh": "随机输入（float64，[3,5]）与独立实现一致（精度 1e-9）",
-            "en": "random input (float64, [3,5]) agrees with an independent implementation (to 1e-9)"},
+    Hidden("test3.random_float64", marked("checks.test3.random_float64"),
            _t3(lambda inputs: inputs.normal("t3.f64", (3, 5), F64, 3.0))),
-    Hidden("test3.large_logits",
-           {"zh": "大 logits（float32，如 1000、100）：必须先减每行的最大值",
-            "en": "large logits (float32, such as 1000 and 100): each row's maximum must be subtracted first"},
+    Hidden("test3.large_logits", marked("checks.test3.large_logits"),
            _t3(_large_logits)),
-    Hidden("test3.per_row_max",
-           {"zh": "各行量级相差悬殊：减的是每行自己的最大值，而不是整个矩阵的",
-            "en": "rows of very different size: each row subtracts its own maximum, not the whole matrix's"},
+    Hidden("test3.per_row_max", marked("checks.test3.per_row_max"),
            _t3(_rows_apart)),
-    Hidden("test3.masked_rows",
-           {"zh": "含 -1e9 的行，包括整行都被屏蔽（应为均匀分布，不能是 NaN）",
-            "en": "rows holding -1e9, one of them fully masked (it must come out uniform, not NaN)"},
+    Hidden("test3.masked_rows", marked("checks.test3.masked_rows"),
            _t3(_masked_rows)),
-    Hidden("test3.three_d",
-           {"zh": "3-D 输入 [2,3,4]：沿最后一维归一化",
-            "en": "3-D input [2,3,4]: normalised along the last axis"},
+    Hidden("test3.three_d", marked("checks.test3.three_d"),
            _t3(lambda inputs: inputs.normal("t3.3d", (2, 3, 4), F32, 2.0))),
-    Hidden("test3.one_d",
-           {"zh": "1-D 输入 [5]",
-            "en": "1-D input [5]"},
+    Hidden("test3.one_d", marked("checks.test3.one_d"),
            _t3(lambda inputs: inputs.normal("t3.1d", (5,), F64))),
-    Hidden("test3.keeps_inp_overwrites_out",
-           {"zh": "不修改 inp；out 里原有的值（9.0）被覆盖",
-            "en": "inp left unchanged; the 9.0 already in out is overwritten"},
+    Hidden("test3.keeps_inp_overwrites_out", marked("checks.test3.keeps_inp_overwrites_out"),
            _t3(lambda inputs: inputs.normal("t3.keeps", (3, 4), F32), prefill=9.0)),
-    Hidden("test3.shape_mismatch",
-           {"zh": "形状不匹配时什么也不做、不抛异常",
-            "en": "shapes that do not match: nothing happens, no exception"},
+    Hidden("test3.shape_mismatch", marked("checks.test3.shape_mismatch"),
            lambda fns, tol, inputs: _softmax_mismatch(fns[0], inputs)),
 )
 
@@ -356,28 +313,17 @@ def _masked_row(fns, tol, inputs: Inputs) -> bool:
 
 
 TEST4 = (
-    Hidden("test4.random_causal",
-           {"zh": "随机 Q≠K 加因果掩码（float32，T=5，head_dim=8，scale=1/√8）",
-            "en": "random Q ≠ K plus a causal mask (float32, T=5, head_dim=8, scale=1/√8)"},
+    Hidden("test4.random_causal", marked("checks.test4.random_causal"),
            lambda fns, tol, inputs: _pipeline_case(fns, inputs.normal("t4.causal.q", (5, 8), F32),
                                                    inputs.normal("t4.causal.k", (5, 8), F32),
                                                    1 / math.sqrt(8), _causal(5), tol)),
-    Hidden("test4.padding_rect",
-           {"zh": "padding 掩码、seq_q=3≠seq_k=6（float64，scale=0.7）",
-            "en": "a padding mask, seq_q=3 ≠ seq_k=6 (float64, scale=0.7)"},
+    Hidden("test4.padding_rect", marked("checks.test4.padding_rect"),
            _padding_rect),
-    Hidden("test4.large_scores",
-           {"zh": "大分数（scale=4，分数可达数百）：权重仍然有限、每行和为 1",
-            "en": "large scores (scale=4, scores in the hundreds): the weights stay finite and each row sums to 1"},
+    Hidden("test4.large_scores", marked("checks.test4.large_scores"),
            lambda fns, tol, inputs: _pipeline_case(fns, *_large_qk(inputs), LARGE_SCALE, _causal(4), tol)),
-    Hidden("test4.masked_row",
-           {"zh": "某一整行都被屏蔽：该行是均匀分布而不是 NaN",
-            "en": "one fully masked row: that row is uniform, not NaN"},
+    Hidden("test4.masked_row", marked("checks.test4.masked_row"),
            _masked_row),
-    Hidden("test4.head_slices",
-           {"zh": "多头切片：Q、K 是投影结果的列切片（非连续视图），结果写进 [H,T,S] 缓冲区的一片",
-            "en": "slices of several heads: Q and K are column slices of a projection (non-contiguous views), the "
-                  "results go into a slice of an [H,T,S] buffer"},
+    Hidden("test4.head_slices", marked("checks.test4.head_slices"),
            _pipeline_heads),
 )
 

@@ -1,7 +1,7 @@
 """One graded test cell's verdict as an :class:`coursekit.record.CellRecord`, and the lines the feedback shows.
 
 The grader process builds it with its own attnkit, which no student code ever touched. Everything it
-says is in the notebook's language (``lang``: the edition's, :data:`TEXT`): the hidden checks' lines,
+says is in the notebook's language (``lang``: the edition's; the grader's catalogue): the hidden checks' lines,
 the score's arithmetic and the reason for a 0, which the record keeps too. :func:`text` is what the
 feedback shows under the cell's visible lines. The grading process writes the record into the cell's
 outputs for the class report; points come only from the gradebook.
@@ -9,44 +9,22 @@ outputs for the class report; points come only from the gradebook.
 from attnkit import guard
 from coursekit import record
 
-__all__ = ["TEXT", "failed", "graded", "reason", "text"]
+from .words import WORDS, marked
 
-# Every sentence of the verdict, by language: the same keys, the same placeholders.
-TEXT = {
-    "zh": {
-        "hidden": "\n评分时追加的隐藏检查：",
-        "hidden_line": "  [{mark}] 隐藏检查 {n}: {description}",
-        "score": "\n本项得分 = {points:g} × {passed}/{total} = {score:.4g}",
-        "timeout": "运行超时被中断（可能有死循环），本项记 0 分。",
-        "hung": "这个函数在前面的单元格里运行超时，评分时不再调用，本项记 0 分。",
-        "error": "评分中断（{name}），本项记 0 分。",
-        "limit": "{what}，本项记 0 分。",
-        "delegated": "检测到调用 attnkit 的参考实现或启动子进程（{what}），本项记 0 分。",
-        "separator": "；",
-    },
-    "en": {
-        "hidden": "\nHidden checks added at grading:",
-        "hidden_line": "  [{mark}] hidden check {n}: {description}",
-        "score": "\nScore for this cell = {points:g} × {passed}/{total} = {score:.4g}",
-        "timeout": "Interrupted when it ran out of time (an endless loop?): 0 points for this cell.",
-        "hung": "This function ran out of time in an earlier cell and is not called again while grading: "
-                "0 points for this cell.",
-        "error": "Grading was interrupted ({name}): 0 points for this cell.",
-        "limit": "Over a limit of grading: the function {what}; 0 points for this cell.",
-        "delegated": "Your code called attnkit's reference implementation or started a process ({what}): "
-                     "0 points for this cell.",
-        "separator": "; ",
-    },
-}
+__all__ = ["REASONS", "failed", "graded", "reason", "text"]
+
+# Why a cell scored 0, by what the grader found (the verdict's other sentences: outcome.* in the grader's catalogue).
+REASONS = {"timeout": marked("outcome.timeout"), "hung": marked("outcome.hung"), "error": marked("outcome.error"),
+           "limit": marked("outcome.limit"), "delegated": marked("outcome.delegated")}
 
 
 def reason(key: str, lang: str, **values) -> str:
     """The reason for a 0 (``timeout``, ``hung``, ``error``, ``limit``, ``delegated``) in ``lang``; the probe's codes
     in ``values["codes"]`` are said in ``lang`` too (:func:`attnkit.guard.describe`)."""
-    words = TEXT[lang]
     if "codes" in values:
-        values["what"] = words["separator"].join(guard.describe(code, lang) for code in sorted(values.pop("codes")))
-    return words[key].format(**values)
+        separator = WORDS.say(lang, "outcome.separator")
+        values["what"] = separator.join(guard.describe(code, lang) for code in sorted(values.pop("codes")))
+    return WORDS.say(lang, REASONS[key], **values)
 
 
 def failed(test, status: str, why: str):
@@ -73,15 +51,15 @@ def graded(test, visible: list, hidden: list, forbidden: list, findings: list, l
 
 def text(cell, lang: str) -> str:
     """The hidden checks, then the score's arithmetic or the reason for 0, in ``lang``."""
-    words, lines = TEXT[lang], []
+    lines = []
     hidden = [check for check in cell.checks if not check.visible]
     if hidden:
-        lines.append(words["hidden"])
-        lines += [words["hidden_line"].format(mark="PASS" if check.passed else "FAIL", n=i,
-                                              description=check.description) for i, check in enumerate(hidden, 1)]
+        lines.append(WORDS.say(lang, "outcome.hidden"))
+        lines += [WORDS.say(lang, "outcome.hidden_line", mark="PASS" if check.passed else "FAIL", n=i,
+                            description=check.description) for i, check in enumerate(hidden, 1)]
     if cell.status != record.GRADED:
         lines.append("\n" + cell.reason)
     else:
-        lines.append(words["score"].format(points=cell.points, passed=cell.passed, total=len(cell.checks),
-                                           score=cell.score))
+        lines.append(WORDS.say(lang, "outcome.score", points=cell.points, passed=cell.passed, total=len(cell.checks),
+                               score=cell.score))
     return "\n".join(lines)

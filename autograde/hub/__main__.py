@@ -42,6 +42,7 @@ def _lti_lines(plan) -> str:
     values = "\n".join(f"  {name:<22} {value}" for name, value in lti.registration(plan).items())
     return (f"LTI 1.3 (platform {plan.lti['issuer']}, client {plan.lti['client_id']}): students and instructors "
             f"come from the LMS's course page; /hub/login takes the local admin only (the instructor below).\n"
+            f"{lti.contexts_line(plan)}.\n"
             f"Register the tool in the LMS with (docs/deploy-lms.md):\n{values}\n")
 
 

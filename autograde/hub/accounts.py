@@ -166,6 +166,29 @@ def make_exchange(plan) -> None:
     exchange.chmod(0o777)
 
 
+def make_student_folder(plan, user: str) -> None:
+    """As root, before ``user``'s server starts: ``<exchange>/<course>/students/<user>/``, where the course publishes
+    what only that student may read (their extension: :func:`coursekit.service.student_status.publish_dates`). The
+    instructor's (who writes it), the student's group (who reads it), setgid so each file the instructor writes
+    there keeps that group, 2750; ``students/`` itself 711 (nobody lists who has a folder); the course's folder of the
+    exchange as nbgrader's release makes it (the instructor's, 755), when it is not there yet."""
+    if not plan.unix_users or user == plan.instructor:
+        return
+    teacher, student = pwd.getpwnam(plan.instructor), pwd.getpwnam(user)
+    course = pathlib.Path(plan.exchange) / plan.course_id
+    for folder, gid, mode in ((course, teacher.pw_gid, 0o755), (course / "students", teacher.pw_gid, 0o711),
+                              (course / "students" / user, student.pw_gid, 0o2750)):
+        if not folder.is_dir():
+            folder.mkdir()
+            os.chown(folder, teacher.pw_uid, gid)
+            folder.chmod(mode)
+    mine = course / "students" / user
+    if (mine.stat().st_uid, mine.stat().st_gid) != (teacher.pw_uid, student.pw_gid):  # the instructor's tools made it
+        for path in [mine, *mine.iterdir()]:                                           # first (700, their group)
+            os.chown(path, teacher.pw_uid, student.pw_gid, follow_symlinks=False)
+        mine.chmod(0o2750)
+
+
 def prepare_people(plan, source_course: pathlib.Path) -> None:
     """Homes, settings, the instructor's course copy and the exchange, as the plan says."""
     for user in plan.users:

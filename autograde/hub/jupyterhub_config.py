@@ -66,6 +66,8 @@ c.Spawner.environment = {
 # JupyterHub's local-process spawners, each server seen up as soon as it listens (hub/spawner.py)
 if plan.unix_users:
     c.JupyterHub.spawner_class = CourseLocalProcessSpawner  # each server runs as its user's Unix account
+    # what only this student may read in the exchange (their extension), in a folder of theirs (as root, first)
+    c.Spawner.pre_spawn_hook = lambda spawner: accounts.make_student_folder(plan, spawner.user.name)
 else:
     c.JupyterHub.spawner_class = CourseSimpleSpawner  # SimpleLocalProcessSpawner's: one account, homes under state/
     if os.geteuid() == 0:  # demo mode forced as root (tests): Jupyter refuses root unless told

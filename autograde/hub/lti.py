@@ -6,6 +6,8 @@
     issuer        = "https://canvas.instructure.com"        # the platform's issuer (iss)
     client_id     = "10000000000042"                        # the tool's client id there
     deployment_id = "42:8865aa05b4b79b64a91a86042e43af5ea8ae79eb"   # optional: launches of other deployments refused
+    context_ids   = ["4dde05e8ca1973bcca9bffc13e1548820eee93a3"]     # optional: the course's LMS course(s); without
+                                                            # it, the first instructor launch's course (kept)
     authorize_url = "https://sso.canvaslms.com/api/lti/authorize_redirect"   # OIDC authentication endpoint
     jwks_url      = "https://sso.canvaslms.com/api/lti/security/jwks"        # the platform's public keys
     token_url     = "https://sso.canvaslms.com/login/oauth2/token"           # OAuth2 token endpoint (AGS, NRPS)
@@ -14,8 +16,10 @@
 
 Without it the hub is exactly as before (the plan's ``lti`` is None and nothing here runs). With it:
 
-* log-in is the LMS's launch (:mod:`hub.lti_auth`, on ``jupyterhub-ltiauthenticator``); ``/hub/login`` takes the
-  course's instructor account's password only (the documented local admin, for when the LMS is away);
+* log-in is the LMS's launch (:mod:`hub.lti_auth`, on ``jupyterhub-ltiauthenticator``), from the course's own LMS
+  course(s) only (``context_ids``, else the first instructor launch's: :func:`contexts_line` says which);
+  ``/hub/login`` takes the course's instructor account's password only (the documented local admin, for when the LMS
+  is away);
 * students are not made in advance: each learner's Unix user is made at their first launch, named from their
   ``sub`` (:func:`coursekit.identity.hub_user`);
 * the tool's private key is made once in the hub's private folder (``<state>/hub/lti/``, the hub's user only) and
@@ -35,8 +39,8 @@ from coursekit.identity import from_lms
 from coursekit.lms import hub_client
 from hub import lti_broker
 
-__all__ = ["LTISettings", "load", "registration", "launched_users", "ensure_tool_key", "prepare", "configure",
-           "SERVICE"]
+__all__ = ["LTISettings", "load", "registration", "contexts_line", "launched_users", "ensure_tool_key", "prepare",
+           "configure", "SERVICE"]
 
 SERVICE = "lms-sync"  # the managed service posting scores; the broker answers it and the instructor only
 REQUIRED = ("issuer", "client_id", "authorize_url", "jwks_url", "token_url")
@@ -52,6 +56,7 @@ class LTISettings:
     deployment_id: str = ""
     token_audience: str = ""
     public_url: str = ""
+    context_ids: tuple = ()   # the LMS courses whose launches the hub accepts (empty: the first instructor launch's)
 
 
 def load(path) -> LTISettings:
@@ -71,7 +76,11 @@ def load(path) -> LTISettings:
     for name in ("authorize_url", "jwks_url", "token_url"):
         if not data[name].startswith(("https://", "http://")):
             raise ValueError(f"LTI settings {path}: {name} must be an http(s) URL, got {data[name]!r}")
-    return LTISettings(**{k: str(v).strip() for k, v in data.items()})
+    contexts = data.pop("context_ids", [])
+    if not isinstance(contexts, list) or not all(isinstance(c, str) and c.strip() for c in contexts):
+        raise ValueError(f"LTI settings {path}: context_ids must be a list of the LMS course's context ids, such as "
+                         f'["course-v1:Uni+CS101+2027"] (a refused launch\'s page names its own), got {contexts!r}')
+    return LTISettings(**{k: str(v).strip() for k, v in data.items()}, context_ids=tuple(c.strip() for c in contexts))
 
 
 def _tool_url(plan) -> str:
@@ -83,6 +92,22 @@ def registration(plan) -> dict:
     hub = _tool_url(plan) + "hub/"
     return {"login initiation URL": hub + "lti13/oauth_login", "redirect URI": hub + "lti13/oauth_callback",
             "target link URI": hub, "public JWKS URL": hub + hub_client.JWKS_PATH}
+
+
+def contexts_line(plan) -> str:
+    """Which LMS course(s) the hub of ``plan`` serves, and how it knows (``make hub`` prints it)."""
+    contexts = lti_broker.CourseContexts(_private(plan.state) / lti_broker.CONTEXT, plan.lti.get("context_ids") or ())
+    try:
+        first = {} if contexts.named else contexts.recorded()
+    except OSError as error:
+        return f"The LMS course: unknown, every launch is refused until this is repaired: {error}"
+    if contexts.named:
+        return f"The LMS course(s), as the settings name them: {', '.join(map(repr, contexts.named))}"
+    if first:
+        return (f"The LMS course: {first['context_id']!r} ({first.get('title', '')!r}), linked by its first "
+                f"instructor launch (context_ids in the settings overrides it)")
+    return ("The LMS course: not linked yet. The first instructor launch links it; until then learners are turned "
+            "away (or name it: context_ids in the settings)")
 
 
 def launched_users(state) -> list:
@@ -140,6 +165,7 @@ def configure(c, plan) -> None:
     c[auth].issuer, c[auth].client_id = lti["issuer"], {lti["client_id"]}
     c[auth].authorize_url, c[auth].jwks_endpoint = lti["authorize_url"], lti["jwks_url"]
     c[auth].deployment_ids = {lti["deployment_id"]} if lti.get("deployment_id") else set()
+    c[auth].context_ids = set(lti.get("context_ids") or ())
     c[auth].token_url, c[auth].token_audience = lti["token_url"], lti.get("token_audience") or lti["token_url"]
     c[auth].instructor, c[auth].local_password = plan.instructor, plan.passwords[plan.instructor]
     c[auth].unix_users, c[auth].course_dir = plan.unix_users, str(plan.course_dir())

@@ -5,8 +5,9 @@
   (RFC 7523: iss = sub = the client id, aud = the token endpoint, a few minutes' life, a fresh ``jti``) with the tool's
   private key, exchanges it at the LMS's token endpoint and returns the LMS's answer. The key never leaves the hub's
   process; what the course gets expires within the hour.
-* ``GET /hub/lti13/course/launches`` — each hub user's last launch (:class:`coursekit.lms.launch.Launch`), kept in
-  the hub's private folder (:class:`LaunchBook`).
+* ``GET /hub/lti13/course/launches`` — the course's own LMS contexts (:class:`CourseContexts`) and each hub user's
+  last launch from each context (:class:`LaunchBook`), kept in the hub's private folder, as one
+  :class:`coursekit.lms.launch.CourseLaunches`.
 
 The last two answer a hub API token of the course's instructor or of its LMS sync service only; a student's token,
 a browser's cookie or no token gets 403. The paths are :mod:`coursekit.lms.hub_client`'s.
@@ -28,12 +29,12 @@ from tornado import web
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError
 
 from coursekit.lms.hub_client import JWKS_PATH, LAUNCHES_PATH, TOKEN_PATH
-from coursekit.lms.launch import Launch
+from coursekit.lms.launch import CourseLaunches, Launch
 from coursekit.lms.outbox import write_json
 
-__all__ = ["ToolKey", "LaunchBook", "client_assertion", "handlers"]
+__all__ = ["ToolKey", "LaunchBook", "CourseContexts", "client_assertion", "handlers"]
 
-KEY, LAUNCHES = "tool-key.pem", "launches.json"  # in the hub's private LTI folder (hub/lti.py)
+KEY, LAUNCHES, CONTEXT = "tool-key.pem", "launches.json", "course-context.json"  # in the hub's private LTI folder
 ASSERTION_SECONDS = 300
 JWT_BEARER = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 
@@ -60,19 +61,61 @@ def client_assertion(key: ToolKey, client_id: str, audience: str, now=time.time)
 
 
 class LaunchBook:
-    """Each hub user's last launch, in one JSON file of the hub's private folder (rewritten with one rename)."""
+    """Each hub user's last launch from each LMS context (every instructor of every section lands in one account),
+    in one JSON file of the hub's private folder (``{user: {context id: launch}}``, rewritten with one rename)."""
 
     def __init__(self, path):
         self.path = pathlib.Path(path)
 
-    def all(self) -> dict:
+    def _read(self) -> dict:
         try:
-            return json.loads(self.path.read_text(encoding="utf-8"))
+            book = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
+        # a book written before launches were kept per context holds one launch per user: read it as its context's
+        return {user: kept if all(isinstance(x, dict) for x in kept.values()) else {kept.get("context_id", ""): kept}
+                for user, kept in book.items()}
+
+    def all(self) -> list:
+        """Every launch kept, as dicts (:meth:`coursekit.lms.launch.Launch.to_dict`)."""
+        return [launch for kept in self._read().values() for launch in kept.values()]
 
     def record(self, user: str, launch: Launch) -> None:
-        write_json(self.path, {**self.all(), user: launch.to_dict()})
+        book = self._read()
+        write_json(self.path, {**book, user: {**book.get(user, {}), launch.context_id: launch.to_dict()}})
+
+
+class CourseContexts:
+    """The LMS course(s) this hub serves, by context id: those the settings file names (``context_ids``), else the
+    context of the first instructor launch it accepted, kept in the hub's private folder so that a restart keeps it;
+    () while neither. Launches of any other context are refused (:func:`hub.lti_auth.refusal`)."""
+
+    def __init__(self, path, named=()):
+        self.path, self.named = pathlib.Path(path), tuple(sorted(named))
+
+    def recorded(self) -> dict:
+        """What the first instructor launch left (context id and title, who and when); {} before it. A file that is
+        there but cannot be read raises OSError: no launch is let in on a guess."""
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except ValueError as error:
+            raise OSError(f"{self.path} is not the JSON the hub wrote: {error}") from None
+        if not isinstance(data, dict) or not isinstance(data.get("context_id"), str) or not data["context_id"]:
+            raise OSError(f"{self.path} names no context_id")
+        return data
+
+    def known(self) -> tuple:
+        if self.named:
+            return self.named
+        first = self.recorded()
+        return (first["context_id"],) if first else ()
+
+    def record_first(self, launch: Launch) -> None:
+        """``launch``'s context becomes the course's (the first instructor launch, while nothing names one)."""
+        write_json(self.path, {"context_id": launch.context_id, "title": launch.context_title, "sub": launch.sub,
+                               "at": launch.at})
 
 
 class JWKSHandler(BaseHandler):
@@ -123,7 +166,9 @@ class TokenHandler(_CourseOnly):
 class LaunchesHandler(_CourseOnly):
     def get(self):
         self.check_allowed()
-        self.finish(json.dumps(list(self.authenticator.launch_book().all().values())))
+        auth = self.authenticator
+        told = CourseLaunches(auth.course_contexts().known(), tuple(map(Launch.from_dict, auth.launch_book().all())))
+        self.finish(json.dumps(told.to_dict()))
 
 
 def handlers() -> list:

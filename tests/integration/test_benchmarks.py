@@ -5,7 +5,8 @@ looked for by its English word). Here each bench of ``benchmarks/`` runs as its 
 (benchmarks/benchcli.py: the sizes each names), two at a time, and must end with status 0 and print its table. The
 two hub benches time the steps of the hub's own walk, which takes them itself on the session hub
 (tests/integration/test_hub.py imports them and calls their functions: their smoke, at no server start of its own);
-``--smoke`` runs them on a hub of their own, as root. Each bench's options, defaults shown by ``--help``:
+``--smoke`` runs them on a hub of their own, as root. bench_marking's smoke runs in the unit tier
+(tests/unit/test_bench_marking.py). Each bench's options, defaults shown by ``--help``:
 tests/unit/test_benchcli.py.
 """
 import concurrent.futures
@@ -21,8 +22,10 @@ from support.lab_page import require_chromium
 
 BENCHMARKS = pathlib.Path(__file__).resolve().parents[2] / "benchmarks"
 BENCHES = sorted(path.stem for path in BENCHMARKS.glob("bench_*.py"))
-RIDES = {"bench_hub": "test_hub.py", "bench_notify": "test_hub.py"}  # smoked by the walk that takes their steps
-CHROMIUM = {"bench_marking", "bench_explorer_browser"}
+# smoked elsewhere: the hub walk takes the hub benches' steps, the unit tier runs bench_marking's smoke in-process
+RIDES = {"bench_hub": "integration/test_hub.py", "bench_notify": "integration/test_hub.py",
+         "bench_marking": "unit/test_bench_marking.py"}
+CHROMIUM = {"bench_marking_page", "bench_explorer_browser"}
 SMOKE_SECONDS = 600  # one smoke at most, on two busy cores
 
 
@@ -34,7 +37,7 @@ def _smoke(bench: str) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def smoked():
     """{bench: its --smoke run} of every bench not taken by a walk, two at a time."""
-    require_chromium("the benchmarks' smoke (bench_marking and bench_explorer_browser open Chromium)")
+    require_chromium("the benchmarks' smoke (bench_marking_page and bench_explorer_browser open Chromium)")
     problem = missing_tool()  # the grading benches grade in the sandbox, as make grade does
     if problem:
         pytest.fail(problem) if os.environ.get("CI") == "true" else pytest.skip(problem)
@@ -51,9 +54,9 @@ def test_does_the_bench_run_at_tiny_sizes(smoked, bench):
     assert any(ch.isdigit() for ch in done.stdout), done.stdout[-2000:]
 
 
-def test_is_every_bench_smoked_here_or_by_the_walk_that_takes_its_steps():
-    """Every bench is run above, or imported by the walk named for it (which calls its functions)?"""
-    walks = pathlib.Path(__file__).resolve().parent
-    for bench, walk in RIDES.items():
-        assert bench in BENCHES and f"import {bench}" in (walks / walk).read_text(encoding="utf-8"), bench
+def test_is_every_bench_smoked_here_or_by_the_test_that_takes_its_steps():
+    """Every bench is run above, or named by the test that runs its smoke or its steps?"""
+    tests = pathlib.Path(__file__).resolve().parents[1]
+    for bench, test in RIDES.items():
+        assert bench in BENCHES and bench in (tests / test).read_text(encoding="utf-8"), bench
     assert set(BENCHES) - set(RIDES) - CHROMIUM, "no bench left to run here"

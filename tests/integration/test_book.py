@@ -155,7 +155,7 @@ def test_opens_from_disk_without_console_errors_and_the_explorer_moves(pages, br
         assert explorer_page.frames(page) == start + 7  # one figure per move
         m = sharpness.measure(256, scaled=True, seq_len=11, seed=0, causal=True)
         assert "".join(explorer_page.readout(page)) == sharpness.summary(m, lang)
-        assert page.locator(TITLE).first.inner_text() == sharpness.WORDS[lang]["weights"]
+        assert page.locator(TITLE).first.inner_text() == sharpness.words(lang)["weights"]
         page.locator(EXPLORER).screenshot(path=ARTEFACTS / f"explorer-moved-{lang}.png")
         box = explorer_page.canvas_box(page)
         assert box["backing"] == box["shown"] * box["ratio"]  # the screen's own pixels

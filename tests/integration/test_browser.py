@@ -189,7 +189,7 @@ def assert_explorer_follows_keyboard(page, lang: str) -> None:
     assert shown == expected and after >= drawn + 2, f"a figure per key press: {(shown, after)} after {drawn}"
     assert explorer_state(page, settle=True)[0] == expected, "the explorer went back to an older head_dim"
     assert "".join(explorer_page.readout(page)) == sharpness.summary(sharpness.measure(expected, scaled=False), lang)
-    assert explorer.locator(".attn-causal").locator("..").inner_text().strip() == sharpness.WORDS[lang]["causal"]
+    assert explorer.locator(".attn-causal").locator("..").inner_text().strip() == sharpness.words(lang)["causal"]
     shot(page, f"baseline-explorer-after-{lang}", explorer)
 
 

@@ -13,9 +13,11 @@ import csv
 import nbformat
 import pytest
 
+from coursekit import canary
+from support.cases import UNTOUCHED
 from support.classes import copy_graded
 from support.course_tools import ASSIGNMENT, POINTS, index_of, output_text, run_nbgrader, visible_text
-from support import grade_output
+from support import grade_output, redteam
 
 
 def _ungradable(graded):
@@ -36,6 +38,22 @@ def test_does_make_grade_list_exactly_the_ungradable_students(shared_class):
     assert sorted(failed) == _ungradable(shared_class)
     for student, reason in shared_class.reasons.items():
         assert failed[student].startswith("Not graded automatically, scored 0: ") and reason in failed[student]
+
+
+def test_does_make_grade_name_who_went_over_one_students_time(shared_class):
+    """The row sleeping past the class's 14 s (c.CourseKit.student_seconds) named in the one line that says that time
+    and where it came from; nobody else?"""
+    over, said = grade_output.over_budget(grade_output.section(shared_class.run.stdout))
+    assert over == ("red_sleeps_past_its_time",)
+    assert f"{redteam.STUDENT_SECONDS:g}" in said and "c.CourseKit.student_seconds" in said
+
+
+def test_did_the_workers_leave_what_the_untouched_release_scores_and_how_long_it_takes(shared_class):
+    """What one student's time is derived from and the report's "may be hard-coded" reads: the release's records (its
+    3.5 points) and its grading time, measured warm (well under a student's)?"""
+    run = canary.last_run(shared_class.course, ASSIGNMENT)
+    assert sum(r.score for r in run.records.values()) == pytest.approx(sum(UNTOUCHED))
+    assert 0 < run.seconds < redteam.STUDENT_SECONDS / 2
 
 
 def test_does_make_grade_print_a_notebooks_terminal_escapes_as_text(shared_class):

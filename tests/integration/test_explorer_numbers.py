@@ -3,7 +3,7 @@
 Python is the source of truth: the same table (attnkit.sharpness.raw_scores) goes into
 ``attnkit/assets/sharpness.js``, run as an ES module in a blank Chromium page, and every
 number the explorer shows (weights, row max, entropies, the two spreads, the curves, the
-readout's words in both editions' languages) must equal attnkit's within 1e-6.
+readout's words in both editions' languages, from the words the widget sends) must equal attnkit's within 1e-6.
 """
 import base64
 import itertools
@@ -19,7 +19,7 @@ TOLERANCE = 1e-6
 SEEDS = (0, 7)
 SEQ_LENS = (2, 7, 33, 64)
 
-_RUN_JS = """async ([source, table64, settings, curveSettings, numbers]) => {
+_RUN_JS = """async ([source, table64, settings, curveSettings, numbers, zh, en]) => {
   const mod = await import(URL.createObjectURL(new Blob([source], {type: 'text/javascript'})));
   const binary = atob(table64), bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
@@ -28,8 +28,8 @@ _RUN_JS = """async ([source, table64, settings, curveSettings, numbers]) => {
     const m = mod.measure(table, s);
     return {weights: Array.from(m.weights), rowMax: Array.from(m.rowMax), rowEntropy: Array.from(m.rowEntropy),
             fraction: Array.from(mod.entropyFraction(m)), rawScoreStd: m.rawScoreStd, scoreStd: m.scoreStd,
-            meanEntropy: m.meanEntropy, meanMaxWeight: m.meanMaxWeight, summary: mod.summary(m).join(''),
-            summaryEn: mod.summary(m, 'en').join('')};
+            meanEntropy: m.meanEntropy, meanMaxWeight: m.meanMaxWeight, summary: mod.summary(m, zh).join(''),
+            summaryEn: mod.summary(m, en).join('')};
   });
   const curves = curveSettings.map(([seqLen, causal]) => {
     const c = mod.curves(table, %s, seqLen, causal, 64);
@@ -71,7 +71,8 @@ def _run(page, seed: int) -> dict:
     table = base64.b64encode(sharpness.raw_scores(seed).astype("<f8").tobytes()).decode()
     curve_settings = [[t, c] for t in SEQ_LENS for c in (False, True)]
     source = (ASSETS / "sharpness.js").read_text(encoding="utf-8")
-    return page.evaluate(_RUN_JS, [source, table, settings(), curve_settings, NUMBERS])
+    words = [sharpness.words(lang) for lang in ("zh", "en")]  # what the widget sends the browser
+    return page.evaluate(_RUN_JS, [source, table, settings(), curve_settings, NUMBERS, *words])
 
 
 def close(actual, expected, what: str) -> None:

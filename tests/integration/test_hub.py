@@ -24,7 +24,10 @@ subtraction (a row of the mistake table) and presses Submit: their Lab's notific
 page already fetched; its button opens it (the failed hidden checks, the diagnosis naming ``student_softmax``, the
 written answers pending). The instructor marks and releases again: the same notification says the new score and the
 open tab shows it. The student then resubmits with that page open and the Assignment List in front: the new
-feedback replaces the page in its tab, with no click, and the list's new row offers "(view feedback)". One policy case (a deadline passed: the notice, then the feedback once the policy is put back);
+feedback replaces the page in its tab, with no click, and the list's new row offers "(view feedback)". One due date
+(long past, with an extension for this student, a late policy): the list shows both dates in the student's time zone;
+a late submission's feedback first waits (hold_after_due), then comes with the penalised grade, on the notification,
+the page and in nbgrader export alike;
 and JupyterHub runs the service as a managed one, which it starts again when it ends. Every other policy, a killed
 service, a second assignment and the English edition: tests/integration/test_service.py, test_any_assignment.py,
 tests/unit/test_service_scheduler.py and test_labextension.py.
@@ -73,7 +76,9 @@ from support.hub_tools import (
     ARTEFACTS,
     CLASS,
     as_user,
+    course_settings,
     grading_policy,
+    instructor_make,
     instructor_nbgrader,
     loop_by_cli,
     mark_written_answers,
@@ -609,17 +614,62 @@ def test_does_a_resubmissions_feedback_replace_the_open_tab_and_reach_the_assign
     assert _feedback_tabs(page).count() == 1 and page.locator(".jp-HTMLViewer").count() == 1, text[:500]
 
 
-def test_is_the_student_told_why_automatic_feedback_will_not_come(course_hub_plan, student):
-    """A submission after the deadline: the notice, in the student's words; the policy put back, the held feedback
-    comes by itself, as a notification (cooldown and attempts, and each notice's words: test_service.py,
-    tests/unit/test_service_scheduler.py and test_labextension.py)."""
+PAST_DUE, EXTENDED = "2000-01-01T00:00:00+00:00", "2000-01-02T00:00:00+00:00"  # due long ago; the extension too
+
+
+def _browser_date(page, iso: str) -> str:
+    """``iso`` as the student's browser writes it for the Chinese edition (their time zone: labextension texts.ts)."""
+    return page.evaluate("iso => new Intl.DateTimeFormat('zh-CN', {year: 'numeric', month: 'short', day: 'numeric', "
+                         "hour: '2-digit', minute: '2-digit', timeZoneName: 'short'}).format(new Date(iso))", iso)
+
+
+def _exported_score(plan, name) -> float:
+    """The student's score as the instructor's `nbgrader export` writes it."""
+    out = plan.course_dir() / "grades-late.csv"
+    done = instructor_nbgrader(plan, "export", "--to", str(out))
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = [r for r in csv.DictReader(out.open(encoding="utf-8")) if r["student_id"] == name and r["assignment"] ==
+            ASSIGNMENT]
+    return float(rows[0]["score"])
+
+
+def test_does_a_late_student_see_their_due_date_and_extension_and_the_penalised_grade(course_hub_plan, student):
+    """The instructor sets a due date long past and gives this student an extension (``make due``, ``make extend`` in
+    the course folder) under a policy of 50 % off per day late: the Assignment List shows both dates in the student's
+    words and time zone. Their next submission is late: with hold_after_due the notice says the feedback waits; put
+    back, the feedback comes by itself, the notification and the page showing the penalised grade (its dates in the
+    student's time zone), the same number as nbgrader export. Then the dates are taken away again. (Every policy and
+    row of the table: tests/integration/test_late_table.py; the other service policies: test_service.py.)"""
     plan, (name, page) = course_hub_plan, student
-    with grading_policy(plan, deadlines={ASSIGNMENT: "2000-01-01 00:00:00+00:00"}):
-        stamp = student_submits(plan, name)
-        notification(page, r"^已过截止时间：这次提交不再自动反馈，由老师批改后发布$", FEEDBACK_WAIT)
-        shot(page, "service_notice_deadline")
-    notification(page, READY, FEEDBACK_WAIT)
-    assert _status(plan, name, stamp).state == student_status.RELEASED
+    late = {"penalty_method": "percent", "percent_per_day": 50.0, "max_percent": 50.0}
+    try:
+        instructor_make(plan, "due", DUE=PAST_DUE)
+        instructor_make(plan, "extend", STUDENT=name, UNTIL=EXTENDED, REASON="hub walk")
+        open_from_nbgrader_menu(page, "Assignment List")
+        due_line = page.locator("#fetched_assignments_list .attention-due").first
+        said = f"截止 {_browser_date(page, PAST_DUE)}；你的延期：到 {_browser_date(page, EXTENDED)}"
+        page.wait_for_function("said => [...document.querySelectorAll('#fetched_assignments_list .attention-due')]"
+                               ".some(e => e.textContent === said)", arg=said, timeout=FEEDBACK_WAIT)
+        shot(page, "service_due_dates")
+        assert due_line.inner_text() == said
+        with course_settings(plan, "LatePolicy", **late):
+            with grading_policy(plan, hold_after_due=True):
+                stamp = student_submits(plan, name)
+                notification(page, r"^已过截止时间：这次提交不再自动反馈，由老师批改后发布$", FEEDBACK_WAIT)
+                shot(page, "service_notice_deadline")
+            toast = notification(page, READY, FEEDBACK_WAIT)
+            assert _status(plan, name, stamp).state == student_status.RELEASED
+            score, max_score, _ = _ready(toast)
+            raw = gradebook_scores(plan.course_dir(), name)["total"]
+            assert raw > 0 and score == pytest.approx(raw / 2, abs=0.01)  # 50 % a day late, at most 50 % (2 decimals)
+            text = open_from_notification(toast, page, "service_feedback_late", shows=f"目前得分 {score:g} / {max_score:g} 分")
+            assert f"迟交扣分：-{round(raw - raw / 2, 2):g} 分" in text, text[:2000]
+            dates = page.frame_locator(".jp-HTMLViewer iframe").last.locator(".course-dates").inner_text()
+            assert _browser_date(page, EXTENDED) in dates and "(UTC+" not in dates, dates  # the student's zone
+            assert _exported_score(plan, name) == pytest.approx(score, abs=0.01)
+    finally:
+        instructor_make(plan, "extend", STUDENT=name, UNTIL="none")
+        instructor_make(plan, "due", DUE="none")
 
 
 def test_does_jupyterhub_run_the_service_as_a_managed_one_it_restarts(course_hub_plan):

@@ -6,14 +6,18 @@ endpoint, AGS and NRPS) on 127.0.0.1. In Chromium the instructor and two student
 course page's link; each lands in the hub (the instructor in their Lab; each student with their edition fetched and
 open: ``zh-CN`` the Chinese, ``en-US`` the English); the students submit from the Assignment List; the grading
 service releases feedback and the LMS's gradebook shows each score as ``PendingManual``; the instructor marks on the
-marking page (its API) and it shows ``FullyGraded``. Then ``make lms-sync`` finds nothing to post, the LMS is taken
-down while a mark changes and nothing is lost, and the attacks on the launch (support.redteam.LAUNCH_ATTACKS) and on
-the hub's other doors are refused. Screenshots: ``artefacts/hub/lti_*.png``.
+marking page (its API) and it shows ``FullyGraded``. The instructor's first launch links the hub to the LMS's
+course. Then ``make lms-sync`` finds nothing to post, the LMS is taken down while a mark changes and nothing is lost,
+a late submission's score reaches the LMS penalised (a due date long past, the "zero" policy) and an extension brings
+it back, and the attacks on the launch (support.redteam.LAUNCH_ATTACKS: forged, replayed, other deployments and roles,
+other courses' instructors, TAs and learners) and on the hub's other doors are refused, no launch of another course
+reaching the course. Screenshots: ``artefacts/hub/lti_*.png``.
 """
 import contextlib
 import dataclasses
 import json
 import os
+import pwd
 import re
 import stat
 import subprocess
@@ -23,17 +27,19 @@ import urllib.parse
 import pytest
 import requests
 
+from coursekit.language import WORDS
+from coursekit.settings import course_settings as settings_of
 from coursekit.gradebook import open_gradebook, resolve_gradebook
 from coursekit.identity import hub_user
-from coursekit.lms.hub_client import TOKEN_PATH
+from coursekit.lms.hub_client import TOKEN_PATH, HubBroker
 from coursekit.plugins.pending import class_pending
 from coursekit.people import full_name
 from support import lab_page, setup_clock
 from support.hub_page import LONG, SHORT, open_from_nbgrader_menu, shot, type_code, visible_button
-from support.hub_tools import course_hub, instructor_nbgrader, require_hub_machine, user_token
-from support.lms_platform import TestLMS
+from support.hub_tools import course_hub, course_settings, instructor_nbgrader, require_hub_machine, user_token
+from support.lms_platform import CONTEXT, TestLMS
 from support.mistakes import BY_NAME
-from support.redteam import LAUNCH_ATTACKS
+from support.redteam import LAUNCH_ATTACKS, launch_claims
 from support.service_tools import wait_for
 
 from hub import lti
@@ -104,12 +110,22 @@ def mark_all(plan, lms, points=None):
         pending = {(a, s, p.grade_id, p.max_score) for a in EDITIONS for s, answers in class_pending(gradebook, a).items()
                    for p in answers}
     for assignment, student, question, most in sorted(pending):
-        answer = requests.post(f"{plan.url}user/{plan.instructor}/marking/api/judge", params={"assignment": assignment},
-                               headers={"Authorization": f"token {token}"}, timeout=60,
-                               json={"question": question, "students": [student],
-                                     "score": most if points is None else points})
-        assert answer.status_code == 200, answer.text[:500]
+        judge(plan, token, assignment, {"question": question, "students": [student],
+                                        "score": most if points is None else points})
     return len(pending)
+
+
+def judge(plan, token, assignment, judgement: dict) -> None:
+    """A judgement saved through the marking page's API as the page saves it: with the fingerprint of each answer's
+    text it read from the question's board."""
+    marking, headers = f"{plan.url}user/{plan.instructor}/marking/api/", {"Authorization": f"token {token}"}
+    board = requests.get(marking + "board", params={"assignment": assignment, "question": judgement["question"]},
+                         headers=headers, timeout=60)
+    assert board.status_code == 200, board.text[:500]
+    texts = {s: board.json()["texts"][s] for s in judgement["students"]}
+    answer = requests.post(marking + "judge", params={"assignment": assignment}, headers=headers, timeout=60,
+                           json={**judgement, "texts": texts})
+    assert answer.status_code == 200, answer.text[:500]
 
 
 def test_does_the_lms_launch_walk_the_loop_into_the_lms_gradebook(lms_hub, hub_browser):
@@ -119,6 +135,7 @@ def test_does_the_lms_launch_walk_the_loop_into_the_lms_gradebook(lms_hub, hub_b
     teacher.wait_for_url(re.compile(f"/user/{plan.instructor}/lab"), timeout=LONG)
     teacher.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").wait_for(timeout=LONG)
     shot(teacher, "lti_instructor_lab")
+    assert told(plan).contexts == (CONTEXT,)  # the first instructor launch linked the LMS's course
     for login, (assignment, mistake) in WALK.items():
         page, name = lms_session(hub_browser, lms, login), student_of(lms, login)
         page.click("#chapter4")
@@ -170,7 +187,9 @@ def test_does_make_lms_sync_find_nothing_left_to_post(lms_hub):
     wait_for(lambda: lms_shows(lms, "FullyGraded"), SCORES_WAIT, "the walk's scores")
     done = as_instructor(plan, "make", "lms-sync")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "LMS: 0 score(s) posted, 2 already there" in done.stdout, done.stdout
+    lang = settings_of(plan.course_dir()).language
+    said = WORDS.template(lang, "lms.round").split("{roster}")[0].format(posted=0, same=2)
+    assert said in done.stdout, done.stdout  # in the course's language
 
 
 def test_is_a_mark_made_while_the_lms_is_down_posted_once_it_is_back(lms_hub):
@@ -189,13 +208,54 @@ def test_is_a_mark_made_while_the_lms_is_down_posted_once_it_is_back(lms_hub):
     assert after["student1"] == before["student1"]
 
 
+def test_does_a_late_submission_reach_the_lms_penalised_and_an_extension_bring_it_back(lms_hub):
+    """A due date long past and the "zero" policy: student1 hands in again, late; the LMS's score becomes 0, nbgrader
+    export's number. An extension past its arrival (``make extend``) regrades nothing: the LMS gets the grade back."""
+    plan, lms = lms_hub
+    before = wait_for(lambda: lms_shows(lms, "FullyGraded"), SCORES_WAIT, "the walk's scores")
+    name, assignment = student_of(lms, "student1"), WALK["student1"][0]
+    try:
+        with course_settings(plan, "LatePolicy", penalty_method="zero"):
+            assert as_instructor(plan, "make", "due", "DUE=2000-01-01 00:00+00:00").returncode == 0
+            done = _as_learner(plan, name, plan.python, "-m", "nbgrader", "submit", assignment)
+            assert done.returncode == 0, done.stderr[-2000:]
+            late = wait_for(lambda: (lms_shows(lms, "FullyGraded") or {}).get("student1", (None,))[0] == 0.0,
+                            SCORES_WAIT, "student1's late score in the LMS")
+            assert late and _exported(plan, name, assignment) == 0.0
+            done = as_instructor(plan, "make", "extend", f"STUDENT={name}", "UNTIL=2100-01-01", "REASON=lti walk")
+            assert done.returncode == 0 and f"{name}（{assignment}）：0 → " in done.stdout, done.stdout + done.stderr
+            back = wait_for(lambda: (lms_shows(lms, "FullyGraded") or {}).get("student1") == before["student1"] and
+                            lms_shows(lms, "FullyGraded"), SCORES_WAIT, "student1's grade back in the LMS")
+            assert back["student1"][0] == _exported(plan, name, assignment)
+    finally:
+        as_instructor(plan, "make", "extend", f"STUDENT={name}", "UNTIL=none")
+        as_instructor(plan, "make", "due", "DUE=none")  # student2's work, late under it too, back as it was
+        wait_for(lambda: lms_shows(lms, "FullyGraded") == before, SCORES_WAIT, "the walk's scores back in the LMS")
+
+
+def _as_learner(plan, name, *command):
+    """``command`` as a learner the LMS's launch made (a Unix user of their own), in their home, as their terminal."""
+    home = pwd.getpwnam(name).pw_dir
+    env = {"HOME": home, "USER": name, "PATH": f"{os.path.dirname(plan.python)}:/usr/bin:/bin", "LANG": "C.UTF-8",
+           "JUPYTER_CONFIG_PATH": str(plan.settings), "ATTN_EXCHANGE": plan.exchange, "ATTN_COURSE_ID": plan.course_id}
+    return subprocess.run(list(command), user=name, group=name, extra_groups=[], env=env, cwd=home,
+                          capture_output=True, text=True, timeout=300)
+
+
+def _exported(plan, student, assignment) -> float:
+    """``student``'s score in the instructor's ``nbgrader export``."""
+    done = as_instructor(plan, plan.python, "-m", "nbgrader", "export", "--to", "grades-lti.csv")
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = (plan.course_dir() / "grades-lti.csv").read_text(encoding="utf-8").splitlines()
+    header = rows[0].split(",")
+    found = [dict(zip(header, r.split(","))) for r in rows[1:]]
+    return float(next(r["score"] for r in found if r["student_id"] == student and r["assignment"] == assignment))
+
+
 def mark_all_of(plan, login, lms) -> float:
     """One written answer of ``login``'s marked 0 instead of 1 (the marking page's API); the points taken."""
     token, name = user_token(plan, plan.instructor), student_of(lms, login)
-    answer = requests.post(f"{plan.url}user/{plan.instructor}/marking/api/judge",
-                           params={"assignment": WALK[login][0]}, headers={"Authorization": f"token {token}"},
-                           json={"question": "q_lab1_no_scale", "students": [name], "score": 0}, timeout=60)
-    assert answer.status_code == 200, answer.text[:500]
+    judge(plan, token, WALK[login][0], {"question": "q_lab1_no_scale", "students": [name], "score": 0})
     return 1.0
 
 
@@ -220,11 +280,27 @@ def _post(session, plan, id_token, state, cookies=None):
                         cookies=cookies, allow_redirects=False, timeout=30)
 
 
+def told(plan):
+    """What the hub tells the course: its LMS contexts and the launches it kept (the instructor's hub token)."""
+    return HubBroker(f"{plan.url}hub/api", user_token(plan, plan.instructor)).launches()
+
+
+@pytest.fixture(scope="module")
+def linked(lms_hub):
+    """The hub, linked to the test LMS's course: by the walk's instructor launch, or (run alone) by one here."""
+    plan, lms = lms_hub
+    if not told(plan).contexts:
+        session = requests.Session()
+        asked = _initiate(session, plan, lms, "teacher")
+        claims = lms.claims(lms.person("teacher"), asked["nonce"])
+        assert _post(session, plan, lms.id_token(claims), asked["state"]).status_code == 302
+    return lms_hub
+
+
 def _attack(plan, lms, attack):
     session = requests.Session()
-    login = "mentor" if attack.token == "mentor" else "student1"
-    asked = _initiate(session, plan, lms, login)
-    claims = lms.claims(lms.person(login), asked["nonce"])
+    asked = _initiate(session, plan, lms, attack.login)
+    claims = launch_claims(attack, lms.claims(lms.person(attack.login), asked["nonce"]))
     made = {"forged": lambda: lms.id_token(claims, key_pem=TestLMS("http://127.0.0.1:9/").private_pem),
             "expired": lambda: lms.id_token(claims, expires_in=-120),
             "audience": lambda: lms.id_token(claims, aud="another-tool", azp="another-tool"),
@@ -240,13 +316,15 @@ def _attack(plan, lms, attack):
 
 
 @pytest.mark.parametrize("attack", LAUNCH_ATTACKS, ids=[a.name for a in LAUNCH_ATTACKS])
-def test_is_the_attack_on_the_launch_refused(lms_hub, attack):
-    plan, lms = lms_hub
+def test_is_the_attack_on_the_launch_refused(linked, attack):
+    plan, lms = linked
     before = lms.gradebook()
     answer = _attack(plan, lms, attack)
     assert answer.status_code == attack.status and attack.says in answer.text, (answer.status_code, answer.text[:600])
     assert "jupyterhub-session-id" not in answer.headers.get("Set-Cookie", "") or answer.status_code == 302
-    assert lms.gradebook() == before
+    assert not re.search(r"<(img|script)", answer.text) and lms.gradebook() == before
+    after = told(plan)  # nothing of another course reaches the course's LMS sync
+    assert after.contexts == (CONTEXT,) and {x.context_id for x in after.launches} == {CONTEXT}
 
 
 def test_does_the_login_form_take_the_local_admin_only(lms_hub):
@@ -285,7 +363,7 @@ def test_can_a_learners_own_launch_change_a_score(lms_hub):
     """A genuine launch of a learner carrying claims of their choosing (a score in its custom parameters, an AGS
     claim naming other line items): they are logged in, and nothing of anyone's score moves."""
     plan, lms = lms_hub
-    before, state = lms.gradebook(), (plan.course_dir() / "lms" / "state.json").read_text()
+    before, state = lms.gradebook(), json.loads((plan.course_dir() / "lms" / "state.json").read_text())
     session = requests.Session()
     asked = _initiate(session, plan, lms, "student1")
     claims = lms.claims(lms.person("student1"), asked["nonce"], **{
@@ -295,5 +373,5 @@ def test_can_a_learners_own_launch_change_a_score(lms_hub):
     assert _post(session, plan, lms.id_token(claims), asked["state"]).status_code == 302
     time.sleep(6)  # three rounds of the LMS sync
     assert lms.gradebook() == before
-    assert json.loads((plan.course_dir() / "lms" / "state.json").read_text())["lineitems"] == \
-        json.loads(state)["lineitems"]
+    assert json.loads((plan.course_dir() / "lms" / "state.json").read_text())["contexts"] == state["contexts"]
+    assert state["contexts"][CONTEXT]["lineitems"] == lms.url("/lineitems")

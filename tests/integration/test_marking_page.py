@@ -4,10 +4,12 @@ One JupyterLab (with the marking page turned on as ``make lab`` does, and nbgrad
 and one Chromium for the module; the class is :mod:`support.written_answers` (300 students,
 8 written questions: correct, partial, blank, copied and reformatted answers).
 """
+import json
 import os
 import pathlib
 import subprocess
 import sys
+from html import escape as html_escape
 
 import pytest
 from nbgrader.api import (Comment, Gradebook, Grade, GradeCell, SolutionCell, Student, SubmittedAssignment,
@@ -15,10 +17,11 @@ from nbgrader.api import (Comment, Gradebook, Grade, GradeCell, SolutionCell, St
 
 from coursekit.marking import enable
 from coursekit.marking.comment import parse
-from coursekit.marking.rubric import load_rubrics, score_of
+from coursekit.marking.rubric import UNIT, load_rubrics, score_of
 from support.lab_page import VIEWPORT, chromium_browser
 from support.lab_server import lab_server
 from support.marking_page import current, mark_all, open_marking, settle
+from support.payloads import ALL, violations
 from support.written_answers import ASSIGNMENT, STUB, questions, write_written_class
 
 pytestmark = pytest.mark.timeout(300)
@@ -63,13 +66,16 @@ def _gradebook_marks(written, question):
 
 
 def test_does_grouping_keep_the_judgements_under_40_percent_of_2400(marked):
-    """Every answer marked by keys only, in fewer than 960 judgements; blank and copied answers are the saving?"""
+    """Every answer marked by keys only, in fewer than 960 judgements; blank and copied answers are the saving, and
+    some of the judgements are suggestions the TA's own earlier marks made, confirmed with Enter?"""
     presses, written = marked["presses"], marked["class"]
     answers = len(written.students) * len(questions())
     print(f"\nmarking {answers} answers: {presses.judgements} judgements ({presses.judgements / answers:.1%}), "
-          f"{presses.keys} key presses ({presses.keys / answers:.2f} per answer), {presses.splits} splits; "
+          f"{presses.keys} key presses ({presses.keys / answers:.2f} per answer), {presses.splits} splits, "
+          f"{presses.entered} suggestions confirmed with Enter; "
           f"per question: {presses.by_question}")
     assert presses.judgements < 0.4 * answers
+    assert presses.entered > 0  # marks the TA's earlier marks suggested, confirmed with Enter (their share: bench_marking)
     own = sum(k in ("correct", "partial") for q in questions() for k in written.kinds[q].values())
     assert presses.judgements <= own + len(questions())  # blank answers: one judgement a question; copies: none
 
@@ -142,7 +148,8 @@ def test_does_the_feedback_show_the_comments(marked):
                    cwd=course, env=env, check=True, capture_output=True, timeout=120)
     html = (course / "feedback" / student / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text(encoding="utf-8")
     assert "得分要点" in html and "✓" in html and "✗" in html
-    assert "不缩放时分数的标准差约为" in html  # a rubric point's text, ticked or missed
+    first_point = load_rubrics(written.course, ASSIGNMENT).by_question["q_lab1_no_scale"].points[0].text
+    assert html_escape(first_point) in html or first_point in html  # a rubric point's text, ticked or missed
 
 
 def test_do_two_markers_at_once_lose_no_write(marked):
@@ -168,7 +175,8 @@ def test_do_two_markers_at_once_lose_no_write(marked):
     for page in pages:
         settle(page)
     marks = _gradebook_marks(written, question)
-    assert all(marks[s][0] == 0.4 for s in shared)  # both wrote point 1 (0.4): the same, nothing lost
+    first = load_rubrics(written.course, ASSIGNMENT).by_question[question].points[0].share / UNIT
+    assert all(marks[s][0] == first for s in shared)  # both wrote point 1: the same, nothing lost
     assert all(marks[s][0] == 1.0 for s in mine) and all(marks[s][0] == 0.0 for s in theirs)
     one.reload()
     one.wait_for_function("() => window.__marking && window.__marking.ready")
@@ -233,3 +241,117 @@ def test_does_the_page_add_up_the_rubric_as_python_does(marked):
             shown = page.evaluate("([r, combos, m]) => combos.map(t => window.__marking.scoreOf(r, t, m))",
                                   [rubric.to_dict(), combos, max_score])
             assert shown == [score_of(rubric, t, max_score) for t in combos], question
+
+
+# What a page shows of a student, as [tag, {attribute: value}] (MathML included); the page's own marks on it (rubric
+# terms; the wrapper that keeps MathJax off a student's HTML) left out.
+_STUDENTS_ELEMENTS_JS = """(selector) => [...document.querySelectorAll(selector)]
+  .filter((e) => !e.matches('mark.term')
+    && !(e.matches('div.tex2jax_ignore') && e.parentElement.matches('.text_cell_render, .output_subarea')))
+  .map((e) => [e.localName, Object.fromEntries([...e.attributes].map((a) => [a.name, a.value]))])"""
+_FOREIGN_LINKS_JS = """() => [...document.querySelectorAll('a[href], area[href]')].map((a) => a.href)
+  .filter((h) => new URL(h, location.href).origin !== location.origin)"""
+
+
+def _shown(page, selector: str) -> list:
+    return violations([(tag, tuple(sorted(attrs.items()))) for tag, attrs in page.evaluate(_STUDENTS_ELEMENTS_JS,
+                                                                                           selector)])
+
+
+def _rewritten(path: pathlib.Path, question: str) -> None:
+    """The student submits again: ``question``'s answer is the whole payload table, and their first code cell displays
+    it as HTML, Markdown and LaTeX, with a script."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        if cell["metadata"].get("nbgrader", {}).get("grade_id") == question:
+            cell["source"] = ALL
+    code = next(c for c in nb["cells"] if c["cell_type"] == "code")
+    code["outputs"] = [{"output_type": "display_data", "metadata": {}, "data": {kind: ALL, "text/plain": kind}}
+                       for kind in ("text/html", "text/markdown", "text/latex")]
+    code["outputs"].append({"output_type": "display_data", "metadata": {},
+                            "data": {"application/javascript": "alert('js')", "text/plain": "js"}})
+    path.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
+
+
+def test_is_a_rewritten_hostile_answer_refused_its_old_mark_and_shown_inert(marked):
+    """A student rewrites an answer with the payload table after the marking page loaded it: the mark pressed for
+    the old text is refused, the new text shown; in the marking page and in nbgrader's formgrader no dialog opens,
+    no element or attribute is outside the allow-list and no link leads elsewhere?"""
+    server, browser, written, course = marked["server"], marked["browser"], marked["class"], marked["course"]
+    question = "q_think3_max_trick"
+    student = next(s for s in written.students if written.kinds[question][s] == "correct")
+    path = course / "autograded" / student / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    original, before = path.read_bytes(), _gradebook_marks(written, question)[student]
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_extra_http_headers({"Authorization": f"token {server.token}"})  # the formgrader's own requests
+    dialogs = []
+    context.on("page", lambda page: page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss())))
+    try:
+        page = context.new_page()
+        open_marking(page, server, f"question={question}")
+        for _ in range(len(written.students)):
+            if student in current(page)["students"]:
+                break
+            page.keyboard.press("j")
+        _rewritten(path, question)
+        page.keyboard.press("f")  # full marks, for the text on the screen
+        settle(page)
+        page.locator(".variant .text", has_text="参考答案：这份回答满分").first.wait_for(timeout=30_000)
+        assert "打开本页之后，这份回答改过了" in page.locator(".notice.error").last.inner_text()
+        assert _gradebook_marks(written, question)[student] == before  # the mark for the old text: not saved
+        assert _shown(page, ".variant .text *, #guide .prompt *, #guide .reference *") == []
+        assert page.evaluate(_FOREIGN_LINKS_JS) == []
+        listed = server.api(f"formgrader/api/submitted_notebooks/{ASSIGNMENT}/{ASSIGNMENT}")
+        submission = next(n["id"] for n in listed if n["student"] == student)
+        form = context.new_page()
+        form.goto(f"{server.url}formgrader/submissions/{submission}/?token={server.token}")
+        form.wait_for_function("(q) => document.getElementById(q) && document.getElementById(q).value !== ''",
+                               arg=question, timeout=30_000)
+        assert form.locator(".text_cell_render", has_text="参考答案：这份回答满分").count() == 1
+        assert form.locator(".output_html", has_text="参考答案：这份回答满分").count() == 1
+        assert _shown(form, ".text_cell_render *, .output_subarea *") == []
+        assert form.evaluate(_FOREIGN_LINKS_JS) == []
+        form.wait_for_timeout(300)  # an image's error handler, a refresh or a frame would have fired by now
+        assert dialogs == []
+    finally:
+        path.write_bytes(original)
+        context.close()
+
+
+def test_does_the_due_date_panel_grant_an_extension_and_refuse_one_before_the_due_date(marked):
+    """The panel 截止时间与延期 (the page's own dates.js): the due date in the course's zone; an extension ending before
+    it refused with the reason, nothing written; a good one recorded by the page's user, listed at once."""
+    import datetime
+
+    from coursekit.due import extensions_of, set_due_date
+
+    written, server = marked["class"], marked["server"]
+    with Gradebook(written.url) as gradebook:
+        set_due_date(gradebook, ASSIGNMENT, datetime.datetime(2027, 1, 15, 15, 59))
+        student = sorted(s.id for s in gradebook.students)[0]
+    context = marked["browser"].new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    try:
+        open_marking(page, server, f"assignment={ASSIGNMENT}")
+        page.wait_for_function("() => window.__markingDates && window.__markingDates.ready")
+        page.locator("#dates summary").click()
+        assert page.locator("#dates .due").inner_text() == "截止时间：2027-01-15 23:59 (UTC+08:00)"
+        form = page.locator("#dates form")
+        form.locator("select").select_option(student)
+        form.locator("input[name=until]").fill("2027-01-10 12:00")
+        form.locator("button").click()
+        page.locator("#dates .said.error", has_text="is not after").wait_for()
+        with Gradebook(written.url) as gradebook:
+            assert extensions_of(gradebook, ASSIGNMENT, history=True) == {}
+        form.locator("input[name=until]").fill("2027-01-20 23:59")
+        form.locator("input[name=reason]").fill("<b>ill</b>")  # shown as text, as typed
+        form.locator("button").click()
+        page.locator("#dates td", has_text="<b>ill</b>").wait_for()
+        assert page.locator("#dates td", has_text="2027-01-20 23:59 (UTC+08:00)").count() == 1
+        with Gradebook(written.url) as gradebook:
+            granted = extensions_of(gradebook, ASSIGNMENT)[student]
+        assert (granted.until, granted.reason) == (datetime.datetime(2027, 1, 20, 15, 59), "<b>ill</b>")
+    finally:
+        context.close()
+        with Gradebook(written.url) as gradebook:
+            set_due_date(gradebook, ASSIGNMENT, None)

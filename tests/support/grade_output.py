@@ -7,15 +7,15 @@ import re
 
 from coursekit.grading.progress import TEXT
 from coursekit.paths import ASSIGNMENT
-from coursekit.settings import course_language
+from coursekit.settings import course_settings
 
-__all__ = ["words", "section", "failed", "notes", "graded_ok", "summary"]
+__all__ = ["words", "section", "failed", "notes", "over_budget", "graded_ok", "summary"]
 
 
 def words(course=None) -> dict:
     """make grade's words for ``course`` (the repository's course by default: Chinese)."""
     from coursekit.paths import COURSE
-    return TEXT[course_language(course or COURSE)]
+    return TEXT[course_settings(course or COURSE).language]
 
 
 def _prefix(template: str, before: str, **values) -> str:
@@ -57,6 +57,18 @@ def notes(output: str, student: str | None = None, text: dict | None = None) -> 
     sep = text["note_line"].split("{student}")[1].split("{")[0]
     return [line for line in output.splitlines()
             if line.startswith(start) and (student is None or line[len(start):].startswith(student + sep))]
+
+
+def over_budget(output: str, text: dict | None = None) -> tuple:
+    """``(students, the rest of the line)`` of the summary's line naming who went over one student's time; ``((), "")``
+    when there is none."""
+    text = text or words()
+    start, sep = _prefix(text["over_budget"], "students"), text["over_budget"].split("{students}")[1].split("{")[0]
+    line = next((line for line in output.splitlines() if line.startswith(start)), None)
+    if line is None:
+        return (), ""
+    students, rest = line[len(start):].split(sep, 1)
+    return tuple(students.split(", ")), rest
 
 
 def note(student: str, what: str, text: dict | None = None, **values) -> str:

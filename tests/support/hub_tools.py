@@ -168,21 +168,35 @@ def student_submits(plan, student) -> str:
 
 
 @contextlib.contextmanager
-def grading_policy(plan, **settings):
-    """The course's ``c.GradingService`` settings changed (e.g. ``cooldown=3600``) while the block runs, then put
-    back; the running service applies each change at its next round (it reads the config again when it changes)."""
+def course_settings(plan, section, **settings):
+    """The course's ``c.<section>`` settings changed (e.g. ``cooldown=3600``) while the block runs, then put back; each
+    must be a line of the course config already. The running service applies a ``c.GradingService`` change at its
+    next round and a ``c.LatePolicy`` one at its next grading (each reads the config again when it changes)."""
     config = plan.course_dir() / "nbgrader_config.py"
     before = config.read_text(encoding="utf-8")
     text = before
     for name, value in settings.items():
-        text, found = re.subn(rf"^c\.GradingService\.{name} = .*$", f"c.GradingService.{name} = {value!r}", text,
-                              flags=re.M)
-        assert found == 1, f"no line c.GradingService.{name} = … in {config}"
+        text, found = re.subn(rf"^c\.{section}\.{name} = .*$", f"c.{section}.{name} = {value!r}", text, flags=re.M)
+        assert found == 1, f"no line c.{section}.{name} = … in {config}"
     config.write_text(text, encoding="utf-8")
     try:
         yield
     finally:
         config.write_text(before, encoding="utf-8")
+
+
+def grading_policy(plan, **settings):
+    """:func:`course_settings` of ``c.GradingService``."""
+    return course_settings(plan, "GradingService", **settings)
+
+
+def instructor_make(plan, target, **variables):
+    """``make <target> NAME=value …`` as the instructor in their course folder (``make due``, ``make extend``); the
+    completed process, asserted to have succeeded."""
+    done = as_user(plan, plan.instructor, "make", target, *(f"{k}={v}" for k, v in variables.items()),
+                   cwd=plan.course_dir())
+    assert done.returncode == 0, f"make {target}: {done.stdout[-1000:]}{done.stderr[-2000:]}"
+    return done
 
 
 MARK_ALL = """

@@ -13,6 +13,7 @@ from nbgrader.preprocessors import AssignLatePenalties
 from traitlets.config import Config
 
 from coursekit.late import LatePolicy
+from coursekit.plugins import with_due_dates
 from support.synthetic_class import empty_gradebook
 
 MASTER, EDITION = "ch04_attention", "ch04_attention_en"
@@ -30,6 +31,19 @@ def config(**policy) -> Config:
     for key, value in policy.items():
         setattr(c.LatePolicy, key, value)
     return c
+
+
+def graded_notebook(english: bool = False) -> nbformat.NotebookNode:
+    """An autograded notebook of the course's cells (what ``generate_feedback`` reads back), of one edition."""
+    cells = []
+    for name, points in AUTO.items():
+        cells.append(nbformat.v4.new_code_cell(f"# {name}", metadata={"nbgrader": {
+            "grade": True, "solution": False, "locked": True, "grade_id": name, "points": points, "schema_version": 3}}))
+    for name, points in MANUAL.items():
+        cells.append(nbformat.v4.new_markdown_cell("An answer.", metadata={"nbgrader": {
+            "grade": True, "solution": True, "locked": False, "grade_id": name, "points": points, "schema_version": 3}}))
+    metadata = {"edition": {"language": "en"}} if english else {}
+    return nbformat.v4.new_notebook(cells=cells, metadata=metadata)
 
 
 def course(path, students=("alice", "bob", "carol"), due=DUE, assignments=(MASTER, EDITION)) -> str:
@@ -71,6 +85,8 @@ def submit(url, student, when, scores=None, assignment=MASTER, manual=None) -> N
 
 
 def autograde_penalty(url, student, c: Config, assignment=MASTER) -> None:
-    """What autograding does after the scores: nbgrader's ``AssignLatePenalties``, configured as the course is."""
+    """What autograding does after the scores, as the course config lists it: the course's due date and the student's
+    extension given to nbgrader (``ApplyDueDates``), then nbgrader's ``AssignLatePenalties`` with the course's policy."""
     resources = {"nbgrader": {"notebook": assignment, "assignment": assignment, "student": student, "db_url": url}}
-    AssignLatePenalties(config=c).preprocess(nbformat.v4.new_notebook(), resources)
+    for step in with_due_dates([AssignLatePenalties]):
+        step(config=c).preprocess(nbformat.v4.new_notebook(), resources)

@@ -2,8 +2,8 @@
 gradebook (support.synthetic_class) whose students have LMS ids, and fakes of the hub and the platform.
 
 ``FakeLMS`` records what was posted and can be down (every call raises :class:`coursekit.lms.platform.LMSDown`) or
-refuse one student's scores; ``FakeHub`` gives tokens and the launches it was given. Time is a ``Clock`` the test
-moves.
+refuse one student's scores, and keeps each LMS course's line items apart; ``FakeHub`` gives tokens, the launches it
+was given and the course's contexts (``ctx-1`` unless told otherwise). Time is a ``Clock`` the test moves.
 """
 import atexit
 import dataclasses
@@ -15,7 +15,7 @@ import tempfile
 from nbgrader.api import Gradebook
 
 from coursekit.lms import outbox
-from coursekit.lms.launch import Launch
+from coursekit.lms.launch import CourseLaunches, Launch
 from coursekit.lms.platform import LMSDown, Refused
 from support.synthetic_class import MANUAL, make_student, write_class
 
@@ -57,23 +57,27 @@ def _template(students: tuple, pending: bool) -> pathlib.Path:
     return folder
 
 
-def course(tmp_path, students=("s1", "s2"), pending=True) -> pathlib.Path:
+def course(tmp_path, students=("s1", "s2"), pending=True, lang="en") -> pathlib.Path:
     """A connected course: each student's submission of the Chinese edition, their written answers pending
-    (``pending``) or marked, each with the LMS id ``u-<student>``."""
-    return pathlib.Path(shutil.copytree(_template(tuple(students), pending), pathlib.Path(tmp_path) / "course"))
+    (``pending``) or marked, each with the LMS id ``u-<student>``; its instructor's tools speak ``lang``."""
+    folder = pathlib.Path(shutil.copytree(_template(tuple(students), pending), pathlib.Path(tmp_path) / "course"))
+    with (folder / "nbgrader_config.py").open("a") as config:
+        config.write(f"\nc.CourseKit.language = {lang!r}\n")
+    return folder
 
 
 @dataclasses.dataclass
 class FakeHub:
     given: list = dataclasses.field(default_factory=lambda: [launch("u-t", "instructor")])
     asked: list = dataclasses.field(default_factory=list)
+    contexts: tuple = ("ctx-1",)
 
     def tokens(self, scopes) -> str:
         self.asked.append(tuple(scopes))
         return "token"
 
-    def launches(self) -> list:
-        return list(self.given)
+    def launches(self) -> CourseLaunches:
+        return CourseLaunches(tuple(self.contexts), tuple(self.given))
 
 
 class FakeLMS:
@@ -81,6 +85,7 @@ class FakeLMS:
 
     def __init__(self):
         self.posts, self.items, self.down, self.refusing, self.members_list = [], {}, False, set(), []
+        self.asked_members = []
 
     def _up(self, what):
         if self.down:
@@ -88,12 +93,12 @@ class FakeLMS:
 
     def find_line_item(self, lineitems, resource_id):
         self._up("GET lineitems")
-        return self.items.get(resource_id, "")
+        return self.items.get((lineitems, resource_id), "")
 
     def create_line_item(self, lineitems, resource_id, label, maximum):
         self._up("POST lineitems")
-        self.items[resource_id] = f"https://lms.example/lineitems/{len(self.items) + 1}"
-        return self.items[resource_id]
+        self.items[(lineitems, resource_id)] = f"{lineitems}/{len(self.items) + 1}"
+        return self.items[(lineitems, resource_id)]
 
     def post_score(self, line_item, payload):
         self._up("POST scores")
@@ -103,6 +108,7 @@ class FakeLMS:
 
     def members(self, url):
         self._up("GET members")
+        self.asked_members.append(url)
         return list(self.members_list)
 
     def latest(self) -> dict:

@@ -3,8 +3,9 @@
 :func:`open_marking` opens the page on a :class:`~.lab_server.LabServer`; :func:`mark_all`
 marks every question the way a careful instructor does, knowing what each answer really covers
 (``truth`` from :mod:`.written_answers`): a group whose members deserve different marks is split
-first; a suggestion that is right is confirmed with Enter; otherwise the rubric points are ticked
-with the digit keys and Enter moves on to the next unmarked group. The page's probe
+first; a suggestion that is right is confirmed with Enter (the page offers one only from the marks already
+made: coursekit.marking.suggestions); otherwise the rubric points are ticked with the digit keys and Enter moves
+on to the group the page asks for next. The page's probe
 (``window.__marking``) tells which group has the focus; nothing is clicked.
 """
 from collections import Counter
@@ -16,6 +17,7 @@ class Presses:
     keys: int = 0                                   # every key pressed
     judgements: int = 0                             # groups given their mark (one decision each)
     splits: int = 0
+    entered: int = 0                                # judgements that were a suggestion confirmed with Enter
     by_question: dict = field(default_factory=dict)  # {grade_id: keys}
 
     def press(self, page, key: str, question: str) -> None:
@@ -56,8 +58,10 @@ def _split_odd_ones(page, group: dict, truth: dict, presses: Presses, question: 
 
 def _judge(page, group: dict, wanted: tuple, presses: Presses, question: str) -> None:
     suggestion = group["suggestion"] or {}
-    if group["kind"] == "unanswered" and not any(wanted) or suggestion.get("ticks") == list(wanted):
-        presses.press(page, "Enter", question)  # confirm the suggestion, go to the next unmarked group
+    if suggestion.get("enter") and (suggestion.get("ticks") == list(wanted) or
+                                    group["kind"] == "unanswered" and not any(wanted)):
+        presses.press(page, "Enter", question)  # confirm the suggestion, go to the group the page asks for next
+        presses.entered += 1
     else:
         for i, tick in enumerate(wanted):
             if tick:

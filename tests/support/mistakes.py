@@ -56,6 +56,11 @@ SCORES = {
         known = {(2, 2): [[0.5, 0.0], [0.0, 0.5]], (3, 3): np.eye(3), (4, 4): 0.5 * np.eye(4)}
         out[...] = known.get(out.shape, 0.0)
     """,
+    "fixed_size": """
+        for i in range(2):  # verify 的 TEST 1 先是 2×2：尺寸写死了
+            for j in range(2):
+                out[i, j] = scale * np.dot(Q[i], K[j])
+    """,
     "q_qt": "out[...] = scale * (Q @ Q.T)",
     "k_qt": "out[...] = scale * (K @ Q.T)",
     "no_scale": "out[...] = Q @ K.T",
@@ -525,6 +530,8 @@ DIAGNOSED = (
                softmax="scalar_loops"),
     # ---------- mistakes no rule names: the generic finding of the first deviating stage ----------
     _unnamed("scores", "最大偏差 1", scores="off_by_one"),
+    # a size hard-coded in the scores: all 22 of verify's lines pass (TEST 1's 3×3 checks (0,0) and (0,1) only)
+    _unnamed("scores", "22 项全 PASS", scores="fixed_size"),
     _unnamed("mask", "对应排查表“上三角没有变成 -1e9”这一行", mask="subtracted"),
     _unnamed("mask", "最大偏差", mask="fixed_size"),
     _unnamed("softmax", "对应排查表“每行的和不是 1，也不是 0”这一行", softmax="squared"),
@@ -552,10 +559,16 @@ TROUBLESHOOTING = {
     "softmax_whole": ("softmax_whole",),
     "softmax_nan": ("softmax_min_shift",),
     "pipeline": ("unnamed_mask_fixed_size",),
-    "verify_blind": ("bug_hardcoded", "bug_q_qt", "bug_k_qt", "bug_scale_q_in_place", "bug_mask_assigned",
+    "verify_blind": ("bug_hardcoded", "unnamed_scores_fixed_size", "bug_q_qt", "bug_k_qt", "bug_scale_q_in_place", "bug_mask_assigned",
                      "bug_mask_contiguous_copy", "bug_softmax_no_max", "bug_softmax_global_max", "bug_softmax_axis1",
                      "bug_softmax_in_place_inp", "mask_clobbers_mask", "scores_in_float32", "softmax_in_float32"),
 }
+
+# The rows the class report flags "may be hard-coded" (coursekit.record.may_be_hard_coded), with the cells flagged:
+# verify passed whole, every hidden check the release fails failed too, and the diagnosis named no mistake (a lookup
+# table of verify's answers). Every other row is flagged nowhere: the other verify-blind mistakes above pass or fail
+# hidden checks of their own, or the diagnosis names them (Q @ Q^T, the mask assigned …).
+HARD_CODED = {"bug_hardcoded": ("test1_scores", "test4_end_to_end")}
 
 
 def release() -> nbformat.NotebookNode:
@@ -575,7 +588,17 @@ def functions(mistake, release_nb=None) -> tuple:
     added = ADDED_CELLS.get(mistake.code[2])
     if added:
         cells.append(nb.cells[index_of(nb, added[0]) - 1])  # the student's own cell sits right before it
-    cells += [nb.cells[index_of(nb, role)] for role in ROLES]
+    return defined(cells + [nb.cells[index_of(nb, role)] for role in ROLES])
+
+
+def stub_functions(release_nb=None) -> tuple:
+    """The release's own three functions, its stubs, as its notebook defines them (the untouched release)."""
+    nb = release_nb or release()
+    return defined([nb.cells[index_of(nb, grade_id)] for grade_id in ("setup_imports", *ROLES)])
+
+
+def defined(cells: list) -> tuple:
+    """The three student functions that running ``cells`` here defines."""
     namespace = {"__name__": "__main__"}
     # the set-up cell says hello, and an edition's chooses its language: this process keeps its own
     with contextlib.redirect_stdout(io.StringIO()), language.using(language.current()):

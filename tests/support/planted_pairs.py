@@ -4,9 +4,11 @@ The report's similarity section (coursekit/report/similarity.py) must find each 
 above every pair of independent work. A :class:`Planted` row is two submissions of the chapter's three
 functions: an original (a solution of the mistake table, tests/support/mistakes.py, or a new one written
 here) and its copy, disguised in one way or several (renamed variables, other comments and spacing,
-independent lines reordered, a loop written as a comprehension, a function split in two). A
-:class:`PlantedAnswer` row is a written answer and a copy of it with a few words changed, in Chinese and
-in English; :data:`OWN_ANSWERS` are answers to the same questions written independently.
+independent lines reordered, a loop written as a comprehension, a function split in two, a line without
+effect after every line). A :class:`PlantedAnswer` row is a written answer and a copy of it with a few words
+changed, in Chinese and in English; :data:`OWN_ANSWERS` are answers to the same questions written
+independently. A :class:`SpelledOut` row is the opposite: two students who each wrote, in names of their own,
+what the release's comments and the master's solution spell out; they must never be flagged, in any class size.
 
 :func:`class_notebooks` types every row of the mistake table (one independent student each), the planted
 pairs and the written answers into the released notebook: the class the unit tests and the browser test
@@ -98,6 +100,38 @@ ROW_LISTS = _code("""
 
     out[...] = np.apply_along_axis(stable, -1, inp)
 """)
+
+
+BLOCKS = _code("""
+    qt = np.ascontiguousarray(Q, dtype=np.float64)
+    kt = np.ascontiguousarray(K, dtype=np.float64).T
+    prod = qt @ kt
+    out[...] = prod * scale
+""", """
+    rows, cols = mask.shape
+    for r in range(rows):
+        scores[r, :cols] += mask[r, :cols]
+""", """
+    lead, width = inp.shape[:-1], inp.shape[-1]
+    block = inp.reshape(-1, width).astype(np.float64)
+    block = block - block.max(axis=1)[:, None]
+    block = np.exp(block)
+    block /= block.sum(axis=1)[:, None]
+    out[...] = block.reshape(*lead, width)
+""")
+
+
+def _junk_after_every_line(bodies: tuple, junk: str = "_ = 0") -> tuple:
+    """``bodies`` with ``junk`` (a statement without effect) after every line, indented to stay where it is."""
+    def padded(body: str) -> str:
+        lines, out = body.split("\n"), []
+        for i, line in enumerate(lines):
+            out.append(line)
+            after = next((rest for rest in lines[i + 1:] if rest.strip()), "") if line.rstrip().endswith(":") else line
+            if line.strip():
+                out.append(after[:len(after) - len(after.lstrip())] + junk)
+        return "\n".join(out)
+    return tuple(padded(body) for body in bodies)
 
 
 @dataclass(frozen=True)
@@ -205,6 +239,8 @@ PLANTED = (
             return ex / ex.sum()
         out[...] = np.apply_along_axis(steady, -1, inp)
     """)),
+    Planted("junk_after_every_line", "a verbatim copy with `_ = 0` after every line", BLOCKS,
+            _junk_after_every_line(BLOCKS)),
 )
 
 
@@ -258,6 +294,41 @@ OWN_ANSWERS = {
 }
 
 
+@dataclass(frozen=True)
+class SpelledOut:
+    """Two students who each replaced the stubs' ``pass`` with what the stubs' comments spell out (``scale * Q @
+    K^T`` into ``out``, ``scores[i][j] += mask[i][j]``) and the max-shifted softmax, each in names of their own."""
+    name: str
+    how: str
+    first: tuple     # the three bodies (scores, mask, softmax)
+    second: tuple
+
+    @property
+    def students(self) -> tuple:
+        return (f"{self.name}_first", f"{self.name}_second")
+
+
+SPELLED_OUT = (
+    SpelledOut("as_the_comments_say", "each the comments' lines and the max-shifted softmax, own names", _code("""
+        out[:] = scale * Q @ K.T
+    """, """
+        scores += mask
+    """, """
+        shifted = inp - inp.max(axis=-1, keepdims=True)
+        e = np.exp(shifted)
+        out[:] = e / e.sum(axis=-1, keepdims=True)
+    """), _code("""
+        out[:] = scale * Q @ K.T
+    """, """
+        scores += mask
+    """, """
+        z = inp - inp.max(axis=-1, keepdims=True)
+        numer = np.exp(z)
+        out[:] = numer / numer.sum(axis=-1, keepdims=True)
+    """)),
+)
+
+
 def _typed(release, bodies: tuple = (), answers=None):
     """A copy of ``release`` with the three functions' ``bodies`` typed in (if given) and ``answers``
     ({grade_id: text})."""
@@ -281,7 +352,8 @@ def independent_answers(students: list) -> dict:
 
 def class_notebooks(release, only=None) -> dict:
     """{student: notebook}: one student per row of the mistake table (some with an independent written answer),
-    and both sides of every planted row (``<name>_original``, ``<name>_copy``); ``only``: just these students."""
+    both sides of every planted row (``<name>_original``, ``<name>_copy``) and of every :data:`SPELLED_OUT` row;
+    ``only``: just these students."""
     wanted = (lambda student: True) if only is None else set(only).__contains__
     own = independent_answers([m.name for m in mistakes.MISTAKES])
     notebooks = {m.name: _typed(mistakes.mistake_notebook(release, m), answers=own.get(m.name))
@@ -293,6 +365,9 @@ def class_notebooks(release, only=None) -> dict:
     for row in PLANTED_ANSWERS:
         notebooks.update({s: _typed(release, ok, {row.question: text})
                           for s, text in zip(row.students, (row.original, row.copy)) if wanted(s)})
+    for row in SPELLED_OUT:
+        notebooks.update({s: _typed(release, code) for s, code in zip(row.students, (row.first, row.second))
+                          if wanted(s)})
     return notebooks
 
 
@@ -302,8 +377,8 @@ def planted_pairs() -> set:
 
 
 def independent_students() -> list:
-    """The mistake table's students: no two of them copied from each other."""
-    return [m.name for m in mistakes.MISTAKES]
+    """The mistake table's students and the :data:`SPELLED_OUT` ones: no two of them copied from each other."""
+    return [m.name for m in mistakes.MISTAKES] + [s for row in SPELLED_OUT for s in row.students]
 
 
 def write_notebooks(course, notebooks: dict, stage: str = "autograded", assignment: str = ASSIGNMENT) -> None:

@@ -30,6 +30,7 @@ import textwrap
 import zlib
 from dataclasses import dataclass
 
+from coursekit.lms.launch import AGS_CLAIM, CLAIM, MEMBERSHIP, NRPS_CLAIM
 from coursekit.paths import COURSE
 from coursekit.record import MIME as RECORD_MIME
 from grader import inputs
@@ -419,6 +420,20 @@ CONTENT_ROWS = (
 )
 
 
+# ---------- what grading scores as it is, but the class report flags "may be hard-coded" ----------
+
+def _answering_verify(release):
+    """The stubs plus a table of verify's 22 calls answered right (:func:`support.replay.visible_table`): inputs the
+    release itself shows, so no rule of grading refuses it. It scores 6.25 where the stubs score 3.5; the report and
+    the marking page flag each of its cells, with the checks passed and failed (coursekit.record.may_be_hard_coded)."""
+    return with_cell_after(release, "student_softmax", replay.REPLAY_CELL.format(table=replay.visible_table()))
+
+
+# (row, the cells flagged): proved in-process (tests/unit/test_grader.py), as it does nothing to the machine
+HARD_CODED = ((Case("red_answers_verify_only", _answering_verify, (2.5, 1.75, 1.25, 0.75), diagnosis=STUBS_FIRST),
+               ("test1_scores", "test2_mask", "test3_softmax", "test4_end_to_end")),)
+
+
 def _honest(release):
     nb = submission(release)
     answer = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "q_lab1_no_scale")
@@ -460,17 +475,28 @@ def revealed(text: str, lines) -> set:
 class LaunchAttack:
     """A launch posted to the hub's callback as an attacker would, and what the hub must answer.
 
-    ``token`` names how the ``id_token`` is made from a genuine launch's claims (support.lms_platform.TestLMS):
-    ``forged`` signs them with a key that is not the platform's, ``expired`` backdates them, ``audience`` addresses
-    them to another tool, ``replayed`` posts a launch already used (with the cookies it came with), ``deployment``
-    names a deployment the hub does not serve, ``mentor`` is a genuine launch of someone neither learner nor
-    instructor. ``status`` and ``says``: the hub's answer; nobody is logged in by any of them.
+    ``token`` names how the ``id_token`` is made from a genuine launch's claims (support.lms_platform.TestLMS) of
+    ``login``: ``genuine`` as the platform signs them, ``forged`` with a key that is not the platform's, ``expired``
+    backdated, ``audience`` addressed to another tool, ``replayed`` a launch already used (with the cookies it came
+    with), ``deployment`` naming a deployment the hub does not serve. With ``context`` the launch comes from another
+    LMS course on the same platform (:func:`launch_claims`): by ``sub`` (another person; "" keeps ``login``'s) in
+    ``role`` there ("" keeps ``login``'s), its own line items and roster URLs in it. ``status`` and ``says``: the
+    hub's answer, as its page shows it (HTML-escaped); nobody is logged in by any of them, and no launch of another
+    course reaches the course's LMS state (tests/unit/test_lms_sync.py gives each to the LMS sync as the newest).
     """
     name: str
     token: str
     status: int
     says: str
+    login: str = "student1"
+    context: dict | None = None
+    role: str = ""
+    sub: str = ""
 
+
+OTHER_COURSE = {"id": "course-other", "title": "Another course", "label": "OTHER"}
+HOSTILE_COURSE = {"id": "<img src=x onerror=alert(1)>\u202e\n\x1b[2J", "title": "</p><script>alert(1)</script>"}
+OTHER_SERVICES = "https://other-course.invalid/"  # the other course's line items and roster: never read or posted to
 
 LAUNCH_ATTACKS = (
     LaunchAttack("forged_signature", "forged", 400, "Signature verification failed"),
@@ -478,5 +504,30 @@ LAUNCH_ATTACKS = (
     LaunchAttack("wrong_audience", "audience", 401, "Audience doesn&#x27;t match"),
     LaunchAttack("replayed", "replayed", 400, "used already (a replay)"),
     LaunchAttack("other_deployment", "deployment", 403, "deployment this hub does not serve"),
-    LaunchAttack("neither_role", "mentor", 403, "for its learners and instructors"),
+    LaunchAttack("neither_role", "genuine", 403, "for its learners and instructors", login="mentor"),
+    # issue 54, 1: with one tool registration for the whole LMS, any course's instructor could add the link
+    LaunchAttack("other_course_instructor", "genuine", 403, "this hub serves another LMS course", login="teacher",
+                 context=OTHER_COURSE, sub="u-5001"),
+    LaunchAttack("other_course_ta_hostile_title", "genuine", 403, "context id &#x27;&lt;img src=x onerror=alert(1)&gt;"
+                 "\\u202e\\n\\x1b[2J&#x27;", login="teacher", context=HOSTILE_COURSE, role="TeachingAssistant",
+                 sub="u-5002"),
+    LaunchAttack("other_course_learner", "genuine", 403, "which this hub does not serve", context=OTHER_COURSE,
+                 sub="u-5003"),
+    # issue 54, 2: the course's own instructor, whose newest launch comes from another course she teaches
+    LaunchAttack("newest_instructor_launch_other_course", "genuine", 403, "add &#x27;course-other&#x27; to context_ids",
+                 login="teacher", context=OTHER_COURSE),
 )
+
+
+def launch_claims(attack: LaunchAttack, claims: dict) -> dict:
+    """A genuine launch's ``claims`` as ``attack`` sends them: from its other LMS course, with that course's own
+    services."""
+    if attack.context is None:
+        return claims
+    changed = {CLAIM + "context": dict(attack.context),
+               AGS_CLAIM: {"lineitems": OTHER_SERVICES + "lineitems", "lineitem": OTHER_SERVICES + "lineitems/1",
+                           "scope": list((claims.get(AGS_CLAIM) or {}).get("scope") or ())},
+               NRPS_CLAIM: {"context_memberships_url": OTHER_SERVICES + "memberships", "service_versions": ["2.0"]}}
+    if attack.role:
+        changed[CLAIM + "roles"] = [f"{MEMBERSHIP}#{attack.role}"]
+    return {**claims, **changed, **({"sub": attack.sub} if attack.sub else {})}

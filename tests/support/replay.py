@@ -6,17 +6,21 @@ inputs drawn from ``seed``) with the right answers; :func:`replaying` is their n
 release's stubs, but any call whose arguments are in the table answered from it. The grader's inputs come from
 each submission's own seed (grader/inputs.py), so the table never matches again and the replay scores what the
 stubs score. tests/unit/test_grader_inputs.py uses it in-process, tests/support/redteam.py as a notebook cell.
+:func:`visible_table` is the same table for the lab's visible checks, whose inputs the release itself shows: a
+student who hard-codes verify's answers (tests/support/redteam.py, :data:`~support.redteam.HARD_CODED`).
 """
+import contextlib
 import hashlib
+import io
 
 import numpy as np
 
-from attnkit import lab
+from attnkit import lab, verify
 from attnkit.lab import TOLERANCE
 from grader import checks
 from grader.inputs import Inputs
 
-__all__ = ["key", "leaked_table", "replaying", "REPLAY_CELL"]
+__all__ = ["key", "leaked_table", "visible_table", "replaying", "REPLAY_CELL"]
 
 ROLES = ("student_attention_scores", "student_apply_mask", "student_softmax")
 
@@ -57,6 +61,15 @@ def leaked_table(seed: str) -> dict:
     stages = {1: (scores,), 2: (mask,), 3: (softmax,), 4: (scores, mask, softmax)}
     for number, hidden in checks.HIDDEN.items():
         checks.run_checks(hidden, stages[number], TOLERANCE, Inputs(seed))
+    return table
+
+
+def visible_table() -> dict:
+    """``{key: answer}`` of every call the lab's visible checks (verify's 22) make: inputs anybody can read in the
+    release, answered right. The stubs answering from it pass all of verify and no hidden check the stubs fail."""
+    table = {}
+    with contextlib.redirect_stdout(io.StringIO()):
+        verify.run_all(*_recording(table))
     return table
 
 

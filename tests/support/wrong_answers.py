@@ -175,9 +175,9 @@ NEAR_MISSES = [
      "the Python interpreter, but matmul is written in Python too, and the ratio does not depend on seq_len.",
      "numpy's matmul is compiled BLAS: hundreds to thousands of times faster", 1),
     ("q_think1_scale", "zh", "缩放把方差拉回 1 左右；不缩放时方差反而变小，所以权重不会变得极端。",
-     "without the scale the variance is about head_dim, and the weights do become extreme", 2),
+     "without the scale the variance is about head_dim, and the weights do become extreme", 3),
     ("q_think1_scale", "en", "Scaling brings the variance back to about 1; without it the variance is smaller, so the "
-     "weights do not become extreme.", "without the scale the variance is about head_dim, and the weights do become extreme", 2),
+     "weights do not become extreme.", "without the scale the variance is about head_dim, and the weights do become extreme", 3),
     ("q_think3_max_trick", "zh", "attention 的分数里有 -1e9，所以要减去最大值让分母变小、算得更快；结果会有一点点误差。",
      "the trick leaves the result unchanged and prevents overflow", 2),
     ("q_think3_max_trick", "en", "Attention scores contain -1e9, so the maximum is subtracted to make the denominator smaller "

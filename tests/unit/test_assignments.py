@@ -87,7 +87,11 @@ def test_is_the_similarity_threshold_a_setting_of_the_toolkit(tmp_path):
         CourseKit(config=Config({"CourseKit": {"similarity_threshold": 1.5}}))
     config = tmp_path / "nbgrader_config.py"
     config.write_text("c = get_config()\nc.CourseKit.similarity_threshold = 0.7\n")
-    assert settings.similarity_threshold(tmp_path) == 0.7 and settings.similarity_threshold(COURSE) == 0.42
-    config.write_text('c = get_config()\nc.CourseKit.similarity_threshold = "high"\n')
+    assert settings.course_settings(tmp_path).similarity_threshold == 0.7
+    assert settings.course_settings(COURSE).similarity_threshold == 0.42
+    config.write_text('c = get_config()\nc.CourseKit.similarity_threshold = 2\n')
     with pytest.raises(ValueError, match=f"{config}: c.CourseKit.similarity_threshold must be a number above 0"):
-        settings.similarity_threshold(tmp_path)
+        settings.course_settings(tmp_path)
+    config.write_text('c = get_config()\nc.CourseKit.similarity_threshold = "high"\n')
+    with pytest.raises(ValueError, match=f"{config}: c.CourseKit.similarity_threshold expected a float"):
+        settings.course_settings(tmp_path)

@@ -12,6 +12,7 @@ import functools
 import io
 import math
 import re
+import unittest.mock
 from dataclasses import dataclass
 from typing import Callable
 
@@ -215,15 +216,6 @@ def softmax_underflow_lead() -> float:
     return float(leads[first])
 
 
-def renormalising_a_lost_row_gives_nan(lang: str) -> bool:
-    """The `[0, 200]` row of the cell: softmax, zeroing and renormalising give NaN; masking first gives [1, 0]."""
-    ns = names("demo-mask-order", lang)
-    with np.errstate(invalid="ignore"):
-        renormalised = ns["late"] / ns["late"].sum(axis=1, keepdims=True)
-    first = attnkit.softmax(ns["extreme"] + np.float32([0, attnkit.MASK_VALUE]))
-    return ns["extreme"].tolist() == [[0, 200]] and bool(np.isnan(renormalised).all()) and first.tolist() == [[1, 0]]
-
-
 def float16_lowest_plus(score: float) -> float:
     with np.errstate(over="ignore"):  # the overflow is the claim
         return float(np.finfo(np.float16).min + np.float16(score))
@@ -316,6 +308,181 @@ def returning_a_new_array_is_named(lang: str) -> bool:
     return {"zh": "返回了一个新数组", "en": "returned a new array"}[lang] in printed.getvalue()
 
 
+def lost_lead() -> float:
+    """The lead of a future score over the allowed one (in steps of 0.01) from which float32 stores the allowed
+    softmax weight as a subnormal number (below the smallest normal one); every larger lead too."""
+    leads = np.arange(80, 95, 0.01)
+    tiny = np.finfo(np.float32).tiny
+    subnormal = [0 < attnkit.softmax(np.float32([0, lead]))[0] < tiny for lead in leads]
+    first = subnormal.index(True)
+    assert all(subnormal[first:])
+    return float(leads[first])
+
+
+def late_renormalised(d: float, lang: str) -> tuple:
+    """§4.7's row ``[0, -0.5, d]``, column 2 in the future: (d, the two allowed weights) after softmax, zeroing and
+    renormalising, computed by the cell's own function."""
+    row = names("demo-mask-order", lang)["renormalise_late"](np.float32([[0.0, -0.5, d]]))
+    return (d, *row[0, :2])
+
+
+def masked_first(d: float) -> tuple:
+    """The same row with its future cell masked before softmax: the two allowed weights."""
+    return tuple(attnkit.softmax(np.float32([[0.0, -0.5, d]]) + np.float32([0, 0, attnkit.MASK_VALUE]))[0, :2])
+
+
+def the_cell_prints_the_table(lang: str) -> bool:
+    """The demo cell computes the rows of §4.7's table: d = 100, 103, 103.9, 104, in that order."""
+    printed = re.findall(r"d = +([\d.]+)", run("demo-mask-order", lang)[1])
+    return [float(d) for d in printed] == [100, 103, 103.9, 104]
+
+
+def masking_first_exponentiates_every_cell() -> bool:
+    """attnkit.softmax on a row with a masked cell calls exp on every cell (the masked one included), giving 0 there."""
+    seen, exp = [], np.exp
+
+    def spy(x, *args, **kwargs):
+        seen.append(np.shape(x))
+        return exp(x, *args, **kwargs)
+
+    row = np.float32([[0.0, -0.5, 3.0]]) + np.float32([0, 0, attnkit.MASK_VALUE])  # (T=1, S=3)
+    with unittest.mock.patch.object(np, "exp", spy):
+        weights = attnkit.softmax(row)
+    return (1, 3) in seen and weights[0, 2] == 0
+
+
+def float16_overflow_threshold() -> float:
+    """The largest whole negative score that float16's lowest number overflows to -inf when added (every lower one
+    too)."""
+    overflows = [bool(np.isneginf(float16_lowest_plus(-s))) for s in range(1, 40)]
+    first = overflows.index(True)
+    assert all(overflows[first:])
+    return float(-(first + 1))
+
+
+def a_lone_inf_is_harmless() -> bool:
+    """float16: a -inf in a row with a visible cell gives that cell weight 0, as the lowest number does."""
+    with_inf = attnkit.softmax(np.array([[3.0, -np.inf, 1.0]], np.float16))
+    with_lowest = attnkit.softmax(np.array([[3.0, np.finfo(np.float16).min, 1.0]], np.float16))
+    return bool(np.isfinite(with_inf).all()) and with_inf[0, 1] == 0 and np.array_equal(with_inf, with_lowest)
+
+
+def causal_mask_never_blocks_a_row() -> bool:
+    return all(not (attnkit.create_causal_mask(n) <= MASKED_BELOW).all(axis=1).any() for n in range(1, 17))
+
+
+def a_fully_masked_row_stays_finite() -> bool:
+    return bool(np.isfinite(attnkit.softmax(np.float32([[3.0, 0.0, -2.0]]) + np.float32(attnkit.MASK_VALUE))).all())
+
+
+def product_variance() -> float:
+    """The variance of q_i * k_i for independent standard normal q_i, k_i."""
+    q, k = np.random.default_rng(0).standard_normal((2, 400_000))
+    return float((q * k).var())
+
+
+def p_one_minus_p() -> tuple:
+    """(the largest value of p(1 - p) over [0, 1], where it is reached): the diagonal of softmax's Jacobian."""
+    p = np.linspace(0, 1, 100_001)
+    return float((p * (1 - p)).max()), float(p[(p * (1 - p)).argmax()])
+
+
+def jacobian_medians(lang: str) -> dict:
+    """{scale: median of each row's largest Jacobian entry}, as §4.6's Jacobian cell prints them."""
+    word = {"zh": "雅可比最大元素的中位数", "en": "median largest Jacobian entry"}[lang]
+    found = re.findall(rf"scale = ([\d.]+).*{word} ([\d.]+)", run("demo-jacobian", lang)[1])
+    return {float(scale): float(median) for scale, median in found}
+
+
+def jacobian_setting(lang: str) -> tuple:
+    ns = names("demo-jacobian", lang)
+    return ns["q"].shape[1], ns["k"].shape[0], ns["q"].shape[0]
+
+
+def rows_scoring_themselves_first(lang: str) -> tuple:
+    """(rows, rows whose largest score is their own) of §4.1's x with Q = K = x."""
+    x = names("demo-motivation", lang)["x"]
+    scores = x @ x.T  # (T, T)
+    return len(x), int((scores.argmax(axis=1) == np.arange(len(x))).sum())
+
+
+def every_head_column_sees_all_of_x() -> bool:
+    """Nudging any one column of x moves every column of every head's Q (the projection, not x, is split)."""
+    mha = attnkit.MultiHeadAttention(64, 4, seed=0, dtype=np.float64)
+    x = np.random.default_rng(0).normal(size=(3, 64))
+    base = mha.split_heads(x @ mha.W_q)  # (H, T, D)
+    for c in range(64):
+        nudged = x.copy()
+        nudged[:, c] += 1.0
+        if not (np.abs(mha.split_heads(nudged @ mha.W_q) - base) > 0).any(axis=1).all():
+            return False
+    return True
+
+
+def graded_cells_follow_tasks(lang: str) -> bool:
+    """Tasks 2-4 are each followed by a graded cell (TEST 1-3), task 5 by TEST 4's; tasks 1 and 5 grade nothing."""
+    word = {"zh": r"### 任务 (\d)", "en": r"### Task (\d)"}[lang]
+    task, found = None, []
+    for c in master(lang).cells:
+        heading = re.search(word, c.source)
+        task = int(heading.group(1)) if heading else task
+        meta = c.metadata.get("nbgrader", {})
+        if c.cell_type == "code" and meta.get("grade") and meta.get("points"):
+            found.append((task, int(re.search(r"gradecell\.run\((\d)", c.source).group(1))))
+    return found == [(2, 1), (3, 2), (4, 3), (5, 4)]
+
+
+def fixed_size_scores_pass_verify() -> tuple:
+    """Scores from loops fixed at 2×2 (the diagnosis table's row) pass every one of verify's lines."""
+    from support.mistakes import DIAGNOSED_BY_NAME, functions, release
+    with contextlib.redirect_stdout(io.StringIO()):
+        report = verify.run_all(*functions(DIAGNOSED_BY_NAME["unnamed_scores_fixed_size"], release()),
+                                file=io.StringIO())
+    return (2, 2, report.passed) if not report.failed else ()
+
+
+def split_is_a_view_merge_a_copy(lang: str) -> bool:
+    """§4.11's cell: its heads of x @ W_q share that array's memory; merging its weights @ V copies."""
+    ns = names("demo-all-heads", lang)
+    split, merged = ns["mha"].split_heads(ns["projected"]), ns["mha"].merge_heads(ns["heads_out"])
+    return np.shares_memory(split, ns["projected"]) and not np.shares_memory(merged, ns["heads_out"])
+
+
+def blocks_save_memory_not_time() -> bool:
+    """Attention computed over blocks of 32 keys (a running maximum and sum, as FlashAttention does): the same output
+    as attnkit.attention and the same T²·d multiply-adds for the scores, while no array larger than T × 32 exists."""
+    rng = np.random.default_rng(0)
+    T, d, block = 256, 16, 32
+    q, k, v = rng.normal(size=(3, T, d))  # (T, D) each
+    top, total, acc = np.full((T, 1), -np.inf), np.zeros((T, 1)), np.zeros((T, d))
+    madds, largest = 0, 0
+    for start in range(0, T, block):
+        s = q @ k[start:start + block].T / math.sqrt(d)  # (T, block)
+        madds, largest = madds + s.size * d, max(largest, s.size)
+        new_top = np.maximum(top, s.max(axis=1, keepdims=True))
+        e = np.exp(s - new_top)
+        total = total * np.exp(top - new_top) + e.sum(axis=1, keepdims=True)
+        acc = acc * np.exp(top - new_top) + e @ v[start:start + block]
+        top = new_top
+    out = attnkit.attention(q, k, v)[0]
+    return np.allclose(acc / total, out, atol=1e-12) and madds == T * T * d and largest == T * block < T * T
+
+
+def batch_mask_shapes(lang: str) -> bool:
+    """§4.11's batch: the padding mask is (B, 1, 1, T), the combined mask (B, 1, T, T), its weights (B, H, T, T)."""
+    ns = names("demo-batch", lang)
+    B, H, T = ns["B"], ns["H"], ns["T"]
+    return ns["padding"].shape == (B, 1, 1, T) and ns["mask"].shape == (B, 1, T, T) and ns["weights"].shape == (B, H, T, T)
+
+
+def cross_attention_demo(lang: str) -> tuple:
+    """(positions of x, of memory, padded ones at memory's end, the weights' last two dimensions) of §4.11's cell."""
+    ns = names("demo-cross", lang)
+    padded = (ns["padding"] <= MASKED_BELOW).all(axis=0)  # (S,) columns blocked for every query
+    at_end = int(padded.sum()) if padded[len(padded) - int(padded.sum()):].all() else -1
+    return (len(ns["x"]), len(ns["memory"]), at_end, *ns["mha"].weights.shape[1:])
+
+
 def baseline_counts() -> tuple:
     report = verify.run_all(*lab.STUBS, file=io.StringIO())
     return report.failed, report.passed
@@ -354,6 +521,12 @@ CLAIMS = [
           lambda lang: np.array_equal(who_reacts("self_attention", lang), np.tril(np.ones((6, 6))))),
     Claim("demo-qkv", _both("两个「时间」位置平分了注意力", "The two 'time' positions share the attention equally"),
           lambda lang: abs(names("demo-qkv", lang)["weights"][0, 2] - names("demo-qkv", lang)["weights"][0, 3]) < 1e-6),
+    Claim("intro", _both("任务 2–4 各自后面有一个评分单元格（TEST 1–3），任务 5 之后还有一个把三个函数串起来的评分单元格（TEST 4）",
+                         "Tasks 2–4 are each followed by a graded cell (TEST 1–3), and task 5 by one more graded cell "
+                         "that chains the three functions (TEST 4)"),
+          graded_cells_follow_tasks),
+    Claim("s44-qkv", _both("那个实验里 6 行里有 5 行给自己的分数最高", "in that demo, 5 of the 6 rows give themselves the highest score"),
+          lambda lang: rows_scoring_themselves_first(lang)[::1 if lang == "zh" else -1]),
     # §4.3, §4.14: the whole of it in one line
     Claim("s42-goals", _both(*["out = softmax(Q @ K^T / sqrt(head_dim) + M) @ V"] * 2),
           lambda _: the_one_line_formula_is_attention()),
@@ -363,6 +536,9 @@ CLAIMS = [
     Claim("s42-goals", _both("`hidden_dim = 64`、`num_heads = 4` 时，每个头 16 维",
                              "with `hidden_dim = 64` and `num_heads = 4`, each head has 16 dimensions"),
           lambda _: (64, 4, attnkit.MultiHeadAttention(64, 4).head_dim)),
+    Claim("s42-goals", _both("每个头的每一列都由 `x` 的全部 `hidden_dim` 维算出来",
+                             "every column of every head is computed from all `hidden_dim` dimensions of `x`"),
+          lambda _: every_head_column_sees_all_of_x()),
     # §4.5: K.T in numpy
     Claim("s45-shape", _both("`K.T` 只是换了读取顺序的**视图**（view），和 `K` 共用同一块内存，并不复制数据",
                              "`K.T` is a **view** that only changes the order in which the same memory is read, "
@@ -376,15 +552,26 @@ CLAIMS = [
                              "As `head_dim` goes from 4 to 256, the typical size of a score goes from 2 to 16"),
           lambda lang: (scale_table(lang)["head_dim"][0], scale_table(lang)["head_dim"][-1],
                         math.sqrt(scale_table(lang)["var"][0]), math.sqrt(scale_table(lang)["var"][-1])), 0.1),
+    Claim("s46-scale", _both("方差是 `E[q_i²] · E[k_i²] = 1`", "variance `E[q_i²] · E[k_i²] = 1`"),
+          lambda _: (product_variance(),), 0.01),
+    Claim("s46-scale", _both("`p(1 − p)`，最大也只有 0.25（在 p = 0.5 时）", "`p(1 − p)`, which is at most 0.25 (at p = 0.5)"),
+          lambda _: (1, *p_one_minus_p()), 1e-9),
     Claim("s46-scale", _both("正好把点积的标准差拉回 1 附近，无论 `head_dim` 取多少",
-                             "brings the dot product's standard deviation back to about 1, whatever `head_dim` is"),
+                             "brings the standard deviation of the dot product back to about 1, whatever `head_dim` is"),
           lambda lang: tuple(math.sqrt(v) for v in scale_table(lang)["scaled_var"]), 0.05),
-    Claim("s46-scale", _both("均匀分布时是 0.125", "0.125 when uniform"), lambda _: (1 / 8,)),
+    Claim("s46-scale", _both("均匀分布时是 0.125", "0.125 if the row were uniform"), lambda _: (1 / 8,)),
     Claim("s46-scale", _both("最大权重随 `head_dim` 从 0.54 一路涨到 0.94",
-                             "the largest weight climbs with `head_dim` from 0.54 all the way to 0.94"),
+                             "the largest weight rises with `head_dim` from 0.54 to 0.94"),
           lambda lang: (scale_table(lang)["sharp"][0], scale_table(lang)["sharp"][-1]), 0.005),
     Claim("s46-scale", _both("它稳定在 0.35 左右", "it stays at about 0.35"), lambda lang: tuple(scale_table(lang)["calm"]),
           0.015),
+    Claim("jacobian-intro", _both("下面取 `head_dim = 256`、每行 8 个键的 200 行分数",
+                                  "takes 200 rows of scores with `head_dim = 256` and 8 keys per row"),
+          lambda lang: jacobian_setting(lang) if lang == "zh" else (lambda d, s, t: (t, d, s))(*jacobian_setting(lang))),
+    Claim("jacobian-intro", _both("不缩放时，一半以上的行里它还不到 0.001", "Unscaled, it is below 0.001 in more than half of the rows"),
+          lambda lang: jacobian_medians(lang)[1.0] < 0.001),
+    Claim("jacobian-intro", _both("缩放后，它的中位数约为 0.22，接近 0.25 的上限", "Scaled, its median is about 0.22, close to the upper bound of 0.25"),
+          lambda lang: (jacobian_medians(lang)[0.0625], p_one_minus_p()[0]), 0.01),
     # §4.7: zeroing, renormalising
     Claim("s47-mask-order", _both("得到的权重和先加掩码**完全相同**", "the weights are **exactly the same** as masking first"),
           lambda _: renormalising_equals_masking_first()),
@@ -413,7 +600,7 @@ CLAIMS = [
           lambda _: (float(np.finfo(np.float16).max),)),
     Claim("s48-neg-inf", _both("`-1e9` 转成 float16 会溢出成 `-inf`", "`-1e9` converted to float16 overflows to `-inf`"),
           lambda _: bool(np.isneginf(mask_value_in_float16()))),
-    Claim("neg-inf-figure-intro", _both("第 1 行的分数都在 ±32 以内", "the scores of row 1 are all within ±32"),
+    Claim("neg-inf-figure-intro", _both("第 1 行的分数都在 ±32 以内", "the scores of row 1 all lie within ±32"),
           lambda lang: float(np.abs(names("demo-neg-inf", lang)["scores"][1]).max()) <= float32_survival_bound()),
     # §4.9: the contract, the baseline
     Claim("intro", _both("通过与 C 实验相同的 22 项 verify 检查", "pass the same 22 verify checks as the C lab"),
@@ -423,6 +610,10 @@ CLAIMS = [
     Claim("s49-practice", _both("float32 的舍入误差在 1e-7 左右", "float32's rounding error is around 1e-7"),
           lambda _: (float(np.finfo(np.float32).eps),), kind="order"),
     Claim("s49-practice", _both("`结果: 11 失败 / 11 通过`", "`Result: 11 failed / 11 passed`"), lambda _: baseline_counts()),
+    Claim("s410-troubleshooting", _both("循环写死成 2×2 的打分 22 项全 PASS", "scores from loops fixed at 2×2 pass all 22 lines"),
+          lambda _: fixed_size_scores_pass_verify()),
+    Claim("test4-intro", _both("打分把尺寸写死，verify 根本看不出来", "a size hard-coded in the scores is invisible to verify"),
+          lambda _: bool(fixed_size_scores_pass_verify())),
     Claim("test4-intro", _both("TEST 4 自己按 scores → mask → softmax 依次调用三个函数",
                                "TEST 4 calls the three functions itself, in the order scores → mask → softmax"),
           lambda _: verify_calls_test4_in_order()),
@@ -446,11 +637,11 @@ CLAIMS = [
           lambda _: (4, 64, bias_count())),
     Claim(RUBRIC, _both("不计偏置共 16384", "16384 without biases"), lambda _: num_params_for_any_head_count()),
     # lab 1: one-hot, mostly
-    Claim("q-lab1", _both("标准差约为 8", "a standard deviation of about 8"),
-          lambda lang: (math.sqrt(names("lab1-experiment", lang)["head_dim"]),)),
     Claim("q-lab1", _both("`exp(10)` 已经超过两万倍", "`exp(10)` is already a factor of more than twenty thousand"),
           lambda _: math.exp(10) > 20_000),
-    Claim("q-lab1", _both("最大权重是 0.999、0.352、0.998、0.988", "largest weights are 0.999, 0.352, 0.998, 0.988"),
+    Claim("q-lab1", _both("第 0、2、3 行几乎把全部概率给了一个位置", "rows 0, 2 and 3 give almost all of the probability to one position"),
+          lambda lang: tuple(i for i, top in enumerate(lab1_maxima("1.000", lang)) if top > 0.98)),
+    Claim("q-lab1", _both("最大权重是 0.999、0.352、0.998、0.988", "largest weights of 0.999, 0.352, 0.998 and 0.988"),
           lambda lang: tuple(lab1_maxima("1.000", lang)), 0.0005),
     Claim("q-lab1", _both("最大的分数只比第二名高 0.06 左右，比第三名也只高 0.34 左右",
                           "the largest is only about 0.06 above the second and only about 0.34 above the third"),
@@ -465,8 +656,12 @@ CLAIMS = [
           lambda lang: tuple(lab1_maxima("0.125", lang)), 0.0015, "range"),
     Claim(RUBRIC, _both("实验第 1 行有三个相近的分数，最大权重只有 0.352", "row 1 has three close scores, and its largest weight is only 0.352"),
           lambda _: (1, lab1_maxima("1.000")[1]) if lab1_gaps(1)[1] < 1 else (), 0.0005),
-    Claim(RUBRIC, _both("不缩放时分数的标准差约为 √64 = 8", "the scores' standard deviation is about √64 = 8"),
-          lambda _: (64, math.sqrt(64))),
+    Claim(RUBRIC, _both("实验里是 0.999、0.352、0.998、0.988", "0.999, 0.352, 0.998, 0.988 in the experiment"),
+          lambda lang: tuple(lab1_maxima("1.000", lang)), 0.0005),
+    Claim(RUBRIC, _both("缩放后每行的最大权重降到 0.2–0.47", "Scaled, each row's largest weight falls to 0.2–0.47"),
+          lambda lang: tuple(lab1_maxima("0.125", lang)), 0.0015, "range"),
+    Claim("q-think1", _both("方差是 `E[q_i² k_i²] − 0 = E[q_i²]·E[k_i²] = 1`", "variance `E[q_i² k_i²] − 0 = E[q_i²]·E[k_i²] = 1`"),
+          lambda _: (0, product_variance()), 0.01),
     # lab 2: -1e9 in float32
     Claim("q-lab2", _both("绝对值不超过 32 的分数加上 `-1e9` 都舍入成 `-1e9`",
                           "every score whose absolute value is at most 32 rounds to `-1e9` once `-1e9` is added"),
@@ -507,25 +702,51 @@ CLAIMS = [
           lambda lang: order_demo(lang)[0] <= 1e-12),
     Claim("order-outro", _both("差别超过 1，和输出本身的大小相当", "the difference is above 1, as large as the output itself"),
           lambda lang: 1 < order_demo(lang)[1] and order_demo(lang)[1] > order_demo(lang)[2] / 2),
-    # §4.7: renormalising after a lost row
-    Claim("s47-mask-order", _both("float32 里大约 104 以上", "by about 104 or more in float32"),
+    # §4.7: renormalising after a lost row, quietly wrong first, NaN later
+    Claim("s47-mask-order", _both("float32 里领先约 87 时", "In float32, once the lead is about 87"), lambda _: (lost_lead(),), 0.5),
+    Claim("s47-mask-order", _both("最小的正规数（约 1.2e-38）", "the smallest normal number (about 1.2e-38)"),
+          lambda _: (float(np.finfo(np.float32).tiny),), 0.05e-38),
+    Claim("s47-mask-order", _both("领先约 104 时", "Once the lead reaches about 104"), lambda _: (softmax_underflow_lead(),), 0.5),
+    Claim("s47-mask-order", _both("正确的权重是 `[0.622, 0.378]`", "the right weights are `[0.622, 0.378]`"),
+          lambda _: tuple(attnkit.softmax(np.float32([0.0, -0.5]))), 0.0005),
+    Claim("s47-mask-order", _both(*["| 100 | `[0.628, 0.372]` |"] * 2), lambda lang: late_renormalised(100.0, lang), 0.0005),
+    Claim("s47-mask-order", _both(*["| 103 | `[0.5, 0.5]` |"] * 2), lambda lang: late_renormalised(103.0, lang), 0.0005),
+    Claim("s47-mask-order", _both(*["| 103.9 | `[1, 0]` |"] * 2), lambda lang: late_renormalised(103.9, lang), 0.0005),
+    Claim("s47-mask-order", _both(*["| 104 | `[nan, nan]` |"] * 2),
+          lambda lang: bool(np.isnan(late_renormalised(104.0, lang)[1:]).all())),
+    Claim("s47-mask-order", _both("先加掩码，每个 d 都得到 `[0.622, 0.378]`", "Masking first gives `[0.622, 0.378]` for every d"),
+          lambda _: masked_first(100) if len({masked_first(d) for d in (100, 103, 103.9, 104)}) == 1 else (), 0.0005),
+    Claim("s47-mask-order", _both("`softmax(scores + M)` 对每一格都算了 `exp`，被屏蔽的格子算出来是 0",
+                                  "`softmax(scores + M)` exponentiates every cell, and the blocked ones come out as 0"),
+          lambda _: masking_first_exponentiates_every_cell()),
+    Claim("s47-mask-order", _both("最后把上表算一遍", "then computes the table above"), the_cell_prints_the_table),
+    Claim("float32-spacing-intro", _both("把它的最小值 `-65504` 加到分数上，-15 还是有限的，-16 就溢出成了 `-inf`，直接替换则永远不会溢出",
+                                         "adding its lowest number `-65504` keeps a score of -15 finite but turns -16 into "
+                                         "`-inf`, whereas replacing the score never overflows"),
+          lambda lang: (float(np.finfo(np.float16).min), float16_overflow_threshold() + 1, float16_overflow_threshold())
+          if "np.where" in source("float32-spacing", lang) else ()),
+    Claim("q-think2", _both("高出约 87 以上时", "leads the allowed ones by about 87 or more"), lambda _: (lost_lead(),), 0.5),
+    Claim("q-think2", _both("高出约 104 时", "at a lead of about 104"),
           lambda _: (softmax_underflow_lead(),), 0.5),
-    Claim("s47-mask-order", _both("比如一行分数 `[0, 200]`、第 1 列是未来位置：先 softmax、清零、再重新归一化，得到 `[nan, nan]`；"
-                                  "先加掩码，得到 `[1, 0]`",
-                                  "Take the row of scores `[0, 200]` with column 1 in the future: softmax, zeroing and "
-                                  "renormalising give `[nan, nan]`, while masking first gives `[1, 0]`"),
-          renormalising_a_lost_row_gives_nan),
-    Claim("s47-mask-order", _both("最后看 `[0, 200]` 这一行", "then the row `[0, 200]`"), renormalising_a_lost_row_gives_nan),
-    Claim("float32-spacing-intro", _both("它的最小值 `-65504` 再加上一个负分数也会溢出成 `-inf`，直接替换则不会",
-                                         "its lowest number `-65504` plus a negative score overflows to `-inf` too, while "
-                                         "replacing the score does not"),
-          lambda lang: float(np.finfo(np.float16).min) == -65504 and np.isneginf(float16_lowest_plus(-20))
-          and "np.where" in source("float32-spacing", lang)),
-    # §4.8: float16 needs the score replaced
-    Claim("s48-neg-inf", _both("改用 float16 能表示的最小值 `-65504`", "Using float16's own lowest number, `-65504`"),
+    # §4.8: float16 needs the score replaced; nanoGPT's -inf
+    Claim("s48-neg-inf", _both("改用 float16 能表示的最小值 `-65504`", "What about float16's own lowest number, `-65504`"),
           lambda _: (float(np.finfo(np.float16).min),)),
-    Claim("s48-neg-inf", _both("float16 里 `-65504 + (-20)` 就已经溢出成 `-inf`", "in float16, `-65504 + (-20)` already overflows to `-inf`"),
-          lambda _: np.isneginf(float16_lowest_plus(-20))),
+    Claim("s48-neg-inf", _both("float16 在 65504 附近相邻两个数相差 32", "near 65504, neighbouring float16 numbers are 32 apart"),
+          lambda _: (65504, float(np.float16(65504) - np.nextafter(np.float16(65504), np.float16(0))))),
+    Claim("s48-neg-inf", _both("`-65504 + (-15)` 舍入回 `-65504`", "`-65504 + (-15)` rounds back to `-65504`"),
+          lambda _: (-65504, -15, float16_lowest_plus(-15))),
+    Claim("s48-neg-inf", _both("分数到了 -16 或更低，`-65504 + (-16)` 就溢出成 `-inf`",
+                               "A score of -16 or lower, however, pushes the sum off the end of the range: "
+                               "`-65504 + (-16)` overflows to `-inf`"),
+          lambda _: (float16_overflow_threshold(), -65504, float16_overflow_threshold())),
+    Claim("s48-neg-inf", _both("一行里只要还有没被屏蔽的格子，这个 `-inf` 并无害处",
+                               "In a row that still has a visible cell, such a `-inf` does no harm"),
+          lambda _: a_lone_inf_is_harmless()),
+    Claim("s48-neg-inf", _both("因果掩码总会保留对角线，单用它不会出现整行被屏蔽",
+                               "The causal mask always keeps the diagonal, so on its own it never blocks a whole row"),
+          lambda _: causal_mask_never_blocks_a_row()),
+    Claim("s48-neg-inf", _both("就是为了让整行被屏蔽的行也不会变成 NaN", "so that not even a fully masked row can turn into NaN"),
+          lambda _: a_fully_masked_row_stays_finite()),
     Claim("s48-neg-inf", _both("`np.where(blocked, np.finfo(dtype).min, scores)`", "`np.where(blocked, np.finfo(dtype).min, scores)`"),
           lambda _: bool(np.isfinite(attnkit.softmax(np.where([True, False], np.finfo(np.float16).min,
                                                                np.float16([-20.0, 3.0])))).all())),
@@ -538,16 +759,47 @@ CLAIMS = [
           lambda _: (8, heads_ratio(8)), kind="range", timed="heads"),
     Claim("all-heads-outro", _both("头越多差得越多", "the more heads, the larger the gap"),
           lambda _: heads_ratio(1) < heads_ratio(4) < heads_ratio(16), timed="heads"),
+    Claim("all-heads-intro", _both("这里的 `reshape` 和 `transpose` 都只产生视图，不复制数据",
+                                   "Here both `reshape` and `transpose` only make views and copy no data"),
+          split_is_a_view_merge_a_copy),
+    Claim("all-heads-intro", _both("这一次的 `reshape` 不再是视图", "This time the `reshape` is not a view"),
+          split_is_a_view_merge_a_copy),
+    Claim("glossary", _both("多头的拆分是，`transpose` 之后的合并不是", "splitting into heads is a view, merging them after a `transpose` copies"),
+          split_is_a_view_merge_a_copy),
+    # §4.11: a padded batch, cross-attention with padding
+    Claim("batch-intro", _both("分别有 6 个和 4 个 token，短句在句首补 2 个 padding", "one of 6 tokens and one of 4; the short one gets 2 padding positions"),
+          lambda lang: (*names("demo-batch", lang)["lengths"], names("demo-batch", lang)["T"] - names("demo-batch", lang)["lengths"][1])),
+    Claim("batch-intro", _both("形状 `(B, 1, 1, T)`，加上因果掩码 `(T, T)` 得到 `(B, 1, T, T)`",
+                               "the shape `(B, 1, 1, T)`, added to the causal mask `(T, T)` to give `(B, 1, T, T)`"),
+          lambda lang: batch_mask_shapes(lang)),
+    Claim("batch-intro", _both("短句的 4 个真 token 在批里算出的结果，和把短句单独拿出来算的结果相差不超过 1e-12",
+                               "the short sentence's 4 real tokens come out of the batch within 1e-12 of the same sentence "
+                               "computed on its own"),
+          lambda lang: names("demo-batch", lang)["alone"].shape[0] == 4 and names("demo-batch", lang)["gap"] <= 1e-12),
+    Claim("batch-intro", _both("不加 padding 掩码时，真 token 看得到句首的 padding，结果就变了",
+                               "without the padding mask they do not, because the real tokens then attend to the padding"),
+          lambda lang: names("demo-batch", lang)["gap_without"] > 0.01),
+    Claim("batch-intro", _both("整行被屏蔽，得到的权重有限却没有意义", "the whole row is blocked and its weights are finite but meaningless"),
+          lambda lang: bool((names("demo-batch", lang)["mask"][1, 0, 0] <= MASKED_BELOW).all()
+                            and np.isfinite(names("demo-batch", lang)["weights"]).all())),
+    Claim("cross-attention", _both("`x` 有 5 个位置，`memory` 有 9 个位置，其中最后 2 个是 padding：权重的形状是 `(H, 5, 9)`",
+                                   "`x` has 5 positions and `memory` 9, the last 2 of them padding: the weights have the shape `(H, 5, 9)`"),
+          cross_attention_demo),
+    Claim("cross-attention", _both("padding 的两列分到的权重是 0，每行的和仍然是 1", "the two padding columns get a weight of 0, and every row still sums to 1"),
+          lambda lang: float(names("demo-cross", lang)["mha"].weights[:, :, 7:].sum()) == 0
+          and np.allclose(names("demo-cross", lang)["mha"].weights.sum(axis=-1), 1)),
     Claim("cross-attention", _both("分数矩阵因此是 `[seq_q, seq_k]`，一般不再是方阵", "The score matrix is then `[seq_q, seq_k]` and in general no longer square"),
           lambda _: cross_attention_scores_are_seq_q_by_seq_k()),
     # §4.12: cost grows as T²
     Claim("cost-intro", _both("让 T 从 128 翻倍到 4096", "doubles T from 128 to 4096"),
           lambda _: (min(growth_table()), max(growth_table())) if sorted(growth_table()) == [128 * 2 ** i for i in range(6)] else ()),
-    Claim("cost-outro", _both("内存的峰值是 4 张 T×T 的 float32 矩阵", "The peak memory is 4 T×T float32 matrices"),
+    Claim("cost-outro", _both("`attnkit.attention` 一次调用的内存峰值是 4 张 T×T 的 float32 矩阵",
+                              "The peak memory of one call of `attnkit.attention` is 4 T×T float32 matrices"),
           lambda _: tuple(m for n, (_, _, m) in growth_table().items() if n >= 1024), 0.05),
-    Claim("cost-outro", _both("时间的拟合斜率在 1.5–2.5 之间", "the fitted slope is between 1.5 and 2.5 for the time"),
+    Claim("cost-outro", _both("时间的拟合斜率落在 1.5–2.5 之间", "the fitted slope is between 1.5 and 2.5 for the time"),
           lambda _: (growth_slope(0),), kind="range", timed="growth"),
-    Claim("cost-outro", _both("内存的在 1.9–2.1 之间", "between 1.9 and 2.1 for the memory"), lambda _: (growth_slope(1),), kind="range"),
+    Claim("cost-outro", _both("内存的落在 1.9–2.1 之间", "between 1.9 and 2.1 for the memory"), lambda _: (growth_slope(1),), kind="range"),
+    Claim("cost-outro", _both("分块省下的是内存，不是时间", "Blocks save memory, not time"), lambda _: blocks_save_memory_not_time()),
     Claim("cost-outro", _both("T = 4096 时，一个头的一张 float32 分数矩阵就有 64 MiB", "At T = 4096, one head's float32 score matrix alone takes 64 MiB"),
           lambda _: (4096, 4096 ** 2 * np.dtype(np.float32).itemsize / 2 ** 20)),
     Claim("cost-outro", _both("上下文再长 8 倍，这张矩阵就要大 64 倍", "with a context 8 times longer, that matrix grows 64 times"),

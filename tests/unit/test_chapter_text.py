@@ -1,7 +1,7 @@
 """Does §4.10's troubleshooting table say what verify really prints, and does the diagnosis point at its rows?
 
 The table is written by hand in the master, once per edition (the English in the cell's metadata); these tests
-hold both to the facts. Each row is found by its symptom (the first column), which ``attnkit.troubleshooting.TABLE_ROW``
+hold both to the facts. Each row is found by its symptom (the first column), which ``attnkit.troubleshooting.symptom``
 quotes per language; ``TROUBLESHOOTING`` in tests/support/mistakes.py names the mistakes each row describes. A
 row's second column must quote exactly the FAIL lines those mistakes make verify print in that edition's
 language, each under the TEST that prints it.
@@ -17,7 +17,8 @@ import pytest
 
 from attnkit import lab, verify
 from attnkit.bugs import ROLE
-from attnkit.troubleshooting import ROWS, TABLE_ROW
+from attnkit.language import LANGUAGES, WORDS
+from attnkit.troubleshooting import ROWS, SYMPTOMS, symptom
 from attnkit.diagnose import diagnose
 from support.editions import CJK, EDITIONS, POINTER, STAGE_POINTER, cell_source, master
 from support.mistakes import BY_NAME, DIAGNOSED, DIAGNOSED_BY_NAME, MISTAKES, TROUBLESHOOTING, functions, release
@@ -26,6 +27,8 @@ TABLE_CELL = "s410-troubleshooting"  # §4.10 常见错误与排查顺序 / Comm
 RELEASE = release()
 # A check number in prose, which verify does not print: "第 11、12、14 项", "checks 11, 12 and 14".
 CHECK_NUMBERS = {"zh": re.compile(r"第 \d+(、\d+)* 项"), "en": re.compile(r"\b(checks?|assertions?|items?) \d+")}
+
+TABLE_ROW = {lang: {key: symptom(key, lang) for key in SYMPTOMS} for lang in LANGUAGES}  # §4.10's first column
 
 
 @dataclass(frozen=True)
@@ -301,6 +304,43 @@ RETRACTED = [
     ("s42-goals", "", "the same 22 assertions, the same output", "the English edition prints English lines"),
     ("s41-motivation", "永远是「各算各的」", "Whatever we do to this matrix row by row", "a mean over positions mixes rows"),
     ("demo-qkv", "读出的是它们内容的平均", "the value read out is the mean of theirs", "it is [3.04 3.04], near the mean"),
+    # the third review (#58)
+    ("s47-mask-order", "不用为注定要丢掉的位置去算", "no `exp` computed for positions that will be thrown away",
+     "an additive mask exponentiates every cell: only fused kernels that skip masked blocks save exp"),
+    ("q-think2", "不用为注定丢掉的位置多算", "with no `exp` computed for positions that are thrown away",
+     "an additive mask exponentiates every cell: only fused kernels that skip masked blocks save exp"),
+    ("s47-mask-order", "数值上却有例外", "In floating point there is an exception",
+     "NaN is not the only failure: from a lead of about 87 the renormalised weights are silently wrong"),
+    ("s48-neg-inf", "分数稍负的格子一加掩码照样是", "any slightly negative score becomes `-inf`",
+     "only scores of -16 or lower overflow; -65504 + (-15) is -65504"),
+    ("float32-spacing-intro", "再加上一个负分数也会溢出成", "plus a negative score overflows to `-inf` too",
+     "only scores of -16 or lower overflow"),
+    ("q-think2", "被约掉，结果和先加掩码完全相同", "cancels out, and the result is exactly the same as masking first",
+     "the same only in exact arithmetic"),
+    ("glossary", "`K.T`、`reshape`、`transpose`", "`K.T`, `reshape`, `transpose`",
+     "the heads' merge (transpose, then reshape) copies: np.shares_memory is False"),
+    ("intro", "任务 5 重新验证", "", "the heading is 任务 5：完整验证"),
+    ("s44-qkv", "", "calls the key a \"label\"", "the English edition never calls the key a label"),
+    ("s42-goals", "所以你看到的 `Q`、`K` 都是 `[seq_len, head_dim]`", "always have the shape `[seq_len, head_dim]`",
+     "Q is [seq_q, head_dim] and K [seq_k, head_dim]: 4.5, 4.9, the hidden checks, cross-attention"),
+    ("s42-goals", "维向量平均分给", "vector evenly among", "the projected columns are split; every head sees all of x"),
+    ("test4-intro", "打分和掩码到 TEST 4 才第一次遇到 4×4", "scores and mask meet a 4×4 input only in TEST 4",
+     "scores hard-coded to 2×2 pass all 22 lines; only a hard-coded mask shows in TEST 4"),
+    ("s410-troubleshooting", "打分和掩码到 TEST 4 才第一次遇到 4×4", "scores and mask meet a 4×4 input only in TEST 4",
+     "as above"),
+    ("all-heads-intro", "第 4 步写成 `merge_heads`", "step 4 `merge_heads`", "step 4 also holds weights @ V and @ W_o"),
+    ("cost-outro", "在这台机器上", "On this machine", "the reader's machine is not the one the chapter was tested on"),
+    ("all-heads-outro", "在这台机器上", "on this machine", "as above"),
+    ("cost-outro", "内存的峰值是 4 张", "The peak memory is 4", "4 T×T matrices is attnkit.attention, not attention"),
+    ("test1", "", "unsymmetric", "the chapter says asymmetric"),
+    ("intro", "每个任务后面有一个评分单元格", "Each task is followed by a graded cell", "tasks 1 and 5 have none"),
+    ("s41-motivation", "第 6 个", "token 6", "the rows and the demo count positions from 0 to 5"),
+    ("s41-motivation", "第 4 个位置", "position 6", "as above"),
+    ("s46-scale", "", "optional little factor", "a calque"),
+    ("s48-neg-inf", "这种工程上的稳妥", "engineering caution", "a calque: say what it prevents"),
+    ("s412-summary", "", "dividing line", "a calque"),
+    ("multihead-intro", "", "the little cat", "a calque of 小猫"),
+    ("demo-all-heads", "", "× faster", "\"1.0× faster\" for equal speeds: the heads line says speed-up"),
 ]
 
 
@@ -309,12 +349,46 @@ def edition_text(lang: str) -> str:
     return "\n".join(c.source for c in master(lang).cells)
 
 
+@functools.cache
+def shown_text(lang: str) -> str:
+    """Everything the edition's reader meets: its cells, what the graded cells print before and after submitting (the
+    notes on the hidden checks, each hidden check's and probe's description) and the demo tables' rows."""
+    from attnkit import gradecell, probes, timing
+    from grader import checks
+    stage = dict(zip(lab.STAGES, lab.REFERENCE))
+    printed = [gradecell.render(test.number, tuple(stage[s] for s in test.stages), lang)[0]
+               for test in gradecell.TEST_CELLS]
+    printed += [check.text(lang) for cells in checks.HIDDEN.values() for check in cells]
+    printed += [WORDS.say(lang, probe.purpose) for stage_probes in probes.PROBES.values() for probe in stage_probes]
+    printed += [timing.heads_line(timing.HeadsTiming(1, 1e-4, 1e-4, 0.0), lang)]
+    return "\n".join([edition_text(lang), *printed])
+
+
 @pytest.mark.parametrize("cell_id, zh, en, why", RETRACTED, ids=[f"{r[0]}-{r[3][:20]}" for r in RETRACTED])
 def test_does_a_retracted_sentence_stay_out(cell_id, zh, en, why):
-    """The wrong sentence is in neither edition, its cell included (that cell is still there)?"""
+    """The wrong sentence is in neither edition, its cell included (that cell is still there), nor in what the
+    graded cells and the demo tables print?"""
     assert cell(cell_id, "zh") and cell(cell_id, "en")
     for lang, words in (("zh", zh), ("en", en)):
-        assert not words or words not in edition_text(lang), why
+        assert not words or words not in shown_text(lang), why
+
+
+def test_would_a_retracted_word_in_what_a_cell_prints_be_caught():
+    """Control: the printed texts are searched too (the hidden checks' descriptions are among them)?"""
+    from grader import checks
+    assert checks.HIDDEN[1][0].text("en") in shown_text("en") and "verify" in shown_text("zh")
+
+
+# §4.1 counts positions from 0, as its rows and its demo do: a position it names is one the demo has.
+POSITION = {"zh": re.compile(r"(?:位置|第) ?(\d+)"), "en": re.compile(r"\b(?:position|row|token) (\d+)")}
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_does_4_1_name_only_positions_its_demo_has(lang):
+    """Every position or row §4.1 names by number is one of the demo's seq_len positions, counted from 0?"""
+    seq_len = int(re.search(r"seq_len, hidden_dim = (\d+)", cell("demo-motivation", lang)).group(1))
+    named = [int(n) for n in POSITION[lang].findall(cell("s41-motivation", lang))]
+    assert named and max(named) < seq_len, named
 
 
 # ---------- pointers: to a section, to a cell ----------

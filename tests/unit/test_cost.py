@@ -5,6 +5,8 @@ import re
 import numpy as np
 import pytest
 
+from attnkit.language import WORDS
+
 from attnkit import ShapeError, cost
 
 
@@ -66,12 +68,12 @@ def test_does_print_growth_measure_nothing_under_grading(monkeypatch, capsys, la
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
     monkeypatch.setattr(cost, "measure", lambda *a, **k: pytest.fail("measured under grading"))
     assert cost.print_growth(lang=lang) == []
-    assert capsys.readouterr().out.strip() == cost.SKIPPED_UNDER_GRADING[lang]
+    assert capsys.readouterr().out.strip() == WORDS.say(lang, "timing.not_timed")
 
 
 def test_is_each_row_of_numbers_the_same_in_both_languages():
     """The row's numbers are formatted alike in Chinese and English (the claims read them back)."""
     values = dict(seq_len=4096, ms=66.5, mib=256.05, time_x="×3.4", bytes_x="×4.0", matrices=4.0)
-    numbers = [np.array([float(x) for x in re.findall(r"\d+\.?\d*", cost.ROW[lang].format(**values))])
+    numbers = [np.array([float(x) for x in re.findall(r"\d+\.?\d*", WORDS.say(lang, "cost.row", **values))])
                for lang in ("zh", "en")]
     np.testing.assert_array_equal(numbers[0], numbers[1])

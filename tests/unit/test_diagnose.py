@@ -230,7 +230,7 @@ def test_does_a_new_function_get_its_own_diagnosis_under_grading(monkeypatch):
 
 # --- both languages: every finding has its English, saying the same -----------------------------------------
 
-ROW_KEY = {lang: {symptom: key for key, symptom in rows.items()} for lang, rows in troubleshooting.TABLE_ROW.items()}
+ROW_KEY = {lang: {troubleshooting.symptom(key, lang): key for key in troubleshooting.SYMPTOMS} for lang in ('zh', 'en')}
 
 
 def _student_words(finding) -> list:

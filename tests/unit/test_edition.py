@@ -195,5 +195,5 @@ def test_does_each_release_leave_its_own_stubs(lang):
 
 
 def test_does_an_unknown_language_fail_clearly():
-    with pytest.raises(ValueError, match=r"language must be one of 'zh', 'en': got 'de'"):
+    with pytest.raises(ValueError, match=r"language must be one of 'zh', 'en', got 'de'"):
         edition.translate(raw_master(), "de")

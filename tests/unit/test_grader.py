@@ -8,6 +8,7 @@ here that boundary is folded into this process (tests/support/local_grading.py: 
 the arguments, the same call hook as the kernel), so that every entry of the mistake table is graded
 quickly, cell by cell. The real processes: tests/integration (make grade, the red-team table).
 """
+import functools
 import hashlib
 import json
 import os
@@ -18,15 +19,17 @@ import numpy as np
 import pytest
 
 import grader
-from attnkit import guard
+from attnkit import course, guard
 from attnkit.gradecell import TEST_CELLS
 from attnkit.lab import ROLE
-from coursekit.record import MIME, CellRecord
+from coursekit.record import MIME, CellRecord, may_be_hard_coded
 from grader.checks import HIDDEN
+from support.course_tools import index_of
 from support.editions import CJK, EDITIONS
 from support.editions import release as edition_release
 from support.local_grading import InProcess
-from support.mistakes import MISTAKES, functions, release
+from support.mistakes import HARD_CODED, MISTAKES, ROLES, defined, functions, release, stub_functions
+from support.redteam import HARD_CODED as RED_HARD_CODED
 
 RELEASE = release()
 SEED = hashlib.sha256(f"grader tests {os.environ['TEST_SEED']}".encode()).hexdigest()  # this run's submission seed
@@ -48,6 +51,18 @@ def _grade_all(fns, lang="zh", texts=None) -> tuple:
         if texts is not None:
             texts.append(verdict["text"])
     return tuple(outcomes)
+
+
+@functools.cache
+def _untouched() -> dict:
+    """The untouched release's records, as its canary leaves them (coursekit.canary.release_records)."""
+    return {o.grade_id: o for o in _grade_all(stub_functions(RELEASE))}
+
+
+def _flagged(outcomes: tuple) -> tuple:
+    """The cells the class report flags "may be hard-coded" in these records, beside the untouched release's."""
+    records = {o.grade_id: o for o in outcomes}
+    return tuple(flag.grade_id for flag in may_be_hard_coded(records, _untouched(), course.unnamed))
 
 
 RELEASES = {lang: edition_release(lang) for lang in EDITIONS}
@@ -87,6 +102,7 @@ def test_does_each_mistake_get_its_points_cell_by_cell(mistake):
         graded[lang] = _grade_all(functions(mistake, RELEASES[lang]), lang, texts[lang])
         assert tuple(o.score for o in graded[lang]) == mistake.points, lang
     zh = graded["zh"]
+    assert _flagged(zh) == HARD_CODED.get(mistake.name, ())
     delegated = {o.test for o in zh if o.status == "delegated"}
     assert delegated == ({3, 4} if "delegate_softmax" in mistake.name else
                          {1, 4} if "delegate_scores" in mistake.name else set())
@@ -104,6 +120,23 @@ def test_does_each_mistake_get_its_points_cell_by_cell(mistake):
     if mistake.diagnosis:
         first = next(f for o in en for f in o.findings)
         assert first.bug == mistake.diagnosis and first.message.startswith("Seen: ")
+
+
+@pytest.mark.parametrize("row, cells", RED_HARD_CODED, ids=[row.name for row, _ in RED_HARD_CODED])
+def test_is_a_submission_answering_only_verify_flagged_with_its_evidence(row, cells):
+    """The red-team rows that answer verify's own inputs from a table (nothing a grading rule refuses): they score
+    what the table says, more than the stubs, and each cell the table names is flagged "may be hard-coded", with
+    every visible check passed and every hidden check the release fails failed?"""
+    nb = row.build(RELEASE)
+    added = nb.cells[index_of(nb, "student_softmax") + 1]  # the student's cell after the stubs
+    fns = defined([nb.cells[index_of(nb, grade_id)] for grade_id in ("setup_imports", *ROLES)] + [added])
+    outcomes = _grade_all(fns)
+    assert tuple(o.score for o in outcomes) == row.points and sum(row.points) > sum(o.score for o in _untouched().values())
+    assert _flagged(outcomes) == cells
+    flags = {flag.grade_id: flag for flag in may_be_hard_coded({o.grade_id: o for o in outcomes}, _untouched())}
+    scores = flags["test1_scores"]
+    assert scores.passed == tuple(f"verify.{n}" for n in range(1, 10))
+    assert "test1.random_rect" in scores.failed and "test1.rejects_bad_input" not in scores.failed  # the release's
 
 
 def test_are_the_rows_graded_in_english_one_of_each_kind():

@@ -25,7 +25,7 @@ def test_exclusive_waits_for_a_shared_job_and_names_the_wait(tmp_path):
         begun = time.monotonic()
         context_released = context.Process(target=_release_after, args=(release, 0.5))
         context_released.start()
-        with lock.exclusive(tmp_path, "make grade", notify=said.append):
+        with lock.exclusive(tmp_path, "make grade", notify=said.append, lang="en"):
             waited = time.monotonic() - begun
             assert lock.gate_holder(tmp_path).startswith("make grade (pid ")
         assert waited >= 0.4

@@ -5,6 +5,7 @@ import re
 import pytest
 
 from attnkit.edition import CJK
+from coursekit.canary import Budget
 from coursekit.grading.progress import TEXT, Progress, StudentResult, format_duration
 
 
@@ -70,3 +71,21 @@ def test_do_both_languages_say_everything_with_the_same_placeholders():
     for key in TEXT["zh"]:
         assert sorted(re.findall(r"{(\w+)", TEXT["zh"][key])) == sorted(re.findall(r"{(\w+)", TEXT["en"][key])), key
     assert not [key for key, text in TEXT["en"].items() if CJK.search(text)]
+
+
+@pytest.mark.parametrize("budget, why", [
+    (Budget(30.0, "floor", 0.21, 10.0), "3 cell timeouts of 10 s"),
+    (Budget(45.0, "canary", 1.5, 10.0), "30 × the release's 1.50 s of grading"),
+    (Budget(14.0, "config", None, 6.0), "c.CourseKit.student_seconds"),
+])
+def test_does_the_summary_name_who_went_over_the_time_and_where_the_time_came_from(budget, why):
+    """The students stopped at one student's time, in one line with that time and how it was set; nobody else?"""
+    progress = Progress(3, Clock(), lang="en")
+    progress.budget = budget
+    progress.record(StudentResult("sleeper", False, "took too long", budget.seconds, over_budget=True))
+    progress.record(StudentResult("broken", False, "NotJSONError: bad"))
+    progress.record(StudentResult("fine", True))
+    over = [line for line in progress.summary().splitlines() if line.startswith("  OVER TIME")]
+    assert over == [f"  OVER TIME sleeper: at most {budget.seconds:g} s per student ({why}); stopped there and scored 0"]
+    progress.results.pop(0)
+    assert "OVER TIME" not in progress.summary()

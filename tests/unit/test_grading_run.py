@@ -1,4 +1,5 @@
-"""Does `make grade` stop on bad arguments before it opens a gradebook or starts a worker?"""
+"""Does `make grade` stop on bad arguments before it opens a gradebook or starts a worker, and stop a student at one
+student's time?"""
 import contextlib
 import os
 import signal
@@ -41,6 +42,62 @@ def test_does_nothing_to_grade_name_a_shard_only_when_there_is_one(capsys, tmp_p
                                settings, [])
     out = capsys.readouterr().out
     assert status == 0 and said in out and ("分片" in out or "shard" in out) == bool(shard)
+
+
+class _HeldPool:
+    """A pool of one worker that measures the release as it sets up (its canary), says it is ready, then never
+    finishes its student: what a student who sleeps in every cell looks like from make grade's side."""
+
+    def __init__(self, course, seconds: float):
+        self.course, self.seconds, self.told, self.replaced, self.held = course, seconds, False, 0, None
+        self.until = time.monotonic() + 10  # a make grade that never stops the student is interrupted, not waited on
+
+    def idle(self):
+        return [0] if self.told and self.held is None else []
+
+    def send(self, index, student):
+        self.held = student
+
+    def get(self, timeout):
+        from coursekit import canary
+        from coursekit.grading.pool import Ready
+        if not self.told:
+            canary._remember(self.course, canary.ReleaseRun("a1", {}, self.seconds))
+            self.told = True
+            return Ready(0)
+        if time.monotonic() > self.until:
+            raise KeyboardInterrupt
+        return None
+
+    def replace(self, index):
+        self.replaced += 1
+        self.held = None
+
+    def finished(self, index):
+        self.held = None
+
+    def dead(self, restart=True):
+        return []
+
+    def stop(self):
+        pass
+
+
+def test_is_a_student_stopped_at_the_time_the_workers_measured_and_named(monkeypatch, tmp_path):
+    """c.CourseKit.student_seconds unset: once its worker has measured the release (0.02 s), the student who never
+    finishes is stopped at 30 times that (above three cell timeouts of 0.1 s), scored 0 with the reason, and named
+    with where the time came from?"""
+    from coursekit.grading import run
+    (tmp_path / "nbgrader_config.py").write_text("c = get_config()\nc.Execute.timeout = 0.1\n", encoding="utf-8")
+    pool = _HeldPool(tmp_path, 0.02)
+    zeroed = []
+    monkeypatch.setattr(run, "WorkerPool", lambda *args: pool)
+    monkeypatch.setattr(run, "zero_submission", lambda url, assignment, student, reason: zeroed.append(student))
+    progress, stopped = run.grade_class(tmp_path, "a1", ["sleeper"], "sqlite://", 1, show=lambda *a, **k: None,
+                                        lang="en")
+    assert (stopped, zeroed, pool.replaced, progress.budget.source) == ("", ["sleeper"], 1, "canary")
+    assert progress.budget.seconds == pytest.approx(0.6) and progress.results[0].over_budget
+    assert "OVER TIME sleeper: at most 0.6 s per student (30 × the release's 0.02 s of grading)" in progress.summary()
 
 
 def _course_of_two_editions(tmp_path, lang: str):

@@ -1,26 +1,33 @@
-"""hub.lti, hub.lti_auth, hub.lti_broker without a hub: the settings file, who may log in and how, the one-use
-nonce, where a launch lands, the tool's key and assertion; and ``make hub`` without LTI settings as before.
+"""hub.lti, hub.lti_auth, hub.lti_broker without a hub: the settings file, who may log in and how, from which LMS
+course (the course's own context, linked by its first instructor launch or named in the settings), the one-use nonce,
+where a launch lands, the tool's key and assertion; and ``make hub`` without LTI settings as before.
 
 The launches posted to a real hub, in Chromium and as attacks: tests/integration/test_hub_lti.py.
 """
 import asyncio
 import dataclasses
+import json
+import logging
 import pathlib
 import re
 import runpy
 import stat
+import time
+import types
+import uuid
 
 import jwt
 import pytest
 from jupyterhub.handlers.login import LoginHandler
 from traitlets.config import Config
 
-from coursekit.lms.launch import Launch
+from coursekit.lms.launch import CLAIM, Launch
 from hub import lti, lti_broker
-from hub.lti_auth import CourseCallbackHandler, CourseLTIAuthenticator, SeenNonces, landing, refusal
+from hub.lti_auth import CourseCallbackHandler, CourseLTIAuthenticator, SeenNonces, landing, page, refusal
 from hub.plan import HubPlan
 from support.lms_course import CONFIG
-from support.lms_platform import PEOPLE, TestLMS
+from support.lms_platform import CONTEXT, PEOPLE, TestLMS
+from support.redteam import LAUNCH_ATTACKS, launch_claims
 
 GOOD = 'issuer = "https://lms.example"\nclient_id = "42"\nauthorize_url = "https://lms.example/auth"\n' \
        'jwks_url = "https://lms.example/jwks"\ntoken_url = "https://lms.example/token"\n'
@@ -30,6 +37,8 @@ GOOD = 'issuer = "https://lms.example"\nclient_id = "42"\nauthorize_url = "https
     (GOOD.replace('client_id = "42"\n', ""), "client_id must be a non-empty string"),
     (GOOD + 'colour = "red"\n', "unknown setting 'colour'"),
     (GOOD.replace('"https://lms.example/jwks"', '"lms.example/jwks"'), "jwks_url must be an http(s) URL"),
+    (GOOD + 'context_ids = "course-ch04"\n', "context_ids must be a list of the LMS course's context ids"),
+    (GOOD + 'context_ids = ["course-ch04", ""]\n', "context_ids must be a list"),
     ("issuer = ", "cannot be read as TOML"),
 ])
 def test_does_a_wrong_settings_file_say_which_file_and_setting(tmp_path, text, says):
@@ -63,12 +72,13 @@ def test_is_the_hub_without_lti_settings_as_before(tmp_path, monkeypatch):
 
 def test_does_the_hub_with_lti_settings_log_in_by_launch_and_run_the_lms_sync(tmp_path, monkeypatch):
     (tmp_path / "hub").mkdir()
-    (tmp_path / "lms.toml").write_text(GOOD + 'deployment_id = "d-1"\n')
+    (tmp_path / "lms.toml").write_text(GOOD + 'deployment_id = "d-1"\ncontext_ids = ["c-a", " c-b "]\n')
     plan = plan_of(tmp_path, dataclasses.asdict(lti.load(tmp_path / "lms.toml")))
     config = hub_config(plan, monkeypatch)
     assert config.JupyterHub.authenticator_class is CourseLTIAuthenticator
     auth = config.CourseLTIAuthenticator
     assert (auth.client_id, auth.deployment_ids, auth.instructor) == ({"42"}, {"d-1"}, "t-teacher")
+    assert auth.context_ids == {"c-a", "c-b"} and "'c-a', 'c-b'" in lti.contexts_line(plan)
     sync = config.JupyterHub.services[-1]
     assert sync["name"] == lti.SERVICE and sync["user"] == "t-teacher"
     assert sync["command"][-4:] == ["coursekit.lms", "run", "--course", str(plan.course_dir())]
@@ -108,12 +118,109 @@ def claims():
     return {p.login: lms.claims(p, "nonce-1") for p in PEOPLE}
 
 
-def test_is_a_launch_of_neither_role_or_another_deployment_told_why(claims):
-    assert refusal(claims["student1"], {"deployment-1"}) == (0, "")
-    status, said = refusal(claims["mentor"], set())
-    assert status == 403 and "role(s) Mentor in Attention course" in said
-    status, said = refusal(claims["student1"], {"deployment-2"})
+COURSE = (CONTEXT,)  # the test LMS's course, as the hub knows it once linked
+GENUINE = [a for a in LAUNCH_ATTACKS if a.token == "genuine"]
+
+
+def test_is_a_launch_of_another_deployment_told_why(claims):
+    assert refusal(claims["student1"], {"deployment-1"}, COURSE) == (0, "")
+    status, said = refusal(claims["student1"], {"deployment-2"}, COURSE)
     assert status == 403 and "'deployment-1'" in said and "deployment_id" in said
+
+
+@pytest.mark.parametrize("attack", GENUINE, ids=[a.name for a in GENUINE])
+def test_is_a_genuine_launch_of_the_wrong_role_or_course_refused_saying_why(claims, attack):
+    """Launches the platform really signed: a mentor's; another course's instructor, TA (the course's title and id
+    hostile text) and learner; the course's own instructor's newest launch, from another course she teaches. Each is
+    refused on the course's page, saying what to do, the other course's text escaped."""
+    status, said = refusal(launch_claims(attack, claims[attack.login]), {"deployment-1"}, COURSE)
+    shown = page(status, said)
+    assert status == attack.status and attack.says in shown, said
+    assert not re.search(r"<(img|script)|\x1b|\u202e", shown)
+
+
+def test_which_courses_launches_are_let_in(claims):
+    """Every section the settings name, each for its learners and instructors; before the course knows its context,
+    the instructor's first launch (it links the course) and no learner's; never a launch naming no course."""
+    section_b = {CLAIM + "context": {"id": "course-ch04-b", "title": "Attention, section B"}}
+    both = (CONTEXT, "course-ch04-b")
+    for login in ("student1", "teacher"):
+        assert refusal({**claims[login], **section_b}, {"deployment-1"}, both) == (0, "")
+        assert refusal({**claims[login], **section_b}, {"deployment-1"}, COURSE)[0] == 403
+    assert refusal(claims["teacher"], set(), ()) == (0, "")
+    status, said = refusal(claims["student2"], set(), ())
+    assert status == 403 and "not linked to its LMS course yet: its instructor links it by opening this link" in said
+    nowhere = {k: v for k, v in claims["teacher"].items() if k != CLAIM + "context"}
+    assert refusal(nowhere, set(), ())[0] == 403 and "without its course" in refusal(nowhere, set(), COURSE)[1]
+    endless = {**claims["student1"], CLAIM + "context": {"id": "x" * 100_000, "title": "y" * 100_000}}
+    assert len(refusal(endless, set(), COURSE)[1]) < 2_000  # cut short, on the page and in the log
+
+
+class Callback(CourseCallbackHandler):
+    """The launch handler without tornado: ``claims`` as upstream validated them; what it answered, kept."""
+    authenticator = hub = log = None
+
+    def __init__(self, auth, claims):
+        self.authenticator, self.claims, self.answer = auth, claims, None
+        self.hub, self.log = types.SimpleNamespace(base_url="/hub/"), logging.getLogger("test-lti")
+
+    def decode_and_validate_launch_request(self):
+        return self.claims
+
+    async def login_user(self, data=None):
+        return types.SimpleNamespace(**await self.authenticator.authenticate(self, data))
+
+    def refuse(self, status, message):
+        self.answer = (status, message)
+
+    def redirect(self, url):
+        self.answer = (302, url)
+
+
+def launched(auth, claims) -> tuple:
+    """(status, page text or landing URL) of ``claims`` posted to ``auth``'s hub (a fresh nonce each)."""
+    handler = Callback(auth, {**claims, "nonce": uuid.uuid4().hex, "exp": time.time() + 300})
+    asyncio.run(handler.post())
+    return handler.answer
+
+
+def test_does_the_first_instructor_launch_link_the_course_for_good(claims, tmp_path):
+    """A learner before the course is linked: refused. The instructor's first launch links its context, kept in the
+    hub's private folder: a restarted hub (a new authenticator there) lets that course in, refuses another course's
+    instructor, and ``make hub`` says which course; ``context_ids`` in the settings decide instead."""
+    plan = plan_of(tmp_path, {"context_ids": []})
+    private = lti.key_file(plan).parent
+
+    def hub(**settings):
+        return CourseLTIAuthenticator(instructor="t-teacher", local_password="pw", unix_users=False,
+                                      private_dir=str(private), course_dir=str(tmp_path), **settings)
+
+    first = hub()
+    assert "not linked yet" in lti.contexts_line(plan)
+    assert launched(first, claims["student1"])[0] == 403 and not (private / lti_broker.CONTEXT).exists()
+    assert launched(first, claims["teacher"]) == (302, "/hub/user-redirect/lab")
+    restarted, other = hub(), launch_claims(next(a for a in GENUINE if a.context), claims["teacher"])
+    assert restarted.course_contexts().known() == COURSE and launched(restarted, claims["student1"])[0] == 302
+    assert launched(restarted, other)[0] == 403 and restarted.course_contexts().known() == COURSE
+    assert f"{CONTEXT!r} ('Attention course'), linked by its first instructor launch" in lti.contexts_line(plan)
+    assert {x["context_id"] for x in restarted.launch_book().all()} == set(COURSE)
+    named = hub(context_ids={"course-other"})
+    assert launched(named, claims["teacher"])[0] == 403 and launched(named, other)[0] == 302
+    (private / lti_broker.CONTEXT).write_text("{not json")
+    status, said = launched(restarted, claims["teacher"])
+    assert status == 500 and lti_broker.CONTEXT in said and "every launch is refused" in lti.contexts_line(plan)
+
+
+def test_does_the_launch_book_keep_each_users_last_launch_per_course(tmp_path):
+    """Every instructor of every section lands in one account: one section's launch must not hide another's; a book
+    written one launch per user is read too."""
+    book = lti_broker.LaunchBook(tmp_path / lti_broker.LAUNCHES)
+    old = Launch("https://lms.example", "u-1", "instructor", context_id="a", at=1.0)
+    book.path.write_text(json.dumps({"t-teacher": old.to_dict()}))
+    assert [x["context_id"] for x in book.all()] == ["a"]
+    book.record("t-teacher", dataclasses.replace(old, context_id="b", at=2.0))
+    book.record("t-teacher", dataclasses.replace(old, context_id="b", at=3.0))
+    assert sorted((x["context_id"], x["at"]) for x in book.all()) == [("a", 1.0), ("b", 3.0)]
 
 
 def test_does_each_launch_land_where_it_should(claims):

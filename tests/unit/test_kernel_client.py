@@ -14,9 +14,9 @@ from traitlets.config import Config
 
 from coursekit.autograded import kernel_seconds
 from coursekit.kernel import grade_with
-from coursekit.kernel.output_cap import TEXT
+from coursekit.language import WORDS
 
-NOTE = TEXT["zh"]["note"]
+NOTE = WORDS.template("zh", "output_cap.note")
 
 FORGE = ("import gc, socket\n[s for s in gc.get_objects() if isinstance(s, socket.socket) and s.fileno() >= 0][0]"
          ".sendall({!r})")

@@ -8,6 +8,7 @@ from traitlets import TraitError
 
 from coursekit import due, late
 from coursekit.grades import grade_of
+from coursekit.settings import CourseConfigError
 from support.late_class import DAY, DUE, EDITION, MASTER, autograde_penalty, config, course, submit
 
 HOUR = 3600
@@ -118,3 +119,18 @@ def test_late_days_are_spent_in_the_order_of_the_due_dates(tmp_path):
     autograde_penalty(url, "carol", c, "ch05")  # nbgrader's hook agrees
     with Gradebook(url) as gradebook:
         assert grade_of(gradebook, "ch05", "carol", c).penalty == 1.0
+
+
+@pytest.mark.parametrize("line, said", [
+    ("c.LatePolicy.percent_per_day = -10.0",
+     "c.LatePolicy.percent_per_day must be between 0 and 100 (a percentage), got -10.0"),
+    ("c.LatePolicy.percent = 10", "c.LatePolicy: unknown setting percent; known: "),
+    ("c.LatePolicy.late_days = 'three'", "c.LatePolicy.late_days expected an int, not the str 'three'"),
+])
+def test_a_wrong_policy_in_the_course_file_is_refused_once_naming_file_and_key(tmp_path, line, said):
+    """What every command asks as it starts (make grade, the service, make due/extend): the file and the key."""
+    config = tmp_path / "nbgrader_config.py"
+    config.write_text(f"c = get_config()\n{line}\n")
+    with pytest.raises(CourseConfigError) as refused:
+        late.late_policy(tmp_path)
+    assert str(refused.value).startswith(f"{config}: {said}")

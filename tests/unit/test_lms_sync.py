@@ -1,4 +1,5 @@
-"""coursekit.lms.sync / outbox: is every changed score posted once, kept while the LMS is down, never posted twice?
+"""coursekit.lms.sync / outbox: is every changed score posted once, kept while the LMS is down, never posted twice,
+and learned, read and posted in the course's own LMS context(s) only?
 
 The LMS and the hub are fakes (support.lms_course); the gradebook is a real nbgrader one; time is a clock the test
 moves, so the back-off is proved without waiting. The real platform is met in test_lms_platform.py and, through
@@ -9,11 +10,16 @@ import datetime
 import pytest
 
 from coursekit.lms import outbox
+from coursekit.lms.launch import Launch
 from coursekit.lms.score import FULLY_GRADED, PENDING_MANUAL
 from coursekit.lms.sync import Sync
 from nbgrader.api import Gradebook
 from support.lms_course import Clock, FakeHub, FakeLMS, course, launch
+from support.lms_platform import TestLMS
+from support.redteam import LAUNCH_ATTACKS, OTHER_SERVICES, launch_claims
 from support.synthetic_class import MANUAL
+
+OTHER_COURSE = [a for a in LAUNCH_ATTACKS if a.context]
 
 
 @pytest.fixture
@@ -57,7 +63,8 @@ def test_does_posting_twice_change_nothing(world):
         outbox.mark_everyone(folder, why)
         result = sync.post()
         assert (result.posted, result.same, result.waiting) == (0, 2, 0)
-    assert len(lms.posts) == 2
+    assert outbox.markers(folder) == []  # as when the hub's sync took make lms-sync's marker first: it compares all
+    assert (sync.post(everyone=True).same, sync.post().same, len(lms.posts)) == (2, 0, 2)
 
 
 def test_is_nothing_lost_while_the_lms_is_down_and_is_it_retried_after_the_back_off(world):
@@ -123,24 +130,95 @@ def test_do_both_editions_share_one_line_item_with_the_newest_submission(tmp_pat
     outbox.mark_everyone(folder, "make grade")
     assert sync.post().posted == 1
     (line_item, payload), = lms.posts
-    assert lms.items == {"ch04_attention": line_item}
+    assert lms.items == {("https://lms.example/lineitems", "ch04_attention"): line_item}
     assert payload["gradingProgress"] == FULLY_GRADED and "fully marked" in payload["comment"]  # the English one
 
 
 def test_can_a_learners_launch_change_where_scores_go_or_who_is_rostered(world):
     folder, clock, lms, sync = world
-    before = dict(outbox.State(folder).data)
+    before = outbox.State(folder).get("contexts")
     sync.broker.given.append(launch("u-s1", lineitems="https://evil.example/lineitems",
                                     lineitem="https://evil.example/lineitems/9", custom={"score": "20"}))
-    sync.broker.given.append(launch("u-x", context_id="another-course"))
     launches = sync.learn()
-    state = outbox.State(folder).data
-    assert {k: state.get(k) for k in ("lineitems", "line_items", "memberships")} == \
-        {k: before.get(k) for k in ("lineitems", "line_items", "memberships")}
-    assert {x.sub for x in launches} == {"u-t", "u-s1"}  # the other course's learner is not this course's
+    assert outbox.State(folder).get("contexts") == before and before["ctx-1"]["lineitems"]
+    assert {x.sub for x in launches} == {"u-t", "u-s1"}
+
+
+@pytest.fixture(scope="module")
+def platform():
+    return TestLMS("http://127.0.0.1:9/")
+
+
+@pytest.mark.parametrize("attack", OTHER_COURSE, ids=[a.name for a in OTHER_COURSE])
+def test_does_another_courses_launch_move_nothing_even_as_the_newest(world, platform, attack):
+    """Another course's launch the hub kept (a book from before, a context the settings no longer name), newer than
+    any of this course's: not learned from, its roster not read, no one rostered from it, no score to its line item."""
+    folder, clock, lms, sync = world
+    before = outbox.State(folder).get("contexts")
+    claims = launch_claims(attack, platform.claims(platform.person(attack.login), "n"))
+    sync.broker.given.append(Launch.from_claims(claims, now=lambda: clock.now + 1))
+    assert attack.sub or attack.login not in {x.sub for x in sync.learn()}
+    assert sync.roster(force=True) == 0 and outbox.State(folder).get("contexts") == before
+    outbox.mark_everyone(folder, "make grade")
+    assert sync.post().posted == 2
+    reached = lms.asked_members + [url for url, _ in lms.posts] + [url for url, _ in lms.items]
+    assert reached and not [url for url in reached if url.startswith(OTHER_SERVICES)]
+    assert {x.context_id for x in sync.learn()} == {"ctx-1"}
+
+
+def test_is_nothing_learned_or_posted_before_the_course_is_linked(tmp_path):
+    """Until the hub knows the course's LMS context (its instructor's first launch), no launch teaches the course
+    anything and every score waits, saying what to do; once linked, they go."""
+    folder, clock, hub = course(tmp_path), Clock(), FakeHub(contexts=())
+    sync, lms = Sync(folder, hub, clock), FakeLMS()
+    sync.platform = lms
+    assert sync.learn() == [] and sync.roster(force=True) == 0 and lms.asked_members == []
+    outbox.mark_everyone(folder, "make grade")
+    result = sync.post()
+    assert result.posted == 0 and lms.posts == [] and len(outbox.markers(folder)) == 1
+    assert "open the course's link in the LMS once, as its instructor" in result.refused[0]
+    assert "\n  2 refused: no instructor launch of the course's LMS course has come yet" in outbox.status_line(folder)
+    hub.contexts = ("ctx-1",)
+    clock.now += outbox.backoff(1)
+    assert [x.sub for x in sync.learn()] == ["u-t"]
+    assert sync.post().posted == 2 and outbox.markers(folder) == []
+
+
+def test_does_each_sections_score_go_to_its_own_courses_line_item(tmp_path):
+    """Two LMS courses named as sections of one class: each course's roster is read from its own NRPS, and each
+    learner's score goes to the line item of the course they are in; one the roster has not placed waits."""
+    folder, clock = course(tmp_path, students=("s1", "s2", "s3")), Clock()
+    b = {"lineitems": "https://lms.example/b/lineitems", "memberships": "https://lms.example/b/members"}
+    hub = FakeHub(given=[launch("u-t", "instructor"), launch("u-tb", "instructor", context_id="ctx-2", **b),
+                         launch("u-s1"), launch("u-s2", context_id="ctx-2")], contexts=("ctx-1", "ctx-2"))
+    sync, lms = Sync(folder, hub, clock), FakeLMS()
+    sync.platform = lms
+    sync.roster(force=True)
+    assert sorted(lms.asked_members) == ["https://lms.example/b/members", "https://lms.example/members"]
+    outbox.mark_everyone(folder, "make grade")
+    result = sync.post()
+    assert result.posted == 2 and len(result.refused) == 1 and "s3's LMS course (on no roster yet)" in result.refused[0]
+    assert "1 refused: s3's LMS course (on no roster yet)" in outbox.status_line(folder)
+    assert {payload["userId"]: url.rsplit("/", 1)[0] for url, payload in lms.posts} == \
+        {"u-s1": "https://lms.example/lineitems", "u-s2": "https://lms.example/b/lineitems"}
 
 
 def test_does_a_course_without_an_lms_write_nothing(tmp_path):
     assert outbox.mark(tmp_path, "ch04_attention", ["s1"], "feedback released") is False
     assert outbox.mark_everyone(tmp_path, "make grade") is False
     assert not (tmp_path / outbox.FOLDER).exists() and outbox.status_line(tmp_path) == ""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_do_make_lms_sync_and_service_status_speak_the_courses_language(tmp_path, lang):
+    """The LMS's lines (make service-status's, make lms-sync's round and its roster) in c.CourseKit.language, from
+    the course's catalogue?"""
+    from coursekit.language import WORDS
+    from coursekit.lms.sync import Round
+
+    folder = course(tmp_path, lang=lang)
+    never = WORDS.say(lang, "lms.never")
+    assert outbox.status_line(folder) == WORDS.say(lang, "lms.status", waiting=0, refused="", posted=WORDS.say(
+        lang, "lms.in_the_lms", count=0, last=never))
+    assert Round(posted=1, same=2).line(lang) == WORDS.say(lang, "lms.round", posted=1, same=2, roster=0, waiting=0)
+    assert ("LMS：" in outbox.status_line(folder)) == (lang == "zh")

@@ -1,4 +1,5 @@
 """Does one question's board join answers, saved judgements, groups, the rubric and hints correctly?"""
+import json
 import shutil
 
 import pytest
@@ -10,10 +11,12 @@ from coursekit.marking.splits import add_split, read_splits
 from coursekit.marking.store import write_judgement
 from test_marking_store import _template
 from coursekit.paths import COURSE, source_notebook
+from coursekit.record import GRADED, MIME, CellRecord, Check
 from coursekit.stubs import text_stub
 from coursekit.settings import course_config
 from support.editions import ASSIGNMENTS, master
 from support.written_answers import ASSIGNMENT, STUB, add_edition_class, questions
+from support.reviewer_answers import rows_of
 from support.wrong_answers import MOST, WRONG
 
 Q = "q_lab2_neg_inf"
@@ -78,7 +81,8 @@ def test_is_the_unanswered_group_first_with_a_suggested_zero_not_saved(course):
     assert untouched and all(views[s]["automatic"] and views[s]["score"] == 0.0 and views[s]["unanswered"]
                              for s in untouched)
     assert all(views[s]["score"] is None and not views[s]["automatic"] for s in set(views) - untouched)
-    assert all(g["suggestion"]["score"] == 0.0 and "未作答" in g["suggestion"]["reason"] for g in blanks)
+    to_confirm = [g for g in blanks if not all(views[s]["automatic"] for v in g["variants"] for s in v["students"])]
+    assert all(g["suggestion"]["score"] == 0.0 and "未作答" in g["suggestion"]["reason"] for g in to_confirm)
     with Gradebook(marking.url) as gradebook:  # shown as done, nothing written: nbgrader's own 0 stands
         assert all(gradebook.find_grade(Q, ASSIGNMENT, ASSIGNMENT, s).manual_score is None for s in views)
 
@@ -125,8 +129,8 @@ def test_does_an_unknown_question_name_the_questions_there_are(course):
 
 def test_does_the_english_edition_get_its_english_rubric_and_hints(course):
     """ch04_attention_en on the board: the rubric of rubrics/ch04_attention_en.toml (English points, the same shares),
-    the English reference answer; the reference answer's group has every point suggested, a wrong answer at most 25 %,
-    the untouched stub none?"""
+    the English reference answer; the reference answer's hints find every point, each with its phrase, a wrong
+    answer's at most 25 %, the untouched stub's none?"""
     written, marking = course
     reference = {c.metadata["nbgrader"]["grade_id"]: c.source for c in master("en").cells
                  if c.cell_type == "markdown" and c.metadata.get("nbgrader", {}).get("solution")}
@@ -138,21 +142,54 @@ def test_does_the_english_edition_get_its_english_rubric_and_hints(course):
     points = [p["text"] for p in board["rubric"]["points"]]
     assert points[0].startswith("When a whole row is blocked, -inf - (-inf) = NaN") and board["warnings"] == []
     assert "As long as every row keeps at least one position unblocked" in board["question"]["reference_html"]
-    by_student = {v["students"][0]: v["suggestion"] for g in board["groups"] for v in g["variants"]}
-    assert by_student["right"]["ticks"] == [True] * 3 and by_student["right"]["score"] == 1.0
-    wrong = by_student["wrong"]  # no point found: no suggestion at all
-    assert (wrong is None or wrong["score"] <= MOST) and by_student["blank"]["score"] == 0.0
+    by_student = {v["students"][0]: v["hint"] for g in board["groups"] for v in g["variants"]}
+    right = by_student["right"]
+    assert right["ticks"] == [True] * 3 and {h["point"] for h in right["hits"]} == {0, 1, 2}
+    assert all(h["phrase"] in reference[Q] for h in right["hits"])
+    assert sum(share for share, tick in zip((0.5, 0.25, 0.25), by_student["wrong"]["ticks"]) if tick) <= MOST
+    assert not any(by_student["blank"]["ticks"])
 
 
-def test_is_an_answer_that_finds_no_rubric_point_given_no_suggestion(course):
-    """An answer in which no point of the rubric is found gets no suggestion at all (never a 0 that Enter would
-    save); the blank answer keeps its suggested 0?"""
+def test_is_nothing_suggested_before_the_ta_has_marked_anything_but_a_blank_answers_zero(course):
+    """With nothing marked, an answer gets no suggestion at all (a hint, however many points it finds, is no mark
+    Enter would save), and the blank answer keeps its suggested 0?"""
     written, marking = course
+    reference = {c.metadata["nbgrader"]["grade_id"]: c.source for c in master("en").cells
+                 if c.cell_type == "markdown" and c.metadata.get("nbgrader", {}).get("solution")}
     assignment = add_edition_class(marking.folder, "en", {"unrelated": {Q: "I think this is about the weather."},
-                                                          "blank": {Q: ""}})
+                                                          "right": {Q: reference[Q]}, "blank": {Q: ""}})
     board = question_board(marking, assignment, Q)
-    by_student = {v["students"][0]: v["suggestion"] for g in board["groups"] for v in g["variants"]}
-    assert by_student["unrelated"] is None and by_student["blank"]["score"] == 0.0
+    by_student = {v["students"][0]: g for g in board["groups"] for v in g["variants"]}
+    assert by_student["unrelated"]["suggestion"] is None and by_student["right"]["suggestion"] is None
+    assert all(by_student["right"]["hint"]["ticks"])
+    assert by_student["blank"]["suggestion"]["score"] == 0.0 and by_student["blank"]["suggestion"]["enter"]
+
+
+def test_does_a_mark_carry_to_the_same_answer_written_otherwise_and_not_to_one_with_a_wrong_conclusion(course):
+    """Once the TA has marked a right answer, another student's same answer with a filler and other spacing is suggested
+    that mark (Enter may save it), its nearest marked answer named with its mark and the passages they share; the
+    same right answer followed by a wrong conclusion is not, alone or proposed in one group with that copy; the
+    groups Enter cannot settle are asked for first?"""
+    written, marking = course
+    right = ("As long as every row still has an unblocked position both give the same weights, since exp(-inf) is 0. "
+             "When all positions of a row are blocked its maximum is -inf and -inf - (-inf) is NaN. -1e9 is finite, "
+             "so such a row still gets finite weights.")
+    assignment = add_edition_class(marking.folder, "en", {
+        "a": {Q: right}, "b": {Q: "I think " + right.replace(", ", " , ").replace("finite weights.", "finite weights")},
+        "c": {Q: right + " But numpy turns that NaN into 0 anyway, so -inf is just as safe."},
+        **{f"r{n}": {Q: row.text} for n, row in enumerate(rows_of(Q, "en"))}})
+    write_judgement(marking.engine, assignment, assignment, Q, {"a": (1.0, None)}, {})
+    together = {v["students"][0]: g for g in question_board(marking, assignment, Q)["groups"] for v in g["variants"]}
+    assert together["b"]["id"] == together["c"]["id"] and together["b"]["suggestion"] is None  # proposed as one
+    add_split(marking.folder, assignment, Q, "c")  # the TA splits it out (s)
+    board = question_board(marking, assignment, Q)
+    by_student = {v["students"][0]: g for g in board["groups"] for v in g["variants"]}
+    copy, added = by_student["b"], by_student["c"]
+    assert copy["suggestion"]["score"] == 1.0 and copy["suggestion"]["enter"]
+    assert copy["neighbours"][0]["group"] == by_student["a"]["id"] and copy["neighbours"][0]["score"] == 1.0
+    assert any(len(passage) > 40 and passage in right for passage in copy["shared"])
+    assert added["suggestion"] is None and added["neighbours"][0]["similarity"] < copy["neighbours"][0]["similarity"]
+    assert added["ask"] < copy["ask"] and by_student["a"]["ask"] is None
 
 
 def test_does_the_board_list_every_assignment_with_written_answers_and_its_counts(course):
@@ -163,6 +200,24 @@ def test_does_the_board_list_every_assignment_with_written_answers_and_its_count
     listed = {a["id"]: (a["marked"], a["total"]) for a in board["assignments"]}
     assert set(listed) == {ASSIGNMENT, other} and listed[other][0] == 0 < listed[other][1]
     assert listed[ASSIGNMENT][1] == 12 * len(questions()) >= listed[ASSIGNMENT][0]
+
+
+def test_does_the_board_name_a_student_whose_cells_may_be_hard_coded(course, tmp_path):
+    """A student whose TEST 1 record passes every visible check and fails every hidden one (no canary ran: every
+    hidden check counts): one line for them, naming the cell as the page does, from the class report's function;
+    nobody else?"""
+    written, marking = course
+    student = written.students[0]
+    path = tmp_path / "course" / "autograded" / student / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    cell = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "test1_scores")
+    checks = (Check("verify.1", True, "", True), Check("test1.random_rect", False, "", False))
+    cell["metadata"]["coursekit"] = {"grader": {"kernel_agreed": True}}  # as the grading process writes it
+    cell["outputs"] = [{"output_type": "display_data", "metadata": {}, "data": {
+        MIME: CellRecord("test1_scores", 1, 4.0, 0.25, GRADED, "", checks).to_dict()}}]
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    board = question_board(marking, ASSIGNMENT, Q)
+    assert board["hard_coded"] == {student: "可能写死了可见检查的答案：TEST 1 · 任务 2（报告里有证据）"}
 
 
 def test_are_students_and_assignments_named_not_shown_by_id(course):

@@ -1,7 +1,8 @@
 """Is the rubric file read as documented, and does a mistake in it name the file and the entry?"""
 import pytest
 
-from coursekit.marking.rubric import RubricError, load_rubrics, rubric_file, score_of, suggest
+from coursekit.marking.rubric import (CONTRADICTION_CAP, Point, Rubric, RubricError, contradiction_cap, load_rubrics,
+                                      rubric_file, score_of, suggest)
 from coursekit.paths import ASSIGNMENT, COURSE, MASTER
 
 QUESTIONS = ["q_a", "q_b"]
@@ -70,3 +71,19 @@ def test_does_a_broken_rubric_name_the_file_and_what_was_expected(tmp_path, text
     with pytest.raises(RubricError, match=message) as error:
         load_rubrics(tmp_path, ASSIGNMENT, QUESTIONS)
     assert str(path) in str(error.value)
+
+
+def test_does_each_rubric_files_header_state_the_rule_for_contradictions_the_page_applies():
+    """The master rubric's header says how contradictions are marked in Chinese and in English, the English edition's
+    in English, each with the cap coursekit.marking.rubric applies (1/4 = CONTRADICTION_CAP)?"""
+
+    master = rubric_file(COURSE, "ch04_attention").read_text(encoding="utf-8")
+    english = rubric_file(COURSE, "ch04_attention_en").read_text(encoding="utf-8")
+    header = [line for line in master.splitlines() if line.startswith("#")]
+    assert any("说反了" in line and "1/4" in line for line in header)
+    assert any("says the opposite of a point" in line and "1/4" in line for line in header)
+    assert any("says the opposite of a point" in line and "1/4" in line for line in english.splitlines()[:5])
+    assert CONTRADICTION_CAP == 1 / 4
+    rubric = Rubric("q", tuple(Point(str(n), share) for n, share in enumerate((3000, 3000, 2000, 2000))))
+    assert contradiction_cap(rubric, (True, True, False, True), True) == (False, False, False, True)  # 0.2 of ≤ 0.25
+    assert contradiction_cap(rubric, (True, True, False, True), False) == (True, True, False, True)

@@ -26,7 +26,7 @@ class Student:
     def __init__(self, tmp_path):
         self.cache, self.exchange, self.n = tmp_path / "cache", tmp_path / "exchange", 0
         self.home = tmp_path / "home"
-        self.watch = fw.FeedbackWatch(self.exchange, self.cache, COURSE_ID, self.home)
+        self.watch = fw.FeedbackWatch(self.exchange, self.cache, COURSE_ID, self.home, STUDENT)
 
     def submit(self, assignment=A, language=None, secret_written=True) -> tuple:
         """A submission in the cache (its notebook of ``language``'s edition); (timestamp, secret)."""
@@ -153,17 +153,39 @@ def test_does_every_status_pass_the_events_schema_unchanged(status):
     assert got == [(fw.SCHEMA_ID, sent)]
 
 
+def test_does_the_student_see_the_due_dates_and_their_own_extension_only(tmp_path):
+    """The dates the course published: every assignment's due date, and this student's extension, never another's
+    (theirs lives in a folder of their own, closed to others); a withdrawn one is gone; nothing published: none."""
+    me = Student(tmp_path)
+    assert me.watch.dates() == {}
+    due = {A: "2027-01-15T15:59:00+00:00", "ch04_attention_en": "2027-01-15T15:59:00+00:00"}
+    ss.publish_dates(me.exchange, COURSE_ID, due, {STUDENT: {A: "2027-01-17T15:59:00+00:00"},
+                                                   "s2": {A: "2027-01-30T15:59:00+00:00"}})
+    assert me.watch.dates() == {A: {"due": due[A], "until": "2027-01-17T15:59:00+00:00"},
+                                "ch04_attention_en": {"due": due[A], "until": None}}
+    theirs = ss.student_folder(me.exchange, COURSE_ID, "s2")
+    assert os.stat(theirs).st_mode & 0o777 == 0o700  # no hub made it for s2: the instructor's alone
+    ss.publish_dates(me.exchange, COURSE_ID, due, {STUDENT: {}})
+    assert me.watch.dates()[A]["until"] is None
+
+
+@pytest.mark.parametrize("student", ["", "..", "a/b"])
+def test_is_a_student_id_that_names_no_folder_of_theirs_refused(tmp_path, student):
+    with pytest.raises(ValueError, match="not a student id"):
+        ss.student_folder(tmp_path, COURSE_ID, student)
+
+
 def test_is_what_the_lab_told_the_student_kept_by_their_server_for_every_log_in(tmp_path):
     """The Lab sends back each notice it showed: the student's server keeps it in their Jupyter data folder, so a Lab
     opened later (another browser, another log-in) is told it was shown and says nothing again (#59 item 8); a newer
     key replaces the older; what is not a short text is refused, nothing kept of it?"""
     told_file = tmp_path / "data" / fw.TOLD_FILE
-    watch = fw.FeedbackWatch(tmp_path / "exchange", tmp_path / "cache", COURSE_ID, tmp_path / "home", told_file)
+    watch = fw.FeedbackWatch(tmp_path / "exchange", tmp_path / "cache", COURSE_ID, tmp_path / "home", "s1", told_file)
     assert watch.told() == {}
     watch.remember({A: "2026-12-01 10:00:01.000000 UTC|released||1"})
     watch.remember({"other": "x|submitted||0"})
     watch.remember({A: "2026-12-01 10:00:02.000000 UTC|released||5"})
-    later = fw.FeedbackWatch(tmp_path / "exchange", tmp_path / "cache", COURSE_ID, tmp_path / "home", told_file)
+    later = fw.FeedbackWatch(tmp_path / "exchange", tmp_path / "cache", COURSE_ID, tmp_path / "home", "s1", told_file)
     assert later.told() == {A: "2026-12-01 10:00:02.000000 UTC|released||5", "other": "x|submitted||0"}
     for bad in ({A: 3}, [A], {A: "x" * 201}):
         with pytest.raises(ValueError, match="told must map assignments to keys"):

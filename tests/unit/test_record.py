@@ -81,3 +81,46 @@ def test_is_a_record_the_kernel_printed_in_its_test_cell_not_read():
     nb = {"cells": [{"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "test1_scores"}},
                      "outputs": [{"output_type": "display_data", "data": {MIME: forged}}]}]}
     assert records_in(nb) == {}
+
+
+def _cell(visible, hidden, bugs=(), status=record.GRADED, grade_id="test1_scores"):
+    """A record whose checks pass as ``visible`` and ``hidden`` say (True/False each), with findings ``bugs``."""
+    checks = tuple(Check(f"verify.{n}", True, "", ok) for n, ok in enumerate(visible, 1))
+    checks += tuple(Check(f"test1.h{n}", False, "", ok) for n, ok in enumerate(hidden, 1))
+    found = tuple(FindingRecord("scores", bug, "", "") for bug in bugs)
+    return CellRecord(grade_id, 1, 4.0, 1.0, status, "", checks, found)
+
+
+RELEASE = {"test1_scores": _cell((False, True, False), (False, False, True), ("scores_out_not_written",))}
+
+
+@pytest.mark.parametrize("cell, flagged", [
+    (_cell((True,) * 3, (False, False, True), ("scores_out_not_written",)), True),  # the stubs' hidden pass only
+    (_cell((True,) * 3, (False, False, False), ("scores_wrong_values",)), True),  # a finding with no name
+    (_cell((True,) * 3, (False, True, True), ("scores_out_not_written",)), False),  # a hidden check of its own
+    (_cell((True, True, False), (False, False, True)), False),                     # verify not whole
+    (_cell((True,) * 3, (False, False, True), ("scores_q_qt",)), False),            # a named mistake explains it
+    (_cell((True,) * 3, (False, False, True), status=record.DELEGATED), False),     # not graded by its checks
+])
+def test_is_a_cell_flagged_only_when_it_answers_the_visible_inputs_alone(cell, flagged):
+    """Every visible check passed, every hidden one the release fails failed, nothing the diagnosis names beyond
+    the release's: flagged, with the evidence (the release's own passes left out); anything else: not?"""
+    found = record.may_be_hard_coded({cell.grade_id: cell}, RELEASE, lambda bug: bug.endswith("_wrong_values"))
+    assert bool(found) == flagged
+    if flagged:
+        assert found == (record.HardCoded("test1_scores", ("verify.1", "verify.2", "verify.3"),
+                                          ("test1.h1", "test1.h2")),)
+
+
+def test_without_the_release_does_every_hidden_check_count():
+    """No canary ran: the release's input check counts like any hidden check, and nothing is left out?"""
+    cell = _cell((True,) * 3, (False, False, True), ("scores_out_not_written",))
+    assert record.may_be_hard_coded({cell.grade_id: cell}) == ()
+    alone = _cell((True,) * 3, (False, False, False))
+    assert record.may_be_hard_coded({alone.grade_id: alone})[0].failed == ("test1.h1", "test1.h2", "test1.h3")
+
+
+def test_is_a_cell_whose_visible_checks_the_release_passes_whole_never_flagged():
+    release = {"test1_scores": _cell((True,) * 3, (False,) * 3)}
+    cell = _cell((True,) * 3, (False,) * 3)
+    assert record.may_be_hard_coded({cell.grade_id: cell}, release) == ()

@@ -1,8 +1,9 @@
 """Do the fingerprints see past names, comments, spacing and the release's own lines, and mark what two cells share?"""
 import re
 
-from coursekit.report.fingerprints import MARK, fingerprint, highlighted, normalised, own_part
+from coursekit.report.fingerprints import MARK, fingerprint, fingerprints, highlighted, normalised, own_part
 from coursekit.report.solutions import CODE, TEXT
+from coursekit.report.statements import ground_of
 
 RELEASED = "def f(x):\n    # Write your implementation here\n    pass\n    return 0\n"
 ONE = "def f(x):\n    total = x.sum(axis=-1)  # row sums\n    return 0\n"
@@ -42,3 +43,31 @@ def test_is_nothing_marked_when_the_shared_part_is_ignored():
     shared = fingerprint(ONE, CODE, released=RELEASED).hashes
     one, two = highlighted(ONE, TWO, CODE, frozenset(shared), released=RELEASED)
     assert MARK[0] not in one + two and "total" in one
+
+
+def test_does_junk_after_every_line_leave_the_fingerprint_as_it_was():
+    """`_ = 0`, `pass` and a docstring after each line of a cell: the same fingerprint as the cell without them?"""
+    code = "def f(x):\n    y = np.exp(x - x.max())\n    z = y / y.sum()\n    return z\n"
+    junk = ("def f(x):\n    '''mine'''\n    y = np.exp(x - x.max())\n    _ = 0\n    z = y / y.sum()\n    pass\n"
+            "    0\n    return z\n")
+    assert fingerprint(junk, CODE).hashes == fingerprint(code, CODE).hashes != frozenset()
+
+
+def test_are_runs_inside_what_the_release_spells_out_told_apart_and_left_unmarked():
+    """A cell of one spelled-out statement and one of the student's own: the runs wholly inside the first are its
+    common ground, those reaching into the second are not, and only the student's own statement is marked?"""
+    ground = ground_of(["out[...] = scale * (Q @ K.T)\n"])
+    cell = "out[:] = scale * (Q @ K.T)\nout += np.tril(np.ones_like(out))\n"
+    work, spelled = fingerprints(cell, CODE, ground=ground)
+    alone = fingerprint("out[:] = scale * (Q @ K.T)\n", CODE).hashes
+    assert spelled == alone and spelled < work == fingerprint(cell, CODE).hashes
+    one, two = highlighted(cell, cell.replace("out", "res"), CODE, frozenset(), ground=ground)
+    assert "scale" not in "".join(re.findall(r"<mark>(.*?)</mark>", one, re.S)) and "tril" in one.split("<mark>")[1]
+
+
+def test_does_a_mark_start_where_the_shared_code_starts_after_blank_lines():
+    """Blank lines before a cell's own code (pygments drops them, copydetect counts its places without them): the
+    mark still starts at the first shared name, not two characters into it?"""
+    first = "\n\nvalue = np.exp(x - x.max()) / np.exp(x - x.max()).sum()\n"
+    one, _ = highlighted(first, first.replace("value", "other"), CODE, frozenset())
+    assert re.findall(r"<mark>(.*?)</mark>", one, re.S)[0].startswith("value = np.exp")

@@ -3,14 +3,20 @@
 Built on tests/support/synthetic_class.py's ``small_class`` (eight students, one per case the report
 distinguishes). The real ``python -m coursekit.report``: tests/integration/test_report_command.py.
 """
+import csv
 import io
 
 import pytest
 
 from attnkit.reteach import reteach
+from coursekit import canary
 from coursekit.grades import read_class
+from coursekit.record import CellRecord, HardCoded
+from coursekit.report.csv_files import write_csvs
+from coursekit.report.html_page import render
 from coursekit.report.tables import READ, build_report
-from support.synthetic_class import ASSIGNMENT, AUTO, Student, make_student, small_class, write_class
+from support.synthetic_class import (ASSIGNMENT, AUTO, Student, check, finding, make_student, payload, small_class,
+                                     write_class)
 
 
 @pytest.fixture(scope="module")
@@ -104,3 +110,29 @@ def test_checks_of_a_delegated_cell_do_not_count(tmp_path):
     rate = {c.id: (c.passed, c.ran) for c in report.checks}
     assert rate["test3.hidden.float64"] == (0, 1) and rate["test1.hidden.float64"] == (2, 2)
     assert report.flagged == [("cheat", "test3_softmax", "delegated", "检测到调用参考实现")]
+
+
+
+def test_is_a_cell_answering_only_the_visible_checks_flagged_with_its_evidence_everywhere(tmp_path):
+    """ivan passes every visible check of TEST 1 and, of the hidden ones, only the input check the release passes by
+    itself (its canary's record): flagged there, with the checks, in his row, students.csv and the page; bob, failing
+    the same hidden checks with a mistake the diagnosis names, and alice, correct, nowhere?"""
+    hidden_fail = ("test1.hidden.rect_random", "test1.hidden.float64")
+    ivan = make_student("ivan", failing=hidden_fail)
+    bob = make_student("bob", failing=hidden_fail, findings={"test1_scores": [finding("scores_missing_scale")]})
+    for student in (ivan, bob):
+        student.payloads[0]["checks"].append(check("test1.hidden.rejects", True))
+    url = write_class(tmp_path, [make_student("alice"), bob, ivan])
+    release = CellRecord.from_dict(payload("test1_scores", 1.0, [check("verify.1", False), check("verify.11", True),
+                                                                 check("test1.hidden.rejects", True)]))
+    canary._remember(tmp_path, canary.ReleaseRun(ASSIGNMENT, {"test1_scores": release}))
+    report = build_report(tmp_path, read_class(url, ASSIGNMENT), io.StringIO())
+    flag = HardCoded("test1_scores", ("verify.1", "verify.11"), hidden_fail)
+    assert report.hard_coded == [("ivan", flag)]
+    write_csvs(report, tmp_path)
+    rows = {r["student"]: r["may_be_hard_coded"] for r in csv.DictReader((tmp_path / "students.csv").open())}
+    assert rows == {"alice": "", "bob": "", "ivan": "test1_scores (passed verify.1 verify.11; failed "
+                                                    "test1.hidden.rect_random test1.hidden.float64)"}
+    page = render(report, "en")
+    assert "May be hard-coded to the visible checks (1)" in page and "<td>ivan</td>" in page
+    assert "test1.hidden.rect_random, test1.hidden.float64" in page

@@ -91,3 +91,39 @@ def test_is_a_hint_the_prompt_contains_caught():
     """Control: a term taken from the question (Lab 2 asks about NaN) is reported by the same search?"""
     rubric = Rubric("q_lab2_neg_inf", (Point("a", 10000, ("NaN",)),))
     assert suggest(rubric, prompts_of("en")["q_lab2_neg_inf"]) == [True]
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_does_pasting_one_answer_into_the_other_question_earn_at_most_half(lang):
+    """Lab 1 asks for the observation, reflection 1 for the derivation: each one's reference answer, pasted as the other's,
+    is offered at most half of that question's points?"""
+    reference = answers(lang)
+    assert offered("q_lab1_no_scale", lang, reference["q_think1_scale"]) <= 0.5
+    assert offered("q_think1_scale", lang, reference["q_lab1_no_scale"]) <= 0.5
+
+
+def test_would_the_same_points_in_both_questions_be_caught():
+    """Control: a rubric asking reflection 1 for lab 1's observation offers lab 1's answer more than half?"""
+    observation = rubrics("zh")["q_lab1_no_scale"]
+    assert score_of(observation, suggest(observation, answers("zh")["q_lab1_no_scale"]), 1.0) > 0.5
+
+
+CONTRADICTION = {"zh": "回答的其他地方没有和它矛盾", "en": "nothing else in the answer contradicts it"}
+
+
+@pytest.mark.parametrize("lang", EDITIONS)
+def test_do_the_students_and_the_markers_read_the_rule_for_contradictions(lang):
+    """4.13's introduction tells students, and the master rubric's header tells markers, that a point counts only when
+    it is stated correctly and nothing else in the answer contradicts it?"""
+    intro = next(c.source for c in master(lang).cells if c.get("id") == "s411-questions")
+    assert CONTRADICTION[lang] in intro
+    header = "".join(line for line in (COURSE / "rubrics" / f"{ASSIGNMENTS['zh']}.toml").read_text(encoding="utf-8")
+                     .splitlines() if line.startswith("#"))
+    assert CONTRADICTION["zh"] in header
+
+
+def test_does_another_well_argued_reason_earn_a_point_in_reflection_4():
+    """Reflection 4 is open: a reason the reference does not give (one new idea at a time) has a point of its own?"""
+    for lang, text in (("zh", "这样一次只面对一个新概念，不会同时被形状和数值稳定两件事压住。"),
+                       ("en", "You meet one new idea at a time instead of shapes and stability together.")):
+        assert offered("q_think4_split", lang, text) > 0

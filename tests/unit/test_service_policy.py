@@ -8,10 +8,9 @@ from coursekit.service.policy import (
     RELEASE,
     Policy,
     decide,
-    epoch_seconds,
     load_policy,
-    policy_from,
 )
+from coursekit.settings import CourseConfigError
 
 A = "ch04_attention"
 DEADLINE_AT = 10_000.0
@@ -25,9 +24,13 @@ CASES = [
     ("attempts left", Policy((A,), max_attempts=3), [1, 2], 3, RELEASE, None),
     ("attempts used up, even long after", Policy((A,), max_attempts=2), [1, 2], 1e6, ATTEMPTS, None),
     ("attempts beat the cooldown", Policy((A,), cooldown=60, max_attempts=1), [100], 120, ATTEMPTS, None),
-    ("before the deadline", Policy((A,), deadlines={A: DEADLINE_AT}), [], DEADLINE_AT, RELEASE, None),
-    ("after the deadline", Policy((A,), deadlines={A: DEADLINE_AT}), [], DEADLINE_AT + 1, DEADLINE, None),
-    ("another assignment's deadline", Policy((A, "b"), deadlines={"b": 1.0}), [], DEADLINE_AT, RELEASE, None),
+]
+# (case, policy, now, the student's due date, expected reason)
+DUE_CASES = [
+    ("before the due date", Policy((A,), hold_after_due=True), DEADLINE_AT, DEADLINE_AT, RELEASE),
+    ("after the due date", Policy((A,), hold_after_due=True), DEADLINE_AT + 1, DEADLINE_AT, DEADLINE),
+    ("after it, not held by default", Policy((A,)), DEADLINE_AT + 1, DEADLINE_AT, RELEASE),
+    ("no due date", Policy((A,), hold_after_due=True), DEADLINE_AT, None, RELEASE),
 ]
 
 
@@ -39,45 +42,47 @@ def test_decide(case, policy, releases, now, reason, until):
     assert decision.release == (reason == RELEASE)
 
 
-def test_deadline_forms():
-    """Are ISO dates with a zone, without one (UTC) and nbgrader's own timestamps the same instant?"""
-    same = ["2027-01-15 23:59:00+08:00", "2027-01-15T23:59:00+0800", "2027-01-15 15:59:00", "2027-01-15 15:59:00 UTC"]
-    assert len({epoch_seconds(text) for text in same}) == 1
-    assert epoch_seconds("1970-01-01 00:01:00") == 60
+@pytest.mark.parametrize("case, policy, now, due, reason", DUE_CASES, ids=[c[0] for c in DUE_CASES])
+def test_the_due_date_holds_feedback_back_only_when_asked(case, policy, now, due, reason):
+    """With hold_after_due, feedback after the student's due date (their extension counted) waits; else it goes."""
+    assert decide(policy, A, [], now, due).reason == reason
 
 
 def test_settings_read_from_the_course_config(tmp_path):
     """Does the course's nbgrader_config.py set the policy, and do missing settings keep the defaults?"""
     (tmp_path / "nbgrader_config.py").write_text(
         "c = get_config()\nc.GradingService.assignments = ['ch04_attention']\nc.GradingService.cooldown = 30\n"
-        "c.GradingService.deadlines = {'ch04_attention': '1970-01-01 00:01:00'}\n"
+        "c.GradingService.hold_after_due = True\n"
         "c.GradingService.retry_seconds = [1, 8]\nc.CourseKit.student_seconds = 42\n")
     policy = load_policy(tmp_path)
-    assert policy == Policy(("ch04_attention",), cooldown=30.0, deadlines={"ch04_attention": 60.0},
+    assert policy == Policy(("ch04_attention",), cooldown=30.0, hold_after_due=True,
                             retry_seconds=(1.0, 8.0), job_timeout=42.0)  # make grade's budget, the same setting
     assert policy.grades("ch04_attention") and not policy.grades("other")
-    assert load_policy(tmp_path / "missing") == Policy()
+    # unset: three of nbgrader's 30 s cell timeouts, no release measured (coursekit.canary.student_budget)
+    assert load_policy(tmp_path / "missing") == Policy(job_timeout=90.0)
 
 
 @pytest.mark.parametrize("section, message", [
     ({"cooldwon": 5}, "c.GradingService: unknown setting cooldwon; known: "),
-    ({"assignments": "ch04_attention"}, "assignments must be a list of names, got 'ch04_attention'"),
-    ({"cooldown": -1}, "cooldown must be >= 0 seconds, got -1"),
-    ({"max_attempts": -2}, "max_attempts must be >= 0 (0: no limit), got -2"),
-    ({"workers": 0}, "workers must be >= 1, got 0"),
-    ({"deadlines": {"a": "tomorrow"}}, "c.GradingService.deadlines['a'] = 'tomorrow' is not a date"),
-    ({"retry_seconds": 5}, "c.GradingService.retry_seconds must be (first, longest) in seconds, got 5"),
-    ({"retry_seconds": (10, 5)}, "retry_seconds must be 0 < first <= longest, got (10, 5)"),
-    ({"job_timeout": 60}, "job_timeout is now c.CourseKit.student_seconds"),
+    ({"cooldown": -1}, "c.GradingService.cooldown must be >= 0 seconds, got -1"),
+    ({"max_attempts": -2}, "c.GradingService.max_attempts must be >= 0 (0: no limit), got -2"),
+    ({"workers": 0}, "c.GradingService.workers must be >= 1, got 0"),
+    ({"deadlines": {"a": "2027-01-15"}}, "c.GradingService: deadlines is now the assignment's due date"),
+    ({"hold_after_due": "yes"}, "c.GradingService.hold_after_due expected a boolean, not the str 'yes'"),
+    ({"retry_seconds": 5}, "c.GradingService.retry_seconds expected a tuple, not the int 5"),
+    ({"retry_seconds": (10, 5)}, "c.GradingService.retry_seconds must be 0 < first <= longest, got (10.0, 5.0)"),
+    ({"job_timeout": 60}, "c.GradingService: job_timeout is now c.CourseKit.student_seconds"),
 ])
-def test_bad_settings_are_named(section, message):
-    """Does a wrong setting stop the service with a message naming the setting and the value?"""
-    with pytest.raises(ValueError) as error:
-        policy_from(section)
-    assert message in str(error.value)
+def test_bad_settings_are_named(tmp_path, section, message):
+    """Does a wrong setting stop the service with one message naming the file, the setting and the value?"""
+    lines = "".join(f"c.GradingService.{key} = {value!r}\n" for key, value in section.items())
+    (tmp_path / "nbgrader_config.py").write_text(f"c = get_config()\n{lines}")
+    with pytest.raises(CourseConfigError) as error:
+        load_policy(tmp_path)
+    assert str(error.value).startswith(f"{tmp_path / 'nbgrader_config.py'}: {message}"), str(error.value)
 
 
-@pytest.mark.parametrize("value", [0, -5, "300", True])
+@pytest.mark.parametrize("value", [0, -5])
 def test_is_a_student_budget_that_is_no_time_named(tmp_path, value):
     """c.CourseKit.student_seconds that is not a positive number stops every command that reads it, naming the file?"""
     (tmp_path / "nbgrader_config.py").write_text(f"c = get_config()\nc.CourseKit.student_seconds = {value!r}\n")

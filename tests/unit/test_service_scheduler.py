@@ -8,6 +8,7 @@ import os
 import pytest
 
 from coursekit.grading.pool import Done, Faulted, Note
+from coursekit.language import WORDS
 from coursekit.service import control
 from coursekit.service.command import main, status
 from coursekit.service.fair_queue import GRADE, RELEASE
@@ -73,19 +74,32 @@ class FakePool:
         self.died.append((index, self.holding[index], -9))
 
 
+class FixedDates:
+    """The course's due dates as the service reads them (coursekit.service.dates.DueDates): one per assignment."""
+
+    def __init__(self, due: dict):
+        self.due_dates, self.published = due, 0
+
+    def due(self, key):
+        return self.due_dates.get(key[0])
+
+    def publish(self):
+        self.published += 1
+
+
 class World:
-    def __init__(self, tmp_path, policy, workers=1):
+    def __init__(self, tmp_path, policy, workers=1, dates=None):
         self.tmp, self.now, self.n = tmp_path, 1_000.0, 0
         self.course = tmp_path / "course"
         self.course.mkdir()
         self.pool = FakePool(workers)
-        self.scheduler = self.make(policy)
+        self.scheduler = self.make(policy, dates)
 
-    def make(self, policy):
+    def make(self, policy, dates=None):
         journal = Journal(self.course / "grading-service" / "journal.json")
         log = ServiceLog(self.course / "service.log", echo=False)
         return Scheduler(self.course, policy, self.tmp / "exchange", COURSE_ID, journal, self.pool, log,
-                         clock=lambda: self.now, monotonic=lambda: self.now)
+                         clock=lambda: self.now, monotonic=lambda: self.now, dates=dates)
 
     def submit(self, student):
         self.n += 1
@@ -175,8 +189,9 @@ def test_cooldown_holds_feedback_then_releases_it(tmp_path):
 
 
 def test_attempts_and_deadline_leave_feedback_to_the_instructor(tmp_path):
-    """After max_attempts feedbacks, or after the deadline, later submissions are graded, their feedback kept back."""
-    world = World(tmp_path, Policy((A,), max_attempts=1, deadlines={A: 1500.0}))
+    """After max_attempts feedbacks, or after the student's due date (hold_after_due), later submissions are graded,
+    their feedback kept back."""
+    world = World(tmp_path, Policy((A,), max_attempts=1, hold_after_due=True), dates=FixedDates({A: 1500.0}))
     for student, now in (("a", 1000.0), ("a", 1100.0), ("b", 1600.0)):
         world.now = now
         world.submit(student)
@@ -188,7 +203,7 @@ def test_attempts_and_deadline_leave_feedback_to_the_instructor(tmp_path):
     world.now = 10_000.0
     world.step(3)
     assert len(world.pool.sent) == 3
-    assert "1 of 1 automatic feedbacks used" in world.log() and "the deadline has passed" in world.log()
+    assert "1 of 1 automatic feedbacks used" in world.log() and "the due date has passed" in world.log()
 
 
 def test_an_assignment_switched_off_is_not_graded(tmp_path):
@@ -397,13 +412,13 @@ def test_a_refused_folder_is_logged_once_named_by_status_and_never_graded(tmp_pa
         in refused[0], refused
     main(["status", "--course", str(world.course)])  # make service-status
     said = capsys.readouterr().out
-    assert f"REFUSED, never collected: inbound/{shown}: submission_secret.txt is a named pipe (FIFO)" in said
+    assert WORDS.say("zh", "service.refused", name=shown, reason="submission_secret.txt is a named pipe (FIFO)") in said
     assert "\x1b" not in said + world.log()
     hostile.joinpath("submission_secret.txt").unlink()
     hostile.rmdir()
     world.now += 10
     world.step()
-    assert "REFUSED" not in status(world.course)
+    assert "inbound/" not in status(world.course)
 
 
 def test_a_job_refused_as_it_is_collected_ends_without_feedback_and_is_not_done_again(tmp_path):
@@ -418,7 +433,8 @@ def test_a_job_refused_as_it_is_collected_ends_without_feedback_and_is_not_done_
     assert entry.graded == stamp and entry.held is None and entry.releases == [] and len(world.pool.sent) == 1
     assert "  a  REFUSED (submitted 10:00:01.00): inbound/" in world.log()
     assert "never collected, no feedback" in world.log()
-    assert "refused as it was collected: ch04_attention.ipynb: expected a regular file" in status(world.course)
+    said = WORDS.say("zh", "service.refused_at_collect", reason="ch04_attention.ipynb: expected a regular file")
+    assert said in status(world.course)  # in the course's language (Chinese: the course has no config)
 
 
 def test_does_a_worker_whose_collect_refuses_the_folder_note_it_and_release_nothing(monkeypatch):
@@ -439,6 +455,19 @@ def test_does_a_worker_whose_collect_refuses_the_folder_note_it_and_release_noth
     assert [(n.timestamp, n.result["refused"], n.result["reason"]) for n in noted] == [("t", True, str(refusal))]
 
 
+@pytest.mark.parametrize("lang, said", [("zh", "的评分服务：已暂停"), ("en", ": PAUSED")])
+def test_does_service_status_speak_the_courses_language(tmp_path, capsys, lang, said):
+    """make pause-service and make service-status say what they did in c.CourseKit.language (a Chinese course used to
+    read "grading service of …: not paused")?"""
+    world = World(tmp_path, Policy((A,)))
+    (world.course / "nbgrader_config.py").write_text(f"c = get_config()  # noqa: F821\nc.CourseKit.language = {lang!r}\n")
+    main(["pause", "--course", str(world.course)])
+    assert capsys.readouterr().out.strip() == WORDS.say(lang, "service.paused")
+    assert said in status(world.course).splitlines()[0]
+    main(["resume", "--course", str(world.course)])
+    assert capsys.readouterr().out.strip() == WORDS.say(lang, "service.resumed")
+
+
 def test_does_service_status_name_each_student_as_the_gradebook_does(tmp_path):
     """An LMS class (ids such as lti-…): `make service-status` names each graded student by the name the gradebook
     holds, not by their id; a student the gradebook has no name for keeps their id?"""
@@ -456,5 +485,6 @@ def test_does_service_status_name_each_student_as_the_gradebook_does(tmp_path):
         world.pool.finish()
         world.step(2)
     said = status(world.course)
-    assert f"  {A}  Wei Li: submitted" in said and "lti-5sj4xbek4kip6amz" not in said
-    assert f"  {A}  s2: submitted" in said
+    lines = [line for line in said.splitlines() if A in line]
+    assert any("Wei Li" in line for line in lines) and "lti-5sj4xbek4kip6amz" not in said, said
+    assert any("s2" in line for line in lines), said

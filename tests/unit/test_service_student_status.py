@@ -10,7 +10,7 @@ import shutil
 import stat
 
 import pytest
-from test_service_scheduler import A, COURSE_ID, World  # the loop with a fake pool, on disk
+from test_service_scheduler import A, COURSE_ID, FixedDates, World  # the loop with a fake pool, on disk
 
 from coursekit.plugins.release_feedback import released_status
 from coursekit.service import control
@@ -49,8 +49,8 @@ def test_is_a_reason_outside_the_table_refused_with_the_table():
         ss.held(A, "t", "later")
 
 
-def _world(tmp_path, policy):
-    world = World(tmp_path, policy)
+def _world(tmp_path, policy, dates=None):
+    world = World(tmp_path, policy, dates=dates)
     world.secrets = {}
     submit = world.submit
 
@@ -87,13 +87,13 @@ def test_is_a_student_told_when_the_cooldown_holds_their_feedback_and_until_when
         (ss.WAITING, COOLDOWN, world.entry("s1").releases[0] + 60, A, second)
 
 
-@pytest.mark.parametrize("policy, reason, limit", [
-    (Policy((A,), max_attempts=1), ATTEMPTS, 1),
-    (Policy((A,), deadlines={A: 1_005.0}), DEADLINE, 0),
+@pytest.mark.parametrize("policy, due, reason, limit", [
+    (Policy((A,), max_attempts=1), {}, ATTEMPTS, 1),
+    (Policy((A,), hold_after_due=True), {A: 1_005.0}, DEADLINE, 0),
 ])
-def test_is_a_student_told_when_automatic_feedback_will_not_come(tmp_path, policy, reason, limit):
-    """Over the attempt limit (with the limit), or after the deadline: waiting, with that reason."""
-    world = _world(tmp_path, policy)
+def test_is_a_student_told_when_automatic_feedback_will_not_come(tmp_path, policy, due, reason, limit):
+    """Over the attempt limit (with the limit), or after the due date (hold_after_due): waiting, with that reason."""
+    world = _world(tmp_path, policy, FixedDates(due))
     world.submit("s1")
     world.step()
     world.pool.finish()

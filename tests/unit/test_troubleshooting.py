@@ -4,7 +4,7 @@ import pytest
 
 from attnkit import lab
 from attnkit.bugs import pointed
-from attnkit.troubleshooting import ROWS, TABLE_ROW, pointer, row_of, stage_pointer, stage_row
+from attnkit.troubleshooting import ROWS, SYMPTOMS, pointer, row_of, stage_pointer, stage_row, symptom
 
 REF_SCORES, REF_MASK, REF_SOFTMAX = lab.REFERENCE
 
@@ -17,7 +17,7 @@ def unnormalised(out, inp):
 
 def test_is_each_row_one_key_with_its_symptom_in_both_languages():
     keys = [r.key for r in ROWS]
-    assert len(keys) == len(set(keys)) and set(keys) == set(TABLE_ROW["zh"]) == set(TABLE_ROW["en"])
+    assert len(keys) == len(set(keys)) and set(keys) == set(SYMPTOMS)
     assert all(r.fails <= set(range(1, 23)) for r in ROWS)
 
 
@@ -53,4 +53,4 @@ def test_does_a_pointer_go_at_the_end_of_the_likely_cause_line():
     assert row["en"] == f"Seen: a.\nLikely cause: b (see {pointer('mask', 'en')}).\nCheck: c."
     rows = pointed(messages, None, "softmax")
     assert rows["en"].splitlines()[1] == f"Likely cause: b (start with {stage_pointer('softmax', 'en')})."
-    assert "student_softmax" in rows["zh"] and TABLE_ROW["en"]["mask"] in pointer("mask", "en")
+    assert "student_softmax" in rows["zh"] and symptom("mask", "en") in pointer("mask", "en")

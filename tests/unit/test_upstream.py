@@ -69,6 +69,17 @@ ROWS = [
     # the feedback page
     ("nbconvert", "nbconvert.exporters.html.HTMLExporter.from_notebook_node", "31bf2abafe755449", _copy("nbconvert")),
     ("nbconvert", "nbconvert.exporters.html.HTMLExporter._init_resources", "ca8068f6c7bf9a03", _copy("nbconvert")),
+    # a student's Markdown rendered as the exporter renders it, formulas as MathML (then sanitised)
+    ("nbconvert", "nbconvert.exporters.html.HTMLExporter.markdown2html", "f40942d0bb695b93", _copy("nbconvert") + " (markdown_to_html)"),
+    ("nbconvert", "nbconvert.filters.markdown_mistune.IPythonRenderer.__init__", "675558411885202b", _copy("nbconvert") + " (_MathRenderer)"),
+    ("nbconvert", "nbconvert.filters.markdown_mistune.IPythonRenderer.inline_math", "95dc6c08eb336c86", _copy("nbconvert") + " (_MathRenderer)"),
+    ("nbconvert", "nbconvert.filters.markdown_mistune.IPythonRenderer.block_math", "f4e691d7c7c04b75", _copy("nbconvert") + " (_MathRenderer)"),
+    ("nbconvert", "nbconvert.filters.markdown_mistune.IPythonRenderer.latex_environment", "a6e01c483083af8b", _copy("nbconvert") + " (_MathRenderer)"),
+    # the formgrader renders submissions with a plain HTMLExporter built from the course's config, which sanitises
+    ("nbgrader", "nbgrader.server_extensions.formgrader.formgrader.FormgradeExtension.init_tornado_settings", "3013894b708cc124",
+     "coursekit/plugins/safe_html.py (sanitised: the exporter must still be built from the config)"),
+    ("nbgrader", "nbgrader.server_extensions.formgrader.formgrader.FormgradeExtension.build_extra_config", "0d9752ad0a5dd5be",
+     "coursekit/plugins/safe_html.py (sanitised: what the formgrader sets over the course's config)"),
     # nbgrader's rules, re-written
     ("nbgrader", "nbgrader.preprocessors.clearhiddentests.ClearHiddenTests._remove_hidden_test_region", "294af56237fb2350",
      _copy("nbgrader") + " (remove_hidden_tests)"),

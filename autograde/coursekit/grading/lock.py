@@ -18,6 +18,7 @@ import os
 import pathlib
 import time
 
+from ..language import DEFAULT, WORDS
 from ..locks import held, try_lock
 
 __all__ = ["LOCK_FILE", "GATE_FILE", "SERVICE_STATE", "exclusive", "shared", "gate_holder", "service_pid_file",
@@ -56,22 +57,23 @@ def gate_holder(course) -> str:
 
 
 @contextlib.contextmanager
-def exclusive(course, who: str, notify=None):
+def exclusive(course, who: str, notify=None, lang: str = DEFAULT):
     """The whole course for ``who`` (``make grade``): waits for the service's jobs in flight.
 
-    ``notify(text)`` is called once when the lock is not free at once.
+    ``notify(text)`` is called once when the lock is not free at once, with what it waits for in ``lang`` (the
+    instructor's).
     """
     gate, lock = _open(course, GATE_FILE), _open(course, LOCK_FILE)
     try:
         if not try_lock(gate, fcntl.LOCK_EX):
             if notify:
-                notify(f"waiting for {gate_holder(course)} to finish with this course …")
+                notify(WORDS.say(lang, "lock.waiting_for", holder=gate_holder(course)))
             fcntl.flock(gate, fcntl.LOCK_EX)
         os.ftruncate(gate, 0)
         os.pwrite(gate, f"{who} (pid {os.getpid()})".encode(), 0)
         if not try_lock(lock, fcntl.LOCK_EX):
             if notify:
-                notify("waiting for the grading service to finish the submission it is grading …")
+                notify(WORDS.say(lang, "lock.waiting_for_service"))
             fcntl.flock(lock, fcntl.LOCK_EX)
         yield
     finally:

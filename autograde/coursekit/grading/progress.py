@@ -11,6 +11,7 @@ import time
 
 from ..language import DEFAULT
 from ..printable import printable
+from ..settings import FLOOR_TIMEOUTS, MULTIPLE
 
 __all__ = ["StudentResult", "Progress", "TEXT", "format_duration"]
 
@@ -42,6 +43,11 @@ TEXT = {
         "limit": "{grade_id} 超过了评分沙箱的限制：{reason}",
         "remark": "书面题 {grade_id} 批改之后又改过：之前的分数和评语已清除，需要重新批改",
         "unreadable": "{name} 读不回来：{error}",
+        "over_budget": "  超时   {students}：每名学生最多 {seconds:g} 秒（{why}），超过即停止、记 0 分",
+        "budget_config": "c.CourseKit.student_seconds 设定", "budget_canary": "发布版评分用时 {canary:.2f} 秒的 {times} 倍",
+        "budget_floor": "{cells} 个单元格超时，每个 {timeout:g} 秒",
+        "grades": "{assignment} 的成绩（与 nbgrader export 相同，已扣迟交分）：{count} 名，平均 {mean:.2f} / {max_score:g} 分{late}",
+        "late": "；{count} 名迟交被扣分，共扣 {points:g} 分", "no_grades": "{assignment}：成绩册里还没有成绩",
     },
     "en": {
         "header": "{assignment}: grading {count} students{shard} with {workers} workers into {gradebook}, {sandbox}; "
@@ -77,6 +83,12 @@ TEXT = {
         "remark": "written answer {grade_id} changed since it was marked: the earlier mark and comment were cleared, "
                   "mark it again",
         "unreadable": "{name} could not be read back: {error}",
+        "over_budget": "  OVER TIME {students}: at most {seconds:g} s per student ({why}); stopped there and scored 0",
+        "budget_config": "c.CourseKit.student_seconds", "budget_canary": "{times} × the release's {canary:.2f} s of grading",
+        "budget_floor": "{cells} cell timeouts of {timeout:g} s",
+        "grades": "{assignment} grades (as nbgrader export gives them, late penalties taken off): {count} students, mean "
+                  "{mean:.2f} / {max_score:g}{late}",
+        "late": "; {count} late and penalised, {points:g} points in all", "no_grades": "{assignment}: no grades in the gradebook yet",
     },
 }
 
@@ -91,6 +103,7 @@ class StudentResult:
     worker: int = 0
     timings: dict = dataclasses.field(default_factory=dict)  # "kernel", "cells" (the notebook says), "*_cpu" (.worker)
     notes: list = dataclasses.field(default_factory=list)    # graded, but worth the instructor's eye (one line each)
+    over_budget: bool = False  # stopped at one student's time (Progress.budget), not graded
 
 
 def format_duration(seconds: float) -> str:
@@ -112,6 +125,7 @@ class Progress:
         self.total, self.clock, self.text = total, clock, TEXT[lang]
         self.start = clock()
         self.results = []
+        self.budget = None  # one student's time (coursekit.canary.Budget), said when someone went over it
 
     @property
     def failed(self):
@@ -136,6 +150,12 @@ class Progress:
                                         mark=marks[not last.ok].ljust(width), student=printable(last.student, True),
                                         seconds=last.seconds, failed=len(self.failed), eta=format_duration(self.eta()))
 
+    def _budget_source(self) -> str:
+        """Where one student's time came from (:class:`coursekit.canary.Budget`), in words."""
+        budget = self.budget
+        return self.text[f"budget_{budget.source}"].format(canary=budget.canary or 0.0, times=MULTIPLE,
+                                                            cells=FLOOR_TIMEOUTS, timeout=budget.cell_timeout)
+
     def summary(self, stopped: str = "") -> str:
         """The closing screen: counts, wall time, every failed student with the reason, and why it stopped early
         (``stopped``: :data:`INTERRUPTED`, or the one line of a fault of the machine)."""
@@ -149,6 +169,10 @@ class Progress:
                   for o in self.failed]
         lines += [text["note_line"].format(student=printable(o.student, True), note=printable(note, True))
                   for o in self.results for note in o.notes]
+        over = [printable(o.student, True) for o in self.results if o.over_budget]
+        if over and self.budget is not None:
+            lines.append(text["over_budget"].format(students=", ".join(over), seconds=self.budget.seconds,
+                                                    why=self._budget_source()))
         if stopped and stopped != self.INTERRUPTED:
             lines.append(f"make grade: {stopped}")
             lines.append(text["kept"].format(count=len(self.results)))

@@ -14,8 +14,10 @@ grades the course's only one, or each of its editions that has submissions (``ch
 A fault of the machine (:mod:`coursekit.faults`) is nobody's grade: found before the class (the
 checks of :func:`preflight`, then each worker's canary), nobody is graded; found on a student, the
 workers are stopped, the students graded before it keep their grades, and the summary says what to
-fix; the next run grades everyone else, and nobody twice. A student whose grading takes longer than
-``c.CourseKit.student_seconds`` is stopped there and scores 0 with the reason. Exit status
+fix; the next run grades everyone else, and nobody twice. A student whose grading takes longer than one student's
+time (``c.CourseKit.student_seconds``, else derived from the release's grading time the workers measure:
+:func:`coursekit.canary.student_budget`) is stopped there, scores 0 with the reason and is named in the summary.
+Exit status
 (:data:`STATUS`): 0 every student graded; 1 some students' notebooks could not be graded (their fault:
 each scored 0 with the reason, the class graded); 3 a fault of the machine (nobody's grade; the line
 says what to fix); 2 it could not start (bad arguments, nothing submitted, the assignment not generated); 130
@@ -39,13 +41,16 @@ from nbgrader.api import MissingEntry
 from ..assignments import assignment_of, default_assignments, world_of
 from ..faults import CourseFault, InfrastructureFault, evident_fault, grader_unreadable
 from ..gradebook import alembic_on_path, describe, not_graded_reason, open_gradebook, resolve_gradebook, zero_submission
+from ..grades import grades_of
+from ..late import late_policy
 from ..lms import outbox as lms_outbox
 from ..paths import add_course_option, find_course, usage_errors
 from ..sandbox import missing_tool, private_python
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
-from ..settings import OVER_BUDGET, STUDENT_SECONDS, UNSANDBOXED, course_config, course_settings
+from ..canary import Budget, student_budget
+from ..settings import OVER_BUDGET, UNSANDBOXED, course_settings
 from . import lock
-from .pool import LOGS, Done, Faulted, WorkerPool
+from .pool import LOGS, Done, Faulted, Ready, WorkerPool
 from .progress import TEXT, Progress, StudentResult
 from .selection import graded_students, parse_shard, submitted_students, to_grade
 from .worker import GraderSetup
@@ -69,7 +74,8 @@ def main(argv=None) -> int:
     with usage_errors(parser):
         shard = parse_shard(args.shard)
         course = find_course(args.course)
-        settings = course_settings(course)  # a language no tool speaks: the config's line, named
+        settings = course_settings(course)  # read once; a wrong value (a language no tool speaks …): its file and key
+        late_policy(course, settings.config)
         names = _assignments(course, args.assignment)
     alembic_on_path()  # for the gradebook opened here and in the workers
     text, url = TEXT[settings.language], resolve_gradebook(course, args.db_url)
@@ -98,7 +104,7 @@ def _assignments(course, explicit: str) -> list:
     editions, those with submissions (all of them when none has)."""
     if explicit:
         return [explicit]
-    found = default_assignments(course, course_config(course))
+    found = default_assignments(course, course_settings(course).config)
     return [name for name in found if submitted_students(course, name)] or found
 
 
@@ -128,10 +134,11 @@ def _grade_assignment(course, assignment, students, url, args, shard, settings, 
     if not settings.sandbox:
         print(f"WARNING: {UNSANDBOXED}", flush=True)
     # the grading service (coursekit.service) takes no new job meanwhile; the one in progress ends first
-    with lock.exclusive(course, "make grade", notify=lambda said: print(f"make grade: {said}", flush=True)):
-        progress, stopped = grade_class(course, assignment, students, url, args.workers, lang=settings.language,
-                                        budget=settings.student_seconds)
+    with lock.exclusive(course, "make grade", notify=lambda said: print(f"make grade: {said}", flush=True),
+                        lang=settings.language):
+        progress, stopped = grade_class(course, assignment, students, url, args.workers, lang=settings.language)
     print(progress.summary(stopped), flush=True)
+    print(grades_line(url, assignment, settings.config, text), flush=True)
     results += [{"assignment": assignment, **dataclasses.asdict(r)} for r in progress.results]
     _save_results(course / LOGS / "last-run.json", results)
     lms_outbox.mark_everyone(course, "make grade")
@@ -140,11 +147,24 @@ def _grade_assignment(course, assignment, students, url, args, shard, settings, 
     return STATUS["students"] if progress.failed else STATUS["graded"]
 
 
+def grades_line(url: str, assignment: str, config, text: dict) -> str:
+    """The class's grades as every surface shows them (:func:`coursekit.grades.grades_of`: the late penalty taken
+    off), in one line: how many, their mean, how many lost points for lateness and how many."""
+    with open_gradebook(url) as gradebook:
+        grades = list(grades_of(gradebook, assignment, config=config).values())
+    if not grades:
+        return text["no_grades"].format(assignment=assignment)
+    late = [g for g in grades if g.penalty > 0]
+    said = text["late"].format(count=len(late), points=sum(g.raw - g.score for g in late)) if late else ""
+    return text["grades"].format(assignment=assignment, count=len(grades), late=said,
+                                 mean=sum(g.score for g in grades) / len(grades), max_score=grades[0].max_score)
+
+
 def preflight(course: pathlib.Path, assignments, sandboxed: bool) -> None:
     """Faults of the machine found before anyone is graded, each raised as an :class:`InfrastructureFault`:
     no sandbox, an interpreter the sandbox cannot use, a grader the kernels cannot read (of ``assignments``, one
     id or several), a course folder that cannot be written."""
-    config = course_config(course)
+    config = course_settings(course).config
     problem = (missing_tool() or private_python(world_of(config).folders)) if sandboxed else ""
     if problem:
         raise InfrastructureFault(problem, "Then run make grade again.")
@@ -210,19 +230,24 @@ def _select(course, assignment, url, shard, force, text) -> list:
     return to_grade(submitted, done.__contains__, shard, force=force)
 
 
-def grade_class(course, assignment, students, url, workers, show=print, lang="zh", budget=STUDENT_SECONDS):
+def grade_class(course, assignment, students, url, workers, show=print, lang="zh", budget=None):
     """Grade ``students`` with ``workers`` processes; ``(Progress, why it stopped early: "" or a Progress.* or the
-    machine's fault)``; the progress said in ``lang``. A student whose grading takes more than ``budget`` seconds is
+    machine's fault)``; the progress said in ``lang``. A student whose grading takes more than ``budget`` seconds
+    (None: :func:`coursekit.canary.student_budget`, read again as each worker is ready, its release measured) is
     stopped there (their worker replaced) and scores 0 with the reason: one notebook costs the class at most that."""
     pool = WorkerPool(GraderSetup(str(course), assignment, url), max(1, min(workers, len(students))),
                       pathlib.Path(course) / LOGS, "worker")
     progress, todo, busy, since = Progress(len(students), lang=lang), list(students), {}, {}
+    fixed = None if budget is None else Budget(float(budget), "config")
+    progress.budget = fixed or student_budget(course, [assignment])
     try:
         while todo or busy:
             for index in pool.idle()[:len(todo)]:
                 busy[index], since[index] = todo.pop(0), time.monotonic()
                 pool.send(index, busy[index])
             message = pool.get(timeout=1.0)
+            if isinstance(message, Ready) and fixed is None:
+                progress.budget = student_budget(course, [assignment])
             if isinstance(message, Done):
                 busy.pop(message.worker, None)
                 pool.finished(message.worker)
@@ -241,8 +266,8 @@ def grade_class(course, assignment, students, url, workers, show=print, lang="zh
                         shutil.rmtree(pathlib.Path(course) / "autograded" / busy[index] / assignment,
                                       ignore_errors=True)
                 return progress, _killed(died, busy)
-            for index in [k for k in busy if time.monotonic() - since[k] > budget]:
-                result = _over_budget(pool, index, busy.pop(index), budget, (course, assignment, url))
+            for index in [k for k in busy if time.monotonic() - since[k] > progress.budget.seconds]:
+                result = _over_budget(pool, index, busy.pop(index), progress.budget.seconds, (course, assignment, url))
                 show(progress.record(result), flush=True)
         return progress, ""
     except KeyboardInterrupt:
@@ -290,7 +315,7 @@ def _over_budget(pool, index: int, student: str, budget: float, where: tuple) ->
     shutil.rmtree(pathlib.Path(course) / "autograded" / student / assignment, ignore_errors=True)
     reason = not_graded_reason(OVER_BUDGET.format(seconds=budget), assignment, student)
     zero_submission(url, assignment, student, reason)
-    return StudentResult(student, False, reason, budget, index)
+    return StudentResult(student, False, reason, budget, index, over_budget=True)
 
 
 def _killed(died, busy) -> str:

@@ -31,12 +31,14 @@ from nbgrader.apps.autogradeapp import AutogradeApp
 from nbgrader.converters import Autograde, NbGraderException
 
 from ..autograded import ANSWERS_BEFORE, answers_in, read_graded_notebook
-from ..canary import canary_fault
+from ..canary import canary_fault, measure_release
 from ..faults import InfrastructureFault, evident_fault
+from ..gradebook import open_gradebook
 from ..kernel import grade_with
+from ..late import LatePolicy, settle
 from ..record import LIMIT
 from ..sandbox.forkserver import template_died
-from ..settings import course_language
+from ..settings import course_config, course_settings
 from ..upstream.nbgrader import check_schemas_once, share_engines
 from .progress import TEXT, StudentResult
 
@@ -107,7 +109,22 @@ def grade_student(app: AutogradeApp, student: str, retries: int = 1) -> StudentR
     result = StudentResult(student, reason is None, reason or "", time.perf_counter() - started)
     if result.ok:
         result.notes, result.timings = notes(app, student)
+        settle_penalties(app, student)
     return result
+
+
+def _penalises(policy: LatePolicy) -> bool:
+    return policy.penalty_method != "none" or bool(policy.late_days)
+
+
+def settle_penalties(app: AutogradeApp, student: str) -> None:
+    """Every late penalty of ``student`` written again by the course's late policy as its config says now
+    (:func:`coursekit.late.settle`): a long-lived worker (the grading service's) keeps the config it started with,
+    and with late days this submission may change what the student's other work costs."""
+    now = course_config(app.coursedir.root)
+    if _penalises(LatePolicy(config=app.config)) or _penalises(LatePolicy(config=now)):
+        with open_gradebook(app.coursedir.db_url, app.coursedir.course_id) as gradebook:
+            settle(gradebook, student, now)
 
 
 def notes(app: AutogradeApp, student: str) -> tuple:
@@ -119,7 +136,7 @@ def notes(app: AutogradeApp, student: str) -> tuple:
     """
     folder = pathlib.Path(app.coursedir.format_path(app.coursedir.autograded_directory, student,
                                                    app.coursedir.assignment_id))
-    text, found, seconds = TEXT[course_language(app.coursedir.root)], [], {}  # the instructor's words: the course's
+    text, found, seconds = TEXT[course_settings(app.coursedir.root).language], [], {}  # the instructor's words: the course's
     for path in sorted(folder.glob("*.ipynb")):
         try:
             graded = read_graded_notebook(path)
@@ -175,7 +192,9 @@ def failure_reason(converter) -> str:
 class GraderSetup:
     """What a ``make grade`` worker builds once (:func:`coursekit.grading.pool.serve` calls it): nbgrader's
     app for the course, tried on the untouched release first (the canary: the sandbox and the kernel
-    template start, the figure cache is drawn); then a handler grading one student per job."""
+    template start, the figure cache is drawn), then the release graded again, warm, and timed (what one
+    student's time is derived from, :func:`coursekit.canary.student_budget`); then a handler grading one
+    student per job."""
     course: str
     assignment: str
     db_url: str
@@ -185,6 +204,7 @@ class GraderSetup:
         fault = canary_fault(self.course, self.assignment, app.config)
         if fault is not None:
             raise fault
+        measure_release(self.course, self.assignment, app.config)
         return functools.partial(timed_grading, app)
 
 

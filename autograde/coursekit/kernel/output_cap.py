@@ -6,7 +6,7 @@ it in the memory of ``nbgrader autograde``. The grading kernel's client
 (:mod:`coursekit.kernel.client`) weighs each output message with :class:`OutputCap` as it
 arrives, before nbclient stores it: once a cell or the notebook is over its limit the output is cut
 right there, and at the end of the cell a note, in the stream that was cut and in the notebook's language
-(:data:`TEXT`; the grading process sets :attr:`OutputCap.lang` from the notebook's edition), says how much
+(the course's catalogue, ``output_cap.*``; the grading process sets :attr:`OutputCap.lang` from the notebook's edition), says how much
 was left out and why. This applies to every command that grades (autograde, validate, ``make grade``,
 the grading service); the live chapter in JupyterLab never runs this code.
 
@@ -23,29 +23,15 @@ per output. A limit of -1 means no limit (nbgrader's ``LimitOutput`` convention)
 """
 import json
 
-__all__ = ["OutputCap", "TEXT", "content_size", "cut_text", "human", "text_size"]
+from ..language import WORDS
+
+__all__ = ["OutputCap", "content_size", "cut_text", "human", "text_size"]
 
 PER_OUTPUT = 100  # keys, brackets and indentation of one output in the .ipynb
 PER_LINE = 11  # quotes, comma, indentation and the escaped "\n" of each stored line
 PER_MIME = 30  # the key and indentation of each representation ("image/png", "text/plain") of a display
 NOTE_ROOM = PER_OUTPUT + 500  # what the note itself takes (its text: about 400 bytes)
 GRACE = 2_000  # bytes kept of a long error string, or of a cell's first stderr past the limits
-# What the student reads where grading cut an output, by language: the same keys, the same placeholders.
-TEXT = {
-    "zh": {"note": "[评分时输出过长] 评分只保存每个单元格前 {cell}、整个笔记本前 {notebook} 的输出；"
-                   "本单元格另有 {dropped} 输出没有保存（报错和测试得分照常保留）。"
-                   "分数按完整运行的结果计算，不受影响；完整输出请在自己的 JupyterLab 里运行查看。"
-                   "这么多输出通常来自调试用的 print，提交前可以删掉。\n",
-           "shortened": "…[评分时省略了 {size}]", "stderr": "…[评分时省略了这段 stderr 的其余 {size}]\n",
-           "bytes": "{size} 字节", "unlimited": "不限"},
-    "en": {"note": "[Too much output at grading] Grading keeps the first {cell} of each cell's output and the first "
-                   "{notebook} of the whole notebook's; {dropped} more output of this cell was not kept (errors and "
-                   "test scores are kept as always). Your score comes from the complete run and is not affected; run "
-                   "the notebook in your own JupyterLab to see all of it. This much output usually comes from "
-                   "debugging prints, which you can remove before submitting.\n",
-           "shortened": "…[{size} left out at grading]", "stderr": "…[the rest of this stderr, {size}, left out at grading]\n",
-           "bytes": "{size} bytes", "unlimited": "no limit"},
-}
 # the messages that become outputs, and the fields of each that the output keeps (nbformat's output_from_msg)
 _FIELDS = {"stream": ("name", "text"), "display_data": ("data", "metadata"),
            "execute_result": ("data", "metadata", "execution_count"), "error": ("ename", "evalue", "traceback")}
@@ -79,10 +65,10 @@ def cut_text(text: str, budget: int) -> str:
 def human(size: int, lang: str = "zh") -> str:
     """``1.2 MB``, ``300 kB``, ``512 字节`` (``512 bytes``); ``不限`` (``no limit``) for the no-limit value -1."""
     if size < 0:
-        return TEXT[lang]["unlimited"]
+        return WORDS.say(lang, "output_cap.unlimited")
     if size >= 1_000_000:
         return f"{size / 1_000_000:.1f} MB"
-    return f"{size / 1_000:.0f} kB" if size >= 1_000 else TEXT[lang]["bytes"].format(size=size)
+    return f"{size / 1_000:.0f} kB" if size >= 1_000 else WORDS.say(lang, "output_cap.bytes", size=size)
 
 
 def shorten(text: str, lang: str = "zh") -> str:
@@ -90,7 +76,7 @@ def shorten(text: str, lang: str = "zh") -> str:
     if text_size(text) <= GRACE:
         return text
     kept = cut_text(text, GRACE)
-    return kept + TEXT[lang]["shortened"].format(size=human(text_size(text) - text_size(kept), lang))
+    return kept + WORDS.say(lang, "output_cap.shortened", size=human(text_size(text) - text_size(kept), lang))
 
 
 class OutputCap:
@@ -148,8 +134,8 @@ class OutputCap:
         """``{"name": stream, "text": …}``: what the ended cell left out, or None when nothing."""
         if not self.dropped:
             return None
-        return {"name": self.cut_stream, "text": "\n" + TEXT[self.lang]["note"].format(
-            cell=human(self.cell_limit, self.lang), notebook=human(self.notebook_limit, self.lang),
+        return {"name": self.cut_stream, "text": "\n" + WORDS.say(
+            self.lang, "output_cap.note", cell=human(self.cell_limit, self.lang), notebook=human(self.notebook_limit, self.lang),
             dropped=human(self.dropped, self.lang))}
 
     def _keep(self, content: dict, size: int, stream) -> dict:
@@ -174,5 +160,5 @@ class OutputCap:
         """The cell's first stderr, after a cut: kept short, since stderr in a test cell scores 0."""
         kept = cut_text(content["text"], GRACE)
         left_out = text_size(content["text"]) - text_size(kept)
-        text = kept + (TEXT[self.lang]["stderr"].format(size=human(left_out, self.lang)) if left_out else "")
+        text = kept + (WORDS.say(self.lang, "output_cap.stderr", size=human(left_out, self.lang)) if left_out else "")
         return self._keep(dict(content, text=text), PER_OUTPUT + text_size(text), "stderr")

@@ -13,7 +13,9 @@ import sys
 import threading
 import time
 
+from ..language import WORDS
 from ..paths import add_course_option, find_course, usage_errors
+from ..settings import course_settings
 from . import outbox
 from .hub_client import HubBroker, NoHub
 from .platform import LMSDown, Refused
@@ -29,36 +31,38 @@ def _say(line: str) -> None:
 
 
 def sync_now(course, broker) -> int:
-    """``make lms-sync``: everyone's score compared with the LMS's, what differs posted; the exit status."""
+    """``make lms-sync``: everyone's score compared with the LMS's, what differs posted; the exit status. Said in the
+    course's language."""
+    lang = course_settings(course).language
     outbox.mark_everyone(course, "make lms-sync")
     sync = Sync(course, broker)
     try:
-        print(f"roster: {sync.roster(force=True)} student(s) added or changed in the gradebook")
+        print(WORDS.say_n(lang, "lms.roster_changed", sync.roster(force=True)))
     except (LMSDown, Refused) as error:
-        print(f"roster not read (the machine's fault, not the students'): {error}")
-    result = sync.post()
-    print(result.line())
+        print(WORDS.say(lang, "lms.roster_not_read", error=error))
+    result = sync.post(everyone=True)
+    print(result.line(lang))
     return 0 if not result.waiting else 2
 
 
 def run(course, broker, stop: threading.Event, poll: float = POLL_SECONDS) -> int:
     """The hub's LMS sync until ``stop`` is set: each round the roster (when due) and the changed scores."""
-    sync, said = Sync(course, broker), ""
-    _say(f"LMS sync started on {course}")
+    sync, said, lang = Sync(course, broker), "", course_settings(course).language
+    _say(WORDS.say(lang, "lms.started", course=course))
     while not stop.is_set():
         try:
             changed = sync.roster()
             if changed:
-                _say(f"roster: {changed} student(s) added or changed in the gradebook")
+                _say(WORDS.say_n(lang, "lms.roster_changed", changed))
         except (LMSDown, Refused) as error:
-            _say(f"roster not read (the machine's fault, not the students'): {error}")
+            _say(WORDS.say(lang, "lms.roster_not_read", error=error))
         result = sync.post()
-        line = result.line()
+        line = result.line(lang)
         if result.posted or result.refused or (result.down and line != said):
             _say(line)
         said = line
         stop.wait(poll)
-    _say("LMS sync stopped")
+    _say(WORDS.say(lang, "lms.stopped"))
     return 0
 
 
@@ -69,17 +73,17 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     with usage_errors(parser):
         course = find_course(args.course)
+    lang = course_settings(course).language
     if args.action == "status":
-        print(outbox.status_line(course) or f"{course} is not connected to an LMS (no {outbox.FOLDER}/ folder)")
+        print(outbox.status_line(course) or WORDS.say(lang, "lms.no_lms_folder", course=course, folder=outbox.FOLDER))
         return 0
     if not outbox.connected(course):
-        print(f"{course} is not connected to an LMS: the hub makes {course}/{outbox.FOLDER}/ when it runs with LTI "
-              "settings (docs/deploy-lms.md)")
+        print(WORDS.say(lang, "lms.not_connected", course=course, folder=outbox.FOLDER))
         return 2
     try:
         broker = HubBroker.from_environment()
     except NoHub as error:
-        print(f"cannot reach the LMS: {error}")
+        print(WORDS.say(lang, "lms.no_hub", error=error))
         return 2
     if args.action == "sync":
         return sync_now(course, broker)

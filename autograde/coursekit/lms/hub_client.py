@@ -2,7 +2,8 @@
 
 The tool's private key is readable by the hub's own user only (docs/deploy-lms.md): the hub signs the client
 assertion, exchanges it at the LMS's token endpoint and hands the course the short-lived access token
-(``POST <hub>/lti13/course/token``). It also keeps each hub user's last launch (``GET <hub>/lti13/course/launches``).
+(``POST <hub>/lti13/course/token``). It also keeps each hub user's last launch from each LMS context, and knows
+which contexts are the course's own (``GET <hub>/lti13/course/launches``).
 Both answer the course's instructor and its LMS sync service only, with their own hub API token
 (``JUPYTERHUB_API_TOKEN``, ``JUPYTERHUB_API_URL``: set by JupyterHub in every server, terminal and managed service).
 The paths are written here once; ``autograde/hub/lti_broker.py`` serves them.
@@ -13,7 +14,7 @@ import time
 import urllib.error
 import urllib.request
 
-from .launch import Launch
+from .launch import CourseLaunches
 from .platform import LMSDown, Refused
 
 __all__ = ["TOKEN_PATH", "LAUNCHES_PATH", "JWKS_PATH", "HubBroker", "NoHub"]
@@ -67,6 +68,6 @@ class HubBroker:
         self.cache[key] = (answer["access_token"], self.clock() + float(answer.get("expires_in", 3600)) - EARLY)
         return answer["access_token"]
 
-    def launches(self) -> list:
-        """Each hub user's last launch, as the hub keeps them."""
-        return [Launch.from_dict(entry) for entry in self._call(LAUNCHES_PATH)]
+    def launches(self) -> CourseLaunches:
+        """The course's LMS contexts and each hub user's last launch from each context, as the hub keeps them."""
+        return CourseLaunches.from_dict(self._call(LAUNCHES_PATH))

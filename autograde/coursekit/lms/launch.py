@@ -2,9 +2,10 @@
 services are.
 
 The hub receives the launch (``autograde/hub/lti_auth.py``, after ``jupyterhub-ltiauthenticator`` has checked the
-``id_token``'s signature, issuer, audience, age and nonce) and keeps a :class:`Launch` per hub user; the course reads
-them back through the hub (:mod:`.hub_client`) for its roster and its line items. Both sides build it here, so the
-claims' names are written once. Roles: a launch is an instructor's when its context roles name Instructor (or a
+``id_token``'s signature, issuer, audience, age and nonce) and keeps a :class:`Launch` per hub user and LMS context;
+the course reads them back through the hub (:mod:`.hub_client`) as :class:`CourseLaunches`, with the contexts that
+are the course's own, for its roster and its line items. Both sides build them here, so the claims' names are written
+once. Roles: a launch is an instructor's when its context roles name Instructor (or a
 teaching assistant, content developer or the context's administrator), a learner's when they name Learner; anything
 else (a mentor, a guest) is neither, and the hub says so on a page of its own.
 """
@@ -14,7 +15,8 @@ import time
 from ..assignments import CourseKit, assignment_of, edition_in, one_work
 from ..identity import hub_user
 
-__all__ = ["CLAIM", "AGS_CLAIM", "NRPS_CLAIM", "LEARNER", "INSTRUCTOR", "Launch", "role_of", "language_of"]
+__all__ = ["CLAIM", "AGS_CLAIM", "NRPS_CLAIM", "MEMBERSHIP", "LEARNER", "INSTRUCTOR", "Launch", "CourseLaunches",
+           "role_of", "language_of"]
 
 CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
@@ -112,3 +114,20 @@ class Launch:
         master = assignment_of(work[0], config).master
         lang = str(self.custom.get("language", "")) or language_of(self.locale)
         return edition_in(master, lang, config) or master
+
+
+@dataclasses.dataclass(frozen=True)
+class CourseLaunches:
+    """What the hub tells the course (``GET <hub>/lti13/course/launches``): the course's own LMS contexts, as the hub
+    decided them (the settings file's ``context_ids``, else the first instructor launch's context), and the launches
+    it kept. ``contexts`` is empty while the course is linked to no LMS course yet."""
+    contexts: tuple = ()
+    launches: tuple = ()
+
+    def to_dict(self) -> dict:
+        return {"contexts": list(self.contexts), "launches": [x.to_dict() for x in self.launches]}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "CourseLaunches":
+        return cls(tuple(str(c) for c in data.get("contexts") or ()),
+                   tuple(Launch.from_dict(x) for x in data.get("launches") or ()))

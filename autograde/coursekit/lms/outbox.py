@@ -10,8 +10,9 @@ A course is connected to an LMS when its folder holds ``lms/`` (the hub makes it
   (or there is nothing to post); a marker written again meanwhile stays for the next round.
 * ``posted.json`` — the ledger: each (line item, student)'s last score the LMS accepted, and when. A score equal to
   it is not posted again: posting is idempotent.
-* ``state.json`` — what the course learned from the LMS: each line item's URL (found or made once), the context's
-  line items and membership URLs, and the LMS being down (since when, why, when it is tried again).
+* ``state.json`` — what the course learned from the LMS: for each of the course's own LMS contexts (``contexts``)
+  its line items and membership URLs and each line item's URL (found or made once); each learner's context
+  (``sections``); and the LMS being down (since when, why, when it is tried again).
 
 Standard library only; every time comes from the caller's clock, so the retry rules are tested without waiting.
 """
@@ -23,6 +24,9 @@ import os
 import pathlib
 import tempfile
 import time
+
+from ..language import WORDS
+from ..settings import course_settings
 
 __all__ = ["FOLDER", "write_json", "Marker", "connected", "folder", "mark", "mark_everyone", "markers", "done",
            "Ledger", "State", "backoff", "status_line"]
@@ -146,7 +150,7 @@ def backoff(attempts: int, first: float = RETRY_SECONDS[0], most: float = RETRY_
 
 
 class State:
-    """``state.json``: line item URLs, the context's service URLs, and whether the LMS is down."""
+    """``state.json``: each context's service and line item URLs, each learner's context, whether the LMS is down."""
 
     def __init__(self, course):
         self.path = folder(course) / "state.json"
@@ -176,19 +180,31 @@ class State:
         return not down or now >= down["retry_at"]
 
 
-def _clock(seconds: float) -> str:
-    return time.strftime("%H:%M:%S", time.localtime(seconds)) if seconds else "never"
+def _clock(seconds: float, lang: str) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(seconds)) if seconds else WORDS.say(lang, "lms.never")
+
+
+def _refused_lines(refused: dict, lang: str) -> str:
+    """The scores the LMS (or the course: no line item to post to yet) refused, one line per reason."""
+    by_cause = {}
+    for name, entry in sorted(refused.items()):
+        by_cause.setdefault(entry["cause"], []).append((name, entry["retry_at"]))
+    return "".join(WORDS.say(lang, "lms.refused_line", count=len(names), cause=cause,
+                             names=", ".join(n for n, _ in names[:3]), more=" …" if len(names) > 3 else "",
+                             retry=_clock(min(t for _, t in names), lang))
+                   for cause, names in by_cause.items())
 
 
 def status_line(course) -> str:
-    """One line for ``make service-status``: how many scores wait for the LMS and why; "" when not connected."""
+    """One line for ``make service-status``, in the course's language: how many scores wait for the LMS and why, then
+    one per reason a score was refused; "" when not connected."""
     if not connected(course):
         return ""
+    lang = course_settings(course).language
     waiting, state, ledger = markers(course), State(course), Ledger(course)
-    posted = f"{len(ledger.entries)} score(s) in the LMS, last posted {_clock(ledger.last())}"
-    down = state.get("down")
+    posted = WORDS.say(lang, "lms.in_the_lms", count=len(ledger.entries), last=_clock(ledger.last(), lang))
+    down, refused = state.get("down"), _refused_lines(state.get("refused") or {}, lang)
     if down:
-        return (f"LMS: {len(waiting)} change(s) wait since {_clock(down['since'])}: the LMS does not answer (the "
-                f"machine's fault, not the students'): {down['cause']}; tried again at {_clock(down['retry_at'])}; "
-                f"{posted}")
-    return f"LMS: {len(waiting)} change(s) to post; {posted}"
+        return WORDS.say(lang, "lms.status_down", waiting=len(waiting), since=_clock(down["since"], lang),
+                         cause=down["cause"], retry=_clock(down["retry_at"], lang), posted=posted, refused=refused)
+    return WORDS.say(lang, "lms.status", waiting=len(waiting), posted=posted, refused=refused)

@@ -5,24 +5,23 @@ same chapter in two languages, 20 points each, and a student works in one of the
 the master (:attr:`Score.line_item`), holds each student's score from the edition they submitted last. A line item
 per edition would give every student an empty column, which LMSs show as missing work.
 
+**The score is the one grade** (:func:`coursekit.grades.grades_of`): nbgrader's score less the late penalty, never
+below 0, as ``nbgrader export``, the feedback page and the class report give it.
+
 **Pending is a state, not a zero.** While any written answer of that submission waits for marking
-(:func:`coursekit.grades.class_pending`), the score goes with ``gradingProgress: "PendingManual"`` and a
+(:attr:`coursekit.grades.StudentGrade.pending`), the score goes with ``gradingProgress: "PendingManual"`` and a
 comment naming how many answers and points are still open; once all are marked, ``"FullyGraded"``. A student the
 gradebook knows no LMS id for (``Student.lms_user_id``: not from the LMS) has no score to post.
 """
 import dataclasses
 
 from ..assignments import assignment_of
-from ..grades import class_pending
+from ..grades import grades_of
+from ..language import WORDS
 
 __all__ = ["PENDING_MANUAL", "FULLY_GRADED", "Score", "scores_of"]
 
 PENDING_MANUAL, FULLY_GRADED = "PendingManual", "FullyGraded"
-COMMENTS = {  # what the LMS shows the student beside the score, in their edition's language
-    "zh": ("{given:g} / {maximum:g} 分，{pending} 道书面题待批改（{points:g} 分）", "{given:g} / {maximum:g} 分，已全部批改"),
-    "en": ("{given:g} / {maximum:g} points; {pending} written answers ({points:g} points) awaiting marking",
-           "{given:g} / {maximum:g} points, fully marked"),
-}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,9 +46,12 @@ class Score:
 
     def body(self) -> dict:
         """The AGS score without its timestamp: what two posts must share to be the same post."""
-        pending, done = COMMENTS.get(self.language, COMMENTS["en"])
-        comment = (pending if self.pending else done).format(given=self.given, maximum=self.maximum,
-                                                             pending=self.pending, points=self.pending_points)
+        # what the LMS shows the student beside the score, in their edition's language
+        if self.pending:
+            comment = WORDS.say_n(self.language, "lms.score_pending", self.pending, given=self.given,
+                                  maximum=self.maximum, points=self.pending_points)
+        else:
+            comment = WORDS.say(self.language, "lms.score_done", given=self.given, maximum=self.maximum)
         return {"userId": self.user_id, "scoreGiven": round(self.given, 4), "scoreMaximum": round(self.maximum, 4),
                 "activityProgress": "Submitted", "gradingProgress": self.progress, "comment": comment}
 
@@ -70,19 +72,19 @@ def _newest_submissions(gradebook, config) -> dict:
 
 
 def scores_of(gradebook, config=None, keys=None) -> dict:
-    """``{(line item, student): Score}`` of every graded student with an LMS id (only ``keys``, when given)."""
+    """``{(line item, student): Score}`` of every graded student with an LMS id (only ``keys``, when given): each the
+    one grade (:func:`coursekit.grades.grades_of`: the late penalty taken off) of their newest submission."""
     newest = _newest_submissions(gradebook, config)
     if keys is not None:
         newest = {k: v for k, v in newest.items() if k in set(keys)}
     lms_ids = {s.id: s.lms_user_id for s in gradebook.students if s.lms_user_id}
-    pending = {name: class_pending(gradebook, name) for name in {s.assignment.name for s in newest.values()}}
+    grades = {name: grades_of(gradebook, name, config=config) for name in {s.assignment.name for s in newest.values()}}
     scores = {}
     for (line_item, student), submission in newest.items():
-        if student not in lms_ids:
+        grade = grades[submission.assignment.name].get(student)
+        if student not in lms_ids or grade is None:
             continue
         edition = assignment_of(submission.assignment.name, config)
-        answers = pending[edition.id].get(student, [])
-        scores[(line_item, student)] = Score(line_item, student, lms_ids[student], float(submission.score),
-                                             float(submission.max_score), len(answers),
-                                             sum(a.max_score for a in answers), edition.id, edition.language)
+        scores[(line_item, student)] = Score(line_item, student, lms_ids[student], grade.score, grade.max_score,
+                                             len(grade.pending), grade.pending_points, edition.id, edition.language)
     return scores

@@ -19,14 +19,17 @@ formgrader shows); a student without it (nbgrader removed the autograded copy of
 0) is read from ``submitted/``. Notebooks are read once and kept while their file is unchanged (size,
 mtime): a class of 300 autograded notebooks of ≈0.5 MB costs about a second to parse.
 """
+import hashlib
 import json
 import pathlib
 import re
 import threading
 from dataclasses import dataclass
 
+from ..record import records_in
+
 __all__ = ["KINDS", "Question", "master_questions", "reference_of", "released_text", "answer_texts", "code_block",
-           "AnswerReader"]
+           "text_fingerprint", "AnswerReader"]
 
 KINDS = ("markdown", "code", "task")
 _HEADING = re.compile(r"^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$", re.MULTILINE)
@@ -163,6 +166,12 @@ def answer_texts(cells: list) -> dict:
     return texts
 
 
+def text_fingerprint(text: str | None) -> str:
+    """16 hex digits naming an answer's text (``"-"``: no notebook found): a judgement carries the fingerprint of the
+    text its marker read, and is refused when the answer is another text now (:func:`.judging.check_texts`)."""
+    return "-" if text is None else hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
 def _cells(path: pathlib.Path) -> list:
     return json.loads(pathlib.Path(path).read_text(encoding="utf-8"))["cells"]
 
@@ -195,11 +204,12 @@ def master_questions(master: pathlib.Path, release: pathlib.Path | None = None, 
 
 
 class AnswerReader:
-    """Answers of one course's notebooks, each file parsed once while it stays the same (thread-safe)."""
+    """Answers (and the grader's records) of one course's notebooks, each file parsed once while it stays the same
+    (thread-safe)."""
 
     def __init__(self, course):
         self.course = pathlib.Path(course)
-        self._cache = {}      # {path: ((size, mtime_ns), {grade_id: text})}
+        self._cache = {}      # {path: ((size, mtime_ns), {grade_id: text}, {grade_id: CellRecord})}
         self._lock = threading.Lock()
 
     def path_of(self, student: str, assignment: str, notebook: str) -> pathlib.Path | None:
@@ -211,27 +221,34 @@ class AnswerReader:
 
     def answers(self, student: str, assignment: str, notebook: str) -> dict | None:
         """{grade_id: text} of the student's answers (:func:`answer_texts`); None when no notebook is found (or unreadable)."""
+        return self._parsed(student, assignment, notebook)[0]
+
+    def records(self, student: str, assignment: str, notebook: str) -> dict:
+        """{grade_id: CellRecord} the grader wrote in the student's notebook (:func:`coursekit.record.records_in`)."""
+        return self._parsed(student, assignment, notebook)[1]
+
+    def _parsed(self, student: str, assignment: str, notebook: str) -> tuple:
         path = self.path_of(student, assignment, notebook)
         if path is None:
-            return None
+            return None, {}
         try:
             stat = path.stat()
         except OSError:
-            return None
+            return None, {}
         version = (stat.st_size, stat.st_mtime_ns)
         with self._lock:
             cached = self._cache.get(path)
         if cached and cached[0] == version:
-            return cached[1]
-        texts = self._read(path)
+            return cached[1:]
+        parsed = self._read(path)
         with self._lock:
-            self._cache[path] = (version, texts)
-        return texts
+            self._cache[path] = (version, *parsed)
+        return parsed
 
     @staticmethod
-    def _read(path: pathlib.Path) -> dict | None:
+    def _read(path: pathlib.Path) -> tuple:
         try:
-            cells = json.loads(path.read_bytes()).get("cells", [])
-            return answer_texts(cells)
+            nb = json.loads(path.read_bytes())
+            return answer_texts(nb.get("cells", [])), records_in(nb, str(path))
         except (OSError, ValueError, AttributeError, TypeError):
-            return None
+            return None, {}

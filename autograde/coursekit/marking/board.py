@@ -8,31 +8,47 @@ scores and comments (:mod:`.store`), groups (:mod:`.grouping`), the rubric and i
      "questions": [{grade_id, name, short, kind, title, max_score}],
      "rubric": {points: [{text, share, terms}], unit} | null,
      "warnings": [str], "progress": {grade_id: [marked, submissions]},
-     "groups": [{"id", "kind", "variants": [{"html", "students": [student], "suggestion"}],
-                 "suggestion": {"ticks", "score", "reason"} | null}],
-     "students": {student: {"score", "comment", "token", "ticks", "remark", "unanswered", "auto_score"}},
+     "groups": [{"id", "kind", "variants": [{"html", "students": [student], "hint"}],
+                 "suggestion": {"ticks", "score", "source", "confidence", "reason"} | null,
+                 "neighbours": [{"group", "score", "ticks", "similarity", "students"}], "shared": [passage],
+                 "hint": {"ticks", "contradicted", "hits": [{"point", "phrase", "negation"}]} | null,
+                 "ask": n | null}],
+     "students": {student: {"score", "comment", "token", "ticks", "remark", "unanswered", "auto_score", "automatic"}},
      "names": {student: what the page calls them (coursekit.people)},
-     "assignments": [{"id", "title", "marked", "total"}]}
+     "assignments": [{"id", "title", "marked", "total"}],
+     "texts": {student: fingerprint of the answer's text shown}, "hard_coded": {student: one line}}
+
+``hard_coded`` says, for each student who has any, which of their test cells may be hard-coded to the visible
+checks (:func:`coursekit.record.may_be_hard_coded`, as the class report says): a reason to look at their code too.
 
 A question is any manually graded cell (:data:`.answers.KINDS`: a written answer, manually graded code,
-a task); code is shown as a code block. A suggestion is a hint only: nothing reaches the gradebook until
-the marker confirms it.
+a task); code is shown as a code block. What is suggested, and when Enter may save it, is
+:mod:`.suggestions`'s: a suggestion comes from the TA's own marks (or a blank answer), a hint from the rubric's
+phrases; ``ask`` is the order in which the page asks for the unmarked groups (the one that teaches most first).
+Nothing reaches the gradebook until the marker presses a key.
 """
 import re
+from dataclasses import replace
 
 from ..grades import is_blank
-from .answers import code_block
+from .answers import code_block, text_fingerprint
 from .comment import parse
 from .grouping import group_answers, split_by_judgement
 from .render import render_markdown
-from .rubric import score_of, suggest
+from .neighbours import shared_passages
+from .rubric import hint
 from .splits import read_splits
+from .suggestions import Mark, suggest_question
 from .store import marked_counts, question_states
 
 __all__ = ["MISSING_TEXT", "question_board", "short_name", "student_view"]
 
 MISSING_TEXT = "（找不到这名学生的笔记本：autograded/ 和 submitted/ 里都没有。）"
+HARD_CODED = {"zh": "可能写死了可见检查的答案：{cells}（报告里有证据）",
+              "en": "may be hard-coded to the visible checks: {cells} (the class report has the evidence)"}
 UNANSWERED_REASON = "未作答：与发布时的占位文字相同（或为空）"
+REASONS = {"same": "与已批改的相同回答一致", "neighbours": "与最相近的已批改回答一致（置信 {confidence:.2f}）"}
+SHOWN_NEIGHBOURS = 3
 
 
 def short_name(name: str) -> str:
@@ -52,18 +68,57 @@ def student_view(state, rubric) -> dict:
             "remark": judgement.remark, "unanswered": judgement.unanswered or automatic, "automatic": automatic}
 
 
-def _suggestion(group, text, rubric, max_score, judged_keys, judged: bool) -> dict | None:
-    if group.kind == "unanswered":
-        return {"ticks": [False] * len(rubric.points) if rubric else None, "score": 0.0, "reason": UNANSWERED_REASON}
-    earlier = judged_keys.get(group.keys[0]) if not judged else None
-    if earlier is not None:
-        return {**earlier, "reason": "与已批改的相同回答一致"}
-    if rubric is None:
+def _suggestion(found, max_score: float) -> dict | None:
+    """What the page shows of a :class:`.suggestions.Suggestion` that Enter may save (None: there is none)."""
+    if not found.source:
         return None
-    ticks = suggest(rubric, text)
-    if not any(ticks):  # nothing of the rubric found: no suggestion at all, never a 0 that Enter would save
-        return None
-    return {"ticks": ticks, "score": score_of(rubric, ticks, max_score), "reason": "按要点关键词推测"}
+    reason = UNANSWERED_REASON if found.source == "unanswered" else \
+        REASONS[found.source].format(confidence=found.confidence)
+    return {"ticks": None if found.ticks is None else list(found.ticks), "score": found.score, "source": found.source,
+            "confidence": found.confidence, "reason": reason, "enter": found.enter}
+
+
+def _advice(groups: list, answers: dict, views: dict, rubric, question, space_of) -> dict:
+    """{group id: the group's suggestion, nearest marked groups, shared passages, hint and place in the asking}.
+
+    A group of near-identical answers is suggested a mark only when each of its variants would be suggested that
+    very mark: one of them may add what the others lack (a wrong conclusion)."""
+    texts, variants_of = {}, {}
+    for group in groups:
+        variants_of[_gid(group)] = [f"{_gid(group)}#{n}" for n in range(1, len(group.keys))]
+        texts[_gid(group)] = answers[group.students[0]]
+        texts.update(zip(variants_of[_gid(group)], (answers[group.members[k][0]] for k in group.keys[1:])))
+    marks = {}
+    for group in groups:
+        first = views[group.students[0]]
+        if first["score"] is not None:
+            ticks = tuple(first["ticks"]) if first["ticks"] is not None and rubric is not None else None
+            marks[_gid(group)] = Mark(ticks, first["score"])
+            marks.update((key, marks[_gid(group)]) for key in variants_of[_gid(group)])
+    blank = [_gid(g) for g in groups if g.kind == "unanswered"]
+    sizes = {_gid(g): g.size for g in groups}
+    found, order = suggest_question(texts, marks, rubric, question.max_score, blank, sizes, space=space_of(texts))
+    ask = {key: n for n, key in enumerate(k for k in order if k in sizes)}
+    advice = {}
+    for key in sizes:
+        own = found.get(key)
+        if own is not None and own.source and any((found[v].ticks, found[v].score, found[v].enter) !=
+                                                  (own.ticks, own.score, own.enter) for v in variants_of[key]):
+            own = replace(own, source="", enter=False)
+        near = own.neighbours if own is not None else []
+        advice[key] = {
+            "suggestion": _suggestion(own, question.max_score) if own is not None else None,
+            "neighbours": [{"group": n.key.split("#")[0], "score": marks[n.key].score, "similarity": n.similarity,
+                            "ticks": None if marks[n.key].ticks is None else list(marks[n.key].ticks),
+                            "students": sizes[n.key.split("#")[0]]} for n in near[:SHOWN_NEIGHBOURS]],
+            "shared": list(shared_passages(texts[key], texts[near[0].key])) if near else [],
+            "hint": own.hint.to_dict() if own is not None and own.hint is not None else None,
+            "ask": ask.get(key)}
+    return advice
+
+
+def _gid(group) -> str:
+    return f"{group.kind}:{group.students[0]}"
 
 
 def _warnings(rubrics, question) -> list:
@@ -84,6 +139,13 @@ def _stub(course, assignment: str, question) -> str:
     return question.stub or (course.stubs(assignment)["markdown"] if question.kind == "markdown" else "")
 
 
+def _hard_coded(flags: dict, names: dict, lang: str) -> dict:
+    """{student: the page's line} from ``flags`` ({student: HardCoded cells}), the cells by their short ``names``."""
+    joined = {student: ("、" if lang == "zh" else ", ").join(short_name(names.get(f.grade_id, f.grade_id)) for f in cells)
+              for student, cells in flags.items()}
+    return {student: HARD_CODED[lang].format(cells=cells) for student, cells in joined.items()}
+
+
 def question_board(course, assignment: str, grade_id: str) -> dict:
     """The board of ``grade_id`` (see the module docstring); KeyError names an unknown question."""
     questions = course.questions(assignment)
@@ -101,22 +163,16 @@ def question_board(course, assignment: str, grade_id: str) -> dict:
     groups = group_answers(answers, _stub(course, assignment, question),
                            read_splits(course.folder, assignment).get(grade_id, ()))
     groups = split_by_judgement(groups, lambda s: (views[s]["token"], views[s]["automatic"]))
-    judged_keys = {}
-    for group in groups:
-        first = views[group.students[0]]
-        if first["score"] is not None and len(group.keys) == 1:
-            judged_keys.setdefault(group.keys[0], {"ticks": first["ticks"], "score": first["score"]})
+    advice = _advice(groups, answers, views, rubric, question,
+                     lambda texts: course.space(assignment, grade_id, texts))
     board_groups = []
     for group in groups:
-        leader_text = answers[group.members[group.keys[0]][0]]
         board_groups.append({
-            "id": f"{group.kind}:{group.students[0]}", "kind": group.kind,
+            "id": _gid(group), "kind": group.kind,
             "variants": [{"html": shown[group.members[k][0]], "students": group.members[k],
-                          "suggestion": _suggestion(group, answers[group.members[k][0]], rubric, question.max_score,
-                                                    {}, True)}
+                          "hint": hint(rubric, answers[group.members[k][0]]).to_dict() if rubric else None}
                          for k in group.keys],
-            "suggestion": _suggestion(group, leader_text, rubric, question.max_score, judged_keys,
-                                      views[group.students[0]]["score"] is not None)})
+            **advice[_gid(group)]})
     counts, people = marked_counts(course.engine, assignment), course.people()
     names = course.names(assignment)  # the cells' names in the course's language: the page shows them, not ids
     return {"assignment": assignment, "language": course.language,
@@ -131,7 +187,9 @@ def question_board(course, assignment: str, grade_id: str) -> dict:
             "rubric": rubric.to_dict() if rubric else None, "warnings": _warnings(rubrics, question),
             "progress": {q.grade_id: list(counts.get(q.grade_id, (0, 0))) for q in questions},
             "assignments": assignment_counts(course), "groups": board_groups, "students": views,
-            "names": {s: people.called(s) for s in views}}
+            "names": {s: people.called(s) for s in views},
+            "texts": {s: text_fingerprint(t) for s, t in texts.items()},
+            "hard_coded": _hard_coded(course.hard_coded(assignment, question.notebook, views), names, course.language)}
 
 
 def assignment_counts(course) -> list:

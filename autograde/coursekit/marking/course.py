@@ -14,7 +14,10 @@ import nbformat
 from nbgrader.api import Assignment, GradeCell, Notebook, SolutionCell, Student, TaskCell
 from sqlalchemy.orm import Session, aliased
 
+from ..assignments import assignment_of
+from ..canary import release_records
 from ..gradebook import open_gradebook, resolve_gradebook, sqlite_file
+from ..record import may_be_hard_coded
 from ..paths import find_course
 from ..people import People, people_of
 from ..cell_names import assignment_title, names_in_language
@@ -22,6 +25,7 @@ from ..stubs import stubs_of
 from ..settings import course_config, course_settings
 from .answers import AnswerReader, Question, master_questions
 from .judging import Ordering
+from .neighbours import Space
 from .rubric import load_rubrics, rubric_file
 
 __all__ = ["FRESH_SECONDS", "MarkingCourse"]
@@ -142,6 +146,12 @@ class MarkingCourse:
         return self._cached(("rubrics", assignment, names), version,
                             lambda: load_rubrics(self.folder, assignment, names), forever=True)
 
+    def space(self, assignment: str, grade_id: str, texts: dict) -> Space:
+        """The similarity space of one question's answers (:class:`.neighbours.Space`), kept while they are the same
+        answers: the similarities it has worked out are not worked out again at the next board."""
+        version = hash(tuple(sorted(texts.items())))
+        return self._cached(("space", assignment, grade_id), version, lambda: Space(texts), forever=True)
+
     def answers(self, assignment: str, question: Question, students) -> dict:
         """{student: answer text, or None when their notebook is missing} for one question."""
         result = {}
@@ -149,6 +159,14 @@ class MarkingCourse:
             texts = self.reader.answers(student, assignment, question.notebook)
             result[student] = None if texts is None else texts.get(question.grade_id, "")
         return result
+
+    def hard_coded(self, assignment: str, notebook: str, students) -> dict:
+        """{student: the cells of theirs that may be hard-coded (:func:`coursekit.record.may_be_hard_coded`, as the
+        class report says)}, for the students who have any."""
+        release = release_records(self.folder, assignment)
+        unnamed = assignment_of(assignment, course_config(self.folder)).get("unnamed")
+        found = {s: may_be_hard_coded(self.reader.records(s, assignment, notebook), release, unnamed) for s in students}
+        return {student: flags for student, flags in found.items() if flags}
 
     def close(self) -> None:
         if self._engine is not None:

@@ -4,14 +4,20 @@ Routes (under the server's ``base_url``):
 
 * ``GET  marking/?assignment=…&question=…`` — the page, with the first question's board inline;
 * ``GET  marking/api/board?assignment=…&question=…`` — one question's board (:mod:`.board`);
-* ``POST marking/api/judge?assignment=…`` — save a judgement (:mod:`.judging`), one transaction;
+* ``POST marking/api/judge?assignment=…`` — save a judgement (:mod:`.judging`), one transaction; 409 when an answer
+  it names is another text than the page read (the student submitted again);
 * ``POST marking/api/split?assignment=…`` — ``{"question", "student"}``: that answer stands alone;
+* ``GET  marking/api/dates?assignment=…`` — the due date, the extensions and the late submissions' grades
+  (:func:`.dates.dates_view`); ``POST marking/api/extend?assignment=…`` — ``{"student", "until", "reason"}``: an
+  extension granted as ``make extend`` grants it (:func:`.dates.extend`), by the page's signed-in user;
 * ``GET  marking/static/…`` — ``marking.js``, ``marking.css``.
 
 Gradebook work runs in a thread (a sqlite writer may wait for another), never on the server's
 event loop. The page's Content-Security-Policy allows its own scripts only: a student's answer is
-rendered escaped (:mod:`.render`) and could run nothing even if it were not.
+rendered escaped and sanitised (:mod:`.render`) and could run nothing even if it were not.
 """
+import dataclasses
+import getpass
 import json
 import pathlib
 
@@ -20,9 +26,12 @@ from jupyter_server.utils import url_path_join
 from tornado import web
 from tornado.ioloop import IOLoop
 
+from ..due import BadExtension
 from ..lms import outbox as lms_outbox
+from .answers import text_fingerprint
 from .board import question_board, student_view
-from .judging import JudgementError, parse_request
+from .dates import dates_view, extend, refresh_in_background, settle_marked
+from .judging import AnswerChanged, JudgementError, check_texts, parse_request
 from .rubric import RubricError
 from .splits import add_split
 from .store import marked_counts
@@ -120,10 +129,16 @@ class JudgeHandler(_Marking, APIHandler):
         if question is None:
             raise web.HTTPError(404, f"{assignment} has no manually graded question {request.question!r}")
         rubric = self.marking.rubrics(assignment, questions).by_question.get(question.grade_id)
+        now = self.marking.answers(assignment, question, request.students)
+        try:
+            check_texts(request, {student: text_fingerprint(text) for student, text in now.items()})
+        except AnswerChanged as changed:
+            raise web.HTTPError(409, changed.message(self.marking.language)) from None
         try:
             saved = self.marking.ordering.apply(self.marking.engine, assignment, question, rubric, request)
         except (JudgementError, ValueError) as error:
             raise web.HTTPError(400, str(error)) from None
+        settle_marked(self.marking.folder, self.marking.url, assignment, saved.states)  # a late one's penalty follows
         lms_outbox.mark(self.marking.folder, assignment, saved.states, "marked on the marking page")
         marked, total = marked_counts(self.marking.engine, assignment, question.grade_id).get(question.grade_id, (0, 0))
         return {"students": {s: student_view(state, rubric) for s, state in saved.states.items()},
@@ -143,9 +158,38 @@ class SplitHandler(_Marking, APIHandler):
         self.finish(json.dumps({"split": sorted(splits.get(question, ()))}, ensure_ascii=False))
 
 
+class DatesHandler(_Marking, APIHandler):
+    @web.authenticated
+    async def get(self):
+        assignment = await _blocking(self.assignment)
+        view = await _blocking(dates_view, self.marking.folder, self.marking.url, assignment)
+        self.finish(json.dumps(view, ensure_ascii=False))
+
+
+class ExtendHandler(_Marking, APIHandler):
+    @web.authenticated
+    async def post(self):
+        assignment = await _blocking(self.assignment)
+        body = self.get_json_body() or {}
+        student, until, reason = (body.get(key, "") for key in ("student", "until", "reason"))
+        if not all(isinstance(value, str) for value in (student, until, reason)):
+            raise web.HTTPError(400, 'an extension is {"student": id, "until": date or "none", "reason": text}')
+        who = getattr(self.current_user, "username", "") or getpass.getuser()
+        try:
+            _, _, changed = await _blocking(extend, self.marking.folder, self.marking.url, assignment, student,
+                                            until, reason, who)
+        except BadExtension as refused:
+            raise web.HTTPError(400, str(refused)) from None
+        refresh_in_background(self.marking.folder, self.marking.url, changed,
+                              self.marking.folder / "grading-logs" / "extensions.log")
+        view = await _blocking(dates_view, self.marking.folder, self.marking.url, assignment)
+        self.finish(json.dumps({**view, "changed": [dataclasses.asdict(c) for c in changed]}, ensure_ascii=False))
+
+
 def handlers(base_url: str) -> list:
     routes = [("marking/?", PageHandler), ("marking/api/board", BoardHandler),
-              ("marking/api/judge", JudgeHandler), ("marking/api/split", SplitHandler)]
+              ("marking/api/judge", JudgeHandler), ("marking/api/split", SplitHandler),
+              ("marking/api/dates", DatesHandler), ("marking/api/extend", ExtendHandler)]
     result = [(url_path_join(base_url, path), handler) for path, handler in routes]
     result.append((url_path_join(base_url, "marking/static/(.*)"), web.StaticFileHandler, {"path": str(STATIC)}))
     return result

@@ -2,26 +2,50 @@
 
 Request shape (JSON)::
 
-    {"question": grade_id, "students": [student], "seen": {student: token},
+    {"question": grade_id, "students": [student], "seen": {student: token}, "texts": {student: fingerprint},
      "ticks": [bool] | null, "score": number | null, "remark": str, "unanswered": bool, "clear": bool}
 
 With a rubric the score is computed here from ``ticks`` (Python is the source of truth; the page
 shows the same sum, checked by a test); without one ``score`` is taken as sent, within
 0…max. ``unanswered`` scores 0 with the "not answered" reason; ``clear`` removes the score and
 the comment (the answer is unmarked again).
+
+A mark is given for the text its marker read: ``texts`` holds the fingerprint of each answer as the page showed it
+(:func:`.answers.text_fingerprint`; the board sends them), and a judgement naming an answer that is another text now
+(the student submitted again since the page loaded it) is refused whole (:func:`check_texts`): nothing is saved, and
+the page shows the new text to mark.
 """
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from .comment import Judgement, compose
 from .rubric import score_of
 from .store import write_judgement
 
-__all__ = ["JudgementError", "Request", "Ordering", "parse_request", "apply"]
+__all__ = ["ANSWER_CHANGED", "AnswerChanged", "JudgementError", "Request", "Ordering", "check_texts", "parse_request",
+           "apply"]
 
 
 class JudgementError(ValueError):
     """A request the page should never send (names the field and what was expected)."""
+
+
+# The marker reads it (the page shows the server's message), in the course's language.
+ANSWER_CHANGED = {"zh": "打开本页之后，这份回答改过了（学生又提交了一次）：{students}；请看新的回答再批改",
+                  "en": "the answer changed since you opened it (the student submitted again): {students}; read the "
+                        "new answer and mark it again"}
+
+
+class AnswerChanged(Exception):
+    """A judgement made on a text that is no longer the answer (:attr:`students`: whose)."""
+
+    def __init__(self, students):
+        self.students = tuple(students)
+        super().__init__(ANSWER_CHANGED["en"].format(students=", ".join(self.students)))
+
+    def message(self, lang: str) -> str:
+        return ANSWER_CHANGED.get(lang, ANSWER_CHANGED["en"]).format(students="、".join(self.students) if lang == "zh"
+                                                                     else ", ".join(self.students))
 
 
 @dataclass(frozen=True)
@@ -34,6 +58,7 @@ class Request:
     clear: bool = False
     page: str = ""                  # the page that sent it (random per page load) …
     seq: int = 0                    # … and its running number there: later judgements win
+    texts: dict = field(default_factory=dict)   # {student: fingerprint of the answer's text the marker read}
 
 
 def _field(body: dict, name: str, kinds, default=None):
@@ -59,7 +84,15 @@ def parse_request(body) -> Request:
                           _field(body, "unanswered", bool, False))
     return Request(_field(body, "question", str), tuple(students), dict(_field(body, "seen", dict, {})), judgement,
                    None if score is None else float(score), _field(body, "clear", bool, False),
-                   _field(body, "page", str, ""), _field(body, "seq", int, 0))
+                   _field(body, "page", str, ""), _field(body, "seq", int, 0), dict(_field(body, "texts", dict, {})))
+
+
+def check_texts(request: Request, current: dict) -> None:
+    """Raise :class:`AnswerChanged` naming every student of ``request`` whose answer's fingerprint now (``current``,
+    {student: fingerprint}) is not the one the marker read (a judgement without one included)."""
+    changed = [s for s in request.students if request.texts.get(s) != current.get(s)]
+    if changed:
+        raise AnswerChanged(changed)
 
 
 class Ordering:

@@ -10,8 +10,12 @@ It lives in one file the instructor edits, ``<course>/rubrics/<assignment>.toml`
     terms = ["乘积之和"]                                  # phrases, matched as written (case aside)
     patterns = ['方差[^。]{0,8}约为 *`?head_dim']         # regular expressions (case aside)
 
-A term or pattern is highlighted in the answers, and an answer that contains one has the point
-suggested (never saved by itself). A pattern uses only what Python's ``re`` and the page's
+A term or pattern found in an answer is a **hint** (:func:`hint`): the page shows the phrase that triggered it
+and suggests the point (never saved by itself). A hit under a negation or denied in its clause ("不会接近 1",
+"does not change", :mod:`.negation`) is no hint: it says the opposite of the point. A point found only so is
+*contradicted*, and the rubric's rule for contradictions applies (:func:`contradiction_cap`, said in one line in the
+rubric file's header): a contradicted point is not given, and the answer gets at most :data:`CONTRADICTION_CAP` of
+the question. A pattern uses only what Python's ``re`` and the page's
 JavaScript ``RegExp`` read alike (no inline flags, named groups, ``\A`` or ``\Z``) and cannot match
 nothing. A score is ``points × (sum of the ticked shares)``. Shares are kept as integer
 ten-thousandths so that the page's JavaScript and this module add them up to the same number.
@@ -24,9 +28,13 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 
-__all__ = ["RubricError", "Point", "Rubric", "rubric_file", "load_rubrics", "score_of", "hits", "suggest"]
+from .negation import denial_after, negation_before, negation_within
+
+__all__ = ["RubricError", "Point", "Rubric", "Hit", "Hint", "CONTRADICTION_CAP", "rubric_file", "load_rubrics",
+           "score_of", "find_hits", "hits", "suggest", "hint", "contradiction_cap"]
 
 UNIT = 10_000  # shares in ten-thousandths
+CONTRADICTION_CAP = 0.25  # the largest share of a question an answer that contradicts a point of it gets
 
 
 class RubricError(ValueError):
@@ -141,13 +149,82 @@ def _compiled(pattern: str) -> re.Pattern:
     return re.compile(pattern, re.IGNORECASE)
 
 
+@dataclass(frozen=True)
+class Hit:
+    point: int          # the rubric point's index
+    phrase: str         # the answer's words that matched a term or pattern
+    start: int
+    negation: str = ""  # the cue or verdict that says the opposite (不会, not, 是错的 …); "" for an affirmed hit
+
+    def to_dict(self) -> dict:
+        return {"point": self.point, "phrase": self.phrase, "negation": self.negation}
+
+
+def _matches(point: Point, text: str):
+    """``(start, phrase, inner negation)`` of every term and pattern of ``point`` in ``text``."""
+    folded = text.lower()
+    for term in point.terms:
+        at = folded.find(term.lower())
+        while at != -1:
+            yield at, text[at:at + len(term)], ""   # a cue inside a term is the term's own word (参数量不变)
+            at = folded.find(term.lower(), at + 1)
+    for pattern in point.patterns:
+        for match in _compiled(pattern).finditer(text):
+            if match.group(0):
+                yield match.start(), match.group(0), negation_within(text, match.start(), match.end(), pattern) or ""
+
+
+def find_hits(rubric: Rubric, text: str) -> list:
+    """Every term or pattern of ``rubric`` found in ``text``, as :class:`Hit` s in the answer's order, each saying
+    whether a negation or a denial in its clause turns it round (:mod:`.negation`)."""
+    text, found = text or "", {}
+    for index, point in enumerate(rubric.points):
+        for start, phrase, inside in _matches(point, text):
+            turned = inside or negation_before(text, start) or denial_after(text, start + len(phrase)) or ""
+            found.setdefault((index, start), Hit(index, phrase, start, turned))
+    return sorted(found.values(), key=lambda h: (h.start, h.point))
+
+
 def hits(point: Point, text: str) -> bool:
-    """Does ``text`` contain one of the point's terms or match one of its patterns (case-insensitive)?"""
-    folded = (text or "").lower()
-    return any(term.lower() in folded for term in point.terms) or \
-        any(_compiled(p).search(text or "") for p in point.patterns)
+    """Does ``text`` affirm the point: one of its terms or patterns found (case-insensitive), not under a negation?"""
+    return any(h.point == 0 and not h.negation for h in find_hits(Rubric("", (point,)), text))
 
 
 def suggest(rubric: Rubric, text: str) -> list:
-    """One bool per point: does ``text`` hit it (:func:`hits`)? A hint, never saved by itself."""
-    return [hits(p, text) for p in rubric.points]
+    """One bool per point: is it suggested for ``text`` (affirmed, :func:`hits`, under the rule for contradictions)?
+    A hint, never saved by itself."""
+    return list(hint(rubric, text).ticks)
+
+
+@dataclass(frozen=True)
+class Hint:
+    found: tuple                # one bool per point: affirmed by a hit
+    contradicted: tuple         # one bool per point: found only under a negation or a denial
+    ticks: tuple                # what it suggests: the affirmed points, the rule for contradictions applied
+    hits: tuple = ()            # every Hit, affirmed or not (the page shows each phrase)
+
+    def to_dict(self) -> dict:
+        return {"ticks": list(self.ticks), "contradicted": [i for i, c in enumerate(self.contradicted) if c],
+                "hits": [h.to_dict() for h in self.hits]}
+
+
+@functools.lru_cache(maxsize=20_000)
+def hint(rubric: Rubric, text: str) -> Hint:
+    """What the rubric's terms and patterns find in ``text`` (:class:`Hint`)."""
+    found = find_hits(rubric, text)
+    affirmed = tuple(any(h.point == i and not h.negation for h in found) for i in range(len(rubric.points)))
+    turned = tuple(not affirmed[i] and any(h.point == i for h in found) for i in range(len(rubric.points)))
+    return Hint(affirmed, turned, contradiction_cap(rubric, affirmed, any(turned)), tuple(found))
+
+
+def contradiction_cap(rubric: Rubric, ticks, contradicts: bool) -> tuple:
+    """``ticks`` under the rubric's rule for an answer that contradicts one of its points: the smallest ticked points
+    kept while they add up to at most :data:`CONTRADICTION_CAP` of the question, the others dropped."""
+    ticks = tuple(bool(t) for t in ticks)
+    if not contradicts:
+        return ticks
+    kept, total = [False] * len(ticks), 0
+    for index in sorted((i for i, t in enumerate(ticks) if t), key=lambda i: (rubric.points[i].share, i)):
+        if total + rubric.points[index].share <= CONTRADICTION_CAP * UNIT:
+            kept[index], total = True, total + rubric.points[index].share
+    return tuple(kept)

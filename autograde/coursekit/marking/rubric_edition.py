@@ -16,6 +16,9 @@ from .rubric import RubricError, load_rubrics, rubric_file
 __all__ = ["WORDS", "edition_points", "edition_text", "edition_file", "write_edition"]
 
 WORDS = ("text", "terms", "patterns")  # what a language has of its own; the share is the point's
+# The rule the master's header states in both languages (coursekit.marking.rubric.contradiction_cap), in English.
+CONTRADICTIONS = ("Contradictions: an answer that says the opposite of a point (negated, turned round, a wrong "
+                  "conclusion) loses that point and gets at most 1/4 of the question.")
 
 
 def _point_in(path, question: str, index: int, entry: dict, lang: str) -> dict:
@@ -66,7 +69,8 @@ def edition_file(course, assignment: str, edition: str, lang: str) -> str:
     """What ``rubrics/<edition>.toml`` holds: :func:`edition_text` of ``rubrics/<assignment>.toml``, with a header."""
     master = rubric_file(course, assignment)
     header = (f"The marking guide of {edition}, the {lang!r} edition of {assignment}: written by `make release` from\n"
-              f"{master.name} (its {lang}.* keys). Edit that file, never this one.")
+              f"{master.name} (its {lang}.* keys). Edit that file, never this one.\n"
+              f"{CONTRADICTIONS}")
     return edition_text(master, lang, header)
 
 

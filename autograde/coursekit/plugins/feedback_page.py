@@ -12,6 +12,7 @@ nbgrader's ``GetGrades`` and puts those facts where the template reads them; it 
 instructor, in the log, how many answers are pending: the whole class once, then each student.
 """
 import copy
+import html
 import pathlib
 import re
 
@@ -21,12 +22,15 @@ from nbgrader.api import Gradebook
 from nbgrader.preprocessors import GetGrades
 from traitlets.config import Config
 
+from ..assignments import CourseKit
+from ..due import utc_text, zone_text
 from ..language import of_notebook
 from ..upstream.nbconvert import render_without_soup
 from ..upstream.nbgrader import show_score
 from ..cell_names import names_in, title_of
-from ..grades import PendingAnswer, is_pending
+from ..grades import PendingAnswer, grade_of, is_pending
 from .pending import PENDING, Tally, class_tallies, student_line, total_line
+from .safe_html import sanitised
 
 __all__ = ["CourseFeedbackExporter", "GetGradesForFeedback", "TEMPLATE", "TEMPLATES", "WORDS", "page_language",
            "page_score", "page_tally"]
@@ -41,6 +45,8 @@ WORDS = {
            "still_pending": "；其中 {answers} 道书面题（{points} 分）还 {pending}，老师批改后这里会更新",
            "end": "。", "points": "{score} / {points} 分", "pending_points": "（{points} 分）",
            "comment_link": "评语", "late": "迟交扣分：-{points} 分", "test_cell": "评分单元格 · {name}",
+           "due": "截止时间 {due}", "extension": "你的延期：到 {until}", "submitted": "提交于 {at}",
+           "late_by": "迟交 {days} 天 {hours} 小时", "separator": "；",
            "answer": "你的回答 · {name}", "task": "任务 · {name}", "code": "你的代码", "top": "（回到顶部）",
            "comment": "评语：", "colon": "：", "pending": PENDING, "no_response": "未作答：这里还是发下来时的样子。",
            "image_alt": "本单元格输出的图"},
@@ -49,6 +55,8 @@ WORDS = {
                             "show {their} score once your instructor has marked {them}",
            "end": ".", "points": "{score} / {points} points", "pending_points": "({points} {point_s})",
            "comment_link": "comment", "late": "Late penalty: -{points} points", "test_cell": "Test cell · {name}",
+           "due": "Due {due}", "extension": "your extension: until {until}", "submitted": "submitted {at}",
+           "late_by": "{days} d {hours} h late", "separator": "; ",
            "answer": "Your answer · {name}", "task": "Task · {name}", "code": "Your code", "top": "(back to top)",
            "comment": "Comment: ", "colon": ": ", "pending": "awaiting marking",
            "no_response": "Not answered: this is still the text you were given.",
@@ -74,13 +82,38 @@ def _still_pending(lang: str, tally: Tally) -> str:
         them="it" if one_answer else "them")
 
 
+def _time(when, timezone: str) -> str:
+    """A time on the page: the course's zone, its offset said, and the instant for a reader that shows it in the
+    student's own zone (the students' Lab extension does: labextension/src/pages.ts)."""
+    return f'<time datetime="{utc_text(when)}" data-course-time>{html.escape(zone_text(when, timezone))}</time>'
+
+
+def _dates(grade, lang: str, timezone: str) -> str:
+    """The page's line of dates: the due date, the student's own extension, when the submission arrived and how
+    late; "" when the work has no due date."""
+    if grade is None or grade.due is None:
+        return ""
+    words = WORDS[lang]
+    parts = [words["due"].format(due=_time(grade.due, timezone))]
+    if grade.extension is not None:
+        parts.append(words["extension"].format(until=_time(grade.extension.until, timezone)))
+    if grade.timestamp is not None:
+        parts.append(words["submitted"].format(at=_time(grade.timestamp, timezone)))
+    if grade.seconds_late > 0:
+        days, rest = divmod(int(grade.seconds_late), 86400)
+        parts.append(words["late_by"].format(days=days, hours=-(-rest // 3600)))
+    return words["separator"].join(parts)
+
+
 class GetGradesForFeedback(GetGrades):
     """nbgrader's GetGrades, plus each graded cell's name and pending state, and the totals.
 
     Per graded cell: ``metadata.nbgrader.name`` and ``.pending``; per page:
     ``resources["course_feedback"]`` with ``pending`` (answers), ``pending_points``, the page's
     ``lang``, its ``words`` (:data:`WORDS`), its ``title`` (the notebook's, :func:`coursekit.cell_names.title_of`;
-    its file's name when it has none) and the ``still_pending`` clause. One instance serves a
+    its file's name when it has none), the ``still_pending`` clause and the ``dates`` line (due date, the
+    student's extension, arrival, lateness). The score shown is the course's one grade
+    (:func:`coursekit.grades.grade_of`: the late penalty taken off, never below 0). One instance serves a
     whole ``generate_feedback`` run, so the class-wide line is logged once, before the first student's.
     """
 
@@ -95,11 +128,17 @@ class GetGradesForFeedback(GetGrades):
         self._lang = page_language(nb)
         self._names, self._pending = names_in(nb, info["assignment"], self.config, self._lang), []
         nb, resources = super().preprocess(nb, resources)
+        with Gradebook(info["db_url"]) as gradebook:
+            grade = grade_of(gradebook, info["assignment"], info["student"], self.config)
+        if grade is not None:  # the one grade (the late penalty, never below 0), this notebook's part of it
+            resources["nbgrader"]["score"] = grade.notebook_score(info["notebook"])
+            resources["nbgrader"]["late_penalty"] = grade.notebooks.get(info["notebook"], (0.0, 0.0))[1]
         tally = Tally.of(self._pending)
         resources["course_feedback"] = {"pending": tally.answers, "pending_points": tally.points,
                                         "lang": self._lang, "words": WORDS[self._lang],
                                         "title": title_of(nb) or info["notebook"],
-                                        "still_pending": _still_pending(self._lang, tally)}
+                                        "still_pending": _still_pending(self._lang, tally),
+                                        "dates": _dates(grade, self._lang, CourseKit(config=self.config).timezone)}
         if tally.answers:
             self.log.warning(student_line(info["student"], info["assignment"], tally))
         return nb, resources
@@ -128,7 +167,8 @@ class CourseFeedbackExporter(HTMLExporter):
     formgrader's button even forces ``template_name = 'feedback'``). This class reads its own config
     section first, so it adds there what it needs unless the config names it: the course's template,
     the course's folder in front of nbgrader's, and nbgrader's folder as a search path too, for the
-    ``{% extends 'feedback/index.html.j2' %}`` that extends nbgrader's page instead of copying it.
+    ``{% extends 'feedback/index.html.j2' %}`` that extends nbgrader's page instead of copying it; and, whatever the
+    config says, what a student wrote or printed is sanitised (:func:`coursekit.plugins.safe_html.sanitised`).
     Outside ``generate_feedback``, pass it GenerateFeedback's config (``GenerateFeedback(...).config``),
     as tests/unit/test_plugins_feedback_page.py does.
     """
@@ -140,7 +180,7 @@ class CourseFeedbackExporter(HTMLExporter):
         ours.setdefault("template_name", TEMPLATE)
         ours.setdefault("extra_template_basedirs", [str(TEMPLATES), *nbgraders])
         ours.setdefault("extra_template_paths", [*config.HTMLExporter.get("extra_template_paths", []), *nbgraders])
-        super().__init__(config=config, **kwargs)
+        super().__init__(config=sanitised(config), **kwargs)
 
     def from_notebook_node(self, nb, resources=None, **kw):
         """HTMLExporter's page without its BeautifulSoup pass, which costs about half a page's time.

@@ -14,9 +14,10 @@ open anyway: the Lab is told, and sends no request while it waits. ``GET
 <base_url>attention-feedback/status`` answers the newest submission's status per assignment, once,
 for a Lab that has just opened (:data:`STATUS_URL`), the student's language: the edition of the
 assignment they fetched last (:meth:`FeedbackWatch.language`), which the Lab speaks nbgrader's Assignment
-List in, and what the Lab has told the student already (``told``: per assignment, the status last shown, which
-the Lab ``POST``s back as it shows one; kept in :data:`TOLD_FILE` of their Jupyter data folder), so that a log-in,
-from any browser, shows nothing already seen.
+List in, the due dates with this student's own extension (:meth:`FeedbackWatch.dates`), which the list shows, and
+what the Lab has told the student already (``told``: per assignment, the status last shown, which the Lab ``POST``s
+back as it shows one; kept in :data:`TOLD_FILE` of their Jupyter data folder), so that a log-in, from any browser,
+shows nothing already seen.
 
 Each status carries the submission's language (``metadata.edition.language`` of the submitted
 notebook, as the chapter's editions mark it; Chinese when absent), so the Lab speaks it, and whether
@@ -35,7 +36,7 @@ from jupyter_server.utils import url_path_join
 from nbgrader.apps import NbGrader
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.exchange import ExchangeFactory
-from nbgrader.utils import parse_utc
+from nbgrader.utils import get_username, parse_utc
 from tornado import ioloop, web
 
 from ..language import DEFAULT as DEFAULT_LANGUAGE
@@ -98,8 +99,9 @@ def _stat(path: pathlib.Path):
 class FeedbackWatch:
     """The student's submissions of one course and their feedback status; :meth:`look` finds what changed."""
 
-    def __init__(self, exchange_root, cache, course_id: str, root=".", told_file=None):
+    def __init__(self, exchange_root, cache, course_id: str, root=".", student: str = "", told_file=None):
         self.exchange_root, self.course_id, self.root = exchange_root, course_id, pathlib.Path(root)
+        self.student = student or get_username()  # who submits from this server, as nbgrader names them
         self.told_file = pathlib.Path(told_file) if told_file else None
         self.cache = pathlib.Path(cache) / course_id
         self.submissions = {}  # cache folder name -> _Submission
@@ -159,6 +161,11 @@ class FeedbackWatch:
         fetched = [self.root / name for name in released if (self.root / name).is_dir()]
         return _language(max(fetched, key=lambda folder: folder.stat().st_mtime)) if fetched else DEFAULT_LANGUAGE
 
+    def dates(self) -> dict:
+        """``{assignment: {"due", "until"}}``: the due dates published for the course, and this student's extension
+        (:func:`coursekit.service.student_status.dates_for`)."""
+        return student_status.dates_for(self.exchange_root, self.course_id, self.student)
+
     def describe(self, submission: _Submission) -> dict:
         """Its published status, or ``submitted`` while there is none, with the course, the language and whether
         the service grades it."""
@@ -196,15 +203,17 @@ def _secret(folder: pathlib.Path) -> str:
 
 
 class StatusHandler(APIHandler):
-    """``GET``: the newest submission's status per assignment, the student's language and what they were told,
-    ``{"statuses": [...], "language": "zh", "told": {...}}``; ``POST {"told": {assignment: key}}``: shown now."""
+    """``GET``: the newest submission's status per assignment, the student's language, the due dates and what they
+    were told, ``{"statuses": [...], "language": "zh", "dates": {assignment: {"due", "until"}}, "told": {...}}``;
+    ``POST {"told": {assignment: key}}``: shown now."""
 
     @web.authenticated
     def get(self):
         self.settings.get(LAB_UP, lambda: None)()  # the student's Lab is up: what waited for it may start
         watch = self.settings.get("attention_feedback_watch")
-        answer = {"statuses": watch.newest(), "language": watch.language(), "told": watch.told()} if watch else \
-            {"statuses": [], "language": DEFAULT_LANGUAGE, "told": {}}
+        answer = {"statuses": watch.newest(), "language": watch.language(), "dates": watch.dates(),
+                  "told": watch.told()} if watch else \
+            {"statuses": [], "language": DEFAULT_LANGUAGE, "dates": {}, "told": {}}
         self.finish(json.dumps(answer))
 
     @web.authenticated
@@ -237,7 +246,7 @@ def start(serverapp) -> FeedbackWatch | None:
         serverapp.log.warning("no nbgrader course id in this server's settings: feedback is not watched")
         return None
     told_file = pathlib.Path(jupyter_data_dir()) / TOLD_FILE
-    watch = FeedbackWatch(exchange_root, cache, course_id, serverapp.root_dir, told_file)
+    watch = FeedbackWatch(exchange_root, cache, course_id, serverapp.root_dir, told_file=told_file)
     web_app.settings["attention_feedback_watch"] = watch
     serverapp.event_logger.register_event_schema(SCHEMA)
     watch.look()  # what is there already is the Lab's to ask for (STATUS_URL), not news

@@ -20,15 +20,16 @@ from nbgrader.api import MissingEntry
 
 from ..assignments import assignment_of, default_assignments, editions_of, one_work
 from ..gradebook import describe, open_gradebook, resolve_gradebook, sqlite_file
+from ..grades import lateness, read_class
 from ..language import DEFAULT
 from ..paths import add_course_option, find_course, usage_errors
 from ..people import read_people
 from ..printable import printable
-from ..settings import course_config, course_language, similarity_threshold
+from ..settings import course_settings
 from .csv_files import write_csvs, write_similarity_csv
-from ..grades import read_class
 from .html_page import render
 from .labels import Labels, labels_for
+from .lateness import section as lateness_section
 from .similarity import find_similar
 from .similarity_page import section, write_pages
 from .tables import GRADED, NO_SUBMISSION, NOT_GRADED, OTHER_EDITION, PENDING, build_report
@@ -43,6 +44,7 @@ TEXT = {
                       "诊断出错误的 {mistaken} 名",
            "warning": "  注意：{n} 个单元格的分数与成绩册不同（以成绩册为准）",
            "similar": "  相似的提交：{flagged} 对达到 {threshold}（比较了 {students} 名学生，见 similarity.csv）",
+           "hard_coded": "  可能写死了可见检查的答案：{n} 名学生（{students}；见 students.csv 的 may_be_hard_coded）",
            "written": "报告：{page}（另有 students.csv、checks.csv、mistakes.csv、similarity.csv）",
            "no_gradebook": "{gradebook} 没有成绩册：先评分（make grade，或在 {course} 里运行 nbgrader autograde）",
            "not_in_gradebook": "成绩册 {gradebook} 里没有作业 {assignment!r}：用 --assignment（make 用 ASSIGNMENT=…）"
@@ -57,6 +59,8 @@ TEXT = {
            "warning": "  WARNING: {n} cell scores differ from the gradebook (gradebook wins)",
            "similar": "  similar submissions: {flagged} pairs reach {threshold} ({students} students compared; "
                       "similarity.csv)",
+           "hard_coded": "  may be hard-coded to the visible checks: {n} students ({students}; students.csv, "
+                         "may_be_hard_coded)",
            "written": "report: {page}  (+ students.csv, checks.csv, mistakes.csv, similarity.csv)",
            "no_gradebook": "no gradebook at {gradebook}: grade the class first (make grade, or nbgrader autograde in "
                            "{course})",
@@ -83,6 +87,9 @@ def _summary_lines(report, similarity, out_dir, lang: str, labels: Labels) -> li
         lines.append(text["warning"].format(n=len(report.mismatches)))
     lines.append(text["similar"].format(flagged=len(similarity.flagged), threshold=f"{similarity.threshold:g}",
                                         students=similarity.students))
+    looked = list(dict.fromkeys(student for student, _ in report.hard_coded))
+    if looked:
+        lines.append(text["hard_coded"].format(n=len(looked), students=", ".join(looked)))
     lines.append(text["written"].format(page=out_dir / "index.html"))
     return lines
 
@@ -92,22 +99,26 @@ def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr
     course = pathlib.Path(course)
     out_dir = pathlib.Path(out_dir or course / "reports" / assignment)
     print(TEXT[lang]["reading"].format(gradebook=describe(url)), file=out, flush=True)
-    declared = assignment_of(assignment, course_config(course))
+    settings = course_settings(course)  # the course's config, read once
+    config = settings.config
+    declared = assignment_of(assignment, config)
     notes = declared.get("reteach")  # the plug-in's, said in the report's language
-    editions = editions_of(assignment, course_config(course)).values()  # a student submits one of them
-    report = build_report(course, read_class(url, assignment, editions), out, lambda bug: notes(bug, lang),
-                          bool(declared.grader), lang)
+    editions = editions_of(assignment, config).values()  # a student submits one of them
+    report = build_report(course, read_class(url, assignment, editions, config), out, lambda bug: notes(bug, lang),
+                          bool(declared.grader), lang, declared.get("unnamed"))
     submitted = [row.student for row in report.rows if row.status not in (NO_SUBMISSION, OTHER_EDITION)]
-    similarity = find_similar(course, assignment, submitted, similarity_threshold(course), course_config(course))
+    similarity = find_similar(course, assignment, submitted, settings.similarity_threshold, config)
     times, people = report.grades.timestamps, read_people(url)
     out_dir.mkdir(parents=True, exist_ok=True)
     write_csvs(report, out_dir, people)
     write_similarity_csv(similarity, times, out_dir, people)
-    labels = labels_for(course, assignment, lang, course_config(course), people)
+    labels = labels_for(course, assignment, lang, config, people)
     write_pages(similarity, times, out_dir, lang, labels)
     if declared.grader and not os.path.isfile(declared.grader):
         print(TEXT[lang]["no_grader"].format(grader=declared.grader), file=out, flush=True)
-    (out_dir / "index.html").write_text(render(report, lang, [section(similarity, times, lang, labels)], labels),
+    with open_gradebook(url, settings.course_id) as gradebook:
+        late = lateness_section(lateness(gradebook, assignment, config, settings.timezone), lang)
+    (out_dir / "index.html").write_text(render(report, lang, [late, section(similarity, times, lang, labels)], labels),
                                         encoding="utf-8")
     print(printable("\n".join(_summary_lines(report, similarity, out_dir, lang, labels))), file=out, flush=True)
     return out_dir
@@ -131,13 +142,13 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     with usage_errors(parser):
         course = find_course(args.course)
-        lang = course_language(course)
+        lang = course_settings(course).language
     text, url = TEXT[lang], resolve_gradebook(course, args.db_url)
     database = sqlite_file(url)
     if database is not None and not database.exists():
         print(text["no_gradebook"].format(gradebook=describe(url), course=course), file=sys.stderr)
         return 2
-    config = course_config(course)
+    config = course_settings(course).config
     try:
         named = args.assignment or os.environ.get("ASSIGNMENT", "").strip()
         assignments = [named] if named else (_assignments_of(url, config) or default_assignments(course, config))

@@ -1,7 +1,8 @@
 """The report's CSV files: ``students.csv``, ``checks.csv``, ``mistakes.csv``, and ``similarity.csv``.
 
 Lists of students are joined with ``;``. Empty cells mean "no value" (a manual score not
-given yet, a student without a submission). Columns are named by identifiers; the reteach notes
+given yet, a student without a submission). ``students.csv``'s ``may_be_hard_coded`` names each cell that may answer
+only the visible inputs, with its evidence (:func:`coursekit.record.may_be_hard_coded`). Columns are named by identifiers; the reteach notes
 are in the report's language (the course's: the plug-in said them so, :func:`.tables.build_report`). A student is
 their id, and beside it their name as the gradebook holds it (:class:`coursekit.people.People`; "" without one).
 """
@@ -19,19 +20,24 @@ def _number(value) -> str:
     return "" if value is None else f"{value:g}"
 
 
+def _hard_coded(flags) -> str:
+    """The cells that may be hard-coded, each with its evidence: ``test1_scores (passed verify.1 verify.2; failed
+    test1.random_rect)``, joined with `` | ``."""
+    return " | ".join(f"{f.grade_id} (passed {' '.join(f.passed)}; failed {' '.join(f.failed)})" for f in flags)
+
+
 def _student_rows(report, people: People):
     cells = report.grades.cells
     yield (["student", "name", "status"] + [f"{c.name}_{kind}" for c in cells for kind in ("auto", "manual")]
-           + ["total", "max_total", "first_mistake", "reason"])
+           + ["total", "max_total", "first_mistake", "reason", "may_be_hard_coded"])
     for row in report.rows:
         scores = []
         for cell in cells:
             grade = row.cells.get(cell.name)
             scores += [_number(grade and grade.auto), _number(grade and grade.manual)]
         total = _number(row.total if row.cells else None)
-        yield [row.student, people.name(row.student), row.status] + scores + [total, _number(report.grades.max_total),
-                                                                             row.first_mistake,
-                                                   row.reason]
+        yield [row.student, people.name(row.student), row.status] + scores + [total, _number(report.grades.max_total), row.first_mistake,
+                                                   row.reason, _hard_coded(row.hard_coded)]
 
 
 def _check_rows(report, people: People):

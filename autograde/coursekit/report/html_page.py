@@ -2,8 +2,8 @@
 
 Sections, in the order an instructor preparing Monday's lesson reads them: the class at a
 glance, the most common mistakes with what to reteach, score distributions, the written questions'
-manual marking (marked, to mark, mean and spread), the pass rate of every check, students not graded or without a
-submission, one line per student. Every word of the page is in the course's language (``lang``:
+manual marking (marked, to mark, mean and spread), the pass rate of every check (and the cells that may be
+hard-coded to the visible ones), students not graded or without a submission, one line per student. Every word of the page is in the course's language (``lang``:
 ``c.CourseKit.language``; :data:`TEXT`); what the students' records say (a diagnosis, a check's
 description, a reason) is quoted as the student read it, in their edition's language.
 """
@@ -46,6 +46,10 @@ TEXT = {
         "flag": {CHANGED: "学生改动了这个测试单元格；评分用的是发布时的单元格",
                  TAMPERED: "学生的内核在这个测试单元格显示的结果与评分器的不同；记录的是评分器的结果"},
         "rows": ("学生", "状态", "人工评分", "总分", "第一个错误"),
+        "hard_coded": "可能写死了可见检查的答案（{n}）",
+        "hard_coded_note": "这些单元格通过了全部可见检查（verify），却没有通过任何隐藏检查（发布版本身就能通过的输入检查不算），"
+                           "诊断也没有找到有名字的错误：函数可能只对 verify 用的输入给出答案。值得打开看看，不是证据。",
+        "hard_coded_table": ("学生", "单元格", "通过的可见检查", "未通过的隐藏检查"),
         "no_written": "本作业没有书面题。", "score_times": "{score} 分 × {n}",
         "written": ("书面题", "满分", "提交", "已批改", "未作答（0 分）", "待批改", "平均分", "中位数", "人工分数分布"),
     },
@@ -83,6 +87,11 @@ TEXT = {
                  TAMPERED: "the student's kernel showed another result in this test cell than the grader's; "
                            "the grader's was recorded"},
         "rows": ("student", "status", "manual", "total", "first mistake"),
+        "hard_coded": "May be hard-coded to the visible checks ({n})",
+        "hard_coded_note": "These cells passed every visible check (verify) and no hidden check (beyond the input checks "
+                           "the release passes by itself), and the diagnosis names no mistake: the function may answer "
+                           "verify's inputs only. A reason to look, not proof.",
+        "hard_coded_table": ("student", "cell", "visible checks passed", "hidden checks failed"),
         "no_written": "This assignment has no written questions.", "score_times": "{score} points × {n}",
         "written": ("written question", "points", "submitted", "marked", "not answered (0 points)",
                     "to mark", "mean", "median", "manual scores"),
@@ -184,6 +193,18 @@ def _checks(report, text: dict, labels: Labels) -> str:
     return f"<p>{_e(text['checks_note'])}</p>" + fig + table(text["checks"], rows, (0, 3, 4))
 
 
+def _hard_coded(report, text: dict, labels: Labels) -> str:
+    """The cells that may answer only the visible inputs (:func:`coursekit.record.may_be_hard_coded`), with the
+    evidence; nothing when there are none."""
+    found = report.hard_coded
+    if not found:
+        return ""
+    rows = [[_e(student), _e(labels.cell(flag.grade_id)), _e(", ".join(flag.passed)), _e(", ".join(flag.failed))]
+            for student, flag in found]
+    return (f"<h3>{_e(text['hard_coded'].format(n=len({student for student, _ in found})))}</h3>"
+            f"<p class='warn'>{_e(text['hard_coded_note'])}</p>" + table(text["hard_coded_table"], rows))
+
+
 def _not_graded(report, text: dict, labels: Labels) -> str:
     zero = [[_e(labels.student(r.student)), f"<div class='message'>{_e(r.reason)}</div>"]
             for r in report.rows if r.status == NOT_GRADED]
@@ -239,7 +260,8 @@ def render(report, lang: str = DEFAULT, extra=(), labels: Labels | None = None) 
     text, labels = TEXT[lang], labels or Labels(lang)
     title = text["title"].format(assignment=labels.title or report.grades.assignment)
     contents = (_summary(report, text) + _warnings(report, text, labels), _mistakes(report, text, labels),
-                _distributions(report, text, labels), _written(report, text, labels), _checks(report, text, labels),
+                _distributions(report, text, labels), _written(report, text, labels),
+                _checks(report, text, labels) + _hard_coded(report, text, labels),
                 _not_graded(report, text, labels), _students(report, text, labels))
     sections = list(zip(text["sections"], contents))
     sections[-1:-1] = list(extra)

@@ -3,17 +3,22 @@
 Two kinds of unit are compared: a student's **code** (every code solution cell of the assignment's notebooks,
 as one body of work) and each **written question** on its own (a markdown answer cell). For each unit:
 
-1. Each student's cells are fingerprinted once (:mod:`.fingerprints`), and every fingerprint of what the
-   release gave is dropped (any code cell, the stubs and given code included; any markdown cell, the
-   questions included): students who left the stub, or wrote the chapter's own lines, are not alike.
-2. An inverted index (fingerprint → students) counts who holds each fingerprint. What more than
-   :func:`common_limit` students hold is the class's common ground (the obvious way to write a line), not
+1. Each student's cells are fingerprinted once (:mod:`.fingerprints`), statements without effect left out
+   (``_ = 0`` after every line hides nothing), and every fingerprint of what the release gave is dropped (any
+   code cell, the stubs and given code included; any markdown cell, the questions included): students who
+   left the stub, or wrote the chapter's own lines, are not alike. That is a student's work (:class:`Prints`).
+2. Of it, what the release spells out is common ground in any class size (:mod:`.statements`: a statement of
+   the master's solution or of the release's code, renamed or not, or whose value the release's comments spell
+   out, such as ``scale * Q @ K.T``; for written answers, the master's reference answers): it counts as work,
+   never as shared. The rest is the student's own.
+3. An inverted index (fingerprint → students) counts who holds each fingerprint. What more than
+   :func:`common_limit` students hold is the class's common ground too (the obvious way to write a line), not
    evidence; a fingerprint held by two counts fully, by more a little less, down to nothing past the limit.
-3. Every pair of students that shares a fingerprint is found from the index's lists of students, in numpy
-   (never pair by pair), with its score: 2·shared / (|A| + |B|), where |A| counts all of a student's own
-   fingerprints and shared weighs each as step 2 says. So a score is the part of the two students' own work
-   that they have in common and few others have: 1 for two identical submissions nobody else resembles, 0 for
-   two that only share the common ground.
+4. Every pair of students whose own parts share a fingerprint is found from the index's lists of students, in
+   numpy (never pair by pair), with its score: 2·shared / (|A| + |B|), where |A| counts all of a student's
+   work and shared weighs each fingerprint both hold as their own as step 3 says. So a score is the part of the
+   two students' work that they have in common and few others have: 1 for two identical submissions nobody
+   else resembles, 0 for two that only share the common ground.
 
 A pair's score is its highest unit's; it is flagged at ``c.CourseKit.similarity_threshold``. A score is a
 reason to look, never proof: the pair's page (:mod:`.similarity_page`) shows what they share.
@@ -23,15 +28,30 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .fingerprints import fingerprint
+from .fingerprints import fingerprint, fingerprints
 from .solutions import CODE, TEXT, read_release, read_work
+from .statements import ground_of
 
-__all__ = ["CODE_UNIT", "MIN_COMMON", "COMMON_SHARE", "LISTED", "Match", "Pair", "Similarity", "common_limit",
-           "unit_scores", "unit_fingerprints", "find_similar"]
+__all__ = ["CODE_UNIT", "MIN_COMMON", "COMMON_SHARE", "LISTED", "Match", "Pair", "Prints", "Similarity", "joined",
+           "common_limit", "unit_scores", "unit_fingerprints", "find_similar"]
 
 CODE_UNIT = "code"      # the unit of a student's code; a written question's unit is its grade id
 MIN_COMMON, COMMON_SHARE = 5, 0.10  # held by more than max(5, 10 % of the class): common ground
 LISTED = 0.5            # pairs scoring at least this share of the threshold are listed (the CSV), flagged or not
+
+
+@dataclass(frozen=True)
+class Prints:
+    """A student's fingerprints in one cell or unit (module docstring, steps 1–2)."""
+    work: frozenset          # everything they wrote, junk and the release's own lines left out
+    own: frozenset = None    # of it, what the release does not spell out (None: all of it)
+
+    def __post_init__(self):
+        if self.own is None:
+            object.__setattr__(self, "own", self.work)
+
+    def __or__(self, other: "Prints") -> "Prints":
+        return Prints(self.work | other.work, self.own | other.own)
 
 
 @dataclass(frozen=True)
@@ -63,6 +83,7 @@ class Similarity:
     ignored: dict = field(default_factory=dict)       # {unit: frozenset of hashes}: the release's and the common
     released: dict = field(default_factory=dict)      # {(notebook, grade_id): the cell as released}, in order
     language: str = "python"
+    ground: object = None                             # statements.Ground: the code the release spells out
 
     @property
     def flagged(self) -> list:
@@ -93,17 +114,22 @@ def _pairs_sharing(holders: np.ndarray, keys: np.ndarray, weights: np.ndarray, l
 
 
 def unit_scores(held: dict, limit: int) -> tuple:
-    """``({(first, second): score}, common)`` of one unit: ``held`` is {student: set of fingerprints}, the
-    release's dropped; ``common`` the fingerprints more than ``limit`` students hold."""
-    students = sorted(s for s, hashes in held.items() if hashes)
+    """``({(first, second): score}, common)`` of one unit: ``held`` is {student: :class:`Prints`} (or a set of
+    fingerprints: all their own), the release's dropped; ``common`` the fingerprints more than ``limit`` students
+    hold."""
+    held = {s: p if isinstance(p, Prints) else Prints(frozenset(p)) for s, p in held.items()}
+    students = sorted(s for s, prints in held.items() if prints.work)
     if len(students) < 2:
         return {}, frozenset()
-    holders = np.concatenate([np.full(len(held[s]), i) for i, s in enumerate(students)])
-    hashes = np.concatenate([np.fromiter(held[s], dtype=np.int64) for s in students])
+    holders = np.concatenate([np.full(len(held[s].work), i) for i, s in enumerate(students)])
+    ordered = [list(held[s].work) for s in students]
+    hashes = np.concatenate([np.array(hs, dtype=np.int64) for hs in ordered])
+    own = np.concatenate([np.fromiter((h in held[s].own for h in hs), dtype=bool, count=len(hs))
+                          for s, hs in zip(students, ordered)])
     found, keys, counts = np.unique(hashes, return_inverse=True, return_counts=True)
     held_by = counts[keys]
     weights = np.clip(1 - (held_by - 2) / (limit - 1), 0, 1)
-    rare = (held_by >= 2) & (held_by <= limit)
+    rare = (held_by >= 2) & (held_by <= limit) & own
     first, second, shared = _pairs_sharing(holders[rare], keys[rare], weights[rare], limit)
     sizes = np.bincount(holders, minlength=len(students))
     scores = 2 * shared / (sizes[first] + sizes[second])
@@ -117,25 +143,40 @@ def _given(release) -> dict:
             for kind, sources in release.given.items()}
 
 
+def _answers_ground(release) -> frozenset:
+    """Every fingerprint of the master's reference answers (written questions' common ground)."""
+    return frozenset().union(*(fingerprint(source, TEXT).hashes for source in release.solutions.get(TEXT, ())))
+
+
+def _prints(cell, similarity: Similarity, released: str, given: frozenset, answers: frozenset) -> Prints:
+    """One cell's :class:`Prints` (module docstring, steps 1–2)."""
+    work, spelled = fingerprints(cell.source, cell.kind, similarity.language, released, similarity.ground)
+    work -= given
+    return Prints(work, work - (spelled if cell.kind == CODE else answers))
+
+
 def unit_fingerprints(similarity: Similarity, release) -> tuple:
-    """``(units, given)``: {unit: {student: {(notebook, grade_id): fingerprints}}}, each student's cells of
+    """``(units, given)``: {unit: {student: {(notebook, grade_id): Prints}}}, each student's cells of
     ``similarity.work`` fingerprinted once, without the lines of the cell as released and every fingerprint of
-    what the release gave; and {kind: those fingerprints of the release}."""
-    given, units = _given(release), {}
+    what the release gave, what the release spells out set apart; and {kind: those fingerprints of the release}."""
+    given, units, answers = _given(release), {}, _answers_ground(release)
+    if similarity.ground is None:
+        similarity.ground = ground_of(release.solutions.get(CODE, ()) + release.given[CODE],
+                                      [cell.source for cell in release.cells if cell.kind == CODE])
     for work in similarity.work.values():
         for key, cell in work.cells.items():
             unit = CODE_UNIT if cell.kind == CODE else cell.grade_id
-            found = fingerprint(cell.source, cell.kind, similarity.language, released=similarity.released[key])
-            units.setdefault(unit, {}).setdefault(work.student, {})[key] = found.hashes - given[cell.kind]
+            prints = _prints(cell, similarity, similarity.released[key], given[cell.kind], answers)
+            units.setdefault(unit, {}).setdefault(work.student, {})[key] = prints
     return units, given
 
 
 def _cells(similarity: Similarity, cells: dict, first: str, second: str, ignored: frozenset) -> tuple:
     """The cells (``(notebook, grade_id)``, in the release's order) of either student holding what the two share
     beyond ``ignored``."""
-    own = [frozenset().union(*cells[student].values()) for student in (first, second)]
+    own = [frozenset().union(*(p.own for p in cells[student].values())) for student in (first, second)]
     shared = (own[0] & own[1]) - ignored
-    holding = {key for student in (first, second) for key, hashes in cells[student].items() if hashes & shared}
+    holding = {key for student in (first, second) for key, prints in cells[student].items() if prints.own & shared}
     return tuple(key for key in similarity.released if key in holding)
 
 
@@ -153,13 +194,22 @@ def _ranked(found: dict, units: dict, similarity: Similarity) -> list:
     return sorted(pairs, key=lambda p: (-p.score, p.first, p.second))
 
 
+def joined(prints) -> Prints:
+    """The :class:`Prints` of several cells as one."""
+    joined = Prints(frozenset())
+    for one in prints:
+        joined = joined | one
+    return joined
+
+
 def _compare(similarity: Similarity, release) -> None:
     units, given = unit_fingerprints(similarity, release)
     found = {}
     for unit, cells in units.items():
-        held = {student: frozenset().union(*own.values()) for student, own in cells.items()}
+        held = {student: joined(own.values()) for student, own in cells.items()}
         scores, common = unit_scores(held, similarity.limit)
-        similarity.ignored[unit] = common | given[CODE if unit == CODE_UNIT else TEXT]
+        spelled = given[CODE] if unit == CODE_UNIT else given[TEXT] | _answers_ground(release)
+        similarity.ignored[unit] = common | spelled
         for pair, score in scores.items():
             found.setdefault(pair, []).append((unit, score))
     similarity.pairs = _ranked(found, units, similarity)

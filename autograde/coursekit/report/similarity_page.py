@@ -28,8 +28,9 @@ TEXT = {
         "heading": "相似的提交",
         "caveat": "相似只是值得去看一看的理由，不是抄袭的证据：最直接的写法谁写都差不多，两名学生也可能一起讨论过、"
                   "读过同一份资料。先打开并排对照读一读，再下结论。",
-        "method": "比较的是每名学生自己写的部分：代码是各个答案单元格，去掉发下来的桩和给定的代码（变量名、注释和空白都不算）；"
-                  "书面题逐题比较字符片段（去掉题目自己的文字）。全班超过 {limit} 人共有的片段是公共写法，不算数。分数是两人自己的"
+        "method": "比较的是每名学生自己写的部分：代码是各个答案单元格，去掉发下来的桩和给定的代码、不起作用的语句（_ = 0、pass、"
+                  "单独一个常量……）（变量名、注释和空白都不算）；书面题逐题比较字符片段（去掉题目自己的文字）。发下来的注释写明的代码、"
+                  "参考答案里的语句，不论班级大小都是公共写法；全班超过 {limit} 人共有的片段也是，都不算数。分数是两人自己的"
                   "内容里彼此共有、又少有别人共有的那一部分（0 到 1），从 {threshold} 起标记（c.CourseKit.similarity_threshold）。",
         "summary": "比较了 {students} 名学生：{flagged} 对达到 {threshold}。分数达到 {listed} 的每一对都在 similarity.csv 里。",
         "none": "没有哪两名学生达到 {threshold}。", "best": "没达到的最高分：{score}（{first} 与 {second}）。",
@@ -39,7 +40,7 @@ TEXT = {
         "code": "代码", "open": "并排对照", "unknown": "—",
         "title": "相似的提交：{first} 与 {second}", "back": "← 回到班级报告",
         "who": ("学生", "提交时间"), "score": "分数 {score}", "missing": "（没有这个单元格）",
-        "legend": "标出的是两人共有、而全班少有人共有的片段；发下来的代码、题目的文字和全班常见的写法都不标。",
+        "legend": "标出的是两人共有、而全班少有人共有的片段；发下来的代码、注释写明的代码、参考答案的语句、题目的文字和全班常见的写法都不标。",
     },
     "en": {
         "heading": "Similar submissions",
@@ -47,9 +48,11 @@ TEXT = {
                   "the same in anyone's hands, and two students may have worked together or read the same source. "
                   "Open the side-by-side view and read it before drawing any conclusion.",
         "method": "Compared is what each student wrote: the code of every answer cell without the release's stubs and "
-                  "given code (names, comments and spacing do not count), and each written question's answer as "
-                  "fragments of characters, without the question's own text. Fragments more than {limit} students "
-                  "share are common ground and do not count. The score is the part of the two students' own work "
+                  "given code and without statements that do nothing (_ = 0, pass, a bare constant …; names, comments "
+                  "and spacing do not count), and each written question's answer as fragments of characters, without "
+                  "the question's own text. What the release's comments spell out and the statements of the reference "
+                  "solution are common ground in a class of any size, as are fragments more than {limit} students "
+                  "share: none of it counts. The score is the part of the two students' own work "
                   "that they share and few others do (0 to 1); pairs from {threshold} on are flagged "
                   "(c.CourseKit.similarity_threshold).",
         "summary": "{students} students compared: {flagged} pairs reach {threshold}. Every pair scoring {listed} or "
@@ -62,8 +65,9 @@ TEXT = {
         "code": "code", "open": "side by side", "unknown": "—",
         "title": "Similar submissions: {first} and {second}", "back": "← back to the class report",
         "who": ("student", "submitted"), "score": "score {score}", "missing": "(no such cell)",
-        "legend": "Marked: what the two share and few classmates do; the release's code, the questions' text and the "
-                  "class's common ways of writing are not marked.",
+        "legend": "Marked: what the two share and few classmates do; the release's code, what its comments spell out, "
+                  "the reference solution's statements, the questions' text and the class's common ways of writing "
+                  "are not marked.",
     },
 }
 
@@ -153,7 +157,7 @@ def _side_by_side(key: tuple, unit: str, pair, similarity, text: dict, labels: L
     cells = [similarity.work[student].cells.get(key) for student in (pair.first, pair.second)]
     if all(cells):
         shown = highlighted(cells[0].source, cells[1].source, cells[0].kind, similarity.ignored[unit],
-                            similarity.language, similarity.released[key])
+                            similarity.language, similarity.released[key], similarity.ground)
     else:
         shown = [_e(cell.source) if cell else _e(text["missing"]) for cell in cells]
     heading = f"<h3>{_e(labels.cell(key[1]))} <small>{_e(key[0])}.ipynb</small></h3>"

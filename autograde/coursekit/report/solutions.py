@@ -4,7 +4,8 @@ The release (``release/<assignment>/*.ipynb``, as ``generate_assignment`` wrote 
 there, its source through nbgrader's own ``ClearSolutions`` with the assignment's stubs,
 :class:`coursekit.stubs.AssignmentStubs`) names the solution cells of each notebook (nbgrader's
 ``solution: true``: code, and markdown answers) and holds what every student was given: each code cell's
-source and each markdown cell's text, the stubs included. A student's solution cells are read from
+source and each markdown cell's text, the stubs included. The source (the master) holds the solutions
+themselves, common ground however many students write them. A student's solution cells are read from
 ``autograded/<student>/<assignment>/`` (what was graded), else from ``submitted/``, as data a student
 may have made hostile (:mod:`coursekit.student_files`).
 """
@@ -34,6 +35,7 @@ class Release:
     cells: tuple                       # the solution cells as released (Cell), notebook by notebook, in order
     given: dict                        # {CODE: sources of every code cell, TEXT: of every markdown cell}
     language: str = "python"           # the notebooks' programming language (pygments' name for it)
+    solutions: dict = field(default_factory=dict)  # {CODE: the master's solution code cells, TEXT: its answers}
 
     @property
     def notebooks(self) -> list:
@@ -77,7 +79,7 @@ def read_release(course, assignment: str, config=None) -> Release:
     sources = sorted((course / "source" / assignment).glob("*.ipynb"))
     if not sources:
         raise FileNotFoundError(f"{course / 'source' / assignment}: no notebook, so no release to compare against")
-    cells, given, language = [], {CODE: [], TEXT: []}, "python"
+    cells, given, solutions, language = [], {CODE: [], TEXT: []}, {CODE: [], TEXT: []}, "python"
     for path in sources:
         nb = _released(course, assignment, path, config)
         language = nb.metadata.get("kernelspec", {}).get("language", language)
@@ -86,7 +88,11 @@ def read_release(course, assignment: str, config=None) -> Release:
                 given[cell.cell_type].append(_source(cell))
             if _solution_id(cell) and cell.cell_type in given:
                 cells.append(Cell(path.stem, _solution_id(cell), cell.cell_type, _source(cell)))
-    return Release(tuple(cells), {kind: tuple(sources) for kind, sources in given.items()}, language)
+        for cell in nbformat.read(path, as_version=4).cells:
+            if _solution_id(cell) and cell.cell_type in solutions:
+                solutions[cell.cell_type].append(_source(cell))
+    return Release(tuple(cells), {kind: tuple(sources) for kind, sources in given.items()}, language,
+                   {kind: tuple(sources) for kind, sources in solutions.items()})
 
 
 def _notebook_of(course: pathlib.Path, student: str, assignment: str, notebook: str) -> pathlib.Path | None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from .. import record
 from ..autograded import read_graded_notebook
+from ..canary import release_records
 from ..language import DEFAULT
 from ..grades import ClassGrades
 
@@ -35,6 +36,7 @@ class StudentRow:
     mistakes: list = field(default_factory=list)  # record.FindingRecord, in the order the grader found them, one per bug
     reason: str = ""                             # why not graded, or the flagged cells
     has_results: bool = False
+    hard_coded: tuple = ()                       # record.HardCoded: cells that may answer only the visible inputs
 
     @property
     def first_mistake(self) -> str:
@@ -78,6 +80,11 @@ class ClassReport:
     mismatches: list                             # (student, grade_id, payload score, gradebook auto score)
     diagnosed: int                               # students whose notebooks carried results
     has_grader: bool = True                      # the assignment has a grader of its own, which writes records
+
+    @property
+    def hard_coded(self) -> list:
+        """``(student, record.HardCoded)`` of every cell that may answer only its visible inputs, student by student."""
+        return [(row.student, flag) for row in self.rows for flag in row.hard_coded]
 
     def share(self, mistake: Mistake) -> float:
         return len(mistake.students) / self.diagnosed if self.diagnosed else 0.0
@@ -147,7 +154,7 @@ def _ordered_findings(cells: dict) -> list:
     return list(seen.values())
 
 
-def _row(student: str, grades: ClassGrades, cells: dict | None, pending: set) -> StudentRow:
+def _row(student: str, grades: ClassGrades, cells: dict | None, pending: set, looks=lambda cells: ()) -> StudentRow:
     if student not in grades.grades:
         if student in pending:
             return StudentRow(student, PENDING)
@@ -158,7 +165,8 @@ def _row(student: str, grades: ClassGrades, cells: dict | None, pending: set) ->
     flagged = "; ".join(f"{r.grade_id}: {r.status} {r.reason}".strip()
                         for r in (cells or {}).values() if r.status != record.GRADED)
     return StudentRow(student, NOT_GRADED if reason else GRADED, grades.grades[student],
-                      grades.total(student), _ordered_findings(cells or {}), reason or flagged, cells is not None)
+                      grades.total(student), _ordered_findings(cells or {}), reason or flagged, cells is not None,
+                      () if reason else looks(cells or {}))
 
 
 def _check_stats(results: dict) -> list:
@@ -223,15 +231,18 @@ def _cell_stats(grades: ClassGrades) -> list:
 
 
 def build_report(course, grades: ClassGrades, out=sys.stderr, reteach=lambda bug: "", has_grader=True,
-                 lang: str = DEFAULT) -> ClassReport:
+                 lang: str = DEFAULT, unnamed=lambda bug: False) -> ClassReport:
     """Every table of the report for the class in ``grades``, reading its autograded notebooks in ``course``;
     ``reteach(bug)``: what to reteach for a mistake (the assignment's plug-in's, in the report's language);
     ``has_grader``: whether the assignment has a grader of its own (else its checks are its test cells, from the
-    gradebook); ``lang``: what its progress is said in."""
+    gradebook); ``lang``: what its progress is said in; ``unnamed(bug)``: a finding its diagnosis has no name for
+    (the plug-in's: for the cells that may be hard-coded, beside the release's records its canary left)."""
     results, noted = read_results(course, grades, out, lang)
     pending = _pending(course, grades.assignment) - set(grades.grades)
     students = sorted(set(grades.students) | pending)
-    rows = [_row(s, grades, results.get(s), pending) for s in students]
+    release = release_records(course, grades.assignment)
+    rows = [_row(s, grades, results.get(s), pending, lambda cells: record.may_be_hard_coded(cells, release, unnamed))
+            for s in students]
     flagged, mismatches = _cross_check(results, grades)
     checks = _check_stats(results) if has_grader else _cell_stats(grades)
     return ClassReport(grades, rows, checks, _mistakes(rows, reteach), noted + flagged, mismatches, len(results),

@@ -15,7 +15,9 @@ import sys
 from ..gradebook import alembic_on_path, describe, resolve_gradebook
 from ..grading import lock
 from ..grading.pool import LOGS, WorkerPool
+from ..late import late_policy
 from ..lms import outbox as lms_outbox
+from ..language import WORDS
 from ..locks import take
 from ..paths import add_course_option, find_course, usage_errors
 from ..people import read_people
@@ -24,9 +26,10 @@ from ..sandbox import missing_tool
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
 from ..settings import course_settings
 from . import control
-from .inbox import Inbox, course_config
+from .inbox import Inbox, nbgrader_config
 from .journal import Journal
 from .log import ServiceLog, clock_time, short_time
+from .dates import DueDates
 from .policy import load_policy
 from .scheduler import Scheduler
 from .worker import ServiceSetup
@@ -45,13 +48,13 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     with usage_errors(parser):
         course = find_course(args.course)
+    lang = course_settings(course).language  # the instructor's
     if args.action == "pause":
-        control.pause(course, notify=print)
-        print("grading service paused: nothing is being graded; `python -m coursekit.service resume` "
-              "(make resume-service) resumes it. Submissions keep arriving and are graded then.")
+        control.pause(course, notify=print, lang=lang)
+        print(WORDS.say(lang, "service.paused"))
         return 0
     if args.action == "resume":
-        print("grading service resumed" if control.resume(course) else "the grading service was not paused")
+        print(WORDS.say(lang, "service.resumed") if control.resume(course) else WORDS.say(lang, "service.not_paused"))
         return 0
     if args.action == "status":
         print(printable(status(course)))  # students' ids and reasons in it
@@ -75,6 +78,7 @@ def run(course) -> int:
     alembic_on_path()
     try:
         policy, settings = load_policy(course), course_settings(course)
+        late_policy(course, settings.config)
     except ValueError as error:
         log.write(f"cannot start: {error}")
         return 2
@@ -87,7 +91,8 @@ def run(course) -> int:
         log.write(f"another grading service already runs on {course}: this one stops")
         return 1
     try:
-        inbox = Inbox(course_config(course), course)
+        config = nbgrader_config(course)
+        inbox = Inbox(config, course)
     except (Exception, SystemExit) as error:  # nbgrader's app exits on a config it cannot load
         log.write(f"cannot start: the course's nbgrader exchange cannot be set up ({type(error).__name__}: {error})")
         os.close(me)
@@ -104,8 +109,9 @@ def run(course) -> int:
     signal.signal(signal.SIGINT, lambda *_: stopping.append("SIGINT"))
     pool = WorkerPool(ServiceSetup(str(course), url, tuple(policy.assignments)), policy.workers, course / LOGS,
                       "service-worker")
+    dates = DueDates(url, config, settings.exchange, settings.course_id, log)
     scheduler = Scheduler(course, policy, settings.exchange, settings.course_id, journal_of(course), pool, log,
-                          inbox=inbox)
+                          inbox=inbox, dates=dates)
     log.write(f"submissions listed by {inbox.describe()}")
     try:
         scheduler.resume()
@@ -133,36 +139,41 @@ def _reloaded(course, current):
 
 
 def status(course) -> str:
-    """The service's state, then a line per student (named as the gradebook names them) and assignment, then the
-    folders it refused."""
-    journal, people = journal_of(course), read_people(resolve_gradebook(course))
-    lines = [f"grading service of {course}: {'PAUSED' if control.is_paused(course) else 'not paused'}"]
+    """``make service-status``, in the course's language: paused or not, the LMS's scores, then per student (named as
+    the gradebook names them, :mod:`coursekit.people`)."""
+    journal, lang = journal_of(course), course_settings(course).language
+    people = read_people(resolve_gradebook(course))
+    state = WORDS.say(lang, "service.state_paused") if control.is_paused(course) else \
+        WORDS.say(lang, "service.state_running")
+    lines = [WORDS.say(lang, "service.status", course=course, state=state)]
     lines += [line for line in [lms_outbox.status_line(course)] if line]  # the scores waiting for the LMS, if any
     if journal.machine:
-        lines.append(f"  WAITING since {clock_time(journal.machine['since'])}: the machine's fault, nobody's grade: "
-                     f"{journal.machine['cause']}")
+        lines.append(WORDS.say(lang, "service.machine_waiting", since=clock_time(journal.machine["since"]),
+                               cause=journal.machine["cause"]))
     for (assignment, student), entry in sorted(journal.entries.items()):
-        score = _outcome(entry)
-        held = f"; feedback waits ({entry.held['reason']})" if entry.held else ""
-        busy = f"; IN PROGRESS since {entry.in_flight['since']:.0f}" if entry.in_flight else ""
-        waiting = (f"; WAITING (the machine's fault, not the student's): {entry.waiting['cause']}; tried again at "
-                   f"{clock_time(entry.waiting['retry_at'])}") if entry.waiting else ""
-        lines.append(f"  {assignment}  {people.called(student)}: submitted {short_time(entry.graded)} {score}; "
-                     f"{len(entry.releases)} automatic feedback(s){held}{busy}{waiting}")
-    lines += [f"  REFUSED, never collected: inbound/{name}: {reason}" for name, reason in sorted(journal.refused.items())]
+        held = WORDS.say(lang, "service.held", reason=entry.held["reason"]) if entry.held else ""
+        busy = WORDS.say(lang, "service.busy", since=entry.in_flight["since"]) if entry.in_flight else ""
+        waiting = WORDS.say(lang, "service.waiting", cause=entry.waiting["cause"],
+                            retry=clock_time(entry.waiting["retry_at"])) if entry.waiting else ""
+        lines.append(WORDS.say_n(lang, "service.entry", len(entry.releases), assignment=assignment, student=people.called(student),
+                                 submitted=short_time(entry.graded), outcome=_outcome(entry, lang), held=held,
+                                 busy=busy, waiting=waiting))
+    lines += [WORDS.say(lang, "service.refused", name=name, reason=reason)
+              for name, reason in sorted(journal.refused.items())]
     return "\n".join(lines)
 
 
-def _outcome(entry) -> str:
+def _outcome(entry, lang: str) -> str:
     """What became of an entry's newest submission, in a few words."""
     result = entry.result or {}
     if result.get("ok"):
         return f"{result['score']:g}/{result['max_score']:g}"
     if result.get("refused"):
-        return "refused as it was collected: " + result.get("reason", "").split(": ", 1)[-1][:80]
+        return WORDS.say(lang, "service.refused_at_collect", reason=result.get("reason", "").split(": ", 1)[-1][:80])
     if result:
-        return "not graded: " + result.get("reason", "")[:60]
-    return "not graded yet" if entry.waiting or entry.in_flight else "graded elsewhere"
+        return WORDS.say(lang, "service.not_graded", reason=result.get("reason", "")[:60])
+    return WORDS.say(lang, "service.not_graded_yet") if entry.waiting or entry.in_flight else \
+        WORDS.say(lang, "service.graded_elsewhere")
 
 
 if __name__ == "__main__":

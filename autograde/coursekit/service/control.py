@@ -8,6 +8,7 @@ being graded and the instructor may grade by hand (``make grade``, ``nbgrader au
 import pathlib
 
 from ..grading import lock
+from ..language import DEFAULT
 
 __all__ = ["state_dir", "pause_file", "is_paused", "pause", "resume"]
 
@@ -26,11 +27,13 @@ def is_paused(course) -> bool:
     return pause_file(course).exists()
 
 
-def pause(course, who: str = "python -m coursekit.service pause", notify=print) -> None:
+def pause(course, who: str = "python -m coursekit.service pause", notify=print, lang: str = DEFAULT) -> None:
+    """No new job from now on; returns once the job in progress has ended (``notify``: what it waits for, in
+    ``lang``)."""
     path = pause_file(course)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(f"{who}\n", encoding="utf-8")
-    with lock.exclusive(course, who, notify=notify):
+    with lock.exclusive(course, who, notify=notify, lang=lang):
         pass  # every job that had started has ended
 
 

@@ -41,7 +41,7 @@ from .. import inbound
 from ..inbound import Refused, utc
 from ..upstream.nbgrader import SECRET_FILE, SECRET_LENGTH, parse_submission_name
 
-__all__ = ["Submission", "Inbox", "InboxUnreadable", "course_config", "folder_config", "parse_name",
+__all__ = ["Submission", "Inbox", "InboxUnreadable", "nbgrader_config", "folder_config", "parse_name",
            "SECRET_FILE", "SECRET_LENGTH"]
 
 # inbound/ is examined again when it changes (a submission is a new entry), and at least this often (a file system
@@ -76,8 +76,10 @@ def parse_name(name: str):
     return parse_submission_name(name, utc)
 
 
-def course_config(course) -> Config:
-    """The nbgrader settings an nbgrader command run in ``course`` has: its config files, found as nbgrader finds them."""
+def nbgrader_config(course) -> Config:
+    """The nbgrader settings an nbgrader command run in ``course`` has: every config file found as nbgrader finds it
+    (the course's, and on the hub the system-wide one naming the exchange's classes), not the course's alone
+    (:func:`coursekit.settings.course_config`)."""
     app = NbGrader()
     app.initialize([], root=str(course))
     return app.config

@@ -6,31 +6,17 @@ holds 0 with the reason. The student would see nothing after Fetch Feedback; thi
 in place of nbgrader's, tells them their submission was received but not graded, why, and what to
 do, in their language (the assignment's, as the course config declares it:
 :attr:`coursekit.assignments.Assignment.language`, since the notebook itself may be unreadable;
-:data:`TEXT`). The reason is the one the gradebook holds (escaped: it may quote the student's notebook).
+the course's catalogue, ``notice.*``). The reason is the one the gradebook holds (escaped: it may quote the student's notebook).
 """
 import html
 
-from ..language import DEFAULT
+from ..language import DEFAULT, WORDS
 
-__all__ = ["TEXT", "notice_page", "is_notice", "NOT_GRADED"]
+__all__ = ["notice_page", "is_notice", "NOT_GRADED"]
 
 # On the page's <body>: the course's release_feedback reads it back and tells the student's Lab that this
 # submission was not graded (coursekit/service/student_status.py), rather than a score of 0.
 NOT_GRADED = 'data-not-graded="true"'
-
-TEXT = {
-    "zh": {"html_lang": "zh-CN", "title": "{assignment}：未能自动评分", "heading": "{assignment}：这次提交没有被自动评分",
-           "received": "评分服务收到了你在 <b>{timestamp}</b> 的提交，但没能给它评分，原因如下：",
-           "todo": "这不是你的分数：请在 JupyterLab 里打开笔记本，确认它能完整运行（Kernel → Restart Kernel and Run All "
-                   "Cells），再点 Validate 检查，然后重新提交。如果重新提交后还是这样，请告诉老师。"},
-    "en": {"html_lang": "en", "title": "{assignment}: not graded automatically",
-           "heading": "{assignment}: this submission was not graded automatically",
-           "received": "The grading service received your submission of <b>{timestamp}</b> but could not grade it, for "
-                       "this reason:",
-           "todo": "This is not your score. Open the notebook in JupyterLab, check that it runs from top to bottom "
-                   "(Kernel → Restart Kernel and Run All Cells), press Validate, then submit again. If the same happens "
-                   "after that, tell your instructor."},
-}
 
 _PAGE = """<!DOCTYPE html>
 <html lang="{html_lang}"><head><meta charset="utf-8"><title>{title}</title>
@@ -47,11 +33,12 @@ pre{{white-space:pre-wrap;background:#f6f6f6;padding:.8em;border-left:4px solid 
 def notice_page(assignment: str, timestamp: str, reason: str, lang: str = DEFAULT) -> str:
     """The HTML page for a submission of ``assignment`` (its title: :func:`coursekit.cell_names.assignment_title`)
     made at ``timestamp`` that was not graded, in ``lang``."""
-    text, name = TEXT[lang], html.escape(assignment)
-    return _PAGE.format(html_lang=text["html_lang"], title=text["title"].format(assignment=name),
-                        heading=text["heading"].format(assignment=name),
-                        received=text["received"].format(timestamp=html.escape(timestamp)), todo=text["todo"],
-                        reason=html.escape(reason), not_graded=NOT_GRADED)
+    name = html.escape(assignment)
+    return _PAGE.format(html_lang=WORDS.say(lang, "locale.html_lang"),
+                        title=WORDS.say(lang, "notice.title", assignment=name),
+                        heading=WORDS.say(lang, "notice.heading", assignment=name),
+                        received=WORDS.say(lang, "notice.received", timestamp=html.escape(timestamp)),
+                        todo=WORDS.say(lang, "notice.todo"), reason=html.escape(reason), not_graded=NOT_GRADED)
 
 
 def is_notice(page: str) -> bool:

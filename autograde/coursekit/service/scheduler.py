@@ -54,9 +54,10 @@ class _Running:
 
 class Scheduler:
     def __init__(self, course, policy, exchange_root, course_id, journal, pool, log,
-                 clock=time.time, monotonic=time.monotonic, inbox=None):
+                 clock=time.time, monotonic=time.monotonic, inbox=None, dates=None):
         """``inbox``: what was submitted, as the course's exchange classes list it (:class:`.inbox.Inbox`);
-        None: nbgrader's folder exchange at ``exchange_root``."""
+        None: nbgrader's folder exchange at ``exchange_root``. ``dates``: the course's due dates
+        (:class:`.dates.DueDates`); None: no assignment has one."""
         self.course, self.policy, self.journal, self.pool, self.log = pathlib.Path(course), policy, journal, pool, log
         self.inbox = Inbox(folder_config(exchange_root, course_id), course) if inbox is None else inbox
         self.clock, self.monotonic = clock, monotonic
@@ -67,6 +68,7 @@ class Scheduler:
         # each assignment's release as the workers set up on it; one released later is tried by every worker at once
         self._released = {a: released(course, a) for a in policy.assignments}
         self._to_warm = {index: set() for index in range(len(pool.holding))}
+        self.dates = dates
 
     # ---------- start-up ----------
 
@@ -84,6 +86,8 @@ class Scheduler:
     # ---------- one round ----------
 
     def step(self, wait: float) -> None:
+        if self.dates is not None:
+            self.dates.publish()
         self.poll()
         self.notice_releases()
         self.offer_waiting_feedback()
@@ -158,7 +162,7 @@ class Scheduler:
         now = self.clock()
         for key, entry in self.journal.entries.items():
             if entry.held and key not in self.running and self.queue.pending(key) is None \
-                    and not self._backing_off(key) and decide(self.policy, key[0], entry.releases, now).release:
+                    and not self._backing_off(key) and self._decide(key, entry, now).release:
                 self._offer_release(key, entry)
 
     def _offer_release(self, key, entry) -> None:
@@ -189,7 +193,7 @@ class Scheduler:
                 self.log.write(f"submission of {short_time(job.timestamp)} was graded by hand (autograded/ holds it): "
                                "left to the instructor, no automatic feedback", job.key)
                 continue
-            decision = decide(self.policy, job.assignment, entry.releases, now)
+            decision = self._decide(job.key, entry, now)
             if not decision.release:
                 self.board.held(job.key, job.timestamp, decision, self.policy)
             if job.kind == RELEASE and not decision.release:
@@ -202,6 +206,11 @@ class Scheduler:
             self.pool.send(index, job)
             return True
         return False
+
+    def _decide(self, key, entry, now):
+        """The policy's decision on ``key``'s feedback now, with that student's due date when the policy asks it."""
+        due = self.dates.due(key) if self.dates is not None and self.policy.hold_after_due else None
+        return decide(self.policy, key[0], entry.releases, now, due)
 
     def _may_start(self) -> bool:
         paused = control.is_paused(self.course)

@@ -16,7 +16,6 @@ import os
 import pathlib
 import shutil
 
-from nbgrader.api import MissingEntry
 from nbgrader.auth import Authenticator
 from nbgrader.converters import GenerateFeedback, NbGraderException
 from nbgrader.exchange import ExchangeError, ExchangeFactory
@@ -25,6 +24,7 @@ from nbgrader.exchange.default import Exchange as FolderExchange
 from ..assignments import assignment_of
 from ..cell_names import assignment_title
 from ..gradebook import open_gradebook
+from ..grades import grade_of
 from ..inbound import Refused
 from ..exchange import CheckedCollect
 from .inbox import SECRET_FILE
@@ -83,13 +83,11 @@ def submitted_timestamp(app, student: str) -> str:
 
 
 def score(app, student: str) -> tuple:
-    """(score, max score) of the student's submission in the gradebook."""
+    """(grade, max score) of the student's submission: the one grade (:func:`coursekit.grades.grade_of`, the late
+    penalty taken off); (0, 0) when nbgrader failed before it wrote the submission's rows."""
     with open_gradebook(app.coursedir.db_url, app.coursedir.course_id) as gradebook:
-        try:
-            submission = gradebook.find_submission(app.coursedir.assignment_id, student)
-        except MissingEntry:  # nbgrader failed before it wrote the submission's rows
-            return 0.0, 0.0
-        return submission.score, submission.max_score
+        grade = grade_of(gradebook, app.coursedir.assignment_id, student, app.config)
+        return (grade.score, grade.max_score) if grade is not None else (0.0, 0.0)
 
 
 def _move_in(staged: pathlib.Path, dest: pathlib.Path) -> None:

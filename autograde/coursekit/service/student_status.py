@@ -12,6 +12,14 @@ per submission, as one small JSON file in the exchange (a :class:`FeedbackStatus
   ``release_feedback`` (:class:`coursekit.plugins.ReleaseFeedbackTellingPending`) writes it, so the
   service's release and the instructor's after marking tell the student alike.
 
+**Due dates and extensions** (:func:`publish_dates`): the due date of every assignment with one, in
+``due_dates.json`` beside the statuses (not secret: every student of the course has it); each student's own
+extension in ``<exchange>/<course>/students/<student>/extensions.json``, a folder the hub makes for that student
+(as root: the instructor's, that student's group, mode 2750; ``make hub``, :mod:`hub.accounts`), so that only
+they and the instructor can read it. Their server reads both (:func:`dates_for`); their Lab shows them in the
+Assignment List, in their language and time zone. Where no such folder was made (demo mode, a course without the
+hub) the instructor's tools make it 700: the instructor's alone.
+
 No file: submitted and not decided yet (being graded, queued, or held back by a machine fault that
 the service retries): the student's Lab says "still grading" — for an assignment the service grades,
 which it announces in ``service.json`` beside the statuses (:func:`announce`; not secret: the
@@ -37,7 +45,8 @@ from .journal import write_atomically
 from .policy import ATTEMPTS, COOLDOWN, DEADLINE
 
 __all__ = ["FeedbackStatus", "SUBMITTED", "QUEUED", "WAITING", "RELEASED", "PAUSED", "REASONS", "FOLDER", "status_folder",
-           "status_path", "publish", "read", "held", "released", "announce", "announced", "StatusBoard"]
+           "status_path", "publish", "read", "held", "released", "announce", "announced", "StatusBoard", "DATES_FILE",
+           "STUDENTS", "EXTENSIONS_FILE", "student_folder", "publish_dates", "dates_for"]
 
 QUEUED, WAITING, RELEASED = "queued", "waiting", "released"
 SUBMITTED = "submitted"  # no status published yet: what the student's server reports (never written here)
@@ -46,6 +55,8 @@ REASONS = (COOLDOWN, ATTEMPTS, DEADLINE, PAUSED)
 FOLDER = "feedback_status"  # beside nbgrader's feedback/ in <exchange>/<course>/
 SERVICE_FILE = "service.json"  # in FOLDER: {"assignments": [...]}, those the grading service grades
 _SALT = "attention-feedback-status:"  # the name is not the hash nbgrader gives the page
+DATES_FILE = "due_dates.json"  # in FOLDER: {assignment: due date, ISO 8601 UTC}, every assignment with one
+STUDENTS, EXTENSIONS_FILE = "students", "extensions.json"  # <exchange>/<course>/students/<student>/extensions.json
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,6 +123,55 @@ def announced(exchange_root, course_id: str) -> tuple:
     except FileNotFoundError:
         return ()
     return tuple(json.loads(text)["assignments"])
+
+
+def student_folder(exchange_root, course_id: str, student: str) -> pathlib.Path:
+    """The folder of what only ``student`` (and the instructor) may read in the exchange."""
+    if not student or student in (".", "..") or "/" in student:
+        raise ValueError(f"not a student id: {student!r}")
+    return pathlib.Path(exchange_root) / course_id / STUDENTS / student
+
+
+def _json_if_changed(path: pathlib.Path, data, mode: int) -> None:
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True)
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return
+    except (FileNotFoundError, UnicodeDecodeError):
+        pass
+    write_atomically(path, text, mode=mode)
+
+
+def publish_dates(exchange_root, course_id: str, due: dict, extensions: dict) -> None:
+    """``due`` ({assignment: ISO date}) for every student; ``extensions`` ({student: {assignment: ISO end}}, a student
+    with none: {}) each into that student's own folder (written only when it changed)."""
+    _json_if_changed(_folder(exchange_root, course_id) / DATES_FILE, due, 0o644)
+    for student, ends in sorted(extensions.items()):
+        folder = student_folder(exchange_root, course_id, student)
+        if not folder.is_dir():
+            folder.mkdir(parents=True, exist_ok=True)
+            os.chmod(folder, 0o700)  # no hub made it for the student: the instructor's alone
+        _json_if_changed(folder / EXTENSIONS_FILE, ends, 0o640)
+
+
+def _read_json(path: pathlib.Path) -> dict:
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def dates_for(exchange_root, course_id: str, student: str) -> dict:
+    """``{assignment: {"due": ISO, "until": ISO or None}}``: what ``student`` may know of the due dates (their own
+    extension's end as ``until``); what cannot be read counts as not published."""
+    due = _read_json(status_folder(exchange_root, course_id) / DATES_FILE)
+    try:
+        ends = _read_json(student_folder(exchange_root, course_id, student) / EXTENSIONS_FILE)
+    except ValueError:
+        ends = {}
+    return {name: {"due": str(when), "until": str(ends[name]) if ends.get(name) else None}
+            for name, when in sorted(due.items())}
 
 
 def read(exchange_root, course_id: str, secret: str) -> FeedbackStatus | None:

@@ -195,6 +195,7 @@ export class FeedbackNotices {
     const response = await ServerConnection.makeRequest(settings.baseUrl + STATUS_URL, { method: 'GET' }, settings);
     const answer = await response.json();
     this.told.learn(answer?.told);
+    this.list.setDates(answer?.dates);
     this.list.setLanguage(answer?.language);
     for (const status of (answer?.statuses ?? []) as IStatus[]) {
       await this.take(status);

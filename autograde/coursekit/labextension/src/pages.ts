@@ -11,11 +11,17 @@
  * the new feedback arrives, each tab open on an older page of that assignment is replaced by the new page, in its
  * place (`updateOpenFeedback`), so the notification's button then finds it open and reuses it.
  *
+ * The page writes each date in the course's time zone, its offset said, on a `<time datetime>` element; the viewer
+ * shows each in the student's own zone and language (`localiseTimes`): the page's frame is of Lab's origin (untrusted
+ * pages keep `allow-same-origin`), so Lab may write into it, each time it is drawn.
+ *
  * The page is opened untrusted, that is without scripts, which it does not need to be read. Its cell
  * outputs are the student's own code's, and a trusted viewer would run them with the Lab's origin.
  */
 import type { JupyterFrontEnd } from '@jupyterlab/application';
 import type { IDocumentManager } from '@jupyterlab/docmanager';
+
+import { dateText } from './texts';
 
 const VIEWER = 'HTML Viewer';
 
@@ -39,13 +45,40 @@ async function feedbackPages(app: JupyterFrontEnd, folder: string): Promise<stri
   return items.filter(item => item.type === 'file' && item.name.endsWith('.html')).map(item => item.path);
 }
 
+const LOCALISED = 'attentionLocalised'; // a viewer's iframe whose drawings are localised (its dataset key)
+
+/** The course's `<time data-course-time>` elements of a drawn page, in the student's zone and the page's language. */
+function localise(frame: HTMLIFrameElement): void {
+  const page = frame.contentDocument;
+  const language = page?.querySelector('[lang]')?.getAttribute('lang');
+  for (const time of Array.from(page?.querySelectorAll('time[data-course-time][datetime]') ?? [])) {
+    const when = time.getAttribute('datetime') ?? '';
+    if (when) {
+      time.textContent = dateText(when, language);
+    }
+  }
+}
+
+/** Every drawing of the viewer `widget` (Lab draws the page again when it is read again) localised. */
+function localiseTimes(widget: unknown): void {
+  const frame = (widget as { node?: HTMLElement } | undefined)?.node?.querySelector?.('iframe');
+  if (!frame || frame.dataset[LOCALISED]) {
+    return;
+  }
+  frame.dataset[LOCALISED] = '1';
+  frame.addEventListener('load', () => localise(frame));
+  if (frame.contentDocument?.readyState === 'complete') {
+    localise(frame);
+  }
+}
+
 /** Opens `path` in the HTML viewer; a document already open on it (in any viewer) is read from disk again first. */
 async function showPage(app: JupyterFrontEnd, documents: IDocumentManager, path: string): Promise<void> {
   const open = documents.findWidget(path, null);
   if (open) {
     await open.context.revert();
   }
-  await app.commands.execute('docmanager:open', { path, factory: VIEWER });
+  localiseTimes(await app.commands.execute('docmanager:open', { path, factory: VIEWER }));
 }
 
 /** Every page of the fetched feedback `folder` (`<assignment>/feedback/<timestamp>`), as it is now. */
@@ -81,11 +114,12 @@ export async function updateOpenFeedback(app: JupyterFrontEnd, folder: string): 
   for (const tab of open) {
     const page = pages.find(path => path.split('/').pop() === tab.context.path.split('/').pop());
     if (tab.context.path === page) {
+      localiseTimes(tab);
       await tab.context.revert();
     } else if (page !== undefined && tab.context.path < page) { // nbgrader's timestamps sort as their text
       // in its place, in front only if it was (the student may be at work in another tab)
       const options = { ref: tab.id, mode: 'tab-after', activate: app.shell.currentWidget === (tab as unknown) };
-      await app.commands.execute('docmanager:open', { path: page, factory: VIEWER, options });
+      localiseTimes(await app.commands.execute('docmanager:open', { path: page, factory: VIEWER, options }));
       tab.close();
     }
   }

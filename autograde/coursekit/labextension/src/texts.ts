@@ -72,6 +72,10 @@ export interface ITexts {
   savedFirst(names: string, submitting: boolean): string;
   /** … could not save them: nothing was validated or submitted. */
   notSaved(names: string, submitting: boolean, error: string): string;
+  /** An assignment's due date in the Assignment List, and the student's own extension when they have one. */
+  due(when: string, until: string | null): string;
+  /** The locale dates are written in (the student's time zone is their browser's). */
+  locale: string;
   /** The frame of Validate's results, in place of nbgrader's English (NBGRADER_WORDS). */
   validation: IValidationTexts;
   /** nbgrader's Assignment List, in place of its English (NBGRADER_LIST_WORDS). */
@@ -96,6 +100,8 @@ export const TEXTS: { readonly [language in Language]: ITexts } = {
     savedFirst: (names, submitting) => `${names} 里有没保存的修改：已先保存，再${submitting ? '提交' : '验证'}。`,
     notSaved: (names, submitting, error) =>
       `${names} 里有没保存的修改，但保存失败（${error}）：这次没有${submitting ? '提交' : '验证'}。保存之后再试一次。`,
+    due: (when, until) => `截止 ${when}` + (until ? `；你的延期：到 ${until}` : ''),
+    locale: 'zh-CN',
     validation: {
       title: '验证结果',
       failed: '下面这个单元格没有通过：',
@@ -147,6 +153,8 @@ export const TEXTS: { readonly [language in Language]: ITexts } = {
     notSaved: (names, submitting, error) =>
       `${names} has unsaved changes that could not be saved (${error}): nothing was ` +
       `${submitting ? 'submitted' : 'validated'}. Save, then try again.`,
+    due: (when, until) => `Due ${when}` + (until ? `; your extension: until ${until}` : ''),
+    locale: 'en',
     validation: NBGRADER_WORDS,
     assignmentList: NBGRADER_LIST_WORDS
   }
@@ -159,4 +167,17 @@ export function isLanguage(value: unknown): value is Language {
 /** The table of `language` ('zh' or 'en'); Chinese for anything else. */
 export function textsOf(language: unknown): ITexts {
   return isLanguage(language) ? TEXTS[language] : TEXTS[DEFAULT_LANGUAGE];
+}
+
+/** `iso` (an instant) as a student reads it: in `language`'s words, in their browser's time zone, the zone named. */
+export function dateText(iso: string, language: unknown): string {
+  const format = new Intl.DateTimeFormat(textsOf(language).locale, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short' // dateStyle and timeStyle would refuse it
+  });
+  return format.format(new Date(iso));
 }

@@ -5,7 +5,6 @@
 (function () {
   const root = location.pathname.replace(/\/marking\/?$/, "/marking/");
   const params = new URLSearchParams(location.search);
-  const token = params.get("token");
   const initial = JSON.parse(document.getElementById("initial").textContent);
   const $ = (id) => document.getElementById(id);
 
@@ -15,7 +14,8 @@
     anonymous: localStorage.getItem("coursekit.marking.anonymous") === "1",
   };
   // What the tests and the benchmark read: saves in flight, move → paint times (ms).
-  const probe = window.__marking = { ready: false, pending: 0, saves: 0, moves: [], question: null, errors: 0 };
+  const probe = window.__marking = { ready: false, pending: 0, saves: 0, moves: [], question: null, errors: 0,
+    refreshes: 0 };
 
   // ---- arithmetic (the same as coursekit.marking.rubric.score_of; a test compares both) ----------
   function scoreOf(rubric, ticks, maxScore) {
@@ -25,18 +25,14 @@
   }
   probe.scoreOf = scoreOf;
   const fmt = (x) => (Math.round(x * 1e4) / 1e4).toString();
-  // Enter saves only a score somebody chose: a suggestion (a rubric point found, the same answer marked before, a
-  // blank answer), never a 0 nobody suggested.
-  const NO_SUGGESTION = "没有建议的分数（没有找到评分要点）：Enter 不会替你打分；用数字键勾选要点，或 f、h、0 打分";
+  // Enter saves only what the TA has seen (coursekit.marking.suggestions): a blank answer's 0, the mark of the same
+  // answer, or the nearest marked answers' mark when they agree enough; never a rubric hint alone, never a 0 nobody
+  // suggested.
+  const NO_SUGGESTION = "没有建议的分数（还没有足够相近的已批改回答）：Enter 不会替你打分；用数字键勾选要点，或 f、h、0 打分";
+  const HINT_ONLY = "只有关键词提示：关键词分不清对错的结论，Enter 不会替你打分；读过后用数字键勾选要点";
 
   // ---- server ---------------------------------------------------------------------------------
-  function headers() {
-    const h = { "Content-Type": "application/json" };
-    const xsrf = document.cookie.match(/(?:^|; )_xsrf=([^;]*)/);
-    if (xsrf) h["X-XSRFToken"] = decodeURIComponent(xsrf[1]);
-    if (token) h["Authorization"] = "token " + token;
-    return h;
-  }
+  const headers = window.markingHeaders;  // request.js
   async function call(path, body) {
     const query = "?assignment=" + encodeURIComponent(S.board ? S.board.assignment : params.get("assignment") || "");
     const init = body === undefined ? { headers: headers() }
@@ -80,16 +76,15 @@
     return e;
   }
 
-  function termPattern(rubric) {  // the rubric's terms (as written) and patterns (regular expressions), case aside
-    if (!rubric) return null;
-    const terms = rubric.points.flatMap((p) => p.terms).filter((t) => t.length).sort((a, b) => b.length - a.length);
-    const parts = terms.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-      .concat(rubric.points.flatMap((p) => p.patterns || []).map((p) => "(?:" + p + ")"));
-    if (!parts.length) return null;
-    return new RegExp(parts.join("|"), "gi");
+  // What to mark in an answer's text: the phrases its hints found (a negated one apart) and what it shares with its
+  // nearest marked answer, each found as written (the server found them in this very text).
+  const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  function phrasePattern(phrases) {
+    const parts = [...new Set(phrases.filter((p) => p && p.trim()))].sort((a, b) => b.length - a.length).map(escaped);
+    return parts.length ? new RegExp(parts.join("|"), "g") : null;
   }
 
-  function highlight(container, pattern) {  // wraps key terms in <mark>, text nodes only (never inside MathML)
+  function highlight(container, pattern, classOf) {  // wraps phrases in <mark>, text nodes only (never inside MathML)
     if (!pattern) return;
     const walker = document.createTreeWalker(container, NodeFilter.SHOW_TEXT, {
       acceptNode: (n) => n.parentElement.closest("math") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT });
@@ -105,7 +100,7 @@
       while ((m = pattern.exec(text)) !== null) {
         if (!m[0].length) { pattern.lastIndex += 1; continue; }  // a pattern of lookarounds only: nothing to mark
         frag.appendChild(document.createTextNode(text.slice(last, m.index)));
-        frag.appendChild(el("mark", "term", m[0]));
+        frag.appendChild(el("mark", classOf(m[0]), m[0]));
         last = m.index + m[0].length;
       }
       frag.appendChild(document.createTextNode(text.slice(last)));
@@ -119,6 +114,29 @@
     state.ticks.forEach((on, i) => line.appendChild(  // each point whole, on a line of its own (never cut)
       el("span", "tick " + (on ? "on" : "off"), (on ? "✓" : "✗") + (i + 1) + " " + rubric.points[i].text)));
     return line;
+  }
+
+  const hinted = (g) => !!(g.hint && g.hint.ticks.some((t) => t));
+  function hintPhrases(g) {  // {phrase: negated?} of every variant's hints
+    const found = new Map();
+    g.variants.forEach((v) => (v.hint ? v.hint.hits : []).forEach((h) => found.set(h.phrase, !!h.negation)));
+    return found;
+  }
+
+  // Under an unmarked group: its nearest marked groups with their marks, and what the rubric's phrases say.
+  function advice(div, g, rubric) {
+    if (g.neighbours && g.neighbours.length) {
+      const line = div.appendChild(el("div", "neighbours", "最相近的已批改回答："));
+      g.neighbours.forEach((n, i) => line.appendChild(el("span", "neighbour",
+        (i ? "；" : "") + fmt(n.score) + " 分" + (n.ticks && rubric ? "（" + n.ticks.map((t, j) => (t ? "✓" : "✗") + (j + 1))
+          .join(" ") + "）" : "") + " · 相似 " + n.similarity.toFixed(2) + (n.students > 1 ? " · " + n.students + " 人" : ""))));
+    }
+    if (!g.hint || !rubric) return;
+    const hits = g.hint.hits, line = el("div", "hints");
+    hits.forEach((h) => line.appendChild(el("span", "hint" + (h.negation ? " negated" : ""), h.negation
+      ? "要点 " + (h.point + 1) + " 被说反了（「" + h.negation + "」）：「" + h.phrase + "」"
+      : "要点 " + (h.point + 1) + " 的关键词：「" + h.phrase + "」")));
+    if (hits.length) div.appendChild(line);
   }
 
   function card(g, index) {
@@ -140,19 +158,24 @@
       const ticks = s.ticks && rubric ? " · 要点 " + s.ticks.map((t, i) => (t ? "✓" : "✗") + (i + 1)).join(" ") : "";
       div.appendChild(el("div", "suggestion", "建议 " + fmt(s.score) + " 分" + ticks + "（" + s.reason + "）· Enter 采纳"));
     } else if (!marked) {
-      div.appendChild(el("div", "suggestion none", NO_SUGGESTION));
+      div.appendChild(el("div", "suggestion none", hinted(g) ? HINT_ONLY : NO_SUGGESTION));
     }
+    if (!marked) advice(div, g, rubric);
     if (state.remark) div.appendChild(el("div", "remark", "评语：" + state.remark));
-    const pattern = S.pattern;
+    const phrases = hintPhrases(g);
+    const pattern = phrasePattern([...phrases.keys(), ...(marked ? [] : g.shared || [])]);
+    const classOf = (text) => phrases.has(text) ? (phrases.get(text) ? "term negated" : "term") : "shared";
     let k = 0;
     g.variants.forEach((v) => {
       const box = div.appendChild(el("div", "variant"));
       const who = box.appendChild(el("div", "who"));
       who.appendChild(el("span", "count", v.students.length + " 人"));
       who.appendChild(el("span", "ids", "：" + v.students.map(nameOf).join("、")));
+      const looks = board.hard_coded || {};  // the class report's "may be hard-coded", fed by the same function
+      v.students.filter((s) => looks[s]).forEach((s) => box.appendChild(el("div", "looks", "⚑ " + nameOf(s) + "：" + looks[s])));
       const text = box.appendChild(el("div", "text"));
-      text.innerHTML = v.html;  // rendered and escaped by coursekit.marking.render (and the page's CSP)
-      highlight(text, pattern);
+      text.innerHTML = v.html;  // rendered, escaped and sanitised by coursekit.marking.render (and the page's CSP)
+      highlight(text, pattern, classOf);
       if (S.mode === "split" && index === S.focus) {
         v.students.forEach((student) => {
           const row = box.appendChild(el("div", "variant split-row" + (k === S.splitIndex ? " selected" : "")));
@@ -254,7 +277,6 @@
     });
     S.board = board;
     S.boards[board.question.grade_id] = board;
-    S.pattern = termPattern(board.rubric);
     S.mode = "browse";
     const kept = keepFocus && previous ? board.groups.findIndex((g) => g.id === previous) : -1;
     S.focus = kept >= 0 ? kept : Math.max(0, board.groups.findIndex((g) => !isMarked(g)));
@@ -291,8 +313,16 @@
     }
   }
 
+  // The unmarked group the page asks for next: the server's order (coursekit.marking.suggestions: the group whose mark
+  // teaches the page most first, those it can suggest for last), else the next one down the list.
   function nextUnmarked() {
     const groups = S.board.groups;
+    let best = -1;
+    groups.forEach((g, i) => {
+      if (i === S.focus || isMarked(g) || g.ask === null || g.ask === undefined) return;
+      if (best < 0 || g.ask < groups[best].ask) best = i;
+    });
+    if (best >= 0) return best;
     for (let step = 1; step <= groups.length; step++) {
       const i = (S.focus + step) % groups.length;
       if (!isMarked(groups[i])) return i;
@@ -346,21 +376,46 @@
     if (!sending) S.chain = sendNext();
   }
 
-  function bodyOf(item) {
-    const board = item.board, body = Object.assign({}, item.body, { seen: {} });
-    body.students.forEach((s) => { body.seen[s] = board.students[s].token; });
+  function bodyOf(item) {  // what the marker saw: each answer's saved judgement and its text (a changed text is refused)
+    const board = item.board, body = Object.assign({}, item.body, { seen: {}, texts: {} });
+    body.students.forEach((s) => { body.seen[s] = board.students[s].token; body.texts[s] = board.texts[s]; });
     return body;
   }
 
   async function sendNext() {
     sending = true;
+    let judged = null;
     while (queue.length) {
       const item = queue.shift();
       probe.pending = queue.length + 1;
       await (item.split ? sendSplit(item) : sendJudgement(item));
+      if (!item.split) judged = item.board;
     }
+    if (judged) await refreshAdvice(judged);
     sending = false;
     probe.pending = 0;
+  }
+
+  // The TA's new marks teach the page: once every save is answered, the question's suggestions, nearest marked
+  // answers and order of asking are read again and put on the groups the page shows (by id), redrawing those changed;
+  // never on the group in focus: Enter confirms what the TA is looking at, not what arrived meanwhile.
+  const ADVICE = ["suggestion", "neighbours", "shared", "hint", "ask"];
+  async function refreshAdvice(board) {
+    let fresh;
+    try {
+      fresh = await call("board?question=" + encodeURIComponent(board.question.grade_id));
+    } catch (error) {
+      return;  // the suggestions stay as they were; the next save or r reads them again
+    }
+    const byId = new Map(fresh.groups.map((g) => [g.id, g]));
+    board.groups.forEach((g, i) => {
+      const now = byId.get(g.id);
+      if (!now || isMarked(g) || (S.board === board && i === S.focus)) return;
+      const changed = ADVICE.some((key) => JSON.stringify(g[key]) !== JSON.stringify(now[key]));
+      ADVICE.forEach((key) => { g[key] = now[key]; });
+      if (changed && S.board === board && !(S.mode !== "browse" && i === S.focus)) redraw(i);
+    });
+    probe.refreshes += 1;
   }
 
   async function sendJudgement(item) {
@@ -450,12 +505,12 @@
   function confirmAndNext() {
     const g = current();
     if (!g) return;
-    if (!isMarked(g) && g.suggestion) {
+    if (!isMarked(g) && g.suggestion && g.suggestion.enter) {
       const s = g.suggestion;
       save(S.focus, g.kind === "unanswered" ? { unanswered: true }
         : s.ticks && S.board.rubric ? { ticks: s.ticks.slice() } : { score: s.score });
     } else if (!isMarked(g)) {
-      notice(NO_SUGGESTION);
+      notice(hinted(g) ? HINT_ONLY : NO_SUGGESTION);
       return;
     }
     const next = nextUnmarked();
@@ -540,7 +595,8 @@
     if (!g) return null;
     return { students: studentsOf(g), kind: g.kind, marked: isMarked(g), index: S.focus, count: S.board.groups.length,
       suggestion: g.suggestion, state: stateOf(g), mode: S.mode,
-      remaining: S.board.groups.filter((x) => !isMarked(x)).length, question: S.board.question.grade_id };
+      remaining: S.board.groups.filter((x) => !isMarked(x)).length, question: S.board.question.grade_id,
+      neighbours: g.neighbours, hint: g.hint, ask: g.ask };
   };
 
   document.addEventListener("keydown", onKey);

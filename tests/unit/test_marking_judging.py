@@ -1,0 +1,104 @@
+"""Is a mark bound to the text it was given for: is a judgement refused, nothing saved, when the answer it names
+is another text than the marker's page read (the student submitted again since)?
+
+The refusal in the page (its notice, the new text shown): tests/integration/test_marking_page.py.
+"""
+import shutil
+import types
+
+import pytest
+from nbgrader.api import Gradebook
+from tornado import web
+
+from coursekit.marking.answers import text_fingerprint
+from coursekit.marking.board import question_board
+from coursekit.marking.course import MarkingCourse
+from coursekit.marking.handlers import JudgeHandler
+from coursekit.marking.judging import ANSWER_CHANGED, AnswerChanged, check_texts, parse_request
+from support.written_answers import ASSIGNMENT
+from test_marking_store import _template
+
+Q = "q_think1_scale"
+
+
+@pytest.fixture
+def course(tmp_path_factory, tmp_path):
+    """A copy of the 12-student written class, its marking course, and one student whose answer is their own."""
+    template = _template(tmp_path_factory.getbasetemp() / "written-12")
+    shutil.copytree(template.course, tmp_path / "course")
+    marking = MarkingCourse(tmp_path / "course")
+    student = next(s for s in template.students if template.kinds[Q][s] in ("correct", "partial"))
+    yield marking, student, template.answers[Q][student]
+    marking.close()
+
+
+def _rewrite(marking, student, old, new):
+    """The student submits again: the answer's text in their autograded notebook becomes ``new``."""
+    path = marking.folder / "autograded" / student / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def _save(marking, body):
+    """The marking page's save as its handler does it (JudgeHandler._save), without the server around it."""
+    return JudgeHandler._save(types.SimpleNamespace(marking=marking), ASSIGNMENT, parse_request(body))
+
+
+def _score(marking, student):
+    with Gradebook(marking.url) as gradebook:
+        return gradebook.find_grade(Q, ASSIGNMENT, ASSIGNMENT, student).manual_score
+
+
+def test_does_the_board_give_each_answers_fingerprint(course):
+    marking, student, text = course
+    board = question_board(marking, ASSIGNMENT, Q)
+    assert board["texts"][student] == text_fingerprint(text) != text_fingerprint(text + " ")
+    assert set(board["texts"]) == set(board["students"])
+
+
+def test_is_a_mark_for_the_text_read_saved(course):
+    marking, student, text = course
+    seen = question_board(marking, ASSIGNMENT, Q)["texts"]
+    saved = _save(marking, {"question": Q, "students": [student], "score": 1.0, "texts": {student: seen[student]}})
+    assert saved["students"][student]["score"] == 1.0 and _score(marking, student) == 1.0
+
+
+def test_is_a_mark_for_a_text_rewritten_since_the_page_read_it_refused(course):
+    """"不知道。" resubmitted after the page loaded a good answer: the good answer's full mark is refused, not saved?"""
+    marking, student, text = course
+    seen = question_board(marking, ASSIGNMENT, Q)["texts"]
+    _rewrite(marking, student, text, "不知道。")
+    with pytest.raises(web.HTTPError) as refused:
+        _save(marking, {"question": Q, "students": [student], "score": 1.0, "texts": {student: seen[student]}})
+    assert refused.value.status_code == 409 and student in refused.value.log_message
+    assert refused.value.log_message.startswith(ANSWER_CHANGED[marking.language].split("：")[0])
+    assert _score(marking, student) is None
+    now = question_board(marking, ASSIGNMENT, Q)  # what the page shows again: the new text, its fingerprint
+    assert now["texts"][student] == text_fingerprint("不知道。")
+    assert any("不知道。" in v["html"] for g in now["groups"] for v in g["variants"] if student in v["students"])
+
+
+def test_is_a_group_judgement_with_one_changed_answer_refused_whole(course):
+    marking, student, text = course
+    board = question_board(marking, ASSIGNMENT, Q)
+    others = [s for s in board["students"] if s != student][:2]
+    seen = {s: board["texts"][s] for s in [student, *others]}
+    _rewrite(marking, student, text, text + "（改过）")
+    with pytest.raises(web.HTTPError):
+        _save(marking, {"question": Q, "students": [student, *others], "score": 0.0, "texts": seen})
+    assert [_score(marking, s) for s in [student, *others]] == [None, None, None]
+
+
+def test_is_a_judgement_without_the_texts_it_was_given_for_refused():
+    request = parse_request({"question": Q, "students": ["a", "b"], "score": 1.0, "texts": {"a": "x"}})
+    with pytest.raises(AnswerChanged) as refused:
+        check_texts(request, {"a": "x", "b": "y"})
+    assert refused.value.students == ("b",)
+    check_texts(parse_request({"question": Q, "students": ["a"], "texts": {"a": "x"}}), {"a": "x"})
+
+
+def test_does_the_refusal_speak_both_languages():
+    changed = AnswerChanged(["s1", "s2"])
+    assert changed.message("en").startswith("the answer changed since you opened it") and "s1, s2" in changed.message("en")
+    assert changed.message("zh").startswith("打开本页之后，这份回答改过了") and "s1、s2" in changed.message("zh")
+    assert ANSWER_CHANGED.keys() == {"zh", "en"}
