@@ -20,7 +20,7 @@ from .assignments import assignment_of, edition_in
 from .language import WORDS, marked
 
 __all__ = ["cell_names", "heading_above", "names_in", "names_in_language", "without_points", "title_of",
-           "assignment_title", "EDITION_WORDS"]
+           "assignment_title", "EDITIONS"]
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _TITLE = re.compile(r"^\s{0,3}#\s+(.+?)\s*#*\s*$")  # a top-level heading: "# 第 4 章 · …"
@@ -119,8 +119,7 @@ def title_of(nb) -> str:
 
 
 # How an instructor's page names an edition written in a language other than the one it is shown in.
-EDITION_WORDS = {"zh": {"zh": "中文版", "en": "英文版", "format": "{title}（{edition}）"},
-                 "en": {"zh": "Chinese edition", "en": "English edition", "format": "{title} ({edition})"}}
+EDITIONS = {"zh": marked("cell_names.edition_zh"), "en": marked("cell_names.edition_en")}
 
 
 def assignment_title(course, assignment_id: str, lang: str, config=None) -> str:
@@ -138,7 +137,6 @@ def assignment_title(course, assignment_id: str, lang: str, config=None) -> str:
     if not title:
         return assignment_id
     written_in = assignment_of(assignment_id, config).language
-    words = EDITION_WORDS.get(lang, EDITION_WORDS["en"])
-    if written_in != lang and written_in in words:
-        return words["format"].format(title=title, edition=words[written_in])
+    if written_in != lang and written_in in EDITIONS:
+        return WORDS.say(lang, "cell_names.edition_title", title=title, edition=WORDS.say(lang, EDITIONS[written_in]))
     return title
