@@ -43,12 +43,13 @@ import sys
 import pytest
 
 from coursekit.cell_names import assignment_title, names_in
+from coursekit.language import WORDS
 from coursekit.marking.enable import ITEM_LABEL, MENU_LABEL
 from coursekit.paths import COURSE
 from coursekit.plugins.pending import PENDING
 from coursekit.plugins.validation import TEXT as VALIDATE_TEXT
 from coursekit.service import student_status
-from coursekit.settings import course_config
+from coursekit.settings import course_config, course_settings
 from hub import launch
 from support.course_tools import ASSIGNMENT, POINTS, gradebook_scores, released
 from support.editions import ASSIGNMENTS as EDITION_ASSIGNMENTS
@@ -435,7 +436,7 @@ def service(course_hub_plan):
         stamp = None
     graded = course / "autograded" / name / ASSIGNMENT / "timestamp.txt"  # by make grade, while the service was paused:
     done_by_hand = graded.exists() and graded.read_text().strip() == stamp  # the service leaves it and says nothing
-    assert "resumed" in _service_command(plan, "resume")
+    assert _service_command(plan, "resume").strip() == WORDS.say(course_settings(COURSE).language, "service.resumed")
     if stamp is None or done_by_hand:
         return pid
     wait_for(lambda: getattr(_status(plan, name, stamp), "state", None) in (student_status.RELEASED,
