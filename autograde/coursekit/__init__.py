@@ -28,6 +28,7 @@ Its imports run down these floors (``tests/unit/test_layers.py``): a reader foll
   :mod:`coursekit.gradebook` (the one rule that picks the gradebook; the walk from a grade to its student),
   :mod:`coursekit.due` (a piece of work's due date, and each student's extension, kept in the gradebook),
   :mod:`coursekit.late` (the late policy, through nbgrader's own hook, and the penalties kept right as marks change),
+  :mod:`coursekit.people` (a student named as the gradebook names them, not by their id),
   :mod:`coursekit.grades` (a student's one grade, every surface's; a class's scores and pending answers),
   :mod:`coursekit.export` (``nbgrader export`` with a column per graded cell), :mod:`coursekit.faults` (a failure
   of the machine is nobody's grade), :mod:`coursekit.canary` (the untouched release graded first: does grading

@@ -38,6 +38,7 @@ from coursekit.gradebook import open_gradebook, resolve_gradebook
 from coursekit.identity import hub_user
 from coursekit.lms.hub_client import TOKEN_PATH, HubBroker
 from coursekit.plugins.pending import class_pending
+from coursekit.people import full_name
 from support import lab_page, setup_clock
 from support.hub_page import LONG, SHORT, open_from_nbgrader_menu, shot, type_code, visible_button
 from support.hub_tools import (course_hub, course_settings, instructor_nbgrader, regrades_open, require_hub_machine,
@@ -161,6 +162,21 @@ def test_does_the_lms_launch_walk_the_loop_into_the_lms_gradebook(lms_hub, hub_b
     teacher.reload()
     assert teacher.locator("#grades td.FullyGraded").count() == 2
     shot(teacher, "lti_gradebook_fully_graded")
+    names_not_ids_on_the_marking_page(plan, lms, teacher)
+
+
+def names_not_ids_on_the_marking_page(plan, lms, teacher):
+    """#59 item 3, in the instructor's browser: the marking page names each launched student as the LMS's roster does
+    (the gradebook's first and last name), never by the hub's id for them (lti-…)."""
+    for login, (assignment, _) in WALK.items():
+        page = teacher.context.new_page()
+        page.goto(f"{plan.url}user/{plan.instructor}/marking/?assignment={assignment}")
+        page.wait_for_function("() => window.__marking && window.__marking.ready", timeout=LONG)
+        shown = page.locator("#answers").inner_text()
+        shot(page, f"lti_marking_{login}")
+        person = lms.person(login)
+        assert full_name(person.given, person.family) in shown and student_of(lms, login) not in shown, shown[:500]
+        page.close()
 
 
 def as_instructor(plan, *command, token=None):

@@ -22,7 +22,7 @@ TOP = FLOORS.index("")
 SAME_FLOOR = {"marking": "report"}  # the instructor's tools share the top floor and do not import each other
 # the top modules, bottom first: each may import only those before it
 TOP_ORDER = ("environ", "locks", "language", "printable", "sanitise", "paths", "record", "student_files", "settings",
-             "identity", "seeds", "assignments", "cell_names", "stubs", "gradebook", "due", "late", "grades", "export",
+             "identity", "seeds", "assignments", "cell_names", "stubs", "gradebook", "people", "due", "late", "grades", "export",
              "faults", "canary",
              "autograded", "inbound", "exchange", "regrades", "regrade_book")
 

@@ -489,3 +489,25 @@ def test_does_service_status_speak_the_courses_language(tmp_path, capsys, lang, 
     assert said in status(world.course).splitlines()[0]
     main(["resume", "--course", str(world.course)])
     assert capsys.readouterr().out.strip() == WORDS.say(lang, "service.resumed")
+
+
+def test_does_service_status_name_each_student_as_the_gradebook_does(tmp_path):
+    """An LMS class (ids such as lti-…): `make service-status` names each graded student by the name the gradebook
+    holds, not by their id; a student the gradebook has no name for keeps their id?"""
+    from nbgrader.api import Gradebook
+
+    from support.synthetic_class import empty_gradebook
+
+    world = World(tmp_path, Policy((A,)))
+    url = empty_gradebook(world.course / "gradebook.db")
+    with Gradebook(url) as gradebook:
+        gradebook.update_or_create_student("lti-5sj4xbek4kip6amz", first_name="Wei", last_name="Li")
+    for student in ("lti-5sj4xbek4kip6amz", "s2"):
+        world.submit(student)
+        world.step()
+        world.pool.finish()
+        world.step(2)
+    said = status(world.course)
+    lines = [line for line in said.splitlines() if A in line]
+    assert any("Wei Li" in line for line in lines) and "lti-5sj4xbek4kip6amz" not in said, said
+    assert any("s2" in line for line in lines), said

@@ -14,7 +14,10 @@ open anyway: the Lab is told, and sends no request while it waits. ``GET
 <base_url>attention-feedback/status`` answers the newest submission's status per assignment, once,
 for a Lab that has just opened (:data:`STATUS_URL`), the student's language: the edition of the
 assignment they fetched last (:meth:`FeedbackWatch.language`), which the Lab speaks nbgrader's Assignment
-List in, and the due dates with this student's own extension (:meth:`FeedbackWatch.dates`), which the list shows.
+List in, the due dates with this student's own extension (:meth:`FeedbackWatch.dates`), which the list shows, and
+what the Lab has told the student already (``told``: per assignment, the status last shown, which the Lab ``POST``s
+back as it shows one; kept in :data:`TOLD_FILE` of their Jupyter data folder), so that a log-in, from any browser,
+shows nothing already seen.
 
 Each status carries the submission's language (``metadata.edition.language`` of the submitted
 notebook, as the chapter's editions mark it; Chinese when absent), so the Lab speaks it, and whether
@@ -25,7 +28,9 @@ import dataclasses
 import json
 import os
 import pathlib
+import tempfile
 
+from jupyter_core.paths import jupyter_data_dir
 from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 from nbgrader.apps import NbGrader
@@ -40,7 +45,8 @@ from ..service import student_status
 from . import lab_locale
 from ..service.inbox import SECRET_FILE, SECRET_LENGTH, parse_name
 
-__all__ = ["FeedbackWatch", "WATCH_SETTING", "language_of", "LAB_UP", "SCHEMA", "SCHEMA_ID", "STATUS_URL", "LANGUAGES", "LOOK_SECONDS", "start"]
+__all__ = ["FeedbackWatch", "WATCH_SETTING", "language_of", "LAB_UP", "SCHEMA", "SCHEMA_ID", "STATUS_URL", "LANGUAGES",
+           "LOOK_SECONDS", "TOLD_FILE", "start"]
 
 SCHEMA_ID = "https://attention-course.example/events/feedback-status"
 STATUS_URL = "attention-feedback/status"
@@ -59,6 +65,8 @@ SCHEMA = {  # one submission's student_status.FeedbackStatus, with what the Lab 
                    "course_id": {"type": "string"}, "language": {"type": "string"},
                    "automatic": {"type": "boolean"}}}
 _UNSEEN = ("unseen",)  # a submission whose status was never looked at: its first look is a change
+TOLD_FILE = "attention-feedback/told.json"  # in the student's Jupyter data folder: what their Lab has told them
+_TOLD_LIMIT = (200, 200)  # assignments remembered; characters of a name or a status's key
 
 
 @dataclasses.dataclass
@@ -93,10 +101,12 @@ def _stat(path: pathlib.Path):
 class FeedbackWatch:
     """The student's submissions of one course and their feedback status; :meth:`look` finds what changed."""
 
-    def __init__(self, exchange_root, cache, course_id: str, root=".", student: str = "", lab_settings=None):
+    def __init__(self, exchange_root, cache, course_id: str, root=".", student: str = "", lab_settings=None,
+                 told_file=None):
         self.exchange_root, self.course_id, self.root = exchange_root, course_id, pathlib.Path(root)
         self.lab_settings = lab_settings  # the student's JupyterLab settings (None: their own, as JupyterLab finds it)
         self.student = student or get_username()  # who submits from this server, as nbgrader names them
+        self.told_file = pathlib.Path(told_file) if told_file else None
         self.cache = pathlib.Path(cache) / course_id
         self.submissions = {}  # cache folder name -> _Submission
         self._service = (None, ())  # (stat of the service's announcement, the assignments it grades)
@@ -118,6 +128,31 @@ class FeedbackWatch:
         for submission in sorted(self.submissions.values(), key=lambda s: parse_utc(s.timestamp)):
             newest[submission.assignment] = submission
         return [self.describe(submission) for submission in newest.values()]
+
+    def told(self) -> dict:
+        """``{assignment: the key of the status the Lab last showed}`` ({} before any, or unreadable)."""
+        try:
+            found = json.loads(self.told_file.read_text(encoding="utf-8")) if self.told_file else {}
+        except (OSError, ValueError):
+            return {}
+        return {k: v for k, v in found.items() if isinstance(k, str) and isinstance(v, str)} \
+            if isinstance(found, dict) else {}
+
+    def remember(self, told: dict) -> None:
+        """The Lab showed these (``{assignment: key}``): kept, so that no log-in shows them again. A ValueError names
+        what is not a short text."""
+        names, length = _TOLD_LIMIT
+        if not isinstance(told, dict) or not all(isinstance(k, str) and isinstance(v, str) and len(k) <= length
+                                                 and len(v) <= length for k, v in told.items()):
+            raise ValueError(f"told must map assignments to keys, texts of at most {length} characters")
+        if self.told_file is None:
+            return
+        merged = {**self.told(), **told}
+        merged = dict(list(merged.items())[-names:])
+        self.told_file.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=self.told_file.parent, delete=False, encoding="utf-8") as handle:
+            json.dump(merged, handle)
+        os.replace(handle.name, self.told_file)
 
     def language(self) -> str:
         """The student's language: the edition of the released assignment whose folder in their root (nbgrader fetches
@@ -177,19 +212,32 @@ def _secret(folder: pathlib.Path) -> str:
 
 
 class StatusHandler(APIHandler):
-    """``GET``: the newest submission's status per assignment, the student's language and the due dates,
-    ``{"statuses": [...], "language": "zh", "dates": {assignment: {"due", "until"}}}``."""
+    """``GET``: the newest submission's status per assignment, the student's language, the due dates and what they
+    were told, ``{"statuses": [...], "language": "zh", "dates": {assignment: {"due", "until"}}, "told": {...}}``;
+    ``POST {"told": {assignment: key}}``: shown now."""
 
     @web.authenticated
     def get(self):
         self.settings.get(LAB_UP, lambda: None)()  # the student's Lab is up: what waited for it may start
         watch = self.settings.get(WATCH_SETTING)
-        answer = {"statuses": watch.newest(), "language": watch.language(), "dates": watch.dates()} if watch else \
-            {"statuses": [], "language": lab_locale.remembered(), "dates": {}}
+        answer = {"statuses": watch.newest(), "language": watch.language(), "dates": watch.dates(),
+                  "told": watch.told()} if watch else \
+            {"statuses": [], "language": lab_locale.remembered(), "dates": {}, "told": {}}
         if watch and watch.fetched_language():  # JupyterLab's own words follow the edition from its next page
             lab_locale.follow(watch.fetched_language(), watch.lab_settings)
         answer["default"] = DEFAULT_LANGUAGE
         self.finish(json.dumps(answer))
+
+    @web.authenticated
+    def post(self):
+        watch = self.settings.get(WATCH_SETTING)
+        try:
+            told = json.loads(self.request.body or b"{}").get("told")
+            if watch is not None:
+                watch.remember(told)
+        except (ValueError, AttributeError) as error:
+            raise web.HTTPError(400, str(error)) from None
+        self.finish(json.dumps({"told": watch.told() if watch else {}}))
 
 
 def nbgrader_places() -> tuple:
@@ -209,7 +257,8 @@ def start(serverapp) -> FeedbackWatch | None:
     if not course_id:
         serverapp.log.warning("no nbgrader course id in this server's settings: feedback is not watched")
         return None
-    watch = FeedbackWatch(exchange_root, cache, course_id, serverapp.root_dir)
+    told_file = pathlib.Path(jupyter_data_dir()) / TOLD_FILE
+    watch = FeedbackWatch(exchange_root, cache, course_id, serverapp.root_dir, told_file=told_file)
     web_app.settings[WATCH_SETTING] = watch
     serverapp.event_logger.register_event_schema(SCHEMA)
     watch.look()  # what is there already is the Lab's to ask for (STATUS_URL), not news

@@ -22,6 +22,7 @@ from nbgrader.exchange import ExchangeError, ExchangeFactory
 from nbgrader.exchange.default import Exchange as FolderExchange
 
 from ..assignments import assignment_of
+from ..cell_names import assignment_title
 from ..gradebook import open_gradebook
 from ..grades import grade_of
 from ..inbound import Refused
@@ -128,8 +129,9 @@ def write_notice(app, student: str, reason: str) -> None:
     write_atomically(dest / "timestamp.txt", timestamp)
     if (submitted / SECRET_FILE).exists():
         write_atomically(dest / SECRET_FILE, (submitted / SECRET_FILE).read_text(encoding="utf-8"))
+    title = assignment_title(app.coursedir.root, app.coursedir.assignment_id, lang, app.config)  # the notebook's
     for name in names:
-        write_atomically(dest / f"{name}.html", notice_page(app.coursedir.assignment_id, timestamp, reason, lang))
+        write_atomically(dest / f"{name}.html", notice_page(title, timestamp, reason, lang))
 
 
 def release_feedback(app, student: str) -> None:

@@ -56,6 +56,8 @@
 
   // ---- one group's state ----------------------------------------------------------------------
   const studentsOf = (g) => g.variants.flatMap((v) => v.students);
+  // a student as the gradebook names them (coursekit.people: the name, the id beside it where two share one)
+  const nameOf = (student) => (S.board.names || {})[student] || student;
   const stateOf = (g) => S.board.students[studentsOf(g)[0]];
   const isMarked = (g) => stateOf(g).score !== null && stateOf(g).score !== undefined;
 
@@ -110,8 +112,8 @@
   function ticksLine(state, rubric) {
     const line = el("div", "ticks");
     if (!rubric || !state.ticks) return line;
-    state.ticks.forEach((on, i) => line.appendChild(
-      el("span", "tick " + (on ? "on" : "off"), (on ? "✓" : "✗") + (i + 1) + " " + rubric.points[i].text.slice(0, 14))));
+    state.ticks.forEach((on, i) => line.appendChild(  // each point whole, on a line of its own (never cut)
+      el("span", "tick " + (on ? "on" : "off"), (on ? "✓" : "✗") + (i + 1) + " " + rubric.points[i].text)));
     return line;
   }
 
@@ -269,16 +271,16 @@
       const box = div.appendChild(el("div", "variant"));
       const who = box.appendChild(el("div", "who"));
       who.appendChild(el("span", "count", v.students.length + " 人"));
-      who.appendChild(el("span", "ids", "：" + v.students.join("、")));
+      who.appendChild(el("span", "ids", "：" + v.students.map(nameOf).join("、")));
       const looks = board.hard_coded || {};  // the class report's "may be hard-coded", fed by the same function
-      v.students.filter((s) => looks[s]).forEach((s) => box.appendChild(el("div", "looks", "⚑ " + s + "：" + looks[s])));
+      v.students.filter((s) => looks[s]).forEach((s) => box.appendChild(el("div", "looks", "⚑ " + nameOf(s) + "：" + looks[s])));
       const text = box.appendChild(el("div", "text"));
       text.innerHTML = v.html;  // rendered, escaped and sanitised by coursekit.marking.render (and the page's CSP)
       highlight(text, pattern, classOf);
       if (S.mode === "split" && index === S.focus) {
         v.students.forEach((student) => {
           const row = box.appendChild(el("div", "variant split-row" + (k === S.splitIndex ? " selected" : "")));
-          row.appendChild(el("span", "ids", student));
+          row.appendChild(el("span", "ids", nameOf(student)));
           row.appendChild(el("span", "", k === S.splitIndex ? "  ← Enter 拆出" : ""));
           k += 1;
         });
@@ -320,7 +322,7 @@
     const nav = $("assignments"), board = S.board;
     nav.replaceChildren(...(board.assignments || []).map((a) => {
       const link = el("a", "assignment" + (a.id === board.assignment ? " current" : "")
-        + (a.total && a.marked === a.total ? " done" : ""), a.id + " · 已批改 " + a.marked + "/" + a.total);
+        + (a.total && a.marked === a.total ? " done" : ""), (a.title || a.id) + " · 已批改 " + a.marked + "/" + a.total);
       link.href = "?assignment=" + encodeURIComponent(a.id);
       return link;
     }));
@@ -358,8 +360,8 @@
       rubric.points.forEach((p) => {
         const li = ol.appendChild(el("li", "", p.text + " "));
         li.appendChild(el("span", "share", "（" + fmt(max * p.share / rubric.unit) + " 分）"));
+        // the phrases markers recognise; the rubric's regular expressions are the machine's, never shown
         if (p.terms.length) li.appendChild(el("div", "terms", "关键词：" + p.terms.join("、")));
-        if ((p.patterns || []).length) li.appendChild(el("div", "terms patterns", "模式：" + p.patterns.join("  ")));
       });
     }
     guide.appendChild(el("h2", "", "参考答案"));
