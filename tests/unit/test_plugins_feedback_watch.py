@@ -186,12 +186,12 @@ def test_is_what_the_lab_told_the_student_kept_by_their_server_for_every_log_in(
     opened later (another browser, another log-in) is told it was shown and says nothing again (#59 item 8); a newer
     key replaces the older; what is not a short text is refused, nothing kept of it?"""
     told_file = tmp_path / "data" / fw.TOLD_FILE
-    watch = fw.FeedbackWatch(tmp_path / "exchange", tmp_path / "cache", COURSE_ID, tmp_path / "home", "s1", told_file)
+    watch = fw.FeedbackWatch(tmp_path / "exchange", tmp_path / "cache", COURSE_ID, tmp_path / "home", "s1", told_file=told_file)
     assert watch.told() == {}
     watch.remember({A: "2026-12-01 10:00:01.000000 UTC|released||1"})
     watch.remember({"other": "x|submitted||0"})
     watch.remember({A: "2026-12-01 10:00:02.000000 UTC|released||5"})
-    later = fw.FeedbackWatch(tmp_path / "exchange", tmp_path / "cache", COURSE_ID, tmp_path / "home", "s1", told_file)
+    later = fw.FeedbackWatch(tmp_path / "exchange", tmp_path / "cache", COURSE_ID, tmp_path / "home", "s1", told_file=told_file)
     assert later.told() == {A: "2026-12-01 10:00:02.000000 UTC|released||5", "other": "x|submitted||0"}
     for bad in ({A: 3}, [A], {A: "x" * 201}):
         with pytest.raises(ValueError, match="told must map assignments to keys"):

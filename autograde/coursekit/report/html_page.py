@@ -231,7 +231,7 @@ def _practice(report, lang: str, labels: Labels) -> str:
     """Each practice exercise (0 points): of the students whose notebook carries it, how many tried and passed it, and
     who tried without passing; nothing when the assignment has none."""
     rows = [[_e(labels.cell(p.grade_id)), len(p.seen), len(p.tried), len(p.passed),
-             _names([s for s in p.tried if s not in p.passed], TEXT[lang])] for p in report.practice]
+             _names([s for s in p.tried if s not in p.passed], TEXT[lang], labels)] for p in report.practice]
     header = [CATALOGUE.say(lang, "report.practice_exercise"), CATALOGUE.say(lang, "report.practice_seen"),
               CATALOGUE.say(lang, "report.practice_tried"), CATALOGUE.say(lang, "report.practice_passed"),
               CATALOGUE.say(lang, "report.practice_failing")]
