@@ -186,7 +186,7 @@ labextension: venv
 book: venv
 	$(PY) scripts/build_book.py
 
-# The class report after autograding: autograde/reports/<assignment>/index.html + three CSV files, one per edition
+# The class report after autograding: autograde/reports/<assignment>/index.html + four CSV files, one per edition
 # of the chapter (ASSIGNMENT=ch04_attention_en: that one only), in the course's language (c.CourseKit.language).
 # The gradebook, for every command: DB_URL when set, else the course config's, else autograde/gradebook.db.
 report: venv

@@ -23,7 +23,8 @@ PRELOAD = ("numpy", "matplotlib.pyplot", "matplotlib_inline.backend_inline", "at
 FOLDERS = (os.path.dirname(os.path.abspath(__file__)),)
 CALL_HOOK = "attnkit.guard:guarded_call"  # the delegation probe (attnkit.guard), on the student's side of each call
 SHARED_ENV = "ATTNKIT_CACHE_DIR"  # where attnkit.static finds the figures drawn before grading
-# Each master cell's English (attnkit.edition.KEY), reference answers included: never in a release
+# Where the master kept each cell's English (attnkit.edition.KEY), reference answers included: never in a release
+# (the translations now live in autograde/locale, outside every release; a master that still has it keeps it private)
 PRIVATE_METADATA = ("translation",)
 
 
@@ -75,10 +76,10 @@ def cell_names(nb) -> dict:
 
 
 def stubs(nb) -> dict:
-    """What the release puts where a solution was, in the edition's language (:data:`attnkit.edition.STUBS`): the
+    """What the release puts where a solution was, in the edition's language (:func:`attnkit.edition.stubs`): the
     C lab's input checks stay outside the solution region, so an untouched function still returns 0 / returns
     quietly, and verify shows the lab's baseline instead of a NotImplementedError traceback."""
-    from .edition import STUBS
+    from .edition import stubs as in_language
     from .language import of_notebook
 
-    return STUBS[of_notebook(nb)]
+    return in_language(of_notebook(nb))

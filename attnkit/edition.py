@@ -1,53 +1,86 @@
-"""One master, two editions: the chapter in another language, from the translation the master keeps.
+"""One master, an edition per language: the chapter in another language, from that language's translation.
 
-The master (``autograde/source/ch04_attention/ch04_attention.ipynb``) is written in Chinese. Each
-of its cells keeps its English in its own metadata, next to the Chinese it translates
-(``cell.metadata["translation"]["en"]``, :data:`KEY`):
+The master (``autograde/source/ch04_attention/ch04_attention.ipynb``) is written in Chinese. Each other language's
+translation of it is a gettext catalogue of the chapter, ``autograde/locale/<language>/LC_MESSAGES/ch04_attention.po``
+(never released: the reference answers' English is in it), written from the template ``make translations`` draws
+from the master (``autograde/locale/ch04_attention.pot``), and read by ``make release`` into a :class:`Translation`:
 
-* a markdown cell: ``{"source": [lines], "from": <hash>}``, the whole English text and
-  :func:`fingerprint` of the Chinese it was written from, so a later edit of the Chinese shows as
-  a stale translation (:func:`problems`) instead of two editions quietly saying different things;
-* a code cell: ``{"replace": [[chinese, english], ...]}``, its comments and strings only. The code
-  itself is written once: an edited line of code reaches both editions, and an edited comment no
-  longer matches its pair and is reported.
+* a markdown cell: one entry (its context the cell's id, its msgid the cell's Chinese, its msgstr the whole
+  translated text). When the Chinese is edited, ``make translations`` keeps the translation and marks it fuzzy: a
+  stale translation (:func:`problems`) instead of two editions
+  quietly saying different things, with the :func:`fingerprint` of the Chinese it translates as its translator's
+  comment; ``python scripts/release_notebook.py --translated <cell id>`` marks it reviewed. (The English's first
+  catalogue was written from the master's old ``metadata.translation``, whose fingerprints decided which entries
+  began fuzzy);
+* a code cell: one entry per comment or string it translates (its msgid a Chinese fragment of the code), applied in
+  the catalogue's order. The code itself is written once: an edited line of code reaches every edition, and an
+  edited comment no longer matches its entry and is reported.
 
 :func:`translate` returns the master in a language: every cell translated, the set-up cell calling
-``attnkit.use_language`` (:data:`LANGUAGE_CALL`), the glossary cell drawn from
-:mod:`attnkit.glossary`, and the notebook's metadata saying its language
-(``metadata["edition"]["language"]``, :func:`attnkit.language.of_notebook`). Cell ids, nbgrader
-metadata (points, grade ids), solutions and hidden tests are the master's. ``make release`` gives
-it to ``nbgrader generate_assignment`` with :data:`STUBS` and writes ``notebooks/en/``.
+``attnkit.use_language`` (:data:`LANGUAGE_CALL`), the glossary cell drawn from :mod:`attnkit.glossary`, and the
+notebook's metadata saying its language (``metadata["edition"]["language"]``, :func:`attnkit.language.of_notebook`).
+Cell ids, nbgrader metadata (points, grade ids), solutions and hidden tests are the master's. ``make release``
+gives it to ``nbgrader generate_assignment`` with :func:`stubs` and writes ``notebooks/<language>/``. The
+pseudo-locale's edition (:data:`attnkit.language.PSEUDO`) is the English's, bracketed and accented
+(:meth:`Translation.pseudo`).
 
 No Chinese is left in an English edition except where it names the original lab: its title,
 :data:`ORIGINAL_LAB` (:func:`foreign_text` finds anything else). Standard library only.
 """
 import copy
+import dataclasses
 import hashlib
 import re
 
 from . import glossary
-from .language import DEFAULT, LANGUAGES, NOTEBOOK_KEY, checked
+from .language import DEFAULT, LANGUAGES, NOTEBOOK_KEY, PSEUDO, WORDS, checked, pseudo
 
-__all__ = ["KEY", "ORIGINAL_LAB", "STUBS", "LANGUAGE_CALL", "GENERATED", "SETUP_CELL", "fingerprint",
-           "source_of", "translate", "problems", "foreign_text", "restamp"]
+__all__ = ["KEY", "ORIGINAL_LAB", "LANGUAGE_CALL", "GENERATED", "SETUP_CELL", "Translation", "fingerprint", "stubs",
+           "source_of", "translate", "problems", "foreign_text", "pseudo_code"]
 
-KEY = "translation"
+KEY = "translation"  # where the master kept each cell's English before the catalogues (no release may carry it)
 SETUP_CELL = "setup_imports"  # the nbgrader grade id of the cell that imports attnkit
 LANGUAGE_CALL = 'attnkit.use_language("{lang}")  # this edition\'s language: what attnkit prints and draws'
 # The original C lab's own title, the one Chinese an English edition keeps (where it names the lab).
 ORIGINAL_LAB = "step3 多头自注意力"
-# What nbgrader leaves where a solution was (its ClearSolutions code_stub / text_stub), by language.
-STUBS = {
-    "zh": {"code": "# 在这里写你的实现\npass", "text": "在这里写你的回答。"},
-    "en": {"code": "# Write your implementation here\npass", "text": "Write your answer here."},
-}
 # Cells whose text attnkit writes in every language (the master holds the Chinese; make release refreshes it).
 GENERATED = {"glossary": glossary.markdown}
 CJK = re.compile(r"[\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+_STRING = re.compile(r"""(?P<q>["'])(?P<text>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
+
+
+def stubs(lang: str) -> dict:
+    """What nbgrader leaves where a solution was (its ClearSolutions ``code_stub`` / ``text_stub``), in ``lang``."""
+    comment = WORDS.say(lang, "edition.code_stub")
+    return {"code": f"# {comment}\npass", "text": WORDS.say(lang, "edition.text_stub")}
+
+
+@dataclasses.dataclass
+class Translation:
+    """One language's translation of the master, as its catalogue holds it, by cell id: ``prose`` ``{id: (the
+    Chinese it was written from, the translation, stale?)}``, ``code`` ``{id: [(Chinese fragment, translation)]}``."""
+    prose: dict = dataclasses.field(default_factory=dict)
+    code: dict = dataclasses.field(default_factory=dict)
+
+    def pseudo(self) -> "Translation":
+        """The pseudo-locale's translation made from this one (the English's): every text bracketed and accented,
+        code still code."""
+        return Translation({cell: (chinese, pseudo(text), stale) for cell, (chinese, text, stale) in self.prose.items()},
+                           {cell: [(chinese, pseudo_code(text)) for chinese, text in pairs]
+                            for cell, pairs in self.code.items()})
+
+
+def pseudo_code(fragment: str) -> str:
+    """A translated fragment of code (a comment, or a line with strings) as the pseudo-locale says it, still code:
+    the comment's words and the strings' words bracketed and accented, the rest as it is."""
+    head, sep, comment = fragment.partition("#")
+    if sep and not _STRING.search(head):
+        return f"{head}# {pseudo(comment.strip())}" if comment.strip() else fragment
+    return _STRING.sub(lambda m: m["q"] + pseudo(m["text"]) + m["q"], fragment)
 
 
 def fingerprint(text: str) -> str:
-    """A short hash of a cell's Chinese: what its English was written from."""
+    """A short hash of a cell's Chinese: what its English was written from (the master's old metadata)."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
@@ -56,22 +89,19 @@ def source_of(cell) -> str:
     return "".join(source) if isinstance(source, list) else source
 
 
-def _entry(cell, lang: str) -> dict:
-    return ((cell.get("metadata") or {}).get(KEY) or {}).get(lang) or {}
-
-
-def _cell_in(cell, lang: str) -> dict:
-    """One cell of the master in ``lang``, without the translations (they stay in the master)."""
-    english, cell = _entry(cell, lang), copy.deepcopy(cell)
+def _cell_in(cell, lang: str, translation: Translation) -> dict:
+    """One cell of the master in ``lang``."""
+    cell = copy.deepcopy(cell)
     cell.get("metadata", {}).pop(KEY, None)
     if lang == DEFAULT:
         return cell
-    if cell.get("id") in GENERATED:
-        cell["source"] = GENERATED[cell["id"]](lang)
-    elif cell["cell_type"] == "markdown" and "source" in english:
-        cell["source"] = "".join(english["source"])
+    cell_id = cell.get("id")
+    if cell_id in GENERATED:
+        cell["source"] = GENERATED[cell_id](lang)
+    elif cell["cell_type"] == "markdown" and cell_id in translation.prose:
+        cell["source"] = translation.prose[cell_id][1]
     elif cell["cell_type"] == "code":
-        cell["source"] = _replaced(source_of(cell), english.get("replace", []))
+        cell["source"] = _replaced(source_of(cell), translation.code.get(cell_id, []))
     if _grade_id(cell) == SETUP_CELL:
         _select_language(cell, lang)
     return cell
@@ -92,13 +122,14 @@ def _select_language(cell, lang: str) -> None:
     cell["source"] = "\n".join(lines[:at] + [LANGUAGE_CALL.format(lang=lang)] + lines[at:])
 
 
-def translate(master: dict, lang: str) -> dict:
-    """The master (a notebook as a dict or NotebookNode) in ``lang``: a new notebook, the master untouched."""
-    if lang not in LANGUAGES:
+def translate(master: dict, lang: str, translation: Translation | None = None) -> dict:
+    """The master (a notebook as a dict or NotebookNode) in ``lang`` through ``translation`` (its catalogue's): a
+    new notebook, the master untouched."""
+    if lang not in LANGUAGES and lang != PSEUDO:
         checked(lang)  # names the languages
         raise ValueError(f"the chapter has no {lang!r} edition: its languages are {', '.join(map(repr, LANGUAGES))}")
     nb = copy.copy(master)
-    nb["cells"] = [_cell_in(cell, lang) for cell in master["cells"]]
+    nb["cells"] = [_cell_in(cell, lang, translation or Translation()) for cell in master["cells"]]
     nb["metadata"] = copy.deepcopy(master.get("metadata", {}))
     if lang != DEFAULT:
         nb["metadata"][NOTEBOOK_KEY] = {"language": lang}
@@ -114,45 +145,37 @@ def foreign_text(text: str) -> list:
     return CJK.findall(text.replace(ORIGINAL_LAB, ""))
 
 
-def problems(master: dict, lang: str) -> list:
+def problems(master: dict, lang: str, translation: Translation) -> list:
     """What keeps the ``lang`` edition from being complete and current, one line per cell ([] when it is)."""
     found = []
     for cell in master["cells"]:
-        where, entry, chinese = f"cell {cell.get('id')!r}", _entry(cell, lang), source_of(cell)
-        if cell.get("id") in GENERATED:
-            if chinese != GENERATED[cell["id"]](DEFAULT):
+        where, chinese, cell_id = f"cell {cell.get('id')!r}", source_of(cell), cell.get("id")
+        if cell_id in GENERATED:
+            if chinese != GENERATED[cell_id](DEFAULT):
                 found.append(f"{where}: not what attnkit writes there; run `make release`")
             continue
         if cell["cell_type"] == "markdown" and CJK.search(chinese):
-            found += _markdown_problems(where, entry, chinese)
+            found += _markdown_problems(where, translation.prose.get(cell_id), chinese)
         elif cell["cell_type"] == "code":
-            found += _code_problems(where, entry, chinese)
+            found += _code_problems(where, translation.code.get(cell_id, []), chinese)
     return found
 
 
-def _markdown_problems(where: str, entry: dict, chinese: str) -> list:
-    if "source" not in entry:
-        return [f"{where}: no English (metadata.{KEY}.en.source)"]
-    if entry.get("from") != fingerprint(chinese):
-        return [f"{where}: the Chinese changed since its English was written; update the English, "
+def _markdown_problems(where: str, entry, chinese: str) -> list:
+    if entry is None or not entry[1]:
+        return [f"{where}: no translation in its catalogue (make translations, then write its msgstr)"]
+    written_from, text, stale = entry
+    if stale or written_from != chinese:
+        return [f"{where}: the Chinese changed since it was translated (a fuzzy entry); update the translation, "
                 f"then `python scripts/release_notebook.py --translated {where.split()[1].strip(chr(39))}`"]
-    leftover = foreign_text("".join(entry["source"]))
-    return [f"{where}: Chinese in the English: {''.join(leftover)!r}"] if leftover else []
+    leftover = foreign_text(text)
+    return [f"{where}: Chinese in the translation: {''.join(leftover)!r}"] if leftover else []
 
 
-def _code_problems(where: str, entry: dict, chinese: str) -> list:
-    pairs = entry.get("replace", [])
-    found = [f"{where}: {zh!r} is no longer in the code: update its English pair" for zh, _ in pairs if zh not in chinese]
+def _code_problems(where: str, pairs, chinese: str) -> list:
+    found = [f"{where}: {zh!r} is no longer in the code: update its entry" for zh, _ in pairs if zh not in chinese]
     leftover = foreign_text(_replaced(chinese, pairs))
     if leftover:
-        found.append(f"{where}: Chinese left in the English code: {''.join(dict.fromkeys(leftover))!r} "
-                     f"(add a pair to metadata.{KEY}.en.replace)")
+        found.append(f"{where}: Chinese left in the translated code: {''.join(dict.fromkeys(leftover))!r} "
+                     "(make translations adds its line to the catalogue: translate it there)")
     return found
-
-
-def restamp(master: dict, cell_id: str, lang: str = "en") -> None:
-    """Record that ``cell_id``'s English now translates its current Chinese (after updating the English)."""
-    cell = next((c for c in master["cells"] if c.get("id") == cell_id), None)
-    if cell is None or "source" not in _entry(cell, lang):
-        raise ValueError(f"no markdown cell {cell_id!r} with an English source in the master")
-    cell["metadata"][KEY][lang]["from"] = fingerprint(source_of(cell))

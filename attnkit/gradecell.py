@@ -4,7 +4,8 @@ Each test cell calls :func:`run` with its TEST number and the student functions 
 the lab's TEST n runs exactly as in ``verify.c`` (its lines printed), the visible score is
 ``points × passed / total``, and when the diagnosis (:mod:`attnkit.diagnose`) finds the
 function wrong on inputs verify never uses, a warning says so right under the score, so
-that a full verify does not promise full marks. Under grading the course's grader
+that a full verify does not promise full marks; under nbgrader's Validate the warning also goes to stderr, which
+makes Validate report the cell as failed with it (never "Success!" beside a warning). Under grading the course's grader
 (instructor-only, ``autograde/grader``) runs in a process of its own, calls these functions from
 there, adds its hidden checks, and the cell shows the grader's verdict instead (:data:`GRADED`). Everything is printed in the chapter's language (``lang``, default the
 notebook's: :mod:`attnkit.language`).
@@ -16,6 +17,7 @@ import contextlib
 import io
 import json
 import os
+import sys
 from dataclasses import dataclass
 
 from coursekit.environ import GRADED
@@ -23,6 +25,7 @@ from coursekit.environ import GRADED
 from . import verify
 from .lab import ROLE, STAGES
 from .language import WORDS, marked, resolve
+from .static import validating
 
 __all__ = ["TestCell", "TEST_CELLS", "cell", "run", "shown_verdict"]
 
@@ -68,8 +71,10 @@ def run(number: int, *fns, lang: str | None = None) -> float:
     graded = shown_verdict()
     if graded is not None:
         return graded
-    text, report = render(number, fns, lang)
-    print(text, end="")
+    text, report, warning = _shown(number, fns, lang)
+    print(text + warning, end="")
+    if warning and validating():  # nbgrader's Validate fails a cell that writes stderr, and shows what it wrote
+        print(warning.strip(), file=sys.stderr)
     return round(cell(number).points * report.passed / report.total, 2)
 
 
@@ -88,15 +93,19 @@ def shown_verdict() -> float | None:
 def render(number: int, fns: tuple, lang: str | None = None):
     """``(what the test cell shows, verify's report)``: TEST ``number`` as verify prints it, the note about the
     hidden checks and the diagnosis's warning, if any."""
+    text, report, warning = _shown(number, fns, lang)
+    return text + warning, report
+
+
+def _shown(number: int, fns: tuple, lang: str | None):
+    """``(verify's lines and the note, verify's report, the diagnosis's warning or "")``."""
     test, lang = cell(number), resolve(lang)
     shown = io.StringIO()
     with contextlib.redirect_stdout(shown), contextlib.redirect_stderr(shown):  # a test cell must not write stderr
         report = getattr(verify, f"run_test{number}")(*fns, lang=lang)
         print(WORDS.say(lang, "gradecell.note", total=report.total, topics=test.topics(lang), points=test.points))
         warning = _warning(test, fns, lang)
-        if warning:
-            print(warning)
-    return shown.getvalue(), report
+    return shown.getvalue(), report, warning + "\n" if warning else ""
 
 
 def _warning(test: TestCell, fns: tuple, lang: str) -> str:

@@ -19,10 +19,10 @@ import contextlib
 import pathlib
 
 from coursekit.language import (DEFAULT, LANGUAGES, NOTEBOOK_KEY, PSEUDO, SPOKEN, Catalogue, checked, marked, of_notebook,
-                                pick)
+                                pick, pseudo)
 
 __all__ = ["LANGUAGES", "DEFAULT", "PSEUDO", "SPOKEN", "NOTEBOOK_KEY", "WORDS", "use_language", "using", "current", "resolve",
-           "checked", "of_notebook", "pick", "marked"]
+           "checked", "of_notebook", "pick", "marked", "pseudo"]
 
 WORDS = Catalogue("attnkit", pathlib.Path(__file__).with_name("locale"))
 

@@ -20,7 +20,6 @@ other in this one process, and the table gives CPU seconds per student side by s
 Both figures leave out nbgrader's own bookkeeping (``benchmarks/bench_class.py`` has it).
 Nothing is written outside a temporary directory.
 """
-import argparse
 import json
 import os
 import pathlib
@@ -34,6 +33,7 @@ from nbclient import NotebookClient
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # the shared test support: the mistake table
+import benchcli  # noqa: E402
 from coursekit.paths import MASTER  # noqa: E402
 from coursekit.sandbox.forkserver import ForkedKernel  # noqa: E402
 from support.course_tools import cells_by_id  # noqa: E402
@@ -178,9 +178,9 @@ def by_fork(found: list) -> tuple:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--n", type=int, default=40)
-    args = parser.parse_args()
+    parser = benchcli.parser(__doc__, {"n": 1})
+    parser.add_argument("--n", type=int, default=40, help="students (notebooks), cycling through the mistake table")
+    args = benchcli.parse(parser)
     os.environ.update(NBGRADER_EXECUTION="autograde", OPENBLAS_NUM_THREADS="1", MPLBACKEND="agg")
     with tempfile.TemporaryDirectory() as tmp:
         found = notebooks(pathlib.Path(tmp), args.n)

@@ -18,7 +18,6 @@ bookkeeping = the rest). Machine noise (other jobs on the same cores) shows in e
 compare rows of one run.
 Nothing is written outside a temporary directory, but for the baseline's worktree.
 """
-import argparse
 import contextlib
 import json
 import pathlib
@@ -33,6 +32,7 @@ import time
 import nbformat
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests"))  # the shared test support
+import benchcli  # noqa: E402
 from coursekit.gradebook import alembic_env  # noqa: E402
 from coursekit.paths import copy_course  # noqa: E402
 from support.course_tools import ASSIGNMENT, course_copy, isolated_env, released  # noqa: E402
@@ -123,14 +123,14 @@ def baseline_code(rev: str):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--n", type=int, default=300)
+    parser = benchcli.parser(__doc__, {"n": 2, "sample": 1, "workers": "1"})
+    parser.add_argument("--n", type=int, default=300, help="submissions, cycling through the mistake table's rows")
     parser.add_argument("--sample", type=int, default=10, help="submissions graded by serial nbgrader autograde")
-    parser.add_argument("--workers", default="1,2")
+    parser.add_argument("--workers", default="1,2", help="make grade's WORKERS, one run each (comma-separated)")
     parser.add_argument("--baseline", default="", help="git revisions (comma-separated) whose make grade is timed "
                                                        "beside this one's")
     parser.add_argument("--assignment", default="", help="ps1: also time make grade on nbgrader's own docs course")
-    args = parser.parse_args()
+    args = benchcli.parse(parser)
     counts = [int(w) for w in args.workers.split(",")]
     revisions = [rev for rev in args.baseline.split(",") if rev]
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
@@ -141,7 +141,9 @@ def main() -> None:
         rows = [("nbgrader autograde (serial)", args.sample,
                  *timed_serial(sample_of(course, tmp / "serial", args.sample), env), "")]
         runs = [(f"make grade WORKERS={w}", w, env, sys.executable, course, ASSIGNMENT) for w in counts]
-        runs += [("  … ATTN_SANDBOX=off", counts[-1], dict(env, ATTN_SANDBOX="off"), sys.executable, course, ASSIGNMENT)]
+        if not args.smoke:  # the same loop as the rows above (its path is the tests' own: test_redteam.py)
+            runs += [("  … ATTN_SANDBOX=off", counts[-1], dict(env, ATTN_SANDBOX="off"), sys.executable, course,
+                      ASSIGNMENT)]
         for rev, (python, source) in olds:  # its own course (its master, its grader), the same students
             runs += [(f"  … commit {rev}", counts[-1], env, python,
                       build_class(tmp / f"old-{rev}", args.n, source, python)[0], ASSIGNMENT)]

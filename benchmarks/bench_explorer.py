@@ -8,13 +8,13 @@ nbgrader the first frame as a matplotlib PNG when the cache is cold (attnkit.fig
 cache reads the file). Median and p95 of N runs each, in ms. Browser-side latency:
 benchmarks/bench_explorer_browser.py.
 """
-import argparse
 import os
 import statistics
 import time
 
 import numpy as np
 
+import benchcli
 from attnkit.widgets import first_frame_png, sharpness_explorer
 
 
@@ -32,9 +32,9 @@ def row(name: str, times: list) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=20)
-    repeat = parser.parse_args().repeat
+    parser = benchcli.parser(__doc__, {"repeat": 1})
+    parser.add_argument("--repeat", type=int, default=20, help="runs of each (the cold PNG: at most 8)")
+    repeat = benchcli.parse(parser).repeat
     os.environ.pop("NBGRADER_EXECUTION", None)
     explorer = sharpness_explorer()
     print(f"{'kernel work (ms)':<34} {'median':>8} {'p95':>8}")

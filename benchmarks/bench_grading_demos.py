@@ -12,7 +12,6 @@ column shows the cold cost and the median the cost every later student pays on o
 ``--ref`` measures the notebook and attnkit of an older commit instead (``git archive``,
 put first on the kernel's PYTHONPATH), for a before/after from the same machine and load.
 """
-import argparse
 import datetime
 import os
 import pathlib
@@ -22,6 +21,8 @@ import tempfile
 
 import nbformat
 from nbclient import NotebookClient
+
+import benchcli
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 NOTEBOOK = REPO / "notebooks" / "ch04_attention.ipynb"
@@ -60,11 +61,12 @@ def run_once(notebook: pathlib.Path, mode: str, workdir: pathlib.Path) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--mode", choices=("autograde", "validate", "live"), default="autograde")
+    parser = benchcli.parser(__doc__, {"runs": 1})
+    parser.add_argument("--runs", type=int, default=5, help="runs of the whole notebook, a fresh kernel each")
+    parser.add_argument("--mode", choices=("autograde", "validate", "live"), default="autograde",
+                        help="NBGRADER_EXECUTION as nbgrader sets it (live: unset)")
     parser.add_argument("--ref", help="git ref whose notebook and attnkit to measure instead")
-    args = parser.parse_args()
+    args = benchcli.parse(parser)
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["ATTNKIT_CACHE_DIR"] = str(pathlib.Path(tmp) / "cache")
         os.environ.setdefault("MPLCONFIGDIR", str(pathlib.Path(tmp) / "mpl"))

@@ -24,7 +24,6 @@ One run, on whatever else the machine is doing; prints the median and range of e
 versions of the code, run this script from each checkout one after the other and say so (benchmarks/HISTORY.md).
 Nothing is kept: the hub, its users and folders are removed at the end.
 """
-import argparse
 import json
 import os
 import pathlib
@@ -38,6 +37,7 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "tests"), str(REPO / "autograde")]
 import nbformat  # noqa: E402
 
+import benchcli  # noqa: E402
 from coursekit.paths import ASSIGNMENT  # noqa: E402
 
 from support.hub_page import ANSWER, assignment_list_button, open_from_nbgrader_menu  # noqa: E402
@@ -167,9 +167,9 @@ def measure(plan, browser) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--students", type=int, default=3)
-    args = parser.parse_args()
+    parser = benchcli.parser(__doc__, {"students": 1})
+    parser.add_argument("--students", type=int, default=3, help="students, measured one after another")
+    args = benchcli.parse(parser)
     require_hub_machine()
     with tempfile.TemporaryDirectory(prefix="bench-hub-") as tmp:
         tmp = pathlib.Path(tmp)

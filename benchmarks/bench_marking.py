@@ -23,7 +23,6 @@ every band agrees 95 % of the time or more is where Enter may start (what ENTER_
 
 ``--smoke`` (what tests/unit/test_bench_marking.py runs): 40 students, one question per language, the page only.
 """
-import argparse
 import pathlib
 import statistics
 import sys
@@ -32,7 +31,8 @@ import time
 import numpy as np
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO / "tests"), str(REPO / "autograde")]
+sys.path[:0] = [str(REPO / "tests"), str(REPO / "autograde"), str(REPO / "benchmarks")]  # benchcli: imported too
+import benchcli  # noqa: E402
 from coursekit.marking.grouping import ngrams  # noqa: E402
 from coursekit.marking.neighbours import Space  # noqa: E402
 from coursekit.marking.normalise import normalise  # noqa: E402
@@ -105,12 +105,11 @@ def _line(name: str, found: dict, students: int, groups: float) -> str:
 
 
 def main(argv=None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--students", type=int, default=300)
+    parser = benchcli.parser(__doc__, {"students": 40, "steps": 15})  # and one question per language, the page only
+    parser.add_argument("--students", type=int, default=300, help="answers to each question")
     parser.add_argument("--steps", type=int, default=80, help="marks by hand per calibration run")
-    parser.add_argument("--smoke", action="store_true", help="40 students, one question per language, the page only")
-    args = parser.parse_args(argv)
-    students = 40 if args.smoke else args.students
+    args = benchcli.parse(parser, argv)
+    students = args.students
     measures = {"the page": Space} if args.smoke else MEASURES
     figures = {}
     for lang in EDITIONS:
@@ -128,7 +127,7 @@ def main(argv=None) -> dict:
             found["down the list"] = marked(classes, asked=False)
             print(_line("the page, the TA marking down the list", found["down the list"], students, groups), flush=True)
         for name, space_of in measures.items():
-            bands, start = calibration(classes, space_of, 15 if args.smoke else args.steps)
+            bands, start = calibration(classes, space_of, args.steps)
             found[f"{name}: calibrated"] = {"bands": bands, "start": start}
             if name != "the page":
                 found[name] = marked(classes, space_of=space_of, enter_confidence=start)

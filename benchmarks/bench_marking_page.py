@@ -15,7 +15,6 @@ side by side:
 * move → paint (``j``/``k``): keydown → the frame with the new focus painted (rAF + task), one
   move at a time.
 """
-import argparse
 import pathlib
 import re
 import statistics
@@ -25,6 +24,7 @@ import time
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "tests"), str(REPO / "autograde")]
+import benchcli  # noqa: E402
 from coursekit.marking import enable  # noqa: E402
 from support.lab_page import VIEWPORT, chromium_browser  # noqa: E402
 from support.lab_server import lab_server  # noqa: E402
@@ -58,12 +58,12 @@ def _warm_seconds(server, timeout=120) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--students", type=int, default=300)
+    parser = benchcli.parser(__doc__, {"students": 3, "padding": 1000, "moves": 2, "opens": 2})
+    parser.add_argument("--students", type=int, default=300, help="students in the synthetic class")
     parser.add_argument("--padding", type=int, default=500_000, help="bytes of output per autograded notebook")
-    parser.add_argument("--moves", type=int, default=60)
-    parser.add_argument("--opens", type=int, default=5)
-    args = parser.parse_args()
+    parser.add_argument("--moves", type=int, default=60, help="j/k moves timed, one at a time")
+    parser.add_argument("--opens", type=int, default=5, help="page opens timed (the first after start-up, reloads)")
+    args = benchcli.parse(parser)
     with tempfile.TemporaryDirectory(prefix="bench-marking-") as tmp:
         base = pathlib.Path(tmp)
         started = time.monotonic()

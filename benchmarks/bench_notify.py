@@ -24,7 +24,6 @@ the toast); and the seconds of each step of the service's job, from its log.
 One run, on whatever else the machine is doing; prints p50 / p95 / max of each. Nothing is kept: the hub,
 its users and folders are removed at the end.
 """
-import argparse
 import json
 import os
 import pathlib
@@ -41,6 +40,7 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "tests"), str(REPO / "autograde")]
 import nbformat  # noqa: E402
 
+import benchcli  # noqa: E402
 from coursekit.service import student_status  # noqa: E402
 from support.hub_page import LONG, assignment_list_button, log_in, open_from_nbgrader_menu  # noqa: E402
 from support.hub_tools import (  # noqa: E402
@@ -52,12 +52,14 @@ from support.stats import percentile  # noqa: E402
 
 NOTIFIED_WAIT = 900_000  # ms: the last of a burst queued behind the class
 # Stamps the Submit click and the first "feedback ready" toast after it (the toast of that submission: the
-# Lab shows "grading…" in between, so an older ready toast is never taken for it).
+# Lab shows "grading…" in between, so an older ready toast is never taken for it). The click is the first on a
+# button of the fetched list once :func:`submit` has armed the probe, right before it clicks the button it found by
+# its role and the course's own word for it: whatever the button reads in the student's language.
 PROBE_JS = """() => {
-  const probe = window.__attnNotify = {clicked: null, grading: false, notified: null, text: null};
+  const probe = window.__attnNotify = {armed: false, clicked: null, grading: false, notified: null, text: null};
   document.addEventListener('click', event => {
     const button = event.target.closest && event.target.closest('#fetched_assignments_list button');
-    if (button && /submit/i.test(button.textContent) && probe.clicked === null) probe.clicked = Date.now();
+    if (button && probe.armed && probe.clicked === null) probe.clicked = Date.now();
   }, true);
   new MutationObserver(() => {
     if (probe.clicked === null || probe.notified !== null) return;
@@ -102,7 +104,12 @@ def open_lab(browser, plan, name):
 
 
 def submit(page) -> None:
-    assignment_list_button(page, "fetched", "Submit").click()
+    """Submit pressed in the Assignment List (the button by its role and the course's word for "Submit"), the probe
+    armed first so that it stamps this click."""
+    button = assignment_list_button(page, "fetched", "Submit")
+    button.wait_for(timeout=LONG)
+    page.evaluate("() => { window.__attnNotify.armed = true; }")
+    button.click()
 
 
 def wait_notified(page) -> dict:
@@ -206,11 +213,11 @@ def run(plan, browser, one, burst_size, within) -> list:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = benchcli.parser(__doc__, {"one": 1, "burst": 0})
     parser.add_argument("--one", type=int, default=10, help="students one at a time")
     parser.add_argument("--burst", type=int, default=30, help="other students submitting together")
     parser.add_argument("--within", type=float, default=60.0, help="seconds within which the burst submits")
-    args = parser.parse_args()
+    args = benchcli.parse(parser)
     require_hub_machine()
     names = [f"s{k}" for k in range(1, args.one + args.burst + 1)]
     with tempfile.TemporaryDirectory(prefix="bench-notify-") as tmp:

@@ -1,6 +1,6 @@
 """Wall time of the class report (`python -m coursekit.report`, what `make report` runs) on a big class.
 
-Run: .venv/bin/python benchmarks/bench_report.py [students=1000] [kB of figure output per notebook=300]
+Run: .venv/bin/python benchmarks/bench_report.py [--students 1000] [--kilobytes 300]
 Builds a synthetic graded class in a temporary directory (tests/synthetic_class.py: a real
 nbgrader gradebook, autograded notebooks carrying the grader's payloads) and pads every
 notebook with a PNG-sized output, as the chapter's figures make real autograded notebooks
@@ -18,6 +18,7 @@ import nbformat
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "tests"), str(REPO / "autograde")]
+import benchcli  # noqa: E402
 from support.synthetic_class import ASSIGNMENT, make_student, write_class  # noqa: E402
 
 
@@ -46,4 +47,8 @@ def main(students: int = 1000, kilobytes: int = 300) -> None:
 
 
 if __name__ == "__main__":
-    main(*map(int, sys.argv[1:]))
+    parser = benchcli.parser(__doc__, {"students": 3, "kilobytes": 1})
+    parser.add_argument("--students", type=int, default=1000, help="students in the synthetic class")
+    parser.add_argument("--kilobytes", type=int, default=300, help="kB of figure output in each notebook")
+    arguments = benchcli.parse(parser)
+    main(arguments.students, arguments.kilobytes)

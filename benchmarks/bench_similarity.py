@@ -14,7 +14,6 @@ choice among the mistake table's solutions, tests/support/mistakes.py), every no
 and the import of copydetect in a fresh process (``make report`` pays it once). Machine noise shows in
 every figure: compare rows of one run. Nothing is written outside the temporary directory.
 """
-import argparse
 import itertools
 import json
 import pathlib
@@ -26,6 +25,7 @@ import time
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "tests"), str(REPO / "autograde")]
+import benchcli  # noqa: E402
 from coursekit.paths import ASSIGNMENT  # noqa: E402
 from coursekit.report import similarity as sim  # noqa: E402
 from coursekit.report.csv_files import write_similarity_csv  # noqa: E402
@@ -130,7 +130,8 @@ def main(n: int, padding: int) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--n", type=int, default=300)
+    parser = benchcli.parser(__doc__, {"n": 4, "padding": 1})
+    parser.add_argument("--n", type=int, default=300, help="students in the synthetic class")
     parser.add_argument("--padding", type=int, default=500, help="kB of figure output in each notebook")
-    main(**vars(parser.parse_args()))
+    arguments = benchcli.parse(parser)
+    main(arguments.n, arguments.padding)

@@ -14,7 +14,6 @@ the exchange, polled every 50 ms.
 
 Prints p50 / p95 / max of each, the machine's load, and the service's settings.
 """
-import argparse
 import os
 import pathlib
 import statistics
@@ -27,6 +26,8 @@ import nbformat
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests"))  # the shared test support
 import conftest  # noqa: E402,F401  -- Jupyter/IPython/matplotlib state under .state/, as in the tests
+
+import benchcli  # noqa: E402
 
 from support import service_tools as st  # noqa: E402
 from support.course_tools import released  # noqa: E402
@@ -83,12 +84,12 @@ def burst_run(sc, rows, count, within, timeout=900):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--idle", type=int, default=20)
-    parser.add_argument("--burst", type=int, default=100)
-    parser.add_argument("--within", type=float, default=60.0)
-    parser.add_argument("--workers", type=int, default=1)
-    args = parser.parse_args()
+    parser = benchcli.parser(__doc__, {"idle": 1, "burst": 1, "within": 1.0, "workers": 1})
+    parser.add_argument("--idle", type=int, default=20, help="submissions one after another, each once the last is out")
+    parser.add_argument("--burst", type=int, default=100, help="students submitting evenly spread over --within")
+    parser.add_argument("--within", type=float, default=60.0, help="seconds the burst is spread over")
+    parser.add_argument("--workers", type=int, default=1, help="the service's workers")
+    args = benchcli.parse(parser)
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="bench-submit-"))
     sc = st.service_course(tmp)
     sc.configure(workers=args.workers)

@@ -9,11 +9,12 @@ Validate button keeps working on the copy.
 The English edition is an nbgrader assignment of its own, ``ch04_attention_en`` (the course config names it, an
 edition of ``ch04_attention``: :func:`coursekit.assignments.edition_in`):
 its source, ``autograde/source/ch04_attention_en/ch04_attention_en.ipynb``, is the master in English
-(:func:`attnkit.edition.translate`: the English each cell keeps in its metadata, the same code, points,
+(:func:`attnkit.edition.translate`: the English of the chapter's catalogue, ``autograde/locale/en/LC_MESSAGES/
+ch04_attention.po`` (``make translations``), the same code, points,
 grade ids, solutions and tests), written here and never edited by hand; so is its rubric,
 ``autograde/rubrics/ch04_attention_en.toml``, from the master rubric's English (:mod:`coursekit.marking.rubric_edition`).
 It is released the same way,
-with English release stubs (the chapter's plug-in's, :data:`attnkit.edition.STUBS`), into
+with English release stubs (the chapter's plug-in's, :func:`attnkit.edition.stubs`), into
 ``notebooks/en/ch04_attention.ipynb``; nbgrader computes its checksums. Its metadata says its language
 (``metadata.edition.language = "en"``); the Chinese edition has no such key (Chinese is the default).
 
@@ -25,6 +26,7 @@ The Python version in it is this interpreter's; ``--check`` ignores that one fie
     python scripts/release_notebook.py            # write the English source and rubric, notebooks/ch04_attention.ipynb, notebooks/en/…
     python scripts/release_notebook.py --check    # exit 1 if a committed edition (source or release) is stale
     python scripts/release_notebook.py --translated CELL_ID ...   # their English now translates their Chinese
+    python scripts/release_notebook.py --translated CELL_ID --language xx   # another language's translation
 """
 import argparse
 import copy
@@ -45,8 +47,11 @@ from coursekit.marking.rubric_edition import edition_file, write_edition
 from coursekit.paths import ASSIGNMENT, COURSE, MASTER, REPO, STUDENT_NOTEBOOK, copy_course, source_notebook
 from coursekit.settings import course_config
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))  # scripts/translations.py, beside this one
+from translations import chapter_translation, mark_reviewed  # noqa: E402
+
 KEPT_CELL_METADATA = ("nbgrader", "tags", "deletable", "editable")
-MASTER_CELL_METADATA = KEPT_CELL_METADATA + (edition.KEY,)  # the master keeps each cell's English too
+MASTER_CELL_METADATA = KEPT_CELL_METADATA  # the translations live in the chapter's catalogues (autograde/locale)
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 
@@ -109,9 +114,9 @@ def release_text(course_dir: pathlib.Path, lang: str = DEFAULT) -> str:
 
 
 def edition_source_text(master, lang: str) -> str:
-    """The source notebook of the ``lang`` edition's assignment: the master (a notebook) in ``lang``, solutions and
-    tests included, its translations left in the master."""
-    return dumps(normalise(nbformat.from_dict(edition.translate(master, lang))))
+    """The source notebook of the ``lang`` edition's assignment: the master (a notebook) in ``lang`` through the
+    chapter's catalogue of that language, solutions and tests included."""
+    return dumps(normalise(nbformat.from_dict(edition.translate(master, lang, chapter_translation(lang)))))
 
 
 def write_edition_source(course_dir: pathlib.Path, lang: str) -> pathlib.Path:
@@ -151,12 +156,10 @@ def normalise_in_place(path: pathlib.Path) -> None:
         print(f"normalised {path.relative_to(REPO)}")
 
 
-def mark_translated(cell_ids: list) -> None:
-    """Record that these cells' English now translates their current Chinese (:func:`attnkit.edition.restamp`)."""
-    nb = nbformat.read(MASTER, as_version=4)
-    for cell_id in cell_ids:
-        edition.restamp(nb, cell_id)
-    MASTER.write_text(dumps(nb), encoding="utf-8")
+def mark_translated(cell_ids: list, lang: str = "en") -> None:
+    """Record that these cells' translation (in ``lang``'s chapter catalogue) now translates their current Chinese:
+    no longer fuzzy."""
+    mark_reviewed(lang, cell_ids)
 
 
 def is_current(path: pathlib.Path, fresh: str) -> bool:
@@ -188,18 +191,21 @@ def stale_files() -> list:
 
 def report_translation() -> None:
     """Say what the English edition still lacks (a stale or missing translation); the tests fail on it too."""
-    for problem in edition.problems(nbformat.read(MASTER, as_version=4), "en"):
-        print(f"warning: {problem}")
+    master = nbformat.read(MASTER, as_version=4)
+    for lang in LANGUAGES[1:]:
+        for problem in edition.problems(master, lang, chapter_translation(lang)):
+            print(f"warning: {lang}: {problem}")
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only report whether the committed copies are fresh")
     parser.add_argument("--translated", nargs="+", metavar="CELL_ID",
-                        help="mark these cells' English as translating their current Chinese")
+                        help="mark these cells' translation as translating their current Chinese")
+    parser.add_argument("--language", default="en", help="whose translation --translated marks (default: en)")
     args = parser.parse_args(argv)
     if args.translated:
-        mark_translated(args.translated)
+        mark_translated(args.translated, args.language)
         return 0
     if args.check:
         stale = stale_files()

@@ -1,6 +1,6 @@
 """``make translations``: every word's catalogue written again from the code, then compiled (Babel).
 
-For each gettext domain (:data:`DOMAINS`: ``coursekit``, ``attnkit``, ``grader``):
+For each gettext domain of the code (:data:`DOMAINS`: ``coursekit``, ``attnkit``, ``grader``):
 
 1. **extract**: the message ids the code says (``say``, ``say_n``, ``template``, ``every``, ``every_n``, ``marked``,
    ``explained`` in Python; ``say``, ``sayN``, ``marked`` in the Lab extension's TypeScript and the marking page's
@@ -10,6 +10,11 @@ For each gettext domain (:data:`DOMAINS`: ``coursekit``, ``attnkit``, ``grader``
 3. **compile** each ``.po`` into the ``.mo`` beside it, which the packages read at run time
    (:class:`coursekit.language.Catalogue`) and which are committed (a fresh clone, a wheel and the hub's user
    environment need no Babel to speak).
+
+And the chapter's own catalogue (:data:`CHAPTER`, ``ch04_attention``: its cells' words, prose and the comments and
+strings of its code, in ``autograde/locale/``, never released): its template drawn from the master notebook, each
+other language's ``.po`` updated from it; a cell whose Chinese changed keeps its translation, marked fuzzy, the
+fingerprint of the Chinese it was written from beside it (``# stale: …``). ``make release`` builds each language's edition from it.
 
 It ends with one line per language and domain, and names each message still without text (exit status 1 then).
 
@@ -142,7 +147,7 @@ def _write(path: pathlib.Path, content: bytes, check: bool, changed: list) -> No
     old = path.read_bytes() if path.exists() else b""
     if _same(old, content, compiled=path.suffix == ".mo"):
         return
-    changed.append(path.relative_to(REPO))
+    changed.append(path.relative_to(REPO) if path.is_relative_to(REPO) else path)
     if not check:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(content)
@@ -177,6 +182,153 @@ def update(domain: Domain, check: bool) -> tuple:
     return changed, missing
 
 
+# --- the chapter's catalogue: its cells' words -------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Chapter:
+    """The chapter's catalogue: its name, its ``locale`` folder and its master notebook (relative to the repository)."""
+    name: str
+    locale: str
+    master: str
+
+    @property
+    def folder(self) -> pathlib.Path:
+        return REPO / self.locale
+
+    def template(self) -> pathlib.Path:
+        return self.folder / f"{self.name}.pot"
+
+    def po(self, lang: str) -> pathlib.Path:
+        return self.folder / lang / "LC_MESSAGES" / f"{self.name}.po"
+
+
+CHAPTER = Chapter("ch04_attention", "autograde/locale", "autograde/source/ch04_attention/ch04_attention.ipynb")
+PROSE, CODE = "a markdown cell, whole", "comments and strings of a code cell"
+# a stale entry's translator comment: the fingerprint (attnkit.edition.fingerprint) of the Chinese it translates
+STALE = "stale: translated from the Chinese of fingerprint "
+
+
+def _master():
+    import nbformat
+    return nbformat.read(REPO / CHAPTER.master, as_version=4)
+
+
+def _cells(master) -> list:
+    """``(cell id, "prose" | "code", its Chinese)`` of every cell with words to translate, in the master's order."""
+    from attnkit.edition import CJK, GENERATED, source_of
+    found = []
+    for cell in master.cells:
+        text = source_of(cell)
+        if cell.get("id") in GENERATED or not CJK.search(text):
+            continue
+        found.append((cell.id, "prose" if cell.cell_type == "markdown" else "code", text))
+    return found
+
+
+def _fragments(cell_id: str, chinese: str, catalogues: list) -> list:
+    """The Chinese fragments of a code cell to translate: those the catalogues split it into (still in the code),
+    then each line with Chinese they leave uncovered, whole."""
+    from attnkit.edition import CJK
+    found = []
+    for catalogue in catalogues:
+        found += [m.id for m in catalogue if m.context == cell_id and m.id in chinese and m.id not in found]
+    rest = chinese
+    for fragment in found:
+        rest = rest.replace(fragment, "")
+    found += [line.strip() for line in rest.split("\n") if CJK.search(line) and line.strip() not in found]
+    return found
+
+
+def chapter_template(master, catalogues=()) -> Catalog:
+    """The chapter's template: a markdown cell with Chinese as one entry (context: its cell id), a code cell's
+    Chinese comments and strings as one entry each."""
+    pot = _headed(Catalog(domain=CHAPTER.name), Domain(CHAPTER.name, CHAPTER.locale, ()))
+    for cell_id, kind, chinese in _cells(master):
+        if kind == "prose":
+            pot.add(chinese, context=cell_id, auto_comments=[PROSE])
+        else:
+            for fragment in _fragments(cell_id, chinese, catalogues):
+                pot.add(fragment, context=cell_id, auto_comments=[CODE])
+    return pot
+
+
+def _chapter_catalogue(lang: str, pot: Catalog, old: Catalog | None) -> Catalog:
+    """``lang``'s chapter catalogue, entry by entry the template's: a translation kept as it was; a prose cell whose
+    Chinese changed keeps its old translation, fuzzy, with the Chinese it was written from (``previous_id``)."""
+    new = _headed(Catalog(locale=lang, domain=CHAPTER.name), Domain(CHAPTER.name, CHAPTER.locale, ()))
+    by_context = {}
+    for message in old or ():
+        if message.id:
+            by_context.setdefault(message.context, []).append(message)
+    from attnkit.edition import fingerprint
+    for entry in pot:
+        if not entry.id:
+            continue
+        known = old.get(entry.id, context=entry.context) if old is not None else None
+        flags, comments = set(), []
+        if known is not None:
+            string, flags, comments = known.string, set(known.flags), list(known.user_comments)
+        elif PROSE in entry.auto_comments and by_context.get(entry.context):
+            was = by_context[entry.context][0]
+            string, flags, comments = was.string, {"fuzzy"}, [f"{STALE}{fingerprint(was.id)}"]
+        else:
+            string = ""
+        new.add(entry.id, string, context=entry.context, auto_comments=entry.auto_comments, flags=flags,
+                user_comments=comments)
+    return new
+
+
+def update_chapter(check: bool) -> tuple:
+    """The chapter's template and each other language's catalogue written again; (files that changed,
+    {language: cells without a translation or marked fuzzy})."""
+    master, changed, missing = _master(), [], {}
+    olds = {lang: read(CHAPTER.po(lang), lang) for lang in LANGUAGES[1:]}
+    pot = chapter_template(master, [old for old in olds.values() if old is not None])
+    _write(CHAPTER.template(), _chapter_written(pot), check, changed)
+    for lang, old in olds.items():
+        catalog = _chapter_catalogue(lang, pot, old)
+        _write(CHAPTER.po(lang), _chapter_written(catalog), check, changed)
+        missing[lang] = [f"{m.context}: {m.id[:30]!r}" for m in catalog if m.id and (m.fuzzy or not m.string)]
+    return changed, missing
+
+
+def _chapter_written(catalog: Catalog) -> bytes:
+    out = io.BytesIO()  # in the master's order, no locations: an entry's context is its cell
+    write_po(out, catalog, width=0, no_location=True, ignore_obsolete=True, include_previous=True)
+    return out.getvalue()
+
+
+def chapter_translation(lang: str):
+    """``lang``'s translation of the chapter (:class:`attnkit.edition.Translation`), from its catalogue: for the
+    pseudo-locale, the English's made pseudo."""
+    from attnkit.edition import Translation
+    from coursekit.language import PSEUDO
+    if lang == PSEUDO:
+        return chapter_translation(PSEUDO_FROM).pseudo()
+    catalog, found = read(CHAPTER.po(lang), lang), Translation()
+    for message in catalog or ():
+        if not message.id or not message.string:
+            continue
+        if PROSE in message.auto_comments:
+            found.prose[message.context] = (message.id, message.string, message.fuzzy)
+        else:
+            found.code.setdefault(message.context, []).append((message.id, message.string))
+    return found
+
+
+def mark_reviewed(lang: str, cell_ids: list) -> None:
+    """These cells' translations (in ``lang``'s chapter catalogue) now translate their current Chinese."""
+    catalog = read(CHAPTER.po(lang), lang)
+    known = {m.context: m for m in catalog if m.id and PROSE in m.auto_comments}
+    unknown = [cell_id for cell_id in cell_ids if cell_id not in known or not known[cell_id].string]
+    if unknown:
+        raise SystemExit(f"{CHAPTER.po(lang)}: no translated markdown cell {', '.join(unknown)}")
+    for cell_id in cell_ids:
+        known[cell_id].flags.discard("fuzzy")
+        known[cell_id].user_comments = [c for c in known[cell_id].user_comments if not c.startswith(STALE)]
+    CHAPTER.po(lang).write_bytes(_chapter_written(catalog))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a catalogue is out of date")
@@ -190,6 +342,13 @@ def main(argv=None) -> int:
         for lang, ids in missing.items():
             print(f"{domain.name} {lang}: {'every message has its text' if not ids else f'{len(ids)} without text: ' + ', '.join(ids)}")
             status |= bool(ids)
+    changed, missing = update_chapter(args.check)
+    for path in changed:
+        print(f"{'out of date' if args.check else 'wrote'}: {path}")
+    status |= bool(changed and args.check)
+    for lang, cells in missing.items():
+        print(f"{CHAPTER.name} {lang}: {'every cell translated' if not cells else f'{len(cells)} to translate or review: ' + ', '.join(cells)}")
+        status |= bool(cells)
     return status
 
 

@@ -29,13 +29,16 @@ Its imports run down these floors (``tests/unit/test_layers.py``): a reader foll
   :mod:`coursekit.gradebook` (the one rule that picks the gradebook; the walk from a grade to its student),
   :mod:`coursekit.due` (a piece of work's due date, and each student's extension, kept in the gradebook),
   :mod:`coursekit.late` (the late policy, through nbgrader's own hook, and the penalties kept right as marks change),
+  :mod:`coursekit.people` (a student named as the gradebook names them, not by their id),
   :mod:`coursekit.grades` (a student's one grade, every surface's; a class's scores and pending answers),
   :mod:`coursekit.export` (``nbgrader export`` with a column per graded cell), :mod:`coursekit.faults` (a failure
   of the machine is nobody's grade), :mod:`coursekit.canary` (the untouched release graded first: does grading
   work here? what does it score, and how long may a student take?), :mod:`coursekit.autograded` (what an
   autograded notebook says beyond its scores),
-  :mod:`coursekit.inbound` (what may leave the exchange's ``inbound/``) and :mod:`coursekit.exchange` (nbgrader's
-  collect and list through it);
+  :mod:`coursekit.inbound` (what may leave the exchange's ``inbound/``), :mod:`coursekit.exchange` (nbgrader's
+  collect and list through it), :mod:`coursekit.regrades` (a student's regrade request: what it may say, how it
+  travels through the exchange and its answer back) and :mod:`coursekit.regrade_book` (where requests live once
+  taken in: a table of the gradebook);
 * at the bottom, :mod:`coursekit.upstream` — what the others copy or patch of upstream packages, one module per
   package, each piece fingerprinted by ``tests/unit/test_upstream.py``.
 

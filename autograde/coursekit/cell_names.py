@@ -9,7 +9,9 @@ the cell everywhere, with no list to keep in step. Two cells under one heading (
 test, as in nbgrader's own docs course) are told apart by their kind, and numbered if that is not
 enough. An assignment's plug-in may name cells its own way (:func:`names_in`, e.g. Chapter 4's
 ``TEST 1 · …``). The instructor's pages name them in the course's language whichever edition a
-student wrote (:func:`names_in_language`: the headings of that language's edition).
+student wrote (:func:`names_in_language`: the headings of that language's edition). A whole notebook is called by
+its title, its first top-level heading (:func:`title_of`), and an assignment by its notebook's title in a language
+(:func:`assignment_title`, the edition named when another language's was written), never by its id.
 """
 import pathlib
 import re
@@ -17,9 +19,11 @@ import re
 from .assignments import assignment_of, edition_in
 from .language import WORDS, marked
 
-__all__ = ["cell_names", "heading_above", "names_in", "names_in_language", "without_points"]
+__all__ = ["cell_names", "heading_above", "names_in", "names_in_language", "without_points", "title_of",
+           "assignment_title", "EDITIONS"]
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
+_TITLE = re.compile(r"^\s{0,3}#\s+(.+?)\s*#*\s*$")  # a top-level heading: "# 第 4 章 · …"
 _MARKUP = re.compile(r"`|\*\*")  # code and bold marks: the name is plain text
 # A heading's own points, "（1 分）" or "(2 points)" at its end (:func:`without_points`).
 _POINTS = re.compile(r"\s*[（(]\s*\d+(?:\.\d+)?\s*(?:分|points?)\s*[)）]\s*$")
@@ -101,3 +105,38 @@ def names_in_language(course, assignment_id: str, lang: str, config=None) -> dic
         if notebooks:
             return names
     return {}
+
+
+def title_of(nb) -> str:
+    """The title of ``nb`` (a notebook or its JSON): its first top-level heading as plain text ("" when none)."""
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") == "markdown":
+            for line in _source(cell).splitlines():
+                found = _TITLE.match(line)
+                if found:
+                    return _plain(found.group(1))
+    return ""
+
+
+# How an instructor's page names an edition written in a language other than the one it is shown in.
+EDITIONS = {"zh": marked("cell_names.edition_zh"), "en": marked("cell_names.edition_en")}
+
+
+def assignment_title(course, assignment_id: str, lang: str, config=None) -> str:
+    """What an instructor's page in ``lang`` calls ``assignment_id``: the title of its ``lang`` edition's first
+    notebook (``第 4 章 · 多头自注意力（Lab04 · step3）``), with the edition said when ``assignment_id`` is one written
+    in another language (``…（英文版）``); the id when the course has no such notebook or it no title."""
+    import nbformat
+
+    title = ""
+    for edition in dict.fromkeys(filter(None, (edition_in(assignment_id, lang, config), assignment_id))):
+        notebooks = sorted((pathlib.Path(course) / "source" / edition).glob("*.ipynb"))
+        if notebooks:
+            title = title_of(nbformat.read(notebooks[0], as_version=4))
+            break
+    if not title:
+        return assignment_id
+    written_in = assignment_of(assignment_id, config).language
+    if written_in != lang and written_in in EDITIONS:
+        return WORDS.say(lang, "cell_names.edition_title", title=title, edition=WORDS.say(lang, EDITIONS[written_in]))
+    return title

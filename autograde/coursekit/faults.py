@@ -6,8 +6,10 @@ reason (:mod:`coursekit.plugins.failures`), and the class goes on.
 
 An **infrastructure fault** is the machine's: the sandbox or the kernel template cannot start, the
 grader cannot be read, the gradebook cannot be reached, the course folder cannot be written, the
-exchange cannot be read, a grading process is killed. It is never written as a grade, a comment or
-feedback. :class:`InfrastructureFault` is a ``SystemExit``: ``nbgrader autograde`` stops at once with
+exchange cannot be read, a grading process is killed. A **course fault** is the course's own notebooks': nbgrader
+cannot take even the untouched release through the steps it takes every submission through (an older course whose
+cells it no longer reads), or every submission of a class fails the same way. Neither is ever written as a grade, a
+comment or feedback. :class:`InfrastructureFault` is a ``SystemExit``: ``nbgrader autograde`` stops at once with
 its one line (cause, then what to do), ``make grade`` stops its workers and says who was graded
 before it, the grading service keeps the submission queued and tries again.
 
@@ -26,8 +28,8 @@ import stat
 
 import sqlalchemy.exc
 
-__all__ = ["InfrastructureFault", "KernelDidNotStart", "TemplateDidNotStart", "carried_errors", "decide",
-           "evident_fault", "grader_unreadable"]
+__all__ = ["InfrastructureFault", "CourseFault", "KernelDidNotStart", "TemplateDidNotStart", "carried_errors",
+           "decide", "evident_fault", "grader_unreadable"]
 
 # what a full, read-only or forbidden disk raises when grading writes to it (the course folder, the sandbox's folders
 # in /tmp, a temporary copy); a student's code never reaches the grading process's writes (its own disk is the
@@ -41,14 +43,21 @@ _ERRNO_SAID = re.compile(r"^\[Errno (\d+)\] ([^:]*)")
 
 class InfrastructureFault(SystemExit):
     """The machine failed, not the notebook: nobody is graded by it. ``str()`` is the one line to show."""
+    WHOSE = "the machine's"
 
     def __init__(self, cause: str, fix: str):
         self.cause, self.fix = cause.strip().rstrip("."), fix.strip()
-        super().__init__(f"grading stopped, the machine's fault (no student was given a grade for it): "
+        super().__init__(f"grading stopped, {self.WHOSE} fault (no student was given a grade for it): "
                          f"{self.cause}. {self.fix}")
 
     def __str__(self) -> str:
         return self.code
+
+
+class CourseFault(InfrastructureFault):
+    """The course's own notebooks fail, not a student's: nobody is graded by it, the command stops as for the
+    machine's (:class:`InfrastructureFault`), and its line says the course is what to fix."""
+    WHOSE = "the course's"
 
 
 class KernelDidNotStart(RuntimeError):

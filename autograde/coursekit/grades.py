@@ -36,7 +36,11 @@ from .gradebook import NOT_GRADED_COMMENT, open_gradebook, submitted
 from .upstream.nbgrader import exported_score
 
 __all__ = ["CellInfo", "CellGrade", "ClassGrades", "PendingAnswer", "StudentGrade", "class_grades", "class_pending",
-           "grade_of", "grades_of", "is_pending", "lateness", "read_class"]
+           "grade_of", "grades_of", "is_pending", "is_blank", "lateness", "NOT_ANSWERED_MARK", "read_class"]
+
+# How a marker's comment saying "not answered" starts (the marking page writes it with a score of 0): the answer
+# counts as left blank, as nbgrader's own 0 for an answer left as released does (:func:`is_blank`).
+NOT_ANSWERED_MARK = "**未作答**："
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,7 @@ class CellGrade:
     auto: float | None
     manual: float | None
     score: float       # nbgrader's: manual if set, else auto, plus extra credit
+    blank: bool = False  # a written answer left blank (:func:`is_blank`)
 
 
 @dataclass
@@ -93,10 +98,29 @@ def _grades(db, assignment: str) -> dict:
     query = (db.query(Student.id, BaseCell.name, Grade.auto_score, Grade.manual_score, Grade.score)
              .join(SubmittedNotebook, Grade.notebook_id == SubmittedNotebook.id)
              .join(BaseCell, Grade.cell_id == BaseCell.id))
-    grades = {}
+    marked_blank, grades = _marked_blank(db, assignment), {}
     for student, cell, auto, manual, score in submitted(query, assignment):
-        grades.setdefault(student, {})[cell] = CellGrade(auto, manual, float(score or 0.0))
+        blank = is_blank(manual, auto, (student, cell) in marked_blank)
+        grades.setdefault(student, {})[cell] = CellGrade(auto, manual, float(score or 0.0), blank)
     return grades
+
+
+def _marked_blank(db, assignment: str) -> set:
+    """``{(student, cell name)}`` of the answers a marker marked as not answered (:data:`NOT_ANSWERED_MARK`)."""
+    query = (db.query(Student.id, BaseCell.name).select_from(Comment)
+             .join(SubmittedNotebook, Comment.notebook_id == SubmittedNotebook.id)
+             .join(BaseCell, Comment.cell_id == BaseCell.id)
+             .filter(Comment.manual_comment.like(f"{NOT_ANSWERED_MARK}%")))
+    return set(submitted(query, assignment))
+
+
+def is_blank(manual_score, auto_score, marked_blank: bool = False) -> bool:
+    """Was a manually graded answer left blank? nbgrader's own 0 for an answer left as released (``auto_score`` 0,
+    no mark over it), or a mark of 0 saying "not answered" (``marked_blank``): one fact, whoever noticed it first, so
+    the marking page, the report and the feedback agree before and after a marker confirms it."""
+    if manual_score is None:
+        return auto_score is not None and float(auto_score) == 0.0
+    return marked_blank and float(manual_score) == 0.0
 
 
 def _not_graded(db, assignment: str) -> dict:

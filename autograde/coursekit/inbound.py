@@ -17,6 +17,18 @@ folder named for a classmate. So a folder leaves ``inbound/`` only through here:
   so a file swapped for a link or a pipe after :func:`examine` is refused then, never read. :func:`collect` copies
   into a staging folder and replaces ``submitted/…`` only once the whole copy succeeded.
 
+**When a submission arrived** is the course's to say, never the student's: the name's timestamp and
+``timestamp.txt`` are what their own ``nbgrader submit`` (or anything else) wrote. :func:`arrived` reads it from the
+folder itself: the newest change time (``ctime``, which the kernel sets to its own clock at every change and nobody
+can set back) of the folder and everything in it, i.e. when the last byte of it reached ``inbound/``. Touching the
+folder later only makes it later. :attr:`Folder.arrived` holds it; :func:`collect` writes it as nbgrader writes a
+time into ``submitted/…/timestamp.txt`` (the student's own is never copied), so ``nbgrader autograde`` records it
+as the submission's timestamp in the gradebook, the time every late rule reads.
+
+**Nothing but bytes and names leaves**: :func:`collect` writes every file 0644 and every folder 0755, each dated
+at the arrival, so that no mode bit or time the student chose reaches their code at grading (the seed,
+:mod:`coursekit.seeds`, covers names and bytes only).
+
 A refusal is a :class:`Refusal`: the folder, a kind, and the instructor's words (:data:`REASONS`, the one table),
 printed with every control character escaped (:mod:`coursekit.printable`).
 """
@@ -39,10 +51,13 @@ from .settings import MAX_SUBMISSION_BYTES, MAX_SUBMISSION_FILES
 from .student_files import UnreadableFile, copy_capped, kind_of, open_regular, read_capped
 from .upstream.nbgrader import SECRET_FILE, SECRET_LENGTH, parse_submission_name
 
-__all__ = ["REASONS", "Limits", "Folder", "Refusal", "Refused",
-           "limits_of", "examine", "owner_refusal", "read_secret", "collect", "utc"]
+__all__ = ["REASONS", "TIMESTAMP_FILE", "Limits", "Folder", "Refusal", "Refused",
+           "limits_of", "examine", "owner_refusal", "read_secret", "collect", "arrived", "utc"]
 
 TOP = "the folder"  # how a refusal names the submission folder itself
+TIMESTAMP_FILE = "timestamp.txt"  # nbgrader's: when the submission was made; written by collect, never copied
+FILE_MODE, FOLDER_MODE = 0o644, 0o755  # every collected file and folder: no mode bit the student chose
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
 _FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 REASONS = {
@@ -112,7 +127,8 @@ class Folder:
     path: pathlib.Path
     student: str
     assignment: str
-    timestamp: str  # as nbgrader wrote it: "2026-12-01 15:30:01.123456 UTC"
+    timestamp: str    # what its name claims, as nbgrader writes one: "2026-12-01 15:30:01.123456 UTC"
+    arrived: str = ""  # when it reached inbound/ (:func:`arrived`), written so too: the submission's time
 
     @property
     def name(self) -> str:
@@ -120,7 +136,15 @@ class Folder:
 
     @property
     def when(self) -> datetime.datetime:
-        return utc(self.timestamp)
+        """When it arrived: what every choice of "newest" and every due date compares."""
+        return utc(self.arrived)
+
+
+def arrived(changed_ns: int) -> str:
+    """The arrival of a folder whose newest change time (of itself and all it holds) is ``changed_ns``, written as
+    nbgrader writes a timestamp (to the microsecond, UTC)."""
+    moment = _EPOCH + datetime.timedelta(microseconds=changed_ns // 1000)
+    return moment.strftime("%Y-%m-%d %H:%M:%S.%f UTC")
 
 
 def owner_refusal(student: str, uid: int, limits: Limits):
@@ -191,9 +215,9 @@ def _examine_one(inbound: pathlib.Path, inbound_fd: int, name: str, parsed, limi
     visit = _Visit(name, parsed, limits)
     with _opened_folder(visit, inbound_fd, name, TOP) as (fd, info):
         visit = _owned(visit, info.st_uid)
-        for _ in _walk(visit, fd):
-            pass
-    return Folder(inbound / name, *parsed)
+        changed = max([info.st_ctime_ns, *(entry.st_ctime_ns for *_, entry in _walk(visit, fd))])
+        changed = max(changed, os.fstat(fd).st_ctime_ns)  # an entry added or removed while it was walked
+    return Folder(inbound / name, *parsed, arrived=arrived(changed))
 
 
 def _owned(visit: _Visit, uid: int) -> _Visit:
@@ -326,38 +350,46 @@ def _secret(visit: _Visit, fd: int) -> str:
 
 def collect(folder: Folder, dest, limits: Limits, leave_out=None) -> int:
     """Copy the examined ``folder`` into ``dest`` (its parent made if needed), replacing what ``dest`` held only once
-    the whole copy succeeded; the number of files copied. ``leave_out(name, is_file, size)``: whether nbgrader's
-    settings leave an entry out (a folder left out, all it holds too). Refused, ``dest`` as it was, when anything
-    met may not leave ``inbound/``: each file is checked again on the descriptor it is copied from."""
+    the whole copy succeeded; the number of files written (``timestamp.txt``, its arrival, included).
+    ``leave_out(name, is_file, size)``: whether nbgrader's settings leave an entry out (a folder left out, all it
+    holds too). Refused, ``dest`` as it was, when anything met may not leave ``inbound/``: each file is checked again
+    on the descriptor it is copied from. The arrival written is the copy's own: the newest change of what it read."""
     dest = pathlib.Path(dest)
     staging = dest.with_name(f".{dest.name}.collecting")
     _remove(staging)
     staging.mkdir(parents=True)
     try:
         with _submission(folder, limits) as (visit, fd):
-            copied = _copy_all(visit, fd, staging, leave_out or (lambda *_: False))
+            copied, changed = _copy_all(visit, fd, staging, leave_out or (lambda *_: False))
+            changed = max(changed, os.fstat(fd).st_ctime_ns)
+        (staging / TIMESTAMP_FILE).write_text(arrived(changed), encoding="utf-8")
+        _normalised(staging, changed)
     except BaseException:
         _remove(staging)
         raise
     _swap(staging, dest)
-    return copied
+    return copied + 1
 
 
-def _copy_all(visit: _Visit, fd: int, staging: pathlib.Path, leave_out) -> int:
-    budget, copied, left = visit.limits.max_bytes, 0, []
+def _copy_all(visit: _Visit, fd: int, staging: pathlib.Path, leave_out) -> tuple:
+    """(files copied, the newest change time met) of the submission open at ``fd``, copied into ``staging``."""
+    budget, copied, left, changed = visit.limits.max_bytes, 0, [], 0
     for is_folder, dir_fd, name, path, info in _walk(visit, fd):
-        if any(path.startswith(prefix) for prefix in left) or leave_out(name, not is_folder, info.st_size):
+        changed = max(changed, info.st_ctime_ns)
+        if path == TIMESTAMP_FILE or any(path.startswith(prefix) for prefix in left) or \
+                leave_out(name, not is_folder, info.st_size):
             left.append(path + "/")
         elif is_folder:
             (staging / path).mkdir()
         else:
-            budget -= _copy_file(visit, dir_fd, name, path, staging / path, budget)
-            copied += 1
-    return copied
+            size, now = _copy_file(visit, dir_fd, name, path, staging / path, budget)
+            budget, copied, changed = budget - size, copied + 1, max(changed, now)
+    return copied, changed
 
 
-def _copy_file(visit: _Visit, dir_fd: int, name: str, path: str, target: pathlib.Path, budget: int) -> int:
-    """Copy the file ``name`` of ``dir_fd`` (``path`` in the submission) to ``target``, at most ``budget`` bytes."""
+def _copy_file(visit: _Visit, dir_fd: int, name: str, path: str, target: pathlib.Path, budget: int) -> tuple:
+    """Copy the file ``name`` of ``dir_fd`` (``path`` in the submission) to ``target``, at most ``budget`` bytes:
+    (bytes copied, its change time once copied)."""
     try:
         fd, info = open_regular(name, budget, dir_fd)
     except UnreadableFile as error:
@@ -366,13 +398,22 @@ def _copy_file(visit: _Visit, dir_fd: int, name: str, path: str, target: pathlib
         _check_file(visit, info, path)
         with open(target, "xb") as out:
             copied = copy_capped(fd, out, budget, path)
+        return copied, os.fstat(fd).st_ctime_ns
     except UnreadableFile as error:
         raise visit.refused("file", file=path, problem=error.problem) from None
     finally:
         os.close(fd)
-    os.chmod(target, stat.S_IMODE(info.st_mode) & 0o777 | 0o600)
-    os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
-    return copied
+
+
+def _normalised(staging: pathlib.Path, changed_ns: int) -> None:
+    """Every file under ``staging`` 0644 and every folder 0755, all dated ``changed_ns``: only names and bytes of
+    what the student made go on (the folders last, after their files)."""
+    for root, folders, files in os.walk(staging, topdown=False):
+        for name in files:
+            os.chmod(os.path.join(root, name), FILE_MODE, follow_symlinks=False)
+            os.utime(os.path.join(root, name), ns=(changed_ns, changed_ns), follow_symlinks=False)
+        os.chmod(root, FOLDER_MODE)
+        os.utime(root, ns=(changed_ns, changed_ns))
 
 
 def _swap(staging: pathlib.Path, dest: pathlib.Path) -> None:

@@ -10,6 +10,7 @@ only, so loading it has no effect beyond the values it returns.
 The grading service reads the whole of nbgrader's configuration as nbgrader's own commands do (every config file on
 Jupyter's path, for the exchange's classes): :func:`coursekit.service.inbox.nbgrader_config`.
 """
+import datetime
 import functools
 import os
 import re
@@ -28,7 +29,7 @@ from .paths import CONFIG_FILE
 __all__ = ["SIMILARITY_THRESHOLD", "STUDENT_SECONDS", "FLOOR_TIMEOUTS", "MULTIPLE", "OVER_BUDGET",
            "MAX_SUBMISSION_BYTES", "MAX_SUBMISSION_FILES", "UNSANDBOXED", "CourseConfigError", "CourseKit",
            "GradingService", "CourseSettings", "checked_settings", "course_settings", "course_config", "checked_threshold",
-           "checked_seconds", "checked_timezone", "sandbox_default", "switched_on"]
+           "checked_seconds", "checked_timezone", "checked_regrade_deadlines", "sandbox_default", "switched_on"]
 
 DEFAULT_COURSE_ID = "default_course"  # nbgrader's Gradebook's course when a config names none (tests/unit/test_upstream.py)
 # c.CourseKit.similarity_threshold: a pair of students scoring at least this is flagged in the class report
@@ -91,6 +92,17 @@ def _as_trait_error(check, proposal):
         raise TraitError(str(error)) from None
 
 
+def checked_regrade_deadlines(value) -> dict:
+    """``value`` as ``c.CourseKit.regrade_deadlines``: each a date and time ISO 8601 reads; else a ValueError naming it."""
+    for assignment, moment in dict(value).items():
+        try:
+            datetime.datetime.fromisoformat(str(moment))
+        except ValueError:
+            raise ValueError(f"c.CourseKit.regrade_deadlines[{assignment!r}]: {moment!r} is not a date and time such "
+                             f"as '2027-01-22 23:59:00+08:00'") from None
+    return dict(value)
+
+
 class CourseKit(Configurable):
     """The course toolkit's settings (``c.CourseKit`` in ``nbgrader_config.py``)."""
 
@@ -114,6 +126,10 @@ class CourseKit(Configurable):
                             "scores 0 with the reason and the class goes on. None (the default): 30 times the untouched "
                             "release's grading time as make grade's workers measure it, at least three cell timeouts "
                             "(c.Execute.timeout).").tag(config=True)
+    regrade_deadlines = Dict(help="{assignment id: 'YYYY-MM-DD HH:MM[:SS][+zone]'} (ISO 8601; no zone = UTC): until "
+                             "when students may ask for a regrade of a written answer or a test cell from their "
+                             "feedback page. An assignment not named here (nor its master, for an edition) takes none."
+                             ).tag(config=True)
     timezone = Unicode("UTC", help="The course's time zone (an IANA name such as 'Asia/Shanghai'): a date an "
                        "instructor types without a zone (make due, make extend, the marking page) is in it, and the "
                        "instructor's tools show dates in it. Students see dates in their own browser's zone.").tag(config=True)
@@ -133,6 +149,10 @@ class CourseKit(Configurable):
     @validate("timezone")
     def _known_zone(self, proposal):
         return _as_trait_error(checked_timezone, proposal)
+
+    @validate("regrade_deadlines")
+    def _moments(self, proposal):
+        return _as_trait_error(checked_regrade_deadlines, proposal)
 
 
 class GradingService(Configurable):

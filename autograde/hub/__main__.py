@@ -178,8 +178,8 @@ def main(argv=None):
         return
     try:
         settings = lti.load(args.lti) if args.lti else None
-    except ValueError as error:
-        parser.error(str(error))
+    except ValueError as error:  # one line naming the file and the setting, as docs/deploy-lms.md says
+        sys.exit(f"make hub: {error}")
     if accounts.is_root() and not args.demo:  # before the users' environment is built (a minute), not after
         try:
             launch.require_private_course(launch.REPO / "autograde")

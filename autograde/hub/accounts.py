@@ -35,6 +35,16 @@ SERVER_CONFIG = {"ServerApp": {
 LAB_OVERRIDES = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}}
 SERVER_CONFIG_FILE = "jupyter_server_config.json"  # a .d folder only enables extensions
 LAB_OVERRIDES_FILE = "labconfig/default_setting_overrides.json"
+# nbgrader's instructor tools in JupyterLab (its "Create Assignment" side tab, the Formgrader and Course List menu
+# items): off in every server by the system-wide settings, on again by a folder only the instructor's server has
+# first on its JUPYTER_CONFIG_PATH (a user's ~/.jupyter comes after that path: it could not turn them on).
+INSTRUCTOR_TOOLS = ("@jupyter/nbgrader:create-assignment", "@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:course-list")
+PAGE_CONFIG_FILE = "labconfig/page_config.json"
+
+
+def page_config(instructor: bool) -> dict:
+    """JupyterLab's page config hiding nbgrader's instructor tools from students (``instructor``: showing them)."""
+    return {"disabledExtensions": {plugin: not instructor for plugin in INSTRUCTOR_TOOLS}}
 
 
 def is_root() -> bool:
@@ -75,8 +85,8 @@ def _write(path: pathlib.Path, text: str, mode=None) -> None:
 
 def write_system_settings(plan) -> None:
     """The settings every server reads (``plan.settings``): exchange and course id, the course's Validate
-    (its kernel, and :mod:`coursekit.plugins.students`), frame policy and terminal shell, a quiet Lab. Readable by
-    all, written by the hub only."""
+    (its kernel, and :mod:`coursekit.plugins.students`), frame policy and terminal shell, a quiet Lab without
+    nbgrader's instructor tools (:data:`INSTRUCTOR_TOOLS`). Readable by all, written by the hub only."""
     folder = plan.settings
     lines = ["c = get_config()  # noqa: F821 -- written by autograde/hub/accounts.py",
              f"c.Exchange.root = {plan.exchange!r}", f"c.CourseDirectory.course_id = {plan.course_id!r}",
@@ -88,8 +98,18 @@ def write_system_settings(plan) -> None:
     _write(folder / "nbgrader_config.py", "\n".join(lines) + "\n", 0o644)
     _write(folder / SERVER_CONFIG_FILE, json.dumps(SERVER_CONFIG, indent=1), 0o644)
     _write(folder / LAB_OVERRIDES_FILE, json.dumps(LAB_OVERRIDES, indent=1), 0o644)
-    for sub in (folder.parent, folder, *(p for p in folder.rglob("*") if p.is_dir())):
+    _write(folder / PAGE_CONFIG_FILE, json.dumps(page_config(instructor=False), indent=1), 0o644)
+    _write(plan.instructor_settings / PAGE_CONFIG_FILE, json.dumps(page_config(instructor=True), indent=1), 0o644)
+    for sub in (folder.parent, folder, *(p for p in folder.rglob("*") if p.is_dir()),
+                *(p for p in plan.instructor_settings.rglob("*") if p.is_dir()), plan.instructor_settings):
         sub.chmod(0o755)
+
+
+def config_path(plan, user: str) -> str:
+    """``JUPYTER_CONFIG_PATH`` of ``user``'s server: the hub's system-wide settings, and for the instructor first the
+    folder turning nbgrader's instructor tools back on (:data:`INSTRUCTOR_TOOLS`)."""
+    folders = [plan.instructor_settings, plan.settings] if user == plan.instructor else [plan.settings]
+    return os.pathsep.join(str(folder) for folder in folders)
 
 
 def _plugins_only(plan) -> dict:

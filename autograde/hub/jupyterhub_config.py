@@ -61,7 +61,8 @@ c.Spawner.start_timeout = 120  # a first start on a busy 2-core machine
 c.Spawner.http_timeout = 90
 c.Spawner.environment = {
     "PATH": os.pathsep.join([os.path.dirname(plan.python), "/usr/local/bin", "/usr/bin", "/bin"]),
-    "JUPYTER_CONFIG_PATH": str(plan.settings),
+    # the instructor's own settings first: nbgrader's instructor tools, which students' Labs do not show
+    "JUPYTER_CONFIG_PATH": lambda spawner: accounts.config_path(plan, spawner.user.name),
     "ATTN_EXCHANGE": plan.exchange, "ATTN_COURSE_ID": plan.course_id,
     "ATTN_HUB_STATE": plan.state}  # the launcher finds leftover processes by it
 

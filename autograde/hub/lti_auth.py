@@ -129,6 +129,11 @@ def launch_language(claims: dict | None, config=None, accepted: str = "") -> str
             launch = Launch.from_claims(claims)
         except (KeyError, TypeError, ValueError):  # an unverified token's claims may be anything
             launch = None
+    return spoken_language(launch, config, accepted)
+
+
+def spoken_language(launch: Launch | None, config=None, accepted: str = "") -> str:
+    """:func:`launch_language` of a launch already read (None: none to read)."""
     found = []
     if launch is not None:
         assignment = launch.assignment(config) if config is not None else ""
@@ -148,10 +153,13 @@ def unverified_claims(token: str) -> dict:
 
 
 def landing(base_url: str, launch: Launch, config=None) -> str:
-    """Where a launch lands: a learner's assignment opened (fetched first) in their Lab, or the Lab."""
+    """Where a launch lands: a learner's assignment opened (fetched first) in their Lab, with the launch's language
+    (JupyterLab's own words follow it: :mod:`coursekit.plugins.lab_locale`), or the Lab."""
     assignment = launch.assignment(config) if launch.role == LEARNER else ""
-    path = f"coursekit/open/{assignment}" if assignment else "lab"
-    return url_path_join(base_url, "user-redirect", path)
+    if not assignment:
+        return url_path_join(base_url, "user-redirect", "lab")
+    language = spoken_language(launch, config)
+    return url_path_join(base_url, "user-redirect", f"coursekit/open/{assignment}") + f"?language={language}"
 
 
 def page(refused: Refused, lang: str, stylesheet: str = "") -> str:

@@ -45,6 +45,11 @@ class HubPlan:
         """The hub's system-wide Jupyter settings (``JUPYTER_CONFIG_PATH`` of every server), readable by all."""
         return pathlib.Path(self.state) / "etc" / "jupyter"
 
+    @property
+    def instructor_settings(self) -> pathlib.Path:
+        """Settings only the instructor's server reads, before :attr:`settings` (nbgrader's instructor tools on)."""
+        return pathlib.Path(self.state) / "etc" / "jupyter-instructor"
+
     def course_dir(self) -> pathlib.Path:
         """The instructor's course (source/, release/, submitted/, gradebook.db ...)."""
         return pathlib.Path(self.homes[self.instructor]) / "course"

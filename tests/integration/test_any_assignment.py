@@ -184,3 +184,31 @@ def test_does_the_service_give_feedback_seconds_after_submit_for_ps1(course):
             st.wait_for(lambda n=notebook: st.fetchable(sc, submitted, n), 180, f"ps1's {notebook} feedback")
     page = visible_text(st.feedback_page(sc, submitted, "problem1").read_text(encoding="utf-8"))
     assert "Part A (2 points) · 测试 (1)：1 / 1 分" in page and "Part B (1 point) · 测试 (1)：0.5 / 0.5 分" in page
+
+
+def test_is_an_older_course_that_fails_in_its_own_cells_the_courses_fault_not_the_students(course, tmp_path):
+    """#59 item 11: an older course (schema v1 notebooks with a task cell, migrated by `nbgrader update`:
+    tests/support/older_course.py) on which nbgrader stops for every submission in its own step (KeyError:
+    'grade_id'). make grade says so once, as the course's fault naming the step and what to fix, exits as a fault
+    (make's 2), and no student gets a 0: nobody's submission is in the gradebook's grades; nbgrader autograde by hand
+    stops with the same line."""
+    from support import older_course
+
+    graded, env, *_ = course
+    copy = tmp_path / "course"
+    shutil.copytree(graded, copy, ignore=shutil.ignore_patterns("autograded", "grading-logs", "feedback", "reports"))
+    older_course.add_source(copy, env)
+    st.generate_and_release(copy, env, older_course.ASSIGNMENT, steps=("generate_assignment",))
+    students = ["o1", "o2", "o3"]
+    older_course.submit(copy, students)
+    done = make_grade(copy, env, older_course.ASSIGNMENT, "--workers", "2")
+    said = [line for line in (done.stdout + done.stderr).splitlines() if "the course's fault" in line]
+    assert done.returncode == 3 and len(said) == 1, (done.stdout + done.stderr)[-3000:]
+    assert "KeyError: 'grade_id'" in said[0] and "OverwriteCells" in said[0] and f"source/{older_course.ASSIGNMENT}" \
+        in said[0], said
+    assert not [line for line in done.stdout.splitlines() if "scored 0" in line], done.stdout[-2000:]
+    with Gradebook(f"sqlite:///{copy / 'gradebook.db'}") as gradebook:
+        zeros = [s.student.id for s in gradebook.find_assignment(older_course.ASSIGNMENT).submissions]
+    assert zeros == []
+    by_hand = run_nbgrader("autograde", older_course.ASSIGNMENT, cwd=copy, env=env)
+    assert by_hand.returncode != 0 and said[0].split(": ", 1)[-1][:80] in by_hand.stdout + by_hand.stderr

@@ -18,7 +18,7 @@ import pytest
 from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 
-from coursekit.plugins.feedback_watch import LOOK_SECONDS, SCHEMA_ID, STATUS_URL
+from coursekit.plugins.feedback_watch import LOOK_SECONDS, SCHEMA_ID, STATUS_URL, TOLD_FILE
 from coursekit.service import student_status as ss
 from support.lab_server import lab_server
 
@@ -68,11 +68,16 @@ async def _events(lab, base) -> list:
 
 def test_does_the_students_server_tell_the_lab_of_a_submission_and_its_release_within_a_look(server):
     lab, base = server
-    assert lab.api(STATUS_URL) == {"statuses": [], "language": "zh"}  # nothing fetched: the course's own language
+    said = lab.api(STATUS_URL)  # nothing fetched, no launch: no language yet (the Lab asks the browser), the course's
+    assert (said["statuses"], said["language"], said["default"], said["told"]) == ([], "", "zh", {})
     heard = asyncio.run(_events(lab, base))
     assert [(e["state"], e["timestamp"], e["language"], e["course_id"], e["automatic"]) for _, e in heard] == [
         (ss.SUBMITTED, STAMP, "en", COURSE_ID, False), (ss.RELEASED, STAMP, "en", COURSE_ID, False)]  # no service here
     assert (heard[1][1]["score"], heard[1][1]["max_score"], heard[1][1]["pending"]) == (12.0, 20.0, 8)
+    # the Lab showed the release and says so: the student's server keeps it for the next log-in (#59 item 8)
+    told = {A: f"{STAMP}|released||{heard[1][1]['published']}"}
+    lab.api(STATUS_URL, "POST", {"told": told})
+    assert lab.api(STATUS_URL)["told"] == told and json.loads((base / "data" / TOLD_FILE).read_text()) == told
     assert all(seconds < LOOK_SECONDS + 1.0 for seconds, _ in heard), heard
     (newest,) = lab.api(STATUS_URL)["statuses"]
     assert (newest["state"], newest["score"]) == (ss.RELEASED, 12.0)

@@ -38,21 +38,25 @@ import pathlib
 import pwd
 import re
 import shutil
+import sys
 
 import pytest
 
-from coursekit.cell_names import names_in
+from coursekit.cell_names import assignment_title, names_in
+from coursekit.language import WORDS
 from coursekit.marking.enable import ITEM_LABEL, MENU_LABEL
 from coursekit.paths import COURSE
-from coursekit.language import WORDS
 from coursekit.service import student_status
 from coursekit.settings import course_config
+from coursekit.settings import course_settings as settings_of
 from hub import launch
 from support.course_tools import ASSIGNMENT, POINTS, gradebook_scores, released
 from support.editions import ASSIGNMENTS as EDITION_ASSIGNMENTS
 from support.editions import cell_source, release
 from support.hub_page import (
     LONG,
+    SHORT,
+    TOAST,
     assignment_list_button,
     audit_feedback_page,
     audit_log_in_page,
@@ -64,15 +68,18 @@ from support.hub_page import (
     TOAST,
     notification_text,
     open_feedback,
+    open_notebook,
     open_from_nbgrader_menu,
     open_from_notification,
     shot,
     type_code,
+    type_unsaved,
 )
 from support.hub_terminal import COURSE_FOLDER, Terminal, make_grade, nbgrader_autograde
 from support.hub_tools import (
     ARTEFACTS,
     CLASS,
+    arrived,
     as_user,
     course_settings,
     grading_policy,
@@ -81,16 +88,22 @@ from support.hub_tools import (
     loop_by_cli,
     mark_written_answers,
     newest_submission,
+    regrades_open,
     start_over,
     student_submits,
 )
 from support.axe_audit import assert_accessible
 from support.lab_page import extension_words, validation_words
 from support.marking_page import current, settle
-from support.mistakes import BY_NAME
+from support.mistakes import BY_NAME, submission
 from support.service_tools import wait_for
 
 PENDING = WORDS.say("zh", "feedback.pending")  # 待批改, as the Chinese feedback page says it
+# The hub benchmarks time the walk's own steps: here they take them (their smoke in make test, #59 item 10), so a
+# change to a page that breaks a bench breaks this walk.
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "benchmarks"))
+import bench_hub  # noqa: E402
+import bench_notify  # noqa: E402
 
 IMPLEMENTATIONS = {kind: BY_NAME[mistake].code for kind, mistake in CLASS.items()}
 # What TEST 4 prints for a student whose attention scores deviate (attnkit.diagnose via the master).
@@ -220,6 +233,18 @@ def fetch_and_open_feedback(page, plan, student, kind):
     return open_feedback(page, stamp, f"student_{kind.replace(' ', '_')}_feedback")
 
 
+def instructor_tools(page) -> set:
+    """Which of nbgrader's instructor tools the user's Lab shows: its Create Assignment side panel, the Formgrader item
+    of its Nbgrader menu (#59 item 9: students saw them)."""
+    found = {"create assignment"} if page.evaluate(
+        "() => document.getElementById('nbgrader-create_assignemnt') !== null") else set()  # nbgrader's id, misspelt
+    page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").click()
+    if page.locator(".lm-Menu-itemLabel").get_by_text("Formgrader", exact=True).count():
+        found.add("formgrader")
+    page.keyboard.press("Escape")
+    return found
+
+
 # ---------- the loop ----------
 
 def test_does_the_course_loop_work_for_an_instructor_and_two_students(hub, sessions, hub_browser):
@@ -236,6 +261,8 @@ def test_does_the_course_loop_work_for_an_instructor_and_two_students(hub, sessi
 
     kinds = dict(zip(hub.students, IMPLEMENTATIONS))
     pages = {student: sessions(hub, student) for student in hub.students}
+    assert instructor_tools(teacher) == {"create assignment", "formgrader"}
+    assert {student: instructor_tools(page) for student, page in pages.items()} == dict.fromkeys(hub.students, set())
     for student, kind in kinds.items():
         fetch_solve_validate(pages[student], hub, student, kind)
     verdicts = {kind: verdict_then_submit(pages[s], kind) for s, kind in kinds.items()}
@@ -267,6 +294,20 @@ def test_does_the_course_loop_work_for_an_instructor_and_two_students(hub, sessi
         else:
             assert float(shown.group(1)) < sum(POINTS.values()) and DIAGNOSIS in text
             audit_feedback_page(pages[student], hub, student, feedback_stamps(hub, student)[0])
+
+
+def test_does_bench_hub_time_a_log_in_and_validate_on_the_walks_hub(hub, hub_browser):
+    """benchmarks/bench_hub.py's own steps, at the smallest size, on the class the loop left: a log-in in a new browser
+    (the server running), Validate pressed twice on the correct student's submission (both a success), the memory of
+    their server; the figures are only sane, not measured."""
+    correct = next(s for s, kind in zip(hub.students, IMPLEMENTATIONS) if kind == "correct")
+    seconds, page = bench_hub.log_in_seconds(hub_browser, hub, correct)
+    try:
+        first, again = bench_hub.validate_seconds(page, correct)
+    finally:
+        page.context.close()
+    assert 0 < seconds and 0 < first and 0 < again
+    assert bench_hub.memory_of(correct)["server"][0] > 0  # its server's resident MB, read from /proc
 
 
 # ---------- the instructor's other commands, in a hub terminal, on the class the loop graded ----------
@@ -320,6 +361,20 @@ def _unsuggested_group(page) -> dict:
     raise AssertionError(f"no answered group without a suggestion on the marking page: {current(page)}")
 
 
+def blank_is_done(page, question: str) -> None:
+    """#59 item 5: on the page, ``question``, which the correct student left as released (nbgrader scored it 0, the
+    feedback showed it so): their blank answer counts as done, not as work left; the focus starts on the other's."""
+    for _ in range(len(POINTS) + 8):
+        if page.evaluate("() => window.__marking.question") == question:
+            break
+        before = page.evaluate("() => window.__marking.question")
+        page.keyboard.press("]")
+        page.wait_for_function("(q) => window.__marking.ready && window.__marking.question !== q", arg=before)
+    done, total = page.evaluate("(q) => window.__marking.counts()[q]", question)
+    assert (done, total) == (1, 2) and current(page)["kind"] != "unanswered", (done, total, current(page))
+    shot(page, "instructor_marking_blank_done")
+
+
 def test_does_the_marking_page_reach_both_editions_and_enter_save_only_a_suggestion(graded, sessions):
     """#47 items 2 and 6, in the instructor's browser: 批改 › 按题批改书面回答 opens the marking page; on an answer no
     rubric point matches, Enter saves nothing and the page says so; the switcher lists both editions (the English one
@@ -339,11 +394,13 @@ def test_does_the_marking_page_reach_both_editions_and_enter_save_only_a_suggest
     settle(page)
     assert not current(page)["marked"] and "Enter 不会替你打分" in page.locator("#notices").inner_text()
     shot(page, "instructor_marking_no_suggestion")
+    blank_is_done(page, UNANSWERED["correct"])
     links = page.locator("#assignments a")
-    assert {text.split(" · ")[0] for text in links.all_inner_texts()} == {ASSIGNMENT, english}
-    links.filter(has_text=english).click()
+    titles = {a: assignment_title(COURSE, a, "zh", course_config(COURSE)) for a in (ASSIGNMENT, english)}
+    assert {text.rsplit(" · 已批改", 1)[0] for text in links.all_inner_texts()} == set(titles.values())  # not ids
+    links.filter(has_text=titles[english]).click()
     page.wait_for_function("(a) => window.__marking.ready && location.search.includes(a)", arg=english)
-    assert page.locator("#assignments a.current").inner_text().startswith(f"{english} · 已批改")
+    assert page.locator("#assignments a.current").inner_text().startswith(f"{titles[english]} · 已批改")
     shot(page, "instructor_marking_english")
     page.close()
 
@@ -387,8 +444,8 @@ def service(course_hub_plan):
     except ValueError:  # nothing submitted
         stamp = None
     graded = course / "autograded" / name / ASSIGNMENT / "timestamp.txt"  # by make grade, while the service was paused:
-    done_by_hand = graded.exists() and graded.read_text().strip() == stamp  # the service leaves it and says nothing
-    assert "resumed" in _service_command(plan, "resume")
+    done_by_hand = graded.exists() and graded.read_text().strip() == arrived(plan, name, stamp)  # left, nothing said
+    assert WORDS.say(settings_of(course).language, "service.resumed") in _service_command(plan, "resume")
     if stamp is None or done_by_hand:
         return pid
     wait_for(lambda: getattr(_status(plan, name, stamp), "state", None) in (student_status.RELEASED,
@@ -410,13 +467,17 @@ def _submissions(page) -> int:
     return page.locator("#submitted_assignments_list .list_item", has_text=ASSIGNMENT).count()
 
 
-def _submit_in_lab(plan, name, page) -> str:
-    """Submit in the Assignment List, as the student does; the submission's timestamp."""
+def _submit_in_lab(plan, name, page, saved_first=False) -> str:
+    """Submit in the Assignment List, as the student does, with benchmarks/bench_notify.py's probe on the page and its
+    own click (the button by its role); ``saved_first``: the notebook had unsaved edits, which the student is told were
+    saved first. The submission's timestamp."""
     open_from_nbgrader_menu(page, "Assignment List")
-    submit = assignment_list_button(page, "fetched", "Submit")
-    submit.wait_for()
+    assignment_list_button(page, "fetched", "Submit").wait_for()
     before = _submissions(page)
-    submit.click()
+    page.evaluate(bench_notify.PROBE_JS)
+    bench_notify.submit(page)
+    if saved_first:
+        notification(page, SAVED_FIRST.format("提交"))
     page.wait_for_function(
         "n => document.querySelectorAll('#submitted_assignments_list .list_item').length > n", arg=before)
     notification(page, RECEIVED, FEEDBACK_WAIT)  # this submission's notice: an earlier "ready" becomes "grading…"
@@ -430,11 +491,50 @@ def _ready(toast) -> tuple:
     return float(shown.group(1)), float(shown.group(2)), int(shown.group(4) or 0)
 
 
+def _cell_source(implementations, role: str) -> str:
+    """The source of the solution cell ``role`` (student_softmax …) with the mistake table's ``implementations``."""
+    return next(c.source for c in submission(release("zh"), *implementations).cells
+                if c.metadata.get("nbgrader", {}).get("grade_id") == role)
+
+
+SAVED_FIRST = r"^ch04_attention\.ipynb 里有没保存的修改：已先保存，再{}。$"  # the Lab extension's texts.ts
+
+
+def _validate_in_list(page):
+    """The Assignment List's Validate pressed (the list's, which validates the file on disk), the notebook's unsaved
+    edits saved first and the student told so: its dialog."""
+    open_from_nbgrader_menu(page, "Assignment List")
+    page.locator("#fetched_assignments_list .assignment-notebooks-link").click()
+    assignment_list_button(page, "fetched", "Validate").click()
+    notification(page, SAVED_FIRST.format("验证"))
+    dialog = page.locator(".jp-Dialog").filter(has=page.locator("#validation-message"))
+    dialog.wait_for(timeout=LONG)
+    return dialog
+
+
+LAST_EDIT = "# 提交前最后改的一行（没有保存）"
+
+
 def test_does_a_student_get_feedback_after_submit_with_nobody_else_acting(course_hub_plan, student):
-    """Submit, then only wait: the notification says the score (the page already fetched); its button opens it."""
+    """Submit, then only wait: the notification says the score (the page already fetched); its button opens it.
+    Typed in the notebook and never saved (#59 items 1 and 2): a softmax without the max subtraction is what the
+    Assignment List's Validate checks (saved first, said so), and Validate fails its test cell with the diagnosis's
+    warning instead of "全部通过"; a last line typed, not saved, is in what Submit hands in."""
     plan, (name, page) = course_hub_plan, student
-    type_code(plan, name, BUG.code, over=released(plan.course_dir()))  # retyped from the start
-    stamp = _submit_in_lab(plan, name, page)
+    type_code(plan, name, IMPLEMENTATIONS["correct"], over=released(plan.course_dir()))  # saved: the correct code
+    open_notebook(page, plan, name)
+    type_unsaved(page, "def student_softmax", _cell_source(BUG.code, "student_softmax"))
+    dialog = _validate_in_list(page)
+    shown = dialog.inner_text()
+    shot(page, "service_validate_unsaved")
+    assert "validation-failed" in dialog.locator("#validation-message").get_attribute("class"), shown
+    assert "TEST 3 · 任务 4：实现 student_softmax" in shown and "注意：自动诊断发现 student_softmax" in shown, shown
+    dialog.get_by_role("button", name="Ok").click()
+    page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab", has_text=f"{ASSIGNMENT}.ipynb").click()
+    type_unsaved(page, "def student_softmax", _cell_source(BUG.code, "student_softmax") + "\n" + LAST_EDIT)
+    stamp = _submit_in_lab(plan, name, page, saved_first=True)
+    cache = pathlib.Path(plan.homes[name]) / ".local/share/jupyter/nbgrader_cache" / plan.course_id
+    assert LAST_EDIT in (cache / f"{name}+{ASSIGNMENT}+{stamp}" / f"{ASSIGNMENT}.ipynb").read_text(encoding="utf-8")
     shot(page, "service_submitted")
     toast = notification(page, READY, FEEDBACK_WAIT)
     shot(page, "service_notified")
@@ -447,6 +547,27 @@ def test_does_a_student_get_feedback_after_submit_with_nobody_else_acting(course
     assert re.search(r"\[FAIL\] 隐藏检查 \d+:", text), "no failed hidden check on the page"
     assert BUG_DIAGNOSIS in text
     assert f"思考题 1：{PENDING}" in text  # answered, not yet marked: pending, not 0
+    # bench_notify's smoke, on this very submission: its probe saw the click and the toast, its figures are sane
+    row = bench_notify.measured(plan, name, bench_notify.wait_notified(page))
+    assert row["text"] == notification_text(toast) and 0 <= row["released"] <= row["notified"], row
+    steps = bench_notify.service_steps(plan, [name])
+    assert "grade" in steps and bench_notify.report("smoke", [row], steps)[0] == "smoke: 1 students"
+
+
+def test_is_feedback_already_seen_not_shown_again_at_the_next_log_in(course_hub_plan, student, hub_browser):
+    """#59 item 8: the student, told of their feedback, logs in again from another browser (a new one, nothing
+    remembered in it): Lab asks their server what is new and shows no notification, the last one included."""
+    plan, (name, page) = course_hub_plan, student
+    assert _status(plan, name, newest_submission(plan, name)[0]).state == student_status.RELEASED  # told above
+    again = log_in(hub_browser, plan, name)
+    try:
+        again.wait_for_function("() => performance.getEntriesByType('resource')"
+                                ".some(entry => entry.name.includes('attention-feedback/status'))")
+        again.wait_for_timeout(3000)  # what the Lab does with the answer: a notification would be up by now
+        shot(again, "service_log_in_again")
+        assert again.locator(TOAST).count() == 0, again.locator(TOAST).all_inner_texts()
+    finally:
+        again.context.close()
 
 
 def _status(plan, name, stamp) -> student_status.FeedbackStatus:
@@ -570,3 +691,74 @@ def test_does_jupyterhub_run_the_service_as_a_managed_one_it_restarts(course_hub
     assert "coursekit.service" in service["command"] and "run" in service["command"], service
     pid = _service_pid(plan.course_dir())
     assert pid and service["pid"] == pid and os.stat(f"/proc/{pid}").st_uid == _instructor_uid(plan)
+
+
+# ---------- a regrade request: filed from the feedback page, decided on the marking page, the open page follows ------
+
+REGRADED = "q_think2_mask_order"  # a written answer the first student left pending, another student's marked
+
+
+def _marking_page(plan, teacher, question):
+    page = teacher.context.new_page()
+    page.goto(f"{plan.url}user/{plan.instructor}/marking/?assignment={ASSIGNMENT}&question={question}")
+    page.wait_for_function("() => window.__marking && window.__marking.ready", timeout=LONG)
+    return page
+
+
+def test_does_a_regrade_request_reach_the_ta_and_its_decision_the_students_open_feedback(graded, sessions):
+    """#56: with requests open, the first student opens their feedback and presses 申请复查 in its toolbar: a reason
+    with HTML is refused in the dialog and nothing is filed; a plain one is filed. The TA's marking page lists it
+    first; q opens its answer, whose suggestion (the same answer marked before) Enter saves, then d records the
+    decision. The student's open feedback tab shows the new score by itself, the notification too."""
+    plan = graded
+    name, teacher = plan.students[0], sessions(graded, graded.instructor)
+    with regrades_open(plan):
+        ready = _marking_page(plan, teacher, REGRADED)  # publishes the deadline in the exchange
+        ready.close()
+        page = sessions(plan, name)
+        fresh_lab(page)
+        open_from_nbgrader_menu(page, "Assignment List")
+        stamp = feedback_stamps(plan, name)[-1]
+        before = open_feedback(page, stamp, "regrade_feedback_before")
+        shown = re.search(r"目前得分 ([\d.]+) / ([\d.]+) 分", before)
+        page.locator(".attention-regrade-button:visible").last.click()  # in the viewer's toolbar
+        dialog = page.locator("dialog.attention-regrade")
+        dialog.locator("select.attention-regrade-question").select_option(REGRADED)
+        dialog.locator("textarea.attention-regrade-reason").fill("<b>看这里</b>")
+        dialog.locator("button.attention-regrade-send").click()
+        refusal = dialog.locator(".attention-regrade-said")
+        refusal.get_by_text("不能含 HTML 标记", exact=False).wait_for(timeout=SHORT)
+        dialog.locator("textarea.attention-regrade-reason").fill("第二段我写了清零后重新归一化和先加掩码一样，请再看一下。")
+        dialog.locator("button.attention-regrade-send").click()
+        notification(page, r"^已提交「思考题 2」的复查申请", SHORT)
+        shot(page, "regrade_filed")
+
+        marking = _marking_page(plan, teacher, "q_lab1_no_scale")
+        listed = marking.evaluate("() => window.__marking.requests()")
+        assert [(r["student"], r["question"], r["state"]) for r in listed if r["state"] == "open"] == \
+            [(name, REGRADED, "open")]  # the HTML one was never filed
+        assert "第二段我写了清零后" in marking.locator("#requests").inner_text()
+        marking.keyboard.press("q")
+        marking.wait_for_function("(q) => window.__marking.question === q", arg=REGRADED, timeout=LONG)
+        group = current(marking)
+        assert name in group["students"] and group["requests"] and group["suggestion"]["source"] == "same", group
+        marking.keyboard.press("Enter")  # the mark of the same answer, marked before: a suggestion Enter may save
+        settle(marking)
+        marking.keyboard.press("q")  # Enter moved on: back to the request's answer, now marked
+        marking.wait_for_function("(s) => window.__marking.current().students.includes(s)", arg=name)
+        assert current(marking)["state"]["score"] == 1.0
+        marking.keyboard.press("d")
+        marking.keyboard.type("确实写到了第二个要点。")
+        marking.keyboard.press("Enter")
+        marking.wait_for_function("() => window.__marking.decisions === 1", timeout=LONG)
+        shot(marking, "regrade_decided")
+        (decided,) = [r for r in marking.evaluate("() => window.__marking.requests()") if r["student"] == name]
+        assert decided["state"] == "changed" and decided["score_after"] == 1.0, decided
+        marking.close()
+    total = gradebook_scores(plan.course_dir(), name)["total"]
+    assert shown and total > float(shown.group(1))
+    toast = notification(page, rf"^反馈已就绪：{total:g} / {shown.group(2)} 分", FEEDBACK_WAIT)
+    viewer = page.frame_locator(".jp-HTMLViewer iframe").last.locator("body")
+    viewer.get_by_text(f"目前得分 {total:g} / {shown.group(2)} 分").first.wait_for(timeout=LONG)  # no click
+    shot(page, "regrade_feedback_after")
+    assert notification_text(toast)

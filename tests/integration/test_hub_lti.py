@@ -24,19 +24,26 @@ import subprocess
 import time
 import urllib.parse
 
+import pathlib
+
 import pytest
 import requests
+from sqlalchemy import create_engine
+from sqlalchemy.orm import Session
 
+from coursekit import regrade_book
 from coursekit.language import WORDS
 from coursekit.settings import course_settings as settings_of
 from coursekit.gradebook import open_gradebook, resolve_gradebook
 from coursekit.identity import hub_user
 from coursekit.lms.hub_client import TOKEN_PATH, HubBroker
 from coursekit.plugins.pending import class_pending
+from coursekit.people import full_name
 from support import lab_page, setup_clock
 from support.axe_audit import assert_accessible
 from support.hub_page import LONG, SHORT, open_from_nbgrader_menu, shot, type_code, visible_button
-from support.hub_tools import course_hub, course_settings, instructor_nbgrader, require_hub_machine, user_token
+from support.hub_tools import (course_hub, course_settings, instructor_nbgrader, regrades_open, require_hub_machine,
+                               user_token)
 from support.lms_platform import CONTEXT, TestLMS
 from support.mistakes import BY_NAME
 from support.redteam import LAUNCH_ATTACKS, launch_claims, refused_as
@@ -156,6 +163,21 @@ def test_does_the_lms_launch_walk_the_loop_into_the_lms_gradebook(lms_hub, hub_b
     teacher.reload()
     assert teacher.locator("#grades td.FullyGraded").count() == 2
     shot(teacher, "lti_gradebook_fully_graded")
+    names_not_ids_on_the_marking_page(plan, lms, teacher)
+
+
+def names_not_ids_on_the_marking_page(plan, lms, teacher):
+    """#59 item 3, in the instructor's browser: the marking page names each launched student as the LMS's roster does
+    (the gradebook's first and last name), never by the hub's id for them (lti-…)."""
+    for login, (assignment, _) in WALK.items():
+        page = teacher.context.new_page()
+        page.goto(f"{plan.url}user/{plan.instructor}/marking/?assignment={assignment}")
+        page.wait_for_function("() => window.__marking && window.__marking.ready", timeout=LONG)
+        shown = page.locator("#answers").inner_text()
+        shot(page, f"lti_marking_{login}")
+        person = lms.person(login)
+        assert full_name(person.given, person.family) in shown and student_of(lms, login) not in shown, shown[:500]
+        page.close()
 
 
 def as_instructor(plan, *command, token=None):
@@ -247,6 +269,52 @@ def mark_all_of(plan, login, lms) -> float:
 def _waiting_line(plan) -> str:
     done = as_instructor(plan, "make", "service-status")
     return next((line for line in done.stdout.splitlines() if line.startswith("LMS:") and "wait since" in line), "")
+
+
+def _newest_stamp(plan, name, assignment) -> str:
+    """The timestamp of ``name``'s newest submission of ``assignment``, from nbgrader's cache in their home."""
+    cache = pathlib.Path(pwd.getpwnam(name).pw_dir) / ".local/share/jupyter/nbgrader_cache" / plan.course_id
+    return max(folder.name.split("+")[2] for folder in cache.glob(f"{name}+{assignment}+*"))
+
+
+def _cell_score(plan, assignment, name, question) -> float:
+    engine = create_engine(resolve_gradebook(plan.course_dir()))
+    try:
+        with Session(engine) as db:
+            return regrade_book.cell_score(db, assignment, name, question)
+    finally:
+        engine.dispose()
+
+
+def test_does_a_regrade_decision_reach_the_lms_gradebook(lms_hub):
+    """#56: a student asks for a regrade of a test cell through their own server (as their Lab's dialog does); the
+    instructor's marking page lists it and decides it with a new score: the LMS's gradebook shows the new score."""
+    plan, lms = lms_hub
+    before = wait_for(lambda: lms_shows(lms, "FullyGraded"), SCORES_WAIT, "the walk's scores")
+    assignment, name = WALK["student2"][0], student_of(lms, "student2")
+    teacher = {"Authorization": f"token {user_token(plan, plan.instructor)}"}
+    board = f"{plan.url}user/{plan.instructor}/marking/api/board"
+    then = _cell_score(plan, assignment, name, "test1_scores")
+    with regrades_open(plan):
+        assert requests.get(board, params={"assignment": assignment}, headers=teacher, timeout=60).status_code == 200
+        filed = requests.post(f"{plan.url}user/{name}/attention-feedback/regrade", timeout=60,
+                              headers={"Authorization": f"token {user_token(plan, name)}"},
+                              json={"path": f"{assignment}/feedback/{_newest_stamp(plan, name, assignment)}/"
+                                            f"{assignment}.html", "question": "test1_scores",
+                                    "reason": "My scores are scaled by 1/sqrt(head_dim); please look again."})
+        assert filed.status_code == 200, filed.text[:500]
+        listed = requests.get(board, params={"assignment": assignment}, headers=teacher, timeout=60).json()
+        (request,) = [r for r in listed["requests"] if r["student"] == name and r["state"] == "open"]
+        decided = requests.post(f"{plan.url}user/{plan.instructor}/marking/api/regrade/decide", timeout=60,
+                                params={"assignment": assignment}, headers=teacher,
+                                json={"ids": [request["id"]], "comment": "Looked again: full marks.", "score": 4})
+        assert decided.status_code == 200 and decided.json()["decided"] == [request["id"]], decided.text[:500]
+    gained = 4.0 - then
+    assert gained > 0
+    after = wait_for(lambda: (lms_shows(lms, "FullyGraded") or {}).get("student2", (None,))[0] ==
+                     before["student2"][0] + gained and lms_shows(lms, "FullyGraded"), SCORES_WAIT,
+                     "the regraded score in the LMS")
+    assert after["student1"] == before["student1"]
 
 
 # ---------- the attacks: launches, the log-in form, the token broker, the key ----------

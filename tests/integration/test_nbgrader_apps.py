@@ -36,9 +36,13 @@ _OWNER = ("the course's collect refuses a folder whose owner is not the student 
 _REMINDER = ("the students' Validate reminds them of a written answer left as released instead of counting it as a failed "
              "cell, so this unchanged notebook fails on its 2 code cells, not 3 (the only program that folds it so is the "
              "students' own server; nbgrader validate in a terminal prints nbgrader's own count)")
-_MODES = ("the course's collect gives submitted/ the instructor's own modes (umask; group-shared: g+rw and setgid); "
-          "nbgrader's copies the 777 its submit gives each inbound/ folder")
+_MODES = ("the course's collect gives every folder of submitted/ 0755 and every file 0644 (group-shared: g+rw and "
+          "setgid added), no mode bit a student chose; nbgrader's copies the 777 its submit gives each inbound/ folder")
+_ARRIVAL = ("the course's collect writes into submitted/…/timestamp.txt the time the submission reached inbound/, not the "
+            "time the student's own submit put in its name and timestamp.txt (which names the folder their fetch_feedback "
+            "makes), so the test's two timestamps differ; its feedback is fetched as before")
 DELIBERATE = {
+    ("test_nbgrader_fetchfeedback", "test_single_file"): _ARRIVAL,
     ("test_nbgrader_collect", "test_owner_check"): _OWNER,
     ("test_nbgrader_collect", "test_permissions[False]"): _MODES,
     ("test_nbgrader_collect", "test_permissions[True]"): _MODES,

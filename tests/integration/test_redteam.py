@@ -11,6 +11,7 @@ alive, no connection to the listener it was told about, no file written outside 
 import codecs
 import importlib.util
 import marshal
+import os
 import re
 import shutil
 import struct
@@ -18,9 +19,11 @@ import struct
 import nbformat
 import pytest
 from nbgrader.api import Gradebook
+from traitlets.config.loader import PyFileConfigLoader
 
 from coursekit.autograded import read_graded_notebook
-from coursekit.sandbox import abandoned
+from coursekit.kernel import GradingKernelManager
+from coursekit.sandbox import abandoned, cgroups
 from support import grade_output, redteam
 from support.classes import REPRESENTATIVE, SERIAL, copy_graded, digest, make_grade_target
 from support.course_tools import ASSIGNMENT, GRADER_CELLS, POINTS, output_text, visible_text
@@ -149,7 +152,31 @@ def test_are_the_machines_other_processes_alive(graded_classes, bystanders):
 def test_was_nothing_written_into_the_students_folders(graded):
     """The filler files and the sleeping processes' traces stayed in the sandbox's private copy?"""
     for folder in ("submitted", "autograded"):
-        assert not list((graded.course / folder).rglob("filler.bin")), folder
+        assert not list((graded.course / folder).rglob("filler*.bin")), folder
+
+
+def test_did_the_kernels_children_hold_no_more_memory_together_than_the_kernel_may(shared_class):
+    """Three children of 700 MB each, far under the per-process cap: together they held at most the kernel's memory,
+    where the machine has control groups (make grade's header says which), and the class was graded meanwhile?"""
+    if not cgroups.describe(cgroups.find()):
+        reason = "no control group this user may write: memory is capped per process only (run as root)"
+        pytest.fail(reason) if os.environ.get("CI") == "true" else pytest.skip(reason)
+    nb = nbformat.read(shared_class.notebook("red_memory_in_children"), as_version=4)
+    said = re.findall(r"held MB at once: (\d+)", "".join(output_text(c) for c in nb.cells if c.cell_type == "code"))
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(shared_class.course)).load_config()
+    assert said and 700 <= int(said[-1]) <= GradingKernelManager(config=config).limits().memory // 1024 ** 2
+    assert grade_output.words()["capped_whole"].format(groups=cgroups.describe(cgroups.find())) in shared_class.run.stdout
+
+
+def test_did_the_disk_filler_fill_only_its_own_capped_folders(shared_class):
+    """The dos row wrote until nothing it could reach took more, and slept: no more than its home, /tmp and /dev/shm
+    hold (a cell once wrote 255 MB into its kernel folder on the machine's /tmp, issue 54), while its classmates
+    were graded as the table says (test_does_every_row_score_exactly_as_the_table_says)?"""
+    nb = nbformat.read(shared_class.notebook("red_fill_disk"), as_version=4)
+    said = re.findall(r"wrote MB in all: (\d+)", "".join(output_text(c) for c in nb.cells if c.cell_type == "code"))
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(shared_class.course)).load_config()
+    limits = GradingKernelManager(config=config).limits()
+    assert said and 64 < int(said[-1]) <= (limits.scratch + limits.tmp + 8 * 1024 ** 2) // 1024 ** 2
 
 
 @pytest.mark.parametrize("graded_name", CLASSES)

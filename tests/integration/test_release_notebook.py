@@ -102,7 +102,7 @@ def test_are_committed_notebooks_already_normalised(path):
 
 def test_does_the_release_drop_the_translations_and_keep_the_language():
     """Normalising a release drops the master's per-cell English but keeps metadata.edition (its language)?"""
-    english = edition.translate(nbformat.read(release.MASTER, as_version=4), "en")
+    english = edition.translate(nbformat.read(release.MASTER, as_version=4), "en", release.chapter_translation("en"))
     english.cells[0].metadata[edition.KEY] = {"en": {"source": ["left over"]}}
     clean = release.normalise(english)
     assert clean.metadata.edition == {"language": "en"}

@@ -18,6 +18,7 @@ from coursekit.paths import COURSE
 from coursekit.sandbox import missing_tool
 from coursekit.sandbox.bubblewrap import python_paths
 from coursekit.grading.run import STATUS
+from coursekit.kernel import GradingKernelManager
 from support.classes import copy_graded, make_grade_target
 
 LOOK = r"""
@@ -28,8 +29,19 @@ def can(action):
         return "yes"
     except OSError as e:
         return type(e).__name__
+def writable():  # every folder mounted read-write, but those that hold no files (proc, devpts …; /dev/null is a node)
+    found = []
+    for line in open("/proc/self/mountinfo"):
+        fields = line.split()
+        after = fields[fields.index("-") + 1:]
+        if "rw" in fields[5].split(",") and after[0] not in ("proc", "devpts", "mqueue", "sysfs", "cgroup", "cgroup2") \
+                and os.path.isdir(fields[4]):
+            sizes = [o[5:] for o in after[2].split(",") if o.startswith("size=")]
+            found.append([fields[4], after[0], sizes[0] if sizes else None])
+    return found
 s = socket.socket(); s.settimeout(1)
 print(json.dumps({
+    "writable": writable(),
     "uid": os.getuid(), "pid": os.getpid(), "cwd": os.getcwd(), "files": sorted(os.listdir(".")),
     "root": sorted(os.listdir("/")), "course": os.path.exists(COURSE), "home": os.environ["HOME"],
     "grader": os.environ.get("ATTN_GRADER"), "grader folder": os.path.isdir("/run/attn/grader") and os.listdir("/run/attn/grader"),
@@ -79,6 +91,17 @@ def test_does_it_see_nothing_of_the_grader_and_write_only_its_own_copy(seen):
     facts, _ = seen
     assert facts["grader"] is None and not facts["grader folder"] and facts["read grader"] == "FileNotFoundError"
     assert facts["write /usr"] != "yes" and facts["write here"] == "yes"
+
+
+def test_is_every_file_system_it_may_write_one_of_its_capped_tmpfs(seen):
+    """Its home, /tmp and /dev/shm, each a tmpfs of the sandbox's size, and nothing else read-write: not its kernel
+    folder on the machine's /tmp (a cell once wrote 255 MB there, issue 54), not bubblewrap's uncapped /dev?"""
+    facts, _ = seen
+    limits = GradingKernelManager(config=PyFileConfigLoader("nbgrader_config.py", path=str(COURSE)).load_config()).limits()
+    kib = lambda size: f"{size // 1024}k"  # noqa: E731 -- as the kernel's mount table writes a size
+    assert sorted(map(tuple, facts["writable"]), key=repr) == sorted([
+        (facts["home"], "tmpfs", kib(limits.scratch)), ("/tmp", "tmpfs", kib(limits.tmp)),
+        ("/dev/shm", "tmpfs", kib(8 * 1024 ** 2))], key=repr), facts["writable"]
 
 
 def test_is_there_no_network(seen):

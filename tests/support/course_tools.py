@@ -14,7 +14,8 @@ import textwrap
 import nbformat
 from nbgrader.api import Gradebook, MissingEntry
 
-from attnkit.edition import STUBS
+from attnkit.edition import stubs
+from attnkit.language import SPOKEN
 from attnkit.exercises import EXERCISES
 from attnkit.gradecell import TEST_CELLS
 from coursekit.gradebook import alembic_env
@@ -25,9 +26,10 @@ POINTS = {test.grade_id: test.points for test in TEST_CELLS}  # the master's met
 GRADER_CELLS = (*POINTS, *(exercise.grade_id for exercise in EXERCISES))
 MANUAL = ["q_lab1_no_scale", "q_lab2_neg_inf", "q_lab3_matmul_speed", "q_lab4_num_params",
           "q_think1_scale", "q_think2_mask_order", "q_think3_max_trick", "q_think4_split"]
-# the release's code stub, in either edition (attnkit.edition.STUBS: "# 在这里写你的实现" / "# Write your … here", then pass)
-assert all(stub["code"].endswith("\npass") for stub in STUBS.values())
-STUB = re.compile("(?:" + "|".join(re.escape(stub["code"].split("\n")[0]) for stub in STUBS.values()) + r")\n( *)pass$",
+# the release's code stub, in any edition (attnkit.edition.stubs: "# 在这里写你的实现" / "# Write your … here", then pass)
+STUBS = [stubs(lang) for lang in SPOKEN]
+assert all(stub["code"].endswith("\npass") for stub in STUBS)
+STUB = re.compile("(?:" + "|".join(re.escape(stub["code"].split("\n")[0]) for stub in STUBS) + r")\n( *)pass$",
                   re.M)
 
 

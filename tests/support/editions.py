@@ -46,9 +46,15 @@ def _master_text() -> str:
     return MASTER.read_text(encoding="utf-8")
 
 
+@functools.cache
+def translation(lang: str) -> edition.Translation:
+    """``lang``'s translation of the chapter, from its catalogue (scripts/translations.py: autograde/locale)."""
+    return release_script().chapter_translation(lang)
+
+
 def master(lang: str) -> nbformat.NotebookNode:
     """The master (solutions, hidden tests) in ``lang``: a fresh copy each call."""
-    return edition.translate(nbformat.reads(_master_text(), as_version=4), lang)
+    return edition.translate(nbformat.reads(_master_text(), as_version=4), lang, translation(lang))
 
 
 def release(lang: str) -> nbformat.NotebookNode:

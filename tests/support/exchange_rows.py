@@ -26,7 +26,7 @@ from nbgrader.utils import parse_utc
 from coursekit.upstream.nbgrader import SECRET_FILE
 
 __all__ = ["ExchangeRow", "Course", "ROWS", "BY_NAME", "REPRESENTATIVE", "IMPOSTOR", "require_root", "build",
-           "submission_name", "later"]
+           "submission_name", "later", "arrival"]
 
 IMPOSTOR = "nobody"  # the Unix user who makes a folder named for a classmate (any uid but the reader's and root)
 
@@ -47,6 +47,7 @@ class ExchangeRow:
     refused: str            # the kind of refusal expected; "" for a folder that is collected
     names: str              # what the refusal must name (a file, a student), in its reason
     impostor: bool = False  # named for a classmate, made by another Unix user (IMPOSTOR): needs root
+    claims: str = ""        # the time its name and timestamp.txt claim (a collected folder: never its time)
 
 
 def _notebook(folder, course) -> pathlib.Path:
@@ -63,6 +64,18 @@ def _many_files(folder, course) -> None:
     extra.mkdir()
     for k in range(course.max_files):
         (extra / f"{k}.txt").touch()
+
+
+BACKDATED = "2025-12-31 23:00:00.000000 UTC"  # before any due date of the course: 0 s late, were it believed
+
+
+def _marked(folder, course) -> None:
+    """Data in what the seed does not cover: mode bits of every file and folder, and chosen times (issue 54)."""
+    (folder / "data").mkdir()
+    (folder / "data" / "notes.txt").write_text("my notes")
+    for path, mode in ((_notebook(folder, course), 0o751), (folder / "data", 0o701), (folder / "data" / "notes.txt", 0o602)):
+        path.chmod(mode)
+    os.utime(_notebook(folder, course), ns=(1_234_567_890_123_456_789, 987_654_321_000_000_001))
 
 
 def _sparse(folder, course) -> None:
@@ -91,6 +104,9 @@ ROWS = [
                 impostor=True),
     ExchangeRow("many_files", _many_files, "files", "c.CourseKit.max_submission_files"),
     ExchangeRow("huge_sparse_file", _sparse, "bytes", "weights.bin included"),
+    # collected, but only names and bytes: its time is when it arrived, every mode and time the course's
+    ExchangeRow("backdated", lambda f, c: None, "", "", claims=BACKDATED),
+    ExchangeRow("mode_bits", _marked, "", ""),
 ]
 BY_NAME = {row.name: row for row in ROWS}
 # through the real nbgrader collect and the real service: a link to the master, a FIFO and a /dev/zero secret, a
@@ -105,6 +121,14 @@ def submission_name(student: str, assignment: str, second: int = 0, timestamp: s
     return f"{student}+{assignment}+{timestamp}+{secrets.token_hex(4)}"
 
 
+def arrival(folder: pathlib.Path) -> str:
+    """When ``folder`` reached inbound/, as the course must say it: the newest change time of the folder and all it
+    holds (a clock nobody but the kernel sets), as nbgrader writes a time."""
+    newest = max(path.lstat().st_ctime_ns for path in [folder, *folder.rglob("*")])
+    moment = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc) + datetime.timedelta(microseconds=newest // 1000)
+    return moment.strftime("%Y-%m-%d %H:%M:%S.%f UTC")
+
+
 def later(timestamp: str, seconds: float) -> str:
     """nbgrader's ``timestamp`` plus ``seconds``, written as nbgrader writes it."""
     moment = parse_utc(timestamp) + datetime.timedelta(seconds=seconds)
@@ -116,7 +140,7 @@ def build(row: ExchangeRow, inbound: pathlib.Path, student: str, course: Course,
     """``row``'s folder in ``inbound``, named for ``student`` (made by :data:`IMPOSTOR` when the row is an
     impostor's) with ``notebook`` as its notebook, ``nbgrader submit``'s files beside it, submitted at
     ``timestamp`` (or ``second``: :func:`submission_name`); its path."""
-    name = submission_name(student, course.assignment, second, timestamp)
+    name = submission_name(student, course.assignment, second, timestamp or row.claims)
     folder = inbound / (f".{name}.target" if row.name == "folder_is_a_link" else name)
     folder.mkdir(parents=True)
     _notebook(folder, course).write_bytes(notebook)

@@ -149,6 +149,24 @@ def type_code(plan, student, implementations, over=None, assignment=ASSIGNMENT, 
     assert status == 200, f"saving {student}'s notebook: HTTP {status}"
 
 
+def open_notebook(page, plan, user, assignment=ASSIGNMENT):
+    """The user's fetched notebook of ``assignment`` open in their Lab (the workspace reset first: nothing stale
+    restored), its cells drawn."""
+    fresh_lab(page)
+    page.goto(f"{plan.url}user/{user}/lab/tree/{assignment}/{assignment}.ipynb")
+    page.locator(".jp-Notebook .jp-CodeCell").first.wait_for(timeout=LONG)
+
+
+def type_unsaved(page, contains: str, source: str):
+    """In the notebook in front, the code cell holding ``contains`` typed over with ``source`` in its editor, as a
+    student types, and not saved: its tab then shows unsaved changes."""
+    editor = page.locator(".jp-Notebook .jp-CodeCell", has_text=contains).first.locator(".cm-content")
+    editor.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(source)  # no key events: the editor's auto-indent and brackets stay out of it
+    page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.jp-mod-dirty").first.wait_for()
+
+
 def feedback_stamps(plan, student, assignment=ASSIGNMENT) -> list:
     """The submission timestamps whose feedback ``student`` has fetched (their server's contents API)."""
     status, folder = server_api(plan, student, f"contents/{assignment}/feedback", user_token(plan, student))

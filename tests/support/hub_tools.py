@@ -7,6 +7,7 @@ deletes the users and their homes, and keeps the hub's log in ``artefacts/hub/``
 import asyncio
 import concurrent.futures
 import contextlib
+import glob
 import json
 import os
 import pathlib
@@ -29,6 +30,7 @@ import pytest
 from coursekit.paths import ASSIGNMENT, REPO
 from support import hub_userenv
 from support.course_tools import course_copy
+from support.exchange_rows import arrival
 from support.mistakes import BY_NAME, submission
 
 sys.path.insert(0, str(REPO / "autograde"))  # `import hub` (tests/conftest.py may do it too)
@@ -187,6 +189,20 @@ def course_settings(plan, section, **settings):
         config.write_text(before, encoding="utf-8")
 
 
+@contextlib.contextmanager
+def regrades_open(plan, until="2099-01-01 00:00:00+00:00"):
+    """The course's regrade requests open until ``until`` (``c.CourseKit.regrade_deadlines``, every assignment of the
+    hub's course) while the block runs, then closed again; the marking page and release_feedback publish it."""
+    config = plan.course_dir() / "nbgrader_config.py"
+    before = config.read_text(encoding="utf-8")
+    opened = {assignment: until for assignment in ("ch04_attention", "ch04_attention_en")}
+    config.write_text(before + f"\nc.CourseKit.regrade_deadlines = {opened!r}\n", encoding="utf-8")
+    try:
+        yield
+    finally:
+        config.write_text(before, encoding="utf-8")
+
+
 def grading_policy(plan, **settings):
     """:func:`course_settings` of ``c.GradingService``."""
     return course_settings(plan, "GradingService", **settings)
@@ -229,6 +245,13 @@ def newest_submission(plan, student) -> tuple:
     cache = pathlib.Path(plan.homes[student]) / ".local" / "share" / "jupyter" / "nbgrader_cache" / plan.course_id
     folder = max(cache.glob(f"{student}+{ASSIGNMENT}+*"), key=lambda path: path.name)
     return folder.name.split("+")[2], (folder / "submission_secret.txt").read_text()
+
+
+def arrived(plan, student, stamp) -> str:
+    """When the submission ``student`` made at ``stamp`` (their clock, as their cache names it) reached the course's
+    inbound/: its time as collect writes it into ``submitted/`` (coursekit.inbound)."""
+    inbound = pathlib.Path(plan.exchange) / plan.course_id / "inbound"
+    return arrival(next(inbound.glob(f"{glob.escape(student)}+{ASSIGNMENT}+{glob.escape(stamp)}+*")))
 
 
 def _spawn(plan, user) -> None:

@@ -58,10 +58,11 @@ class LabServer:
         """URL opening ``root_dir/name`` in a fresh (``reset``) workspace."""
         return f"{self.url}lab/tree/{name}?reset&token={self.token}"
 
-    def api(self, path: str, method: str = "GET"):
-        """Call the REST API; returns the decoded JSON body (or None when empty)."""
+    def api(self, path: str, method: str = "GET", body=None):
+        """Call the REST API (``body``: sent as JSON); returns the decoded JSON body (or None when empty)."""
         request = urllib.request.Request(
-            self.url + path, method=method, headers={"Authorization": f"token {self.token}"})
+            self.url + path, method=method, headers={"Authorization": f"token {self.token}"},
+            data=None if body is None else json.dumps(body).encode())
         with urllib.request.urlopen(request, timeout=10) as response:
             body = response.read()
         return json.loads(body) if body else None

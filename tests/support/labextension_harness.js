@@ -12,12 +12,15 @@
 // are replayed on the command registry's commandExecuted signal, then its events (the student's
 // server's) on the event stream, one after another; then, when told to, the button of the last
 // notification is clicked. Printed as JSON: what the extension asked Lab to do (`asked`), the
-// requests it sent to its server (`requests`), both in the order made (`timeline`), what it left in
-// localStorage (`memory`), and the console's warnings and errors. With `validate` ({url, body, answer}), the
+// requests it sent to its server (`requests`), both in the order made (`timeline`), what the student's server
+// remembers they were told (`memory`: the scenario's, answered as `told`, and what the extension POSTed back), and
+// the console's warnings and errors. With `validate` ({url, body, answer}), the
 // request nbgrader's Validate sends is made through Lab's ServerConnection as nbgrader makes it (after the
 // plugins), and what came back to the caller is printed too (`validated`); with `nbgraderFetch`, nbgrader's
-// Fetch of an assignment likewise. The documents of `open` are tabs of Lab's main area (a revert, a close and the
-// refresh button of an open Assignment List, `listOpen`, are noted in `asked`).
+// Fetch of an assignment likewise, and with `nbgraderSubmit` its Submit (`submitted`: what came back, or the error).
+// The documents of `open` are tabs of Lab's main area (a revert, a close, a save and the refresh button of an open
+// Assignment List, `listOpen`, are noted in `asked`); those of `dirty` have unsaved changes, those of `saveFails`
+// cannot be saved.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -26,7 +29,7 @@ const vm = require('vm');
 const [folder, scenarioJson] = process.argv.slice(-2);
 // { executed: [...], open: [paths], versions: {"@jupyterlab/docmanager": "4.6.6", ...}, events: [...],
 //   statuses: [...] (the server's answer when Lab opens), listing: {...} (nbgrader's answer to Fetch Feedback),
-//   memory: {...} (localStorage when Lab opens), closed: bool (the student closed the notifications), click: bool,
+//   memory: {...} (what the student's server says they were told, when Lab opens), closed: bool (the student closed the notifications), click: bool,
 //   language: the student's language the server answers, listOpen: bool (nbgrader's Assignment List is open),
 //   current: the path of the tab in front }
 const scenario = Object.assign({ executed: [], open: [], events: [], statuses: [], memory: {} }, JSON.parse(scenarioJson));
@@ -48,12 +51,8 @@ function scriptElement() {
   };
 }
 
-const memory = new Map(Object.entries(scenario.memory));
-const localStorage = {
-  getItem: key => (memory.has(key) ? memory.get(key) : null),
-  setItem: (key, value) => memory.set(key, String(value))
-};
-const page = { console: console_, setTimeout, clearTimeout, Promise, URL, localStorage };
+const memory = new Map(Object.entries(scenario.memory)); // the student's server's record of what they were told
+const page = { console: console_, setTimeout, clearTimeout, Promise, URL };
 page.window = page.self = page;
 // nbgrader's Assignment List, when open, is only its refresh button here (its words are said in Chromium: test_hub.py)
 const refreshButton = { click: () => asked.push({ refresh: 'assignment list' }) };
@@ -92,9 +91,14 @@ const ServerConnection = {
     const path = url.slice(settings.baseUrl.length);
     requests.push({ path, method: init.method, body: init.body === undefined ? null : JSON.parse(init.body) });
     timeline.push(`request ${path}`);
-    const answer = path === 'attention-feedback/status' ? { statuses: scenario.statuses, language: scenario.language }
+    if (path === 'attention-feedback/status' && init.method === 'POST') {
+      Object.entries(JSON.parse(init.body).told).forEach(([key, value]) => memory.set(key, value));
+      return new Response(JSON.stringify({ told: Object.fromEntries(memory) }), { status: 200 });
+    }
+    const answer = path === 'attention-feedback/status'
+      ? { statuses: scenario.statuses, language: scenario.language, told: scenario.memory }
       : path.startsWith('assignments/validate') ? scenario.validate.answer
-      : path === 'assignments/fetch' ? { success: true } : scenario.listing;
+      : path === 'assignments/fetch' || path === 'assignments/submit' ? { success: true } : scenario.listing;
     return new Response(JSON.stringify(answer ?? {}), { status: 200 });
   }
 };
@@ -144,9 +148,18 @@ const app = {
 // again) or closed.
 const tabs = [];
 function openTab(docPath) {
+  const model = { dirty: (scenario.dirty || []).includes(docPath) };
+  const save = async () => {
+    timeline.push(`save ${docPath}`);
+    asked.push({ save: docPath });
+    if ((scenario.saveFails || []).includes(docPath)) {
+      throw new Error('disk full');
+    }
+    model.dirty = false;
+  };
   const tab = {
     id: `tab${tabs.length + 1}`,
-    context: { path: docPath, revert: async () => { asked.push({ revert: docPath }); } },
+    context: { path: docPath, model, save, revert: async () => { asked.push({ revert: docPath }); } },
     close: () => { asked.push({ close: docPath }); tabs.splice(tabs.indexOf(tab), 1); }
   };
   tabs.push(tab);
@@ -204,6 +217,12 @@ function activate(plugin) {
     const body = JSON.stringify({ course_id: 'c1', assignment_id: scenario.nbgraderFetch });
     await ServerConnection.makeRequest(BASE_URL + 'assignments/fetch', { method: 'POST', body }, app.serviceManager.serverSettings);
   }
+  let submitted = null;
+  if (scenario.nbgraderSubmit) {  // the Assignment List's Submit, as nbgrader sends it
+    const body = JSON.stringify({ course_id: 'c1', assignment_id: scenario.nbgraderSubmit });
+    submitted = await ServerConnection.makeRequest(BASE_URL + 'assignments/submit', { method: 'POST', body },
+      app.serviceManager.serverSettings).then(response => response.json(), error => ({ error: String(error) }));
+  }
   let validated = null;
   if (scenario.validate) {  // as nbgrader's code calls it: the shared object's makeRequest, looked up now
     const { url, body } = scenario.validate;
@@ -214,7 +233,7 @@ function activate(plugin) {
   const requires = plugins.map(plugin => (plugin.requires || []).map(token => token.name));
   const left = Object.fromEntries(memory);
   console.log(JSON.stringify({ ids: plugins.map(plugin => plugin.id), requires, asked, requests, timeline, memory: left,
-                               logged, validated, tabs: tabs.map(tab => tab.context.path) }));
+                               logged, validated, submitted, tabs: tabs.map(tab => tab.context.path) }));
 })().catch(error => {
   console.error(error);
   process.exit(1);

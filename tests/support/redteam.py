@@ -189,6 +189,40 @@ ATTACKS = {
         except MemoryError:
             print("memory: MemoryError")
     """,
+    # memory in processes (issue 54): three children of 700 MB each, each far under the per-process cap, held at once
+    "memory_in_children": """
+        import mmap, time
+        children, held = [], 0
+        if os.getpid() == 1:  # only as PID 1 of a namespace of its own: a sandbox, never the grader's machine
+            for _ in range(3):
+                read, write = os.pipe()
+                pid = os.fork()
+                if pid == 0:
+                    try:
+                        chunks = []
+                        for _ in range(4):  # memory of its own, made real at once (MADV_POPULATE_WRITE: one call)
+                            chunks.append(mmap.mmap(-1, 175 * 1024 ** 2))
+                            chunks[-1].madvise(23)
+                            os.write(write, b"c")
+                        os.write(write, b"d")
+                        time.sleep(20)
+                    finally:
+                        os._exit(0)
+                os.close(write)
+                children.append((pid, read))
+            said = {}
+            for pid, read in children:
+                said[pid] = b""
+                while not said[pid].endswith(b"d") and (chunk := os.read(read, 64)):  # b"": killed
+                    said[pid] += chunk
+            time.sleep(0.1)  # a kill under way is done
+            for pid, _ in children:
+                if os.waitpid(pid, os.WNOHANG) == (0, 0):  # alive: what it holds counts
+                    held += 175 * said[pid].count(b"c")
+                    os.kill(pid, 9)
+                    os.waitpid(pid, 0)
+        print("held MB at once:", held)
+    """,
     "fork_bomb": """
         import time
         children = []
@@ -205,19 +239,31 @@ ATTACKS = {
                 children.append(pid)
         print("forked", len(children))
     """,
+    # the dos row (issue 54): write until every disk it reaches is full, then hold it while classmates are graded
     "fill_disk": """
-        block = b"x" * (1024 * 1024)
-        for place in (".", "/tmp"):
+        import time
+        places = [os.getcwd(), "/tmp", "/dev/shm", "/dev", "/var/tmp", "/run"]
+        for top in ("/tmp", "/run", "/home", "/var"):  # every folder below them it may write (its kernel folder, once)
+            for folder, dirs, _ in os.walk(top):
+                dirs[:] = dirs if folder.count("/") < 5 else []
+                places += [folder] if os.access(folder, os.W_OK) else []
+        block, total = b"x" * 1024 ** 2, 0
+        for place in dict.fromkeys(places):
             written = 0
-            try:
-                with open(os.path.join(place, "filler.bin"), "wb") as f:
-                    for _ in range(256):  # at most 256 MB each
-                        f.write(block)
-                        f.flush()
-                        written += 1
-            except OSError as e:
-                print("disk:", place, type(e).__name__)
+            for n in range(12):  # files of 30 MB (one file may have 32 MB): at most 360 MB a folder
+                try:
+                    with open(os.path.join(place, f"filler-{n}.bin"), "wb") as f:
+                        for _ in range(30):
+                            f.write(block)
+                            f.flush()
+                            written += 1
+                except OSError as e:
+                    print("disk:", place, type(e).__name__)
+                    break
+            total += written
             print("wrote MB:", place, written)
+        print("wrote MB in all:", total)
+        time.sleep(2)
     """,
     "kill_parent": """
         import signal

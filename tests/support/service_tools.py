@@ -9,6 +9,7 @@ Used by tests/integration/test_service*.py and benchmarks/bench_submit.py.
 """
 import contextlib
 import dataclasses
+import glob
 import os
 import pathlib
 import re
@@ -28,6 +29,7 @@ from traitlets.config import Config
 from coursekit.gradebook import alembic_env
 from coursekit.service.log import short_time
 from support.course_tools import ASSIGNMENT, course_copy, isolated_env
+from support.exchange_rows import arrival
 
 COURSE_ID = "attention-ch04"
 SERVICE_LOG = pathlib.Path("grading-logs") / "service.log"
@@ -99,9 +101,10 @@ for assignment in sys.argv[2:]:
 @dataclasses.dataclass(frozen=True)
 class Submitted:
     student: str
-    timestamp: str
+    timestamp: str  # when it arrived in inbound/, as the course says it (exchange_rows.arrival)
     secret: str
-    at: float  # time.time() when nbgrader's submit returned
+    at: float       # time.time() when nbgrader's submit returned
+    claimed: str = ""  # the time nbgrader's submit put in its name (the student's clock)
 
 
 def submit(sc: ServiceCourse, student: str, notebook=None, assignment: str = ASSIGNMENT, notebooks=None) -> Submitted:
@@ -121,7 +124,9 @@ def submit(sc: ServiceCourse, student: str, notebook=None, assignment: str = ASS
                           config=config)
     step.start()
     cached = home / ".cache" / COURSE_ID / f"{student}+{assignment}+{step.timestamp}"
-    return Submitted(student, step.timestamp, (cached / "submission_secret.txt").read_text(), time.time())
+    inbound = next((sc.exchange / COURSE_ID / "inbound").glob(f"{glob.escape(student)}+{assignment}+{step.timestamp}+*"))
+    return Submitted(student, arrival(inbound), (cached / "submission_secret.txt").read_text(), time.time(),
+                     step.timestamp)
 
 
 def released_page(exchange, course_id: str, secret: str, notebook: str = ASSIGNMENT) -> pathlib.Path:

@@ -1,8 +1,10 @@
 """One master, two editions: is the English complete, current, and is all else the master's, written once?
 
-The master keeps each cell's English in its metadata (attnkit.edition); ``make release`` writes
-``notebooks/en/`` from it (tests/integration/test_release_notebook.py checks the committed copies are fresh).
+The English of each cell is in the chapter's English catalogue (autograde/locale/en/LC_MESSAGES/ch04_attention.po,
+attnkit.edition); ``make release`` writes ``notebooks/en/`` from it (tests/integration/test_release_notebook.py
+checks the committed copies are fresh).
 """
+import copy
 import io
 import tokenize
 
@@ -12,7 +14,7 @@ import pytest
 from attnkit import edition, glossary, language
 from attnkit.exercises import EXERCISES
 from coursekit.paths import MASTER
-from support.editions import EDITIONS, cell_source, master, release
+from support.editions import EDITIONS, cell_source, master, release, release_script, translation
 
 # Code cells whose English differs in more than comments and strings, and why (the rest: comments, strings only).
 CODE_THAT_DIFFERS = {
@@ -43,42 +45,70 @@ def code_tokens(source: str) -> list:
 
 def test_is_the_english_complete_and_current():
     """Every Chinese prose cell has English written from its current Chinese; every code cell's Chinese has an
-    English pair that still matches; nothing Chinese is left?"""
-    assert edition.problems(raw_master(), "en") == []
+    English entry that still matches; nothing Chinese is left?"""
+    assert edition.problems(raw_master(), "en", translation("en")) == []
 
 
-@pytest.mark.parametrize("change, found", [
-    (lambda c: c.metadata[edition.KEY].pop("en"), "no English"),
-    (lambda c: setattr(c, "source", c.source + "\n\n新的一句。"), "the Chinese changed since its English was written"),
-    (lambda c: c.metadata[edition.KEY]["en"].update(source=["English, with 中文 left in it."]), "Chinese in the English"),
+def _without(cell_id: str) -> edition.Translation:
+    english = copy.deepcopy(translation("en"))
+    english.prose.pop(cell_id)
+    return english
+
+
+def _changed(cell_id: str, **entry) -> edition.Translation:
+    english = copy.deepcopy(translation("en"))
+    chinese, text, stale = english.prose[cell_id]
+    english.prose[cell_id] = (entry.get("chinese", chinese), entry.get("text", text), entry.get("stale", stale))
+    return english
+
+
+@pytest.mark.parametrize("english, edited, found", [
+    (lambda: _without("s45-shape"), "", "no translation"),
+    (lambda: translation("en"), "\n\n新的一句。", "the Chinese changed since it was translated"),
+    (lambda: _changed("s45-shape", stale=True), "", "the Chinese changed since it was translated"),
+    (lambda: _changed("s45-shape", text="English, with 中文 left in it."), "", "Chinese in the translation"),
 ])
-def test_does_a_missing_stale_or_half_translated_prose_cell_get_reported(change, found):
-    """Control: a prose cell without English, with Chinese edited afterwards, or with Chinese left is named?"""
+def test_does_a_missing_stale_or_half_translated_prose_cell_get_reported(english, edited, found):
+    """Control: a prose cell without English, with Chinese edited afterwards (or its entry fuzzy), or with Chinese
+    left is named?"""
     nb = raw_master()
-    change(next(c for c in nb.cells if c.id == "s45-shape"))
-    assert [p for p in edition.problems(nb, "en") if p.startswith("cell 's45-shape'")] != []
-    assert any(found in p for p in edition.problems(nb, "en"))
+    next(c for c in nb.cells if c.id == "s45-shape").source += edited
+    problems = edition.problems(nb, "en", english())
+    assert [p for p in problems if p.startswith("cell 's45-shape'")] != [] and any(found in p for p in problems)
 
 
 def test_does_an_edited_comment_or_a_new_chinese_comment_get_reported():
-    """Control: code whose Chinese comment changed (its pair no longer matches) or a new Chinese comment is named?"""
+    """Control: code whose Chinese comment changed (its entry no longer matches) or a new Chinese comment is named?"""
     nb = raw_master()
     cell = next(c for c in nb.cells if c.id == "demo-shape")
     cell.source = cell.source.replace("三个查询位置", "三个查询") + "\nx = 1  # 新的注释"
-    problems = [p for p in edition.problems(nb, "en") if p.startswith("cell 'demo-shape'")]
+    problems = [p for p in edition.problems(nb, "en", translation("en")) if p.startswith("cell 'demo-shape'")]
     assert len(problems) == 2 and "no longer in the code" in problems[0] and "新的注释" in problems[1]
 
 
-def test_does_the_translated_flag_stamp_a_reviewed_cell(tmp_path):
-    """After editing the Chinese and then the English, restamping the cell makes it current again?"""
-    nb = raw_master()
-    cell = next(c for c in nb.cells if c.id == "s45-shape")
-    cell.source += "\n\n新的一句。"
-    assert edition.problems(nb, "en")
-    edition.restamp(nb, "s45-shape")
-    assert edition.problems(nb, "en") == []
-    with pytest.raises(ValueError, match="no markdown cell 'setup' with an English source"):
-        edition.restamp(nb, "setup")
+def test_does_an_edited_chinese_make_the_catalogue_entry_fuzzy_until_reviewed(tmp_path, monkeypatch):
+    """make translations on a master whose cell's Chinese changed: the English kept, marked fuzzy with the Chinese
+    it was written from; --translated clears it; a new Chinese comment arrives in the template to translate?"""
+    release_script()  # which puts scripts/ on sys.path, for its translations module
+    import translations as words
+
+    nb, real = raw_master(), words.CHAPTER.po("en").read_bytes()
+    next(c for c in nb.cells if c.id == "s45-shape").source += "\n\n新的一句。"
+    next(c for c in nb.cells if c.id == "demo-shape").source += "\nx = 1  # 新的注释"
+    monkeypatch.setattr(words, "_master", lambda: nb)
+    monkeypatch.setattr(words, "CHAPTER", words.Chapter(words.CHAPTER.name, str(tmp_path), words.CHAPTER.master))
+    words.CHAPTER.po("en").parent.mkdir(parents=True)
+    words.CHAPTER.po("en").write_bytes(real)
+    _, missing = words.update_chapter(check=False)
+    entry = next(m for m in words.read(words.CHAPTER.po("en"), "en") if m.context == "s45-shape")
+    assert entry.fuzzy and entry.string == translation("en").prose["s45-shape"][1]
+    assert entry.user_comments == [words.STALE + edition.fingerprint(cell_source(raw_master(), "s45-shape"))]
+    assert any("demo-shape: 'x = 1  # 新的注释'" in line for line in missing["en"])  # its line, to translate
+    assert edition.problems(nb, "en", words.chapter_translation("en"))
+    words.mark_reviewed("en", ["s45-shape"])
+    assert not [p for p in edition.problems(nb, "en", words.chapter_translation("en")) if "s45-shape" in p]
+    with pytest.raises(SystemExit, match="no translated markdown cell setup"):
+        words.mark_reviewed("en", ["setup"])
 
 
 # ---------- everything else is the master's ----------
@@ -101,10 +131,10 @@ def test_does_a_change_to_code_or_to_a_test_reach_both_editions():
     demo.source = demo.source.replace("head_dim = 64", "head_dim = 32")
     test = next(c for c in nb.cells if c.id == "test2")
     test.source = test.source.replace("run(2, student_apply_mask)", "run(2, student_apply_mask, strict=True)")
-    english = edition.translate(nb, "en")
+    english = edition.translate(nb, "en", translation("en"))
     assert "head_dim = 32" in cell_source(english, "lab1-experiment")
     assert "run(2, student_apply_mask, strict=True)" in cell_source(english, "test2")
-    assert edition.problems(nb, "en") == []  # nothing to translate again
+    assert edition.problems(nb, "en", translation("en")) == []  # nothing to translate again
 
 
 TEST_CELLS = ("test1", "test2", "test3", "test4")
@@ -170,7 +200,7 @@ def test_is_the_exception_no_wider_than_the_title():
 # ---------- the release stubs ----------
 
 def test_are_the_editions_stubs_the_ones_the_course_releases():
-    """The course's config releases the chapter with its plug-in's stubs, STUBS[lang] for a notebook of that
+    """The course's config releases the chapter with its plug-in's stubs, stubs(lang) for a notebook of that
     language (so the Chinese release is as before); an assignment the config does not name keeps nbgrader's?"""
     import nbgrader.preprocessors
     from traitlets.config.loader import PyFileConfigLoader
@@ -181,7 +211,7 @@ def test_are_the_editions_stubs_the_ones_the_course_releases():
     assert AssignmentStubs in config.GenerateAssignment.preprocessors
     for lang in EDITIONS:
         nb = {"metadata": {"edition": {"language": lang}}}
-        assert text_stub("ch04_attention", config, nb) == edition.STUBS[lang]["text"]
+        assert text_stub("ch04_attention", config, nb) == edition.stubs(lang)["text"]
     assert text_stub("ps1", config) == nbgrader.preprocessors.ClearSolutions().text_stub
 
 
@@ -191,9 +221,9 @@ def test_does_each_release_leave_its_own_stubs(lang):
     stubs in the 8 answers?"""
     solutions = [c for c in release(lang).cells if c.metadata.get("nbgrader", {}).get("solution")]
     code = [c for c in solutions if c.cell_type == "code"]
-    first = edition.STUBS[lang]["code"].splitlines()[0]  # the stub is indented as the solution was
+    first = edition.stubs(lang)["code"].splitlines()[0]  # the stub is indented as the solution was
     assert len(code) == 3 + len(EXERCISES) and all(f"{first}\n    pass" in c.source for c in code)
-    assert [c.source for c in solutions if c.cell_type == "markdown"] == [edition.STUBS[lang]["text"]] * 8
+    assert [c.source for c in solutions if c.cell_type == "markdown"] == [edition.stubs(lang)["text"]] * 8
 
 
 def test_does_an_unknown_language_fail_clearly():

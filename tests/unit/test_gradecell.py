@@ -89,3 +89,19 @@ def test_does_a_hidden_bug_warn_in_english_under_the_notebooks_choice(capsys):
 
 def test_does_every_cell_say_what_its_hidden_checks_feed_in_both_languages():
     assert all(c.topics("zh") != c.topics("en") and not CJK.search(c.topics("en")) for c in gradecell.TEST_CELLS)
+
+
+
+def test_does_validate_fail_a_cell_the_diagnosis_warns_about(capsys, monkeypatch):
+    """#59 item 2: under nbgrader's Validate (NBGRADER_EXECUTION=validate) a full verify with a hidden bug writes its
+    warning to stderr too, which Validate reports as the cell failing, with the warning, instead of "Success!"; a
+    correct cell writes nothing there, and outside Validate the warning stays on stdout only?"""
+    monkeypatch.setenv("NBGRADER_EXECUTION", "validate")
+    assert gradecell.run(1, k_qt_scores) == 4.0
+    out, err = capsys.readouterr()
+    assert err.startswith("注意：自动诊断发现 student_attention_scores") and "隐藏检查会" in err and err.strip() in out
+    gradecell.run(2, lab.apply_mask)
+    assert capsys.readouterr().err == ""
+    monkeypatch.delenv("NBGRADER_EXECUTION")
+    gradecell.run(1, k_qt_scores)
+    assert capsys.readouterr().err == ""

@@ -1,8 +1,13 @@
 """Does `make grade` stop on bad arguments before it opens a gradebook or starts a worker, and stop a student at one
 student's time?"""
+import contextlib
+import os
+import signal
 import time
 
 import pytest
+
+from coursekit.language import WORDS
 
 
 @pytest.mark.parametrize("args, message", [(["--shard", "3/2"], "SHARD must be i/n with 0 <= i < n, got 3/2"),
@@ -95,3 +100,98 @@ def test_is_a_student_stopped_at_the_time_the_workers_measured_and_named(monkeyp
     assert (stopped, zeroed, pool.replaced, progress.budget.source) == ("", ["sleeper"], 1, "canary")
     assert progress.budget.seconds == pytest.approx(0.6) and progress.results[0].over_budget
     assert "OVER TIME sleeper: at most 0.6 s per student (30 × the release's 0.02 s of grading)" in progress.summary()
+
+
+def _course_of_two_editions(tmp_path, lang: str):
+    """A course folder holding two editions of one assignment and nothing collected: what a new hub starts with."""
+    (tmp_path / "nbgrader_config.py").write_text(
+        "c = get_config()\n"
+        f"c.CourseKit.language = {lang!r}\n"
+        "c.CourseKit.assignments = {'a1': {}, 'a1_en': {'edition_of': 'a1', 'language': 'en'}}\n")
+    for name in ("a1", "a1_en"):
+        (tmp_path / "source" / name).mkdir(parents=True)
+    return tmp_path
+
+
+@contextlib.contextmanager
+def _service_holding(course):
+    """Another process holding the course's service lock, as a running grading service does."""
+    from coursekit.grading import lock
+    from coursekit.locks import take
+    lock.service_pid_file(course).parent.mkdir(exist_ok=True)
+    fd = take(lock.service_pid_file(course))
+    child = os.fork()
+    if child == 0:  # keeps the lock it inherited until killed
+        time.sleep(60)
+        os._exit(0)
+    os.close(fd)
+    try:
+        yield
+    finally:
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("service", [False, True])
+def test_is_nothing_collected_yet_said_once_for_every_edition_and_not_a_failure(capsys, tmp_path, monkeypatch, lang,
+                                                                                 service):
+    """make grade before any submission was collected: status 0, one line naming both editions and how submissions
+    arrive: nbgrader's collect for each, or, while the course's grading service runs, that the service collects?"""
+    from coursekit.grading import lock, run
+    monkeypatch.delenv("ASSIGNMENT", raising=False)
+    course = _course_of_two_editions(tmp_path, lang)
+    with _service_holding(course) if service else contextlib.nullcontext():
+        assert lock.service_running(course) == service
+        status = run.main(["--course", str(course)])
+    out = capsys.readouterr().out
+    assert status == 0 and out.count("\n") == 1, out
+    assert "a1" in out and "a1_en" in out and str(course / "submitted") in out
+    if service:
+        assert WORDS.say(lang, "grading.service_collects") in out and "nbgrader collect" not in out
+    else:
+        assert "`nbgrader collect a1`" in out and "`nbgrader collect a1_en`" in out
+        assert WORDS.say(lang, "grading.collect", commands="").split("{")[0].split(" (")[0].split("（")[0].strip() in out
+
+
+def _failed(student: str, error: str):
+    from coursekit.gradebook import not_graded_reason
+    from coursekit.grading.progress import StudentResult
+    return StudentResult(student, False, not_graded_reason(error, "old1", student))
+
+
+@pytest.mark.parametrize("results, total, course_fault", [
+    ([("s1", "KeyError: 'grade_id'"), ("s2", "KeyError: 'grade_id'"), ("s3", "KeyError: 'grade_id'")], 30, True),
+    ([("s1", "KeyError: 'grade_id'"), ("s2", "KeyError: 'grade_id'")], 30, False),           # too few yet
+    ([("s1", "KeyError: 'grade_id'"), ("s2", "KeyError: 'grade_id'")], 2, True),             # the whole class
+    ([("s1", "KeyError: 'grade_id'")], 1, False),                                            # one student: theirs
+    ([("s1", "KeyError: 'grade_id'"), ("s2", "NotJSONError: not JSON"), ("s3", "KeyError: 'grade_id'")], 30, False),
+    ([("s1", "KeyError: 'grade_id'"), ("s2", None), ("s3", "KeyError: 'grade_id'")], 30, False),  # s2 graded
+], ids=["three-alike", "two-of-thirty", "a-class-of-two", "one-student", "two-reasons", "one-graded"])
+def test_is_a_class_failing_the_same_way_the_courses_fault(results, total, course_fault):
+    """The first students of a run all failing with one reason (their ids aside), nobody graded: one line saying it
+    is the course's fault, with the error, and that nobody was given a grade for it; otherwise each student's own?"""
+    from coursekit.grading.progress import StudentResult
+    from coursekit.grading.run import class_wide_failure
+    made = [StudentResult(s, True) if error is None else _failed(s, error) for s, error in results]
+    said = class_wide_failure(made, total, "old1")
+    assert bool(said) == course_fault
+    if course_fault:
+        assert said.startswith("grading stopped, the course's fault (no student was given a grade for it)")
+        assert "KeyError: 'grade_id'" in said and "old1" in said and "\n" not in said and "s1" not in said
+
+
+def test_are_the_students_of_a_course_fault_given_no_grade(tmp_path):
+    """Their submissions' rows (the 0 with the reason) and any autograded folder removed: collected, not graded,
+    for the next run; another assignment's and other students' rows stay?"""
+    from nbgrader.api import Gradebook
+
+    from coursekit.grading.run import _not_graded_after_all
+    from support.synthetic_class import ASSIGNMENT, make_student, write_class
+
+    url = write_class(tmp_path, [make_student("s1"), make_student("s2"), make_student("s3")])
+    _not_graded_after_all(tmp_path, url, ASSIGNMENT, ["s1"], {0: "s2"})
+    with Gradebook(url) as gradebook:
+        assert sorted(s.student.id for s in gradebook.find_assignment(ASSIGNMENT).submissions) == ["s3"]
+    assert not (tmp_path / "autograded" / "s1" / ASSIGNMENT).exists()
+    assert (tmp_path / "autograded" / "s3" / ASSIGNMENT).exists()

@@ -246,8 +246,9 @@ def test_does_each_launch_land_where_it_should(claims):
     exec(CONFIG, {"get_config": lambda: config})
     land = {login: landing("/hub/", Launch.from_claims(claims[login]), config) for login in ("teacher", "student1",
                                                                                                "student2")}
-    assert land == {"teacher": "/hub/user-redirect/lab", "student1": "/hub/user-redirect/coursekit/open/ch04_attention",
-                    "student2": "/hub/user-redirect/coursekit/open/ch04_attention_en"}
+    assert land == {"teacher": "/hub/user-redirect/lab",  # each edition with its language (JupyterLab's own words)
+                    "student1": "/hub/user-redirect/coursekit/open/ch04_attention?language=zh",
+                    "student2": "/hub/user-redirect/coursekit/open/ch04_attention_en?language=en"}
 
 
 def test_is_a_nonce_used_once_and_forgotten_after_its_token_expires():

@@ -4,18 +4,20 @@ exchange table (tests/support/exchange_rows.py) refused with its reason, never r
 Real folders on disk: links to the course's master and grader and to /dev/zero, FIFOs, hard links, sparse files,
 folders made by another Unix user (root only, as CI runs).
 """
+import datetime
 import json
 import os
 import pathlib
 import pwd
+import stat
 import tempfile
 
 import pytest
 
 from coursekit import inbound
-from coursekit.inbound import Limits, Refused
+from coursekit.inbound import Limits, Refused, utc
 from coursekit.upstream.nbgrader import SECRET_FILE
-from support.exchange_rows import BY_NAME, IMPOSTOR, ROWS, Course, build, require_root, submission_name
+from support.exchange_rows import BY_NAME, IMPOSTOR, ROWS, Course, arrival, build, require_root, submission_name
 
 pytestmark = pytest.mark.timeout(10)  # a pipe opened by mistake would block: fail, do not hang
 A = "ch04_attention"
@@ -51,12 +53,30 @@ def test_is_each_row_of_the_exchange_table_decided_as_it_says(tmp_path, course, 
     accepted, refused = inbound.examine(where, LIMITS, A)
     if not row.refused:
         assert [f.name for f in accepted] == [folder.name] and refused == []
-        copied = inbound.collect(accepted[0], tmp_path / "submitted" / "s1" / A, LIMITS)
-        assert copied == 3 and (tmp_path / "submitted" / "s1" / A / f"{A}.ipynb").read_bytes() == NOTEBOOK
+        dest = tmp_path / "submitted" / "s1" / A
+        copied = inbound.collect(accepted[0], dest, LIMITS)
+        assert copied == len([p for p in folder.rglob("*") if p.is_file()]) and \
+            (dest / f"{A}.ipynb").read_bytes() == NOTEBOOK
+        _is_only_names_and_bytes(folder, dest)
         return
     assert [(r.folder, r.kind) for r in refused] == [(folder.name, row.refused)], refused
     assert row.names in refused[0].reason, refused[0].reason
     assert [f.path for f in accepted] == ([genuine] if genuine else [])
+
+
+def _is_only_names_and_bytes(folder: pathlib.Path, dest: pathlib.Path) -> None:
+    """What collect made of ``folder``: its time when it arrived (what nbgrader's autograde records), never what its
+    name or timestamp.txt claim; every file 0644 and folder 0755, all dated then: no bit the student chose."""
+    when = arrival(folder)
+    assert (dest / "timestamp.txt").read_text() == when != (folder / "timestamp.txt").read_text()
+    assert when not in folder.name
+    microseconds = (utc(when) - utc("1970-01-01 00:00:00 UTC")) // datetime.timedelta(microseconds=1)
+    for path in [dest, *dest.rglob("*")]:
+        info = path.stat()
+        assert stat.S_IMODE(info.st_mode) == (0o755 if path.is_dir() else 0o644), path
+        assert info.st_mtime_ns // 1000 == microseconds, path
+    assert sorted(str(p.relative_to(folder)) for p in folder.rglob("*")) == \
+        sorted(str(p.relative_to(dest)) for p in dest.rglob("*"))
 
 
 SWAPS = {"pipe": lambda p, master: os.mkfifo(p), "link to the master": lambda p, master: p.symlink_to(master),
@@ -138,7 +158,8 @@ def test_is_only_the_assignment_and_student_asked_for_examined(tmp_path, course)
     build(BY_NAME["fifo_secret"], where, "s2", course, NOTEBOOK)
     (where / submission_name("s1", "other", 3)).mkdir()
     (where / submission_name(f"s1+{A}+x", A, 4)).mkdir()  # student "s1+ch04_attention+x", whom s1's glob matches
-    assert inbound.examine(where, Limits(), A, "s1") == ([inbound.Folder(mine, "s1", A, mine.name.split("+")[2])], [])
+    assert inbound.examine(where, Limits(), A, "s1") == \
+        ([inbound.Folder(mine, "s1", A, mine.name.split("+")[2], arrival(mine))], [])
 
 
 def test_are_excluded_entries_left_out_of_the_copy_and_their_contents_too(tmp_path, course):

@@ -44,13 +44,23 @@ FOLDER = f"{A}/feedback/{STAMP}"
 PAGE = f"{FOLDER}/ch04_attention.html"
 VIEW_FEEDBACK = {"id": "filebrowser:go-to-path", "args": {"path": FOLDER}}
 OPEN = f"{NAME}:open-feedback"
-MEMORY = f"{NAME}:http://lab.test/user/s1/:{A}"  # what the extension remembers, per server and assignment
+MEMORY = A  # what the student's server remembers they were told: per assignment, the status last shown
 # nbgrader's answer to Fetch Feedback: its listing, which names the submission's fetched folder
 LISTING = {"success": True, "value": [{"assignment_id": A, "status": "fetched"},
                                       {"assignment_id": A, "status": "submitted",
                                        "submissions": [{"timestamp": STAMP, "local_feedback_path": FOLDER}]}]}
 FETCH = {"path": "assignments/fetch_feedback", "method": "POST", "body": {"course_id": COURSE_ID, "assignment_id": A}}
 ASK = {"path": "attention-feedback/status", "method": "GET", "body": None}
+
+
+def _requests(shown: dict) -> list:
+    """The requests the extension sent, but for those telling the student's server what was shown."""
+    return [request for request in shown["requests"] if request["method"] != "POST" or "told" not in request["body"]]
+
+
+def _told(key: str) -> dict:
+    """The request telling the student's server that the status of ``key`` was shown."""
+    return {"path": "attention-feedback/status", "method": "POST", "body": {"told": {MEMORY: key}}}
 SUBMITTED = ss.FeedbackStatus(A, STAMP, ss.SUBMITTED)
 RELEASED = ss.released(A, STAMP, score=12.0, max_score=20.0, pending=8, now=1.0)
 
@@ -94,7 +104,7 @@ def _notices(shown: dict) -> list:
     for step in shown["asked"]:
         if step.get("execute") in ("apputils:notify", "apputils:update-notification"):
             args = step["args"]
-            actions = (args.get("options") or args)["actions"]
+            actions = (args.get("options") or args).get("actions", [])
             found.append((step["execute"].split(":")[1].split("-")[0], args["message"], args["type"],
                           actions[0]["label"] if actions else None))
     return found
@@ -152,9 +162,10 @@ def test_after_submit_is_the_student_told_grading_then_the_score_with_the_page_f
         ("notify", "已收到你 10:00:00 的提交，正在评分…", "in-progress", None),
         ("update", "反馈已就绪：12 / 20 分，8 道书面题待批改", "success", "查看反馈"),
     ]
-    assert shown["requests"] == [ASK, FETCH]
+    assert shown["requests"] == [ASK, _told(f"{STAMP}|submitted||0"), FETCH, _told(f"{STAMP}|released||1")]
     assert shown["timeline"] == ["request attention-feedback/status", "execute apputils:notify",
-                                 "request assignments/fetch_feedback", "execute apputils:update-notification"]
+                                 "request attention-feedback/status", "request assignments/fetch_feedback",
+                                 "execute apputils:update-notification", "request attention-feedback/status"]
     update = shown["asked"][-1]["args"]
     assert update["id"] == "n1" and update["autoClose"] is False
     assert update["actions"][0]["commandId"] == OPEN
@@ -176,7 +187,7 @@ def test_does_one_click_open_the_fetched_page_as_view_feedback_does_never_stale(
         {"revert": PAGE},
         {"execute": "docmanager:open", "args": {"path": PAGE, "factory": "HTML Viewer"}},
     ]
-    assert shown["requests"] == [ASK, FETCH] and shown["tabs"] == [PAGE]
+    assert _requests(shown) == [ASK, FETCH] and shown["tabs"] == [PAGE]
 
 
 OLDER = "2026-12-01 09:00:00.000000 UTC"
@@ -220,7 +231,7 @@ def test_does_the_assignment_list_list_again_when_feedback_arrives(list_open):
     refreshed = [k for k, step in enumerate(shown["asked"]) if "refresh" in step]
     told = next(k for k, step in enumerate(shown["asked"]) if step.get("execute") == "apputils:notify")
     assert refreshed == ([told - 1] if list_open else [])
-    assert shown["requests"] == [ASK, FETCH]
+    assert _requests(shown) == [ASK, FETCH]
 
 
 def test_is_the_students_language_asked_again_after_nbgraders_fetch_only():
@@ -228,14 +239,14 @@ def test_is_the_students_language_asked_again_after_nbgraders_fetch_only():
     folder) has it asked once more, and nothing else does."""
     shown = _run(nbgraderFetch=A, language="en")
     nb_fetch = {"path": "assignments/fetch", "method": "POST", "body": {"course_id": COURSE_ID, "assignment_id": A}}
-    assert shown["requests"] == [ASK, nb_fetch, ASK] and shown["logged"] == {"warn": [], "error": []}
+    assert _requests(shown) == [ASK, nb_fetch, ASK] and shown["logged"] == {"warn": [], "error": []}
 
 
 def test_does_a_click_whose_fetch_found_nothing_fetch_again_and_say_why_it_cannot_open():
     """nbgrader's listing names no folder for the submission: the click fetches again, opens nothing, and the
     failure names the submission (Lab logs a button's failure)."""
     shown = _run(events=[_event(RELEASED)], listing={"success": True, "value": []}, click=True)
-    assert shown["requests"] == [ASK, FETCH, FETCH]
+    assert _requests(shown) == [ASK, FETCH, FETCH]
     assert [step for step in _lab_steps(shown) if "list" in step] == []
     assert shown["logged"]["error"] == [
         f"Failed to executed '{OPEN}': Error: no fetched feedback for {A} submitted {STAMP}"]
@@ -254,7 +265,7 @@ def test_is_the_student_told_why_automatic_feedback_will_not_come(status, messag
     """Each reason in the student's words, the cooldown with the time it ends; a button only where a page is out."""
     shown = _run(events=[_event(status)], listing=LISTING)
     assert _notices(shown) == [("notify", message, kind, "查看反馈" if status.state == ss.RELEASED else None)]
-    assert (FETCH in shown["requests"]) == (status.state == ss.RELEASED)
+    assert (FETCH in _requests(shown)) == (status.state == ss.RELEASED)
 
 
 @pytest.mark.parametrize("status, message", [
@@ -288,14 +299,15 @@ def test_is_a_release_again_after_marking_a_new_notice_with_the_new_score():
     shown = _run(events=[_event(RELEASED), _event(again)], listing=LISTING)
     assert [notice[:2] for notice in _notices(shown)] == [
         ("notify", "反馈已就绪：12 / 20 分，8 道书面题待批改"), ("update", "反馈已就绪：14.25 / 20 分")]
-    assert shown["requests"] == [ASK, FETCH, FETCH]
+    assert _requests(shown) == [ASK, FETCH, FETCH]
 
 
 def test_when_lab_opens_is_what_was_shown_in_this_browser_not_shown_again():
-    """The server's answer when Lab opens: a release already shown here (remembered) says nothing; one not
-    shown yet (a newer publication) is fetched and shown; an in-progress submission is shown."""
+    """The server's answer when Lab opens: a release the student was already shown (their server remembers it, in
+    whatever browser it was shown: #59 item 8) says nothing; one not shown yet (a newer publication) is fetched and
+    shown; an in-progress submission is shown."""
     remembered = _run(statuses=[_event(RELEASED)], memory={MEMORY: f"{STAMP}|released||1"}, listing=LISTING)
-    assert _notices(remembered) == [] and remembered["requests"] == [ASK]
+    assert _notices(remembered) == [] and _requests(remembered) == [ASK]
     newer = _run(statuses=[_event(RELEASED)], memory={MEMORY: f"{STAMP}|submitted||0"}, listing=LISTING)
     assert [notice[1] for notice in _notices(newer)] == ["反馈已就绪：12 / 20 分，8 道书面题待批改"]
     grading = _run(statuses=[_event(SUBMITTED)])
@@ -319,15 +331,15 @@ def test_does_an_older_submission_s_news_not_cover_the_newest_but_its_release_do
 def test_are_other_events_left_alone():
     """An event of another schema (Lab's own, the server's) is not the extension's."""
     shown = _run(events=[{**_event(RELEASED), "schema_id": "https://events.jupyter.org/jupyter_server/contents"}])
-    assert shown["asked"] == [] and shown["requests"] == [ASK]
+    assert shown["asked"] == [] and _requests(shown) == [ASK]
 
 
-def test_are_there_three_plugins_that_take_lab_s_shared_modules_at_the_installed_versions():
-    """Three plugins, two needing Lab's IDocumentManager; Lab's docmanager and services shared from the installed
+def test_are_there_four_plugins_that_take_lab_s_shared_modules_at_the_installed_versions():
+    """Four plugins, two needing Lab's IDocumentManager; Lab's docmanager and services shared from the installed
     JupyterLab with no "Unsatisfied version" warning (the build's required ranges admit the Lab it runs in)."""
     shown = _run([])
-    assert shown["ids"] == [f"{NAME}:open-on-view", f"{NAME}:notify", f"{NAME}:validation-words"]
-    assert shown["requires"] == [["@jupyterlab/docmanager:IDocumentManager"]] * 2 + [[]]
+    assert shown["ids"] == [f"{NAME}:open-on-view", f"{NAME}:notify", f"{NAME}:validation-words", f"{NAME}:regrade"]
+    assert shown["requires"] == [["@jupyterlab/docmanager:IDocumentManager"]] * 2 + [[], []]
     assert shown["logged"] == {"warn": [], "error": []}
 
 
@@ -395,3 +407,43 @@ def test_does_the_wheel_ship_exactly_what_the_build_wrote():
              for path in BUILT.rglob("*") if path.is_file()}
     assert shipped == built
     assert len(built) >= 3  # package.json, remoteEntry, the plugin's chunk at least
+
+
+NOTEBOOK = f"{A}/{A}.ipynb"
+
+
+@pytest.mark.parametrize("request_", ["submit", "validate"])
+def test_do_validate_and_submit_save_the_notebooks_unsaved_edits_first(request_):
+    """#59 item 1: nbgrader's Assignment List validates and submits the files on disk. With the notebook open and
+    edited, not saved: it is saved before the request leaves (and only it: another assignment's open notebook, and a
+    saved one, are left alone), and a notification says so, in the student's language?"""
+    scenario = {"open": [NOTEBOOK, "other/other.ipynb", f"{A}/notes.md"], "dirty": [NOTEBOOK, "other/other.ipynb"],
+                "language": "en"}
+    if request_ == "submit":
+        shown = _run(nbgraderSubmit=A, **scenario)
+        assert shown["submitted"] == {"success": True}
+    else:
+        shown = _run(validate={"url": "assignments/validate", "body": {"path": NOTEBOOK}, "answer": {"success": True}},
+                     **scenario)
+    assert [step["save"] for step in shown["asked"] if "save" in step] == [NOTEBOOK]
+    done = [line for line in shown["timeline"] if line in (f"save {NOTEBOOK}", f"request assignments/{request_}")]
+    assert done == [f"save {NOTEBOOK}", f"request assignments/{request_}"]  # saved before the request left
+    said = [n[1] for n in _notices(shown)]
+    assert said == [f"{A}.ipynb had unsaved changes: saved them first, then "
+                    f"{'submitted' if request_ == 'submit' else 'validated'}."]
+
+
+def test_is_nothing_submitted_when_the_unsaved_edits_cannot_be_saved():
+    """A save that fails: the Submit request never leaves (nothing stale submitted), nbgrader's caller gets the error,
+    and the notification says why and what to do, in Chinese for a Chinese edition's student?"""
+    shown = _run(nbgraderSubmit=A, open=[NOTEBOOK], dirty=[NOTEBOOK], saveFails=[NOTEBOOK])
+    assert "request assignments/submit" not in shown["timeline"] and "disk full" in shown["submitted"]["error"]
+    assert [n[1:3] for n in _notices(shown)] == [
+        (f"{A}.ipynb 里有没保存的修改，但保存失败（disk full）：这次没有提交。保存之后再试一次。", "error")]
+
+
+def test_is_a_saved_notebook_submitted_as_it_is():
+    """Nothing unsaved: no save, no notification, the request as nbgrader sent it?"""
+    shown = _run(nbgraderSubmit=A, open=[NOTEBOOK])
+    assert not [step for step in shown["asked"] if "save" in step] and _notices(shown) == []
+    assert shown["submitted"] == {"success": True}

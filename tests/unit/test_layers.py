@@ -21,10 +21,10 @@ FLOORS = ("upstream", "", "sandbox", "kernel", "lms", "grading", "service", "plu
 TOP = FLOORS.index("")
 SAME_FLOOR = {"marking": "report"}  # the instructor's tools share the top floor and do not import each other
 # the top modules, bottom first: each may import only those before it
-TOP_ORDER = ("environ", "contrast", "locks", "language", "printable", "sanitise", "paths", "record", "student_files",
-             "settings", "identity", "seeds", "assignments", "cell_names", "stubs", "gradebook", "due", "late", "grades",
-             "export", "faults", "canary",
-             "autograded", "inbound", "exchange")
+TOP_ORDER = ("environ", "contrast", "locks", "language", "printable", "sanitise", "paths", "record", "student_files", "settings",
+             "identity", "seeds", "assignments", "cell_names", "stubs", "gradebook", "people", "due", "late", "grades", "export",
+             "faults", "canary",
+             "autograded", "inbound", "exchange", "regrades", "regrade_book")
 
 
 def imported(path: pathlib.Path) -> set:

@@ -3,6 +3,7 @@ import json
 import shutil
 
 import pytest
+from nbgrader.api import Gradebook
 
 from coursekit.marking.board import MISSING_TEXT, question_board
 from coursekit.marking.course import MarkingCourse
@@ -14,7 +15,7 @@ from coursekit.record import GRADED, MIME, CellRecord, Check
 from coursekit.stubs import text_stub
 from coursekit.settings import course_config
 from support.editions import ASSIGNMENTS, master
-from support.written_answers import ASSIGNMENT, add_edition_class, questions
+from support.written_answers import ASSIGNMENT, STUB, add_edition_class, questions
 from support.reviewer_answers import rows_of
 from support.wrong_answers import MOST, WRONG
 
@@ -35,7 +36,9 @@ def test_are_the_questions_in_master_order_with_the_reference_and_the_prompt(cou
     written, marking = course
     board = question_board(marking, ASSIGNMENT, Q)
     assert [q["grade_id"] for q in board["questions"]] == questions()
-    assert "-1e9" in board["question"]["reference_html"] and "实验题 2" in board["question"]["prompt_html"]
+    assert "-1e9" in board["question"]["reference_html"] and "NaN" in board["question"]["prompt_html"]
+    # the page heads the guide with the question's name: the prompt no longer repeats it (#59 item 6)
+    assert board["question"]["name"].startswith("实验题 2") and "实验题 2" not in board["question"]["prompt_html"]
     assert len(board["rubric"]["points"]) == 3 and board["warnings"] == []
     assert sum(len(v["students"]) for g in board["groups"] for v in g["variants"]) == 12
 
@@ -66,12 +69,22 @@ def test_do_the_tabs_show_the_chapters_names_in_the_courses_language(course, tmp
 
 
 def test_is_the_unanswered_group_first_with_a_suggested_zero_not_saved(course):
+    """Blank answers come first: those left exactly as released, which nbgrader scored 0 by itself, already done (0,
+    not answered, as the feedback shows them: no work left); a blank nbgrader did not score (a stub with a space
+    added) in a group of its own, a 0 suggested and nothing saved?"""
     written, marking = course
     board = question_board(marking, ASSIGNMENT, Q)
-    blank = board["groups"][0]
-    assert blank["kind"] == "unanswered" and blank["suggestion"]["score"] == 0.0
-    assert "未作答" in blank["suggestion"]["reason"]
-    assert all(board["students"][s]["score"] is None for v in blank["variants"] for s in v["students"])
+    blanks = [g for g in board["groups"] if g["kind"] == "unanswered"]
+    assert board["groups"][:len(blanks)] == blanks and blanks
+    views = {s: board["students"][s] for g in blanks for v in g["variants"] for s in v["students"]}
+    untouched = {s for s in views if written.answers[Q][s] == STUB}
+    assert untouched and all(views[s]["automatic"] and views[s]["score"] == 0.0 and views[s]["unanswered"]
+                             for s in untouched)
+    assert all(views[s]["score"] is None and not views[s]["automatic"] for s in set(views) - untouched)
+    to_confirm = [g for g in blanks if not all(views[s]["automatic"] for v in g["variants"] for s in v["students"])]
+    assert all(g["suggestion"]["score"] == 0.0 and "未作答" in g["suggestion"]["reason"] for g in to_confirm)
+    with Gradebook(marking.url) as gradebook:  # shown as done, nothing written: nbgrader's own 0 stands
+        assert all(gradebook.find_grade(Q, ASSIGNMENT, ASSIGNMENT, s).manual_score is None for s in views)
 
 
 def test_is_an_answer_judged_apart_from_its_group_shown_apart(course):
@@ -205,3 +218,31 @@ def test_does_the_board_name_a_student_whose_cells_may_be_hard_coded(course, tmp
     path.write_text(json.dumps(nb), encoding="utf-8")
     board = question_board(marking, ASSIGNMENT, Q)
     assert board["hard_coded"] == {student: "可能写死了可见检查的答案：TEST 1 · 任务 2（报告里有证据）"}
+
+
+def test_are_students_and_assignments_named_not_shown_by_id(course):
+    """The board names each student as the gradebook does (an LMS's roster: first and last name, the id beside it
+    where two share a name; no name: the id) and each assignment of the switcher by its notebook's title, the
+    English edition said so (not ch04_attention_en)?"""
+    from nbgrader.api import Gradebook
+
+    written, marking = course
+    other = add_edition_class(marking.folder, "en", {"s9": {Q: "an answer"}})
+    board = question_board(marking, ASSIGNMENT, Q)
+    first, second, third = sorted(board["students"])[:3]
+    with Gradebook(marking.url) as gradebook:
+        gradebook.update_or_create_student(first, first_name="Wei", last_name="Li")
+        gradebook.update_or_create_student(second, first_name="伟", last_name="李")
+        gradebook.update_or_create_student(third, first_name="伟", last_name="李")
+    fresh = MarkingCourse(marking.folder)
+    try:
+        board = question_board(fresh, ASSIGNMENT, Q)
+    finally:
+        fresh.close()
+    assert board["names"][first] == "Wei Li"
+    assert (board["names"][second], board["names"][third]) == (f"李伟 ({second})", f"李伟 ({third})")
+    unnamed = sorted(board["students"])[3]
+    assert board["names"][unnamed] == unnamed and set(board["names"]) == set(board["students"])
+    titles = {a["id"]: a["title"] for a in board["assignments"]}
+    assert titles[ASSIGNMENT].startswith("第 4 章") and titles[other].endswith("（英文版）")
+    assert ASSIGNMENT not in titles[ASSIGNMENT] and other not in titles[other]

@@ -256,3 +256,18 @@ def test_does_a_practice_exercise_show_passed_not_passed_or_not_done_and_no_poin
     assert all(words in text for words in said), text[:2000]
     assert "0 / 0" not in text
     assert page_score(_page(url, nb))[1] == 7.0  # the practice cells add nothing to the maximum
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_is_the_page_titled_by_its_notebooks_title_not_its_id(gradebook, lang):
+    """The page's heading and its <title>: the notebook's own title (its first top-level heading) with the page's
+    word for feedback, never the assignment's id; a notebook without a title keeps its file's name?"""
+    nb = _notebook(lang)
+    title = "Chapter 4 · Attention" if lang == "en" else "第 4 章 · 注意力"
+    nb.cells.insert(0, new_markdown_cell(f"# {title}\n\nintroduction"))
+    page = _page(gradebook, nb)
+    expected = WORDS.say(lang, "feedback.title", title=title)
+    assert f"<h4>{expected}</h4>" in page and f"<title>{expected}</title>" in page
+    assert f"<title>{A}</title>" not in page and f"{A} · " not in page
+    untitled = _page(gradebook, _notebook(lang))
+    assert f"<title>{WORDS.say(lang, 'feedback.title', title=A)}</title>" in untitled

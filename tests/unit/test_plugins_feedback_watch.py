@@ -13,6 +13,7 @@ import os
 import pytest
 from jupyter_events import EventLogger
 
+from coursekit.plugins import lab_locale
 from coursekit.plugins import feedback_watch as fw
 from coursekit.service import student_status as ss
 from coursekit.service.policy import ATTEMPTS, COOLDOWN
@@ -26,7 +27,8 @@ class Student:
     def __init__(self, tmp_path):
         self.cache, self.exchange, self.n = tmp_path / "cache", tmp_path / "exchange", 0
         self.home = tmp_path / "home"
-        self.watch = fw.FeedbackWatch(self.exchange, self.cache, COURSE_ID, self.home, STUDENT)
+        self.watch = fw.FeedbackWatch(self.exchange, self.cache, COURSE_ID, self.home, STUDENT,
+                                      lab_settings=self.home / ".jupyter-lab-settings")
 
     def submit(self, assignment=A, language=None, secret_written=True) -> tuple:
         """A submission in the cache (its notebook of ``language``'s edition); (timestamp, secret)."""
@@ -96,14 +98,18 @@ def test_does_the_lab_get_the_newest_submission_per_assignment_with_course_and_l
 
 
 def test_is_the_students_language_the_edition_they_fetched_last(tmp_path):
-    """The Assignment List's language: the course's own before any fetch (a folder that is no released assignment
-    does not count), then the edition of the released assignment whose fetched folder changed last?"""
+    """The Assignment List's language: before any fetch none (their Lab asks their browser), or the one their LMS
+    launch named (a folder that is no released assignment does not count), then the edition of the released
+    assignment whose fetched folder changed last?"""
     me = Student(tmp_path)
-    assert me.watch.language() == "zh"  # no exchange yet
+    assert me.watch.language() == ""  # no exchange yet
     for assignment in ("ch04_attention", "ch04_attention_en"):
         (me.exchange / COURSE_ID / "outbound" / assignment).mkdir(parents=True)
     (me.home / "notes").mkdir(parents=True)
-    assert me.watch.language() == "zh"
+    assert me.watch.language() == ""
+    lab_locale.follow("en", me.watch.lab_settings)  # an LMS launch in English landed
+    assert me.watch.language() == "en"
+    lab_locale.follow("zh", me.watch.lab_settings)
     english = me.home / "ch04_attention_en"
     english.mkdir()
     (english / "ch04_attention_en.ipynb").write_text(json.dumps({"cells": [], "metadata": {"edition": {"language": "en"}}}))
@@ -173,3 +179,21 @@ def test_does_the_student_see_the_due_dates_and_their_own_extension_only(tmp_pat
 def test_is_a_student_id_that_names_no_folder_of_theirs_refused(tmp_path, student):
     with pytest.raises(ValueError, match="not a student id"):
         ss.student_folder(tmp_path, COURSE_ID, student)
+
+
+def test_is_what_the_lab_told_the_student_kept_by_their_server_for_every_log_in(tmp_path):
+    """The Lab sends back each notice it showed: the student's server keeps it in their Jupyter data folder, so a Lab
+    opened later (another browser, another log-in) is told it was shown and says nothing again (#59 item 8); a newer
+    key replaces the older; what is not a short text is refused, nothing kept of it?"""
+    told_file = tmp_path / "data" / fw.TOLD_FILE
+    watch = fw.FeedbackWatch(tmp_path / "exchange", tmp_path / "cache", COURSE_ID, tmp_path / "home", "s1", told_file=told_file)
+    assert watch.told() == {}
+    watch.remember({A: "2026-12-01 10:00:01.000000 UTC|released||1"})
+    watch.remember({"other": "x|submitted||0"})
+    watch.remember({A: "2026-12-01 10:00:02.000000 UTC|released||5"})
+    later = fw.FeedbackWatch(tmp_path / "exchange", tmp_path / "cache", COURSE_ID, tmp_path / "home", "s1", told_file=told_file)
+    assert later.told() == {A: "2026-12-01 10:00:02.000000 UTC|released||5", "other": "x|submitted||0"}
+    for bad in ({A: 3}, [A], {A: "x" * 201}):
+        with pytest.raises(ValueError, match="told must map assignments to keys"):
+            later.remember(bad)
+    assert later.told() == watch.told()

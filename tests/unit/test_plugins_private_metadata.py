@@ -37,11 +37,15 @@ def test_does_a_plain_assignment_keep_its_metadata_as_nbgrader_does():
     assert _released("ps1").cells[0].metadata["translation"] == {"en": {"source": "The reference answer"}}
 
 
-def test_is_the_chapters_private_key_where_the_master_keeps_its_english():
-    """The plug-in names attnkit.edition's key, and the master holds reference answers there (what is cleared)."""
+def test_are_the_chapters_translations_where_no_release_reaches():
+    """The master's English (reference answers included) lives in the chapter's catalogues, autograde/locale, outside
+    every assignment's source/ folder (all of which ships), and no longer in the master's metadata; the plug-in still
+    names the old key, so a master that keeps it keeps it private?"""
     assert course.PRIVATE_METADATA == (edition.KEY,)
     master = nbformat.read(MASTER, as_version=4)
-    assert any(edition.KEY in c.metadata for c in master.cells if c.metadata.get("nbgrader", {}).get("solution"))
+    assert not any(edition.KEY in c.metadata for c in master.cells)
+    catalogue = MASTER.parents[2] / "locale" / "en" / "LC_MESSAGES" / "ch04_attention.po"
+    assert catalogue.is_file() and MASTER.parents[1] not in catalogue.parents
 
 
 def test_is_it_cleared_right_after_the_stubs_in_the_course_config():

@@ -11,12 +11,12 @@ from nbgrader import utils
 from nbgrader.validator import Validator
 from traitlets.config import Config
 
-from attnkit.edition import CJK, STUBS
+from attnkit.edition import CJK, stubs
 from coursekit.plugins import validation
 from coursekit.plugins.validation import NO_RESPONSE, name_unanswered_questions
 
 PARTIAL = "Partial credit; passed some but not all of the tests"  # nbgrader's (the Lab extension says it)
-STUB = STUBS["zh"]["text"]
+STUB = stubs("zh")["text"]
 CHAPTER = Config({"CourseKit": {"assignments": {"ch04_attention": {"plugin": "attnkit.course"}}}})
 
 
@@ -93,9 +93,9 @@ def _english_class(answered=()):
     cells = [new_markdown_cell("### Task 4.2: implement scores"), _test("test1_scores", "run(1)"),
              new_markdown_cell("### End-to-end grading: TEST 4"), _test("test4_end_to_end", "run(4)")]
     for n in (1, 2, 3):
-        answer = _answer(f"q{n}", "My answer" if n in answered else STUBS["en"]["text"])
+        answer = _answer(f"q{n}", "My answer" if n in answered else stubs("en")["text"])
         answer.metadata.nbgrader["checksum"] = utils.compute_checksum(
-            new_markdown_cell(STUBS["en"]["text"], metadata=answer.metadata))
+            new_markdown_cell(stubs("en")["text"], metadata=answer.metadata))
         cells += [new_markdown_cell(f"### Question {n}"), answer]
     return new_notebook(cells=cells, metadata={"edition": {"language": "en"}})
 
@@ -104,7 +104,7 @@ def test_does_the_english_edition_read_english_only():
     """An English notebook: the folded entry, nbgrader's "Partial credit" and the names in English, no Chinese?"""
     nb = _english_class(answered=(2,))
     results = {"failed": [{"source": "run(4)", "error": PARTIAL, "raw_error": PARTIAL}]
-               + [{"source": STUBS["en"]["text"], "error": NO_RESPONSE, "raw_error": NO_RESPONSE}] * 2}
+               + [{"source": stubs("en")["text"], "error": NO_RESPONSE, "raw_error": NO_RESPONSE}] * 2}
     folded = validation._fold(results, nb)
     assert folded["failed"] == [{"source": "run(4)", "name": "End-to-end grading: TEST 4", "error": PARTIAL,
                                  "raw_error": PARTIAL}]

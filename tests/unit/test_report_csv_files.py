@@ -49,3 +49,21 @@ def test_mistakes_csv(out):
         ("mask_replaces_scores", "mask", "1", "0.2000", "carol"),
         ("scores_missing_scale", "scores", "1", "0.2000", "bob"),
         ("softmax_no_max_subtraction", "softmax", "1", "0.2000", "carol")]
+
+
+def test_do_the_csv_files_keep_the_ids_and_add_the_names(tmp_path):
+    """Named students (as an LMS's roster names them): every CSV keeps its id columns and adds the names beside them;
+    a student the gradebook has no name for has an empty name?"""
+    from coursekit.people import People
+
+    report = build_report(tmp_path, read_class(small_class(tmp_path), ASSIGNMENT), io.StringIO())
+    people = People({"bob": "Bob Li", "carol": "卡罗尔"})
+    write_csvs(report, tmp_path, people)
+    read = {name: list(csv.DictReader((tmp_path / f"{name}.csv").open(encoding="utf-8")))
+            for name in ("students", "checks", "mistakes")}
+    rows = {r["student"]: r["name"] for r in read["students"]}
+    assert (rows["bob"], rows["carol"], rows["alice"]) == ("Bob Li", "卡罗尔", "")
+    mistake = next(m for m in read["mistakes"] if m["bug_id"] == "scores_missing_scale")
+    assert (mistake["students"], mistake["names"]) == ("bob", "Bob Li")
+    failing = next(c for c in read["checks"] if "carol" in c["failing_students"].split(";"))
+    assert "卡罗尔" in failing["failing_names"].split(";")

@@ -66,3 +66,22 @@ def test_does_similarity_csv_rank_every_pair_near_the_threshold(similarity, tmp_
     assert "student_softmax" in rows[0]["cells"].split(";")
     assert [float(r["score"]) for r in rows] == sorted((float(r["score"]) for r in rows), reverse=True)
     assert all(r["page"] == "" for r in rows if r["flagged"] == "0")
+
+
+def test_are_the_pair_and_its_csv_named_as_the_gradebook_names_the_students(similarity, tmp_path):
+    """With the students' names (an LMS class: ids such as lti-…): the section's rows and the pair's page name both
+    by name, not id; similarity.csv keeps both ids and adds both names?"""
+    from coursekit.people import People
+    from coursekit.report.labels import Labels
+
+    named = {COPY.students[0]: "Wei Li", COPY.students[1]: "李伟"}
+    labels = Labels("zh", people=People(named))
+    _, body = section(similarity, TIMES, "zh", labels)
+    [path] = write_pages(similarity, TIMES, tmp_path, "zh", labels)
+    page = path.read_text(encoding="utf-8")
+    for shown in (body, page):
+        assert "Wei Li" in shown and "李伟" in shown
+        assert not [s for s in COPY.students if re.search(rf">{re.escape(s)}<", shown)], shown
+    rows = list(csv.DictReader(write_similarity_csv(similarity, TIMES, tmp_path, People(named)).open(encoding="utf-8")))
+    assert (rows[0]["first_student"], rows[0]["first_student_name"]) == (COPY.students[0], "Wei Li")
+    assert (rows[0]["second_student"], rows[0]["second_student_name"]) == (COPY.students[1], "李伟")

@@ -11,19 +11,21 @@ from coursekit.report.written import written_stats
 def _grades():
     cells = [CellInfo("test1_scores", "nb", 4.0, True), CellInfo("q_a", "nb", 1.0, False)]
     grades = {"ann": {"q_a": CellGrade(None, 1.0, 1.0)}, "bo": {"q_a": CellGrade(None, 0.5, 0.5)},
-              "cy": {"q_a": CellGrade(0.0, None, 0.0)}, "di": {"q_a": CellGrade(None, None, 0.0)},
-              "ed": {"q_a": CellGrade(None, 1.0, 1.0)}}
+              "cy": {"q_a": CellGrade(0.0, None, 0.0, blank=True)}, "di": {"q_a": CellGrade(None, None, 0.0)},
+              "ed": {"q_a": CellGrade(None, 1.0, 1.0)},
+              "fy": {"q_a": CellGrade(None, 0.0, 0.0, blank=True)}}  # marked "not answered" on the marking page
     return ClassGrades("a1", sorted(grades), cells, grades)
 
 
 def test_are_marked_unanswered_and_to_mark_counted_with_mean_and_spread():
     (stat,) = written_stats(_grades())
-    assert (stat.question, stat.submissions, stat.marked, stat.unanswered, stat.to_mark) == ("q_a", 5, 3, 1, 1)
+    assert (stat.question, stat.submissions, stat.marked, stat.unanswered, stat.to_mark) == ("q_a", 6, 3, 2, 1)
     assert stat.mean == 2.5 / 3 and stat.median == 1.0 and stat.scores == {0.5: 1, 1.0: 2}
 
 
 def test_does_the_page_show_the_written_questions_table():
     """Each question by its heading (the id only where no heading names it), marked and to mark, in each language?"""
+
     html = _written(SimpleNamespace(grades=_grades()), TEXT["zh"], Labels("zh", {"q_a": "思考题 1"}))
     assert "思考题 1" in html and "q_a" not in html and "待批改" in html and "1 分 × 2" in html
     assert "test1_scores" not in html

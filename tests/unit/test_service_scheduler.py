@@ -7,6 +7,7 @@ import os
 
 import pytest
 
+from coursekit import inbound
 from coursekit.grading.pool import Done, Faulted, Note
 from coursekit.language import WORDS
 from coursekit.service import control
@@ -16,7 +17,9 @@ from coursekit.service.journal import Journal
 from coursekit.service.log import ServiceLog
 from coursekit.service.policy import Policy
 from coursekit.service.scheduler import Scheduler
+from coursekit.service.log import short_time
 from coursekit.service.worker import Graded, JobOutcome
+from support.exchange_rows import arrival
 
 RETRY = Policy().retry_seconds
 
@@ -101,13 +104,16 @@ class World:
         return Scheduler(self.course, policy, self.tmp / "exchange", COURSE_ID, journal, self.pool, log,
                          clock=lambda: self.now, monotonic=lambda: self.now, dates=dates)
 
-    def submit(self, student):
+    def submit(self, student, written=""):
+        """A submission folder of ``student`` in inbound/, its name saying a second of 2026-12-01 and its
+        timestamp.txt the same or ``written``; its time as the course says it: when it arrived."""
         self.n += 1
-        stamp = f"2026-12-01 10:{self.n // 60:02d}:{self.n % 60:02d}.000000 UTC"
-        folder = self.tmp / "exchange" / COURSE_ID / "inbound" / f"{student}+{A}+{stamp}+r{self.n}"
-        folder.mkdir(parents=True)
-        (folder / "submission_secret.txt").write_text("a" * 128)
-        return stamp
+        claimed = f"2026-12-01 10:{self.n // 60:02d}:{self.n % 60:02d}.000000 UTC"
+        self.folder = self.tmp / "exchange" / COURSE_ID / "inbound" / f"{student}+{A}+{claimed}+r{self.n}"
+        self.folder.mkdir(parents=True)
+        (self.folder / "timestamp.txt").write_text(written or claimed)
+        (self.folder / "submission_secret.txt").write_text("a" * 128)
+        return arrival(self.folder)
 
     def inbound(self):
         return self.tmp / "exchange" / COURSE_ID / "inbound"
@@ -145,6 +151,23 @@ def test_twenty_submissions_delay_another_student_by_one_grading(tmp_path):
     world.step(2)
     assert len(world.pool.sent) == 3 and world.entry("a").graded == stamps[-1]
     assert "only the newest is graded" in world.log()
+
+
+def test_is_one_folder_graded_once_whatever_time_it_claims(tmp_path):
+    """A folder whose timestamp.txt claims it was made a year before its name says, and both long before it arrived
+    (issue 54: the service graded it again at every poll, 32–75 times in 80 s): listed at every poll, collected by
+    the real collect, graded once, under the time it arrived?"""
+    world = World(tmp_path, Policy((A,)))
+    stamp = world.submit("a", written="2025-12-31 23:00:00.000000 UTC")
+    collected = world.course / "submitted" / "a" / A
+    inbound.collect(inbound.examine(world.inbound(), inbound.Limits(), A)[0][0], collected, inbound.Limits())
+    for _ in range(5):
+        world.step()
+        if world.pool.holding[0] is not None:  # the worker reports what its collect wrote, as the real one does
+            world.pool.finish(collected=(collected / "timestamp.txt").read_text())
+        world.now += 5
+    assert [(j.kind, j.timestamp) for j in world.pool.sent] == [(GRADE, stamp)]
+    assert world.entry("a").graded == stamp == world.entry("a").released and not stamp.startswith(("2025", "2026-12-01"))
 
 
 def test_two_workers_never_grade_one_student_twice_at_once(tmp_path):
@@ -272,20 +295,20 @@ def test_a_restart_does_the_interrupted_submission_again(tmp_path, graded_before
     world.pool.finish()
     world.step(3)
     assert len(world.pool.sent) == 1 and world.entry("a").releases == [1000.0]
-    assert "interrupted while doing the submission of 10:00:01.00" in world.log()
+    assert f"interrupted while doing the submission of {short_time(stamp)}" in world.log()
 
 
 def test_ungradable_and_dead_workers(tmp_path):
     """A submission nbgrader cannot grade gets the page saying so; one whose worker dies (killed: the machine's)
     waits, is tried again after the back-off, and never gets a "not graded" page?"""
     world = World(tmp_path, Policy((A,)))
-    world.submit("a")
+    first = world.submit("a")
     world.step()
     world.pool.finish(ok=False)
     world.step(2)
     assert world.entry("a").releases == [1000.0]
-    assert "NOT GRADED (submitted 10:00:01.00): NotJSONError: not JSON; feedback released" in world.log()
-    world.submit("b")
+    assert f"NOT GRADED (submitted {short_time(first)}): NotJSONError: not JSON; feedback released" in world.log()
+    second = world.submit("b")
     world.step()
     for tries in range(1, 4):
         world.pool.die()
@@ -298,7 +321,7 @@ def test_ungradable_and_dead_workers(tmp_path):
     world.pool.finish()
     world.step(2)
     assert world.entry("b").releases and world.entry("b").waiting is None
-    assert "NOT GRADED" not in world.log().split("10:00:02")[-1]
+    assert "NOT GRADED" not in world.log().split(short_time(second))[-1]
 
 
 def test_overrunning_job_is_stopped(tmp_path):
@@ -329,13 +352,13 @@ def test_a_fault_of_the_machine_is_retried_with_back_off_and_never_released(tmp_
     """The gradebook or the exchange failed (before or after grading): nothing released; the job is tried again after
     5 s, then 10 s …; once the machine works, graded (or released) as if nothing had happened?"""
     world = World(tmp_path, Policy((A,)))
-    world.submit("a")
+    stamp = world.submit("a")
     world.step()
     world.pool.finish(fault="the gradebook cannot be reached (connection refused)", graded=graded)
     world.step(3)
     assert len(world.pool.sent) == 1 and world.entry("a").releases == []
     assert world.entry("a").waiting["cause"] == "the gradebook cannot be reached (connection refused)"
-    assert "WAITING (submitted 10:00:01.00): the machine's fault, not the student's: the gradebook cannot be " \
+    assert f"WAITING (submitted {short_time(stamp)}): the machine's fault, not the student's: the gradebook cannot be " \
            "reached (connection refused); tried again in 5 s; no feedback until it is graded" in world.log()
     world.now += RETRY[0] + 1
     world.step()
@@ -427,11 +450,11 @@ def test_a_job_refused_as_it_is_collected_ends_without_feedback_and_is_not_done_
     world = World(tmp_path, Policy((A,)))
     stamp = world.submit("a")
     world.step()
-    world.pool.finish(refused=f"inbound/a+{A}+{stamp}+r1: ch04_attention.ipynb: expected a regular file")
+    world.pool.finish(refused=f"inbound/{world.folder.name}: ch04_attention.ipynb: expected a regular file")
     world.step(3)
     entry = world.entry("a")
     assert entry.graded == stamp and entry.held is None and entry.releases == [] and len(world.pool.sent) == 1
-    assert "  a  REFUSED (submitted 10:00:01.00): inbound/" in world.log()
+    assert f"  a  REFUSED (submitted {short_time(stamp)}): inbound/" in world.log()
     assert "never collected, no feedback" in world.log()
     said = WORDS.say("zh", "service.refused_at_collect", reason="ch04_attention.ipynb: expected a regular file")
     assert said in status(world.course)  # in the course's language (Chinese: the course has no config)
@@ -466,3 +489,25 @@ def test_does_service_status_speak_the_courses_language(tmp_path, capsys, lang, 
     assert said in status(world.course).splitlines()[0]
     main(["resume", "--course", str(world.course)])
     assert capsys.readouterr().out.strip() == WORDS.say(lang, "service.resumed")
+
+
+def test_does_service_status_name_each_student_as_the_gradebook_does(tmp_path):
+    """An LMS class (ids such as lti-…): `make service-status` names each graded student by the name the gradebook
+    holds, not by their id; a student the gradebook has no name for keeps their id?"""
+    from nbgrader.api import Gradebook
+
+    from support.synthetic_class import empty_gradebook
+
+    world = World(tmp_path, Policy((A,)))
+    url = empty_gradebook(world.course / "gradebook.db")
+    with Gradebook(url) as gradebook:
+        gradebook.update_or_create_student("lti-5sj4xbek4kip6amz", first_name="Wei", last_name="Li")
+    for student in ("lti-5sj4xbek4kip6amz", "s2"):
+        world.submit(student)
+        world.step()
+        world.pool.finish()
+        world.step(2)
+    said = status(world.course)
+    lines = [line for line in said.splitlines() if A in line]
+    assert any("Wei Li" in line for line in lines) and "lti-5sj4xbek4kip6amz" not in said, said
+    assert any("s2" in line for line in lines), said

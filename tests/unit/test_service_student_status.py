@@ -17,6 +17,7 @@ from coursekit.service import control
 from coursekit.service import student_status as ss
 from coursekit.service.notice import notice_page
 from coursekit.service.policy import ATTEMPTS, COOLDOWN, DEADLINE, Policy
+from support.exchange_rows import arrival
 
 SECRET, OTHER = "5e" * 64, "a7" * 64  # 128 hex digits, as nbgrader's submit writes
 
@@ -55,10 +56,10 @@ def _world(tmp_path, policy, dates=None):
     submit = world.submit
 
     def submit_with_own_secret(student):
-        stamp = submit(student)
+        submit(student)
         secret = f"{len(world.secrets):02x}" * 64
-        folder = next((tmp_path / "exchange" / COURSE_ID / "inbound").glob(f"{student}+{A}+{stamp}+*"))
-        (folder / "submission_secret.txt").write_text(secret)
+        (world.folder / "submission_secret.txt").write_text(secret)
+        stamp = arrival(world.folder)  # the secret written last, as nbgrader submit writes it
         world.secrets[stamp] = secret
         return stamp
 

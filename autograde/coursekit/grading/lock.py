@@ -8,7 +8,9 @@ grader never leaves the course locked):
 * ``.grading.gate`` — taken first by an exclusive holder and checked by the service before
   each new job, so a waiting ``make grade`` is not starved by a stream of submissions.
 
-The exclusive holder writes who it is into the gate file; whoever has to wait is told.
+The exclusive holder writes who it is into the gate file; whoever has to wait is told. The service itself holds
+``grading-service/service.pid`` while it runs (:func:`service_running`: ``make grade`` says so when nothing is
+collected yet, since the service collects).
 """
 import contextlib
 import fcntl
@@ -17,11 +19,23 @@ import pathlib
 import time
 
 from ..language import DEFAULT, WORDS
-from ..locks import try_lock
+from ..locks import held, try_lock
 
-__all__ = ["LOCK_FILE", "GATE_FILE", "exclusive", "shared", "gate_holder"]
+__all__ = ["LOCK_FILE", "GATE_FILE", "SERVICE_STATE", "exclusive", "shared", "gate_holder", "service_pid_file",
+           "service_running"]
 
 LOCK_FILE, GATE_FILE = ".grading.lock", ".grading.gate"
+SERVICE_STATE = "grading-service"  # the grading service's folder in the course: its pid lock, journal, pause file
+
+
+def service_pid_file(course) -> pathlib.Path:
+    """The file the course's grading service holds locked while it runs (one service per course)."""
+    return pathlib.Path(course) / SERVICE_STATE / "service.pid"
+
+
+def service_running(course) -> bool:
+    """Does a grading service run on ``course`` now (its pid file exists and its lock is held)?"""
+    return service_pid_file(course).exists() and held(service_pid_file(course))
 
 
 def _open(course, name) -> int:

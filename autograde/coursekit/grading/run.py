@@ -40,13 +40,13 @@ from nbgrader.api import MissingEntry
 
 from ..language import WORDS
 from ..assignments import assignment_of, default_assignments, world_of
-from ..faults import InfrastructureFault, evident_fault, grader_unreadable
+from ..faults import CourseFault, InfrastructureFault, evident_fault, grader_unreadable
 from ..gradebook import alembic_on_path, describe, not_graded_reason, open_gradebook, resolve_gradebook, zero_submission
 from ..grades import grades_of
 from ..late import late_policy
 from ..lms import outbox as lms_outbox
 from ..paths import add_course_option, find_course, usage_errors
-from ..sandbox import missing_tool, private_python
+from ..sandbox import cgroups, missing_tool, private_python
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
 from ..canary import Budget, student_budget
 from ..settings import OVER_BUDGET, UNSANDBOXED, course_settings
@@ -56,11 +56,15 @@ from .progress import Progress, StudentResult
 from .selection import graded_students, parse_shard, submitted_students, to_grade
 from .worker import GraderSetup
 
-__all__ = ["main", "grade_class", "default_workers", "preflight", "STATUS"]
+__all__ = ["main", "grade_class", "default_workers", "preflight", "nothing_collected", "class_wide_failure", "STATUS",
+           "CLASS_WIDE"]
 
 # what make grade's exit status says: the class graded, some students' notebooks not, the machine's fault
 STATUS = {"graded": 0, "students": 1, "cannot_start": 2, "machine": 3, "interrupted": 130}
 FAULT_STATUS = STATUS["machine"]
+# The first this many students of a run (or all, in a smaller class, at least two) failing the same way with nobody
+# graded: the course's fault, not theirs (class_wide_failure).
+CLASS_WIDE = 3
 
 
 def main(argv=None) -> int:
@@ -76,6 +80,9 @@ def main(argv=None) -> int:
         names = _assignments(course, args.assignment)
     alembic_on_path()  # for the gradebook opened here and in the workers
     lang, url = settings.language, resolve_gradebook(course, args.db_url)
+    if not any(submitted_students(course, name) for name in names):  # not a failure: nothing has arrived yet
+        print(nothing_collected(course, names, lang), flush=True)
+        return STATUS["graded"]
     try:
         preflight(course, names, settings.sandbox)
         plan = [(name, _select(course, name, url, shard, args.force, lang)) for name in names]
@@ -95,11 +102,23 @@ def main(argv=None) -> int:
 
 def _assignments(course, explicit: str) -> list:
     """The assignment named, else the course's (:func:`coursekit.assignments.default_assignments`): of several
-    editions, those with submissions (the first when none has)."""
+    editions, those with submissions (all of them when none has)."""
     if explicit:
         return [explicit]
     found = default_assignments(course, course_settings(course).config)
-    return [name for name in found if submitted_students(course, name)] or found[:1]
+    return [name for name in found if submitted_students(course, name)] or found
+
+
+def nothing_collected(course, assignments, lang: str) -> str:
+    """One line for a course with no submission of ``assignments`` in ``submitted/``: how they get there (nbgrader's
+    collect, or the course's grading service, which collects each as it arrives)."""
+    joined = WORDS.say(lang, "grading.and")
+    if lock.service_running(course):
+        how = WORDS.say(lang, "grading.service_collects")
+    else:
+        how = WORDS.say(lang, "grading.collect", commands=joined.join(f"`nbgrader collect {a}`" for a in assignments))
+    return WORDS.say(lang, "grading.nothing_collected", assignments=joined.join(assignments),
+                     folder=course / "submitted", how=how)
 
 
 def _grade_assignment(course, assignment, students, url, args, shard, settings, results: list) -> int:
@@ -111,7 +130,7 @@ def _grade_assignment(course, assignment, students, url, args, shard, settings, 
         print(WORDS.say(lang, "grading.nothing", assignment=assignment, scope=scope), flush=True)
         return 0
     in_shard = WORDS.say(lang, "grading.shard", shard=shard) if shard.count > 1 else ""
-    sandbox = WORDS.say(lang, "grading.sandboxed") if settings.sandbox else WORDS.say(lang, "grading.unsandboxed")
+    sandbox = _sandbox_said(lang, settings.sandbox)
     print(WORDS.say(lang, "grading.header", assignment=assignment, count=len(students), shard=in_shard,
                     workers=args.workers, gradebook=describe(url), logs=course / LOGS, sandbox=sandbox), flush=True)
     if not settings.sandbox:
@@ -128,6 +147,16 @@ def _grade_assignment(course, assignment, students, url, args, shard, settings, 
     if stopped:
         return STATUS["interrupted"] if stopped == Progress.INTERRUPTED else FAULT_STATUS
     return STATUS["students"] if progress.failed else STATUS["graded"]
+
+
+def _sandbox_said(lang: str, sandboxed: bool) -> str:
+    """The header's words on the sandbox: none, or one, each kernel capped as a whole or per process only
+    (:mod:`coursekit.sandbox.cgroups`)."""
+    if not sandboxed:
+        return WORDS.say(lang, "grading.unsandboxed")
+    groups = cgroups.describe(cgroups.find())
+    capped = WORDS.say(lang, "grading.capped_whole", groups=groups) if groups else WORDS.say(lang, "grading.capped_each")
+    return WORDS.say(lang, "grading.sandboxed") + capped
 
 
 def grades_line(url: str, assignment: str, config, lang: str) -> str:
@@ -199,10 +228,6 @@ def _parser():
 def _select(course, assignment, url, shard, force, lang: str) -> list:
     """The students to grade; the gradebook is opened (and created) once, before any worker."""
     submitted = submitted_students(course, assignment)
-    if not submitted:
-        print(WORDS.say(lang, "grading.no_submissions", folder=course / "submitted", assignment=assignment),
-              file=sys.stderr)
-        sys.exit(STATUS["cannot_start"])
     try:
         with open_gradebook(url, course_settings(course).course_id) as gradebook:
             in_gradebook = {s.student.id for s in gradebook.find_assignment(assignment).submissions}
@@ -239,6 +264,12 @@ def grade_class(course, assignment, students, url, workers, show=print, lang="zh
                 busy.pop(message.worker, None)
                 pool.finished(message.worker)
                 show(progress.record(dataclasses.replace(message.outcome, worker=message.worker)), flush=True)
+                fault = class_wide_failure(progress.results, len(students), assignment)
+                if fault:  # nobody keeps the 0 the course's own fault gave them
+                    pool.stop()  # those in progress stop before their rows go
+                    _not_graded_after_all(course, url, assignment, [r.student for r in progress.results], busy)
+                    progress.results.clear()
+                    return progress, fault
             elif isinstance(message, Faulted):
                 return progress, message.fault
             elif message is None and (died := pool.dead(restart=False)):
@@ -256,6 +287,36 @@ def grade_class(course, assignment, students, url, workers, show=print, lang="zh
         return progress, Progress.INTERRUPTED
     finally:
         pool.stop()
+
+
+def class_wide_failure(results: list, total: int, assignment: str) -> str:
+    """The course's fault, as one line, when the first students of a run (:data:`CLASS_WIDE` of ``total``, at least
+    two) all failed with the same reason, their ids aside, and nobody was graded; "" otherwise. A notebook's own
+    fault is its student's; the same fault in every notebook is the course's own cells' (an older course, a broken
+    release), detected from the failures themselves whatever the canary saw."""
+    needed = min(CLASS_WIDE, total)
+    if needed < 2 or len(results) < needed or any(r.ok for r in results):
+        return ""
+    reasons = {r.reason.replace(r.student, "<student>") for r in results}
+    if len(reasons) != 1:
+        return ""
+    error = next(iter(reasons)).split("scored 0: ", 1)[-1].split(". After fixing", 1)[0]
+    return str(CourseFault(f"the first {len(results)} submissions of {assignment} all failed the same way in the "
+                           f"course's own cells, nobody graded ({error})",
+                           "Fix the course's notebooks (source/, then generate the assignment again; the grading log "
+                           "names the step), then run make grade again: the students were not given a grade for it."))
+
+
+def _not_graded_after_all(course, url, assignment, students, busy) -> None:
+    """``students`` (and those still being graded, ``busy``) back to collected but not graded: their 0 and any half-made
+    autograded folder removed, so that the next run grades them."""
+    with open_gradebook(url) as gradebook:
+        for student in [*students, *busy.values()]:
+            try:
+                gradebook.remove_submission(assignment, student)
+            except MissingEntry:
+                pass
+            shutil.rmtree(pathlib.Path(course) / "autograded" / student / assignment, ignore_errors=True)
 
 
 def _over_budget(pool, index: int, student: str, budget: float, where: tuple) -> StudentResult:

@@ -18,6 +18,7 @@ the kernel cannot see. Before each test cell it grades, it calls the student's f
 the kernel's, becomes the cell's outputs (:mod:`.client`). A plain nbgrader assignment's test
 cells run in the kernel, as nbgrader runs them.
 """
+import contextlib
 import functools
 import os
 import pathlib
@@ -35,7 +36,7 @@ from ..assignments import for_notebook_folder, world_of
 from ..environ import CALL_HOOK
 from ..faults import InfrastructureFault, KernelDidNotStart, grader_unreadable
 from ..sandbox import HOME, Limits, SandboxUnavailable, acquire, missing_tool, parse_size, private_python, processes_of
-from ..sandbox import side_files
+from ..sandbox import cgroups, side_files
 from ..sandbox.bubblewrap import GRADERS, SHARED, environment
 from ..sandbox.bytecode import compile_bytecode
 from ..sandbox.forkserver import ForkedKernel, template
@@ -61,7 +62,9 @@ class GradingKernelManager(AsyncKernelManager):
 
     sandbox = Bool(help="Run every grading kernel in the sandbox (coursekit.sandbox). Default: on, "
                         "unless the environment says ATTN_SANDBOX=off.").tag(config=True)
-    memory = Unicode("2G", help="Address space of each process in the sandbox (e.g. 2G).").tag(config=True)
+    memory = Unicode("2G", help="Memory of the sandboxed kernel (e.g. 2G): each process's address space and, where the "
+                               "machine has control groups (coursekit.sandbox.cgroups), all its processes together, "
+                               "its tmpfs included.").tag(config=True)
     processes = Unicode("64", help="Processes and threads the sandboxed kernel may have.").tag(config=True)
     scratch = Unicode("64M", help="Size of the private home holding the copy of the submission.").tag(config=True)
     tmp = Unicode("64M", help="Size of the sandbox's /tmp.").tag(config=True)
@@ -75,7 +78,7 @@ class GradingKernelManager(AsyncKernelManager):
                                   "folder, as nbgrader's own kernels leave them (new regular files only).").tag(config=True)
     files_back_size = Unicode("2M", help="Bytes of those files brought back, in all.").tag(config=True)
 
-    _runner = _sock = _folder = _identity = _grader = _assignment = _world = _client = _submission = None
+    _runner = _sock = _folder = _identity = _grader = _assignment = _world = _client = _submission = _group = None
 
     @default("sandbox")
     def _sandbox_default(self):
@@ -159,6 +162,12 @@ class GradingKernelManager(AsyncKernelManager):
         if runner is not None:
             runner.kill()
             runner.wait_gone(2.0)
+        group, self._group = self._group, None
+        if group is not None:
+            if group.oom_kills():
+                self.log.warning("the grading kernel's processes went over %s together: its memory cap stopped %d of "
+                                 "them", self.memory, group.oom_kills())
+            group.remove()
         if self._sock is not None:
             self._sock.close()
             self._sock = None
@@ -195,9 +204,23 @@ class GradingKernelManager(AsyncKernelManager):
             compile_bytecode(folder)  # read-only in the sandbox: no __pycache__ of their own
 
     def _start_runner(self, submission: str, env: dict):
-        """A forked kernel that runs cells sent to it over a socket: (its process, the socket)."""
+        """A forked kernel that runs cells sent to it over a socket: (its process, the socket). Sandboxed, it is put in
+        a control group of its own before any cell (coursekit.sandbox.cgroups: its memory and processes together)."""
         request = self._sandboxed_request(submission, env) if self.sandbox else self._plain_request(submission, env)
-        return self._fork(request, self._folder, self._identity, "the grading kernel")
+        if self.sandbox:
+            limits = self.limits()
+            with _group_fault():
+                self._group = cgroups.KernelGroup(cgroups.find(), limits.memory, limits.processes)
+        runner, sock = self._fork(request, self._folder, self._identity, "the grading kernel")
+        if self._group is not None:
+            try:
+                with _group_fault():
+                    self._group.admit(runner.pid)
+            except BaseException:
+                self._runner, self._sock = runner, sock
+                self._release()
+                raise
+        return runner, sock
 
     def _fork(self, request: dict, folder: pathlib.Path, identity, what: str, timeout: float = START_SECONDS):
         """Fork ``request`` from the template; it connects once it is walled off, before any student code (the
@@ -205,10 +228,8 @@ class GradingKernelManager(AsyncKernelManager):
         connect within ``timeout`` seconds is an error."""
         path = folder / "cells.sock"
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
-            listener.bind(str(path))
-            if identity is not None and identity.privileged:
-                os.chown(path, identity.uid, identity.uid)
-            listener.listen(1)
+            listener.bind(str(path))  # the folder's and the socket's owner stay this process's user: the forked
+            listener.listen(1)        # process connects before it becomes the kernel's uid (sandbox.template)
             self._template.fork({**request, "cells": str(path)})
             if not select.select([listener], [], [], timeout)[0]:
                 self._fail_start(f"{what} did not start within {timeout} s", folder)
@@ -248,8 +269,6 @@ class GradingKernelManager(AsyncKernelManager):
         if not self.sandbox:
             return {"grader": self._assignment.grader, "folder": str(folder), "workdir": str(folder), "env": env}
         uid = identity.uid if identity.privileged else 0
-        if identity.privileged:
-            os.chown(folder, uid, uid)
         limits, workdir = self.limits(), f"{HOME}/grader"
         grader = f"{GRADERS}/{self._world.grader_index(self._assignment.grader)}/__init__.py"  # where it is inside
         return {"grader": grader, "folder": str(folder), "home": HOME, "workdir": workdir, "uid": uid,
@@ -275,11 +294,8 @@ class GradingKernelManager(AsyncKernelManager):
         self._identity = acquire()
         self._template = template(self._identity.privileged, self._world, env)
         self._folder = folder = self._template.kernel_folder()
-        shutil.copytree(submission, folder / "submission", symlinks=True)
+        shutil.copytree(submission, folder / "submission", symlinks=True)  # copied into its home as it starts
         uid = self._identity.uid if self._identity.privileged else 0  # uid 0 of the template's user namespace
-        if self._identity.privileged:
-            for path in [folder, *folder.rglob("*")]:
-                os.chown(path, uid, uid, follow_symlinks=False)
         limits = self.limits()
         workdir = f"{HOME}/{pathlib.Path(submission).name}"
         shared = bool(self._world.shared) and pathlib.Path(self._world.shared).is_dir()
@@ -296,6 +312,16 @@ class GradingKernelManager(AsyncKernelManager):
     def _processes(self, limits) -> int:
         """The process limit: as another user, that user's own processes count against it too."""
         return limits.processes + (0 if self._identity.privileged else len(processes_of(self._identity.uid)))
+
+
+@contextlib.contextmanager
+def _group_fault():
+    """A kernel's control group that cannot be made or joined is the machine's fault, never the notebook's."""
+    try:
+        yield
+    except OSError as error:
+        raise InfrastructureFault(f"a grading kernel's control group (coursekit.sandbox.cgroups) failed: {error}",
+                                  "Check the machine's cgroup file system, then run the command again.") from None
 
 
 def _release_world(folder: pathlib.Path, identity) -> None:

@@ -51,6 +51,11 @@ class Question:
         found = _HEADING.search(self.prompt)
         return found.group(1) if found else ""
 
+    @property
+    def body(self) -> str:
+        """The prompt without its first heading: the page names the question above it once, not twice."""
+        return _HEADING.sub("", self.prompt, count=1).strip()
+
 
 def _source(cell) -> str:
     source = cell.get("source", "")

@@ -13,7 +13,9 @@ scores and comments (:mod:`.store`), groups (:mod:`.grouping`), the rubric and i
                  "neighbours": [{"group", "score", "ticks", "similarity", "students"}], "shared": [passage],
                  "hint": {"ticks", "contradicted", "hits": [{"point", "phrase", "negation"}]} | null,
                  "ask": n | null}],
-     "students": {student: {"score", "comment", "token", "ticks", "remark", "unanswered", "auto_score"}},
+     "students": {student: {"score", "comment", "token", "ticks", "remark", "unanswered", "auto_score", "automatic"}},
+     "names": {student: what the page calls them (coursekit.people)},
+     "assignments": [{"id", "title", "marked", "total"}],
      "texts": {student: fingerprint of the answer's text shown}, "hard_coded": {student: one line}}
 
 ``hard_coded`` says, for each student who has any, which of their test cells may be hard-coded to the visible
@@ -28,6 +30,7 @@ Nothing reaches the gradebook until the marker presses a key.
 import re
 from dataclasses import replace
 
+from ..grades import is_blank
 from .answers import code_block, text_fingerprint
 from .comment import parse
 from .grouping import group_answers, split_by_judgement
@@ -54,12 +57,15 @@ def short_name(name: str) -> str:
 
 
 def student_view(state, rubric) -> dict:
-    """What the page needs of one saved answer state (:class:`.store.AnswerState`)."""
+    """What the page needs of one saved answer state (:class:`.store.AnswerState`). An answer left as released, which
+    nbgrader scored 0 by itself, shows as judged (0, not answered: ``automatic``), as the feedback and the report show
+    it: nothing left to mark (a marker may still mark it otherwise)."""
     texts = [p.text for p in rubric.points] if rubric else []
     judgement = parse(state.comment, texts)
-    return {"score": state.score, "comment": state.comment, "token": state.token, "auto_score": state.auto_score,
-            "ticks": list(judgement.ticks) if judgement.ticks is not None else None,
-            "remark": judgement.remark, "unanswered": judgement.unanswered}
+    automatic = state.score is None and is_blank(state.score, state.auto_score)
+    return {"score": 0.0 if automatic else state.score, "comment": state.comment, "token": state.token,
+            "auto_score": state.auto_score, "ticks": list(judgement.ticks) if judgement.ticks is not None else None,
+            "remark": judgement.remark, "unanswered": judgement.unanswered or automatic, "automatic": automatic}
 
 
 def _suggestion(found, max_score: float) -> dict | None:
@@ -156,7 +162,7 @@ def question_board(course, assignment: str, grade_id: str) -> dict:
     shown = {s: (render_markdown(t) if texts[s] is None else _html(question, t)) for s, t in answers.items()}
     groups = group_answers(answers, _stub(course, assignment, question),
                            read_splits(course.folder, assignment).get(grade_id, ()))
-    groups = split_by_judgement(groups, lambda s: views[s]["token"])
+    groups = split_by_judgement(groups, lambda s: (views[s]["token"], views[s]["automatic"]))
     advice = _advice(groups, answers, views, rubric, question,
                      lambda texts: course.space(assignment, grade_id, texts))
     board_groups = []
@@ -167,12 +173,12 @@ def question_board(course, assignment: str, grade_id: str) -> dict:
                           "hint": hint(rubric, answers[group.members[k][0]]).to_dict() if rubric else None}
                          for k in group.keys],
             **advice[_gid(group)]})
-    counts = marked_counts(course.engine, assignment)
+    counts, people = marked_counts(course.engine, assignment), course.people()
     names = course.names(assignment)  # the cells' names in the course's language: the page shows them, not ids
     return {"assignment": assignment, "language": course.language,
             "question": {"grade_id": grade_id, "name": names.get(grade_id, grade_id), "kind": question.kind,
                          "title": question.title, "max_score": question.max_score,
-                         "prompt_html": render_markdown(question.prompt),
+                         "prompt_html": render_markdown(question.body),
                          "reference_html": _html(question, question.reference) if question.reference else ""},
             "questions": [{"grade_id": q.grade_id, "name": names.get(q.grade_id, q.grade_id),
                            "short": short_name(names.get(q.grade_id, q.grade_id)), "kind": q.kind, "title": q.title,
@@ -181,15 +187,18 @@ def question_board(course, assignment: str, grade_id: str) -> dict:
             "rubric": rubric.to_dict() if rubric else None, "warnings": _warnings(rubrics, question),
             "progress": {q.grade_id: list(counts.get(q.grade_id, (0, 0))) for q in questions},
             "assignments": assignment_counts(course), "groups": board_groups, "students": views,
+            "names": {s: people.called(s) for s in views},
             "texts": {s: text_fingerprint(t) for s, t in texts.items()},
             "hard_coded": _hard_coded(course.hard_coded(assignment, question.notebook, views), names, course.language)}
 
 
 def assignment_counts(course) -> list:
-    """Every assignment with written answers, for the page's switcher: ``{"id", "marked", "total"}`` (answers)."""
+    """Every assignment with written answers, for the page's switcher: ``{"id", "title", "marked", "total"}`` (answers;
+    the title is what the page shows)."""
     found = []
     for name in course.assignments():
         manual = {q.grade_id for q in course.questions(name)}
         counts = [c for grade_id, c in marked_counts(course.engine, name).items() if grade_id in manual]
-        found.append({"id": name, "marked": sum(m for m, _ in counts), "total": sum(t for _, t in counts)})
+        found.append({"id": name, "title": course.title(name), "marked": sum(m for m, _ in counts),
+                      "total": sum(t for _, t in counts)})
     return found

@@ -16,11 +16,13 @@ before the rubric changed, keeps its text and simply shows no ticks.
 import re
 from dataclasses import dataclass
 
+from ..grades import NOT_ANSWERED_MARK
+
 __all__ = ["Judgement", "compose", "parse", "UNANSWERED_TEXT"]
 
 POINTS_HEADING = "**得分要点**"
 REMARK_HEADING = "**评语**："
-UNANSWERED_HEADING = "**未作答**："
+UNANSWERED_HEADING = NOT_ANSWERED_MARK  # the class report counts such an answer as left blank too
 UNANSWERED_TEXT = "提交的仍是发布时的占位文字（或为空）。"
 TICK, MISS = "✓", "✗"
 _POINT_LINE = re.compile(rf"^- ([{TICK}{MISS}]) (.+)$")

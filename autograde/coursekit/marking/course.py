@@ -11,7 +11,7 @@ import time
 from dataclasses import replace
 
 import nbformat
-from nbgrader.api import Assignment, GradeCell, Notebook, SolutionCell, TaskCell
+from nbgrader.api import Assignment, GradeCell, Notebook, SolutionCell, Student, TaskCell
 from sqlalchemy.orm import Session, aliased
 
 from ..assignments import assignment_of
@@ -19,7 +19,8 @@ from ..canary import release_records
 from ..gradebook import open_gradebook, resolve_gradebook, sqlite_file
 from ..record import may_be_hard_coded
 from ..paths import find_course
-from ..cell_names import names_in_language
+from ..people import People, people_of
+from ..cell_names import assignment_title, names_in_language
 from ..stubs import stubs_of
 from ..settings import course_config, course_settings
 from .answers import AnswerReader, Question, master_questions
@@ -124,6 +125,18 @@ class MarkingCourse:
         """``{grade_id: name}`` of the assignment's graded cells, in the course's language (实验题 1, Lab question 1)."""
         return self._cached(("names", assignment), (), lambda: names_in_language(
             self.folder, assignment, self.language, course_config(self.folder)))
+
+    def title(self, assignment: str) -> str:
+        """What the page calls ``assignment``: its notebook's title in the course's language, never its id."""
+        return self._cached(("title", assignment), (), lambda: assignment_title(
+            self.folder, assignment, self.language, course_config(self.folder)))
+
+    def people(self) -> People:
+        """The students' names, as the gradebook holds them (an LMS's roster writes them there)."""
+        def read():
+            with Session(self.engine) as db:
+                return people_of(db.query(Student).all())
+        return self._cached(("people",), (), read)
 
     def rubrics(self, assignment: str, questions: list):
         """The rubrics (:func:`.rubric.load_rubrics`), read again as soon as the file changes."""

@@ -7,6 +7,8 @@ Routes (under the server's ``base_url``):
 * ``POST marking/api/judge?assignment=…`` — save a judgement (:mod:`.judging`), one transaction; 409 when an answer
   it names is another text than the page read (the student submitted again);
 * ``POST marking/api/split?assignment=…`` — ``{"question", "student"}``: that answer stands alone;
+* ``POST marking/api/regrade/decide?assignment=…`` — a TA's decision on regrade requests (:mod:`.requests`); every
+  board carries the assignment's requests (``"requests"``), taken in from the exchange first;
 * ``GET  marking/api/dates?assignment=…`` — the due date, the extensions and the late submissions' grades
   (:func:`.dates.dates_view`); ``POST marking/api/extend?assignment=…`` — ``{"student", "until", "reason"}``: an
   extension granted as ``make extend`` grants it (:func:`.dates.extend`), by the page's signed-in user;
@@ -28,10 +30,12 @@ from tornado.ioloop import IOLoop
 
 from ..due import BadExtension
 from ..lms import outbox as lms_outbox
+from ..regrade_book import take_in_course
 from .answers import text_fingerprint
 from .board import question_board, student_view
 from .dates import dates_view, extend, refresh_in_background, settle_marked
 from .judging import AnswerChanged, JudgementError, check_texts, parse_request
+from .requests import DecisionError, board_requests, decide
 from .rubric import RubricError
 from .splits import add_split
 from .store import marked_counts
@@ -69,11 +73,18 @@ class _Marking:
                 raise web.HTTPError(404, f"{assignment} has no manually graded cells (written answers, manually graded code, tasks)")
             question = questions[0].grade_id
         try:
-            return question_board(self.marking, assignment, question)
+            board = question_board(self.marking, assignment, question)
         except KeyError as error:
             raise web.HTTPError(404, str(error.args[0])) from None
         except RubricError as error:
             raise web.HTTPError(500, str(error)) from None
+        try:
+            take_in_course(self.marking.folder, self.marking.engine, self.log)
+        except OSError as error:  # the exchange is the machine's: the page still marks, and says so in the log
+            self.log.warning("marking page: could not take in the regrade requests of the exchange: %s", error)
+        manual = {q["grade_id"] for q in board["questions"]}
+        board["requests"] = board_requests(self.marking, assignment, self.marking.names(assignment), manual)
+        return board
 
 
 class PageHandler(_Marking, JupyterHandler):
@@ -146,6 +157,30 @@ class JudgeHandler(_Marking, APIHandler):
                 "missing": saved.missing, "progress": [marked, total]}
 
 
+class DecideHandler(_Marking, APIHandler):
+    """A TA's decision on regrade requests: who decided is this server's user (the hub's instructor, or the Lab's)."""
+
+    @web.authenticated
+    async def post(self):
+        assignment = await _blocking(self.assignment)
+        body, by = self.get_json_body(), _who(self.current_user)
+        questions = {q.grade_id: q for q in self.marking.questions(assignment)}
+        try:
+            decided = await _blocking(decide, self.marking, assignment, body, by, questions)
+        except (DecisionError, JudgementError) as error:
+            raise web.HTTPError(400, str(error)) from None
+        manual = set(questions)
+        self.finish(json.dumps({"decided": [r.id for r in decided],
+                                "requests": board_requests(self.marking, assignment, self.marking.names(assignment),
+                                                           manual)}, ensure_ascii=False))
+
+
+def _who(user) -> str:
+    """The name a decision is recorded under: the server's user (the hub's user name), else the Unix user."""
+    name = getattr(user, "username", None) or getattr(user, "name", None) or (user if isinstance(user, str) else "")
+    return str(name or getpass.getuser())[:128]
+
+
 class SplitHandler(_Marking, APIHandler):
     @web.authenticated
     async def post(self):
@@ -189,7 +224,8 @@ class ExtendHandler(_Marking, APIHandler):
 def handlers(base_url: str) -> list:
     routes = [("marking/?", PageHandler), ("marking/api/board", BoardHandler),
               ("marking/api/judge", JudgeHandler), ("marking/api/split", SplitHandler),
-              ("marking/api/dates", DatesHandler), ("marking/api/extend", ExtendHandler)]
+              ("marking/api/regrade/decide", DecideHandler), ("marking/api/dates", DatesHandler),
+              ("marking/api/extend", ExtendHandler)]
     result = [(url_path_join(base_url, path), handler) for path, handler in routes]
     result.append((url_path_join(base_url, "marking/static/(.*)"), web.StaticFileHandler, {"path": str(STATIC)}))
     return result

@@ -15,7 +15,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from nbgrader.api import Assignment, BaseCell, Comment, Grade, Notebook, Student, SubmittedNotebook
-from sqlalchemy import and_, func
+from sqlalchemy import and_, case, func, or_
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session, aliased
 
@@ -81,18 +81,24 @@ def question_states(engine, assignment: str, notebook: str, grade_id: str) -> di
         return {s: _state(s, g, c) for s, g, c in _rows(db, assignment, notebook, grade_id)}
 
 
+# Done: a manual score, or nbgrader's own 0 for an answer left as released (final: the feedback shows it so already;
+# coursekit.grades.is_blank). The page counts its answers the same way (board.student_view).
+_DONE = func.sum(case((or_(Grade.manual_score.isnot(None), Grade.auto_score == 0), 1), else_=0))
+
+
 def marked_counts(engine, assignment: str, grade_id: str | None = None) -> dict:
-    """{grade_id: (marked, submissions)} for every graded cell of ``assignment`` (or one), manual scores only."""
+    """{grade_id: (done, submissions)} for every graded cell of ``assignment`` (or one): done is marked by hand, or
+    left as released (nbgrader scored it 0 by itself: nothing to mark)."""
     graded = _GRADED
     with Session(engine) as db:
-        rows = (db.query(graded.name, func.count(Grade.id), func.count(Grade.manual_score))
+        rows = (db.query(graded.name, func.count(Grade.id), _DONE)
                 .join(Grade, Grade.cell_id == graded.id)
                 .join(Notebook, graded.notebook_id == Notebook.id)
                 .join(Assignment, Notebook.assignment_id == Assignment.id)
                 .filter(Assignment.name == assignment, graded.type.in_(GRADED)))
         if grade_id is not None:
             rows = rows.filter(graded.name == grade_id)
-        return {name: (marked, total) for name, total, marked in rows.group_by(graded.name)}
+        return {name: (int(done or 0), total) for name, total, done in rows.group_by(graded.name)}
 
 
 def _comment_row(db, student_grade: Grade, grade_id: str) -> Comment:

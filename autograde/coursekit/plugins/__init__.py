@@ -19,7 +19,9 @@ One module each:
   notebook's language;
 * :mod:`.students` — the students' server extension: their Validate as the course's, its kernel template
   started ahead, and :mod:`.feedback_watch` — their Lab told when feedback is out; :mod:`.open_assignment` — where
-  an LMS launch lands them: the assignment fetched and open.
+  an LMS launch lands them: the assignment fetched and open; :mod:`.lab_locale` — JupyterLab's own words in their
+  language (its language pack, from their edition or their launch); :mod:`.regrade_requests` — a regrade request
+  filed from a feedback page, or refused at once in their language.
 
 The grading kernel the config also names (``c.Execute``) is :mod:`coursekit.kernel`; the exchange's collect and
 list, :mod:`coursekit.exchange`; the per-cell export, :mod:`coursekit.export`. What these plug-ins copy of

@@ -8,7 +8,9 @@ notebook to 0 and writes the reason into its comments in the gradebook — where
 grading worker that asked.
 
 Whether a failure is the notebook's at all is decided by :func:`coursekit.faults.decide` (asking
-the canary, :mod:`coursekit.canary`, when the kernel never started). A fault of the machine — a
+the canary, :mod:`coursekit.canary`, when the kernel never started), then by the canary's first steps: when nbgrader
+cannot take even the untouched release through them, the course's notebooks failed, not this one
+(:class:`~coursekit.faults.CourseFault`). A fault of the machine — a
 sandbox that cannot start, a gradebook that cannot be reached — is nobody's grade: it is raised as
 :class:`~coursekit.faults.InfrastructureFault`, which stops the run with one line saying what to fix.
 """
@@ -20,7 +22,7 @@ from nbconvert.exporters import NotebookExporter
 from ..canary import canary_fault
 from ..printable import printable
 from ..student_files import MAX_NOTEBOOK_BYTES
-from ..faults import InfrastructureFault, decide
+from ..faults import CourseFault, InfrastructureFault, decide
 from ..gradebook import NOT_GRADED_COMMENT, not_graded_reason, zero_submission
 from ..sandbox import SandboxUnavailable
 from ..sandbox.forkserver import template_died
@@ -49,8 +51,12 @@ class ZeroOnFailureExporter(NotebookExporter):
         except SandboxUnavailable as exc:  # nothing to do with the student: stop the whole run, say what to install
             raise InfrastructureFault(str(exc), "Then run the command again.") from None
         except Exception as exc:
-            fault = decide(exc, self._course(), lambda: canary_fault(self._course(), resources["nbgrader"]["assignment"],
-                                                                     self.config), template_died())
+            assignment = resources["nbgrader"]["assignment"]
+            fault = decide(exc, self._course(), lambda: canary_fault(self._course(), assignment, self.config),
+                           template_died())
+            if fault is None:  # the untouched release through nbgrader's first steps (no kernel): the course's?
+                fault = canary_fault(self._course(), assignment, self.config, execute=False)
+                fault = fault if isinstance(fault, CourseFault) else None
             if fault is not None:
                 raise fault from exc
             error = f"{type(exc).__name__}: {str(exc).strip()[:300]}"

@@ -31,7 +31,7 @@ from ..language import WORDS, marked, of_notebook
 from ..record import GRADED, records_in
 from ..upstream.nbconvert import render_without_soup
 from ..upstream.nbgrader import show_score
-from ..cell_names import names_in
+from ..cell_names import names_in, title_of
 from ..grades import PendingAnswer, grade_of, is_pending
 from .pending import CLASS, Tally, class_tallies, student_line, total_line
 from .safe_html import sanitised
@@ -132,7 +132,8 @@ class GetGradesForFeedback(GetGrades):
 
     Per graded cell: ``metadata.nbgrader.name`` and ``.pending``; per page:
     ``resources["course_feedback"]`` with ``pending`` (answers), ``pending_points``, the page's
-    ``lang``, its ``words`` (:data:`WORDS`), the ``still_pending`` clause and the ``dates`` line (due date, the
+    ``lang``, its ``words`` (:data:`WORDS`), its ``title`` (the notebook's, :func:`coursekit.cell_names.title_of`;
+    its file's name when it has none), the ``still_pending`` clause and the ``dates`` line (due date, the
     student's extension, arrival, lateness). The score shown is the course's one grade
     (:func:`coursekit.grades.grade_of`: the late penalty taken off, never below 0). One instance serves a
     whole ``generate_feedback`` run, so the class-wide line is logged once, before the first student's.
@@ -167,6 +168,7 @@ class GetGradesForFeedback(GetGrades):
                                         "lang": lang, "words": page_words(lang),
                                         "pending_points_said": lambda points: WORDS.say(
                                             lang, "feedback.pending_points", points=_points(lang, points)),
+                                        "title": title_of(nb) or info["notebook"],
                                         "still_pending": _still_pending(self._lang, tally),
                                         "dates": _dates(grade, self._lang, CourseKit(config=self.config).timezone)}
         if tally.answers:

@@ -14,7 +14,10 @@ open anyway: the Lab is told, and sends no request while it waits. ``GET
 <base_url>attention-feedback/status`` answers the newest submission's status per assignment, once,
 for a Lab that has just opened (:data:`STATUS_URL`), the student's language: the edition of the
 assignment they fetched last (:meth:`FeedbackWatch.language`), which the Lab speaks nbgrader's Assignment
-List in, and the due dates with this student's own extension (:meth:`FeedbackWatch.dates`), which the list shows.
+List in, the due dates with this student's own extension (:meth:`FeedbackWatch.dates`), which the list shows, and
+what the Lab has told the student already (``told``: per assignment, the status last shown, which the Lab ``POST``s
+back as it shows one; kept in :data:`TOLD_FILE` of their Jupyter data folder), so that a log-in, from any browser,
+shows nothing already seen.
 
 Each status carries the submission's language (``metadata.edition.language`` of the submitted
 notebook, as the chapter's editions mark it; Chinese when absent), so the Lab speaks it, and whether
@@ -25,7 +28,9 @@ import dataclasses
 import json
 import os
 import pathlib
+import tempfile
 
+from jupyter_core.paths import jupyter_data_dir
 from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 from nbgrader.apps import NbGrader
@@ -37,12 +42,15 @@ from tornado import ioloop, web
 from ..language import DEFAULT as DEFAULT_LANGUAGE
 from ..language import LANGUAGES
 from ..service import student_status
+from . import lab_locale
 from ..service.inbox import SECRET_FILE, SECRET_LENGTH, parse_name
 
-__all__ = ["FeedbackWatch", "LAB_UP", "SCHEMA", "SCHEMA_ID", "STATUS_URL", "LANGUAGES", "LOOK_SECONDS", "start"]
+__all__ = ["FeedbackWatch", "WATCH_SETTING", "language_of", "LAB_UP", "SCHEMA", "SCHEMA_ID", "STATUS_URL", "LANGUAGES",
+           "LOOK_SECONDS", "TOLD_FILE", "start"]
 
 SCHEMA_ID = "https://attention-course.example/events/feedback-status"
 STATUS_URL = "attention-feedback/status"
+WATCH_SETTING = "attention_feedback_watch"  # web_app.settings: this server's FeedbackWatch (read by .regrade_requests)
 LAB_UP = "attention_feedback_lab_up"  # web_app.settings: what is called at the Lab's first ask (students.py)
 LOOK_SECONDS = 0.5  # at most this beyond the release; a look costs ≈ 0.2 ms of CPU with 20 submissions (measured)
 _NUMBER = {"type": ["number", "null"]}
@@ -57,6 +65,8 @@ SCHEMA = {  # one submission's student_status.FeedbackStatus, with what the Lab 
                    "course_id": {"type": "string"}, "language": {"type": "string"},
                    "automatic": {"type": "boolean"}}}
 _UNSEEN = ("unseen",)  # a submission whose status was never looked at: its first look is a change
+TOLD_FILE = "attention-feedback/told.json"  # in the student's Jupyter data folder: what their Lab has told them
+_TOLD_LIMIT = (200, 200)  # assignments remembered; characters of a name or a status's key
 
 
 @dataclasses.dataclass
@@ -68,7 +78,7 @@ class _Submission:
     seen: tuple = _UNSEEN  # the status file's (inode, mtime, size) when last told; None: no file
 
 
-def _language(folder: pathlib.Path) -> str:
+def language_of(folder: pathlib.Path) -> str:
     """The edition's language of the submitted notebook(s) in ``folder``: ``metadata.edition.language``."""
     for notebook in sorted(folder.glob("*.ipynb")):
         try:
@@ -91,9 +101,12 @@ def _stat(path: pathlib.Path):
 class FeedbackWatch:
     """The student's submissions of one course and their feedback status; :meth:`look` finds what changed."""
 
-    def __init__(self, exchange_root, cache, course_id: str, root=".", student: str = ""):
+    def __init__(self, exchange_root, cache, course_id: str, root=".", student: str = "", lab_settings=None,
+                 told_file=None):
         self.exchange_root, self.course_id, self.root = exchange_root, course_id, pathlib.Path(root)
+        self.lab_settings = lab_settings  # the student's JupyterLab settings (None: their own, as JupyterLab finds it)
         self.student = student or get_username()  # who submits from this server, as nbgrader names them
+        self.told_file = pathlib.Path(told_file) if told_file else None
         self.cache = pathlib.Path(cache) / course_id
         self.submissions = {}  # cache folder name -> _Submission
         self._service = (None, ())  # (stat of the service's announcement, the assignments it grades)
@@ -116,16 +129,46 @@ class FeedbackWatch:
             newest[submission.assignment] = submission
         return [self.describe(submission) for submission in newest.values()]
 
+    def told(self) -> dict:
+        """``{assignment: the key of the status the Lab last showed}`` ({} before any, or unreadable)."""
+        try:
+            found = json.loads(self.told_file.read_text(encoding="utf-8")) if self.told_file else {}
+        except (OSError, ValueError):
+            return {}
+        return {k: v for k, v in found.items() if isinstance(k, str) and isinstance(v, str)} \
+            if isinstance(found, dict) else {}
+
+    def remember(self, told: dict) -> None:
+        """The Lab showed these (``{assignment: key}``): kept, so that no log-in shows them again. A ValueError names
+        what is not a short text."""
+        names, length = _TOLD_LIMIT
+        if not isinstance(told, dict) or not all(isinstance(k, str) and isinstance(v, str) and len(k) <= length
+                                                 and len(v) <= length for k, v in told.items()):
+            raise ValueError(f"told must map assignments to keys, texts of at most {length} characters")
+        if self.told_file is None:
+            return
+        merged = {**self.told(), **told}
+        merged = dict(list(merged.items())[-names:])
+        self.told_file.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=self.told_file.parent, delete=False, encoding="utf-8") as handle:
+            json.dump(merged, handle)
+        os.replace(handle.name, self.told_file)
+
     def language(self) -> str:
         """The student's language: the edition of the released assignment whose folder in their root (nbgrader fetches
-        there) changed last; the course's own (:data:`DEFAULT_LANGUAGE`) before they fetch any."""
+        there) changed last; before they fetch any, the one their LMS launch named (:func:`.lab_locale.remembered`),
+        else "" (their Lab then asks their browser, and falls back on the course's own)."""
+        return self.fetched_language() or lab_locale.remembered(self.lab_settings)
+
+    def fetched_language(self) -> str:
+        """The edition's language of the released assignment fetched last; "" before any."""
         outbound = pathlib.Path(self.exchange_root) / self.course_id / "outbound"
         try:
             released = [entry.name for entry in os.scandir(outbound)]
         except OSError:
-            return DEFAULT_LANGUAGE
+            return ""
         fetched = [self.root / name for name in released if (self.root / name).is_dir()]
-        return _language(max(fetched, key=lambda folder: folder.stat().st_mtime)) if fetched else DEFAULT_LANGUAGE
+        return language_of(max(fetched, key=lambda folder: folder.stat().st_mtime)) if fetched else ""
 
     def dates(self) -> dict:
         """``{assignment: {"due", "until"}}``: the due dates published for the course, and this student's extension
@@ -156,7 +199,7 @@ class FeedbackWatch:
             parsed, secret = parse_name(entry.name), _secret(pathlib.Path(entry.path))
             if parsed is not None and secret:  # Submit writes the secret last: until then, not yet a submission
                 _, assignment, timestamp = parsed
-                language = _language(pathlib.Path(entry.path))
+                language = language_of(pathlib.Path(entry.path))
                 self.submissions[entry.name] = _Submission(assignment, timestamp, secret, language)
 
 
@@ -169,16 +212,32 @@ def _secret(folder: pathlib.Path) -> str:
 
 
 class StatusHandler(APIHandler):
-    """``GET``: the newest submission's status per assignment, the student's language and the due dates,
-    ``{"statuses": [...], "language": "zh", "dates": {assignment: {"due", "until"}}}``."""
+    """``GET``: the newest submission's status per assignment, the student's language, the due dates and what they
+    were told, ``{"statuses": [...], "language": "zh", "dates": {assignment: {"due", "until"}}, "told": {...}}``;
+    ``POST {"told": {assignment: key}}``: shown now."""
 
     @web.authenticated
     def get(self):
         self.settings.get(LAB_UP, lambda: None)()  # the student's Lab is up: what waited for it may start
-        watch = self.settings.get("attention_feedback_watch")
-        answer = {"statuses": watch.newest(), "language": watch.language(), "dates": watch.dates()} if watch else \
-            {"statuses": [], "language": DEFAULT_LANGUAGE, "dates": {}}
+        watch = self.settings.get(WATCH_SETTING)
+        answer = {"statuses": watch.newest(), "language": watch.language(), "dates": watch.dates(),
+                  "told": watch.told()} if watch else \
+            {"statuses": [], "language": lab_locale.remembered(), "dates": {}, "told": {}}
+        if watch and watch.fetched_language():  # JupyterLab's own words follow the edition from its next page
+            lab_locale.follow(watch.fetched_language(), watch.lab_settings)
+        answer["default"] = DEFAULT_LANGUAGE
         self.finish(json.dumps(answer))
+
+    @web.authenticated
+    def post(self):
+        watch = self.settings.get(WATCH_SETTING)
+        try:
+            told = json.loads(self.request.body or b"{}").get("told")
+            if watch is not None:
+                watch.remember(told)
+        except (ValueError, AttributeError) as error:
+            raise web.HTTPError(400, str(error)) from None
+        self.finish(json.dumps({"told": watch.told() if watch else {}}))
 
 
 def nbgrader_places() -> tuple:
@@ -198,8 +257,9 @@ def start(serverapp) -> FeedbackWatch | None:
     if not course_id:
         serverapp.log.warning("no nbgrader course id in this server's settings: feedback is not watched")
         return None
-    watch = FeedbackWatch(exchange_root, cache, course_id, serverapp.root_dir)
-    web_app.settings["attention_feedback_watch"] = watch
+    told_file = pathlib.Path(jupyter_data_dir()) / TOLD_FILE
+    watch = FeedbackWatch(exchange_root, cache, course_id, serverapp.root_dir, told_file=told_file)
+    web_app.settings[WATCH_SETTING] = watch
     serverapp.event_logger.register_event_schema(SCHEMA)
     watch.look()  # what is there already is the Lab's to ask for (STATUS_URL), not news
 

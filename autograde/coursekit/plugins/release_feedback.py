@@ -8,6 +8,7 @@ nbgrader does, then
   answers the page shows (:mod:`coursekit.service.student_status`): their Jupyter server sees it and
   their Lab says so. The grading service releases through this class too, so its release and the
   instructor's after marking reach the student alike;
+* publishes until when the assignment's regrade requests are open (:func:`coursekit.regrades.publish_deadlines`);
 * reads each released page's pending answers (written there by the course's template,
   :func:`.feedback_page.page_tally`) and logs them per student and in total. A page that shows more
   pending answers than the gradebook still holds was generated before the marking: it is named, with
@@ -18,6 +19,7 @@ from nbgrader.exchange.default.release_feedback import ExchangeReleaseFeedback
 
 from ..assignments import CourseKit
 from ..language import WORDS
+from ..regrades import publish_deadlines
 from ..service import student_status
 from ..service.inbox import SECRET_FILE
 from ..service.notice import is_notice
@@ -53,6 +55,10 @@ class ReleaseFeedbackTellingPending(ExchangeReleaseFeedback):
             self._tell_pending(lang)
         except Exception:  # the pages are released already: a failed count must not look like a failed release
             self.log.exception(WORDS.say(lang, "release.not_counted"))
+        try:  # the feedback is out: the students' servers learn until when they may ask for a regrade of it
+            publish_deadlines(self.root, self.coursedir.course_id, self.config, [self.coursedir.assignment_id])
+        except OSError:
+            self.log.exception(WORDS.say(lang, "release.deadlines_not_published"))
 
     def _tell_students(self):
         """One ``released`` status per student, beside the pages nbgrader just copied to the exchange."""

@@ -19,11 +19,12 @@ An LMS launch lands a learner on :mod:`.open_assignment`: the launch's assignmen
 
 It also watches the student's submissions' feedback status (:mod:`.feedback_watch`) and tells their
 Lab as soon as feedback is out, or why it will not come automatically (the course's Lab extension,
-``coursekit/labextension``, shows it).
+``coursekit/labextension``, shows it), and files the regrade requests the student makes from a feedback page
+(:mod:`.regrade_requests`).
 """
 import threading
 
-from . import feedback_watch, open_assignment
+from . import feedback_watch, open_assignment, regrade_requests
 from ..kernel import GradingKernelManager
 from .validation import name_unanswered_questions
 
@@ -47,6 +48,7 @@ def _load_jupyter_server_extension(serverapp) -> None:
     except Exception:  # Validate stays the course's; only the notifications are missing, and the log says why
         serverapp.log.exception("the course's feedback watch could not start: no notifications in this Lab")
         return
+    serverapp.web_app.add_handlers(".*$", regrade_requests.handlers(serverapp.base_url))  # from the feedback page
     if watch is not None:
         serverapp.log.info(f"feedback of course {watch.course_id} watched every {feedback_watch.LOOK_SECONDS:g} s; "
                            f"the Lab is told by the event {feedback_watch.SCHEMA_ID}")

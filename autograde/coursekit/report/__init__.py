@@ -5,6 +5,7 @@
   the assignment's plug-in, :mod:`coursekit.assignments`);
 * :mod:`.written` — per written question, what manual marking has done; :mod:`.lateness` — the due date, every
   extension and every late submission with its grade;
+* :mod:`.regrade_counts` — per question, the regrade requests filed, open and decided (:mod:`coursekit.regrade_book`);
 * :mod:`.labels` — the names a person reads for the ids (cells, mistakes, checks), in the course's language;
 * :mod:`.similarity` — which students' work is too alike to be independent: each student's solution cells
   (:mod:`.solutions`) fingerprinted once with copydetect (:mod:`.fingerprints`), junk statements dropped and what

@@ -17,6 +17,7 @@ import pathlib
 import sys
 
 from nbgrader.api import MissingEntry
+from sqlalchemy import create_engine
 
 from ..assignments import assignment_of, default_assignments, editions_of, one_work
 from ..gradebook import describe, open_gradebook, resolve_gradebook, sqlite_file
@@ -24,10 +25,14 @@ from ..grades import lateness, read_class
 from ..language import DEFAULT
 from ..language import WORDS as CATALOGUE
 from ..paths import add_course_option, find_course, usage_errors
+from ..people import read_people
 from ..printable import printable
+from ..regrade_book import counts as regrade_counts_of
+from ..regrade_book import take_in_course
 from ..settings import course_settings
 from .csv_files import write_csvs, write_similarity_csv
 from .html_page import render
+from . import regrade_counts
 from .labels import Labels, labels_for
 from .lateness import section as lateness_section
 from .similarity import find_similar
@@ -40,7 +45,8 @@ __all__ = ["TEXT", "write_report", "main"]
 TEXT = {
     "zh": {"reading": "正在读成绩册 {gradebook} ……",
            "summary": "{assignment}：{students} 名学生——{graded} 名已评分，{not_graded} 名未能自动评分（0 分，有原因），"
-                      "{missing} 名未提交，{other} 名提交的是另一版本，{pending} 名已收取尚未 autograde；评分器诊断了 {diagnosed} 名",
+                      "{missing} 名未提交，{other} 名提交的是另一版本，{pending} 名已收取尚未 autograde；评分器检查了 {diagnosed} 名，"
+                      "诊断出错误的 {mistaken} 名",
            "warning": "  注意：{n} 个单元格的分数与成绩册不同（以成绩册为准）",
            "similar": "  相似的提交：{flagged} 对达到 {threshold}（比较了 {students} 名学生，见 similarity.csv）",
            "hard_coded": "  可能写死了可见检查的答案：{n} 名学生（{students}；见 students.csv 的 may_be_hard_coded）",
@@ -53,7 +59,8 @@ TEXT = {
     "en": {"reading": "reading the gradebook {gradebook} ...",
            "summary": "{assignment}: {students} students — {graded} graded, {not_graded} not graded (0 with a reason), "
                       "{missing} without a submission, {other} submitted the other edition, {pending} submitted but "
-                      "not autograded yet; the grader diagnosed {diagnosed}",
+                      "not autograded yet; the grader checked {diagnosed}, of whom {mistaken} with a mistake "
+                      "diagnosed",
            "warning": "  WARNING: {n} cell scores differ from the gradebook (gradebook wins)",
            "similar": "  similar submissions: {flagged} pairs reach {threshold} ({students} students compared; "
                       "similarity.csv)",
@@ -77,7 +84,8 @@ def _summary_lines(report, similarity, out_dir, lang: str, labels: Labels) -> li
              for s in (GRADED, NOT_GRADED, NO_SUBMISSION, OTHER_EDITION, PENDING)}
     lines = [text["summary"].format(assignment=report.grades.assignment, students=len(report.rows),
                                     graded=count[GRADED], not_graded=count[NOT_GRADED], missing=count[NO_SUBMISSION],
-                                    other=count[OTHER_EDITION], pending=count[PENDING], diagnosed=report.diagnosed)]
+                                    other=count[OTHER_EDITION], pending=count[PENDING], diagnosed=report.diagnosed,
+                                    mistaken=sum(bool(r.mistakes) for r in report.rows))]
     lines += [f"  {len(m.students):4d}  {100 * report.share(m):5.1f}%  {labels.mistake(m.bug)}"
               for m in report.mistakes[:5]]
     if report.mismatches:
@@ -108,20 +116,34 @@ def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr
                           bool(declared.grader), lang, declared.get("unnamed"))
     submitted = [row.student for row in report.rows if row.status not in (NO_SUBMISSION, OTHER_EDITION)]
     similarity = find_similar(course, assignment, submitted, settings.similarity_threshold, config)
-    times = report.grades.timestamps
+    times, people = report.grades.timestamps, read_people(url)
     out_dir.mkdir(parents=True, exist_ok=True)
-    write_csvs(report, out_dir)
-    write_similarity_csv(similarity, times, out_dir)
-    write_pages(similarity, times, out_dir, lang)
-    labels = labels_for(course, assignment, lang, config)
+    write_csvs(report, out_dir, people)
+    write_similarity_csv(similarity, times, out_dir, people)
+    labels = labels_for(course, assignment, lang, config, people)
+    write_pages(similarity, times, out_dir, lang, labels)
     if declared.grader and not os.path.isfile(declared.grader):
         print(TEXT[lang]["no_grader"].format(grader=declared.grader), file=out, flush=True)
     with open_gradebook(url, settings.course_id) as gradebook:
         late = lateness_section(lateness(gradebook, assignment, config, settings.timezone), lang)
-    (out_dir / "index.html").write_text(render(report, lang, [late, section(similarity, times, lang)], labels),
-                                        encoding="utf-8")
-    print(printable("\n".join(_summary_lines(report, similarity, out_dir, lang, labels))), file=out, flush=True)
+    requests = _regrade_counts(course, url, assignment)
+    extra = [late, section(similarity, times, lang, labels), regrade_counts.section(requests, labels, lang)]
+    (out_dir / "index.html").write_text(render(report, lang, extra, labels), encoding="utf-8")
+    lines = _summary_lines(report, similarity, out_dir, lang, labels)
+    asked = regrade_counts.summary_line(requests, labels, lang)
+    lines[-1:-1] = [asked] if asked else []
+    print(printable("\n".join(lines)), file=out, flush=True)
     return out_dir
+
+
+def _regrade_counts(course, url: str, assignment: str) -> dict:
+    """The assignment's regrade requests per question, those waiting in the exchange taken in first."""
+    engine = create_engine(url)
+    try:
+        take_in_course(course, engine)
+        return regrade_counts_of(engine, assignment)
+    finally:
+        engine.dispose()
 
 
 def _assignments_of(url: str, config) -> list:

@@ -7,6 +7,8 @@ own figures draw them) render from disk in any browser. Their words are in the c
 """
 import functools
 import io
+import re
+import unicodedata
 
 import matplotlib
 import numpy as np
@@ -17,16 +19,16 @@ from matplotlib.ticker import MaxNLocator
 
 from ..language import DEFAULT
 
-__all__ = ["TEXT", "svg", "score_distributions", "check_pass_rates", "common_mistakes"]
+__all__ = ["TEXT", "svg", "score_distributions", "check_pass_rates", "common_mistakes", "wrapped"]
 
 VISIBLE, HIDDEN, BAR = "#3b7dd8", "#e08a2c", "#5a9e6f"
 # The figures' words, by the course's language.
 TEXT = {
     "zh": {"score": "分数", "panel": "{title}（满分 {top}）", "students": "学生数",
-           "pass_rate": "通过率 %（蓝：可见 verify 检查，橙：隐藏检查）", "diagnosed": "学生数（共 {n} 名有诊断结果）"},
+           "pass_rate": "通过率 %（蓝：可见 verify 检查，橙：隐藏检查）", "diagnosed": "学生数（评分器检查过的共 {n} 名）"},
     "en": {"score": "score", "panel": "{title} (out of {top})", "students": "students",
            "pass_rate": "pass rate % (blue: visible verify checks, orange: hidden checks)",
-           "diagnosed": "students (of {n} with a diagnosis)"},
+           "diagnosed": "students (of the {n} the grader checked)"},
 }
 
 
@@ -57,20 +59,56 @@ def _histogram(ax, scores: list, top: float, title: str, text: dict) -> None:
     bins = np.arange(-step / 2, top + step, step)
     ax.hist(scores, bins=bins, color=BAR, edgecolor="white")
     ax.set_xlim(-step, top + step)
-    ax.set_title(title, fontfamily=_fonts(), fontsize=10)
+    ax.set_title(title, fontfamily=_fonts(), fontsize=9)
     ax.set_xlabel(text["score"], fontfamily=_fonts(), fontsize=8)
     ax.tick_params(labelsize=8)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts of students
 
 
+PANEL_INCHES, COLUMNS = (2.6, 2.5), 3  # a panel's size; panels a row: 3 × 2.6 in fit a report page (1200 px)
+TITLE_COLUMNS = 30  # a panel's title wraps past this many columns (a CJK character takes two) at 9 pt
+_PIECES = re.compile(r"\s+|[^\s\u2e80-\u9fff\uff00-\uffef]+|.")  # spaces, a run of Latin, one CJK character
+
+
+def _columns(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def wrapped(title: str, width: int = TITLE_COLUMNS) -> str:
+    """``title`` on lines of at most ``width`` columns, broken between words or CJK characters (a word longer than
+    a line is cut)."""
+    lines, line = [], ""
+    for piece in _PIECES.findall(title):
+        if piece.isspace():
+            line += " " if line else ""
+        elif line and _columns(line + piece) > width:
+            lines.append(line.rstrip())
+            line = piece
+        else:
+            line += piece
+        while _columns(line.rstrip()) > width:  # one word wider than the panel
+            cut = next(k for k in range(len(line), 0, -1) if _columns(line[:k]) <= width)
+            lines.append(line[:cut])
+            line = line[cut:]
+    return "\n".join(lines + ([line.rstrip()] if line.strip() else []))
+
+
 def score_distributions(panels: list, lang: str = DEFAULT) -> Figure:
-    """One histogram per ``(title, scores, max score)``: each autograded cell and the total."""
+    """One histogram per ``(title, scores, max score)``: each autograded cell and the total, :data:`COLUMNS` a row
+    (the rows wrap, so the figure fits a report page), each title wrapped to its panel's width."""
     text = TEXT[lang]
-    fig = _figure(2.6 * len(panels), 2.4)
-    axes = np.atleast_1d(fig.subplots(1, len(panels)))
-    for ax, (title, scores, top) in zip(axes, panels):
-        _histogram(ax, scores, top, text["panel"].format(title=title, top=f"{top:g}"), text)
-    axes[0].set_ylabel(text["students"], fontfamily=_fonts(), fontsize=8)
+    columns = min(COLUMNS, len(panels))
+    rows = -(-len(panels) // columns)
+    fig = _figure(PANEL_INCHES[0] * columns, PANEL_INCHES[1] * rows)
+    grid = np.atleast_2d(fig.subplots(rows, columns, squeeze=False))
+    for k, ax in enumerate(grid.flat):
+        if k >= len(panels):
+            ax.set_axis_off()
+            continue
+        title, scores, top = panels[k]
+        _histogram(ax, scores, top, wrapped(text["panel"].format(title=title, top=f"{top:g}")), text)
+        if k % columns == 0:
+            ax.set_ylabel(text["students"], fontfamily=_fonts(), fontsize=8)
     return fig
 
 

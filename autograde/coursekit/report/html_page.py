@@ -28,13 +28,13 @@ TEXT = {
         "sections": ("概况", "最常见的错误（诊断）", "分数分布", "书面题的人工评分", "每个检查的通过率（从低到高）",
                      "未评分与未提交的学生", "每个学生一行"),
         "students_n": "{n} 名学生",
-        "summary": ("学生（成绩册 + 已收取）", "已评分", "评分器给出诊断的学生", "未能自动评分", "未提交（任何版本都没有）",
-                    "提交的是另一版本", "已收取未评分", "已评分学生平均总分"),
+        "summary": ("学生（成绩册 + 已收取）", "已评分", "评分器检查过的学生", "其中诊断出错误的学生", "未能自动评分",
+                    "未提交（任何版本都没有）", "提交的是另一版本", "已收取未评分", "已评分学生平均总分"),
         "no_results": "已评分的 notebook 里没有评分器的结构化结果（{mime}）："
                       "检查项与错误统计为空。请用当前的评分器重新 autograde。",
         "mismatch": "{s} {g}: 结果 {p} ≠ 成绩册 {a}", "none": "无",
         "mismatches": "{n} 个单元格的评分器结果与成绩册的自动分数不一致（以成绩册为准）：{listed}",
-        "no_mistakes": "没有诊断出错误。",
+        "no_mistakes": "评分器检查过的 {n} 名学生都没有诊断出错误。", "no_diagnosis": "没有评分器检查过的学生。",
         "mistakes": ("错误", "阶段", "人数", "占比", "诊断说明（示例）", "该重讲什么", "学生"),
         "total": "总分", "no_checks": "没有检查结果。", "visible": "可见", "hidden": "隐藏",
         "checks_note": "只统计正常评分的单元格（被标记为篡改、调用参考实现、超时的单元格不计入）。",
@@ -52,7 +52,7 @@ TEXT = {
                            "诊断也没有找到有名字的错误：函数可能只对 verify 用的输入给出答案。值得打开看看，不是证据。",
         "hard_coded_table": ("学生", "单元格", "通过的可见检查", "未通过的隐藏检查"),
         "no_written": "本作业没有书面题。", "score_times": "{score} 分 × {n}",
-        "written": ("书面题", "满分", "提交", "已批改", "未作答（自动 0 分）", "待批改", "平均分", "中位数", "人工分数分布"),
+        "written": ("书面题", "满分", "提交", "已批改", "未作答（0 分）", "待批改", "平均分", "中位数", "人工分数分布"),
     },
     "en": {
         "html_lang": "en", "title": "Class report: {assignment}",
@@ -62,15 +62,16 @@ TEXT = {
                      "Written questions: manual marking", "Pass rate of every check (lowest first)",
                      "Students not graded or without a submission", "One line per student"),
         "students_n": "{n} students",
-        "summary": ("students (gradebook + collected)", "graded", "students the grader diagnosed",
-                    "not graded automatically", "no submission (of any edition)", "submitted the other edition",
-                    "collected, not graded yet", "mean total of the graded students"),
+        "summary": ("students (gradebook + collected)", "graded", "students the grader checked",
+                    "of them, with a mistake diagnosed", "not graded automatically", "no submission (of any edition)",
+                    "submitted the other edition", "collected, not graded yet", "mean total of the graded students"),
         "no_results": "The graded notebooks hold no structured results of the grader ({mime}): the checks and "
                       "mistakes below are empty. Autograde again with the current grader.",
         "mismatch": "{s} {g}: record {p} ≠ gradebook {a}", "none": "none",
         "mismatches": "{n} cells whose grader record differs from the gradebook's automatic score "
                       "(the gradebook wins): {listed}",
-        "no_mistakes": "No mistake was diagnosed.",
+        "no_mistakes": "No mistake was diagnosed in any of the {n} students the grader checked.",
+        "no_diagnosis": "The grader checked no student.",
         "mistakes": ("mistake", "stage", "students", "share", "diagnosis (an example)", "what to reteach", "who"),
         "total": "total", "no_checks": "No check results.", "visible": "visible", "hidden": "hidden",
         "checks_note": "Only cells graded normally count (cells flagged as tampered, delegated or timed out do not).",
@@ -93,7 +94,7 @@ TEXT = {
                            "verify's inputs only. A reason to look, not proof.",
         "hard_coded_table": ("student", "cell", "visible checks passed", "hidden checks failed"),
         "no_written": "This assignment has no written questions.", "score_times": "{score} points × {n}",
-        "written": ("written question", "points", "submitted", "marked", "not answered (0 automatically)",
+        "written": ("written question", "points", "submitted", "marked", "not answered (0 points)",
                     "to mark", "mean", "median", "manual scores"),
     },
 }
@@ -109,6 +110,7 @@ th { background: #f3f3f3; } td.num { text-align: right; font-variant-numeric: ta
 .warn { background: #fff4e0; border-left: 4px solid #e08a2c; padding: .5em 1em; }
 .hidden-check { color: #9a5516; } .visible-check { color: #2a62b0; }
 details summary { cursor: pointer; color: #555; }
+svg { max-width: 100%; height: auto; }
 """
 
 
@@ -124,17 +126,20 @@ def table(header, rows: list, numeric=()) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _names(students: list, text: dict, shown: int = 12) -> str:
+def _names(students: list, text: dict, labels: Labels, shown: int = 12) -> str:
+    """``students`` by name (:meth:`.Labels.student`), folded away past ``shown`` of them."""
+    said = ", ".join(labels.student(s) for s in students)
     if len(students) <= shown:
-        return _e(", ".join(students))
-    return f"<details><summary>{_e(text['students_n'].format(n=len(students)))}</summary>{_e(', '.join(students))}</details>"
+        return _e(said)
+    return f"<details><summary>{_e(text['students_n'].format(n=len(students)))}</summary>{_e(said)}</details>"
 
 
 def _summary(report, text: dict) -> str:
     rows, graded = report.rows, [r for r in report.rows if r.status == GRADED]
     counts = {status: sum(r.status == status for r in rows) for status in text["status"]}
     mean = sum(r.total for r in graded) / len(graded) if graded else 0.0
-    values = (len(rows), counts[GRADED], report.diagnosed, counts[NOT_GRADED], counts[NO_SUBMISSION],
+    with_mistake = sum(bool(r.mistakes) for r in rows)
+    values = (len(rows), counts[GRADED], report.diagnosed, with_mistake, counts[NOT_GRADED], counts[NO_SUBMISSION],
               counts[OTHER_EDITION], counts[PENDING], f"{mean:.2f} / {report.grades.max_total:g}")
     return "<table class='summary'>" + "".join(f"<tr><th>{_e(k)}</th><td class='num'>{_e(v)}</td></tr>"
                                                for k, v in zip(text["summary"], values)) + "</table>"
@@ -146,7 +151,7 @@ def _warnings(report, text: dict, labels: Labels) -> str:
     if graded and report.has_grader and not report.diagnosed:
         notes.append(text["no_results"].format(mime=record.MIME))
     if report.mismatches:
-        listed = "; ".join(text["mismatch"].format(s=s, g=labels.cell(g), p=f"{p:g}",
+        listed = "; ".join(text["mismatch"].format(s=labels.student(s), g=labels.cell(g), p=f"{p:g}",
                                                    a=text["none"] if a is None else f"{a:g}")
                            for s, g, p, a in report.mismatches[:20])
         notes.append(text["mismatches"].format(n=len(report.mismatches), listed=listed))
@@ -155,11 +160,12 @@ def _warnings(report, text: dict, labels: Labels) -> str:
 
 def _mistakes(report, text: dict, labels: Labels) -> str:
     """Each mistake by its name; the diagnosis a student read only when it is in the course's language too."""
-    if not report.mistakes:
-        return f"<p>{_e(text['no_mistakes'])}</p>"
+    if not report.mistakes:  # the same count as the summary's "checked": never a contradiction beside it
+        said = text["no_mistakes"].format(n=report.diagnosed) if report.diagnosed else text["no_diagnosis"]
+        return f"<p>{_e(said)}</p>"
     keep = [0, 1, 2, 3, 4, 5, 6] if labels.same_language else [0, 1, 2, 3, 5, 6]
     rows = [[_e(labels.mistake(m.bug)), _e(m.stage), len(m.students), f"{100 * report.share(m):.1f}%",
-             f"<div class='message'>{_e(m.message)}</div>", _e(m.reteach), _names(m.students, text)]
+             f"<div class='message'>{_e(m.message)}</div>", _e(m.reteach), _names(m.students, text, labels)]
             for m in report.mistakes]
     names = [labels.mistake(m.bug) for m in report.mistakes]
     chart = figures.svg(figures.common_mistakes(report.mistakes, report.diagnosed, labels.lang, names))
@@ -184,7 +190,7 @@ def _checks(report, text: dict, labels: Labels) -> str:
     rows = [[c.test,
              f"<span class='visible-check'>{_e(text['visible'])}</span>" if c.visible
              else f"<span class='hidden-check'>{_e(text['hidden'])}</span>",
-             _e(what), f"{100 * c.pass_rate:.1f}%", f"{c.passed}/{c.ran}", _names(c.failing, text)]
+             _e(what), f"{100 * c.pass_rate:.1f}%", f"{c.passed}/{c.ran}", _names(c.failing, text, labels)]
             for c, what in zip(report.checks, described)]
     names = [f"{c.test} · {what}" for c, what in zip(report.checks, described)]
     fig = figure_text.labelled(figures.svg(figures.check_pass_rates(report.checks, labels.lang, names)),
@@ -205,14 +211,14 @@ def _hard_coded(report, text: dict, labels: Labels) -> str:
 
 
 def _not_graded(report, text: dict, labels: Labels) -> str:
-    zero = [[_e(r.student), f"<div class='message'>{_e(r.reason)}</div>"]
+    zero = [[_e(labels.student(r.student)), f"<div class='message'>{_e(r.reason)}</div>"]
             for r in report.rows if r.status == NOT_GRADED]
-    flagged = [[_e(s), _e(labels.cell(g)), _e(text["flag_status"].get(status, status)),
+    flagged = [[_e(labels.student(s)), _e(labels.cell(g)), _e(text["flag_status"].get(status, status)),
                 _e(reason or text["flag"].get(status, ""))]
                for s, g, status, reason in report.flagged]
-    missing = [r.student for r in report.rows if r.status == NO_SUBMISSION]
-    other = [f"{r.student} ({r.reason})" for r in report.rows if r.status == OTHER_EDITION]
-    pending = [r.student for r in report.rows if r.status == PENDING]
+    missing = [labels.student(r.student) for r in report.rows if r.status == NO_SUBMISSION]
+    other = [f"{labels.student(r.student)} ({r.reason})" for r in report.rows if r.status == OTHER_EDITION]
+    pending = [labels.student(r.student) for r in report.rows if r.status == PENDING]
     nothing = f"<p>{_e(text['nothing'])}</p>"
     parts = [f"<h3>{_e(text['zero'])}</h3>", table(text["zero_table"], zero) if zero else nothing,
              f"<h3>{_e(text['flagged'])}</h3>", table(text["flagged_table"], flagged) if flagged else nothing,
@@ -229,7 +235,7 @@ def _practice(report, lang: str, labels: Labels) -> str:
     """Each practice exercise (0 points): of the students whose notebook carries it, how many tried and passed it, and
     who tried without passing; nothing when the assignment has none."""
     rows = [[_e(labels.cell(p.grade_id)), len(p.seen), len(p.tried), len(p.passed),
-             _names([s for s in p.tried if s not in p.passed], TEXT[lang])] for p in report.practice]
+             _names([s for s in p.tried if s not in p.passed], TEXT[lang], labels)] for p in report.practice]
     header = [CATALOGUE.say(lang, "report.practice_exercise"), CATALOGUE.say(lang, "report.practice_seen"),
               CATALOGUE.say(lang, "report.practice_tried"), CATALOGUE.say(lang, "report.practice_passed"),
               CATALOGUE.say(lang, "report.practice_failing")]
@@ -247,7 +253,7 @@ def _students(report, text: dict, labels: Labels) -> str:
         manual = sum(g.score for name, g in r.cells.items() if name not in {c.name for c in auto})
         total = f"{r.total:g}" if r.cells else ""
         mistake = labels.mistake(r.first_mistake) if r.first_mistake else ""
-        rows.append([_e(r.student), _e(text["status"][r.status])] + scores
+        rows.append([_e(labels.student(r.student)), _e(text["status"][r.status])] + scores
                     + [f"{manual:g}" if r.cells else "", total, _e(mistake)])
     numeric = tuple(range(2, 4 + len(auto)))
     return table(header, rows, numeric)
@@ -269,7 +275,7 @@ def render(report, lang: str = DEFAULT, extra=(), labels: Labels | None = None) 
     other modules wrote (``(heading, HTML)``, e.g. :func:`coursekit.report.similarity_page.section`), placed before
     the long table of one line per student; ``labels``: names for its ids (:mod:`.labels`; none: the ids)."""
     text, labels = TEXT[lang], labels or Labels(lang)
-    title = text["title"].format(assignment=report.grades.assignment)
+    title = text["title"].format(assignment=labels.title or report.grades.assignment)
     contents = (_summary(report, text) + _warnings(report, text, labels), _mistakes(report, text, labels),
                 _distributions(report, text, labels), _written(report, text, labels),
                 _checks(report, text, labels) + _hard_coded(report, text, labels),

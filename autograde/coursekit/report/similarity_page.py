@@ -14,6 +14,7 @@ import pathlib
 from ..language import DEFAULT
 from .fingerprints import highlighted
 from .html_page import CSS, TEXT as PAGE, table
+from .labels import Labels
 from .similarity import CODE_UNIT, LISTED
 
 __all__ = ["TEXT", "FOLDER", "SHOWN", "page_name", "submitted_at", "section", "write_pages"]
@@ -36,7 +37,7 @@ TEXT = {
         "more": "页面只列分数最高的 {shown} 对，另外 {more} 对见 similarity.csv。",
         "unreadable": "没有比较这些笔记本（读不了）：", "problem": "没有比较：{problem}",
         "columns": ("排名", "学生", "提交时间", "学生", "提交时间", "分数", "相似之处", "并排对照"),
-        "code": "代码", "written": "书面题 {question}", "open": "并排对照", "unknown": "—",
+        "code": "代码", "open": "并排对照", "unknown": "—",
         "title": "相似的提交：{first} 与 {second}", "back": "← 回到班级报告",
         "who": ("学生", "提交时间"), "score": "分数 {score}", "missing": "（没有这个单元格）",
         "legend": "标出的是两人共有、而全班少有人共有的片段；发下来的代码、注释写明的代码、参考答案的语句、题目的文字和全班常见的写法都不标。",
@@ -61,7 +62,7 @@ TEXT = {
         "more": "This page lists the {shown} highest pairs; {more} more are in similarity.csv.",
         "unreadable": "Notebooks not compared (unreadable): ", "problem": "Nothing compared: {problem}",
         "columns": ("rank", "student", "submitted", "student", "submitted", "score", "where alike", "side by side"),
-        "code": "code", "written": "written question {question}", "open": "side by side", "unknown": "—",
+        "code": "code", "open": "side by side", "unknown": "—",
         "title": "Similar submissions: {first} and {second}", "back": "← back to the class report",
         "who": ("student", "submitted"), "score": "score {score}", "missing": "(no such cell)",
         "legend": "Marked: what the two share and few classmates do; the release's code, what its comments spell out, "
@@ -98,31 +99,34 @@ def submitted_at(student: str, timestamps: dict, similarity) -> str:
     return work.timestamp if work is not None else ""
 
 
-def _unit(match, text: dict) -> str:
-    """``代码`` / ``书面题 q_think1_scale``: what a match is about."""
-    return text["code"] if match.unit == CODE_UNIT else text["written"].format(question=match.unit)
+def _unit(match, text: dict, labels: Labels) -> str:
+    """``代码`` / ``思考题 1``: what a match is about, a written question by the name the rest of the report gives it."""
+    return text["code"] if match.unit == CODE_UNIT else labels.cell(match.unit)
 
 
-def _where(pair, text: dict) -> str:
-    """What the pair shares, by unit: ``代码 0.62; 书面题 q_think1_scale 0.55``."""
-    return "; ".join(f"{_unit(m, text)} {m.score:.2f}" for m in pair.matches)
+def _where(pair, text: dict, labels: Labels) -> str:
+    """What the pair shares, by unit: ``代码 0.62; 思考题 1 0.55``."""
+    return "; ".join(f"{_unit(m, text, labels)} {m.score:.2f}" for m in pair.matches)
 
 
-def _rows(similarity, timestamps: dict, text: dict) -> list:
+def _rows(similarity, timestamps: dict, text: dict, labels: Labels) -> list:
     rows = []
     for rank, pair in enumerate(similarity.flagged[:SHOWN], 1):
         link = f"<a href='{FOLDER}/{page_name(pair)}'>{_e(text['open'])}</a>"
-        rows.append([rank, _e(pair.first), _e(submitted_at(pair.first, timestamps, similarity) or text["unknown"]),
-                     _e(pair.second), _e(submitted_at(pair.second, timestamps, similarity) or text["unknown"]),
-                     f"{pair.score:.2f}", _e(_where(pair, text)), link])
+        rows.append([rank, _e(labels.student(pair.first)),
+                     _e(submitted_at(pair.first, timestamps, similarity) or text["unknown"]),
+                     _e(labels.student(pair.second)),
+                     _e(submitted_at(pair.second, timestamps, similarity) or text["unknown"]),
+                     f"{pair.score:.2f}", _e(_where(pair, text, labels)), link])
     return rows
 
 
-def _notes(similarity, text: dict) -> str:
+def _notes(similarity, text: dict, labels: Labels) -> str:
     """Below the table: the highest pair not flagged, pairs only in the CSV, notebooks not compared."""
     notes, below = [], [pair for pair in similarity.pairs if not pair.flagged]
     if below:
-        notes.append(text["best"].format(score=f"{below[0].score:.2f}", first=below[0].first, second=below[0].second))
+        notes.append(text["best"].format(score=f"{below[0].score:.2f}", first=labels.student(below[0].first),
+                                         second=labels.student(below[0].second)))
     if len(similarity.flagged) > SHOWN:
         notes.append(text["more"].format(shown=SHOWN, more=len(similarity.flagged) - SHOWN))
     if similarity.unreadable:
@@ -130,9 +134,10 @@ def _notes(similarity, text: dict) -> str:
     return "".join(f"<p>{_e(note)}</p>" for note in notes)
 
 
-def section(similarity, timestamps: dict, lang: str = DEFAULT) -> tuple:
-    """``(heading, HTML)`` of the similarity section of ``index.html`` (``timestamps``: the gradebook's)."""
-    text = TEXT[lang]
+def section(similarity, timestamps: dict, lang: str = DEFAULT, labels: Labels | None = None) -> tuple:
+    """``(heading, HTML)`` of the similarity section of ``index.html`` (``timestamps``: the gradebook's; ``labels``: the
+    report's names for its ids)."""
+    text, labels = TEXT[lang], labels or Labels(lang)
     parts = [f"<p class='warn'>{_e(text['caveat'])}</p>"]
     if similarity.problem:
         return text["heading"], parts[0] + f"<p>{_e(text['problem'].format(problem=similarity.problem))}</p>"
@@ -141,13 +146,13 @@ def section(similarity, timestamps: dict, lang: str = DEFAULT) -> tuple:
             text["summary"].format(students=similarity.students, flagged=len(similarity.flagged), threshold=threshold,
                                    listed=listed))
     parts += [f"<p>{_e(line)}</p>" for line in said]
-    rows = _rows(similarity, timestamps, text)
+    rows = _rows(similarity, timestamps, text, labels)
     none = f"<p>{_e(text['none'].format(threshold=threshold))}</p>"
     parts.append(table(text["columns"], rows, (0, 5)) if rows else none)
-    return text["heading"], "".join(parts) + _notes(similarity, text)
+    return text["heading"], "".join(parts) + _notes(similarity, text, labels)
 
 
-def _side_by_side(key: tuple, unit: str, pair, similarity, text: dict) -> str:
+def _side_by_side(key: tuple, unit: str, pair, similarity, text: dict, labels: Labels) -> str:
     """One cell (``(notebook, grade_id)``) of both students, side by side, what they share marked."""
     cells = [similarity.work[student].cells.get(key) for student in (pair.first, pair.second)]
     if all(cells):
@@ -155,29 +160,31 @@ def _side_by_side(key: tuple, unit: str, pair, similarity, text: dict) -> str:
                             similarity.language, similarity.released[key], similarity.ground)
     else:
         shown = [_e(cell.source) if cell else _e(text["missing"]) for cell in cells]
-    heading = f"<h3><code>{_e(key[1])}</code> <small>{_e(key[0])}.ipynb</small></h3>"
+    heading = f"<h3>{_e(labels.cell(key[1]))} <small>{_e(key[0])}.ipynb</small></h3>"
     kind = "code" if unit == CODE_UNIT else "answer"
     return heading + "<div class='side'>" + "".join(f"<pre class='{kind}'>{part}</pre>" for part in shown) + "</div>"
 
 
-def _pair_page(pair, similarity, timestamps: dict, lang: str) -> str:
+def _pair_page(pair, similarity, timestamps: dict, lang: str, labels: Labels) -> str:
     text = TEXT[lang]
-    title = text["title"].format(first=pair.first, second=pair.second)
-    who = table(text["who"], [[_e(s), _e(submitted_at(s, timestamps, similarity) or text["unknown"])]
+    title = text["title"].format(first=labels.student(pair.first), second=labels.student(pair.second))
+    who = table(text["who"], [[_e(labels.student(s)), _e(submitted_at(s, timestamps, similarity) or text["unknown"])]
                               for s in (pair.first, pair.second)])
     parts = [f"<p><a href='../index.html'>{_e(text['back'])}</a></p><h1>{_e(title)}</h1>",
              f"<p class='warn'>{_e(text['caveat'])}</p>", who, f"<p>{_e(text['legend'])}</p>"]
     for match in pair.matches:
-        parts.append(f"<h2>{_e(_unit(match, text))} · {_e(text['score'].format(score=f'{match.score:.2f}'))}</h2>")
-        parts += [_side_by_side(key, match.unit, pair, similarity, text) for key in match.cells]
+        parts.append(f"<h2>{_e(_unit(match, text, labels))} · "
+                     f"{_e(text['score'].format(score=f'{match.score:.2f}'))}</h2>")
+        parts += [_side_by_side(key, match.unit, pair, similarity, text, labels) for key in match.cells]
     return (f"<!DOCTYPE html><html lang='{PAGE[lang]['html_lang']}'><head><meta charset='utf-8'>"
             f"<link rel='icon' href='data:,'><title>{_e(title)}</title><style>{PAGE_CSS}</style></head>"
             f"<body>{''.join(parts)}</body></html>")
 
 
-def write_pages(similarity, timestamps: dict, out_dir, lang: str = DEFAULT) -> list:
+def write_pages(similarity, timestamps: dict, out_dir, lang: str = DEFAULT, labels: Labels | None = None) -> list:
     """A page per flagged pair (the :data:`SHOWN` highest) in ``out_dir/similarity/``, the pages of an earlier
     report removed; their paths."""
+    labels = labels or Labels(lang)
     folder = pathlib.Path(out_dir) / FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("pair-*.html"):
@@ -185,6 +192,6 @@ def write_pages(similarity, timestamps: dict, out_dir, lang: str = DEFAULT) -> l
     paths = []
     for pair in similarity.flagged[:SHOWN]:
         path = folder / page_name(pair)
-        path.write_text(_pair_page(pair, similarity, timestamps, lang), encoding="utf-8")
+        path.write_text(_pair_page(pair, similarity, timestamps, lang, labels), encoding="utf-8")
         paths.append(path)
     return paths

@@ -4,6 +4,7 @@
   what a kernel sees inside; :mod:`.isolate` — what each forked kernel does to wall itself off (mounts,
   namespaces, limits, its uid); :mod:`.identity` — which uid a kernel runs as (one of its own per kernel when
   grading as root); :mod:`.limits` — memory, processes, disk and files, as sizes the course config writes;
+  :mod:`.cgroups` — each kernel's control group: its memory and processes capped as a whole;
 * :mod:`.template` — the pre-imported kernel template, which forks each kernel and each grader process;
   :mod:`.forkserver` — the grading process's side of it;
 * :mod:`.cells` — the student's kernel: a cell runner that speaks the messages nbclient reads, over

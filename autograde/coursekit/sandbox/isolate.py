@@ -13,10 +13,11 @@ import os
 import resource
 
 __all__ = ["CLONE_NEWIPC", "CLONE_NEWNS", "CLONE_NEWPID", "unshare", "setns", "mount_private", "mount_tmpfs", "bind",
-           "move", "hide", "mount_proc", "drop_privileges", "apply_limits"]
+           "move", "hide", "read_only", "mount_proc", "drop_privileges", "apply_limits"]
 
 CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWPID = 0x00020000, 0x08000000, 0x20000000
-_MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_BIND, _MS_MOVE, _MS_REC, _MS_PRIVATE = 2, 4, 8, 4096, 8192, 16384, 1 << 18
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REMOUNT = 1, 2, 4, 8, 32
+_MS_BIND, _MS_MOVE, _MS_REC, _MS_PRIVATE = 4096, 8192, 16384, 1 << 18
 _PR_SET_NO_NEW_PRIVS, _PR_CAPBSET_DROP, _PR_SET_KEEPCAPS = 38, 24, 8
 _MNT_DETACH = 2
 _LAST_CAP = 63
@@ -63,6 +64,11 @@ def move(source: str, target: str) -> None:
 def hide(target: str) -> None:
     """Take the mount at ``target`` out of this mount namespace (detached: nothing of it stays reachable)."""
     _check(_libc.umount2(target.encode(), ctypes.c_int(_MNT_DETACH)), f"unmount {target}")
+
+
+def read_only(target: str) -> None:
+    """The mount at ``target`` read-only in this mount namespace (its device nodes still open for writing)."""
+    _mount(None, target, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID, None, f"read-only {target}")
 
 
 def mount_proc() -> None:

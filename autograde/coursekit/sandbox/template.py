@@ -12,8 +12,9 @@ process or the next child (copy-on-write memory, no shared file it can write).
 Inside bubblewrap (the default) the child is PID 1 of a PID namespace of its own from the fork on
 (:func:`_fork_as_pid_1`). It walls itself off (:mod:`.isolate`): a mount namespace in which its own
 kernel folder is the only one of ``<folder>`` left, fresh capped tmpfs for its home (holding a copy
-of the submission), /tmp and /dev/shm; then it drops to the kernel's uid with no capability, takes
-the limits and a clean environment, and connects to the socket the grading process listens on.
+of the submission), /tmp and /dev/shm; it takes a clean environment, opens its log and connects to the
+socket the grading process listens on, then takes its kernel folder out of its world too (nothing of the
+machine's disk is left writable), drops to the kernel's uid with no capability and takes the limits.
 ``--unsandboxed`` (``ATTN_SANDBOX=off``: a pod that is itself the sandbox) forks plain children that
 run in the submission's own folder, as nbgrader's kernels do.
 
@@ -134,8 +135,11 @@ def _child(request: dict, sandboxed: bool) -> None:
         os.setsid()
         if sandboxed:
             _wall_off(request, grader)
+        connection = _become(request, "grader.log" if grader else "kernel.log")
+        if sandboxed:
+            isolate.hide(request["folder"])  # its folder (on the machine's /tmp) leaves its world: see _become
             _drop_to_kernel(request)
-        _become_grader(request) if grader else _become_kernel(request)
+        _serve_grader(request, connection) if grader else _serve_kernel(connection)
     except BaseException as exc:  # noqa: B036 -- report and go: the grading side notices a dead kernel
         what = "grader process" if grader else "sandboxed kernel"
         print(f"{what} could not start: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
@@ -143,8 +147,9 @@ def _child(request: dict, sandboxed: bool) -> None:
 
 
 def _wall_off(request: dict, grader: bool) -> None:
-    """A world of its own: fresh /tmp, home and /dev/shm (its own folder kept); a kernel loses the grader's folder,
-    which only the grader process keeps, and gets a copy of the submission."""
+    """A world of its own: fresh /tmp, home and /dev/shm (its own folder kept, until :func:`_become` is done with it),
+    the only file systems it may write, each capped; a kernel loses the grader's folder, which only the grader
+    process keeps, and gets a copy of the submission."""
     limits, own = request["limits"], request["folder"]
     if not own.startswith("/tmp/"):
         raise ValueError(f"a kernel folder must lie in /tmp, which each kernel gets afresh: {own}")
@@ -153,9 +158,12 @@ def _wall_off(request: dict, grader: bool) -> None:
     if not grader:
         for mount in _mounts_under(GRADERS):
             isolate.hide(mount)  # nothing of any grader stays reachable from the student's process
-    isolate.bind(own, STAGE)  # keep this kernel's folder: the fresh /tmp below covers the template's and all others
+    isolate.bind(own, STAGE)  # keep this kernel's folder: the fresh /tmp below replaces the template's and all others
+    for mount in (*_mounts_under("/tmp"), *_mounts_under("/dev/shm")):
+        isolate.hide(mount)  # the template's, uncapped, and its folder on the machine's disk: gone, not just covered
     for target, size in ((request["home"], limits["scratch"]), ("/tmp", limits["tmp"]), ("/dev/shm", 8 * 1024 ** 2)):
         isolate.mount_tmpfs(target, size)
+    isolate.read_only("/dev")  # bubblewrap's, uncapped (and the kernel's own in a user namespace): only its nodes
     os.makedirs(own)
     isolate.move(STAGE, own)
     workdir = request["workdir"]
@@ -189,9 +197,14 @@ def _drop_to_kernel(request: dict) -> None:
 
 
 def _become(request: dict, log_name: str) -> socket.socket:
-    """What a forked kernel and a grader process both become first: in the request's folder and environment, stdin
-    from /dev/null, stdout and stderr to ``log_name`` beside its socket, no other descriptor open; then connected to
-    the grading process's socket."""
+    """What a forked kernel and a grader process both become first, while they may still change their world: in the
+    request's folder and environment, stdin from /dev/null, stdout and stderr to ``log_name`` beside its socket, no
+    other descriptor open; then connected to the grading process's socket.
+
+    The kernel's folder lies on the machine's /tmp, outside every cap of the sandbox: once the log is open and the
+    socket connected, the caller takes the folder out of the process's world, so that what it keeps of it is those
+    two descriptors (and the log only until the runner points stdout and stderr at memory, :mod:`.cells`). Both are
+    opened as the template's user, the folder's owner: the kernel's own uid could not write there."""
     os.chdir(request["workdir"])
     os.environ.clear()
     os.environ.update(request["env"])
@@ -204,18 +217,17 @@ def _become(request: dict, log_name: str) -> socket.socket:
     return connection
 
 
-def _become_kernel(request: dict) -> None:
+def _serve_kernel(connection: socket.socket) -> None:
     """The cell runner, in the submission's folder (its copy), talking to the grading process's socket."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # SIGINT: cells.serve makes it interrupt the running cell
-    cells.serve(_become(request, "kernel.log"))  # never returns
+    cells.serve(connection)  # never returns
 
 
-def _become_grader(request: dict) -> None:
+def _serve_grader(request: dict, worker: socket.socket) -> None:
     """The grader process (:mod:`.grader_host`): the course's grader, the worker's socket, the channel to the kernel."""
     from . import grader_host
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # only the student's kernel is ever interrupted
-    worker = _become(request, "grader.log")
     _, fds, _, _ = socket.recv_fds(worker, 1, 1)  # the channel to the kernel, sent by the worker
     grader_host.serve(worker, socket.socket(fileno=fds[0]), request["grader"])  # never returns
 

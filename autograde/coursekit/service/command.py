@@ -13,12 +13,14 @@ import signal
 import sys
 
 from ..gradebook import alembic_on_path, describe, resolve_gradebook
+from ..grading import lock
 from ..grading.pool import LOGS, WorkerPool
 from ..late import late_policy
 from ..lms import outbox as lms_outbox
 from ..language import WORDS
 from ..locks import take
 from ..paths import add_course_option, find_course, usage_errors
+from ..people import read_people
 from ..printable import printable
 from ..sandbox import missing_tool
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
@@ -62,9 +64,8 @@ def main(argv=None) -> int:
 
 def _single_instance(course):
     """An open, locked file while this is the course's only service; None when another one runs."""
-    folder = control.state_dir(course)
-    folder.mkdir(parents=True, exist_ok=True)
-    fd = take(folder / "service.pid")
+    control.state_dir(course).mkdir(parents=True, exist_ok=True)
+    fd = take(lock.service_pid_file(course))
     if fd is None:
         return None
     os.ftruncate(fd, 0)
@@ -138,8 +139,10 @@ def _reloaded(course, current):
 
 
 def status(course) -> str:
-    """``make service-status``, in the course's language: paused or not, the LMS's scores, then per student."""
+    """``make service-status``, in the course's language: paused or not, the LMS's scores, then per student (named as
+    the gradebook names them, :mod:`coursekit.people`)."""
     journal, lang = journal_of(course), course_settings(course).language
+    people = read_people(resolve_gradebook(course))
     state = WORDS.say(lang, "service.state_paused") if control.is_paused(course) else \
         WORDS.say(lang, "service.state_running")
     lines = [WORDS.say(lang, "service.status", course=course, state=state)]
@@ -152,7 +155,7 @@ def status(course) -> str:
         busy = WORDS.say(lang, "service.busy", since=entry.in_flight["since"]) if entry.in_flight else ""
         waiting = WORDS.say(lang, "service.waiting", cause=entry.waiting["cause"],
                             retry=clock_time(entry.waiting["retry_at"])) if entry.waiting else ""
-        lines.append(WORDS.say_n(lang, "service.entry", len(entry.releases), assignment=assignment, student=student,
+        lines.append(WORDS.say_n(lang, "service.entry", len(entry.releases), assignment=assignment, student=people.called(student),
                                  submitted=short_time(entry.graded), outcome=_outcome(entry, lang), held=held,
                                  busy=busy, waiting=waiting))
     lines += [WORDS.say(lang, "service.refused", name=name, reason=reason)

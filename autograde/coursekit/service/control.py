@@ -12,7 +12,7 @@ from ..language import DEFAULT
 
 __all__ = ["state_dir", "pause_file", "is_paused", "pause", "resume"]
 
-STATE = "grading-service"
+STATE = lock.SERVICE_STATE
 
 
 def state_dir(course) -> pathlib.Path:

@@ -21,10 +21,11 @@ GRADE, RELEASE = "grade", "release"  # grade (and release when the policy allows
 class Job:
     key: tuple          # (assignment, student)
     kind: str           # GRADE or RELEASE
-    timestamp: str      # the submission's, as nbgrader wrote it
+    timestamp: str      # the submission's: when it arrived, as nbgrader writes a time (coursekit.inbound.Folder)
     arrived: float = 0  # when the service first saw the student waiting (any clock)
     release: bool = True  # release the feedback afterwards (the policy's decision when the job starts)
     notice: str = ""    # release-only job of an ungradable submission: the reason its page gives
+    folder: str = ""    # its inbound folder's name (nbgrader's folder exchange; "" on a server's)
 
     @property
     def assignment(self):

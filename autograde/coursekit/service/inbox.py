@@ -13,7 +13,10 @@ block the service's loop, a link to ``/dev/zero`` exhaust its memory):
 * ``nbgrader submit`` copies a student's folder to ``<exchange>/<course>/inbound/
   <student>+<assignment>+<timestamp>+<random>``, then writes ``timestamp.txt`` and, last,
   ``submission_secret.txt`` (128 hex digits). So a submission counts as arrived once that secret is
-  whole (:func:`coursekit.inbound.read_secret`), and is never collected half-way;
+  whole (:func:`coursekit.inbound.read_secret`), and is never collected half-way. Its time is when it arrived
+  (:attr:`coursekit.inbound.Folder.arrived`: the folder's own newest change), never the name's or the file's, which
+  the student wrote; collect writes the same into ``submitted/``, so the journal, the gradebook and this listing
+  name one submission by one time (and the service grades it once);
 * nbgrader's listing globs the inbound folder, and a folder it cannot read looks empty. Here one it cannot
   open is the machine's fault (:class:`InboxUnreadable`), not "nothing yet".
 
@@ -57,7 +60,7 @@ class InboxUnreadable(RuntimeError):
 class Submission:
     student: str
     assignment: str
-    timestamp: str                     # as nbgrader wrote it: "2026-12-01 15:30:01.123456 UTC"
+    timestamp: str                     # when it arrived, as nbgrader writes a time: "2026-12-01 15:30:01.123456 UTC"
     folder: pathlib.Path | None = None  # its inbound folder (nbgrader's folder exchange); None for a server's
 
     @property
@@ -147,9 +150,9 @@ class Inbox:
             raise InboxUnreadable(f"the exchange's inbound folder cannot be read ({error})") from None
         self.refused = {refusal.folder: refusal for refusal in refused}
         self._examined = {folder.name: folder for folder in found}
-        self._named = {((f.assignment, f.student), f.timestamp): f.name for f in found}
+        self._named = {((f.assignment, f.student), f.arrived): f.name for f in found}
         self._secrets = {name: secret for name, secret in self._secrets.items() if name in self._examined}
-        self._last = [Submission(f.student, f.assignment, f.timestamp, f.path) for f in found]
+        self._last = [Submission(f.student, f.assignment, f.arrived, f.path) for f in found]
         return self._last
 
     def _ask_lister(self) -> list:

@@ -31,7 +31,8 @@ pre{{white-space:pre-wrap;background:#f6f6f6;padding:.8em;border-left:4px solid 
 
 
 def notice_page(assignment: str, timestamp: str, reason: str, lang: str = DEFAULT) -> str:
-    """The HTML page for a submission of ``assignment`` made at ``timestamp`` that was not graded, in ``lang``."""
+    """The HTML page for a submission of ``assignment`` (its title: :func:`coursekit.cell_names.assignment_title`)
+    made at ``timestamp`` that was not graded, in ``lang``."""
     name = html.escape(assignment)
     return _PAGE.format(html_lang=WORDS.say(lang, "locale.html_lang"),
                         title=WORDS.say(lang, "notice.title", assignment=name),

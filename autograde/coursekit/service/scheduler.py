@@ -111,7 +111,8 @@ class Scheduler:
         for key, submission in found.items():
             if self._backing_off(key) or not self._is_new(key, submission):
                 continue
-            replaced = self.queue.offer(Job(key, GRADE, submission.timestamp, arrived=now))
+            folder = submission.folder.name if submission.folder else ""
+            replaced = self.queue.offer(Job(key, GRADE, submission.timestamp, arrived=now, folder=folder))
             if replaced is not None and replaced.kind == GRADE:
                 self.log.write(f"newer submission {short_time(submission.timestamp)} replaces the pending one of "
                                f"{short_time(replaced.timestamp)} (only the newest is graded)", key)

@@ -22,6 +22,7 @@ from nbgrader.exchange import ExchangeError, ExchangeFactory
 from nbgrader.exchange.default import Exchange as FolderExchange
 
 from ..assignments import assignment_of
+from ..cell_names import assignment_title
 from ..gradebook import open_gradebook
 from ..grades import grade_of
 from ..inbound import Refused
@@ -49,10 +50,10 @@ def _folder(app, step: str, student: str) -> pathlib.Path:
     return pathlib.Path(coursedir.format_path(step, student, coursedir.assignment_id))
 
 
-def collect(app, student: str, timestamp: str = "") -> str:
-    """``nbgrader collect --update --student <student>``: the newest acceptable submission; its timestamp.
-    :class:`~coursekit.inbound.Refused` when the submission made at ``timestamp`` (the one the inbox listed) was
-    refused as it was collected: it changed since it was listed."""
+def collect(app, student: str, folder: str = "") -> str:
+    """``nbgrader collect --update --student <student>``: the newest acceptable submission; its timestamp (when it
+    arrived: :func:`coursekit.inbound.collect` writes it). :class:`~coursekit.inbound.Refused` when the inbound
+    ``folder`` (the one the inbox listed) was refused as it was collected: it changed since it was listed."""
     app.coursedir.student_id = student
     factory, authenticator = _exchange(app)
     step = _collect_class(factory)(coursedir=app.coursedir, authenticator=authenticator, parent=app)
@@ -61,7 +62,7 @@ def collect(app, student: str, timestamp: str = "") -> str:
         step.start()
     except ExchangeError as error:
         raise StepFailed(f"nbgrader collect failed for {student}: {error}") from None
-    listed = [r for r in getattr(step, "refused", ()) if r.student == student and r.timestamp == timestamp]
+    listed = [r for r in getattr(step, "refused", ()) if r.student == student and folder and r.folder == folder]
     refused = getattr(step, "copy_refused", {}).get(student) or next(iter(listed), None)
     if refused is not None:
         raise Refused(refused)
@@ -128,8 +129,9 @@ def write_notice(app, student: str, reason: str) -> None:
     write_atomically(dest / "timestamp.txt", timestamp)
     if (submitted / SECRET_FILE).exists():
         write_atomically(dest / SECRET_FILE, (submitted / SECRET_FILE).read_text(encoding="utf-8"))
+    title = assignment_title(app.coursedir.root, app.coursedir.assignment_id, lang, app.config)  # the notebook's
     for name in names:
-        write_atomically(dest / f"{name}.html", notice_page(app.coursedir.assignment_id, timestamp, reason, lang))
+        write_atomically(dest / f"{name}.html", notice_page(title, timestamp, reason, lang))
 
 
 def release_feedback(app, student: str) -> None:

@@ -153,7 +153,7 @@ def _grade(app, job, note, clock):
     could not be graded or ""), or None when its folder was refused as it was collected (:mod:`coursekit.inbound`)."""
     with clock("collect"):
         try:
-            timestamp = steps.collect(app, job.student, job.timestamp)
+            timestamp = steps.collect(app, job.student, job.folder)
         except Refused as refused:
             note(Graded(job.timestamp, {"ok": False, "refused": True, "score": 0, "max_score": 0,
                                         "reason": str(refused.refusal), "notes": [], "seconds": 0}))

@@ -44,6 +44,11 @@ export class AssignmentList {
 
   constructor(private readonly app: JupyterFrontEnd) {}
 
+  /** The student's language, as their server last said it (./saving.ts speaks it too). */
+  get spoken(): Language {
+    return this.language;
+  }
+
   /** The list's words said from now on, as its panel opens; the student's language asked again after each Fetch. */
   watch(): void {
     this.app.commands.commandExecuted.connect((_, executed) => {

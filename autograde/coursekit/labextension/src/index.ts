@@ -13,6 +13,9 @@
  *   the student's language (./assignments.ts).
  * - `validation-words`: nbgrader's Validate dialog said in the validated notebook's language, each failing
  *   cell shown by its chapter name (./validation.ts).
+ * - `regrade`: a "request a regrade" button on each feedback page, filed by the student's own server (./regrades.ts).
+ * - in `notify` too, since it knows the student's language: the Assignment List's Validate and Submit save the
+ *   notebooks' unsaved edits first (./saving.ts).
  */
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { IDocumentManager } from '@jupyterlab/docmanager';
@@ -20,6 +23,8 @@ import { IDocumentManager } from '@jupyterlab/docmanager';
 import { AssignmentList } from './assignments';
 import { FeedbackNotices, IStatus, NAME, OPEN_COMMAND, OPEN_LABEL, SCHEMA_ID } from './notices';
 import { showFeedback } from './pages';
+import { RegradeButtons } from './regrades';
+import { SaveFirst } from './saving';
 import { ValidationWords } from './validation';
 
 const FEEDBACK_FOLDER = /(^|\/)feedback\/[^/]+\/?$/;
@@ -56,15 +61,6 @@ const openOnView: JupyterFrontEndPlugin<void> = {
   }
 };
 
-/** The browser's localStorage, or null where the page may not use it (the notices then forget on reload). */
-function storage(): Storage | null {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
-
 const notify: JupyterFrontEndPlugin<void> = {
   id: `${NAME}:notify`,
   description:
@@ -74,7 +70,8 @@ const notify: JupyterFrontEndPlugin<void> = {
   activate: (app: JupyterFrontEnd, documents: IDocumentManager) => {
     const list = new AssignmentList(app);
     list.watch();
-    const notices = new FeedbackNotices(app, documents, storage(), list);
+    new SaveFirst(app, () => list.spoken).watch();
+    const notices = new FeedbackNotices(app, documents, list);
     app.commands.addCommand(OPEN_COMMAND, { label: OPEN_LABEL, execute: args => notices.open(args) });
     app.serviceManager.events.stream.connect((_, event) => {
       if (event.schema_id === SCHEMA_ID) {
@@ -98,4 +95,15 @@ const validationWords: JupyterFrontEndPlugin<void> = {
   }
 };
 
-export default [openOnView, notify, validationWords];
+const regrade: JupyterFrontEndPlugin<void> = {
+  id: `${NAME}:regrade`,
+  description: 'A button on each feedback page to ask for a regrade of one written answer or test cell, with a reason.',
+  autoStart: true,
+  activate: (app: JupyterFrontEnd) => {
+    Promise.resolve(app.restored)
+      .then(() => new RegradeButtons(app).watch())
+      .catch(error => console.error(`${NAME}: no regrade button on feedback pages`, error));
+  }
+};
+
+export default [openOnView, notify, validationWords, regrade];

@@ -6,8 +6,9 @@
  * The statuses come from the student's own server (coursekit/plugins/feedback_watch.py), which
  * reads what the grading service and the course's release_feedback publish (coursekit/service/
  * student_status.py): as Jupyter Server events while Lab is open, and once, by one request, when it
- * opens. Lab sends nothing else while it waits. A status already shown in this browser (remembered in
- * localStorage) is not shown again when Lab opens anew.
+ * opens. Lab sends nothing else while it waits. What the student has been told is remembered by their own
+ * server (`told`, answered with the statuses; each notice shown is sent back to it), so a status already shown
+ * is not shown again when Lab opens anew, whichever browser they log in from.
  *
  * Released feedback is fetched with nbgrader's own Fetch Feedback request (what the Assignment List
  * sends) before the student is told, so the button opens the page on disk, through the same code as
@@ -137,17 +138,48 @@ function folderIn(answer: any, status: IStatus): string | null {
   return typeof submission?.local_feedback_path === 'string' ? submission.local_feedback_path : null;
 }
 
+/**
+ * What the student has been told, per assignment (the key of the status last shown): kept by their own server, which
+ * answers it with the statuses when Lab opens (`told`); each notice shown is sent to it (a POST to STATUS_URL).
+ */
+class Told {
+  private readonly told = new Map<string, string>();
+
+  constructor(private readonly app: JupyterFrontEnd) {}
+
+  learn(told: unknown): void {
+    for (const [assignment, key] of Object.entries(typeof told === 'object' && told !== null ? told : {})) {
+      if (typeof key === 'string' && !this.told.has(assignment)) {
+        this.told.set(assignment, key);
+      }
+    }
+  }
+
+  has(assignment: string, key: string): boolean {
+    return this.told.get(assignment) === key;
+  }
+
+  async remember(assignment: string, key: string): Promise<void> {
+    this.told.set(assignment, key);
+    const settings = this.app.serviceManager.serverSettings;
+    const body = JSON.stringify({ told: { [assignment]: key } });
+    await ServerConnection.makeRequest(settings.baseUrl + STATUS_URL, { method: 'POST', body }, settings);
+  }
+}
+
 export class FeedbackNotices {
   private readonly shown = new Map<string, IShown>(); // assignment -> its notification
   private readonly folders = new Map<string, string>(); // "assignment|timestamp" -> the fetched feedback folder
+  private readonly told: Told;
   private queue: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly app: JupyterFrontEnd,
     private readonly documents: IDocumentManager,
-    private readonly memory: Storage | null,
     private readonly list: AssignmentList
-  ) {}
+  ) {
+    this.told = new Told(app);
+  }
 
   /** Shows `status`, after every status taken before it (the order the server saw them in). */
   take(status: IStatus): Promise<void> {
@@ -162,6 +194,7 @@ export class FeedbackNotices {
     const settings = this.app.serviceManager.serverSettings;
     const response = await ServerConnection.makeRequest(settings.baseUrl + STATUS_URL, { method: 'GET' }, settings);
     const answer = await response.json();
+    this.told.learn(answer?.told);
     this.list.setDates(answer?.dates);
     this.list.setLanguage(answer?.language);
     for (const status of (answer?.statuses ?? []) as IStatus[]) {
@@ -188,7 +221,7 @@ export class FeedbackNotices {
       await this.arrived(status); // the page is on disk, and shown where Lab shows its feedback, before the student is told
     }
     await this.notify(status, notice);
-    this.memory?.setItem(this.memoryKey(status.assignment), keyOf(status));
+    await this.told.remember(status.assignment, keyOf(status));
   }
 
   private isNews(status: IStatus): boolean {
@@ -197,11 +230,7 @@ export class FeedbackNotices {
     if (shown !== undefined && status.timestamp < shown.timestamp && status.state !== RELEASED) {
       return false;
     }
-    return this.memory?.getItem(this.memoryKey(status.assignment)) !== keyOf(status);
-  }
-
-  private memoryKey(assignment: string): string {
-    return `${NAME}:${this.app.serviceManager.serverSettings.baseUrl}:${assignment}`;
+    return !this.told.has(status.assignment, keyOf(status));
   }
 
   /** Released feedback fetched; the tabs open on the assignment's feedback and the Assignment List brought up to date. */

@@ -68,6 +68,10 @@ export interface ITexts {
   deadline: string;
   paused: string;
   open: string;
+  /** Validate or Submit saved the notebooks (`names`) with unsaved changes first (`submitting`: Submit). */
+  savedFirst(names: string, submitting: boolean): string;
+  /** … could not save them: nothing was validated or submitted. */
+  notSaved(names: string, submitting: boolean, error: string): string;
   /** An assignment's due date in the Assignment List, and the student's own extension when they have one. */
   due(when: string, until: string | null): string;
   /** The locale dates are written in (the student's time zone is their browser's). */
@@ -93,6 +97,9 @@ export const TEXTS: { readonly [language in Language]: ITexts } = {
     deadline: '已过截止时间：这次提交不再自动反馈，由老师批改后发布',
     paused: '老师暂停了自动评分：恢复后会评分并发布反馈，到时这里会告诉你',
     open: '查看反馈',
+    savedFirst: (names, submitting) => `${names} 里有没保存的修改：已先保存，再${submitting ? '提交' : '验证'}。`,
+    notSaved: (names, submitting, error) =>
+      `${names} 里有没保存的修改，但保存失败（${error}）：这次没有${submitting ? '提交' : '验证'}。保存之后再试一次。`,
     due: (when, until) => `截止 ${when}` + (until ? `；你的延期：到 ${until}` : ''),
     locale: 'zh-CN',
     validation: {
@@ -141,6 +148,11 @@ export const TEXTS: { readonly [language in Language]: ITexts } = {
     deadline: "The deadline has passed: your instructor will release this submission's feedback after marking",
     paused: 'Your instructor has paused automatic grading: you will be told here once your feedback is out',
     open: 'Open feedback',
+    savedFirst: (names, submitting) =>
+      `${names} had unsaved changes: saved them first, then ${submitting ? 'submitted' : 'validated'}.`,
+    notSaved: (names, submitting, error) =>
+      `${names} has unsaved changes that could not be saved (${error}): nothing was ` +
+      `${submitting ? 'submitted' : 'validated'}. Save, then try again.`,
     due: (when, until) => `Due ${when}` + (until ? `; your extension: until ${until}` : ''),
     locale: 'en',
     validation: NBGRADER_WORDS,

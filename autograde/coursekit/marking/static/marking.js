@@ -12,10 +12,11 @@
     board: null, boards: {}, focus: 0, mode: "browse", splitIndex: 0, chain: Promise.resolve(),
     counts: {}, asked: 0,  // the server's counts of questions this page holds no board of: {q: {value, asked}}
     anonymous: localStorage.getItem("coursekit.marking.anonymous") === "1",
+    requests: [],  // the assignment's regrade requests, open first (coursekit.marking.requests)
   };
   // What the tests and the benchmark read: saves in flight, move → paint times (ms).
   const probe = window.__marking = { ready: false, pending: 0, saves: 0, moves: [], question: null, errors: 0,
-    refreshes: 0 };
+    refreshes: 0, decisions: 0 };
 
   // ---- arithmetic (the same as coursekit.marking.rubric.score_of; a test compares both) ----------
   function scoreOf(rubric, ticks, maxScore) {
@@ -55,6 +56,8 @@
 
   // ---- one group's state ----------------------------------------------------------------------
   const studentsOf = (g) => g.variants.flatMap((v) => v.students);
+  // a student as the gradebook names them (coursekit.people: the name, the id beside it where two share one)
+  const nameOf = (student) => (S.board.names || {})[student] || student;
   const stateOf = (g) => S.board.students[studentsOf(g)[0]];
   const isMarked = (g) => stateOf(g).score !== null && stateOf(g).score !== undefined;
 
@@ -109,9 +112,99 @@
   function ticksLine(state, rubric) {
     const line = el("div", "ticks");
     if (!rubric || !state.ticks) return line;
-    state.ticks.forEach((on, i) => line.appendChild(
-      el("span", "tick " + (on ? "on" : "off"), (on ? "✓" : "✗") + (i + 1) + " " + rubric.points[i].text.slice(0, 14))));
+    state.ticks.forEach((on, i) => line.appendChild(  // each point whole, on a line of its own (never cut)
+      el("span", "tick " + (on ? "on" : "off"), (on ? "✓" : "✗") + (i + 1) + " " + rubric.points[i].text)));
     return line;
+  }
+
+  // ---- regrade requests ------------------------------------------------------------------------
+  // The open requests of the students of group g on the question on screen.
+  const requestsOf = (g) => S.requests.filter((r) => r.state === "open" && r.question === S.board.question.grade_id
+    && studentsOf(g).includes(r.student));
+  const STATE = { open: "待处理", kept: "已决定：维持原分", changed: "已决定：改了分" };
+  const score = (x) => x === null || x === undefined ? "未批改" : fmt(x) + " 分";
+
+  function drawRequests() {
+    const box = $("requests");
+    const open = S.requests.filter((r) => r.state === "open");
+    box.hidden = !S.requests.length;
+    box.replaceChildren(el("h2", "", "复查申请：" + open.length + " 份待处理（共 " + S.requests.length + " 份）"
+      + (open.length ? " · 按 q 处理下一份" : "")));
+    const list = box.appendChild(el("ol", "requests"));
+    S.requests.forEach((r) => {
+      const item = list.appendChild(el("li", "request " + r.state));
+      item.dataset.request = r.id;
+      item.appendChild(el("div", "head", STATE[r.state] + " · " + r.student + " · " + r.name + " · " + r.filed
+        + " · 申请时 " + score(r.score_then) + "，现在 " + score(r.score_now)));
+      item.appendChild(el("div", "reason", r.reason));  // the student's words: text, never HTML
+      if (r.state !== "open") {
+        item.appendChild(el("div", "decision", (r.decided_by || "") + " · " + (r.decided || "") + " · "
+          + score(r.score_then) + " → " + score(r.score_after) + (r.comment ? " · 说明：" + r.comment : "")));
+      } else if (r.kind === "test") {
+        decisionForm(item, [r], true);
+      }
+    });
+  }
+
+  // A decision's form: the comment the student reads, and for a test cell its new score (nbgrader's manual score).
+  function decisionForm(container, requests, withScore) {
+    const form = container.appendChild(el("div", "decide"));
+    let given = null;
+    if (withScore) {
+      const label = form.appendChild(el("label", "", "新的分数（不改就留空）："));
+      given = label.appendChild(document.createElement("input"));
+      given.type = "number"; given.step = "any"; given.min = "0";
+    }
+    const area = form.appendChild(el("textarea", "comment"));
+    area.placeholder = "复查决定的说明（学生会看到）。Enter 保存，Shift+Enter 换行，Esc 取消";
+    const button = form.appendChild(el("button", "", "保存决定"));
+    const send = () => decideOn(requests, area.value, given && given.value !== "" ? Number(given.value) : null);
+    button.addEventListener("click", send);
+    [area, given].filter(Boolean).forEach((field) => field.addEventListener("keydown", (e) => {
+      e.stopPropagation();
+      if (e.key === "Escape") { S.mode = "browse"; if (!withScore) form.remove(); field.blur(); }
+      else if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); send(); }
+    }));
+    return area;
+  }
+
+  async function decideOn(requests, comment, given) {
+    S.mode = "browse";
+    try {
+      await S.chain;  // the TA's last marks are saved before the decision compares them
+      const body = { ids: requests.map((r) => r.id), comment: comment, score: given };
+      const answer = await call("regrade/decide", body);
+      S.requests = answer.requests;
+      const decided = S.requests.filter((r) => answer.decided.includes(r.id));
+      notice("已记下复查决定：" + decided.map((r) => r.student + " " + STATE[r.state] + "（" + score(r.score_then)
+        + " → " + score(r.score_after) + "）").join("；") + "。学生的反馈正在重新生成。");
+      probe.decisions += 1;
+    } catch (error) {
+      notice("复查决定没有保存：" + error.message, "error");
+    }
+    drawRequests();
+    if (S.board.groups[S.focus]) redraw(S.focus);
+  }
+
+  function openDecision() {  // d: the focused group's open requests
+    const g = current();
+    const asked = g ? requestsOf(g) : [];
+    if (!asked.length) { notice("这一组没有待处理的复查申请"); return; }
+    S.mode = "comment";
+    decisionForm($("answers").children[S.focus], asked, false).focus();
+  }
+
+  async function nextRequest() {  // q: the first open request, its answer in focus (a test cell: its form)
+    const r = S.requests.find((x) => x.state === "open");
+    if (!r) { notice("没有待处理的复查申请"); return; }
+    if (r.kind === "test") {
+      const field = document.querySelector('#requests [data-request="' + r.id + '"] textarea');
+      if (field) { field.scrollIntoView({ block: "nearest" }); field.focus(); }
+      return;
+    }
+    if (S.board.question.grade_id !== r.question) await load(r.question, false);
+    const index = S.board.groups.findIndex((g) => studentsOf(g).includes(r.student));
+    if (index >= 0) moveTo(index);
   }
 
   const hinted = (g) => !!(g.hint && g.hint.ticks.some((t) => t));
@@ -159,6 +252,16 @@
       div.appendChild(el("div", "suggestion none", hinted(g) ? HINT_ONLY : NO_SUGGESTION));
     }
     if (!marked) advice(div, g, rubric);
+    const asked = requestsOf(g);
+    if (asked.length) {
+      const banner = div.appendChild(el("div", "request-banner"));
+      asked.forEach((r) => {
+        const line = banner.appendChild(el("div", "request-line"));
+        line.appendChild(el("span", "who", "复查申请 · " + r.student + "："));
+        line.appendChild(el("span", "reason", r.reason));  // the student's words: text, never HTML
+      });
+      banner.appendChild(el("div", "request-hint", "改好分数（或不改）后按 d 写下复查决定"));
+    }
     if (state.remark) div.appendChild(el("div", "remark", "评语：" + state.remark));
     const phrases = hintPhrases(g);
     const pattern = phrasePattern([...phrases.keys(), ...(marked ? [] : g.shared || [])]);
@@ -168,16 +271,16 @@
       const box = div.appendChild(el("div", "variant"));
       const who = box.appendChild(el("div", "who"));
       who.appendChild(el("span", "count", v.students.length + " 人"));
-      who.appendChild(el("span", "ids", "：" + v.students.join("、")));
+      who.appendChild(el("span", "ids", "：" + v.students.map(nameOf).join("、")));
       const looks = board.hard_coded || {};  // the class report's "may be hard-coded", fed by the same function
-      v.students.filter((s) => looks[s]).forEach((s) => box.appendChild(el("div", "looks", "⚑ " + s + "：" + looks[s])));
+      v.students.filter((s) => looks[s]).forEach((s) => box.appendChild(el("div", "looks", "⚑ " + nameOf(s) + "：" + looks[s])));
       const text = box.appendChild(el("div", "text"));
       text.innerHTML = v.html;  // rendered, escaped and sanitised by coursekit.marking.render (and the page's CSP)
       highlight(text, pattern, classOf);
       if (S.mode === "split" && index === S.focus) {
         v.students.forEach((student) => {
           const row = box.appendChild(el("div", "variant split-row" + (k === S.splitIndex ? " selected" : "")));
-          row.appendChild(el("span", "ids", student));
+          row.appendChild(el("span", "ids", nameOf(student)));
           row.appendChild(el("span", "", k === S.splitIndex ? "  ← Enter 拆出" : ""));
           k += 1;
         });
@@ -219,7 +322,7 @@
     const nav = $("assignments"), board = S.board;
     nav.replaceChildren(...(board.assignments || []).map((a) => {
       const link = el("a", "assignment" + (a.id === board.assignment ? " current" : "")
-        + (a.total && a.marked === a.total ? " done" : ""), a.id + " · 已批改 " + a.marked + "/" + a.total);
+        + (a.total && a.marked === a.total ? " done" : ""), (a.title || a.id) + " · 已批改 " + a.marked + "/" + a.total);
       link.href = "?assignment=" + encodeURIComponent(a.id);
       return link;
     }));
@@ -257,8 +360,8 @@
       rubric.points.forEach((p) => {
         const li = ol.appendChild(el("li", "", p.text + " "));
         li.appendChild(el("span", "share", "（" + fmt(max * p.share / rubric.unit) + " 分）"));
+        // the phrases markers recognise; the rubric's regular expressions are the machine's, never shown
         if (p.terms.length) li.appendChild(el("div", "terms", "关键词：" + p.terms.join("、")));
-        if ((p.patterns || []).length) li.appendChild(el("div", "terms patterns", "模式：" + p.patterns.join("  ")));
       });
     }
     guide.appendChild(el("h2", "", "参考答案"));
@@ -275,6 +378,7 @@
     });
     S.board = board;
     S.boards[board.question.grade_id] = board;
+    S.requests = board.requests || S.requests;
     S.mode = "browse";
     const kept = keepFocus && previous ? board.groups.findIndex((g) => g.id === previous) : -1;
     S.focus = kept >= 0 ? kept : Math.max(0, board.groups.findIndex((g) => !isMarked(g)));
@@ -283,6 +387,7 @@
     drawAssignments();
     drawQuestions();
     drawGuide();
+    drawRequests();
     drawAnswers();
     scrollToFocus();
     const next = params.get("question");
@@ -404,6 +509,10 @@
       fresh = await call("board?question=" + encodeURIComponent(board.question.grade_id));
     } catch (error) {
       return;  // the suggestions stay as they were; the next save or r reads them again
+    }
+    if (fresh.requests && JSON.stringify(fresh.requests) !== JSON.stringify(S.requests)) {
+      S.requests = fresh.requests;
+      drawRequests();
     }
     const byId = new Map(fresh.groups.map((g) => [g.id, g]));
     board.groups.forEach((g, i) => {
@@ -568,6 +677,7 @@
   function onKey(e) {
     if (e.ctrlKey || e.metaKey || e.altKey || !S.board) return;
     if (S.mode === "comment") return;
+    if (e.target && e.target.closest && e.target.closest("input, textarea, button, select")) return;
     const key = e.key;
     if (S.mode === "split") { e.preventDefault(); splitKey(key); return; }
     if (key === "?") { $("help").hidden = !$("help").hidden; return; }
@@ -578,7 +688,7 @@
       "]": () => openQuestion(1), "[": () => openQuestion(-1),
       Enter: confirmAndNext, f: () => setScore(1), 0: () => setScore(0), h: () => setScore(0.5),
       x: () => current() && save(S.focus, { unanswered: true }), u: () => current() && save(S.focus, { clear: true }),
-      c: openComment, a: () => { S.anonymous = !S.anonymous; localStorage.setItem("coursekit.marking.anonymous",
+      c: openComment, d: openDecision, q: nextRequest, a: () => { S.anonymous = !S.anonymous; localStorage.setItem("coursekit.marking.anonymous",
         S.anonymous ? "1" : "0"); document.body.classList.toggle("anonymous", S.anonymous); },
       r: () => load(S.board.question.grade_id, true),
       s: () => { if (current() && studentsOf(current()).length > 1) { S.mode = "split"; S.splitIndex = 0; redraw(S.focus); }
@@ -594,8 +704,10 @@
     return { students: studentsOf(g), kind: g.kind, marked: isMarked(g), index: S.focus, count: S.board.groups.length,
       suggestion: g.suggestion, state: stateOf(g), mode: S.mode,
       remaining: S.board.groups.filter((x) => !isMarked(x)).length, question: S.board.question.grade_id,
-      neighbours: g.neighbours, hint: g.hint, ask: g.ask };
+      neighbours: g.neighbours, hint: g.hint, ask: g.ask, requests: requestsOf(g) };
   };
+  probe.requests = () => S.requests.map((r) => ({ id: r.id, student: r.student, question: r.question, state: r.state,
+    kind: r.kind, score_then: r.score_then, score_after: r.score_after }));
 
   document.addEventListener("keydown", onKey);
   if (initial.error) {
