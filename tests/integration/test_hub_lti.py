@@ -391,7 +391,9 @@ def test_is_the_refused_launch_page_accessible(linked, hub_browser):
     assert answer.status_code == attack.status
     page = hub_browser.new_context(viewport=lab_page.VIEWPORT).new_page()
     try:
-        page.set_content(answer.text)
+        page.goto(f"{plan.url}hub/login")  # the hub's origin: the page's stylesheet loads as a browser would load it
+        page.set_content(answer.text, wait_until="load")
+        assert page.evaluate("() => document.styleSheets.length") >= 1
         assert_accessible(page, "hub-refused-launch")
     finally:
         page.context.close()
