@@ -65,7 +65,6 @@ from support.hub_page import (
     list_label,
     log_in,
     notification,
-    TOAST,
     notification_text,
     open_feedback,
     open_notebook,
