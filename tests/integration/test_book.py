@@ -101,8 +101,8 @@ def test_one_file_that_loads_nothing_from_elsewhere(pages, lang):
 
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_prose_code_outputs_and_figures_as_in_the_notebook(pages, lang):
-    """Does each page hold its edition's every code cell, section heading, figures and visible verify output, with
-    its language on <html>?"""
+    """Does each page hold its edition's every code cell, section heading, figures (each with its words and numbers)
+    and visible verify output, with its language on <html>?"""
     html = pages[lang].read_text(encoding="utf-8")
     nb = nbformat.read(student_path(lang), as_version=4)
     assert html.count('class="jp-Cell jp-CodeCell') == sum(c.cell_type == "code" for c in nb.cells)
@@ -112,6 +112,9 @@ def test_prose_code_outputs_and_figures_as_in_the_notebook(pages, lang):
     missing = [h for h in headings if h.split("`")[0].strip() not in html]
     assert not missing, missing
     assert len(re.findall(r'<img [^>]*src="data:image/png;base64,', html)) >= 4  # pipeline, wrong order, -1e9/-inf, heads
+    # each figure with its words (alt) and, folded under it, its numbers as tables (attnkit.describe)
+    described = re.findall(r'<figure class="attn-described".*?</figure>', html, flags=re.S)
+    assert len(described) >= 4 and all('alt="' in f and "<table>" in f and "<th scope=" in f for f in described)
     assert BASELINE[lang] in html  # the untouched chapter's verify, as a student first sees it
     shown = re.sub(r"<style\b.*?</style>", "", html, flags=re.S)  # the code colours' CSS names Generic.Traceback
     assert "Traceback" not in shown and 'data-mime-type="application/vnd.jupyter.stderr"' not in shown

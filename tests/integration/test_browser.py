@@ -71,7 +71,9 @@ def solved(nb, lang: str) -> nbformat.NotebookNode:
 
 
 def graded_cells(nb) -> int:
-    return sum(bool(cell.metadata.get("nbgrader", {}).get("grade")) for cell in nb.cells)
+    """Cells that carry points (a practice exercise, graded for 0 points, is never a failed cell in Validate)."""
+    return sum(bool(cell.metadata.get("nbgrader", {}).get("grade")) and cell.metadata["nbgrader"].get("points", 0) > 0
+               for cell in nb.cells)
 
 
 # --- fixtures ---------------------------------------------------------------------
