@@ -101,7 +101,7 @@ def test_are_the_scores_and_comments_in_the_gradebook_as_the_instructor_meant(ma
             assert score == score_of(rubric, truth, 1.0), (question, student, written.answers[question][student])
             judgement = parse(comment, texts)
             if written.answers[question][student].strip() == STUB:
-                assert judgement.unanswered and "未作答" in comment
+                assert judgement.unanswered and comment.startswith(WORDS.say("zh", "feedback.comment_unanswered"))
             else:
                 assert judgement.ticks == truth, (question, student, comment)
 
@@ -163,7 +163,7 @@ def test_does_the_feedback_show_the_comments(marked):
     subprocess.run([sys.executable, "-m", "nbgrader", "generate_feedback", ASSIGNMENT, "--student", student],
                    cwd=course, env=env, check=True, capture_output=True, timeout=120)
     html = (course / "feedback" / student / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text(encoding="utf-8")
-    assert "得分要点" in html and "✓" in html and "✗" in html
+    assert WORDS.say("zh", "feedback.comment_points").strip("*") in html and "✓" in html and "✗" in html
     first_point = load_rubrics(written.course, ASSIGNMENT).by_question["q_lab1_no_scale"].points[0].text
     assert html_escape(first_point) in html or first_point in html  # a rubric point's text, ticked or missed
 

@@ -135,6 +135,12 @@ class MarkingCourse:
         return self._cached(("title", assignment, lang), (), lambda: assignment_title(
             self.folder, assignment, lang, course_config(self.folder)))
 
+    def edition_language(self, assignment: str) -> str:
+        """The language of ``assignment``'s edition (its students', :attr:`coursekit.assignments.Assignment.language`):
+        what a marker's comment is written in."""
+        return self._cached(("language", assignment), (), lambda: assignment_of(
+            assignment, course_config(self.folder)).language)
+
     def people(self) -> People:
         """The students' names, as the gradebook holds them (an LMS's roster writes them there)."""
         def read():

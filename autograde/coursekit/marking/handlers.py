@@ -189,7 +189,8 @@ class JudgeHandler(_Marking, APIHandler):
         except AnswerChanged as changed:
             raise web.HTTPError(409, changed.message(self.lang())) from None
         try:
-            saved = self.marking.ordering.apply(self.marking.engine, assignment, question, rubric, request)
+            saved = self.marking.ordering.apply(self.marking.engine, assignment, question, rubric, request,
+                                                self.marking.edition_language(assignment))
         except (JudgementError, ValueError) as error:
             raise web.HTTPError(400, str(error)) from None
         settle_marked(self.marking.folder, self.marking.url, assignment, saved.states)  # a late one's penalty follows

@@ -18,7 +18,7 @@ the page shows the new text to mark.
 import threading
 from dataclasses import dataclass, field, replace
 
-from ..language import WORDS
+from ..language import DEFAULT, WORDS
 from .comment import Judgement, compose
 from .rubric import score_of
 from .store import write_judgement
@@ -104,12 +104,12 @@ class Ordering:
     def __init__(self):
         self._last, self._lock = {}, threading.Lock()   # {(page, student): seq}; one lock: writes are quick
 
-    def apply(self, engine, assignment: str, question, rubric, request: Request):
+    def apply(self, engine, assignment: str, question, rubric, request: Request, lang: str = DEFAULT):
         with self._lock:
             if request.page:
                 stale = {s for s in request.students if self._last.get((request.page, s), -1) > request.seq}
                 request = replace(request, students=tuple(s for s in request.students if s not in stale))
-            saved = apply(engine, assignment, question, rubric, request)
+            saved = apply(engine, assignment, question, rubric, request, lang)
             for student in request.students:
                 self._last[(request.page, student)] = request.seq
             return saved
@@ -128,13 +128,13 @@ def _score(request: Request, rubric, max_score: float) -> float | None:
     return request.score
 
 
-def apply(engine, assignment: str, question, rubric, request: Request):
-    """Save ``request`` for every student it names; :class:`.store.Saved`."""
+def apply(engine, assignment: str, question, rubric, request: Request, lang: str = DEFAULT):
+    """Save ``request`` for every student it names, its comment in ``lang`` (the edition's); :class:`.store.Saved`."""
     if request.clear:
         score, text = None, None
     else:
         score = _score(request, rubric, question.max_score)
         texts = [p.text for p in rubric.points] if rubric else []
-        text = compose(request.judgement, texts, score, question.max_score)
+        text = compose(request.judgement, texts, score, question.max_score, lang)
     changes = {student: (score, text) for student in request.students}
     return write_judgement(engine, assignment, question.notebook, question.grade_id, changes, request.seen)
