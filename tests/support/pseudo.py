@@ -26,14 +26,23 @@ _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "me
 
 def left_over(text: str, data=()) -> list:
     """The words of ``text`` outside any bracketed message (innermost first) and outside ``data`` (values a page
-    shows as they are: names, ids, what students wrote)."""
-    for value in sorted(data, key=len, reverse=True):
+    shows as they are: names, ids, what students wrote; a :class:`Known` set: any of its words)."""
+    known = data if isinstance(data, Known) else Known()
+    for value in sorted(() if isinstance(data, Known) else data, key=len, reverse=True):
         text = text.replace(value, " ")
     while True:
         fewer = _BRACKETED.sub(" ", text)
         if fewer == text:
-            return _WORD.findall(text)
+            return [word for word in _WORD.findall(text) if word not in known]
         text = fewer
+
+
+class Known(frozenset):
+    """The words of a document a page shows (a notebook's cells): data wherever they appear, word by word."""
+
+    @classmethod
+    def of(cls, *texts: str) -> "Known":
+        return cls(word for text in texts for word in _WORD.findall(text))
 
 
 class _Walker(html.parser.HTMLParser):
@@ -46,10 +55,10 @@ class _Walker(html.parser.HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        if tag == "html":
-            self.page_lang = attrs.get("lang")
+        if self.page_lang is None and attrs.get("lang"):  # <html lang>, else the first element to say one
+            self.page_lang = attrs["lang"]
         classes = set((attrs.get("class") or "").split()) | {"#" + attrs.get("id", "")}
-        other_language = tag != "html" and attrs.get("lang") not in (None, self.page_lang)
+        other_language = attrs.get("lang") not in (None, self.page_lang)
         skip = tag in _SKIPPED or bool(classes & self.data_classes) or other_language
         if not skip and not self._skipping():
             for name in _ATTRIBUTES:
@@ -72,7 +81,7 @@ class _Walker(html.parser.HTMLParser):
 def stray_in_html(page: str, data_classes=(), data=()) -> list:
     """``(element, word)`` of every word of ``page`` (an HTML page in the pseudo-locale) that no message said;
     ``data_classes``: classes (``"name"``) and ids (``"#name"``) of elements that hold data; ``data``: values shown."""
-    walker = _Walker(set(data_classes), tuple(data))
+    walker = _Walker(set(data_classes), data if isinstance(data, Known) else tuple(data))
     # a message with markup of its own (keys, code) is one text once its keys and code are set aside
     walker.feed(_INLINE.sub("", _KEYS.sub(" ", page)))
     walker.close()
