@@ -152,8 +152,8 @@ def question_board(course, assignment: str, grade_id: str, lang: str | None = No
     questions = course.questions(assignment)
     question = next((q for q in questions if q.grade_id == grade_id), None)
     if question is None:
-        raise KeyError(f"{assignment} has no manually graded question {grade_id!r} "
-                       f"(its questions: {', '.join(q.grade_id for q in questions) or 'none'})")
+        listed = ", ".join(q.grade_id for q in questions) or WORDS.say(lang, "marking.none")
+        raise KeyError(WORDS.say(lang, "marking.no_question", assignment=assignment, question=grade_id, questions=listed))
     rubrics = course.rubrics(assignment, questions)
     rubric = rubrics.by_question.get(grade_id)
     states = question_states(course.engine, assignment, question.notebook, grade_id)

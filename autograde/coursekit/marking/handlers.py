@@ -72,8 +72,10 @@ class _Marking:
         assignments = self.marking.assignments()
         name = self.get_argument("assignment", "") or (assignments[0] if assignments else "")
         if name not in assignments:
-            raise web.HTTPError(404, f"no assignment {name!r} with manually graded cells in {self.marking.url} "
-                                     f"(found: {', '.join(assignments) or 'none'}; run nbgrader autograde first)")
+            lang = self.lang()
+            found = ", ".join(assignments) or WORDS.say(lang, "marking.none")
+            raise web.HTTPError(404, WORDS.say(lang, "marking.no_assignment", assignment=name, gradebook=self.marking.url,
+                                               found=found))
         return name
 
     def lang(self) -> str:
@@ -88,7 +90,7 @@ class _Marking:
         if not question:
             questions = self.marking.questions(assignment)
             if not questions:
-                raise web.HTTPError(404, f"{assignment} has no manually graded cells (written answers, manually graded code, tasks)")
+                raise web.HTTPError(404, WORDS.say(self.lang(), "marking.no_questions", assignment=assignment))
             question = questions[0].grade_id
         try:
             board = question_board(self.marking, assignment, question, self.lang())
@@ -181,7 +183,8 @@ class JudgeHandler(_Marking, APIHandler):
         questions = self.marking.questions(assignment)
         question = next((q for q in questions if q.grade_id == request.question), None)
         if question is None:
-            raise web.HTTPError(404, f"{assignment} has no manually graded question {request.question!r}")
+            raise web.HTTPError(404, WORDS.say(self.lang(), "marking.no_question", assignment=assignment,
+                                               question=request.question, questions=", ".join(q.grade_id for q in questions)))
         rubric = self.marking.rubrics(assignment, questions).by_question.get(question.grade_id)
         now = self.marking.answers(assignment, question, request.students)
         try:
