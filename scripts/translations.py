@@ -4,7 +4,7 @@ For each gettext domain of the code (:data:`DOMAINS`: ``coursekit``, ``attnkit``
 
 1. **extract**: the message ids the code says (``say``, ``say_n``, ``template``, ``every``, ``every_n``, ``marked``,
    ``explained`` in Python; ``say``, ``sayN``, ``marked`` in the Lab extension's TypeScript and the marking page's
-   JavaScript) into the template ``<locale>/<domain>.pot``, each id with its English text as a comment for translators;
+   JavaScript; ``{{id}}`` placeholders in the marking page's HTML template) into the template ``<locale>/<domain>.pot``, each id with its English text as a comment for translators;
 2. **update** each language's ``<locale>/<language>/LC_MESSAGES/<domain>.po`` from it: a new id arrives with no
    text (to be written), an id the code no longer says leaves;
 3. **compile** each ``.po`` into the ``.mo`` beside it, which the packages read at run time
@@ -26,6 +26,7 @@ import dataclasses
 import gettext
 import io
 import pathlib
+import re
 import sys
 
 from babel.messages.catalog import Catalog
@@ -43,8 +44,18 @@ from coursekit.language import LANGUAGES, PSEUDO_FROM  # noqa: E402
 PYTHON_KEYWORDS = {"say": (2,), "say_n": (2, 2), "template": (2,), "every": (1,), "every_n": (1, 1), "marked": (1,),
                    "explained": (1,)}  # attnkit.bugs.explained: a mistake's message
 SCRIPT_KEYWORDS = {"say": (1,), "sayN": (1, 1), "marked": (1,)}
+_PLACEHOLDER = re.compile(rb"\{\{([a-z_]+(?:\.[a-z_]+)+)\}\}")  # as coursekit.marking.handlers fills them
+
+
+def extract_html(fileobj, keywords, comment_tags, options):
+    """Babel's extraction method for an HTML template: each ``{{id}}`` (an id with a dot) is a message."""
+    for lineno, line in enumerate(fileobj, 1):
+        for found in _PLACEHOLDER.finditer(line):
+            yield lineno, None, found.group(1).decode(), []
+
+
 METHODS = {".py": ("python", PYTHON_KEYWORDS), ".ts": ("javascript", SCRIPT_KEYWORDS),
-           ".js": ("javascript", SCRIPT_KEYWORDS)}
+           ".js": ("javascript", SCRIPT_KEYWORDS), ".html": (extract_html, {})}
 HEADER = "The {domain} messages of the attention chapter's course (see autograde/README.md, \"Words\")."
 
 
@@ -73,7 +84,7 @@ class Domain:
 DOMAINS = (
     Domain("coursekit", "autograde/coursekit/locale",
            ("autograde/coursekit/**/*.py", "autograde/hub/**/*.py", "autograde/coursekit/labextension/src/*.ts",
-            "autograde/coursekit/marking/static/*.js")),
+            "autograde/coursekit/marking/static/*.js", "autograde/coursekit/marking/static/*.html")),
     Domain("attnkit", "attnkit/locale", ("attnkit/**/*.py", "attnkit/assets/*.js", "scripts/build_book.py")),
     Domain("grader", "autograde/grader/locale", ("autograde/grader/**/*.py",)),
 )
