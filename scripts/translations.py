@@ -9,7 +9,9 @@ For each gettext domain of the code (:data:`DOMAINS`: ``coursekit``, ``attnkit``
    text (to be written), an id the code no longer says leaves;
 3. **compile** each ``.po`` into the ``.mo`` beside it, which the packages read at run time
    (:class:`coursekit.language.Catalogue`) and which are committed (a fresh clone, a wheel and the hub's user
-   environment need no Babel to speak).
+   environment need no Babel to speak);
+4. **the Lab extension's words**: coursekit's ``lab.*`` and ``locale.*`` messages of every spoken language into
+   ``labextension/src/catalogue.ts``, which its build reads (``make labextension`` after a change).
 
 And the chapter's own catalogue (:data:`CHAPTER`, ``ch04_attention``: its cells' words, prose and the comments and
 strings of its code, in ``autograde/locale/``, never released): its template drawn from the master notebook, each
@@ -25,6 +27,7 @@ import argparse
 import dataclasses
 import gettext
 import io
+import json
 import pathlib
 import re
 import sys
@@ -193,6 +196,25 @@ def update(domain: Domain, check: bool) -> tuple:
     return changed, missing
 
 
+# --- the students' Lab extension: its words, from the catalogue, into its source --------------------------------
+
+LAB_CATALOGUE = REPO / "autograde" / "coursekit" / "labextension" / "src" / "catalogue.ts"
+LAB_PREFIXES = ("lab.", "locale.")  # what the extension says, and the languages' settings it reads
+
+
+def lab_catalogue() -> bytes:
+    """``labextension/src/catalogue.ts``: each spoken language's ``lab.*`` and ``locale.*`` messages (the
+    pseudo-locale's made from the English), from the compiled catalogues, for the extension's build."""
+    from coursekit.language import SPOKEN, Catalogue
+    words = Catalogue(DOMAINS[0].name, DOMAINS[0].folder)  # read afresh: the .mo just compiled
+    messages = {lang: {msgid: text for prefix in LAB_PREFIXES for msgid, text in words.messages(lang, prefix).items()}
+                for lang in SPOKEN}
+    body = json.dumps(messages, ensure_ascii=False, indent=2, sort_keys=True)
+    return (f"// Written by `make translations` (scripts/translations.py) from coursekit's catalogue: do not edit.\n"
+            f"// Each language's messages (ids lab.* and locale.*; \"\": its plural rule), read by ./texts.ts.\n"
+            f"export const CATALOGUE = {body} as const;\n").encode()
+
+
 # --- the chapter's catalogue: its cells' words -------------------------------------------------------------------
 
 @dataclasses.dataclass(frozen=True)
@@ -353,6 +375,11 @@ def main(argv=None) -> int:
         for lang, ids in missing.items():
             print(f"{domain.name} {lang}: {'every message has its text' if not ids else f'{len(ids)} without text: ' + ', '.join(ids)}")
             status |= bool(ids)
+    lab = []
+    _write(LAB_CATALOGUE, lab_catalogue(), args.check, lab)
+    for path in lab:
+        print(f"{'out of date' if args.check else 'wrote'}: {path}" + ("" if args.check else " (then: make labextension)"))
+    status |= bool(lab and args.check)
     changed, missing = update_chapter(args.check)
     for path in changed:
         print(f"{'out of date' if args.check else 'wrote'}: {path}")
