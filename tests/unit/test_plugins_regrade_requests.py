@@ -96,6 +96,8 @@ def test_is_a_bad_request_refused_at_once_and_nothing_written(tmp_path, question
 
 
 def test_is_a_second_open_request_an_old_submission_or_a_closed_assignment_refused(tmp_path):
+    """The course publishes each feedback's status under the submission's arrival, not the student's own time (the
+    cache's and the page's; Student.submit): the newest is still the newest."""
     student = Student(tmp_path)
     old = student.submit()
     page = student.submit()
