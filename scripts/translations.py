@@ -4,12 +4,14 @@ For each gettext domain of the code (:data:`DOMAINS`: ``coursekit``, ``attnkit``
 
 1. **extract**: the message ids the code says (``say``, ``say_n``, ``template``, ``every``, ``every_n``, ``marked``,
    ``explained`` in Python; ``say``, ``sayN``, ``marked`` in the Lab extension's TypeScript and the marking page's
-   JavaScript) into the template ``<locale>/<domain>.pot``, each id with its English text as a comment for translators;
+   JavaScript; ``{{id}}`` placeholders in the marking page's HTML template) into the template ``<locale>/<domain>.pot``, each id with its English text as a comment for translators;
 2. **update** each language's ``<locale>/<language>/LC_MESSAGES/<domain>.po`` from it: a new id arrives with no
    text (to be written), an id the code no longer says leaves;
 3. **compile** each ``.po`` into the ``.mo`` beside it, which the packages read at run time
    (:class:`coursekit.language.Catalogue`) and which are committed (a fresh clone, a wheel and the hub's user
-   environment need no Babel to speak).
+   environment need no Babel to speak);
+4. **the Lab extension's words**: coursekit's ``lab.*`` and ``locale.*`` messages of every spoken language into
+   ``labextension/src/catalogue.ts``, which its build reads (``make labextension`` after a change).
 
 And the chapter's own catalogue (:data:`CHAPTER`, ``ch04_attention``: its cells' words, prose and the comments and
 strings of its code, in ``autograde/locale/``, never released): its template drawn from the master notebook, each
@@ -25,7 +27,9 @@ import argparse
 import dataclasses
 import gettext
 import io
+import json
 import pathlib
+import re
 import sys
 
 from babel.messages.catalog import Catalog
@@ -43,8 +47,18 @@ from coursekit.language import LANGUAGES, PSEUDO_FROM  # noqa: E402
 PYTHON_KEYWORDS = {"say": (2,), "say_n": (2, 2), "template": (2,), "every": (1,), "every_n": (1, 1), "marked": (1,),
                    "explained": (1,)}  # attnkit.bugs.explained: a mistake's message
 SCRIPT_KEYWORDS = {"say": (1,), "sayN": (1, 1), "marked": (1,)}
+_PLACEHOLDER = re.compile(rb"\{\{([a-z_]+(?:\.[a-z_]+)+)\}\}")  # as coursekit.marking.handlers fills them
+
+
+def extract_html(fileobj, keywords, comment_tags, options):
+    """Babel's extraction method for an HTML template: each ``{{id}}`` (an id with a dot) is a message."""
+    for lineno, line in enumerate(fileobj, 1):
+        for found in _PLACEHOLDER.finditer(line):
+            yield lineno, None, found.group(1).decode(), []
+
+
 METHODS = {".py": ("python", PYTHON_KEYWORDS), ".ts": ("javascript", SCRIPT_KEYWORDS),
-           ".js": ("javascript", SCRIPT_KEYWORDS)}
+           ".js": ("javascript", SCRIPT_KEYWORDS), ".html": (extract_html, {})}
 HEADER = "The {domain} messages of the attention chapter's course (see autograde/README.md, \"Words\")."
 
 
@@ -73,7 +87,7 @@ class Domain:
 DOMAINS = (
     Domain("coursekit", "autograde/coursekit/locale",
            ("autograde/coursekit/**/*.py", "autograde/hub/**/*.py", "autograde/coursekit/labextension/src/*.ts",
-            "autograde/coursekit/marking/static/*.js")),
+            "autograde/coursekit/marking/static/*.js", "autograde/coursekit/marking/static/*.html")),
     Domain("attnkit", "attnkit/locale", ("attnkit/**/*.py", "attnkit/assets/*.js", "scripts/build_book.py")),
     Domain("grader", "autograde/grader/locale", ("autograde/grader/**/*.py",)),
 )
@@ -180,6 +194,25 @@ def update(domain: Domain, check: bool) -> tuple:
         _write(domain.po(lang, ".mo"), compiled(catalog), check, changed)
         missing[lang] = untranslated(catalog)
     return changed, missing
+
+
+# --- the students' Lab extension: its words, from the catalogue, into its source --------------------------------
+
+LAB_CATALOGUE = REPO / "autograde" / "coursekit" / "labextension" / "src" / "catalogue.ts"
+LAB_PREFIXES = ("lab.", "locale.")  # what the extension says, and the languages' settings it reads
+
+
+def lab_catalogue() -> bytes:
+    """``labextension/src/catalogue.ts``: each spoken language's ``lab.*`` and ``locale.*`` messages (the
+    pseudo-locale's made from the English), from the compiled catalogues, for the extension's build."""
+    from coursekit.language import SPOKEN, Catalogue
+    words = Catalogue(DOMAINS[0].name, DOMAINS[0].folder)  # read afresh: the .mo just compiled
+    messages = {lang: {msgid: text for prefix in LAB_PREFIXES for msgid, text in words.messages(lang, prefix).items()}
+                for lang in SPOKEN}
+    body = json.dumps(messages, ensure_ascii=False, indent=2, sort_keys=True)
+    return (f"// Written by `make translations` (scripts/translations.py) from coursekit's catalogue: do not edit.\n"
+            f"// Each language's messages (ids lab.* and locale.*; \"\": its plural rule), read by ./texts.ts.\n"
+            f"export const CATALOGUE = {body} as const;\n").encode()
 
 
 # --- the chapter's catalogue: its cells' words -------------------------------------------------------------------
@@ -342,6 +375,11 @@ def main(argv=None) -> int:
         for lang, ids in missing.items():
             print(f"{domain.name} {lang}: {'every message has its text' if not ids else f'{len(ids)} without text: ' + ', '.join(ids)}")
             status |= bool(ids)
+    lab = []
+    _write(LAB_CATALOGUE, lab_catalogue(), args.check, lab)
+    for path in lab:
+        print(f"{'out of date' if args.check else 'wrote'}: {path}" + ("" if args.check else " (then: make labextension)"))
+    status |= bool(lab and args.check)
     changed, missing = update_chapter(args.check)
     for path in changed:
         print(f"{'out of date' if args.check else 'wrote'}: {path}")

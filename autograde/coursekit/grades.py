@@ -28,19 +28,22 @@ from nbgrader.api import (
     SubmittedNotebook,
     TaskCell,
 )
+from sqlalchemy import or_
 from sqlalchemy.orm import aliased
 
 from .assignments import assignment_of, editions_of
 from .due import Extension, due_date, extensions_of, utc_text, zone_text
 from .gradebook import NOT_GRADED_COMMENT, open_gradebook, submitted
+from .language import SPOKEN, WORDS
 from .upstream.nbgrader import exported_score
 
 __all__ = ["CellInfo", "CellGrade", "ClassGrades", "PendingAnswer", "StudentGrade", "class_grades", "class_pending",
-           "grade_of", "grades_of", "is_pending", "is_blank", "lateness", "NOT_ANSWERED_MARK", "read_class"]
+           "grade_of", "grades_of", "is_pending", "is_blank", "lateness", "NOT_ANSWERED_MARKS", "read_class"]
 
-# How a marker's comment saying "not answered" starts (the marking page writes it with a score of 0): the answer
-# counts as left blank, as nbgrader's own 0 for an answer left as released does (:func:`is_blank`).
-NOT_ANSWERED_MARK = "**未作答**："
+# How a marker's comment saying "not answered" starts, in each language (the marking page writes it with a score of 0,
+# coursekit.marking.comment): the answer counts as left blank, as nbgrader's own 0 for an answer left as released
+# does (:func:`is_blank`).
+NOT_ANSWERED_MARKS = tuple(WORDS.say(lang, "feedback.comment_unanswered") for lang in SPOKEN)
 
 
 @dataclass(frozen=True)
@@ -106,11 +109,11 @@ def _grades(db, assignment: str) -> dict:
 
 
 def _marked_blank(db, assignment: str) -> set:
-    """``{(student, cell name)}`` of the answers a marker marked as not answered (:data:`NOT_ANSWERED_MARK`)."""
+    """``{(student, cell name)}`` of the answers a marker marked as not answered (:data:`NOT_ANSWERED_MARKS`)."""
     query = (db.query(Student.id, BaseCell.name).select_from(Comment)
              .join(SubmittedNotebook, Comment.notebook_id == SubmittedNotebook.id)
              .join(BaseCell, Comment.cell_id == BaseCell.id)
-             .filter(Comment.manual_comment.like(f"{NOT_ANSWERED_MARK}%")))
+             .filter(or_(*(Comment.manual_comment.startswith(mark, autoescape=True) for mark in NOT_ANSWERED_MARKS))))
     return set(submitted(query, assignment))
 
 

@@ -23,10 +23,10 @@ from traitlets.config import Config, Configurable
 from traitlets.config.loader import PyFileConfigLoader
 
 from .environ import SANDBOX
-from .language import DEFAULT, checked
+from .language import DEFAULT, LANGUAGES, WORDS, checked
 from .paths import CONFIG_FILE
 
-__all__ = ["SIMILARITY_THRESHOLD", "STUDENT_SECONDS", "FLOOR_TIMEOUTS", "MULTIPLE", "OVER_BUDGET",
+__all__ = ["SIMILARITY_THRESHOLD", "STUDENT_SECONDS", "FLOOR_TIMEOUTS", "MULTIPLE", "over_budget",
            "MAX_SUBMISSION_BYTES", "MAX_SUBMISSION_FILES", "UNSANDBOXED", "CourseConfigError", "CourseKit",
            "GradingService", "CourseSettings", "checked_settings", "course_settings", "course_config", "checked_threshold",
            "checked_seconds", "checked_timezone", "checked_regrade_deadlines", "sandbox_default", "switched_on"]
@@ -46,8 +46,15 @@ STUDENT_SECONDS = None
 # scored cell by cell by the cell timeout, never stopped whole. The multiple: an honest submission grades in 1–2×
 # the release's time (its functions' checks added), so 30× is slack for a loaded machine.
 FLOOR_TIMEOUTS, MULTIPLE = 3, 30
-# what a student over it is told (the service's page, make grade's gradebook comment), in both languages at once
-OVER_BUDGET = "评分超过 {seconds:g} 秒仍未结束，已被停止（Grading took longer than {seconds:g} s and was stopped）"
+
+
+def over_budget(seconds: float) -> str:
+    """What a student over the time is told (the service's page, make grade's gradebook comment), in every language at
+    once (no notebook says theirs then): the course's first language, the others in brackets."""
+    said = [WORDS.say(lang, "grading.stopped_over_time", seconds=seconds) for lang in LANGUAGES]
+    return f"{said[0]}（{' / '.join(said[1:])}）" if said[1:] else said[0]
+
+
 # c.CourseKit.max_submission_bytes and max_submission_files: what one submission folder of the exchange's inbound/
 # may hold to be collected (coursekit.inbound). Ten times a run notebook with its figures; nbgrader submit makes 3 files.
 MAX_SUBMISSION_BYTES = 20 * 1024 ** 2

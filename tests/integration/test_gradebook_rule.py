@@ -20,7 +20,7 @@ from traitlets.config.loader import PyFileConfigLoader
 
 from coursekit.gradebook import resolve_gradebook
 from coursekit.grading.selection import parse_shard
-from coursekit.report.command import TEXT as REPORT_TEXT
+from coursekit.language import WORDS
 from coursekit.sandbox import missing_tool
 from coursekit.settings import course_settings
 from support import grade_output
@@ -72,7 +72,7 @@ def test_does_make_report_read_it(graded):
     done = subprocess.run([sys.executable, "-m", "coursekit.report"], cwd=course, env=env, capture_output=True,
                           text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-    said = REPORT_TEXT[course_settings(course).language]["summary"].split("{missing}")[0]  # the course's language
+    said = WORDS.template(course_settings(course).language, "report.command.summary").split("{missing}")[0]  # the course's language
     assert said.format(assignment=ASSIGNMENT, students=4, graded=3, not_graded=1) in done.stderr, done.stderr[-2000:]
     assert "postgresql" in done.stderr
 

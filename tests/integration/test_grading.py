@@ -21,7 +21,7 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from coursekit.report.command import TEXT as REPORT_TEXT
+from coursekit.language import WORDS
 from support import grade_output
 from support.classes import ENGLISH, SERIAL, copy_graded, make_grade
 from support.course_tools import ASSIGNMENT, POINTS, visible_text
@@ -114,7 +114,7 @@ def test_does_the_class_report_read_a_make_grade_run_as_a_serial_one(serial_clas
         out = tmp_path / graded.course.parent.name / "report"
         done = subprocess.run([sys.executable, "-m", "coursekit.report", "--assignment", ASSIGNMENT, "--out", str(out)],
                               cwd=graded.course, capture_output=True, text=True, env=graded.env, timeout=600)
-        differ = REPORT_TEXT["zh"]["warning"].split("{n}")[1].split("（")[0]  # "… cell scores differ from the gradebook"
+        differ = WORDS.template("zh", "report.command.warning").split("{n}")[1].split("（")[0]  # "… cell scores differ from the gradebook"
         assert done.returncode == 0 and differ not in done.stderr, done.stderr
         tables[graded is parallel] = {name: (out / f"{name}.csv").read_text(encoding="utf-8")
                                       for name in ("students", "checks")}

@@ -44,7 +44,6 @@ import pytest
 
 from coursekit.cell_names import assignment_title, names_in
 from coursekit.language import WORDS
-from coursekit.marking.enable import ITEM_LABEL, MENU_LABEL
 from coursekit.paths import COURSE
 from coursekit.service import student_status
 from coursekit.settings import course_config
@@ -378,9 +377,9 @@ def test_does_the_marking_page_reach_both_editions_and_enter_save_only_a_suggest
     assert done.returncode == 0, done.stderr[-2000:]
     teacher = sessions(graded, graded.instructor)
     fresh_lab(teacher)
-    teacher.locator(".lm-MenuBar-itemLabel", has_text=MENU_LABEL).click()
+    teacher.locator(".lm-MenuBar-itemLabel", has_text=WORDS.say("zh", "marking.menu")).click()
     with teacher.context.expect_page() as opened:
-        teacher.locator(".lm-Menu-itemLabel").get_by_text(ITEM_LABEL, exact=True).click()
+        teacher.locator(".lm-Menu-itemLabel").get_by_text(WORDS.say("zh", "marking.menu_item"), exact=True).click()
     page = opened.value
     page.wait_for_function("() => window.__marking && window.__marking.ready", timeout=LONG)
     _unsuggested_group(page)

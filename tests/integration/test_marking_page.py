@@ -15,6 +15,7 @@ import pytest
 from nbgrader.api import (Comment, Gradebook, Grade, GradeCell, SolutionCell, Student, SubmittedAssignment,
                           SubmittedNotebook)
 
+from coursekit.language import OPEN, PSEUDO, WORDS
 from coursekit.marking import enable
 from coursekit.marking.comment import parse
 from coursekit.marking.rubric import UNIT, load_rubrics, score_of
@@ -22,9 +23,16 @@ from support.lab_page import VIEWPORT, chromium_browser
 from support.lab_server import lab_server
 from support.marking_page import current, mark_all, open_marking, settle
 from support.payloads import ALL, violations
+from support.pseudo import STRAY_IN_PAGE
 from support.written_answers import ASSIGNMENT, STUB, questions, write_written_class
 
 pytestmark = pytest.mark.timeout(300)
+
+
+# what the marking page shows as it is: the students' answers and ids, the question and the reference answer, the
+# rubric's points, the questions' names (from the notebooks), the link to each language (named in its own); the
+# keyboard help, messages with keys inside, is walked as the server sends it (tests/unit/test_pseudo_locale.py)
+MARKING_DATA = ".text, .prompt, .reference, .reason, .ids, #questions, .tick, .rubric > li, #languages, #help"
 
 
 @pytest.fixture(scope="module")
@@ -94,22 +102,31 @@ def test_are_the_scores_and_comments_in_the_gradebook_as_the_instructor_meant(ma
             assert score == score_of(rubric, truth, 1.0), (question, student, written.answers[question][student])
             judgement = parse(comment, texts)
             if written.answers[question][student].strip() == STUB:
-                assert judgement.unanswered and "未作答" in comment
+                assert judgement.unanswered and comment.startswith(WORDS.say("zh", "feedback.comment_unanswered"))
             else:
                 assert judgement.ticks == truth, (question, student, comment)
 
 
 def test_does_the_page_show_progress_and_the_marking_guide(marked):
-    """All 2,400 answers counted as marked; the guide shows the master's reference answer and the rubric?"""
+    """All 2,400 answers counted as marked; the guide shows the master's reference answer and the rubric? In the
+    pseudo-locale (a TA's ?lang=), every word the page and its scripts draw comes from the catalogue?"""
     page = marked["page"]
     open_marking(page, marked["server"], "question=q_think2_mask_order")
-    assert "全部 2400 / 2400，剩 0" in page.locator("#status").inner_text()
+    mine, of_mine = page.evaluate("() => window.__marking.counts()")["q_think2_mask_order"]
+    assert page.locator("#status").inner_text() == WORDS.say("zh", "marking.status", marked=mine, total=of_mine,
+                                                             left=0, all_marked=2400, all_total=2400, all_left=0)
     guide = page.locator("#guide").inner_text()
     assert "softmax 是按行归一化的" in guide  # the master's reference answer
-    assert "只清零、不重新归一化：每行的和小于 1" in guide and "0.3 分" in guide  # a rubric point and its share
+    assert "只清零、不重新归一化：每行的和小于 1" in guide  # a rubric point and its share
+    assert WORDS.say("zh", "marking.share", points="0.3") in guide
     first = page.locator(".group").first
-    assert first.get_attribute("data-kind") == "unanswered" and "0 / 1 分" in first.inner_text()
+    assert first.get_attribute("data-kind") == "unanswered"
+    assert WORDS.say("zh", "marking.score_of", score="0", max="1") in first.inner_text()
     assert page.locator(".group mark.term").count() > 0  # the rubric's key terms are highlighted
+    open_marking(page, marked["server"], f"question=q_think2_mask_order&lang={PSEUDO}")
+    page.wait_for_function("() => window.__markingDates && window.__markingDates.ready")
+    assert page.evaluate(STRAY_IN_PAGE, MARKING_DATA) == []
+    assert page.locator("#status").inner_text().startswith(OPEN)
 
 
 def test_does_the_formgrader_show_the_same_scores(marked):
@@ -147,7 +164,7 @@ def test_does_the_feedback_show_the_comments(marked):
     subprocess.run([sys.executable, "-m", "nbgrader", "generate_feedback", ASSIGNMENT, "--student", student],
                    cwd=course, env=env, check=True, capture_output=True, timeout=120)
     html = (course / "feedback" / student / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text(encoding="utf-8")
-    assert "得分要点" in html and "✓" in html and "✗" in html
+    assert WORDS.say("zh", "feedback.comment_points").strip("*") in html and "✓" in html and "✗" in html
     first_point = load_rubrics(written.course, ASSIGNMENT).by_question["q_lab1_no_scale"].points[0].text
     assert html_escape(first_point) in html or first_point in html  # a rubric point's text, ticked or missed
 
@@ -297,7 +314,8 @@ def test_is_a_rewritten_hostile_answer_refused_its_old_mark_and_shown_inert(mark
         page.keyboard.press("f")  # full marks, for the text on the screen
         settle(page)
         page.locator(".variant .text", has_text="参考答案：这份回答满分").first.wait_for(timeout=30_000)
-        assert "打开本页之后，这份回答改过了" in page.locator(".notice.error").last.inner_text()
+        changed = WORDS.template("zh", "marking.answer_changed").split("{students}")
+        assert changed[0] + student in page.locator(".notice.error").last.inner_text()
         assert _gradebook_marks(written, question)[student] == before  # the mark for the old text: not saved
         assert _shown(page, ".variant .text *, #guide .prompt *, #guide .reference *") == []
         assert page.evaluate(_FOREIGN_LINKS_JS) == []
@@ -335,7 +353,8 @@ def test_does_the_due_date_panel_grant_an_extension_and_refuse_one_before_the_du
         open_marking(page, server, f"assignment={ASSIGNMENT}")
         page.wait_for_function("() => window.__markingDates && window.__markingDates.ready")
         page.locator("#dates summary").click()
-        assert page.locator("#dates .due").inner_text() == "截止时间：2027-01-15 23:59 (UTC+08:00)"
+        assert page.locator("#dates .due").inner_text() == WORDS.say("zh", "marking.dates.due",
+                                                                     due="2027-01-15 23:59 (UTC+08:00)")
         form = page.locator("#dates form")
         form.locator("select").select_option(student)
         form.locator("input[name=until]").fill("2027-01-10 12:00")

@@ -5,8 +5,7 @@ import sys
 import time
 
 from coursekit.paths import REPO
-from coursekit.report.command import TEXT
-from coursekit.report.tables import READ
+from coursekit.language import WORDS
 from support.synthetic_class import ASSIGNMENT, make_student, write_class
 
 
@@ -27,8 +26,8 @@ def test_a_class_of_1000(tmp_path):
     seconds = time.perf_counter() - start
     print(f"\nreport of 1000 students: {seconds:.1f} s")
     assert done.returncode == 0, done.stderr
-    assert READ["zh"].format(done=1000, total=1000) in done.stderr  # the course's language: Chinese by default
-    assert TEXT["zh"]["summary"].split("{not_graded}")[0].format(assignment=ASSIGNMENT, students=1000, graded=1000) \
+    assert WORDS.say("zh", "report.command.read", done=1000, total=1000) in done.stderr  # the course's language: Chinese by default
+    assert WORDS.template("zh", "report.command.summary").split("{not_graded}")[0].format(assignment=ASSIGNMENT, students=1000, graded=1000) \
         in done.stderr
     lines = (tmp_path / "reports" / ASSIGNMENT / "mistakes.csv").read_text(encoding="utf-8").splitlines()
     assert lines[1].startswith("scores_k_qt,scores,100,0.1000,")
@@ -41,12 +40,12 @@ def test_the_command_names_what_is_missing(tmp_path):
                               cwd=REPO / "autograde", capture_output=True, text=True, timeout=300,
                               env={**os.environ, "DB_URL": ""})
     missing = run()
-    assert missing.returncode == 2 and TEXT["zh"]["no_gradebook"].split("{gradebook}")[1].split("{")[0] in missing.stderr
+    assert missing.returncode == 2 and WORDS.template("zh", "report.command.no_gradebook").split("{gradebook}")[1].split("{")[0] in missing.stderr
     assert "sqlite:///" in missing.stderr
     write_class(tmp_path, [make_student("alice")])
     other = run("--assignment", "ch05")
     assert other.returncode == 2 and "'ch05'" in other.stderr
-    assert TEXT["zh"]["not_in_gradebook"].split("{assignment!r}")[1].split("{")[0] in other.stderr
+    assert WORDS.template("zh", "report.command.not_in_gradebook").split("{assignment!r}")[1].split("{")[0] in other.stderr
     assert "Traceback" not in other.stderr
 
 
@@ -62,7 +61,7 @@ def test_does_make_report_write_one_report_per_edition_in_the_courses_language(t
     done = subprocess.run([sys.executable, "-m", "coursekit.report", "--course", str(tmp_path)], cwd=tmp_path,
                           capture_output=True, text=True, timeout=300, env={**os.environ, "DB_URL": ""})
     assert done.returncode == 0, done.stderr
-    assert TEXT["zh"]["no_grader"].format(grader=tmp_path / "grader" / "__init__.py") in done.stderr
+    assert WORDS.say("zh", "report.command.no_grader", grader=tmp_path / "grader" / "__init__.py") in done.stderr
     pages = {edition: (tmp_path / "reports" / edition / "index.html").read_text(encoding="utf-8")
              for edition in ("ch04_attention", "ch04_attention_en")}
     assert all("<html lang='zh-CN'>" in page and "每个学生一行" in page for page in pages.values())

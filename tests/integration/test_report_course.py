@@ -16,7 +16,7 @@ import pytest
 from coursekit.record import MIME
 from support import redteam
 from support.cases import CASES
-from coursekit.report.command import TEXT as REPORT_TEXT
+from coursekit.language import WORDS
 from support.classes import ABSENT, ENGLISH, ENGLISH_ONLY, REPRESENTATIVE_MISTAKES
 from support.course_tools import ASSIGNMENT, POINTS
 from support.mistakes import BY_NAME
@@ -119,8 +119,8 @@ def test_every_check_is_counted(made):
 def test_delegation_is_flagged_and_scores_agree(made):
     """Is the delegated cell listed with its reason, and every payload score equal to the gradebook's?"""
     stderr, _, out = made
-    summary = REPORT_TEXT["zh"]["summary"]  # the course's language
-    assert REPORT_TEXT["zh"]["warning"].split("{n}")[1].split("（")[0] not in stderr
+    summary = WORDS.template("zh", "report.command.summary")  # the course's language
+    assert WORDS.template("zh", "report.command.warning").split("{n}")[1].split("（")[0] not in stderr
     mistaken = sum(diagnosis is not None for diagnosis in EXPECTED_FIRST.values())  # checked; with a mistake
     assert summary.split("{pending}")[1].format(pending="", diagnosed=len(EXPECTED_FIRST), mistaken=mistaken) in stderr
     page = (out / "index.html").read_text(encoding="utf-8")

@@ -16,7 +16,7 @@ import sys
 import pytest
 
 from coursekit.paths import ASSIGNMENT
-from coursekit.report.similarity_page import TEXT
+from coursekit.language import WORDS
 from support.planted_pairs import PLANTED, planted_pairs, write_class
 from support.report_page import open_report
 
@@ -71,7 +71,7 @@ def test_does_a_row_open_the_pair_side_by_side_in_chromium(reports, lang, tmp_pa
     """The section in the course's language, the caveat before the table, a row per planted pair; a click on the
     renamed copy's row opens its page: both students, both times, the cells side by side, the shared lines marked?"""
     folder, _ = reports[lang]
-    text = TEXT[lang]
+    text = {key: WORDS.template(lang, f"report.similar.{key}") for key in ("heading", "caveat", "open", "title", "back")}
 
     def check(page):
         heading = page.locator("h2", has_text=text["heading"])

@@ -35,3 +35,13 @@ def test_does_loading_the_config_leave_nbgrader_as_it_was():
     assert seen["before"] == seen["after"]
     assert seen["before"]["preprocessors"] == ["CheckCellMetadata", "ClearOutput", "Execute"]
     assert "GradingKernelManager" in seen["kernel"]  # and the settings are there
+
+
+def test_is_a_student_over_the_time_told_in_every_language_from_the_catalogue():
+    """No notebook says the student's language then: the course's languages in one line, the first's as it was?"""
+    from coursekit.language import LANGUAGES, WORDS
+    from coursekit.settings import over_budget
+
+    said = over_budget(30)
+    assert said == "评分超过 30 秒仍未结束，已被停止（Grading took longer than 30 s and was stopped）"
+    assert all(WORDS.say(lang, "grading.stopped_over_time", seconds=30) in said for lang in LANGUAGES)

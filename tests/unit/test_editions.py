@@ -15,7 +15,6 @@ from coursekit.language import WORDS as COURSE_WORDS
 from coursekit.language import of_notebook
 from coursekit.paths import ASSIGNMENT, COURSE, source_notebook
 from coursekit.cell_names import names_in_language
-from coursekit.report.html_page import TEXT as REPORT_TEXT
 from grader.checks import HIDDEN
 from grader.words import WORDS as GRADER_WORDS
 
@@ -78,7 +77,6 @@ def test_are_the_graded_cells_named_in_the_language_asked_for(tmp_path):
 def _english_texts() -> dict:
     """Every English text the grading side gives a student or an instructor, by where it is written."""
     return {"checks": {h.id: h.text("en") for checks in HIDDEN.values() for h in checks},
-            "report": {k: str(v) for k, v in REPORT_TEXT["en"].items()},
             **{f"{words.domain} catalogue": {msgid: str(text) for msgid, text in words.messages("en").items() if msgid}
                for words in (CHAPTER_WORDS, COURSE_WORDS, GRADER_WORDS)}}
 

@@ -81,3 +81,20 @@ def test_does_the_summary_name_who_went_over_the_time_and_where_the_time_came_fr
     assert over == [f"  OVER TIME sleeper: at most {budget.seconds:g} s per student ({why}); stopped there and scored 0"]
     progress.results.pop(0)
     assert "OVER TIME" not in progress.summary()
+
+
+def test_does_make_grade_say_only_the_catalogues_words_in_the_pseudo_locale():
+    """Each progress line and the summary (failures, notes, a student over time), in the pseudo-locale: no word
+    outside a catalogue message but the students and their reasons?"""
+    from coursekit.language import PSEUDO
+    from support.pseudo import left_over
+
+    clock, data = Clock(), ("sleeper", "broken", "fine", "NotJSONError: bad", "took too long", "changed test cell")
+    progress = Progress(3, clock, lang=PSEUDO)
+    progress.budget = Budget(45.0, "canary", 1.5, 10.0)
+    clock.now += 20
+    lines = [progress.record(StudentResult("sleeper", False, "took too long", 45.0, over_budget=True)),
+             progress.record(StudentResult("broken", False, "NotJSONError: bad", seconds=10)),
+             progress.record(StudentResult("fine", True, notes=["changed test cell"]))]
+    lines += progress.summary(Progress.INTERRUPTED).splitlines()
+    assert [(line, left_over(line, data)) for line in lines if left_over(line, data)] == []

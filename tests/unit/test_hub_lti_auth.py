@@ -271,3 +271,19 @@ def test_is_the_tool_key_the_hubs_alone_and_does_its_assertion_verify_with_its_p
     claims = jwt.decode(token, public, algorithms=["RS256"], audience="https://lms.example/token",
                         options={"verify_exp": False})
     assert (claims["iss"], claims["sub"], claims["exp"] - claims["iat"]) == ("42", "42", lti_broker.ASSERTION_SECONDS)
+
+
+def test_does_every_refused_launch_page_say_only_the_catalogues_words_in_the_pseudo_locale():
+    """Each refusal the catalogue holds (what happened and the one piece of advice, its values filled), its page in
+    the pseudo-locale: no word outside a catalogue message but the values a launch brought?"""
+    from coursekit.language import PSEUDO, WORDS, placeholders
+    from hub.lti_auth import Refused
+    from support.pseudo import stray_in_html
+
+    kinds = [msgid[:-len("_advice")] for msgid in WORDS.messages("en", "hub.") if msgid.endswith("_advice")]
+    assert len(kinds) >= 8
+    for kind in kinds:
+        names = {name.strip("{}").split(":")[0].split("!")[0]
+                 for msgid in (kind, kind + "_advice") for name in placeholders(WORDS.template("en", msgid))}
+        refused = Refused(403, kind, kind + "_advice", tuple((name, "launched-value") for name in sorted(names)))
+        assert stray_in_html(page(refused, PSEUDO), (), {"launched-value", "403"}) == [], kind

@@ -447,3 +447,18 @@ def test_is_a_saved_notebook_submitted_as_it_is():
     shown = _run(nbgraderSubmit=A, open=[NOTEBOOK])
     assert not [step for step in shown["asked"] if "save" in step] and _notices(shown) == []
     assert shown["submitted"] == {"success": True}
+
+
+@pytest.mark.parametrize("status", [RELEASED, SUBMITTED, ss.held(A, STAMP, ATTEMPTS, limit=2, now=1.0),
+                                    ss.held(A, STAMP, COOLDOWN, until=1_764_583_500.0, now=1.0),
+                                    ss.held(A, STAMP, ss.PAUSED, now=1.0), ss.released(A, STAMP, graded=False, now=1.0)],
+                         ids=["released", "submitted", "attempts", "cooldown", "paused", "not graded"])
+def test_does_a_notice_say_only_the_catalogues_words_in_the_pseudo_locale(status):
+    """A submission of the pseudo-locale's edition: the notice and its button are the catalogue's messages (its
+    words written into the build by make translations), nothing else but numbers and times?"""
+    from coursekit.language import PSEUDO
+    from support.pseudo import left_over
+
+    shown = _run(events=[_event(status, language=PSEUDO)], listing=LISTING)
+    [(_, message, _, button)] = _notices(shown)
+    assert message.startswith("⟦") and left_over(message) == [] and left_over(button or "") == []

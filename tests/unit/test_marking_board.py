@@ -5,7 +5,8 @@ import shutil
 import pytest
 from nbgrader.api import Gradebook
 
-from coursekit.marking.board import MISSING_TEXT, question_board
+from coursekit.language import WORDS
+from coursekit.marking.board import question_board
 from coursekit.marking.course import MarkingCourse
 from coursekit.marking.splits import add_split, read_splits
 from coursekit.marking.store import write_judgement
@@ -55,6 +56,15 @@ def test_do_the_tabs_show_the_chapters_names_in_the_courses_language(course, tmp
     english_source = source_notebook(COURSE, ASSIGNMENTS["en"])
     (folder / english_source.relative_to(COURSE)).parent.mkdir(parents=True)
     shutil.copy(english_source, folder / english_source.relative_to(COURSE))
+    chinese = MarkingCourse(folder)  # a TA reading the Chinese course's page in English: the course unchanged
+    try:
+        switched = question_board(chinese, ASSIGNMENT, Q, "en")
+    finally:
+        chinese.close()
+    assert chinese.language == "zh" and switched["language"] == "en"
+    assert switched["question"]["name"] == "Lab question 2: replace -1e9 with -inf"
+    assert [g["suggestion"]["reason"] for g in switched["groups"] if g["kind"] == "unanswered" and g["suggestion"]] \
+        in ([], [WORDS.say("en", "marking.reason.unanswered")])
     with open(folder / "nbgrader_config.py", "a", encoding="utf-8") as config:
         config.write('\nc.CourseKit.language = "en"\n')
     english = MarkingCourse(folder)
@@ -82,7 +92,8 @@ def test_is_the_unanswered_group_first_with_a_suggested_zero_not_saved(course):
                              for s in untouched)
     assert all(views[s]["score"] is None and not views[s]["automatic"] for s in set(views) - untouched)
     to_confirm = [g for g in blanks if not all(views[s]["automatic"] for v in g["variants"] for s in v["students"])]
-    assert all(g["suggestion"]["score"] == 0.0 and "未作答" in g["suggestion"]["reason"] for g in to_confirm)
+    assert all(g["suggestion"]["score"] == 0.0 and g["suggestion"]["reason"] == WORDS.say("zh", "marking.reason.unanswered")
+               for g in to_confirm)
     with Gradebook(marking.url) as gradebook:  # shown as done, nothing written: nbgrader's own 0 stands
         assert all(gradebook.find_grade(Q, ASSIGNMENT, ASSIGNMENT, s).manual_score is None for s in views)
 
@@ -116,9 +127,11 @@ def test_are_a_missing_rubric_and_a_missing_notebook_said_in_one_line_each(cours
     (marking.folder / "rubrics" / f"{ASSIGNMENT}.toml").unlink()
     shutil.rmtree(marking.folder / "autograded" / written.students[0])
     board = question_board(marking, ASSIGNMENT, Q)
-    assert board["rubric"] is None and len(board["warnings"]) == 1 and "没有评分要点文件" in board["warnings"][0]
+    missing = WORDS.template("zh", "marking.no_rubric_file").split("{path}")
+    assert board["rubric"] is None and len(board["warnings"]) == 1
+    assert board["warnings"][0].startswith(missing[0]) and board["warnings"][0].endswith(missing[1])
     htmls = [v["html"] for g in board["groups"] for v in g["variants"] if written.students[0] in v["students"]]
-    assert MISSING_TEXT in htmls[0]
+    assert WORDS.say("zh", "marking.missing_notebook") in htmls[0]
 
 
 def test_does_an_unknown_question_name_the_questions_there_are(course):
@@ -217,7 +230,7 @@ def test_does_the_board_name_a_student_whose_cells_may_be_hard_coded(course, tmp
         MIME: CellRecord("test1_scores", 1, 4.0, 0.25, GRADED, "", checks).to_dict()}}]
     path.write_text(json.dumps(nb), encoding="utf-8")
     board = question_board(marking, ASSIGNMENT, Q)
-    assert board["hard_coded"] == {student: "可能写死了可见检查的答案：TEST 1 · 任务 2（报告里有证据）"}
+    assert board["hard_coded"] == {student: WORDS.say("zh", "marking.hard_coded", cells="TEST 1 · 任务 2")}
 
 
 def test_are_students_and_assignments_named_not_shown_by_id(course):

@@ -14,7 +14,8 @@ from coursekit.marking.answers import text_fingerprint
 from coursekit.marking.board import question_board
 from coursekit.marking.course import MarkingCourse
 from coursekit.marking.handlers import JudgeHandler
-from coursekit.marking.judging import ANSWER_CHANGED, AnswerChanged, check_texts, parse_request
+from coursekit.language import WORDS
+from coursekit.marking.judging import AnswerChanged, check_texts, parse_request
 from support.written_answers import ASSIGNMENT
 from test_marking_store import _template
 
@@ -41,7 +42,7 @@ def _rewrite(marking, student, old, new):
 
 def _save(marking, body):
     """The marking page's save as its handler does it (JudgeHandler._save), without the server around it."""
-    return JudgeHandler._save(types.SimpleNamespace(marking=marking), ASSIGNMENT, parse_request(body))
+    return JudgeHandler._save(types.SimpleNamespace(marking=marking, lang=lambda: marking.language), ASSIGNMENT, parse_request(body))
 
 
 def _score(marking, student):
@@ -71,7 +72,7 @@ def test_is_a_mark_for_a_text_rewritten_since_the_page_read_it_refused(course):
     with pytest.raises(web.HTTPError) as refused:
         _save(marking, {"question": Q, "students": [student], "score": 1.0, "texts": {student: seen[student]}})
     assert refused.value.status_code == 409 and student in refused.value.log_message
-    assert refused.value.log_message.startswith(ANSWER_CHANGED[marking.language].split("：")[0])
+    assert refused.value.log_message == WORDS.say(marking.language, "marking.answer_changed", students=student)
     assert _score(marking, student) is None
     now = question_board(marking, ASSIGNMENT, Q)  # what the page shows again: the new text, its fingerprint
     assert now["texts"][student] == text_fingerprint("不知道。")
@@ -99,6 +100,7 @@ def test_is_a_judgement_without_the_texts_it_was_given_for_refused():
 
 def test_does_the_refusal_speak_both_languages():
     changed = AnswerChanged(["s1", "s2"])
-    assert changed.message("en").startswith("the answer changed since you opened it") and "s1, s2" in changed.message("en")
-    assert changed.message("zh").startswith("打开本页之后，这份回答改过了") and "s1、s2" in changed.message("zh")
-    assert ANSWER_CHANGED.keys() == {"zh", "en"}
+    for lang in ("zh", "en"):
+        students = WORDS.say(lang, "locale.list_separator").join(["s1", "s2"])
+        assert changed.message(lang) == WORDS.say(lang, "marking.answer_changed", students=students)
+    assert changed.message("zh") != changed.message("en")

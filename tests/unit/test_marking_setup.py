@@ -3,6 +3,7 @@ import json
 import re
 
 from coursekit import paths
+from coursekit.language import WORDS
 from coursekit.marking import _jupyter_server_extension_points, enable
 from coursekit.marking.rubric import rubric_file
 from coursekit.paths import ASSIGNMENT, COURSE, STUDENT_NOTEBOOK
@@ -20,8 +21,19 @@ def test_does_enable_write_the_server_extension_and_the_menu_keeping_other_menus
     assert menus["other"] == 1 and [m["id"] for m in menus["menus"]] == ["mine", enable.MENU_ID]
     item = menus["menus"][1]["items"][0]
     assert item["command"] == "help:open" and item["args"]["url"] == "/user/attn-instructor/marking/"
+    assert (menus["menus"][1]["label"], item["args"]["text"]) == (WORDS.say("zh", "marking.menu"),
+                                                                   WORDS.say("zh", "marking.menu_item"))
     enable.write(tmp_path / "config", tmp_path / "lab")  # again: replaced, not doubled
     assert [m["id"] for m in json.loads(settings.read_text())["menus"]] == ["mine", enable.MENU_ID]
+
+
+def test_is_the_menu_named_in_the_courses_language(tmp_path):
+    """An English course's instructor reads the menu in English (the course's config says so)?"""
+    (tmp_path / "nbgrader_config.py").write_text('c = get_config()\nc.CourseKit.language = "en"\n')
+    enable.write(tmp_path / "config", tmp_path / "lab", "/", course=tmp_path)
+    [menu] = json.loads((tmp_path / "lab" / enable.MENU_SETTINGS).read_text())["menus"]
+    assert (menu["label"], menu["items"][0]["args"]["text"]) == (WORDS.say("en", "marking.menu"),
+                                                                 WORDS.say("en", "marking.menu_item"))
 
 
 def test_is_the_extension_found_the_standard_way():

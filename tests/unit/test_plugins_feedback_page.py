@@ -271,3 +271,23 @@ def test_is_the_page_titled_by_its_notebooks_title_not_its_id(gradebook, lang):
     assert f"<title>{A}</title>" not in page and f"{A} · " not in page
     untitled = _page(gradebook, _notebook(lang))
     assert f"<title>{WORDS.say(lang, 'feedback.title', title=A)}</title>" in untitled
+
+
+def test_does_the_page_say_only_the_catalogues_words_in_the_pseudo_locale(gradebook):
+    """A notebook of the pseudo-locale's edition: every word of the page around the notebook's own (scores, pending
+    answers, the total, nbgrader's "No response.", the image description, the title) is a message of the catalogue?"""
+    import json
+
+    from coursekit.language import PSEUDO
+    from support.pseudo import Known, stray_in_html
+
+    nb = _notebook("en")
+    nb.metadata["edition"] = {"language": PSEUDO}
+    nb.cells[2].outputs.append(new_output("display_data", data={"image/png": PNG, "text/plain": "<Figure>"}))
+    page = _page(gradebook, nb)
+    assert WORDS.say(PSEUDO, "feedback.pending") in page
+    # the notebook's own words, the student, the lab's TEST n (verify.c's label in every edition); nbconvert's own
+    # In/Out prompts (its template's, in English in every edition: not in the catalogue yet)
+    shown = Known.of(json.dumps(nb, ensure_ascii=False), "s1", A, "TEST", "In", "Out")
+    stray = stray_in_html(page, (), shown)
+    assert stray == [], stray

@@ -12,6 +12,7 @@ from traitlets.config import Config
 from coursekit import regrades
 from coursekit.plugins import feedback_watch as fw
 from coursekit.plugins.regrade_requests import Regrades
+from coursekit.service import student_status
 
 A, COURSE_ID, STUDENT = "ch04_attention", "c1", "s1"
 CELLS = [  # a written answer under its heading, a test cell under a task's
@@ -91,9 +92,14 @@ def test_is_a_bad_request_refused_at_once_and_nothing_written(tmp_path, question
 
 
 def test_is_a_second_open_request_an_old_submission_or_a_closed_assignment_refused(tmp_path):
+    """The course publishes each feedback's status under the submission's arrival, not the student's own time (the
+    cache's and the page's): the newest is still the newest."""
     student = Student(tmp_path)
     old = student.submit()
     page = student.submit()
+    for n, submission in enumerate(student.watch.submissions.values(), 1):
+        arrival = f"2027-01-0{n} 10:00:07.{n:06d} UTC"
+        student_status.publish(student.exchange, COURSE_ID, submission.secret, student_status.released(A, arrival))
     with pytest.raises(regrades.Refusal, match="not_newest"):
         student.regrades.file(old, "q_think1_scale", "reason")
     assert student.regrades.form(old)["open"] is False

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from coursekit.language import WORDS
 from coursekit.record import MIME
 from coursekit.grades import read_class
 from coursekit.report.html_page import render
@@ -30,9 +31,11 @@ def test_the_page_is_self_contained(page_file):
 def test_the_page_shows_each_section(page_file):
     """Mistakes with reteach, not-graded and missing students, and one line per student, in Chinese?"""
     text = page_file.read_text(encoding="utf-8")
-    for phrase in ("最常见的错误", "mask_replaces_scores", "加在分数上", "未能自动评分", "JSONDecodeError",
-                   "未提交（1）", "frank", "已收取、尚未 autograde（1）", "gina", "每个学生一行",
-                   "调用了参考实现", "hank test1_scores: 结果 4 ≠ 成绩册 4.5"):
+    said = [WORDS.say("zh", msgid) for msgid in ("report.page.sections.mistakes", "report.page.zero",
+                                                  "report.page.sections.students", "report.page.flag_status.delegated")]
+    said += [WORDS.say("zh", "report.page.missing", n=1), WORDS.say("zh", "report.page.pending", n=1),
+             WORDS.say("zh", "report.page.mismatch", s="hank", g="test1_scores", p="4", a="4.5")]
+    for phrase in (*said, "mask_replaces_scores", "加在分数上", "JSONDecodeError", "frank", "gina"):
         assert phrase in text, phrase
     assert MIME not in text  # the raw payload is never rendered
 
@@ -41,7 +44,7 @@ def test_a_class_graded_without_results_is_told_so(tmp_path):
     """Does the page say why checks and mistakes are empty when no notebook carries the grader's results?"""
     url = write_class(tmp_path, [Student("old", dict(AUTO), payloads=[])])
     text = render(build_report(tmp_path, read_class(url, ASSIGNMENT), io.StringIO()))
-    assert "没有评分器的结构化结果" in text and "重新 autograde" in text
+    assert WORDS.say("zh", "report.page.no_results", mime=MIME) in text
 
 
 def test_the_page_speaks_english_when_the_course_does(tmp_path):
@@ -56,9 +59,13 @@ def test_the_page_speaks_english_when_the_course_does(tmp_path):
     text = render(report, "en")
     ours = re.sub(r"<div class='message'>.*?</div>|<td>[^<]*</td>", "", text, flags=re.S)  # quoted, not ours
     assert not CJK.findall(re.sub(r"<svg.*?</svg>", "", ours, flags=re.S)), CJK.findall(ours)
-    assert "<html lang='en'>" in text and "<h1>Class report: ch04_attention</h1>" in text
-    for phrase in ("The most common mistakes", "what to reteach", "No submission (1)", "not graded automatically",
-                   "hank test1_scores: record 4 ≠ gradebook 4.5", "added to the scores, it does not replace them"):
+    assert "<html lang='en'>" in text
+    assert f"<h1>{WORDS.say('en', 'report.page.title', assignment='ch04_attention')}</h1>" in text
+    said = [WORDS.say("en", msgid) for msgid in ("report.page.sections.mistakes", "report.page.mistakes.what_to_reteach",
+                                                  "report.page.status.not_graded")]
+    said += [WORDS.say("en", "report.page.missing", n=1),
+             WORDS.say("en", "report.page.mismatch", s="hank", g="test1_scores", p="4", a="4.5")]
+    for phrase in (*said, "added to the scores, it does not replace them"):
         assert phrase in text, phrase
     assert text.count("<svg") == render(report).count("<svg") == 3
 
@@ -89,15 +96,14 @@ def test_does_the_page_never_say_students_were_diagnosed_beside_no_mistake(tmp_p
     """A class the grader checked, nobody with a mistake: the summary counts the students checked and, apart, those
     with a mistake (0), and the mistakes section says none was found among that same number; never "8 diagnosed"
     beside "no mistake was diagnosed"?"""
-    from coursekit.report.html_page import TEXT
     from support.synthetic_class import make_student
 
     url = write_class(tmp_path, [make_student(f"s{k}") for k in range(3)])
     text = render(build_report(tmp_path, read_class(url, ASSIGNMENT), io.StringIO(), lang=lang), lang)
-    words = TEXT[lang]
-    checked, with_mistake = (_summary_row(text, words["summary"][k]) for k in (2, 3))
+    checked, with_mistake = (_summary_row(text, WORDS.say(lang, k))
+                            for k in ("report.page.summary.checked", "report.page.summary.with_mistake"))
     assert (checked, with_mistake) == ("3", "0")
-    mistakes = re.search(rf"<h2>{re.escape(words['sections'][1])}</h2><p>([^<]*)</p>", text).group(1)
+    mistakes = re.search(rf"<h2>{re.escape(WORDS.say(lang, 'report.page.sections.mistakes'))}</h2><p>([^<]*)</p>", text).group(1)
     assert re.findall(r"\d+", mistakes) == [checked]  # "none among the 3 checked", the summary's own count
 
 

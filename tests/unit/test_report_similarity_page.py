@@ -12,7 +12,8 @@ from attnkit.edition import CJK
 from coursekit.paths import ASSIGNMENT
 from coursekit.report.csv_files import write_similarity_csv
 from coursekit.report.similarity import find_similar
-from coursekit.report.similarity_page import FOLDER, TEXT, page_name, section, write_pages
+from coursekit.language import WORDS
+from coursekit.report.similarity_page import FOLDER, page_name, section, write_pages
 from coursekit.settings import SIMILARITY_THRESHOLD
 from support import mistakes
 from support.planted_pairs import PLANTED, class_notebooks, write_course, write_notebooks
@@ -35,7 +36,8 @@ def similarity(tmp_path_factory):
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_does_the_section_say_it_is_a_reason_to_look_and_list_the_flagged_pair(similarity, lang):
     heading, body = section(similarity, TIMES, lang)
-    assert heading == TEXT[lang]["heading"] and TEXT[lang]["caveat"] in body.replace("&#x27;", "'")
+    assert heading == WORDS.say(lang, "report.similar.heading")
+    assert WORDS.say(lang, "report.similar.caveat") in body.replace("&#x27;", "'")
     assert len(similarity.flagged) == 1 and body.count(f"href='{FOLDER}/pair-") == 1
     assert f"href='{FOLDER}/{page_name(similarity.flagged[0])}'" in body
     assert "2026-12-03 09:30:05 UTC" in body and "2026-12-03 09:41:00 UTC" in body
@@ -52,7 +54,7 @@ def test_does_each_flagged_pair_get_a_page_with_both_students_side_by_side(simil
     page = path.read_text(encoding="utf-8")
     assert path.name == page_name(similarity.flagged[0]) and len(list((tmp_path / FOLDER).iterdir())) == 1
     assert all(s in page for s in (*COPY.students, "2026-12-03 09:30:05 UTC", "2026-12-03 09:41:00 UTC"))
-    assert TEXT["en"]["caveat"].replace("'", "&#x27;") in page and "href='../index.html'" in page
+    assert WORDS.say("en", "report.similar.caveat").replace("'", "&#x27;") in page and "href='../index.html'" in page
     assert page.count("<div class='side'>") == 3 and page.count("<mark>") >= 6 and "<script" not in page
     assert re.search(r"<mark>[^<]*acc \+= Q\[r, t\]\*K\[c, t\]", page)  # the renamed line, marked in the copy
 

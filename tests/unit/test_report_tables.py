@@ -15,7 +15,8 @@ from coursekit.grades import read_class
 from coursekit.record import CellRecord, HardCoded
 from coursekit.report.csv_files import write_csvs
 from coursekit.report.html_page import render
-from coursekit.report.tables import READ, build_report
+from coursekit.language import WORDS
+from coursekit.report.tables import build_report
 from support.synthetic_class import (ASSIGNMENT, AUTO, Student, check, finding, make_student, payload, small_class,
                                      write_class)
 
@@ -77,7 +78,7 @@ def test_flagged_cells_and_score_disagreements(report):
 
 def test_progress_is_shown(report):
     """Does reading the notebooks print progress, ending at all of them?"""
-    assert report.progress.strip().splitlines()[-1] == READ["zh"].format(done=6, total=6)
+    assert report.progress.splitlines()[-1].strip() == WORDS.say("zh", "report.command.read", done=6, total=6)
 
 
 def test_notebooks_without_results_are_not_diagnosed(tmp_path):

@@ -3,7 +3,8 @@ from types import SimpleNamespace
 
 from coursekit.grades import CellGrade, CellInfo, ClassGrades
 from attnkit.edition import CJK
-from coursekit.report.html_page import TEXT, _written
+from coursekit.language import WORDS
+from coursekit.report.html_page import _written
 from coursekit.report.labels import Labels
 from coursekit.report.written import written_stats
 
@@ -26,9 +27,12 @@ def test_are_marked_unanswered_and_to_mark_counted_with_mean_and_spread():
 def test_does_the_page_show_the_written_questions_table():
     """Each question by its heading (the id only where no heading names it), marked and to mark, in each language?"""
 
-    html = _written(SimpleNamespace(grades=_grades()), TEXT["zh"], Labels("zh", {"q_a": "思考题 1"}))
-    assert "思考题 1" in html and "q_a" not in html and "待批改" in html and "1 分 × 2" in html
+    html = _written(SimpleNamespace(grades=_grades()), "zh", Labels("zh", {"q_a": "思考题 1"}))
+    said = lambda lang, msgid, **values: WORDS.say(lang, msgid, **values)  # noqa: E731
+    assert "思考题 1" in html and "q_a" not in html and said("zh", "report.page.written.to_mark") in html
+    assert said("zh", "report.page.score_times", score="1", n=2) in html
     assert "test1_scores" not in html
-    assert "q_a" in _written(SimpleNamespace(grades=_grades()), TEXT["zh"], Labels("zh"))
-    english = _written(SimpleNamespace(grades=_grades()), TEXT["en"], Labels("en"))
-    assert "to mark" in english and "1 points × 2" in english and not CJK.findall(english)
+    assert "q_a" in _written(SimpleNamespace(grades=_grades()), "zh", Labels("zh"))
+    english = _written(SimpleNamespace(grades=_grades()), "en", Labels("en"))
+    assert said("en", "report.page.written.to_mark") in english and not CJK.findall(english)
+    assert said("en", "report.page.score_times", score="1", n=2) in english

@@ -511,3 +511,23 @@ def test_does_service_status_name_each_student_as_the_gradebook_does(tmp_path):
     lines = [line for line in said.splitlines() if A in line]
     assert any("Wei Li" in line for line in lines) and "lti-5sj4xbek4kip6amz" not in said, said
     assert any("s2" in line for line in lines), said
+
+
+def test_does_service_status_say_only_the_catalogues_words_in_the_pseudo_locale(tmp_path):
+    """A course whose language is the pseudo-locale: `make service-status`, paused, a student graded and one waiting:
+    no word outside a catalogue message but the course, its students and assignment?"""
+    from coursekit.language import PSEUDO
+    from support.pseudo import left_over
+
+    world = World(tmp_path, Policy((A,)))
+    (world.course / "nbgrader_config.py").write_text(f'c = get_config()\nc.CourseKit.language = "{PSEUDO}"\n')
+    for student in ("s1", "s2"):
+        world.submit(student)
+    world.step()
+    world.pool.finish()
+    world.step(2)
+    main(["pause", "--course", str(world.course)])
+    said = status(world.course)
+    data = (str(world.course), A, "s1", "s2")
+    assert said.count("\n") >= 2 and [(line, left_over(line, data)) for line in said.splitlines()
+                                      if left_over(line, data)] == []

@@ -49,7 +49,7 @@ from ..paths import add_course_option, find_course, usage_errors
 from ..sandbox import cgroups, missing_tool, private_python
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
 from ..canary import Budget, student_budget
-from ..settings import OVER_BUDGET, UNSANDBOXED, course_settings
+from ..settings import UNSANDBOXED, course_settings, over_budget
 from . import lock
 from .pool import LOGS, Done, Faulted, Ready, WorkerPool
 from .progress import Progress, StudentResult
@@ -326,7 +326,7 @@ def _over_budget(pool, index: int, student: str, budget: float, where: tuple) ->
     course, assignment, url = where
     pool.replace(index)
     shutil.rmtree(pathlib.Path(course) / "autograded" / student / assignment, ignore_errors=True)
-    reason = not_graded_reason(OVER_BUDGET.format(seconds=budget), assignment, student)
+    reason = not_graded_reason(over_budget(budget), assignment, student)
     zero_submission(url, assignment, student, reason)
     return StudentResult(student, False, reason, budget, index, over_budget=True)
 

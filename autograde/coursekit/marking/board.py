@@ -31,6 +31,7 @@ import re
 from dataclasses import replace
 
 from ..grades import is_blank
+from ..language import WORDS, marked
 from .answers import code_block, text_fingerprint
 from .comment import parse
 from .grouping import group_answers, split_by_judgement
@@ -41,13 +42,11 @@ from .splits import read_splits
 from .suggestions import Mark, suggest_question
 from .store import marked_counts, question_states
 
-__all__ = ["MISSING_TEXT", "question_board", "short_name", "student_view"]
+__all__ = ["question_board", "short_name", "student_view"]
 
-MISSING_TEXT = "（找不到这名学生的笔记本：autograded/ 和 submitted/ 里都没有。）"
-HARD_CODED = {"zh": "可能写死了可见检查的答案：{cells}（报告里有证据）",
-              "en": "may be hard-coded to the visible checks: {cells} (the class report has the evidence)"}
-UNANSWERED_REASON = "未作答：与发布时的占位文字相同（或为空）"
-REASONS = {"same": "与已批改的相同回答一致", "neighbours": "与最相近的已批改回答一致（置信 {confidence:.2f}）"}
+# why Enter may save a suggestion, by its source (coursekit.marking.suggestions), by message id
+REASONS = {"unanswered": marked("marking.reason.unanswered"), "same": marked("marking.reason.same"),
+           "neighbours": marked("marking.reason.neighbours")}
 SHOWN_NEIGHBOURS = 3
 
 
@@ -68,17 +67,16 @@ def student_view(state, rubric) -> dict:
             "remark": judgement.remark, "unanswered": judgement.unanswered or automatic, "automatic": automatic}
 
 
-def _suggestion(found, max_score: float) -> dict | None:
+def _suggestion(found, max_score: float, lang: str) -> dict | None:
     """What the page shows of a :class:`.suggestions.Suggestion` that Enter may save (None: there is none)."""
     if not found.source:
         return None
-    reason = UNANSWERED_REASON if found.source == "unanswered" else \
-        REASONS[found.source].format(confidence=found.confidence)
+    reason = WORDS.say(lang, REASONS[found.source], confidence=found.confidence)
     return {"ticks": None if found.ticks is None else list(found.ticks), "score": found.score, "source": found.source,
             "confidence": found.confidence, "reason": reason, "enter": found.enter}
 
 
-def _advice(groups: list, answers: dict, views: dict, rubric, question, space_of) -> dict:
+def _advice(groups: list, answers: dict, views: dict, rubric, question, space_of, lang: str) -> dict:
     """{group id: the group's suggestion, nearest marked groups, shared passages, hint and place in the asking}.
 
     A group of near-identical answers is suggested a mark only when each of its variants would be suggested that
@@ -107,7 +105,7 @@ def _advice(groups: list, answers: dict, views: dict, rubric, question, space_of
             own = replace(own, source="", enter=False)
         near = own.neighbours if own is not None else []
         advice[key] = {
-            "suggestion": _suggestion(own, question.max_score) if own is not None else None,
+            "suggestion": _suggestion(own, question.max_score, lang) if own is not None else None,
             "neighbours": [{"group": n.key.split("#")[0], "score": marks[n.key].score, "similarity": n.similarity,
                             "ticks": None if marks[n.key].ticks is None else list(marks[n.key].ticks),
                             "students": sizes[n.key.split("#")[0]]} for n in near[:SHOWN_NEIGHBOURS]],
@@ -121,17 +119,17 @@ def _gid(group) -> str:
     return f"{group.kind}:{group.students[0]}"
 
 
-def _warnings(rubrics, question) -> list:
+def _warnings(rubrics, question, lang: str) -> list:
     if rubrics.missing_file:
-        return [f"没有评分要点文件 {rubrics.path}：本页只能直接打分（f 满分、h 一半、0 零分）；要点文件怎么写，按 ? 看本页的帮助"]
+        return [WORDS.say(lang, "marking.no_rubric_file", path=rubrics.path)]
     if question.grade_id not in rubrics.by_question:
-        return [f"{rubrics.path} 里没有 [{question.grade_id}] 的评分要点：本题只能直接打分（f、h、0）"]
+        return [WORDS.say(lang, "marking.no_rubric_points", path=rubrics.path, question=question.grade_id)]
     return []
 
 
-def _html(question, text: str) -> str:
+def _html(question, text: str, lang: str) -> str:
     """An answer (or a reference) of ``question`` as the page shows it."""
-    return render_markdown(code_block(text) if question.kind == "code" else text)
+    return render_markdown(code_block(text) if question.kind == "code" else text, lang)
 
 
 def _stub(course, assignment: str, question) -> str:
@@ -141,30 +139,34 @@ def _stub(course, assignment: str, question) -> str:
 
 def _hard_coded(flags: dict, names: dict, lang: str) -> dict:
     """{student: the page's line} from ``flags`` ({student: HardCoded cells}), the cells by their short ``names``."""
-    joined = {student: ("、" if lang == "zh" else ", ").join(short_name(names.get(f.grade_id, f.grade_id)) for f in cells)
+    separator = WORDS.say(lang, "locale.list_separator")
+    joined = {student: separator.join(short_name(names.get(f.grade_id, f.grade_id)) for f in cells)
               for student, cells in flags.items()}
-    return {student: HARD_CODED[lang].format(cells=cells) for student, cells in joined.items()}
+    return {student: WORDS.say(lang, "marking.hard_coded", cells=cells) for student, cells in joined.items()}
 
 
-def question_board(course, assignment: str, grade_id: str) -> dict:
-    """The board of ``grade_id`` (see the module docstring); KeyError names an unknown question."""
+def question_board(course, assignment: str, grade_id: str, lang: str | None = None) -> dict:
+    """The board of ``grade_id`` (see the module docstring) in ``lang`` (the page's; default: the course's language);
+    KeyError names an unknown question."""
+    lang = lang or course.language
     questions = course.questions(assignment)
     question = next((q for q in questions if q.grade_id == grade_id), None)
     if question is None:
-        raise KeyError(f"{assignment} has no manually graded question {grade_id!r} "
-                       f"(its questions: {', '.join(q.grade_id for q in questions) or 'none'})")
+        listed = ", ".join(q.grade_id for q in questions) or WORDS.say(lang, "marking.none")
+        raise KeyError(WORDS.say(lang, "marking.no_question", assignment=assignment, question=grade_id, questions=listed))
     rubrics = course.rubrics(assignment, questions)
     rubric = rubrics.by_question.get(grade_id)
     states = question_states(course.engine, assignment, question.notebook, grade_id)
     texts = course.answers(assignment, question, states)
     views = {s: student_view(state, rubric) for s, state in states.items()}
-    answers = {s: (MISSING_TEXT if t is None else t) for s, t in texts.items()}
-    shown = {s: (render_markdown(t) if texts[s] is None else _html(question, t)) for s, t in answers.items()}
+    missing = WORDS.say(lang, "marking.missing_notebook")
+    answers = {s: (missing if t is None else t) for s, t in texts.items()}
+    shown = {s: (render_markdown(t, lang) if texts[s] is None else _html(question, t, lang)) for s, t in answers.items()}
     groups = group_answers(answers, _stub(course, assignment, question),
                            read_splits(course.folder, assignment).get(grade_id, ()))
     groups = split_by_judgement(groups, lambda s: (views[s]["token"], views[s]["automatic"]))
     advice = _advice(groups, answers, views, rubric, question,
-                     lambda texts: course.space(assignment, grade_id, texts))
+                     lambda texts: course.space(assignment, grade_id, texts), lang)
     board_groups = []
     for group in groups:
         board_groups.append({
@@ -174,31 +176,31 @@ def question_board(course, assignment: str, grade_id: str) -> dict:
                          for k in group.keys],
             **advice[_gid(group)]})
     counts, people = marked_counts(course.engine, assignment), course.people()
-    names = course.names(assignment)  # the cells' names in the course's language: the page shows them, not ids
-    return {"assignment": assignment, "language": course.language,
+    names = course.names(assignment, lang)  # the cells' names in the page's language: it shows them, not ids
+    return {"assignment": assignment, "language": lang,
             "question": {"grade_id": grade_id, "name": names.get(grade_id, grade_id), "kind": question.kind,
                          "title": question.title, "max_score": question.max_score,
-                         "prompt_html": render_markdown(question.body),
-                         "reference_html": _html(question, question.reference) if question.reference else ""},
+                         "prompt_html": render_markdown(question.body, lang),
+                         "reference_html": _html(question, question.reference, lang) if question.reference else ""},
             "questions": [{"grade_id": q.grade_id, "name": names.get(q.grade_id, q.grade_id),
                            "short": short_name(names.get(q.grade_id, q.grade_id)), "kind": q.kind, "title": q.title,
                            "max_score": q.max_score}
                           for q in questions],
-            "rubric": rubric.to_dict() if rubric else None, "warnings": _warnings(rubrics, question),
+            "rubric": rubric.to_dict() if rubric else None, "warnings": _warnings(rubrics, question, lang),
             "progress": {q.grade_id: list(counts.get(q.grade_id, (0, 0))) for q in questions},
-            "assignments": assignment_counts(course), "groups": board_groups, "students": views,
+            "assignments": assignment_counts(course, lang), "groups": board_groups, "students": views,
             "names": {s: people.called(s) for s in views},
             "texts": {s: text_fingerprint(t) for s, t in texts.items()},
-            "hard_coded": _hard_coded(course.hard_coded(assignment, question.notebook, views), names, course.language)}
+            "hard_coded": _hard_coded(course.hard_coded(assignment, question.notebook, views), names, lang)}
 
 
-def assignment_counts(course) -> list:
+def assignment_counts(course, lang: str | None = None) -> list:
     """Every assignment with written answers, for the page's switcher: ``{"id", "title", "marked", "total"}`` (answers;
     the title is what the page shows)."""
     found = []
     for name in course.assignments():
         manual = {q.grade_id for q in course.questions(name)}
         counts = [c for grade_id, c in marked_counts(course.engine, name).items() if grade_id in manual]
-        found.append({"id": name, "title": course.title(name), "marked": sum(m for m, _ in counts),
+        found.append({"id": name, "title": course.title(name, lang), "marked": sum(m for m, _ in counts),
                       "total": sum(t for _, t in counts)})
     return found

@@ -9,21 +9,23 @@ as Markdown the student reads in the feedback (nbgrader renders comments as Mark
 
     **评语**：第二点没有说到 softmax。
 
-An unanswered one reads ``**未作答**：提交的仍是发布时的占位文字（或为空）。``. :func:`parse`
-recovers the ticks by the points' text, so a comment typed in the formgrader, or one written
-before the rubric changed, keeps its text and simply shows no ticks.
+An unanswered one reads ``**未作答**：提交的仍是发布时的占位文字（或为空）。``. The comment is in the language of
+the assignment's edition (its students'; ``feedback.comment_*`` in the catalogue), the rubric's points in that edition's
+words. :func:`parse` reads a comment written in any language the catalogues speak, and recovers the ticks by the points'
+text, so a comment typed in the formgrader, or one written before the rubric changed, keeps its text and simply shows
+no ticks.
 """
 import re
 from dataclasses import dataclass
 
-from ..grades import NOT_ANSWERED_MARK
+from ..grades import NOT_ANSWERED_MARKS
+from ..language import DEFAULT, SPOKEN, WORDS
 
-__all__ = ["Judgement", "compose", "parse", "UNANSWERED_TEXT"]
+__all__ = ["Judgement", "compose", "parse"]
 
-POINTS_HEADING = "**得分要点**"
-REMARK_HEADING = "**评语**："
-UNANSWERED_HEADING = NOT_ANSWERED_MARK  # the class report counts such an answer as left blank too
-UNANSWERED_TEXT = "提交的仍是发布时的占位文字（或为空）。"
+# the comment's headings in every language, as parse reads them
+POINTS_HEADINGS = tuple(WORDS.say(lang, "feedback.comment_points") for lang in SPOKEN)
+REMARK_HEADINGS = tuple(WORDS.say(lang, "feedback.comment_remark") for lang in SPOKEN)
 TICK, MISS = "✓", "✗"
 _POINT_LINE = re.compile(rf"^- ([{TICK}{MISS}]) (.+)$")
 
@@ -39,17 +41,20 @@ def _number(value: float) -> str:
     return f"{value:.4f}".rstrip("0").rstrip(".")
 
 
-def compose(judgement: Judgement, point_texts, score: float | None, max_score: float) -> str | None:
-    """The Markdown comment for ``judgement`` (None when there is nothing to say)."""
+def compose(judgement: Judgement, point_texts, score: float | None, max_score: float,
+            lang: str = DEFAULT) -> str | None:
+    """The Markdown comment for ``judgement`` in ``lang`` (the edition's; None when there is nothing to say)."""
     parts = []
-    if judgement.unanswered:
-        parts.append(UNANSWERED_HEADING + UNANSWERED_TEXT)
+    if judgement.unanswered:  # the class report counts such an answer as left blank too (NOT_ANSWERED_MARKS)
+        parts.append(WORDS.say(lang, "feedback.comment_unanswered")
+                     + WORDS.say(lang, "feedback.comment_unanswered_text"))
     elif judgement.ticks is not None and point_texts:
-        got = f"（{_number(score)} / {_number(max_score)} 分）" if score is not None else ""
+        got = WORDS.say(lang, "feedback.comment_score", score=_number(score), max_score=_number(max_score)) \
+            if score is not None else ""
         lines = [f"- {TICK if tick else MISS} {text}" for tick, text in zip(judgement.ticks, point_texts)]
-        parts.append("\n".join([POINTS_HEADING + got, *lines]))
+        parts.append("\n".join([WORDS.say(lang, "feedback.comment_points") + got, *lines]))
     if judgement.remark.strip():
-        parts.append(REMARK_HEADING + judgement.remark.strip())
+        parts.append(WORDS.say(lang, "feedback.comment_remark") + judgement.remark.strip())
     return "\n\n".join(parts) or None
 
 
@@ -58,7 +63,8 @@ def parse(comment: str | None, point_texts) -> Judgement:
     text = (comment or "").strip()
     if not text:
         return Judgement()
-    if not (text.startswith(POINTS_HEADING) or text.startswith(UNANSWERED_HEADING) or REMARK_HEADING in text):
+    remark_heading = next((heading for heading in REMARK_HEADINGS if heading in text), None)
+    if not (text.startswith(POINTS_HEADINGS + NOT_ANSWERED_MARKS) or remark_heading):
         return Judgement(remark=text)  # typed elsewhere (formgrader): all of it is the remark
     marks = {}
     for line in text.splitlines():
@@ -66,5 +72,5 @@ def parse(comment: str | None, point_texts) -> Judgement:
         if match:
             marks[match.group(2).strip()] = match.group(1) == TICK
     ticks = tuple(marks[t] for t in point_texts) if point_texts and all(t in marks for t in point_texts) else None
-    remark = text.split(REMARK_HEADING, 1)[1].strip() if REMARK_HEADING in text else ""
-    return Judgement(ticks, remark, text.startswith(UNANSWERED_HEADING))
+    remark = text.split(remark_heading, 1)[1].strip() if remark_heading else ""
+    return Judgement(ticks, remark, text.startswith(NOT_ANSWERED_MARKS))

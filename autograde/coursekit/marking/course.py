@@ -121,15 +121,25 @@ class MarkingCourse:
         rest = [Question(name, nb, points, "", "") for name, (nb, points) in sorted(graded.items()) if name not in known]
         return [replace(q, max_score=graded[q.grade_id][1]) for q in from_master] + rest
 
-    def names(self, assignment: str) -> dict:
-        """``{grade_id: name}`` of the assignment's graded cells, in the course's language (实验题 1, Lab question 1)."""
-        return self._cached(("names", assignment), (), lambda: names_in_language(
-            self.folder, assignment, self.language, course_config(self.folder)))
+    def names(self, assignment: str, lang: str | None = None) -> dict:
+        """``{grade_id: name}`` of the assignment's graded cells, in ``lang`` (default: the course's language; 实验题 1,
+        Lab question 1)."""
+        lang = lang or self.language
+        return self._cached(("names", assignment, lang), (), lambda: names_in_language(
+            self.folder, assignment, lang, course_config(self.folder)))
 
-    def title(self, assignment: str) -> str:
-        """What the page calls ``assignment``: its notebook's title in the course's language, never its id."""
-        return self._cached(("title", assignment), (), lambda: assignment_title(
-            self.folder, assignment, self.language, course_config(self.folder)))
+    def title(self, assignment: str, lang: str | None = None) -> str:
+        """What the page calls ``assignment``: its notebook's title in ``lang`` (default: the course's language), never
+        its id."""
+        lang = lang or self.language
+        return self._cached(("title", assignment, lang), (), lambda: assignment_title(
+            self.folder, assignment, lang, course_config(self.folder)))
+
+    def edition_language(self, assignment: str) -> str:
+        """The language of ``assignment``'s edition (its students', :attr:`coursekit.assignments.Assignment.language`):
+        what a marker's comment is written in."""
+        return self._cached(("language", assignment), (), lambda: assignment_of(
+            assignment, course_config(self.folder)).language)
 
     def people(self) -> People:
         """The students' names, as the gradebook holds them (an LMS's roster writes them there)."""

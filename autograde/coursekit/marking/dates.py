@@ -36,22 +36,11 @@ from ..lms import outbox as lms_outbox
 from ..paths import add_course_option, find_course, usage_errors
 from ..service import steps
 from ..service.dates import publish
+from ..language import WORDS, marked
 from ..settings import course_settings
 
-__all__ = ["Changed", "TEXT", "dates_view", "settle_marked", "extend", "main", "recompute", "refresh_feedback", "refresh_in_background"]
+__all__ = ["Changed", "dates_view", "settle_marked", "extend", "main", "recompute", "refresh_feedback", "refresh_in_background"]
 
-TEXT = {
-    "zh": {"extended": "{student} 的 {assignment} 延期到 {until}（截止时间 {due}）{reason}；{who} 记录于 {at}。",
-           "withdrawn": "{student} 的 {assignment} 不再延期（截止时间 {due}）；{who} 记录于 {at}。",
-           "reason": "，原因：{reason}", "due": "{assignments} 的截止时间：{due}。", "no_due": "{assignments} 不再有截止时间。",
-           "grade": "  {student}（{assignment}）：{before} → {after} / {max_score:g} 分", "same": "成绩没有变化。",
-           "refreshed": "已重新生成并发布 {students} 的反馈。", "refused": "{command}：{why}；什么都没有改。"},
-    "en": {"extended": "{student}'s {assignment} extended until {until} (due {due}){reason}; recorded by {who} at {at}.",
-           "withdrawn": "{student}'s {assignment} extension withdrawn (due {due}); recorded by {who} at {at}.",
-           "reason": ", reason: {reason}", "due": "{assignments} due {due}.", "no_due": "{assignments} no longer has a due date.",
-           "grade": "  {student} ({assignment}): {before} → {after} / {max_score:g}", "same": "No grade changed.",
-           "refreshed": "Feedback generated and released again for {students}.", "refused": "{command}: {why}; nothing was changed."},
-}
 NONE = ("none", "no", "-", "")  # UNTIL= that withdraws an extension (DUE= that removes a due date)
 
 
@@ -161,34 +150,36 @@ def refresh_in_background(course, url: str, changed: list, log) -> None:
                          start_new_session=True)
 
 
-def _refresh(course, url, args, text, zone) -> list:
+def _refresh(course, url, args, lang, zone) -> list:
     settings = course_settings(course)
     config = settings.config
     with open_gradebook(url, settings.course_id) as gradebook:
         grades = _grades(gradebook, assignment_of(args.assignment, config).master, args.students, config)
     changed = [Changed(student, edition, grade.score, grade.score, grade.max_score)
                for (student, edition), grade in grades.items()]
-    return _refreshed(course, url, changed, text)
+    return _refreshed(course, url, changed, lang)
 
 
-def _grade_lines(changed: list, text: dict) -> list:
+def _grade_lines(changed: list, lang: str) -> list:
     def shown(value):
         return "—" if value is None else f"{value:g}"
-    return [text["grade"].format(student=c.student, assignment=c.assignment, before=shown(c.before),
-                                 after=shown(c.after), max_score=c.max_score) for c in changed] or [text["same"]]
+    return ["  " + WORDS.say(lang, "dates.grade", student=c.student, assignment=c.assignment, before=shown(c.before),
+                             after=shown(c.after), max_score=c.max_score) for c in changed] \
+        or [WORDS.say(lang, "dates.same")]
 
 
-def _extend(course, url, args, text, zone) -> list:
+def _extend(course, url, args, lang, zone) -> list:
     extension, due, changed = extend(course, url, args.assignment, args.student, args.until, args.reason,
                                      getpass.getuser())
-    key = "extended" if extension.until is not None else "withdrawn"
-    lines = [text[key].format(student=args.student, assignment=extension.assignment, until=zone_text(extension.until, zone),
-                              due=zone_text(due, zone), who=extension.granted_by, at=zone_text(extension.granted_at, zone),
-                              reason=text["reason"].format(reason=args.reason) if args.reason else "")]
-    return lines + _grade_lines(changed, text) + _refreshed(course, url, changed, text)
+    key = marked("dates.extended") if extension.until is not None else marked("dates.withdrawn")
+    reason = WORDS.say(lang, "dates.reason", reason=args.reason) if args.reason else ""
+    lines = [WORDS.say(lang, key, student=args.student, assignment=extension.assignment,
+                       until=zone_text(extension.until, zone), due=zone_text(due, zone), who=extension.granted_by,
+                       at=zone_text(extension.granted_at, zone), reason=reason)]
+    return lines + _grade_lines(changed, lang) + _refreshed(course, url, changed, lang)
 
 
-def _due(course, url, args, text, zone) -> list:
+def _due(course, url, args, lang, zone) -> list:
     settings = course_settings(course)
     config = settings.config
     due = None if args.due.strip().lower() in NONE else parse_when(args.due, zone, "DUE")
@@ -196,14 +187,14 @@ def _due(course, url, args, text, zone) -> list:
         names = set_due_date(gradebook, args.assignment, due, config)
         students = sorted({s.student_id for name in names for s in gradebook.find_assignment(name).submissions})
     changed = recompute(course, url, assignment_of(args.assignment, config).master, students, "due date changed")
-    said = text["due"].format(assignments=", ".join(names), due=zone_text(due, zone)) if due else \
-        text["no_due"].format(assignments=", ".join(names))
-    return [said] + _grade_lines(changed, text) + _refreshed(course, url, changed, text)
+    said = WORDS.say(lang, "dates.due", assignments=", ".join(names), due=zone_text(due, zone)) if due else \
+        WORDS.say(lang, "dates.no_due", assignments=", ".join(names))
+    return [said] + _grade_lines(changed, lang) + _refreshed(course, url, changed, lang)
 
 
-def _refreshed(course, url, changed, text) -> list:
+def _refreshed(course, url, changed, lang) -> list:
     refreshed = refresh_feedback(course, url, changed)
-    return [text["refreshed"].format(students=", ".join(refreshed))] if refreshed else []
+    return [WORDS.say(lang, "dates.refreshed", students=", ".join(refreshed))] if refreshed else []
 
 
 def _parser():
@@ -232,12 +223,12 @@ def main(argv=None) -> int:
         settings = course_settings(course)  # the course's config, read once; a wrong value names its file and key
         late_policy(course, settings.config)
         args.assignment = args.assignment or default_assignments(course, settings.config)[0]
-    text, url = TEXT[settings.language], resolve_gradebook(course, args.db_url)
+    lang, url = settings.language, resolve_gradebook(course, args.db_url)
     command = {"due": _due, "extend": _extend, "refresh": _refresh}[args.command]
     try:
-        lines = command(course, url, args, text, settings.timezone)
+        lines = command(course, url, args, lang, settings.timezone)
     except BadExtension as refused:
-        print(text["refused"].format(command=f"make {args.command}", why=refused), file=sys.stderr)
+        print(WORDS.say(lang, "dates.refused", command="make " + args.command, why=refused), file=sys.stderr)
         return 2
     print("\n".join(lines), flush=True)
     return 0

@@ -2,7 +2,7 @@
 
 Routes (under the server's ``base_url``):
 
-* ``GET  marking/?assignment=…&question=…`` — the page, with the first question's board inline;
+* ``GET  marking/?assignment=…&question=…&lang=…`` — the page, with the first question's board inline;
 * ``GET  marking/api/board?assignment=…&question=…`` — one question's board (:mod:`.board`);
 * ``POST marking/api/judge?assignment=…`` — save a judgement (:mod:`.judging`), one transaction; 409 when an answer
   it names is another text than the page read (the student submitted again);
@@ -14,14 +14,23 @@ Routes (under the server's ``base_url``):
   extension granted as ``make extend`` grants it (:func:`.dates.extend`), by the page's signed-in user;
 * ``GET  marking/static/…`` — ``marking.js``, ``marking.css``.
 
+The page speaks the course's language (``c.CourseKit.language``) unless it is asked for another (``lang``: any
+language the catalogues speak, the pseudo-locale included): a TA switches it with the links in its header, the
+course unchanged. Every word of the page, its scripts and the API's messages comes from coursekit's catalogue
+(:func:`page_html` fills the template's ``{{id}}``; the scripts get the ``marking.*`` and ``locale.*`` messages
+inline, ``words.js`` says them); the API is asked in the page's language (its ``lang``) too.
+
 Gradebook work runs in a thread (a sqlite writer may wait for another), never on the server's
 event loop. The page's Content-Security-Policy allows its own scripts only: a student's answer is
 rendered escaped and sanitised (:mod:`.render`) and could run nothing even if it were not.
 """
 import dataclasses
 import getpass
+import html
 import json
 import pathlib
+import re
+import urllib.parse
 
 from jupyter_server.base.handlers import APIHandler, JupyterHandler
 from jupyter_server.utils import url_path_join
@@ -29,6 +38,7 @@ from tornado import web
 from tornado.ioloop import IOLoop
 
 from ..due import BadExtension
+from ..language import LANGUAGES, WORDS, checked
 from ..lms import outbox as lms_outbox
 from ..regrade_book import take_in_course
 from .answers import text_fingerprint
@@ -40,7 +50,7 @@ from .rubric import RubricError
 from .splits import add_split
 from .store import marked_counts
 
-__all__ = ["STATIC", "handlers"]
+__all__ = ["STATIC", "handlers", "page_html", "page_words"]
 
 STATIC = pathlib.Path(__file__).resolve().parent / "static"
 PAGE_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -62,18 +72,28 @@ class _Marking:
         assignments = self.marking.assignments()
         name = self.get_argument("assignment", "") or (assignments[0] if assignments else "")
         if name not in assignments:
-            raise web.HTTPError(404, f"no assignment {name!r} with manually graded cells in {self.marking.url} "
-                                     f"(found: {', '.join(assignments) or 'none'}; run nbgrader autograde first)")
+            lang = self.lang()
+            found = ", ".join(assignments) or WORDS.say(lang, "marking.none")
+            raise web.HTTPError(404, WORDS.say(lang, "marking.no_assignment", assignment=name, gradebook=self.marking.url,
+                                               found=found))
         return name
+
+    def lang(self) -> str:
+        """The page's language: its ``lang`` argument when the catalogues speak it, else the course's."""
+        asked = self.get_argument("lang", "")
+        try:
+            return checked(asked, "lang") if asked else self.marking.language
+        except ValueError as error:
+            raise web.HTTPError(400, str(error)) from None
 
     def board(self, assignment: str, question: str) -> dict:
         if not question:
             questions = self.marking.questions(assignment)
             if not questions:
-                raise web.HTTPError(404, f"{assignment} has no manually graded cells (written answers, manually graded code, tasks)")
+                raise web.HTTPError(404, WORDS.say(self.lang(), "marking.no_questions", assignment=assignment))
             question = questions[0].grade_id
         try:
-            board = question_board(self.marking, assignment, question)
+            board = question_board(self.marking, assignment, question, self.lang())
         except KeyError as error:
             raise web.HTTPError(404, str(error.args[0])) from None
         except RubricError as error:
@@ -83,7 +103,7 @@ class _Marking:
         except OSError as error:  # the exchange is the machine's: the page still marks, and says so in the log
             self.log.warning("marking page: could not take in the regrade requests of the exchange: %s", error)
         manual = {q["grade_id"] for q in board["questions"]}
-        board["requests"] = board_requests(self.marking, assignment, self.marking.names(assignment), manual)
+        board["requests"] = board_requests(self.marking, assignment, self.marking.names(assignment, self.lang()), manual)
         return board
 
 
@@ -95,6 +115,7 @@ class PageHandler(_Marking, JupyterHandler):
     @web.authenticated
     async def get(self):
         self.xsrf_token  # noqa: B018 -- sets the _xsrf cookie the page's POSTs send back
+        lang = self.lang()
         try:
             assignment = await _blocking(self.assignment)
             board = await _blocking(self.board, assignment, self.get_argument("question", ""))
@@ -102,14 +123,38 @@ class PageHandler(_Marking, JupyterHandler):
         except web.HTTPError as error:
             self.set_status(error.status_code)
             data = {"error": error.log_message}
-        # The board sits in a JSON script element: "</" is escaped so no answer can end that element.
-        inline = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
         static = url_path_join(self.base_url, "marking", "static")
-        page = (STATIC / "marking.html").read_text(encoding="utf-8")
-        page = page.replace("{{static}}", static).replace("{{version}}", _version()).replace("{{data}}", inline)
+        asked = {key: self.get_argument(key, "") for key in ("assignment", "question")}
+        page = page_html(lang, data, static, _version(), {key: value for key, value in asked.items() if value})
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Cache-Control", "no-store")
         self.finish(page)
+
+
+def page_words(lang: str) -> dict:
+    """What the page's scripts say (words.js): ``lang``'s ``marking.*`` and ``locale.*`` messages, its plural rule."""
+    return {**WORDS.messages(lang, "locale."), **WORDS.messages(lang, "marking.")}
+
+
+_PLACEHOLDER = re.compile(r"\{\{([a-z_]+(?:\.[a-z_]+)+)\}\}")  # {{marking.page.title}}: a message of the catalogue
+
+
+def page_html(lang: str, data: dict, static: str, version: str, query: dict) -> str:
+    """The page in ``lang``: the template's ``{{id}}`` filled from the catalogue (escaped; an id ending ``_html`` holds
+    markup of its own), ``data`` inline with the scripts' words, and a link to the page in each other language."""
+    # The board sits in a JSON script element: "</" is escaped so no answer can end that element.
+    inline = json.dumps({**data, "lang": lang, "words": page_words(lang)}, ensure_ascii=False).replace("</", "<\\/")
+    links = []
+    for other in (*LANGUAGES, *([lang] if lang not in LANGUAGES else [])):
+        tag, name = WORDS.say(other, "locale.html_lang"), html.escape(WORDS.say(other, "locale.name"))
+        href = html.escape("?" + urllib.parse.urlencode({**query, "lang": other}))
+        links.append(f"<a lang='{tag}' aria-current='page'>{name}</a>" if other == lang
+                     else f"<a lang='{tag}' hreflang='{tag}' href='{href}'>{name}</a>")
+    page = (STATIC / "marking.html").read_text(encoding="utf-8")
+    page = _PLACEHOLDER.sub(lambda found: WORDS.say(lang, found.group(1)) if found.group(1).endswith("_html")
+                            else html.escape(WORDS.say(lang, found.group(1))), page)
+    return (page.replace("{{static}}", static).replace("{{version}}", version).replace("{{languages}}", " ".join(links))
+            .replace("{{data}}", inline))
 
 
 def _version() -> str:
@@ -138,15 +183,17 @@ class JudgeHandler(_Marking, APIHandler):
         questions = self.marking.questions(assignment)
         question = next((q for q in questions if q.grade_id == request.question), None)
         if question is None:
-            raise web.HTTPError(404, f"{assignment} has no manually graded question {request.question!r}")
+            raise web.HTTPError(404, WORDS.say(self.lang(), "marking.no_question", assignment=assignment,
+                                               question=request.question, questions=", ".join(q.grade_id for q in questions)))
         rubric = self.marking.rubrics(assignment, questions).by_question.get(question.grade_id)
         now = self.marking.answers(assignment, question, request.students)
         try:
             check_texts(request, {student: text_fingerprint(text) for student, text in now.items()})
         except AnswerChanged as changed:
-            raise web.HTTPError(409, changed.message(self.marking.language)) from None
+            raise web.HTTPError(409, changed.message(self.lang())) from None
         try:
-            saved = self.marking.ordering.apply(self.marking.engine, assignment, question, rubric, request)
+            saved = self.marking.ordering.apply(self.marking.engine, assignment, question, rubric, request,
+                                                self.marking.edition_language(assignment))
         except (JudgementError, ValueError) as error:
             raise web.HTTPError(400, str(error)) from None
         settle_marked(self.marking.folder, self.marking.url, assignment, saved.states)  # a late one's penalty follows
@@ -171,8 +218,9 @@ class DecideHandler(_Marking, APIHandler):
             raise web.HTTPError(400, str(error)) from None
         manual = set(questions)
         self.finish(json.dumps({"decided": [r.id for r in decided],
-                                "requests": board_requests(self.marking, assignment, self.marking.names(assignment),
-                                                           manual)}, ensure_ascii=False))
+                                "requests": board_requests(self.marking, assignment,
+                                                           self.marking.names(assignment, self.lang()), manual)},
+                               ensure_ascii=False))
 
 
 def _who(user) -> str:

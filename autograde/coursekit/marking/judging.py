@@ -18,11 +18,12 @@ the page shows the new text to mark.
 import threading
 from dataclasses import dataclass, field, replace
 
+from ..language import DEFAULT, WORDS
 from .comment import Judgement, compose
 from .rubric import score_of
 from .store import write_judgement
 
-__all__ = ["ANSWER_CHANGED", "AnswerChanged", "JudgementError", "Request", "Ordering", "check_texts", "parse_request",
+__all__ = ["AnswerChanged", "JudgementError", "Request", "Ordering", "check_texts", "parse_request",
            "apply"]
 
 
@@ -30,10 +31,6 @@ class JudgementError(ValueError):
     """A request the page should never send (names the field and what was expected)."""
 
 
-# The marker reads it (the page shows the server's message), in the course's language.
-ANSWER_CHANGED = {"zh": "打开本页之后，这份回答改过了（学生又提交了一次）：{students}；请看新的回答再批改",
-                  "en": "the answer changed since you opened it (the student submitted again): {students}; read the "
-                        "new answer and mark it again"}
 
 
 class AnswerChanged(Exception):
@@ -41,11 +38,12 @@ class AnswerChanged(Exception):
 
     def __init__(self, students):
         self.students = tuple(students)
-        super().__init__(ANSWER_CHANGED["en"].format(students=", ".join(self.students)))
+        super().__init__(self.message("en"))
 
     def message(self, lang: str) -> str:
-        return ANSWER_CHANGED.get(lang, ANSWER_CHANGED["en"]).format(students="、".join(self.students) if lang == "zh"
-                                                                     else ", ".join(self.students))
+        """What the marker reads (the page shows the server's message), in the page's language."""
+        students = WORDS.say(lang, "locale.list_separator").join(self.students)
+        return WORDS.say(lang, "marking.answer_changed", students=students)
 
 
 @dataclass(frozen=True)
@@ -106,12 +104,12 @@ class Ordering:
     def __init__(self):
         self._last, self._lock = {}, threading.Lock()   # {(page, student): seq}; one lock: writes are quick
 
-    def apply(self, engine, assignment: str, question, rubric, request: Request):
+    def apply(self, engine, assignment: str, question, rubric, request: Request, lang: str = DEFAULT):
         with self._lock:
             if request.page:
                 stale = {s for s in request.students if self._last.get((request.page, s), -1) > request.seq}
                 request = replace(request, students=tuple(s for s in request.students if s not in stale))
-            saved = apply(engine, assignment, question, rubric, request)
+            saved = apply(engine, assignment, question, rubric, request, lang)
             for student in request.students:
                 self._last[(request.page, student)] = request.seq
             return saved
@@ -130,13 +128,13 @@ def _score(request: Request, rubric, max_score: float) -> float | None:
     return request.score
 
 
-def apply(engine, assignment: str, question, rubric, request: Request):
-    """Save ``request`` for every student it names; :class:`.store.Saved`."""
+def apply(engine, assignment: str, question, rubric, request: Request, lang: str = DEFAULT):
+    """Save ``request`` for every student it names, its comment in ``lang`` (the edition's); :class:`.store.Saved`."""
     if request.clear:
         score, text = None, None
     else:
         score = _score(request, rubric, question.max_score)
         texts = [p.text for p in rubric.points] if rubric else []
-        text = compose(request.judgement, texts, score, question.max_score)
+        text = compose(request.judgement, texts, score, question.max_score, lang)
     changes = {student: (score, text) for student in request.students}
     return write_judgement(engine, assignment, question.notebook, question.grade_id, changes, request.seen)

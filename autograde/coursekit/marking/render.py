@@ -12,17 +12,19 @@ import html
 
 import mistune
 
+from ..language import DEFAULT, WORDS
 from ..sanitise import clean, formula
 
 __all__ = ["render_markdown"]
 
 
 class _SafeRenderer(mistune.HTMLRenderer):
-    def __init__(self):
+    def __init__(self, lang: str):
         super().__init__(escape=True)
+        self.lang = lang
 
     def image(self, text, url, title=None):
-        return f'<span>[图片：{text}]</span>'
+        return "<span>" + WORDS.say(self.lang, "marking.image", text=text) + "</span>"
 
     def link(self, text, url, title=None):
         target = html.escape(url)
@@ -35,10 +37,13 @@ class _SafeRenderer(mistune.HTMLRenderer):
         return f'<div>{formula(text, "block")}</div>\n'
 
 
-_markdown = mistune.create_markdown(renderer=_SafeRenderer(), plugins=["math", "strikethrough", "table"])
+@functools.lru_cache(maxsize=None)
+def _markdown(lang: str):
+    """The Markdown renderer of ``lang`` (an image is named in the page's words)."""
+    return mistune.create_markdown(renderer=_SafeRenderer(lang), plugins=["math", "strikethrough", "table"])
 
 
 @functools.lru_cache(maxsize=20_000)
-def render_markdown(text: str) -> str:
-    """HTML of ``text`` (Markdown + LaTeX), safe to insert into the marking page."""
-    return clean(_markdown(text or ""))
+def render_markdown(text: str, lang: str = DEFAULT) -> str:
+    """HTML of ``text`` (Markdown + LaTeX), safe to insert into the marking page (in ``lang``)."""
+    return clean(_markdown(lang)(text or ""))

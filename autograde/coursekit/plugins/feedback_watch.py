@@ -124,10 +124,20 @@ class FeedbackWatch:
 
     def newest(self) -> list:
         """The status of each assignment's newest submission."""
+        return [self.describe(submission) for submission in self._newest().values()]
+
+    def newest_timestamp(self, assignment: str) -> str:
+        """The timestamp of the student's newest submission of ``assignment`` as their cache (and so its feedback
+        page's folder) names it; "" before any. Not the published status's: that names when it reached the course."""
+        newest = self._newest().get(assignment)
+        return newest.timestamp if newest else ""
+
+    def _newest(self) -> dict:
+        """``{assignment: its newest submission}``, by the times the student's own cache names them."""
         newest = {}
         for submission in sorted(self.submissions.values(), key=lambda s: parse_utc(s.timestamp)):
             newest[submission.assignment] = submission
-        return [self.describe(submission) for submission in newest.values()]
+        return newest
 
     def told(self) -> dict:
         """``{assignment: the key of the status the Lab last showed}`` ({} before any, or unreadable)."""

@@ -22,8 +22,7 @@ from sqlalchemy import create_engine
 from ..assignments import assignment_of, default_assignments, editions_of, one_work
 from ..gradebook import describe, open_gradebook, resolve_gradebook, sqlite_file
 from ..grades import lateness, read_class
-from ..language import DEFAULT
-from ..language import WORDS as CATALOGUE
+from ..language import DEFAULT, WORDS
 from ..paths import add_course_option, find_course, usage_errors
 from ..people import read_people
 from ..printable import printable
@@ -39,66 +38,29 @@ from .similarity import find_similar
 from .similarity_page import section, write_pages
 from .tables import GRADED, NO_SUBMISSION, NOT_GRADED, OTHER_EDITION, PENDING, build_report
 
-__all__ = ["TEXT", "write_report", "main"]
-
-# What make report says, by the course's language: the same keys, the same placeholders.
-TEXT = {
-    "zh": {"reading": "正在读成绩册 {gradebook} ……",
-           "summary": "{assignment}：{students} 名学生——{graded} 名已评分，{not_graded} 名未能自动评分（0 分，有原因），"
-                      "{missing} 名未提交，{other} 名提交的是另一版本，{pending} 名已收取尚未 autograde；评分器检查了 {diagnosed} 名，"
-                      "诊断出错误的 {mistaken} 名",
-           "warning": "  注意：{n} 个单元格的分数与成绩册不同（以成绩册为准）",
-           "similar": "  相似的提交：{flagged} 对达到 {threshold}（比较了 {students} 名学生，见 similarity.csv）",
-           "hard_coded": "  可能写死了可见检查的答案：{n} 名学生（{students}；见 students.csv 的 may_be_hard_coded）",
-           "written": "报告：{page}（另有 students.csv、checks.csv、mistakes.csv、similarity.csv）",
-           "no_gradebook": "{gradebook} 没有成绩册：先评分（make grade，或在 {course} 里运行 nbgrader autograde）",
-           "not_in_gradebook": "成绩册 {gradebook} 里没有作业 {assignment!r}：用 --assignment（make 用 ASSIGNMENT=…）"
-                               "指定一个已经 generate 并 autograde 过的作业",
-           "none_in_gradebook": "成绩册 {gradebook} 里还没有这些作业（{assignments}）：先 generate_assignment 并评分",
-           "no_grader": "  注意：配置写的评分器 {grader} 不存在，检查项按记录里的描述显示"},
-    "en": {"reading": "reading the gradebook {gradebook} ...",
-           "summary": "{assignment}: {students} students — {graded} graded, {not_graded} not graded (0 with a reason), "
-                      "{missing} without a submission, {other} submitted the other edition, {pending} submitted but "
-                      "not autograded yet; the grader checked {diagnosed}, of whom {mistaken} with a mistake "
-                      "diagnosed",
-           "warning": "  WARNING: {n} cell scores differ from the gradebook (gradebook wins)",
-           "similar": "  similar submissions: {flagged} pairs reach {threshold} ({students} students compared; "
-                      "similarity.csv)",
-           "hard_coded": "  may be hard-coded to the visible checks: {n} students ({students}; students.csv, "
-                         "may_be_hard_coded)",
-           "written": "report: {page}  (+ students.csv, checks.csv, mistakes.csv, similarity.csv)",
-           "no_gradebook": "no gradebook at {gradebook}: grade the class first (make grade, or nbgrader autograde in "
-                           "{course})",
-           "not_in_gradebook": "assignment {assignment!r} is not in the gradebook {gradebook}: pass --assignment "
-                               "(or ASSIGNMENT=… for make) naming one that was generated and autograded",
-           "none_in_gradebook": "none of the assignments {assignments} is in the gradebook {gradebook} yet: generate "
-                                "and grade one first",
-           "no_grader": "  WARNING: the grader the config names, {grader}, is missing: checks are described as their "
-                        "records say"},
-}
+__all__ = ["write_report", "main"]
 
 
 def _summary_lines(report, similarity, out_dir, lang: str, labels: Labels) -> list:
-    text = TEXT[lang]
     count = {s: sum(r.status == s for r in report.rows)
              for s in (GRADED, NOT_GRADED, NO_SUBMISSION, OTHER_EDITION, PENDING)}
-    lines = [text["summary"].format(assignment=report.grades.assignment, students=len(report.rows),
-                                    graded=count[GRADED], not_graded=count[NOT_GRADED], missing=count[NO_SUBMISSION],
-                                    other=count[OTHER_EDITION], pending=count[PENDING], diagnosed=report.diagnosed,
-                                    mistaken=sum(bool(r.mistakes) for r in report.rows))]
+    lines = [WORDS.say(lang, "report.command.summary", assignment=report.grades.assignment, students=len(report.rows),
+                       graded=count[GRADED], not_graded=count[NOT_GRADED], missing=count[NO_SUBMISSION],
+                       other=count[OTHER_EDITION], pending=count[PENDING], diagnosed=report.diagnosed,
+                       mistaken=sum(bool(r.mistakes) for r in report.rows))]
     lines += [f"  {len(m.students):4d}  {100 * report.share(m):5.1f}%  {labels.mistake(m.bug)}"
               for m in report.mistakes[:5]]
     if report.mismatches:
-        lines.append(text["warning"].format(n=len(report.mismatches)))
-    lines.append(text["similar"].format(flagged=len(similarity.flagged), threshold=f"{similarity.threshold:g}",
-                                        students=similarity.students))
+        lines.append("  " + WORDS.say(lang, "report.command.warning", n=len(report.mismatches)))
+    lines.append("  " + WORDS.say(lang, "report.command.similar", flagged=len(similarity.flagged),
+                                   threshold=format(similarity.threshold, "g"), students=similarity.students))
     for practice in report.practice:
-        lines.append(CATALOGUE.say(lang, "report.practice_line", exercise=labels.cell(practice.grade_id),
-                                   tried=len(practice.tried), passed=len(practice.passed), seen=len(practice.seen)))
+        lines.append(WORDS.say(lang, "report.practice_line", exercise=labels.cell(practice.grade_id),
+                               tried=len(practice.tried), passed=len(practice.passed), seen=len(practice.seen)))
     looked = list(dict.fromkeys(student for student, _ in report.hard_coded))
     if looked:
-        lines.append(text["hard_coded"].format(n=len(looked), students=", ".join(looked)))
-    lines.append(text["written"].format(page=out_dir / "index.html"))
+        lines.append("  " + WORDS.say(lang, "report.command.hard_coded", n=len(looked), students=", ".join(looked)))
+    lines.append(WORDS.say(lang, "report.command.written", page=out_dir / "index.html"))
     return lines
 
 
@@ -106,7 +68,7 @@ def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr
     """Build the report of ``assignment`` in ``lang`` and write it to ``out_dir`` (default ``reports/<assignment>/``)."""
     course = pathlib.Path(course)
     out_dir = pathlib.Path(out_dir or course / "reports" / assignment)
-    print(TEXT[lang]["reading"].format(gradebook=describe(url)), file=out, flush=True)
+    print(WORDS.say(lang, "report.command.reading", gradebook=describe(url)), file=out, flush=True)
     settings = course_settings(course)  # the course's config, read once
     config = settings.config
     declared = assignment_of(assignment, config)
@@ -123,7 +85,7 @@ def write_report(course, assignment: str, url: str, out_dir=None, out=sys.stderr
     labels = labels_for(course, assignment, lang, config, people)
     write_pages(similarity, times, out_dir, lang, labels)
     if declared.grader and not os.path.isfile(declared.grader):
-        print(TEXT[lang]["no_grader"].format(grader=declared.grader), file=out, flush=True)
+        print("  " + WORDS.say(lang, "report.command.no_grader", grader=declared.grader), file=out, flush=True)
     with open_gradebook(url, settings.course_id) as gradebook:
         late = lateness_section(lateness(gradebook, assignment, config, settings.timezone), lang)
     requests = _regrade_counts(course, url, assignment)
@@ -165,10 +127,10 @@ def main(argv=None) -> int:
     with usage_errors(parser):
         course = find_course(args.course)
         lang = course_settings(course).language
-    text, url = TEXT[lang], resolve_gradebook(course, args.db_url)
+    url = resolve_gradebook(course, args.db_url)
     database = sqlite_file(url)
     if database is not None and not database.exists():
-        print(text["no_gradebook"].format(gradebook=describe(url), course=course), file=sys.stderr)
+        print(WORDS.say(lang, "report.command.no_gradebook", gradebook=describe(url), course=course), file=sys.stderr)
         return 2
     config = course_settings(course).config
     try:
@@ -187,8 +149,8 @@ def main(argv=None) -> int:
     if written:
         return 0
     if len(assignments) == 1:
-        print(text["not_in_gradebook"].format(assignment=assignments[0], gradebook=describe(url)), file=sys.stderr)
+        print(WORDS.say(lang, "report.command.not_in_gradebook", assignment=assignments[0], gradebook=describe(url)), file=sys.stderr)
     else:
-        print(text["none_in_gradebook"].format(assignments=", ".join(assignments), gradebook=describe(url)),
+        print(WORDS.say(lang, "report.command.none_in_gradebook", assignments=", ".join(assignments), gradebook=describe(url)),
               file=sys.stderr)
     return 2

@@ -3,7 +3,7 @@
 Figures are drawn with matplotlib's object API (no pyplot state) and saved as SVG with text
 as paths, so the Chinese labels (Noto Sans SC, from the course's font package, as the chapter's
 own figures draw them) render from disk in any browser. Their words are in the course's language
-(``lang``, :data:`TEXT`).
+(``lang``; their ids: ``report.figure.*`` in the catalogue).
 """
 import functools
 import io
@@ -17,19 +17,11 @@ from matplotlib import font_manager
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from ..language import DEFAULT
+from ..language import DEFAULT, WORDS
 
-__all__ = ["TEXT", "svg", "score_distributions", "check_pass_rates", "common_mistakes", "wrapped"]
+__all__ = ["svg", "score_distributions", "check_pass_rates", "common_mistakes", "wrapped"]
 
 VISIBLE, HIDDEN, BAR = "#3b7dd8", "#e08a2c", "#5a9e6f"
-# The figures' words, by the course's language.
-TEXT = {
-    "zh": {"score": "分数", "panel": "{title}（满分 {top}）", "students": "学生数",
-           "pass_rate": "通过率 %（蓝：可见 verify 检查，橙：隐藏检查）", "diagnosed": "学生数（评分器检查过的共 {n} 名）"},
-    "en": {"score": "score", "panel": "{title} (out of {top})", "students": "students",
-           "pass_rate": "pass rate % (blue: visible verify checks, orange: hidden checks)",
-           "diagnosed": "students (of the {n} the grader checked)"},
-}
 
 
 def svg(fig: Figure) -> str:
@@ -54,13 +46,13 @@ def _figure(width: float, height: float) -> Figure:
         return Figure(figsize=(width, height), layout="constrained")
 
 
-def _histogram(ax, scores: list, top: float, title: str, text: dict) -> None:
+def _histogram(ax, scores: list, top: float, title: str, lang: str) -> None:
     step = 0.25 if top <= 12 else 1.0
     bins = np.arange(-step / 2, top + step, step)
     ax.hist(scores, bins=bins, color=BAR, edgecolor="white")
     ax.set_xlim(-step, top + step)
     ax.set_title(title, fontfamily=_fonts(), fontsize=9)
-    ax.set_xlabel(text["score"], fontfamily=_fonts(), fontsize=8)
+    ax.set_xlabel(WORDS.say(lang, "report.figure.score"), fontfamily=_fonts(), fontsize=8)
     ax.tick_params(labelsize=8)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts of students
 
@@ -96,7 +88,6 @@ def wrapped(title: str, width: int = TITLE_COLUMNS) -> str:
 def score_distributions(panels: list, lang: str = DEFAULT) -> Figure:
     """One histogram per ``(title, scores, max score)``: each autograded cell and the total, :data:`COLUMNS` a row
     (the rows wrap, so the figure fits a report page), each title wrapped to its panel's width."""
-    text = TEXT[lang]
     columns = min(COLUMNS, len(panels))
     rows = -(-len(panels) // columns)
     fig = _figure(PANEL_INCHES[0] * columns, PANEL_INCHES[1] * rows)
@@ -106,9 +97,10 @@ def score_distributions(panels: list, lang: str = DEFAULT) -> Figure:
             ax.set_axis_off()
             continue
         title, scores, top = panels[k]
-        _histogram(ax, scores, top, wrapped(text["panel"].format(title=title, top=f"{top:g}")), text)
+        title = wrapped(WORDS.say(lang, "report.figure.panel", title=title, top=format(top, "g")))
+        _histogram(ax, scores, top, title, lang)
         if k % columns == 0:
-            ax.set_ylabel(text["students"], fontfamily=_fonts(), fontsize=8)
+            ax.set_ylabel(WORDS.say(lang, "report.figure.students"), fontfamily=_fonts(), fontsize=8)
     return fig
 
 
@@ -127,7 +119,7 @@ def check_pass_rates(checks: list, lang: str = DEFAULT, names=None) -> Figure:
     ax.set_yticks(y, [_short(name) for name in (names or [c.id for c in checks])], fontsize=7, fontfamily=_fonts())
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
-    ax.set_xlabel(TEXT[lang]["pass_rate"], fontfamily=_fonts(), fontsize=9)
+    ax.set_xlabel(WORDS.say(lang, "report.figure.pass_rate"), fontfamily=_fonts(), fontsize=9)
     return fig
 
 
@@ -140,5 +132,5 @@ def common_mistakes(mistakes: list, diagnosed: int, lang: str = DEFAULT, names=N
     ax.set_yticks(y, [_short(name) for name in (names or [m.bug for m in mistakes])], fontsize=8, fontfamily=_fonts())
     ax.invert_yaxis()
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel(TEXT[lang]["diagnosed"].format(n=diagnosed), fontfamily=_fonts(), fontsize=9)
+    ax.set_xlabel(WORDS.say(lang, "report.figure.diagnosed", n=diagnosed), fontfamily=_fonts(), fontsize=9)
     return fig

@@ -4,100 +4,58 @@ Sections, in the order an instructor preparing Monday's lesson reads them: the c
 glance, the most common mistakes with what to reteach, score distributions, the written questions'
 manual marking (marked, to mark, mean and spread), the pass rate of every check (and the cells that may be
 hard-coded to the visible ones), students not graded or without a submission, one line per student. Every word of the page is in the course's language (``lang``:
-``c.CourseKit.language``; :data:`TEXT`); what the students' records say (a diagnosis, a check's
+``c.CourseKit.language``; each by its id, ``report.page.*`` in the catalogue); what the students' records say (a diagnosis, a check's
 description, a reason) is quoted as the student read it, in their edition's language.
 """
 import html
 
 from .. import record
-from ..language import DEFAULT
-from ..language import WORDS as CATALOGUE
+from ..language import DEFAULT, WORDS, marked
 from . import figures
 from .labels import Labels
 from .tables import CHANGED, GRADED, NO_SUBMISSION, NOT_GRADED, OTHER_EDITION, PENDING, TAMPERED
 from .written import written_stats
 
-__all__ = ["TEXT", "CSS", "table", "render"]
+__all__ = ["CSS", "table", "render", "words"]
 
-# Every word of the page, by the course's language: the same keys, the same placeholders.
-TEXT = {
-    "zh": {
-        "html_lang": "zh-CN", "title": "班级报告：{assignment}",
-        "status": {GRADED: "已评分", NOT_GRADED: "未能自动评分（0 分）", NO_SUBMISSION: "未提交",
-                   OTHER_EDITION: "提交的是另一版本", PENDING: "已收取，尚未评分"},
-        "sections": ("概况", "最常见的错误（诊断）", "分数分布", "书面题的人工评分", "每个检查的通过率（从低到高）",
-                     "未评分与未提交的学生", "每个学生一行"),
-        "students_n": "{n} 名学生",
-        "summary": ("学生（成绩册 + 已收取）", "已评分", "评分器检查过的学生", "其中诊断出错误的学生", "未能自动评分",
-                    "未提交（任何版本都没有）", "提交的是另一版本", "已收取未评分", "已评分学生平均总分"),
-        "no_results": "已评分的 notebook 里没有评分器的结构化结果（{mime}）："
-                      "检查项与错误统计为空。请用当前的评分器重新 autograde。",
-        "mismatch": "{s} {g}: 结果 {p} ≠ 成绩册 {a}", "none": "无",
-        "mismatches": "{n} 个单元格的评分器结果与成绩册的自动分数不一致（以成绩册为准）：{listed}",
-        "no_mistakes": "评分器检查过的 {n} 名学生都没有诊断出错误。", "no_diagnosis": "没有评分器检查过的学生。",
-        "mistakes": ("错误", "阶段", "人数", "占比", "诊断说明（示例）", "该重讲什么", "学生"),
-        "total": "总分", "no_checks": "没有检查结果。", "visible": "可见", "hidden": "隐藏",
-        "checks_note": "只统计正常评分的单元格（被标记为篡改、调用参考实现、超时的单元格不计入）。",
-        "checks": ("TEST", "类型", "检查的内容", "通过率", "通过/运行", "未通过的学生"),
-        "zero": "未能自动评分（记 0 分）", "zero_table": ("学生", "原因"), "nothing": "无。",
-        "flagged": "评分器标记的单元格（篡改、超时、出错……）", "flagged_table": ("学生", "单元格", "状态", "原因"),
-        "missing": "未提交（{n}）", "other": "提交的是另一版本（{n}）", "pending": "已收取、尚未 autograde（{n}）",
-        "flag_status": {CHANGED: "改动了测试单元格", TAMPERED: "篡改", "unreadable": "读不回来", record.DELEGATED: "调用了参考实现",
-                        record.TIMEOUT: "超时", record.LIMIT: "超过沙箱限制", record.ERROR: "评分中断"},
-        "flag": {CHANGED: "学生改动了这个测试单元格；评分用的是发布时的单元格",
-                 TAMPERED: "学生的内核在这个测试单元格显示的结果与评分器的不同；记录的是评分器的结果"},
-        "rows": ("学生", "状态", "人工评分", "总分", "第一个错误"),
-        "hard_coded": "可能写死了可见检查的答案（{n}）",
-        "hard_coded_note": "这些单元格通过了全部可见检查（verify），却没有通过任何隐藏检查（发布版本身就能通过的输入检查不算），"
-                           "诊断也没有找到有名字的错误：函数可能只对 verify 用的输入给出答案。值得打开看看，不是证据。",
-        "hard_coded_table": ("学生", "单元格", "通过的可见检查", "未通过的隐藏检查"),
-        "no_written": "本作业没有书面题。", "score_times": "{score} 分 × {n}",
-        "written": ("书面题", "满分", "提交", "已批改", "未作答（0 分）", "待批改", "平均分", "中位数", "人工分数分布"),
-    },
-    "en": {
-        "html_lang": "en", "title": "Class report: {assignment}",
-        "status": {GRADED: "graded", NOT_GRADED: "not graded automatically (0 points)", NO_SUBMISSION: "no submission",
-                   OTHER_EDITION: "submitted the other edition", PENDING: "collected, not graded yet"},
-        "sections": ("At a glance", "The most common mistakes (diagnosis)", "Score distributions",
-                     "Written questions: manual marking", "Pass rate of every check (lowest first)",
-                     "Students not graded or without a submission", "One line per student"),
-        "students_n": "{n} students",
-        "summary": ("students (gradebook + collected)", "graded", "students the grader checked",
-                    "of them, with a mistake diagnosed", "not graded automatically", "no submission (of any edition)",
-                    "submitted the other edition", "collected, not graded yet", "mean total of the graded students"),
-        "no_results": "The graded notebooks hold no structured results of the grader ({mime}): the checks and "
-                      "mistakes below are empty. Autograde again with the current grader.",
-        "mismatch": "{s} {g}: record {p} ≠ gradebook {a}", "none": "none",
-        "mismatches": "{n} cells whose grader record differs from the gradebook's automatic score "
-                      "(the gradebook wins): {listed}",
-        "no_mistakes": "No mistake was diagnosed in any of the {n} students the grader checked.",
-        "no_diagnosis": "The grader checked no student.",
-        "mistakes": ("mistake", "stage", "students", "share", "diagnosis (an example)", "what to reteach", "who"),
-        "total": "total", "no_checks": "No check results.", "visible": "visible", "hidden": "hidden",
-        "checks_note": "Only cells graded normally count (cells flagged as tampered, delegated or timed out do not).",
-        "checks": ("TEST", "kind", "what it checks", "pass rate", "passed/ran", "students who failed it"),
-        "zero": "Not graded automatically (0 points)", "zero_table": ("student", "reason"), "nothing": "None.",
-        "flagged": "Cells the grader flagged (tampered, timed out, errors …)",
-        "flagged_table": ("student", "cell", "status", "reason"),
-        "missing": "No submission ({n})", "other": "Submitted the other edition ({n})",
-        "pending": "Collected, not autograded yet ({n})",
-        "flag_status": {CHANGED: "test cell changed", TAMPERED: "tampered", "unreadable": "unreadable",
-                        record.DELEGATED: "called the reference", record.TIMEOUT: "timed out",
-                        record.LIMIT: "over a sandbox limit", record.ERROR: "grading interrupted"},
-        "flag": {CHANGED: "the student changed this test cell; the cell as released was graded",
-                 TAMPERED: "the student's kernel showed another result in this test cell than the grader's; "
-                           "the grader's was recorded"},
-        "rows": ("student", "status", "manual", "total", "first mistake"),
-        "hard_coded": "May be hard-coded to the visible checks ({n})",
-        "hard_coded_note": "These cells passed every visible check (verify) and no hidden check (beyond the input checks "
-                           "the release passes by itself), and the diagnosis names no mistake: the function may answer "
-                           "verify's inputs only. A reason to look, not proof.",
-        "hard_coded_table": ("student", "cell", "visible checks passed", "hidden checks failed"),
-        "no_written": "This assignment has no written questions.", "score_times": "{score} points × {n}",
-        "written": ("written question", "points", "submitted", "marked", "not answered (0 points)",
-                    "to mark", "mean", "median", "manual scores"),
-    },
-}
+# The page's fixed lists of words, by message id (``report.page.*`` in the catalogue), in the order shown.
+STATUS = {GRADED: marked("report.page.status.graded"), NOT_GRADED: marked("report.page.status.not_graded"),
+          NO_SUBMISSION: marked("report.page.status.no_submission"),
+          OTHER_EDITION: marked("report.page.status.other_edition"), PENDING: marked("report.page.status.pending")}
+SECTIONS = (marked("report.page.sections.at_a_glance"), marked("report.page.sections.mistakes"),
+            marked("report.page.sections.distributions"), marked("report.page.sections.written"),
+            marked("report.page.sections.checks"), marked("report.page.sections.not_graded"),
+            marked("report.page.sections.students"))
+SUMMARY = (marked("report.page.summary.students"), marked("report.page.summary.graded"),
+           marked("report.page.summary.checked"), marked("report.page.summary.with_mistake"),
+           marked("report.page.summary.not_graded"), marked("report.page.summary.no_submission"),
+           marked("report.page.summary.other_edition"), marked("report.page.summary.pending"),
+           marked("report.page.summary.mean_total"))
+MISTAKES = (marked("report.page.mistakes.mistake"), marked("report.page.mistakes.stage"),
+            marked("report.page.mistakes.students"), marked("report.page.mistakes.share"),
+            marked("report.page.mistakes.diagnosis"), marked("report.page.mistakes.what_to_reteach"),
+            marked("report.page.mistakes.who"))
+CHECKS = (marked("report.page.checks.test"), marked("report.page.checks.kind"), marked("report.page.checks.what"),
+          marked("report.page.checks.pass_rate"), marked("report.page.checks.passed_ran"),
+          marked("report.page.checks.failing"))
+ZERO_TABLE = (marked("report.page.zero_table.student"), marked("report.page.zero_table.reason"))
+FLAGGED_TABLE = (marked("report.page.flagged_table.student"), marked("report.page.flagged_table.cell"),
+                 marked("report.page.flagged_table.status"), marked("report.page.flagged_table.reason"))
+FLAG_STATUS = {CHANGED: marked("report.page.flag_status.changed"), TAMPERED: marked("report.page.flag_status.tampered"),
+               "unreadable": marked("report.page.flag_status.unreadable"),
+               record.DELEGATED: marked("report.page.flag_status.delegated"),
+               record.TIMEOUT: marked("report.page.flag_status.timeout"),
+               record.LIMIT: marked("report.page.flag_status.limit"), record.ERROR: marked("report.page.flag_status.error")}
+FLAG = {CHANGED: marked("report.page.flag.changed"), TAMPERED: marked("report.page.flag.tampered")}
+ROWS = (marked("report.page.rows.student"), marked("report.page.rows.status"), marked("report.page.rows.manual"),
+        marked("report.page.rows.total"), marked("report.page.rows.first_mistake"))
+HARD_CODED_TABLE = (marked("report.page.hard_coded_table.student"), marked("report.page.hard_coded_table.cell"),
+                    marked("report.page.hard_coded_table.passed"), marked("report.page.hard_coded_table.failed"))
+WRITTEN = (marked("report.page.written.question"), marked("report.page.written.points"),
+           marked("report.page.written.submitted"), marked("report.page.written.marked"),
+           marked("report.page.written.unanswered"), marked("report.page.written.to_mark"),
+           marked("report.page.written.mean"), marked("report.page.written.median"),
+           marked("report.page.written.scores"))
 
 CSS = """
 body { font-family: "Noto Sans SC", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif;
@@ -126,75 +84,84 @@ def table(header, rows: list, numeric=()) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _names(students: list, text: dict, labels: Labels, shown: int = 12) -> str:
+def words(lang: str, ids) -> list:
+    """Each of ``ids`` (a table's columns, by message id) said in ``lang``."""
+    return [WORDS.say(lang, msgid) for msgid in ids]
+
+
+def _names(students: list, lang: str, labels: Labels, shown: int = 12) -> str:
     """``students`` by name (:meth:`.Labels.student`), folded away past ``shown`` of them."""
     said = ", ".join(labels.student(s) for s in students)
     if len(students) <= shown:
         return _e(said)
-    return f"<details><summary>{_e(text['students_n'].format(n=len(students)))}</summary>{_e(said)}</details>"
+    summary = _e(WORDS.say(lang, "report.page.students_n", n=len(students)))
+    return f"<details><summary>{summary}</summary>{_e(said)}</details>"
 
 
-def _summary(report, text: dict) -> str:
+def _summary(report, lang: str) -> str:
     rows, graded = report.rows, [r for r in report.rows if r.status == GRADED]
-    counts = {status: sum(r.status == status for r in rows) for status in text["status"]}
+    counts = {status: sum(r.status == status for r in rows) for status in STATUS}
     mean = sum(r.total for r in graded) / len(graded) if graded else 0.0
     with_mistake = sum(bool(r.mistakes) for r in rows)
     values = (len(rows), counts[GRADED], report.diagnosed, with_mistake, counts[NOT_GRADED], counts[NO_SUBMISSION],
               counts[OTHER_EDITION], counts[PENDING], f"{mean:.2f} / {report.grades.max_total:g}")
     return "<table class='summary'>" + "".join(f"<tr><th>{_e(k)}</th><td class='num'>{_e(v)}</td></tr>"
-                                               for k, v in zip(text["summary"], values)) + "</table>"
+                                               for k, v in zip(words(lang, SUMMARY), values)) + "</table>"
 
 
-def _warnings(report, text: dict, labels: Labels) -> str:
+def _warnings(report, lang: str, labels: Labels) -> str:
     notes = []
     graded = sum(r.status == GRADED for r in report.rows)
     if graded and report.has_grader and not report.diagnosed:
-        notes.append(text["no_results"].format(mime=record.MIME))
+        notes.append(WORDS.say(lang, "report.page.no_results", mime=record.MIME))
     if report.mismatches:
-        listed = "; ".join(text["mismatch"].format(s=labels.student(s), g=labels.cell(g), p=f"{p:g}",
-                                                   a=text["none"] if a is None else f"{a:g}")
+        none = WORDS.say(lang, "report.page.none")
+        listed = "; ".join(WORDS.say(lang, "report.page.mismatch", s=labels.student(s), g=labels.cell(g),
+                                     p=format(p, "g"), a=none if a is None else format(a, "g"))
                            for s, g, p, a in report.mismatches[:20])
-        notes.append(text["mismatches"].format(n=len(report.mismatches), listed=listed))
+        notes.append(WORDS.say(lang, "report.page.mismatches", n=len(report.mismatches), listed=listed))
     return "".join(f"<p class='warn'>{_e(n)}</p>" for n in notes)
 
 
-def _mistakes(report, text: dict, labels: Labels) -> str:
+def _mistakes(report, lang: str, labels: Labels) -> str:
     """Each mistake by its name; the diagnosis a student read only when it is in the course's language too."""
     if not report.mistakes:  # the same count as the summary's "checked": never a contradiction beside it
-        said = text["no_mistakes"].format(n=report.diagnosed) if report.diagnosed else text["no_diagnosis"]
+        said = (WORDS.say(lang, "report.page.no_mistakes", n=report.diagnosed) if report.diagnosed
+                else WORDS.say(lang, "report.page.no_diagnosis"))
         return f"<p>{_e(said)}</p>"
     keep = [0, 1, 2, 3, 4, 5, 6] if labels.same_language else [0, 1, 2, 3, 5, 6]
     rows = [[_e(labels.mistake(m.bug)), _e(m.stage), len(m.students), f"{100 * report.share(m):.1f}%",
-             f"<div class='message'>{_e(m.message)}</div>", _e(m.reteach), _names(m.students, text, labels)]
+             f"<div class='message'>{_e(m.message)}</div>", _e(m.reteach), _names(m.students, lang, labels)]
             for m in report.mistakes]
     fig = figures.svg(figures.common_mistakes(report.mistakes, report.diagnosed, labels.lang,
                                               [labels.mistake(m.bug) for m in report.mistakes]))
-    return fig + table([text["mistakes"][i] for i in keep], [[row[i] for i in keep] for row in rows], (2, 3))
+    return fig + table([words(lang, MISTAKES)[i] for i in keep], [[row[i] for i in keep] for row in rows], (2, 3))
 
 
-def _distributions(report, text: dict, labels: Labels) -> str:
+def _distributions(report, lang: str, labels: Labels) -> str:
     graded = [r for r in report.rows if r.status in (GRADED, NOT_GRADED)]
     panels = [(labels.cell(c.name), [r.cells[c.name].score for r in graded if c.name in r.cells], c.max_score)
               for c in report.grades.cells if c.autograded and c.max_score]  # a practice exercise's 0 of 0: no figure
-    panels.append((text["total"], [r.total for r in graded], report.grades.max_total))
+    panels.append((WORDS.say(lang, "report.page.total"), [r.total for r in graded], report.grades.max_total))
     return figures.svg(figures.score_distributions(panels, labels.lang))
 
 
-def _checks(report, text: dict, labels: Labels) -> str:
+def _checks(report, lang: str, labels: Labels) -> str:
     if not report.checks:
-        return f"<p>{_e(text['no_checks'])}</p>"
+        return "<p>" + _e(WORDS.say(lang, "report.page.no_checks")) + "</p>"
     described = [labels.check(c.id, c.description) for c in report.checks]
-    rows = [[c.test,
-             f"<span class='visible-check'>{_e(text['visible'])}</span>" if c.visible
-             else f"<span class='hidden-check'>{_e(text['hidden'])}</span>",
-             _e(what), f"{100 * c.pass_rate:.1f}%", f"{c.passed}/{c.ran}", _names(c.failing, text, labels)]
+    kinds = {True: "<span class='visible-check'>" + _e(WORDS.say(lang, "report.page.visible")) + "</span>",
+             False: "<span class='hidden-check'>" + _e(WORDS.say(lang, "report.page.hidden")) + "</span>"}
+    rows = [[c.test, kinds[bool(c.visible)],
+             _e(what), f"{100 * c.pass_rate:.1f}%", f"{c.passed}/{c.ran}", _names(c.failing, lang, labels)]
             for c, what in zip(report.checks, described)]
     fig = figures.svg(figures.check_pass_rates(report.checks, labels.lang,
                                                [f"{c.test} · {what}" for c, what in zip(report.checks, described)]))
-    return f"<p>{_e(text['checks_note'])}</p>" + fig + table(text["checks"], rows, (0, 3, 4))
+    note = _e(WORDS.say(lang, "report.page.checks_note"))
+    return f"<p>{note}</p>" + fig + table(words(lang, CHECKS), rows, (0, 3, 4))
 
 
-def _hard_coded(report, text: dict, labels: Labels) -> str:
+def _hard_coded(report, lang: str, labels: Labels) -> str:
     """The cells that may answer only the visible inputs (:func:`coursekit.record.may_be_hard_coded`), with the
     evidence; nothing when there are none."""
     found = report.hard_coded
@@ -202,28 +169,35 @@ def _hard_coded(report, text: dict, labels: Labels) -> str:
         return ""
     rows = [[_e(student), _e(labels.cell(flag.grade_id)), _e(", ".join(flag.passed)), _e(", ".join(flag.failed))]
             for student, flag in found]
-    return (f"<h3>{_e(text['hard_coded'].format(n=len({student for student, _ in found})))}</h3>"
-            f"<p class='warn'>{_e(text['hard_coded_note'])}</p>" + table(text["hard_coded_table"], rows))
+    heading = WORDS.say(lang, "report.page.hard_coded", n=len({student for student, _ in found}))
+    note = _e(WORDS.say(lang, "report.page.hard_coded_note"))
+    return (f"<h3>{_e(heading)}</h3><p class='warn'>{note}</p>"
+            + table(words(lang, HARD_CODED_TABLE), rows))
 
 
-def _not_graded(report, text: dict, labels: Labels) -> str:
+def _not_graded(report, lang: str, labels: Labels) -> str:
     zero = [[_e(labels.student(r.student)), f"<div class='message'>{_e(r.reason)}</div>"]
             for r in report.rows if r.status == NOT_GRADED]
-    flagged = [[_e(labels.student(s)), _e(labels.cell(g)), _e(text["flag_status"].get(status, status)),
-                _e(reason or text["flag"].get(status, ""))]
+    flagged = [[_e(labels.student(s)), _e(labels.cell(g)),
+                _e(WORDS.say(lang, FLAG_STATUS[status]) if status in FLAG_STATUS else status),
+                _e(reason or (WORDS.say(lang, FLAG[status]) if status in FLAG else ""))]
                for s, g, status, reason in report.flagged]
     missing = [labels.student(r.student) for r in report.rows if r.status == NO_SUBMISSION]
     other = [f"{labels.student(r.student)} ({r.reason})" for r in report.rows if r.status == OTHER_EDITION]
     pending = [labels.student(r.student) for r in report.rows if r.status == PENDING]
-    nothing = f"<p>{_e(text['nothing'])}</p>"
-    parts = [f"<h3>{_e(text['zero'])}</h3>", table(text["zero_table"], zero) if zero else nothing,
-             f"<h3>{_e(text['flagged'])}</h3>", table(text["flagged_table"], flagged) if flagged else nothing,
-             f"<h3>{_e(text['missing'].format(n=len(missing)))}</h3>"
-             f"<p>{_e(', '.join(missing)) or _e(text['nothing'])}</p>"]
+    nothing = _e(WORDS.say(lang, "report.page.nothing"))
+    parts = ["<h3>" + _e(WORDS.say(lang, "report.page.zero")) + "</h3>",
+             table(words(lang, ZERO_TABLE), zero) if zero else f"<p>{nothing}</p>",
+             "<h3>" + _e(WORDS.say(lang, "report.page.flagged")) + "</h3>",
+             table(words(lang, FLAGGED_TABLE), flagged) if flagged else f"<p>{nothing}</p>",
+             "<h3>" + _e(WORDS.say(lang, "report.page.missing", n=len(missing))) + "</h3>"
+             f"<p>{_e(', '.join(missing)) or nothing}</p>"]
     if other:
-        parts.append(f"<h3>{_e(text['other'].format(n=len(other)))}</h3><p>{_e(', '.join(other))}</p>")
+        parts.append("<h3>" + _e(WORDS.say(lang, "report.page.other", n=len(other))) + "</h3>"
+                     f"<p>{_e(', '.join(other))}</p>")
     if pending:
-        parts.append(f"<h3>{_e(text['pending'].format(n=len(pending)))}</h3><p>{_e(', '.join(pending))}</p>")
+        parts.append("<h3>" + _e(WORDS.say(lang, "report.page.pending", n=len(pending))) + "</h3>"
+                     f"<p>{_e(', '.join(pending))}</p>")
     return "".join(parts)
 
 
@@ -231,17 +205,17 @@ def _practice(report, lang: str, labels: Labels) -> str:
     """Each practice exercise (0 points): of the students whose notebook carries it, how many tried and passed it, and
     who tried without passing; nothing when the assignment has none."""
     rows = [[_e(labels.cell(p.grade_id)), len(p.seen), len(p.tried), len(p.passed),
-             _names([s for s in p.tried if s not in p.passed], TEXT[lang], labels)] for p in report.practice]
-    header = [CATALOGUE.say(lang, "report.practice_exercise"), CATALOGUE.say(lang, "report.practice_seen"),
-              CATALOGUE.say(lang, "report.practice_tried"), CATALOGUE.say(lang, "report.practice_passed"),
-              CATALOGUE.say(lang, "report.practice_failing")]
-    note = CATALOGUE.say(lang, "report.practice_note")
+             _names([s for s in p.tried if s not in p.passed], lang, labels)] for p in report.practice]
+    header = [WORDS.say(lang, "report.practice_exercise"), WORDS.say(lang, "report.practice_seen"),
+              WORDS.say(lang, "report.practice_tried"), WORDS.say(lang, "report.practice_passed"),
+              WORDS.say(lang, "report.practice_failing")]
+    note = WORDS.say(lang, "report.practice_note")
     return f"<p>{_e(note)}</p>" + table(header, rows, (1, 2, 3))
 
 
-def _students(report, text: dict, labels: Labels) -> str:
+def _students(report, lang: str, labels: Labels) -> str:
     auto = [c for c in report.grades.cells if c.autograded and c.max_score]  # practice exercises: their own section
-    student, status, manual_head, total_head, first = text["rows"]
+    student, status, manual_head, total_head, first = words(lang, ROWS)
     header = [student, status] + [labels.cell(c.name) for c in auto] + [manual_head, total_head, first]
     rows = []
     for r in report.rows:
@@ -249,38 +223,40 @@ def _students(report, text: dict, labels: Labels) -> str:
         manual = sum(g.score for name, g in r.cells.items() if name not in {c.name for c in auto})
         total = f"{r.total:g}" if r.cells else ""
         mistake = labels.mistake(r.first_mistake) if r.first_mistake else ""
-        rows.append([_e(labels.student(r.student)), _e(text["status"][r.status])] + scores
+        rows.append([_e(labels.student(r.student)), _e(WORDS.say(lang, STATUS[r.status]))] + scores
                     + [f"{manual:g}" if r.cells else "", total, _e(mistake)])
     numeric = tuple(range(2, 4 + len(auto)))
     return table(header, rows, numeric)
 
 
-def _written(report, text: dict, labels: Labels) -> str:
+def _written(report, lang: str, labels: Labels) -> str:
     """Per written question: marked / not answered / to mark, and the manual scores (coursekit.report.written)."""
     rows = [[_e(labels.cell(s.question)), f"{s.max_score:g}", s.submissions, s.marked, s.unanswered, s.to_mark,
              "" if s.mean is None else f"{s.mean:.2f}", "" if s.median is None else f"{s.median:g}",
-             _e("  ".join(text["score_times"].format(score=f"{score:g}", n=n) for score, n in s.scores.items()))]
+             _e("  ".join(WORDS.say(lang, "report.page.score_times", score=format(score, "g"), n=n)
+                        for score, n in s.scores.items()))]
             for s in written_stats(report.grades)]
     if not rows:
-        return f"<p>{_e(text['no_written'])}</p>"
-    return table(text["written"], rows, numeric=range(1, 8))
+        return "<p>" + _e(WORDS.say(lang, "report.page.no_written")) + "</p>"
+    return table(words(lang, WRITTEN), rows, numeric=range(1, 8))
 
 
 def render(report, lang: str = DEFAULT, extra=(), labels: Labels | None = None) -> str:
     """The whole page for ``report`` (a :class:`coursekit.report.ClassReport`), in ``lang``; ``extra``: sections
     other modules wrote (``(heading, HTML)``, e.g. :func:`coursekit.report.similarity_page.section`), placed before
     the long table of one line per student; ``labels``: names for its ids (:mod:`.labels`; none: the ids)."""
-    text, labels = TEXT[lang], labels or Labels(lang)
-    title = text["title"].format(assignment=labels.title or report.grades.assignment)
-    contents = (_summary(report, text) + _warnings(report, text, labels), _mistakes(report, text, labels),
-                _distributions(report, text, labels), _written(report, text, labels),
-                _checks(report, text, labels) + _hard_coded(report, text, labels),
-                _not_graded(report, text, labels), _students(report, text, labels))
-    sections = list(zip(text["sections"], contents))
+    labels = labels or Labels(lang)
+    title = WORDS.say(lang, "report.page.title", assignment=labels.title or report.grades.assignment)
+    contents = (_summary(report, lang) + _warnings(report, lang, labels), _mistakes(report, lang, labels),
+                _distributions(report, lang, labels), _written(report, lang, labels),
+                _checks(report, lang, labels) + _hard_coded(report, lang, labels),
+                _not_graded(report, lang, labels), _students(report, lang, labels))
+    sections = list(zip(words(lang, SECTIONS), contents))
     if report.practice:  # after the checks' pass rates
-        sections.insert(5, (CATALOGUE.say(lang, "report.practice_heading"), _practice(report, lang, labels)))
+        sections.insert(5, (WORDS.say(lang, "report.practice_heading"), _practice(report, lang, labels)))
     sections[-1:-1] = list(extra)
     body = "".join(f"<h2>{_e(name)}</h2>{content}" for name, content in sections)
-    return (f"<!DOCTYPE html><html lang='{text['html_lang']}'><head><meta charset='utf-8'>"
+    tag = WORDS.say(lang, "locale.html_lang")
+    return (f"<!DOCTYPE html><html lang='{tag}'><head><meta charset='utf-8'>"
             f"<link rel='icon' href='data:,'><title>{_e(title)}</title>"
             f"<style>{CSS}</style></head><body><h1>{_e(title)}</h1>{body}</body></html>")

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from .. import record
 from ..autograded import read_graded_notebook
 from ..canary import release_records
-from ..language import DEFAULT
+from ..language import DEFAULT, WORDS
 from ..grades import ClassGrades
 
-__all__ = ["GRADED", "NOT_GRADED", "NO_SUBMISSION", "OTHER_EDITION", "PENDING", "ROW_STATUSES", "CHANGED", "TAMPERED", "READ",
+__all__ = ["GRADED", "NOT_GRADED", "NO_SUBMISSION", "OTHER_EDITION", "PENDING", "ROW_STATUSES", "CHANGED", "TAMPERED",
            "CheckStat", "Mistake", "PracticeStat", "StudentRow", "ClassReport", "build_report", "is_practice",
            "read_results"]
 
@@ -107,14 +107,10 @@ class ClassReport:
         return len(mistake.students) / self.diagnosed if self.diagnosed else 0.0
 
 
-# What the report says while it reads, in the course's language.
-READ = {"zh": "  已读 {done}/{total} 个 autograded 笔记本", "en": "  read {done}/{total} autograded notebooks"}
-
-
 def _progress(done: int, total: int, out, lang: str) -> None:
     step = max(1, total // 10)
     if done == total or done % step == 0:
-        print(READ[lang].format(done=done, total=total), file=out, flush=True)
+        print("  " + WORDS.say(lang, "report.command.read", done=done, total=total), file=out, flush=True)
 
 
 CHANGED = "changed"  # a flagged cell's status: the student changed this test cell (the released one was graded)

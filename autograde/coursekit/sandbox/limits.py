@@ -25,11 +25,11 @@ def parse_size(text, what="size") -> int:
 
 
 def human_size(size: int) -> str:
-    """2147483648 -> ``"2 GB"``; for the Chinese reasons a student reads."""
+    """2147483648 -> ``"2 GB"``: a size in the reasons a student reads, in units every language writes alike."""
     for unit, factor in (("GB", 1024 ** 3), ("MB", 1024 ** 2), ("kB", 1024)):
         if size >= factor:
             return f"{size / factor:.3g} {unit}"
-    return f"{size} 字节"
+    return f"{size} B"
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from nbgrader.utils import parse_utc
 from ..grading import lock
 from ..grading.pool import Done, Faulted, Note, Ready
 from ..lms import outbox as lms_outbox
-from ..settings import OVER_BUDGET
+from ..settings import over_budget
 from . import control
 from .fair_queue import GRADE, RELEASE, FairQueue, Job
 from .inbox import Inbox, InboxUnreadable, folder_config
@@ -332,7 +332,7 @@ class Scheduler:
                 self.running.pop(key)
                 self.queue.done(key)
                 self.journal.stopped(key)
-                self._ungradable(running.job, OVER_BUDGET.format(seconds=self.policy.job_timeout))
+                self._ungradable(running.job, over_budget(self.policy.job_timeout))
 
     def _ungradable(self, job, reason) -> None:
         self.journal.graded(job.key, job.timestamp, {"ok": False, "score": 0, "max_score": 0, "reason": reason})

@@ -1,12 +1,17 @@
 /**
- * Everything the extension says to a student, in each edition's language: one table, keyed by language.
+ * Everything the extension says to a student, in each edition's language: the messages of coursekit's catalogue
+ * (ids lab.*), written into ./catalogue.ts by `make translations` (the pseudo-locale's included), each language's
+ * words made from them here.
  *
  * The language is the submission's (its notebook's `metadata.edition.language`, read by the student's
  * server: coursekit/plugins/feedback_watch.py), or the validated notebook's (validation.ts); Chinese, the
  * course's own, when it says nothing else.
  */
 
-export type Language = 'zh' | 'en';
+import { CATALOGUE } from './catalogue';
+
+/** A language the catalogue speaks: the course's editions' ('zh', 'en') and the pseudo-locale ('qps'). */
+export type Language = keyof typeof CATALOGUE;
 
 /**
  * nbgrader's own words around Validate's results (its Lab extension's dialog, in English whatever the notebook):
@@ -84,87 +89,93 @@ export interface ITexts {
 
 export const DEFAULT_LANGUAGE: Language = 'zh';
 
-export const TEXTS: { readonly [language in Language]: ITexts } = {
-  zh: {
-    received: at => `已收到你 ${at} 的提交，正在评分…`,
-    receivedByInstructor: at => `已收到你 ${at} 的提交：这份作业的反馈由老师批改后发布`,
-    ready: (score, maxScore, pending) =>
-      `反馈已就绪：${score} / ${maxScore} 分` + (pending > 0 ? `，${pending} 道书面题待批改` : ''),
-    readyWithoutScore: '反馈已就绪',
-    notGraded: '反馈已就绪：这次提交没有被自动评分，打开看原因和该怎么做',
-    cooldown: until => `这次提交的反馈将在 ${until} 自动发布（两次自动反馈之间有冷却时间）`,
-    attempts: limit => `自动反馈的 ${limit} 次机会已用完：这次提交的反馈由老师批改后发布`,
-    deadline: '已过截止时间：这次提交不再自动反馈，由老师批改后发布',
-    paused: '老师暂停了自动评分：恢复后会评分并发布反馈，到时这里会告诉你',
-    open: '查看反馈',
-    savedFirst: (names, submitting) => `${names} 里有没保存的修改：已先保存，再${submitting ? '提交' : '验证'}。`,
-    notSaved: (names, submitting, error) =>
-      `${names} 里有没保存的修改，但保存失败（${error}）：这次没有${submitting ? '提交' : '验证'}。保存之后再试一次。`,
-    due: (when, until) => `截止 ${when}` + (until ? `；你的延期：到 ${until}` : ''),
-    locale: 'zh-CN',
-    validation: {
-      title: '验证结果',
-      failed: '下面这个单元格没有通过：',
-      passed: '下面这个单元格通过了：',
-      changed: '下面这个单元格的内容被改动过，它本不该被改动！',
-      success: '全部通过！你的笔记本通过了所有检查。',
-      error: '运行验证时出错：',
-      partial: '部分得分：这个单元格的检查有的通过、有的没有通过。'
-    },
-    assignmentList: {
-      title: '作业',
-      course: '本课程已发布、已下载和已提交的作业：',
-      released: '已发布的作业',
-      downloaded: '已下载的作业',
-      submitted: '已提交的作业',
-      noReleased: '没有可以获取的作业。',
-      noDownloaded: '还没有下载的作业。',
-      noSubmitted: '还没有提交的作业。',
-      loading: '正在加载，请稍候…',
-      fetch: '获取',
-      fetching: '正在获取…',
-      submit: '提交',
-      submitting: '正在提交…',
-      fetchFeedback: '获取反馈',
-      fetchingFeedback: '正在获取反馈…',
-      viewFeedback: '（查看反馈）',
-      feedbackToFetch: '（有反馈可以获取）',
-      validate: '验证',
-      validating: '正在验证…',
-      noCourses: '没有找到课程。'
-    }
-  },
-  en: {
-    received: at => `Your submission of ${at} is in: grading…`,
-    receivedByInstructor: at => `Your submission of ${at} is in: your instructor will release its feedback after marking`,
-    ready: (score, maxScore, pending) =>
-      `Feedback ready: ${score} / ${maxScore} points` +
-      (pending > 0 ? `, ${pending} written ${pending === 1 ? 'answer' : 'answers'} still to be marked` : ''),
-    readyWithoutScore: 'Feedback ready',
-    notGraded: 'Feedback ready: this submission could not be graded automatically; open it to see why and what to do',
-    cooldown: until => `Feedback on this submission will be released at ${until} (automatic feedback has a cooldown)`,
-    attempts: limit =>
-      `All ${limit} automatic feedbacks are used: your instructor will release this submission's feedback after marking`,
-    deadline: "The deadline has passed: your instructor will release this submission's feedback after marking",
-    paused: 'Your instructor has paused automatic grading: you will be told here once your feedback is out',
-    open: 'Open feedback',
-    savedFirst: (names, submitting) =>
-      `${names} had unsaved changes: saved them first, then ${submitting ? 'submitted' : 'validated'}.`,
-    notSaved: (names, submitting, error) =>
-      `${names} has unsaved changes that could not be saved (${error}): nothing was ` +
-      `${submitting ? 'submitted' : 'validated'}. Save, then try again.`,
-    due: (when, until) => `Due ${when}` + (until ? `; your extension: until ${until}` : ''),
-    locale: 'en',
-    validation: NBGRADER_WORDS,
-    assignmentList: NBGRADER_LIST_WORDS
-  }
-};
+type Values = { readonly [name: string]: string | number };
+type Messages = { readonly [id: string]: string | readonly string[] };
 
-export function isLanguage(value: unknown): value is Language {
-  return value === 'zh' || value === 'en';
+/** A message's {name} placeholders filled, as Python's str.format fills them ({{ and }}: literal braces). */
+function fill(text: string, values: Values): string {
+  return text.replace(/\{\{|\}\}|\{(\w+)\}/g, (whole, name?: string) =>
+    name === undefined ? whole[0] : name in values ? String(values[name]) : whole
+  );
 }
 
-/** The table of `language` ('zh' or 'en'); Chinese for anything else. */
+/** The form of a plural for `n` by the catalogue's Plural-Forms (the rules of one or two forms); else the first. */
+function formOf(rule: string, n: number): number {
+  return /nplurals=2; plural=\(n != 1\)/.test(rule) ? (n === 1 ? 0 : 1) : 0;
+}
+
+/** A language's words, from its messages in the catalogue (./catalogue.ts, written by `make translations`). */
+function textsFrom(messages: Messages): ITexts {
+  const say = (id: string, values: Values = {}): string => {
+    const text = messages[id];
+    return typeof text === 'string' ? fill(text, values) : id;
+  };
+  const sayN = (id: string, n: number, values: Values = {}): string => {
+    const forms = messages[id];
+    if (!Array.isArray(forms)) return id;
+    return fill(forms[Math.min(formOf(String(messages['']), n), forms.length - 1)], { n, ...values });
+  };
+  return {
+    received: at => say('lab.received', { at }),
+    receivedByInstructor: at => say('lab.received_by_instructor', { at }),
+    ready: (score, maxScore, pending) =>
+      say('lab.ready', { score, max_score: maxScore }) + (pending > 0 ? sayN('lab.ready_pending', pending) : ''),
+    readyWithoutScore: say('lab.ready_without_score'),
+    notGraded: say('lab.not_graded'),
+    cooldown: until => say('lab.cooldown', { until }),
+    attempts: limit => say('lab.attempts', { limit }),
+    deadline: say('lab.deadline'),
+    paused: say('lab.paused'),
+    open: say('lab.open'),
+    savedFirst: (names, submitting) =>
+      submitting ? say('lab.saved_first_submit', { names }) : say('lab.saved_first_validate', { names }),
+    notSaved: (names, submitting, error) =>
+      submitting ? say('lab.not_saved_submit', { names, error }) : say('lab.not_saved_validate', { names, error }),
+    due: (when, until) => say('lab.due', { when }) + (until ? say('lab.due_extension', { until }) : ''),
+    locale: say('locale.html_lang'),
+    validation: {
+      title: say('lab.validation.title'),
+      failed: say('lab.validation.failed'),
+      passed: say('lab.validation.passed'),
+      changed: say('lab.validation.changed'),
+      success: say('lab.validation.success'),
+      error: say('lab.validation.error'),
+      partial: say('lab.validation.partial')
+    },
+    assignmentList: {
+      title: say('lab.list.title'),
+      course: say('lab.list.course'),
+      released: say('lab.list.released'),
+      downloaded: say('lab.list.downloaded'),
+      submitted: say('lab.list.submitted'),
+      noReleased: say('lab.list.no_released'),
+      noDownloaded: say('lab.list.no_downloaded'),
+      noSubmitted: say('lab.list.no_submitted'),
+      loading: say('lab.list.loading'),
+      fetch: say('lab.list.fetch'),
+      fetching: say('lab.list.fetching'),
+      submit: say('lab.list.submit'),
+      submitting: say('lab.list.submitting'),
+      fetchFeedback: say('lab.list.fetch_feedback'),
+      fetchingFeedback: say('lab.list.fetching_feedback'),
+      viewFeedback: say('lab.list.view_feedback'),
+      feedbackToFetch: say('lab.list.feedback_to_fetch'),
+      validate: say('lab.list.validate'),
+      validating: say('lab.list.validating'),
+      noCourses: say('lab.list.no_courses')
+    }
+  };
+}
+
+export const TEXTS = Object.fromEntries(
+  Object.entries(CATALOGUE).map(([language, messages]) => [language, textsFrom(messages)])
+) as { readonly [language in Language]: ITexts };
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(CATALOGUE, value);
+}
+
+/** The words of `language` (one the catalogue speaks); Chinese for anything else. */
 export function textsOf(language: unknown): ITexts {
   return isLanguage(language) ? TEXTS[language] : TEXTS[DEFAULT_LANGUAGE];
 }

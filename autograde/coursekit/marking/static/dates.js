@@ -5,22 +5,9 @@
 // marking.js's).
 "use strict";
 (function () {
-  const WORDS = {
-    zh: { title: "截止时间与延期", due: "截止时间：", none: "（没有截止时间：make due DUE=… 或 Formgrader 设置）",
-      extensions: "延期", late: "迟交的提交（成绩与 nbgrader export 相同）", student: "学生", until: "延期到",
-      reason: "原因", by: "记录人", at: "记录于", submitted: "提交于", dueFor: "应交", raw: "原始分",
-      penalty: "迟交扣分", grade: "成绩", grant: "延期", untilHint: "例如 2027-01-20 23:59（{zone}），none 取消延期",
-      saved: "已记录 {student} 的延期", noExtensions: "没有延期", noLate: "没有迟交的提交" },
-    en: { title: "Due date and extensions", due: "Due: ", none: "(no due date: make due DUE=… or the Formgrader)",
-      extensions: "Extensions", late: "Late submissions (grades as nbgrader export gives them)", student: "Student",
-      until: "Until", reason: "Reason", by: "By", at: "At", submitted: "Submitted", dueFor: "Due for them",
-      raw: "Raw", penalty: "Penalty", grade: "Grade", grant: "Extend",
-      untilHint: "e.g. 2027-01-20 23:59 ({zone}); none withdraws it", saved: "Extension of {student} recorded",
-      noExtensions: "No extensions", noLate: "No late submissions" },
-  };
   const initial = JSON.parse(document.getElementById("initial").textContent);
   const board = initial.board || {};
-  const W = WORDS[board.language] || WORDS.zh;
+  const { say } = window.markingWords;  // words.js: the page's language's messages
   const root = location.pathname.replace(/\/marking\/?$/, "/marking/");
   const panel = document.getElementById("dates");
   if (!panel || !board.assignment) return;
@@ -29,7 +16,8 @@
   const headers = window.markingHeaders;  // request.js
   async function call(path, body) {
     const init = body === undefined ? { headers: headers() } : { method: "POST", headers: headers(), body: JSON.stringify(body) };
-    const response = await fetch(root + "api/" + path + "?assignment=" + encodeURIComponent(board.assignment), init);
+    const response = await fetch(root + "api/" + path + "?assignment=" + encodeURIComponent(board.assignment)
+      + "&lang=" + encodeURIComponent(window.markingWords.lang), init);
     const data = await response.json().catch(() => ({}));
     if (!response.ok) throw new Error(data.message || response.status + " " + response.statusText);
     return data;
@@ -56,34 +44,38 @@
   function draw(view) {
     probe.view = view;
     const body = panel.querySelector(".body");
-    body.replaceChildren(el("p", view.due ? W.due + view.due_text : W.none, "due"));
-    body.appendChild(el("h3", W.extensions));
-    body.appendChild(table([W.student, W.until, W.reason, W.by, W.at], view.extensions.map((e) =>
-      [e.student, e.until_text, e.reason, e.granted_by, e.granted_at]), W.noExtensions));
-    body.appendChild(el("h3", W.late));
-    body.appendChild(table([W.student, W.submitted, W.dueFor, W.raw, W.penalty, W.grade], view.late.map((g) =>
+    body.replaceChildren(el("p", view.due ? say("marking.dates.due", { due: view.due_text }) : say("marking.dates.none"),
+      "due"));
+    body.appendChild(el("h3", say("marking.dates.extensions")));
+    const student = say("marking.dates.student"), until = say("marking.dates.until"), reason = say("marking.dates.reason");
+    body.appendChild(table([student, until, reason, say("marking.dates.by"), say("marking.dates.at")],
+      view.extensions.map((e) => [e.student, e.until_text, e.reason, e.granted_by, e.granted_at]),
+      say("marking.dates.no_extensions")));
+    body.appendChild(el("h3", say("marking.dates.late")));
+    body.appendChild(table([student, say("marking.dates.submitted"), say("marking.dates.due_for"), say("marking.dates.raw"),
+      say("marking.dates.penalty"), say("marking.dates.grade")], view.late.map((g) =>
       [g.student + (g.assignment !== view.assignment ? " · " + g.assignment : ""), g.submitted, g.due, fmt(g.raw),
-       "-" + fmt(g.penalty), fmt(g.score) + " / " + fmt(g.max_score)]), W.noLate));
+       "-" + fmt(g.penalty), fmt(g.score) + " / " + fmt(g.max_score)]), say("marking.dates.no_late")));
     const form = body.appendChild(el("form"));
-    const student = form.appendChild(el("select"));
-    student.name = "student";
-    student.setAttribute("aria-label", W.student);
-    view.students.forEach((s) => { const o = student.appendChild(el("option", s)); o.value = s; });
-    const until = form.appendChild(el("input"));
-    Object.assign(until, { name: "until", placeholder: W.untilHint.replace("{zone}", view.timezone) });
-    until.setAttribute("aria-label", W.until);
-    const reason = form.appendChild(el("input"));
-    Object.assign(reason, { name: "reason", placeholder: W.reason });
-    reason.setAttribute("aria-label", W.reason);
-    form.appendChild(el("button", W.grant)).type = "submit";
+    const chosen = form.appendChild(el("select"));
+    chosen.name = "student";
+    chosen.setAttribute("aria-label", student);
+    view.students.forEach((s) => { const o = chosen.appendChild(el("option", s)); o.value = s; });
+    const date = form.appendChild(el("input"));
+    Object.assign(date, { name: "until", placeholder: say("marking.dates.until_hint", { zone: view.timezone }) });
+    date.setAttribute("aria-label", until);
+    const why = form.appendChild(el("input"));
+    Object.assign(why, { name: "reason", placeholder: reason });
+    why.setAttribute("aria-label", reason);
+    form.appendChild(el("button", say("marking.dates.grant"))).type = "submit";
     const said = form.appendChild(el("span", "", "said"));
     said.setAttribute("role", "status");
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       try {
-        const answer = await call("extend", { student: student.value, until: until.value, reason: reason.value });
+        const answer = await call("extend", { student: chosen.value, until: date.value, reason: why.value });
         draw(answer);
-        panel.querySelector(".said").textContent = W.saved.replace("{student}", student.value);
+        panel.querySelector(".said").textContent = say("marking.dates.saved", { student: chosen.value });
       } catch (error) {
         said.textContent = error.message;
         said.classList.add("error");
@@ -91,7 +83,7 @@
     });
   }
 
-  panel.querySelector("summary").textContent = W.title;
+  panel.querySelector("summary").textContent = say("marking.dates.title");
   panel.addEventListener("keydown", (e) => e.stopPropagation());  // typing a date moves no answer
   call("dates").then(draw).catch((error) => panel.querySelector(".body").replaceChildren(el("p", error.message, "error")))
     .finally(() => { probe.ready = true; });

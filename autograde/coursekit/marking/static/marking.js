@@ -7,6 +7,8 @@
   const params = new URLSearchParams(location.search);
   const initial = JSON.parse(document.getElementById("initial").textContent);
   const $ = (id) => document.getElementById(id);
+  const { say, sayN } = window.markingWords;  // words.js: the page's language's messages
+  const lang = window.markingWords.lang;
 
   const S = {
     board: null, boards: {}, focus: 0, mode: "browse", splitIndex: 0, chain: Promise.resolve(),
@@ -29,13 +31,14 @@
   // Enter saves only what the TA has seen (coursekit.marking.suggestions): a blank answer's 0, the mark of the same
   // answer, or the nearest marked answers' mark when they agree enough; never a rubric hint alone, never a 0 nobody
   // suggested.
-  const NO_SUGGESTION = "没有建议的分数（还没有足够相近的已批改回答）：Enter 不会替你打分；用数字键勾选要点，或 f、h、0 打分";
-  const HINT_ONLY = "只有关键词提示：关键词分不清对错的结论，Enter 不会替你打分；读过后用数字键勾选要点";
+  const NO_SUGGESTION = say("marking.no_suggestion");
+  const HINT_ONLY = say("marking.hint_only");
 
   // ---- server ---------------------------------------------------------------------------------
   const headers = window.markingHeaders;  // request.js
   async function call(path, body) {
-    const query = "?assignment=" + encodeURIComponent(S.board ? S.board.assignment : params.get("assignment") || "");
+    const query = "?assignment=" + encodeURIComponent(S.board ? S.board.assignment : params.get("assignment") || "")
+      + "&lang=" + encodeURIComponent(lang);  // the server's messages in the page's language
     const init = body === undefined ? { headers: headers() }
       : { method: "POST", headers: headers(), body: JSON.stringify(body), keepalive: true };
     const response = await fetch(root + "api/" + path + (path.includes("?") ? "&" + query.slice(1) : query), init);
@@ -65,9 +68,10 @@
     const size = variants.reduce((n, v) => n + v.students.length, 0);
     return variants.length > 1 ? "near" : size > 1 ? "identical" : "single";
   }
-  const KIND = { unanswered: "未作答", identical: "相同回答", near: "相近回答（建议合并）", single: "单份回答" };
+  const KIND = { unanswered: say("marking.kind.unanswered"), identical: say("marking.kind.identical"),
+    near: say("marking.kind.near"), single: say("marking.kind.single") };
   // What is marked (coursekit.marking.answers.KINDS): a written answer needs no label.
-  const QUESTION_KIND = { code: "代码（人工评分）", task: "任务（看题目下方学生写的内容）" };
+  const QUESTION_KIND = { code: say("marking.question_kind.code"), task: say("marking.question_kind.task") };
 
   // ---- drawing --------------------------------------------------------------------------------
   function el(tag, cls, text) {
@@ -121,25 +125,27 @@
   // The open requests of the students of group g on the question on screen.
   const requestsOf = (g) => S.requests.filter((r) => r.state === "open" && r.question === S.board.question.grade_id
     && studentsOf(g).includes(r.student));
-  const STATE = { open: "待处理", kept: "已决定：维持原分", changed: "已决定：改了分" };
-  const score = (x) => x === null || x === undefined ? "未批改" : fmt(x) + " 分";
+  const STATE = { open: say("marking.request_state.open"), kept: say("marking.request_state.kept"),
+    changed: say("marking.request_state.changed") };
+  const score = (x) => x === null || x === undefined ? say("marking.unmarked") : say("marking.points", { score: fmt(x) });
 
   function drawRequests() {
     const box = $("requests");
     const open = S.requests.filter((r) => r.state === "open");
     box.hidden = !S.requests.length;
-    box.replaceChildren(el("h2", "", "复查申请：" + open.length + " 份待处理（共 " + S.requests.length + " 份）"
-      + (open.length ? " · 按 q 处理下一份" : "")));
+    box.replaceChildren(el("h2", "", say("marking.requests_heading", { open: open.length, total: S.requests.length })
+      + (open.length ? " · " + say("marking.requests_next") : "")));
     const list = box.appendChild(el("ol", "requests"));
     S.requests.forEach((r) => {
       const item = list.appendChild(el("li", "request " + r.state));
       item.dataset.request = r.id;
-      item.appendChild(el("div", "head", STATE[r.state] + " · " + r.student + " · " + r.name + " · " + r.filed
-        + " · 申请时 " + score(r.score_then) + "，现在 " + score(r.score_now)));
+      item.appendChild(el("div", "head", say("marking.request_head", { state: STATE[r.state], student: r.student,
+        question: r.name, filed: r.filed, then: score(r.score_then), now: score(r.score_now) })));
       item.appendChild(el("div", "reason", r.reason));  // the student's words: text, never HTML
       if (r.state !== "open") {
         item.appendChild(el("div", "decision", (r.decided_by || "") + " · " + (r.decided || "") + " · "
-          + score(r.score_then) + " → " + score(r.score_after) + (r.comment ? " · 说明：" + r.comment : "")));
+          + score(r.score_then) + " → " + score(r.score_after)
+          + (r.comment ? " · " + say("marking.decision_note", { comment: r.comment }) : "")));
       } else if (r.kind === "test") {
         decisionForm(item, [r], true);
       }
@@ -151,13 +157,13 @@
     const form = container.appendChild(el("div", "decide"));
     let given = null;
     if (withScore) {
-      const label = form.appendChild(el("label", "", "新的分数（不改就留空）："));
+      const label = form.appendChild(el("label", "", say("marking.new_score")));
       given = label.appendChild(document.createElement("input"));
       given.type = "number"; given.step = "any"; given.min = "0";
     }
     const area = form.appendChild(el("textarea", "comment"));
-    area.placeholder = "复查决定的说明（学生会看到）。Enter 保存，Shift+Enter 换行，Esc 取消";
-    const button = form.appendChild(el("button", "", "保存决定"));
+    area.placeholder = say("marking.decision_placeholder");
+    const button = form.appendChild(el("button", "", say("marking.save_decision")));
     const send = () => decideOn(requests, area.value, given && given.value !== "" ? Number(given.value) : null);
     button.addEventListener("click", send);
     [area, given].filter(Boolean).forEach((field) => field.addEventListener("keydown", (e) => {
@@ -176,11 +182,12 @@
       const answer = await call("regrade/decide", body);
       S.requests = answer.requests;
       const decided = S.requests.filter((r) => answer.decided.includes(r.id));
-      notice("已记下复查决定：" + decided.map((r) => r.student + " " + STATE[r.state] + "（" + score(r.score_then)
-        + " → " + score(r.score_after) + "）").join("；") + "。学生的反馈正在重新生成。");
+      const each = decided.map((r) => say("marking.decided_one", { student: r.student, state: STATE[r.state],
+        then: score(r.score_then), after: score(r.score_after) }));
+      notice(say("marking.decided", { decisions: each.join(say("locale.clause_separator")) }));
       probe.decisions += 1;
     } catch (error) {
-      notice("复查决定没有保存：" + error.message, "error");
+      notice(say("marking.decision_failed", { error: error.message }), "error");
     }
     drawRequests();
     if (S.board.groups[S.focus]) redraw(S.focus);
@@ -189,14 +196,14 @@
   function openDecision() {  // d: the focused group's open requests
     const g = current();
     const asked = g ? requestsOf(g) : [];
-    if (!asked.length) { notice("这一组没有待处理的复查申请"); return; }
+    if (!asked.length) { notice(say("marking.no_request_here")); return; }
     S.mode = "comment";
     decisionForm($("answers").children[S.focus], asked, false).focus();
   }
 
   async function nextRequest() {  // q: the first open request, its answer in focus (a test cell: its form)
     const r = S.requests.find((x) => x.state === "open");
-    if (!r) { notice("没有待处理的复查申请"); return; }
+    if (!r) { notice(say("marking.no_request")); return; }
     if (r.kind === "test") {
       const field = document.querySelector('#requests [data-request="' + r.id + '"] textarea');
       if (field) { field.scrollIntoView({ block: "nearest" }); field.focus(); }
@@ -217,16 +224,18 @@
   // Under an unmarked group: its nearest marked groups with their marks, and what the rubric's phrases say.
   function advice(div, g, rubric) {
     if (g.neighbours && g.neighbours.length) {
-      const line = div.appendChild(el("div", "neighbours", "最相近的已批改回答："));
+      const line = div.appendChild(el("div", "neighbours", say("marking.neighbours")));
       g.neighbours.forEach((n, i) => line.appendChild(el("span", "neighbour",
-        (i ? "；" : "") + fmt(n.score) + " 分" + (n.ticks && rubric ? "（" + n.ticks.map((t, j) => (t ? "✓" : "✗") + (j + 1))
-          .join(" ") + "）" : "") + " · 相似 " + n.similarity.toFixed(2) + (n.students > 1 ? " · " + n.students + " 人" : ""))));
+        (i ? say("locale.clause_separator") : "") + say("marking.points", { score: fmt(n.score) })
+        + (n.ticks && rubric ? say("marking.neighbour_ticks", { ticks: n.ticks.map((t, j) => (t ? "✓" : "✗") + (j + 1))
+          .join(" ") }) : "") + " · " + say("marking.similarity", { similarity: n.similarity.toFixed(2) })
+        + (n.students > 1 ? " · " + sayN("marking.students_n", n.students) : ""))));
     }
     if (!g.hint || !rubric) return;
     const hits = g.hint.hits, line = el("div", "hints");
     hits.forEach((h) => line.appendChild(el("span", "hint" + (h.negation ? " negated" : ""), h.negation
-      ? "要点 " + (h.point + 1) + " 被说反了（「" + h.negation + "」）：「" + h.phrase + "」"
-      : "要点 " + (h.point + 1) + " 的关键词：「" + h.phrase + "」")));
+      ? say("marking.hint_negated", { point: h.point + 1, negation: h.negation, phrase: h.phrase })
+      : say("marking.hint_term", { point: h.point + 1, phrase: h.phrase }))));
     if (hits.length) div.appendChild(line);
   }
 
@@ -238,42 +247,47 @@
     const head = div.appendChild(el("div", "head"));
     const size = studentsOf(g).length;
     head.appendChild(el("span", "kind " + g.kind, KIND[g.kind] + (size > 1 ? " ×" + size : "")));
-    head.appendChild(el("span", "nth", "第 " + (index + 1) + " / " + board.groups.length + " 组"));
-    const marked = isMarked(g);
-    head.appendChild(el("span", "score" + (marked ? "" : " unmarked"),
-      marked ? fmt(state.score) + " / " + fmt(max) + " 分" + (state.pending ? " …" : "") : "未批改"));
-    if (state.unanswered) div.appendChild(el("div", "ticks", "未作答（0 分）"));
+    head.appendChild(el("span", "nth", say("marking.nth_group", { n: index + 1, total: board.groups.length })));
+    const done = isMarked(g);
+    head.appendChild(el("span", "score" + (done ? "" : " unmarked"),
+      done ? say("marking.score_of", { score: fmt(state.score), max: fmt(max) }) + (state.pending ? " …" : "")
+        : say("marking.unmarked")));
+    if (state.unanswered) div.appendChild(el("div", "ticks", say("marking.unanswered_zero")));
     else div.appendChild(ticksLine(state, rubric));
-    if (!marked && g.suggestion) {
+    if (!done && g.suggestion) {
       const s = g.suggestion;
-      const ticks = s.ticks && rubric ? " · 要点 " + s.ticks.map((t, i) => (t ? "✓" : "✗") + (i + 1)).join(" ") : "";
-      div.appendChild(el("div", "suggestion", "建议 " + fmt(s.score) + " 分" + ticks + "（" + s.reason + "）· Enter 采纳"));
-    } else if (!marked) {
+      const ticks = s.ticks && rubric
+        ? " · " + say("marking.suggestion_ticks", { ticks: s.ticks.map((t, i) => (t ? "✓" : "✗") + (i + 1)).join(" ") }) : "";
+      div.appendChild(el("div", "suggestion", say("marking.suggestion", { score: fmt(s.score), ticks: ticks,
+        reason: s.reason })));
+    } else if (!done) {
       div.appendChild(el("div", "suggestion none", hinted(g) ? HINT_ONLY : NO_SUGGESTION));
     }
-    if (!marked) advice(div, g, rubric);
+    if (!done) advice(div, g, rubric);
     const asked = requestsOf(g);
     if (asked.length) {
       const banner = div.appendChild(el("div", "request-banner"));
       asked.forEach((r) => {
         const line = banner.appendChild(el("div", "request-line"));
-        line.appendChild(el("span", "who", "复查申请 · " + r.student + "："));
+        line.appendChild(el("span", "who", say("marking.request_who", { student: r.student })));
         line.appendChild(el("span", "reason", r.reason));  // the student's words: text, never HTML
       });
-      banner.appendChild(el("div", "request-hint", "改好分数（或不改）后按 d 写下复查决定"));
+      banner.appendChild(el("div", "request-hint", say("marking.request_hint")));
     }
-    if (state.remark) div.appendChild(el("div", "remark", "评语：" + state.remark));
+    if (state.remark) div.appendChild(el("div", "remark", say("marking.remark", { remark: state.remark })));
     const phrases = hintPhrases(g);
-    const pattern = phrasePattern([...phrases.keys(), ...(marked ? [] : g.shared || [])]);
+    const pattern = phrasePattern([...phrases.keys(), ...(done ? [] : g.shared || [])]);
     const classOf = (text) => phrases.has(text) ? (phrases.get(text) ? "term negated" : "term") : "shared";
     let k = 0;
     g.variants.forEach((v) => {
       const box = div.appendChild(el("div", "variant"));
       const who = box.appendChild(el("div", "who"));
-      who.appendChild(el("span", "count", v.students.length + " 人"));
-      who.appendChild(el("span", "ids", "：" + v.students.map(nameOf).join("、")));
+      who.appendChild(el("span", "count", sayN("marking.students_n", v.students.length)));
+      who.appendChild(el("span", "ids", say("marking.who", {
+        students: v.students.map(nameOf).join(say("locale.list_separator")) })));
       const looks = board.hard_coded || {};  // the class report's "may be hard-coded", fed by the same function
-      v.students.filter((s) => looks[s]).forEach((s) => box.appendChild(el("div", "looks", "⚑ " + nameOf(s) + "：" + looks[s])));
+      v.students.filter((s) => looks[s]).forEach((s) => box.appendChild(el("div", "looks",
+        say("marking.looks", { student: nameOf(s), line: looks[s] }))));
       const text = box.appendChild(el("div", "text"));
       text.innerHTML = v.html;  // rendered, escaped and sanitised by coursekit.marking.render (and the page's CSP)
       highlight(text, pattern, classOf);
@@ -281,7 +295,7 @@
         v.students.forEach((student) => {
           const row = box.appendChild(el("div", "variant split-row" + (k === S.splitIndex ? " selected" : "")));
           row.appendChild(el("span", "ids", nameOf(student)));
-          row.appendChild(el("span", "", k === S.splitIndex ? "  ← Enter 拆出" : ""));
+          row.appendChild(el("span", "", k === S.splitIndex ? "  " + say("marking.split_here") : ""));
           k += 1;
         });
       }
@@ -322,8 +336,9 @@
     const nav = $("assignments"), board = S.board;
     nav.replaceChildren(...(board.assignments || []).map((a) => {
       const link = el("a", "assignment" + (a.id === board.assignment ? " current" : "")
-        + (a.total && a.marked === a.total ? " done" : ""), (a.title || a.id) + " · 已批改 " + a.marked + "/" + a.total);
-      link.href = "?assignment=" + encodeURIComponent(a.id);
+        + (a.total && a.marked === a.total ? " done" : ""),
+        say("marking.assignment_progress", { title: a.title || a.id, marked: a.marked, total: a.total }));
+      link.href = "?assignment=" + encodeURIComponent(a.id) + "&lang=" + encodeURIComponent(lang);
       return link;
     }));
   }
@@ -342,32 +357,34 @@
       return span;
     }));
     const [qm, qt] = countOf(board.question.grade_id);
-    $("status").textContent = "本题已批改 " + qm + " / " + qt + "，剩 " + (qt - qm)
-      + " · 全部 " + marked + " / " + total + "，剩 " + (total - marked) + " · 按 ? 看键盘";
+    $("status").textContent = say("marking.status", { marked: qm, total: qt, left: qt - qm, all_marked: marked,
+      all_total: total, all_left: total - marked });
   }
 
   function drawGuide() {
     const board = S.board, guide = $("guide"), rubric = board.rubric, max = board.question.max_score;
     guide.replaceChildren();
     board.warnings.forEach((w) => guide.appendChild(el("p", "warning", w)));
-    guide.appendChild(el("h2", "", board.question.name + "（" + fmt(max) + " 分）"
+    guide.appendChild(el("h2", "", say("marking.question_heading", { name: board.question.name, max: fmt(max) })
       + (QUESTION_KIND[board.question.kind] ? " · " + QUESTION_KIND[board.question.kind] : "")));
     const prompt = guide.appendChild(el("div", "prompt"));
     prompt.innerHTML = board.question.prompt_html;
     if (rubric) {
-      guide.appendChild(el("h2", "", "评分要点（按数字键勾选）"));
+      guide.appendChild(el("h2", "", say("marking.rubric_heading")));
       const ol = guide.appendChild(el("ol", "rubric"));
       rubric.points.forEach((p) => {
         const li = ol.appendChild(el("li", "", p.text + " "));
-        li.appendChild(el("span", "share", "（" + fmt(max * p.share / rubric.unit) + " 分）"));
+        li.appendChild(el("span", "share", say("marking.share", { points: fmt(max * p.share / rubric.unit) })));
         // the phrases markers recognise; the rubric's regular expressions are the machine's, never shown
-        if (p.terms.length) li.appendChild(el("div", "terms", "关键词：" + p.terms.join("、")));
+        if (p.terms.length) {
+          li.appendChild(el("div", "terms", say("marking.terms", { terms: p.terms.join(say("locale.list_separator")) })));
+        }
       });
     }
-    guide.appendChild(el("h2", "", "参考答案"));
+    guide.appendChild(el("h2", "", say("marking.reference")));
     const reference = guide.appendChild(el("div", "reference"));
     if (board.question.reference_html) reference.innerHTML = board.question.reference_html;
-    else reference.textContent = "（母版里没有这道题的参考答案）";
+    else reference.textContent = say("marking.no_reference");
   }
 
   function show(board, keepFocus) {
@@ -436,7 +453,7 @@
   async function openQuestion(offset) {
     const qs = S.board.questions.map((q) => q.grade_id);
     const i = qs.indexOf(S.board.question.grade_id) + offset;
-    if (i < 0 || i >= qs.length) { notice(offset > 0 ? "已经是最后一题" : "已经是第一题"); return; }
+    if (i < 0 || i >= qs.length) { notice(offset > 0 ? say("marking.last_question") : say("marking.first_question")); return; }
     await load(qs[i], false);
     const after = qs[i + 1];
     if (after && !S.boards[after]) fetchBoard(after).catch(() => null);  // ready before the marker gets there
@@ -456,7 +473,7 @@
       await S.chain;  // a reload shows this page's own saves
       show(!fresh && S.boards[question] ? S.boards[question] : await fetchBoard(question), fresh);
     } catch (error) {
-      notice("读取失败：" + error.message, "error");
+      notice(say("marking.load_failed", { error: error.message }), "error");
     }
   }
 
@@ -537,13 +554,13 @@
       probe.saves += 1;
       const replaced = Object.keys(saved.replaced);
       if (replaced.length) {
-        const who = S.anonymous ? replaced.length + " 份回答" : replaced.join("、");
-        notice("覆盖了另一位老师刚保存的判定：" + who + "（原为 " + replaced.map((s) => {
-          const r = saved.replaced[s]; return r.score === null ? "未批改" : fmt(r.score) + " 分"; }).join("、") + "）");
+        const list = say("locale.list_separator");
+        const who = S.anonymous ? sayN("marking.answers_n", replaced.length) : replaced.join(list);
+        notice(say("marking.overwrote", { who: who, was: replaced.map((s) => score(saved.replaced[s].score)).join(list) }));
       }
     } catch (error) {
       probe.errors += 1;
-      notice("保存失败：" + error.message + "。已重新读取本题。", "error");
+      notice(say("marking.save_failed", { error: error.message }), "error");
       S.boards = {};
       await fetchBoard(board.question.grade_id).then((b) => show(b, true)).catch(() => null);
     }
@@ -555,7 +572,7 @@
   }
 
   async function sendSplit(item) {
-    await call("split", item.body).catch((error) => notice("拆分没有保存：" + error.message, "error"));
+    await call("split", item.body).catch((error) => notice(say("marking.split_failed", { error: error.message }), "error"));
   }
 
   window.addEventListener("pagehide", () => {  // the tab closes or reloads: send what is queued now
@@ -592,8 +609,8 @@
   function toggle(point) {
     const g = current(), rubric = S.board.rubric;
     if (!g) return;
-    if (!rubric) { notice("本题没有评分要点：用 f（满分）、h（一半）、0（零分）打分"); return; }
-    if (point >= rubric.points.length) { notice("本题只有 " + rubric.points.length + " 个评分要点"); return; }
+    if (!rubric) { notice(say("marking.no_rubric")); return; }
+    if (point >= rubric.points.length) { notice(sayN("marking.only_points", rubric.points.length)); return; }
     const state = stateOf(g);
     const ticks = isMarked(g) && state.ticks ? state.ticks.slice() : rubric.points.map(() => false);
     ticks[point] = !ticks[point];
@@ -604,7 +621,7 @@
     const g = current(), rubric = S.board.rubric, max = S.board.question.max_score;
     if (!g) return;
     const remark = stateOf(g).remark || "";
-    if (rubric && fraction !== 0 && fraction !== 1) { notice("本题有评分要点：用数字键勾选"); return; }
+    if (rubric && fraction !== 0 && fraction !== 1) { notice(say("marking.has_rubric")); return; }
     if (rubric) save(S.focus, { ticks: rubric.points.map(() => fraction === 1), remark: remark });
     else save(S.focus, { score: max * fraction, remark: remark });
   }
@@ -621,7 +638,7 @@
       return;
     }
     const next = nextUnmarked();
-    if (next < 0) notice("本题已全部批改。按 ] 去下一题。");
+    if (next < 0) notice(say("marking.all_marked"));
     else moveTo(next);
   }
 
@@ -632,7 +649,7 @@
     const node = $("answers").children[S.focus];
     const area = node.appendChild(el("textarea", "comment"));
     area.value = stateOf(g).remark || "";
-    area.placeholder = "评语（学生会在反馈里看到）。Enter 保存，Shift+Enter 换行，Esc 取消";
+    area.placeholder = say("marking.comment_placeholder");
     area.addEventListener("keydown", (e) => {
       e.stopPropagation();
       if (e.key === "Escape") { S.mode = "browse"; area.remove(); }
@@ -692,7 +709,7 @@
         S.anonymous ? "1" : "0"); document.body.classList.toggle("anonymous", S.anonymous); },
       r: () => load(S.board.question.grade_id, true),
       s: () => { if (current() && studentsOf(current()).length > 1) { S.mode = "split"; S.splitIndex = 0; redraw(S.focus); }
-        else notice("这一组只有一份回答"); },
+        else notice(say("marking.one_answer")); },
     };
     if (/^[1-9]$/.test(key)) { e.preventDefault(); toggle(Number(key) - 1); return; }
     if (actions[key]) { e.preventDefault(); actions[key](); }
@@ -711,7 +728,7 @@
 
   document.addEventListener("keydown", onKey);
   if (initial.error) {
-    $("answers").replaceChildren(el("p", "error-page", "无法打开批改页：" + initial.error));
+    $("answers").replaceChildren(el("p", "error-page", say("marking.cannot_open", { error: initial.error })));
   } else {
     S.boards[initial.board.question.grade_id] = initial.board;
     learnCounts(initial.board.progress, 0);

@@ -1,0 +1,129 @@
+"""Does every page and output a person meets say only what the catalogue says? Each is rendered in the
+pseudo-locale (qps: every message bracketed and accented), and the walk (support/pseudo.py) finds no word outside
+a message but the data it shows (students, names, what students wrote).
+
+The unit tier's pages and outputs: the class report (index.html with every section, a pair's page), make report's
+lines, the marking page as the server sends it and its board's words. The marking page as its scripts draw it:
+tests/integration/test_marking_page.py (Chromium).
+"""
+import io
+import pathlib
+from types import SimpleNamespace
+
+import pytest
+
+from coursekit.language import PSEUDO, WORDS, pseudo
+from support.pseudo import left_over, stray_in_html
+
+
+def test_does_the_walk_find_a_word_no_message_said():
+    """The walk itself: a bracketed message (a value inside it too) passes; a word beside it, or in a label, is found;
+    data named as data passes?"""
+    said = WORDS.say(PSEUDO, "report.page.missing", n=1)
+    assert left_over(f"{said} 3 / 4 (12%)") == []
+    assert left_over(f"{said} total") == ["total"] and left_over(f"{said}：未提交") == list("未提交")
+    assert left_over("alice · 实验题 1", data=("alice", "实验题 1")) == []
+    page = (f"<html lang='qps'><body><h1>{said}</h1><p title='Open'>{said}</p><a lang='zh-CN'>中文</a>"
+            "<kbd>Enter</kbd><td class='message'>学生写的</td><p>stray</p></body></html>")
+    assert stray_in_html(page, {"message"}) == [("<p title>", "Open"), ("p", "stray")]
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    from attnkit.reteach import reteach
+    from coursekit.grades import read_class
+    from coursekit.report.tables import build_report
+    from support.synthetic_class import ASSIGNMENT, small_class
+
+    course, progress = tmp_path_factory.mktemp("class"), io.StringIO()
+    built = build_report(course, read_class(small_class(course), ASSIGNMENT), progress,
+                         lambda bug: reteach(bug, PSEUDO), lang=PSEUDO)
+    built.progress_lines = progress.getvalue().splitlines()  # what make report printed while it read
+    return built
+
+
+def _data(report) -> set:
+    """What the report shows as it is: students, ids, the records' words (quoted in the student's language)."""
+    rows = report.rows
+    found = {r.student for r in rows} | {r.reason for r in rows if r.reason} | {report.grades.assignment}
+    found |= {c.name for c in report.grades.cells} | {m.bug for m in report.mistakes} | {m.stage for m in report.mistakes}
+    found |= {c.test for c in report.checks} | {c.id for c in report.checks} | {c.description for c in report.checks}
+    found |= {reason for *_, reason in report.flagged if reason}
+    return {str(value) for value in found if value} | {"ch04_attention", "UTC", "TEST", "verify"}
+
+
+def _extra_sections(lang: str):
+    from coursekit.report import lateness, regrade_counts, similarity_page
+    from coursekit.report.labels import Labels
+    from coursekit.report.similarity import CODE_UNIT
+
+    labels = Labels(lang)
+    match = SimpleNamespace(unit=CODE_UNIT, score=0.6, cells=[])
+    pair = SimpleNamespace(first="s1", second="s2", score=0.7, flagged=True, matches=[match])
+    below = SimpleNamespace(first="s3", second="s4", score=0.3, flagged=False, matches=[])
+    similarity = SimpleNamespace(problem="", threshold=0.42, limit=3, students=4, flagged=[pair], pairs=[pair, below],
+                                 unreadable=["s5"], work={})
+    late = {"due": "2026-12-01T15:59:00Z", "due_text": "2026-12-01 23:59 (UTC+08:00)",
+            "extensions": [{"student": "s1", "until_text": "2026-12-03", "reason": "ill", "granted_by": "ta",
+                            "granted_at": "2026-12-01"}],
+            "late": [{"student": "s2", "assignment": "ch04_attention", "submitted": "2026-12-02", "due": "2026-12-01",
+                      "raw": 4.0, "penalty": 1.0, "score": 3.0, "max_score": 10.0}]}
+    counts = {"q_think1_scale": {"filed": 2, "open": 1, "changed": 1, "kept": 0}}
+    return [lateness.section(late, lang), lateness.section({"due": None, "extensions": [], "late": []}, lang),
+            similarity_page.section(similarity, {}, lang, labels), regrade_counts.section(counts, labels, lang),
+            regrade_counts.section({}, labels, lang)], similarity, labels
+
+
+def test_does_the_class_report_say_only_the_catalogues_words(report):
+    """index.html in the pseudo-locale, every section there is (lateness, similarity, regrade requests included)?"""
+    from coursekit.report.html_page import render
+
+    extra, _, labels = _extra_sections(PSEUDO)
+    page = render(report, PSEUDO, extra, labels)
+    data = _data(report) | {"s1", "s2", "s3", "s4", "s5", "ill", "ta", "q_think1_scale", "similarity", "pair"}
+    assert stray_in_html(page, {"message"}, data) == []
+
+
+def test_does_a_pair_page_say_only_the_catalogues_words(tmp_path):
+    from coursekit.report.similarity_page import write_pages
+
+    _, similarity, labels = _extra_sections(PSEUDO)
+    [path] = write_pages(similarity, {}, tmp_path, PSEUDO, labels)
+    assert stray_in_html(path.read_text(encoding="utf-8"), (), {"s1", "s2", "index", "html"}) == []
+
+
+def test_does_make_report_say_only_the_catalogues_words(report):
+    """make report's summary, its progress line and the regrade line, in the pseudo-locale?"""
+    from coursekit.report import command, regrade_counts
+    from coursekit.report.labels import Labels
+
+    _, similarity, labels = _extra_sections(PSEUDO)
+    lines = command._summary_lines(report, similarity, pathlib.Path("/reports/r"), PSEUDO, labels)
+    lines.append(regrade_counts.summary_line({"q_think1_scale": {"filed": 2, "open": 1, "changed": 1, "kept": 0}},
+                                             Labels(PSEUDO), PSEUDO))
+    lines += report.progress_lines
+    data = _data(report) | {"reports", "index", "html", "q_think1_scale"}
+    assert [(line, left_over(line, data)) for line in lines if left_over(line, data)] == []
+
+
+def test_does_the_marking_page_as_sent_say_only_the_catalogues_words():
+    """The page's HTML as the server fills it (headings, labels, the keyboard help, the rubric file's example): all
+    from the catalogue, but the key names, the rubric's own keys and the link to each language, named in its own?"""
+    from coursekit.marking.handlers import page_html, page_words
+
+    page = page_html(PSEUDO, {"board": {}}, "/static", "1", {"assignment": "ch04_attention"})
+    assert "{{" not in page
+    # the link to each language is named in that language (locale.name), the pseudo-locale's as English's
+    assert stray_in_html(page, {"#languages"}) == []
+    words = page_words(PSEUDO)
+    assert words["marking.unmarked"] == pseudo(WORDS.template("en", "marking.unmarked"))
+    assert words["locale.list_separator"] == WORDS.say("en", "locale.list_separator")  # a setting: never pseudo
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_is_the_marking_page_in_each_language_filled_whole(lang):
+    from coursekit.marking.handlers import page_html
+
+    page = page_html(lang, {}, "/static", "1", {})
+    assert "{{" not in page and f'<html lang="{WORDS.say(lang, "locale.html_lang")}">' in page
+    assert f"<title>{WORDS.say(lang, 'marking.page.title')}</title>" in page
