@@ -70,7 +70,10 @@ def solved(nb, lang: str) -> nbformat.NotebookNode:
 
 
 def graded_cells(nb) -> int:
-    return sum(bool(cell.metadata.get("nbgrader", {}).get("grade")) for cell in nb.cells)
+    """The cells that count towards the score (the practice exercises' cells, of 0 points, are optional: an untried
+    one does not fail Validate)."""
+    return sum(bool(cell.metadata.get("nbgrader", {}).get("grade")) and cell.metadata["nbgrader"].get("points", 0) > 0
+               for cell in nb.cells)
 
 
 # --- fixtures ---------------------------------------------------------------------
