@@ -46,9 +46,9 @@ import os as _os
 if _os.environ.get("ATTNKIT_GRADING_CALL"):
     # Set by the course's grader only while a student function runs: a process that function
     # started must not use the reference implementation in its place.
-    # Both languages: such a process has no notebook to ask which one.
-    raise ImportError("评分期间，学生函数启动的子进程不能导入 attnkit / "
-                      "while grading, a process started by a student function cannot import attnkit")
+    # Every language: such a process has no notebook to ask which one.
+    from .language import WORDS as _WORDS
+    raise ImportError(" / ".join(_WORDS.every("guard.child_import").values()))
 
 from . import glossary, gradecell, lab, language, naive, sharpness, timing, verify
 from .attention import add_mask, attention, attention_scores, default_scale, softmax

@@ -40,7 +40,7 @@ import nbformat  # noqa: E402
 import benchcli  # noqa: E402
 from coursekit.paths import ASSIGNMENT  # noqa: E402
 
-from support.hub_page import ANSWER, assignment_list_button, open_from_nbgrader_menu  # noqa: E402
+from support.hub_page import ANSWER, accept, assignment_list_button, open_from_nbgrader_menu  # noqa: E402
 from support.mistakes import BY_NAME, submission  # noqa: E402
 from support.hub_tools import (as_user, course_hub, instructor_nbgrader, require_hub_machine, run_in_kernel,  # noqa: E402
                                user_token)
@@ -98,8 +98,7 @@ def validate_seconds(page, user) -> tuple:
         dialog.wait_for(timeout=LAB_READY)
         seconds.append(time.monotonic() - started)
         assert "validation-success" in dialog.locator("#validation-message").get_attribute("class"), user
-        dialog.get_by_role("button", name="Ok").click()
-        dialog.wait_for(state="detached")
+        accept(dialog)
     return tuple(seconds)
 
 

@@ -36,6 +36,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from coursekit.identity import from_lms
+from coursekit.language import WORDS
 from coursekit.lms import hub_client
 from hub import lti_broker
 
@@ -172,9 +173,9 @@ def configure(c, plan) -> None:
     c[auth].private_dir, c[auth].broker_services = str(key_file(plan).parent), {SERVICE}
     c[auth].uri_scheme = "https" if _tool_url(plan).startswith("https://") else "http"
     c.Authenticator.allowed_users, c.Authenticator.allow_all = set(), False
-    c.JupyterHub.template_vars = {**c.JupyterHub.get("template_vars", {}), "announcement_login": (
-        "Students and instructors: open the course from its page in your LMS. This form is for the hub's "
-        "local admin account only. / 学生和老师：请从学习平台（LMS）的课程页面进入。此处仅供本地管理员账户登录。")}
+    # the log-in page's note, before anyone is known: in every language of the course
+    announcement = " / ".join(WORDS.every("hub.login_announcement").values())
+    c.JupyterHub.template_vars = {**c.JupyterHub.get("template_vars", {}), "announcement_login": announcement}
     grading = next(s for s in c.JupyterHub.services if s["name"] == "grading-service")
     course = str(plan.course_dir())
     c.JupyterHub.services.append({**grading, "name": SERVICE,

@@ -71,7 +71,8 @@ def solved(nb, lang: str) -> nbformat.NotebookNode:
 
 
 def graded_cells(nb) -> int:
-    """Cells that carry points (a practice exercise, graded for 0 points, is never a failed cell in Validate)."""
+    """The cells that count towards the score (the practice exercises' cells, of 0 points, are optional: an untried
+    one does not fail Validate)."""
     return sum(bool(cell.metadata.get("nbgrader", {}).get("grade")) and cell.metadata["nbgrader"].get("points", 0) > 0
                for cell in nb.cells)
 

@@ -15,7 +15,7 @@ import pytest
 from attnkit.bugs import RULES
 from attnkit.course import PRIVATE_METADATA
 from attnkit.edition import foreign_text
-from coursekit.plugins.feedback_page import WORDS
+from coursekit.language import WORDS
 from support import grade_output
 from support.classes import ENGLISH, FEEDBACK, FEEDBACK_ENGLISH
 from support.course_tools import ASSIGNMENT, POINTS, visible_text
@@ -48,7 +48,7 @@ def test_is_the_english_feedback_page_english_only(shared_class, student):
     left as released "not answered"?"""
     text = visible_text(shared_class.feedback(student, ENGLISH).read_text(encoding="utf-8"))
     assert foreign_text(text) == [], sorted(set(foreign_text(text)))
-    assert "Your score so far:" in text and WORDS["en"]["no_response"] in text
+    assert "Your score so far:" in text and WORDS.say("en", "feedback.no_response") in text
     assert "Hidden checks added at grading:" in text and "[TEST 1]" in text
     assert not BUG_IDS.search(text), BUG_IDS.search(text).group(0)
     diagnosis = BY_NAME[student].diagnosis

@@ -56,11 +56,13 @@ from support.hub_page import (
     LONG,
     SHORT,
     TOAST,
+    accept,
     assignment_list_button,
     audit_feedback_page,
     audit_log_in_page,
     feedback_stamps,
     fresh_lab,
+    lab_says,
     list_label,
     log_in,
     notification,
@@ -201,7 +203,7 @@ def verdict_then_submit(page, kind):
         assert reminder.startswith(WORDS.say("zh", "validate.unanswered", n=1)) and question in reminder, reminder
     message = dialog.locator("#validation-message")
     verdict = message.get_attribute("class")
-    dialog.locator(".jp-Dialog-footer .jp-mod-accept").click()  # "Ok", or "确认" in a Lab in Chinese
+    accept(dialog)
     assignment_list_button(page, "fetched", "Submit").click()
     page.locator("#submitted_assignments_list .list_item", has_text=ASSIGNMENT).first.wait_for()
     if kind == "correct":
@@ -527,7 +529,8 @@ def test_does_a_student_get_feedback_after_submit_with_nobody_else_acting(course
     shot(page, "service_validate_unsaved")
     assert "validation-failed" in dialog.locator("#validation-message").get_attribute("class"), shown
     assert "TEST 3 · 任务 4：实现 student_softmax" in shown and "注意：自动诊断发现 student_softmax" in shown, shown
-    dialog.locator(".jp-Dialog-footer .jp-mod-accept").click()  # "Ok", or "确认" in a Lab in Chinese
+    # the Lab, loaded after the Chinese edition was fetched, speaks JupyterLab's own words in Chinese (lab_locale)
+    assert accept(dialog) == lab_says(WORDS.say("zh", "locale.jupyterlab"), "Ok")
     page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab", has_text=f"{ASSIGNMENT}.ipynb").click()
     type_unsaved(page, "def student_softmax", _cell_source(BUG.code, "student_softmax") + "\n" + LAST_EDIT)
     stamp = _submit_in_lab(plan, name, page, saved_first=True)
@@ -537,6 +540,7 @@ def test_does_a_student_get_feedback_after_submit_with_nobody_else_acting(course
     toast = notification(page, READY, FEEDBACK_WAIT)
     shot(page, "service_notified")
     assert_accessible(page, "lab-notification", ours=TOAST, within=TOAST)
+    said = notification_text(toast)  # read now: Lab closes a notification once its button is pressed
     score, max_score, pending = _ready(toast)
     assert score == pytest.approx(sum(BUG.points)) and pending > 0
     assert (pathlib.Path(plan.homes[name]) / ASSIGNMENT / "feedback" / stamp / f"{ASSIGNMENT}.html").exists()
@@ -547,7 +551,7 @@ def test_does_a_student_get_feedback_after_submit_with_nobody_else_acting(course
     assert f"思考题 1：{PENDING}" in text  # answered, not yet marked: pending, not 0
     # bench_notify's smoke, on this very submission: its probe saw the click and the toast, its figures are sane
     row = bench_notify.measured(plan, name, bench_notify.wait_notified(page))
-    assert row["text"] == notification_text(toast) and 0 <= row["released"] <= row["notified"], row
+    assert row["text"] == said and 0 <= row["released"] <= row["notified"], row
     steps = bench_notify.service_steps(plan, [name])
     assert "grade" in steps and bench_notify.report("smoke", [row], steps)[0] == "smoke: 1 students"
 

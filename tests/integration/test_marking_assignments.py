@@ -27,7 +27,7 @@ from support.lab_server import lab_server
 from support.marking_page import current, open_marking, settle
 from support.editions import CJK, master
 from support.written_answers import ASSIGNMENT, STUB, add_edition_class, questions, write_written_class
-from support.wrong_answers import MOST, WRONG
+from support.wrong_answers import WRONG
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -205,7 +205,8 @@ def test_are_ps1s_manually_graded_cells_marked_by_question(site, page):
 def test_does_the_english_edition_show_its_english_rubric(site, page):
     """ch04_attention_en in Chromium: the guide lists the points of rubrics/ch04_attention_en.toml in English and the
     English reference answer, none of the Chinese rubric; the right answer's key phrases are highlighted and its
-    suggestion ticks every point; the wrong answer is offered at most 25 %?"""
+    hint ticks every point, yet no mark is suggested before a TA marks one (hints are never marks); the wrong answer
+    gets neither?"""
     english, question = site["english"], "q_lab2_neg_inf"
     open_marking(page, site["server"], f"assignment={english}&question={question}")
     guide = page.locator("#guide").inner_text()
@@ -218,10 +219,12 @@ def test_does_the_english_edition_show_its_english_rubric(site, page):
     seen = {}
     for _ in range(current(page)["count"]):
         group = current(page)
-        seen[tuple(group["students"])] = group["suggestion"]
+        seen[tuple(group["students"])] = group
         page.keyboard.press("j")
-    assert seen[("en_right",)]["ticks"] == [True] * len(points) and seen[("en_right",)]["score"] == 1.0
-    assert seen[("en_wrong",)] is None or seen[("en_wrong",)]["score"] <= MOST  # no point found: no suggestion
+    right, wrong = seen[("en_right",)], seen[("en_wrong",)]
+    assert right["hint"]["ticks"] == [True] * len(points)  # every point's phrase found and shown ...
+    assert right["suggestion"] is None  # ... but a hint is never offered as a mark: nothing is marked yet
+    assert wrong["suggestion"] is None and not any((wrong["hint"] or {}).get("ticks", []))
     right = page.locator("#answers .group", has_text="As long as every row keeps at least one position unblocked")
     assert right.locator("mark.term").count() >= len(points), "the right answer's key phrases are highlighted"
 
@@ -229,7 +232,7 @@ def test_does_the_english_edition_show_its_english_rubric(site, page):
 def test_does_the_switcher_reach_every_assignment_and_enter_save_only_a_suggestion(site, page):
     """Opened with no assignment named: the switcher lists the chapter, its English edition and ps1, each with its
     counts; its English link opens that edition's board. There, on the wrong answer (no rubric point found: no
-    suggestion), Enter saves nothing and says so; on the reference answer (every point found) it saves them?"""
+    suggestion), Enter saves nothing and says so?"""
     open_marking(page, site["server"])
     links = page.locator("#assignments a")
     titles = {a: assignment_title(site["course"], a, "zh", course_config(site["course"]))

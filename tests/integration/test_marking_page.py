@@ -129,6 +129,8 @@ def test_does_the_page_show_progress_and_the_marking_guide(marked):
     page.wait_for_function("() => window.__markingDates && window.__markingDates.ready")
     assert page.evaluate(STRAY_IN_PAGE, MARKING_DATA) == []
     assert page.locator("#status").inner_text().startswith(OPEN)
+    english = page.locator("#languages a[hreflang='en']").get_attribute("href")
+    assert "question=q_think2_mask_order" in english and "lang=en" in english  # the same question, in English
 
 
 def test_does_the_formgrader_show_the_same_scores(marked):

@@ -5,6 +5,8 @@ Used by test_hub.py (the whole loop, instructor and students; then a student who
 feedback with nobody else acting) and benchmarks/bench_notify.py.
 Screenshots land in ``artefacts/hub/``.
 """
+import gettext
+import importlib
 import pathlib
 import re
 
@@ -74,6 +76,27 @@ def open_from_nbgrader_menu(page, item):
     page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").click()
     page.locator(".lm-Menu-itemLabel").get_by_text(item, exact=True).click()
     page.locator(SHOWN_BY[item]).first.wait_for(state="visible")
+
+
+def lab_says(locale, words):
+    """JupyterLab's English ``words`` ("Ok" …) as its language pack for ``locale`` (``zh_CN``, the course's
+    ``locale.jupyterlab``) says them: the pack's own catalogue, read with gettext; English when no pack."""
+    try:
+        pack = importlib.import_module(f"jupyterlab_language_pack_{locale}")
+    except ImportError:
+        return words
+    folder = pathlib.Path(pack.__file__).parent / "locale"
+    return gettext.translation("jupyterlab", folder, languages=[locale], fallback=True).gettext(words)
+
+
+def accept(dialog):
+    """Close a Lab dialog with its accept button (Lab's "Ok", in whatever language that Lab speaks: its class
+    ``jp-mod-accept``, not a word); its label, once the dialog is gone."""
+    button = dialog.locator(".jp-Dialog-footer button.jp-mod-accept")
+    label = button.inner_text().strip()
+    button.click()
+    dialog.wait_for(state="detached")
+    return label
 
 
 def list_label(label, lang="zh"):

@@ -551,7 +551,8 @@ OTHER_SERVICES = "https://other-course.invalid/"  # the other course's line item
 LAUNCH_ATTACKS = (
     # a launch failing the library's checks: our words on the page, never its message ("Signature verification failed")
     LaunchAttack("forged_signature", "forged", 400, "hub.invalid", hidden="Signature verification failed"),
-    LaunchAttack("expired", "expired", 400, "hub.invalid", hidden="expired"),
+    # (the library's words, "Signature has expired": ours say "may have expired" too)
+    LaunchAttack("expired", "expired", 400, "hub.invalid", hidden="Signature has expired"),
     LaunchAttack("wrong_audience", "audience", 401, "hub.invalid", hidden="Audience"),
     LaunchAttack("replayed", "replayed", 400, "hub.replayed"),
     LaunchAttack("other_deployment", "deployment", 403, "hub.deployment"),

@@ -150,3 +150,37 @@ def test_does_every_id_the_code_spells_reach_the_template(domain):
         known = {m.id[0] if m.pluralizable else m.id for m in read_po(pot) if m.id}
     spelled = {(path.name, msgid) for path in domain.files() for msgid in _SAID.findall(path.read_text(encoding="utf-8"))}
     assert sorted((name, msgid) for name, msgid in spelled if msgid not in known) == []
+
+
+# Chinese that is data, not words a person reads from us: what the code matches in what people wrote (a points
+# suffix in a heading, the negation cues of written answers) and the C lab's own name for its step.
+CHINESE_DATA = {"autograde/coursekit/cell_names.py", "autograde/coursekit/marking/negation.py", "attnkit/edition.py"}
+
+
+def _literals(path):
+    """The string constants of a module that are not docstrings."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
+            and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    return [node for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in docs]
+
+
+def test_is_no_word_left_outside_the_catalogues():
+    """No Chinese literal in the code (the catalogues hold every language's words; data aside), and no table keyed by
+    language ({"zh": …, "en": …}) left in a module?"""
+    import ast
+    import re
+
+    cjk = re.compile(r"[\u4e00-\u9fff]")
+    sources = [path for domain in DOMAINS.values() for path in domain.files() if path.suffix == ".py"]
+    found = [f"{path.relative_to(REPO)}:{node.lineno}" for path in sources for node in _literals(path)
+             if cjk.search(node.value) and str(path.relative_to(REPO)) not in CHINESE_DATA]
+    tables = [f"{path.relative_to(REPO)}:{node.lineno}" for path in sources
+              for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(node, ast.Dict)
+              and {"zh", "en"} <= {key.value for key in node.keys if isinstance(key, ast.Constant)}
+              and not all(isinstance(value, ast.Call) for value in node.values)]  # {lang: marked(id)}: ids, not words
+    assert (found, tables) == ([], [])

@@ -85,6 +85,9 @@ def test_does_the_hub_with_lti_settings_log_in_by_launch_and_run_the_lms_sync(tm
     assert sync["name"] == lti.SERVICE and sync["user"] == "t-teacher"
     assert sync["command"][-4:] == ["coursekit.lms", "run", "--course", str(plan.course_dir())]
     assert lti.registration(plan)["redirect URI"] == "http://127.0.0.1:8000/hub/lti13/oauth_callback"
+    from coursekit.language import LANGUAGES, WORDS
+    said = config.JupyterHub.template_vars["announcement_login"]  # before anyone is known: every language
+    assert all(WORDS.say(lang, "hub.login_announcement") in said for lang in LANGUAGES)
 
 
 def authenticator():

@@ -67,6 +67,18 @@ def test_is_a_new_submission_news_once_then_each_status_once(tmp_path):
     assert me.watch.look() == []
 
 
+def test_is_a_status_the_course_published_under_the_arrival_named_by_the_students_own_time(tmp_path):
+    """The course publishes a submission's status under when it arrived (coursekit.inbound), a moment after the
+    student's own timestamp: the Lab still hears of it by the student's (their feedback folder's, their list's row)."""
+    me = Student(tmp_path)
+    stamp, secret = me.submit()
+    me.watch.look()
+    arrived = stamp.replace(":01.000000", ":02.250000")
+    me.publish(secret, ss.released(A, arrived, score=12.0, max_score=20.0, pending=8, now=2.0))
+    assert _states(me.watch.look()) == [(stamp, ss.RELEASED, "")]
+    assert _states(me.watch.newest()) == [(stamp, ss.RELEASED, "")]
+
+
 def test_is_a_submission_whose_secret_is_still_being_written_not_one_yet(tmp_path):
     """Submit writes the secret last: a short one is not a submission yet (its status could not be named)."""
     me = Student(tmp_path)

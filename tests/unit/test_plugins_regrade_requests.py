@@ -12,6 +12,7 @@ from traitlets.config import Config
 from coursekit import regrades
 from coursekit.plugins import feedback_watch as fw
 from coursekit.plugins.regrade_requests import Regrades
+from coursekit.service import student_status as ss
 
 A, COURSE_ID, STUDENT = "ch04_attention", "c1", "s1"
 CELLS = [  # a written answer under its heading, a test cell under a task's
@@ -34,7 +35,9 @@ class Student:
         self.regrades, self.n = Regrades(self.watch), 0
 
     def submit(self, language="zh") -> str:
-        """A submission in the cache, as nbgrader's Submit keeps it; the path of its feedback page."""
+        """A submission in the cache, as nbgrader's Submit keeps it, and its feedback released, its status published
+        as the course publishes it: under when it arrived (coursekit.inbound), a moment after the student's own
+        timestamp, which names the page. The path of its feedback page."""
         self.n += 1
         stamp = f"2027-01-0{self.n} 10:00:00.000000 UTC"
         folder = self.cache / COURSE_ID / f"{STUDENT}+{A}+{stamp}"
@@ -42,6 +45,8 @@ class Student:
         metadata = {"edition": {"language": language}} if language != "zh" else {}
         (folder / f"{A}.ipynb").write_text(json.dumps({"cells": CELLS, "metadata": metadata}), encoding="utf-8")
         (folder / "submission_secret.txt").write_text(f"{self.n:02x}" * 64)
+        arrived = stamp.replace("10:00:00.000000", "10:00:01.500000")
+        ss.publish(self.exchange, COURSE_ID, f"{self.n:02x}" * 64, ss.released(A, arrived, score=4.0, max_score=5.0))
         self.watch.look()
         return f"{A}/feedback/{stamp}/{A}.html"
 
@@ -91,6 +96,8 @@ def test_is_a_bad_request_refused_at_once_and_nothing_written(tmp_path, question
 
 
 def test_is_a_second_open_request_an_old_submission_or_a_closed_assignment_refused(tmp_path):
+    """The course publishes each feedback's status under the submission's arrival, not the student's own time (the
+    cache's and the page's; Student.submit): the newest is still the newest."""
     student = Student(tmp_path)
     old = student.submit()
     page = student.submit()

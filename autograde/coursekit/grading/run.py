@@ -140,7 +140,8 @@ def _grade_assignment(course, assignment, students, url, args, shard, settings, 
                         lang=settings.language):
         progress, stopped = grade_class(course, assignment, students, url, args.workers, lang=settings.language)
     print(progress.summary(stopped), flush=True)
-    print(grades_line(url, assignment, settings.config, lang), flush=True)
+    if not stopped or stopped == Progress.INTERRUPTED:  # a fault of the machine may be the gradebook itself: no line
+        print(grades_line(url, assignment, settings.config, lang), flush=True)
     results += [{"assignment": assignment, **dataclasses.asdict(r)} for r in progress.results]
     _save_results(course / LOGS / "last-run.json", results)
     lms_outbox.mark_everyone(course, "make grade")

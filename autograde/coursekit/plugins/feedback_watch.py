@@ -124,10 +124,20 @@ class FeedbackWatch:
 
     def newest(self) -> list:
         """The status of each assignment's newest submission."""
+        return [self.describe(submission) for submission in self._newest().values()]
+
+    def newest_timestamp(self, assignment: str) -> str:
+        """The timestamp of the student's newest submission of ``assignment`` as their cache (and so its feedback
+        page's folder) names it; "" before any. Not the published status's: that names when it reached the course."""
+        newest = self._newest().get(assignment)
+        return newest.timestamp if newest else ""
+
+    def _newest(self) -> dict:
+        """``{assignment: its newest submission}``, by the times the student's own cache names them."""
         newest = {}
         for submission in sorted(self.submissions.values(), key=lambda s: parse_utc(s.timestamp)):
             newest[submission.assignment] = submission
-        return [self.describe(submission) for submission in newest.values()]
+        return newest
 
     def told(self) -> dict:
         """``{assignment: the key of the status the Lab last showed}`` ({} before any, or unreadable)."""
@@ -177,11 +187,13 @@ class FeedbackWatch:
 
     def describe(self, submission: _Submission) -> dict:
         """Its published status, or ``submitted`` while there is none, with the course, the language and whether
-        the service grades it."""
+        the service grades it. The submission is named by the student's own timestamp (their cache's, which names
+        their feedback folder and the Assignment List's row), not by its arrival, under which the course publishes
+        it (:mod:`coursekit.inbound`): the Lab and the regrade dialog find the submission by that name."""
         status = student_status.read(self.exchange_root, self.course_id, submission.secret) or \
             student_status.FeedbackStatus(submission.assignment, submission.timestamp, student_status.SUBMITTED)
-        return {**status.to_dict(), "course_id": self.course_id, "language": submission.language,
-                "automatic": submission.assignment in self._graded_automatically()}
+        return {**status.to_dict(), "timestamp": submission.timestamp, "course_id": self.course_id,
+                "language": submission.language, "automatic": submission.assignment in self._graded_automatically()}
 
     def _graded_automatically(self) -> tuple:
         """The assignments the grading service announced (read again only when its file changes)."""

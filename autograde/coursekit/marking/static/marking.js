@@ -410,6 +410,12 @@
     const next = params.get("question");
     params.set("question", board.question.grade_id);
     if (next !== board.question.grade_id) history.replaceState(null, "", "?" + params.toString());
+    // the link to each other language opens this very question, in that language
+    document.querySelectorAll("#languages a[hreflang]").forEach((a) => {
+      const there = new URLSearchParams(params);
+      there.set("lang", new URLSearchParams(a.search).get("lang"));
+      a.search = "?" + there.toString();
+    });
   }
 
   function scrollToFocus() {
