@@ -14,6 +14,7 @@ SQLAlchemy's pysqlite dialect passes ``?timeout=`` to ``sqlite3.connect``. A Pos
 (``postgresql://user@host/db``) lets several graders or machines share one gradebook; it is
 reached through psycopg 3 (the ``course`` extra installs it).
 """
+import contextlib
 import importlib.util
 import os
 import pathlib
@@ -25,7 +26,8 @@ from sqlalchemy.engine import make_url
 from .settings import course_settings
 
 __all__ = ["BUSY_SECONDS", "resolve_gradebook", "url_from_environment", "open_gradebook", "describe", "sqlite_file",
-           "NOT_GRADED_COMMENT", "not_graded_reason", "zero_submission", "alembic_env", "alembic_on_path", "submitted"]
+           "NOT_GRADED_COMMENT", "not_graded_reason", "zero_submission", "alembic_env", "alembic_on_path", "submitted",
+           "one_moment"]
 
 BUSY_SECONDS = 120  # a commit takes milliseconds; waiting this long means something is stuck
 NOT_GRADED_COMMENT = "Not graded automatically"  # how every "0 with the reason" comment starts: the report finds them
@@ -78,6 +80,28 @@ def open_gradebook(url: str, course_id: str | None = None) -> Gradebook:
     """nbgrader's Gradebook on ``url`` (tables created if new; nbgrader runs ``alembic`` for that)."""
     alembic_on_path()
     return Gradebook(url, course_id) if course_id else Gradebook(url)
+
+
+@contextlib.contextmanager
+def one_moment(gradebook: Gradebook):
+    """Every read of the open ``gradebook`` inside sees it as of one moment (a read-only transaction, rolled back):
+    a score read in several queries is never half before and half after a commit, as when the marking page saves a
+    mark between the query of the scores and the query of the answers still pending. sqlite's driver (pysqlite)
+    begins a transaction only before a write, so each query would see its own moment: here it is begun by hand,
+    IMMEDIATE (sqlite's one writer lock, held for the few milliseconds of the read: a writer waits, as for any other,
+    rather than both waiting for the other when something read creates its table); PostgreSQL reads in one snapshot
+    (REPEATABLE READ)."""
+    db = gradebook.db
+    db.commit()  # whatever nbgrader's own calls began: the moment starts here
+    dialect = db.get_bind().dialect.name
+    connection = db.connection(execution_options={"isolation_level": "REPEATABLE READ"}) \
+        if dialect == "postgresql" else db.connection()
+    if dialect == "sqlite":
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+    try:
+        yield gradebook
+    finally:
+        db.rollback()
 
 
 def zero_submission(url: str, assignment: str, student: str, reason: str, notebook: str | None = None) -> None:

@@ -218,20 +218,22 @@ def explorer_latencies(page, root: str, moves: int = 10) -> dict:
 
 
 def extension_words(lang: str, table: str = "validation") -> dict:
-    """The words the course's Lab extension says nbgrader's English in, in ``lang`` (its one table, ``texts.ts``):
-    ``table`` "validation" for the Validate dialog (NBGRADER_WORDS), "assignmentList" for the Assignment List
-    (NBGRADER_LIST_WORDS); nbgrader's own English for the English edition."""
-    import pathlib
+    """The words the course's Lab extension says nbgrader's English in, in ``lang``: ``table`` "validation" for the
+    Validate dialog, "assignmentList" for the Assignment List, each key read from ``texts.ts`` (the message id it says,
+    ``lab.*``) and its words from coursekit's catalogue, as ``make translations`` writes them for the extension;
+    nbgrader's own English (NBGRADER_WORDS, NBGRADER_LIST_WORDS) for the English edition."""
     import re
+
+    from coursekit.language import WORDS
 
     texts = (pathlib.Path(__file__).resolve().parents[2] / "autograde" / "coursekit" / "labextension" / "src"
              / "texts.ts").read_text(encoding="utf-8")
-    english = {"validation": "NBGRADER_WORDS", "assignmentList": "NBGRADER_LIST_WORDS"}[table]
     if lang == "en":
+        english = {"validation": "NBGRADER_WORDS", "assignmentList": "NBGRADER_LIST_WORDS"}[table]
         block = texts.split(f"export const {english} = {{")[1].split("}")[0]
-    else:
-        block = texts.split(f"  {lang}: {{")[1].split(f"{table}: {{")[1].split("}")[0]
-    return dict(re.findall(r"(\w+): '([^']*)'", block))
+        return dict(re.findall(r"(\w+): '([^']*)'", block))
+    block = texts.split(f"{table}: {{")[1].split("}")[0]
+    return {key: WORDS.template(lang, msgid) for key, msgid in re.findall(r"(\w+): say\('([^']+)'\)", block)}
 
 
 def validation_words(lang: str) -> dict:

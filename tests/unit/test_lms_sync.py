@@ -6,9 +6,11 @@ moves, so the back-off is proved without waiting. The real platform is met in te
 the hub, in tests/integration/test_hub_lti.py.
 """
 import datetime
+import threading
 
 import pytest
 
+from coursekit import grades
 from coursekit.lms import outbox
 from coursekit.lms.launch import Launch
 from coursekit.lms.score import FULLY_GRADED, PENDING_MANUAL
@@ -114,6 +116,31 @@ def test_does_a_marker_written_during_a_round_survive_it(world, monkeypatch):
     monkeypatch.setattr(lms, "post_score", rewritten_meanwhile)
     sync.post()
     assert [m.student for m in outbox.markers(folder)] == ["s1"]
+
+
+def test_is_a_mark_saved_between_the_rounds_queries_never_posted_half(world, monkeypatch):
+    """The marking page saves s1's marks while the round reads the gradebook, after its query of the scores and before
+    its query of what is pending: the LMS gets the score and its pending answers of one moment (PendingManual,
+    without the marks), never the score before the marks as FullyGraded; the next round posts the marks."""
+    folder, clock, lms, sync = world
+    outbox.mark(folder, "ch04_attention", ["s1"], "feedback released")
+    pending_of, saving = grades.class_pending, []
+
+    def marked_meanwhile(gradebook, assignment):
+        if not saving:  # the marking page is another process: it waits for the read, or is seen by none of it
+            saving.append(threading.Thread(target=mark_marked, args=(folder, "s1")))
+            saving[0].start()
+            saving[0].join(timeout=1)
+        return pending_of(gradebook, assignment)
+
+    monkeypatch.setattr(grades, "class_pending", marked_meanwhile)
+    sync.post()
+    saving[0].join()
+    first = lms.latest()["u-s1"]
+    assert first["gradingProgress"] == PENDING_MANUAL and "2 道书面题待批改（2 分）" in first["comment"], first
+    assert sync.post().posted == 1
+    second = lms.latest()["u-s1"]
+    assert second["gradingProgress"] == FULLY_GRADED and second["scoreGiven"] == first["scoreGiven"] + 2
 
 
 def test_do_both_editions_share_one_line_item_with_the_newest_submission(tmp_path):

@@ -24,7 +24,7 @@ import datetime
 import time
 
 from ..assignments import assignment_of
-from ..gradebook import open_gradebook, resolve_gradebook
+from ..gradebook import one_moment, open_gradebook, resolve_gradebook
 from ..language import WORDS
 from ..settings import course_config, course_settings
 from . import outbox, roster
@@ -141,7 +141,7 @@ class Sync:
     def scores(self, marks, everyone=False) -> dict:
         everyone = everyone or any(m.everyone for m in marks)
         keys = None if everyone else {self._key(m) for m in marks}
-        with self._gradebook() as gradebook:
+        with self._gradebook() as gradebook, one_moment(gradebook):  # never a mark's score without its mark
             return scores_of(gradebook, self.config, keys)
 
     def _post(self, score, ledger, result: Round) -> bool:
