@@ -127,3 +127,11 @@ def test_is_the_marking_page_in_each_language_filled_whole(lang):
     page = page_html(lang, {}, "/static", "1", {})
     assert "{{" not in page and f'<html lang="{WORDS.say(lang, "locale.html_lang")}">' in page
     assert f"<title>{WORDS.say(lang, 'marking.page.title')}</title>" in page
+
+
+def test_does_make_grade_with_nothing_collected_say_only_the_catalogues_words(tmp_path):
+    """make grade's line when nothing was collected (the commands to collect named inside it), in the pseudo-locale?"""
+    from coursekit.grading.run import nothing_collected
+
+    said = nothing_collected(tmp_path, ["ch04_attention", "ch04_attention_en"], PSEUDO)
+    assert said.startswith("⟦") and left_over(said, ("ch04_attention_en", "ch04_attention")) == []
