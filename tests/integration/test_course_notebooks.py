@@ -16,7 +16,7 @@ from attnkit import edition
 from coursekit.record import MIME
 from coursekit.paths import ASSIGNMENT, COURSE, MASTER
 from coursekit.paths import STUDENT_NOTEBOOK as STUDENT
-from support.course_tools import MANUAL, POINTS
+from support.course_tools import MANUAL, POINTS, pictures
 from support.course_tools import cell_score as _score
 from support.course_tools import cells_by_id as _cells
 from support.course_tools import output_text as _text
@@ -107,14 +107,14 @@ def test_does_the_english_release_run_in_english(english_run, student_run):
                for k, c in english_run.items() if c.cell_type == "code"]
     assert [(k, chars) for k, chars in printed if chars] == []
     for cell_id in FIGURES:
-        assert any("image/png" in o.get("data", {}) for o in english_run[cell_id].outputs), cell_id
+        assert pictures(english_run[cell_id].outputs), cell_id
     assert len(re.findall(r"\d+× faster   same result: True", _text(english_run["timing"]))) == 4
 
 
 def test_does_the_chapter_show_its_figures_widget_and_timing(student_run):
     """Figures render as images, the explorer as a live widget, the timing as a measured ratio?"""
     for cell_id in FIGURES:
-        assert any("image/png" in o.get("data", {}) for o in student_run[cell_id].outputs), cell_id
+        assert pictures(student_run[cell_id].outputs), cell_id
     widget_mime = "application/vnd.jupyter.widget-view+json"
     assert any(widget_mime in o.get("data", {}) for o in student_run["explorer"].outputs)
     assert len(re.findall(r"快 +\d+ 倍   结果一致: True", _text(student_run["timing"]))) == 4

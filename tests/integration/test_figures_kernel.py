@@ -5,6 +5,7 @@ import pytest
 from nbclient import NotebookClient
 from nbconvert.preprocessors import CoalesceStreamsPreprocessor
 
+from support.course_tools import pictures
 from support.editions import EDITIONS, student_path
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
@@ -16,7 +17,7 @@ def run_in_kernel(source: str) -> list:
     return nb.cells[0].outputs
 
 
-@pytest.mark.parametrize("nbgrader, mime", [("autograde", "image/png"), ("validate", None), (None, WIDGET_MIME)])
+@pytest.mark.parametrize("nbgrader, mime", [("autograde", "text/html"), ("validate", None), (None, WIDGET_MIME)])
 def test_explorer_in_a_real_kernel(monkeypatch, tmp_path, nbgrader, mime):
     """In a kernel (as autograde runs it, or as a student does), is the output right and stderr empty? Under Validate,
     whose outputs nobody sees, nothing drawn at all?"""
@@ -28,6 +29,7 @@ def test_explorer_in_a_real_kernel(monkeypatch, tmp_path, nbgrader, mime):
     outputs = run_in_kernel("from attnkit.figures import sharpness_explorer\nsharpness_explorer()")
     assert [o.output_type for o in outputs] == (["execute_result"] if mime else [])
     assert not mime or mime in outputs[0].data
+    assert (len(pictures(outputs)) == 1) == (nbgrader == "autograde")  # graded: the picture, with its text alternative
 
 
 def graded_outputs(monkeypatch, tmp_path, mode, lang) -> dict:
@@ -60,10 +62,9 @@ def test_under_grading_each_edition_shows_its_own_pictures(monkeypatch, tmp_path
     English notebook reads the English ones back?"""
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
     monkeypatch.setenv("ATTNKIT_CACHE_DIR", str(tmp_path / "cache"))
-    pictures = {}
+    drawn = {}
     for run, lang in enumerate(("zh", "en", "en")):
         nb = nbformat.read(student_path(lang), as_version=4)
         NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
-        pictures[run] = [o["data"]["image/png"] for c in nb.cells if c.id in ("pipeline", "multihead-grid")
-                         for o in c.outputs if "image/png" in o.get("data", {})]
-    assert len(pictures[0]) == 3 and not set(pictures[0]) & set(pictures[1]) and pictures[1] == pictures[2]
+        drawn[run] = [png for c in nb.cells if c.id in ("pipeline", "multihead-grid") for png in pictures(c.outputs)]
+    assert len(drawn[0]) == 3 and not set(drawn[0]) & set(drawn[1]) and drawn[1] == drawn[2]

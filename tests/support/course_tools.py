@@ -64,6 +64,22 @@ def released(course, assignment=ASSIGNMENT):
 
 # ---------- cells ----------
 
+# The chapter's figures as a notebook shows them: a PNG of its own, or the described figure of attnkit.describe
+# (figure_html: the PNG with its text alternative as alt, its numbers folded below).
+_DESCRIBED = re.compile(r'<figure class="attn-described"[^>]*><img src="data:image/png;base64,([^"]+)" alt="([^"]*)"')
+
+
+def pictures(outputs) -> list:
+    """The PNGs (base64) ``outputs`` show, either way; a described figure without its alt text counts as none."""
+    found = []
+    for output in outputs:
+        data = output.get("data", {})
+        if "image/png" in data:
+            found.append(data["image/png"])
+        found += [png for png, alt in _DESCRIBED.findall(data.get("text/html", "")) if alt.strip()]
+    return found
+
+
 def cells_by_id(nb):
     return {c.metadata.get("nbgrader", {}).get("grade_id", c.get("id")): c for c in nb.cells}
 
