@@ -362,6 +362,20 @@ def mark_reviewed(lang: str, cell_ids: list) -> None:
     CHAPTER.po(lang).write_bytes(_chapter_written(catalog))
 
 
+def _said_files(paths, check: bool, then: str = "") -> int:
+    """One line per file written (or, with ``--check``, out of date); 1 when ``--check`` found any."""
+    for path in paths:
+        print(f"{'out of date' if check else 'wrote'}: {path}" + ("" if check else then))
+    return int(bool(paths and check))
+
+
+def _said_missing(name: str, missing: dict, done: str, left: str) -> int:
+    """One line per language: ``done``, or how many of ``missing``'s entries are ``left`` and which; 1 when any."""
+    for lang, ids in missing.items():
+        print(f"{name} {lang}: {done if not ids else f'{len(ids)} {left}: ' + ', '.join(ids)}")
+    return int(any(missing.values()))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a catalogue is out of date")
@@ -369,26 +383,15 @@ def main(argv=None) -> int:
     status = 0
     for domain in DOMAINS:
         changed, missing = update(domain, args.check)
-        for path in changed:
-            print(f"{'out of date' if args.check else 'wrote'}: {path}")
-        status |= bool(changed and args.check)
-        for lang, ids in missing.items():
-            print(f"{domain.name} {lang}: {'every message has its text' if not ids else f'{len(ids)} without text: ' + ', '.join(ids)}")
-            status |= bool(ids)
+        status |= _said_files(changed, args.check)
+        status |= _said_missing(domain.name, missing, "every message has its text", "without text")
     lab = []
     _write(LAB_CATALOGUE, lab_catalogue(), args.check, lab)
-    for path in lab:
-        print(f"{'out of date' if args.check else 'wrote'}: {path}" + ("" if args.check else " (then: make labextension)"))
-    status |= bool(lab and args.check)
+    status |= _said_files(lab, args.check, " (then: make labextension)")
     changed, missing = update_chapter(args.check)
-    for path in changed:
-        print(f"{'out of date' if args.check else 'wrote'}: {path}")
-    status |= bool(changed and args.check)
-    for lang, cells in missing.items():
-        print(f"{CHAPTER.name} {lang}: {'every cell translated' if not cells else f'{len(cells)} to translate or review: ' + ', '.join(cells)}")
-        status |= bool(cells)
+    status |= _said_files(changed, args.check)
+    status |= _said_missing(CHAPTER.name, missing, "every cell translated", "to translate or review")
     return status
-
 
 if __name__ == "__main__":
     sys.exit(main())
