@@ -249,3 +249,16 @@ def test_do_make_lms_sync_and_service_status_speak_the_courses_language(tmp_path
         lang, "lms.in_the_lms", count=0, last=never))
     assert Round(posted=1, same=2).line(lang) == WORDS.say(lang, "lms.round", posted=1, same=2, roster=0, waiting=0)
     assert ("LMS：" in outbox.status_line(folder)) == (lang == "zh")
+
+
+def test_does_a_name_typed_in_the_lms_reach_the_gradebook_without_markup(tmp_path):
+    """A learner whose LMS name holds markup (nbgrader's Formgrader shows gradebook names as HTML): the gradebook keeps
+    the name without angle brackets, quotes, backticks or control characters, and capped; O'Brien & Co unchanged?"""
+    from coursekit.lms.roster import NAME_LENGTH, Person, into_gradebook
+    hostile = Person("s1", "u-1", '<img src=x onerror="alert(1)">Ann\x1b[31m', "O'Brien & Co", "`a`@b" + "x" * 500)
+    with Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}") as gradebook:
+        assert into_gradebook(gradebook, [hostile]) == 1
+        kept = gradebook.find_student("s1")
+        assert (kept.first_name, kept.last_name) == ("img src=x onerror=alert(1)Ann[31m", "O'Brien & Co")
+        assert not set('<>"`\x1b') & set(kept.first_name + kept.email) and len(kept.email) == NAME_LENGTH
+        assert into_gradebook(gradebook, [hostile]) == 0  # the same person again: nothing changes

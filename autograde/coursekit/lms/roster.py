@@ -6,11 +6,22 @@ enrolled since). Each becomes the student :func:`coursekit.identity.hub_user` na
 their ``sub``: the one record of who is who that the scores are posted from (:mod:`.score`).
 """
 import dataclasses
+import re
 
 from ..identity import hub_user
 from .launch import LEARNER, role_of
 
-__all__ = ["Person", "people", "into_gradebook"]
+__all__ = ["Person", "people", "into_gradebook", "plain", "NAME_LENGTH"]
+
+NAME_LENGTH = 200  # characters of a name or e-mail kept: the LMS's, which its users may edit themselves
+# What no real name needs and markup does (nbgrader's Formgrader shows gradebook names as HTML, upstream): angle
+# brackets, double quotes, backticks and control characters. O'Brien and "Smith & Sons" keep their ' and &.
+_MARKUP = re.compile(r'[<>"`\x00-\x1f\x7f-\x9f]')
+
+
+def plain(text) -> str:
+    """``text`` as a gradebook field: without markup characters or controls, at most :data:`NAME_LENGTH` long."""
+    return _MARKUP.sub("", str(text or ""))[:NAME_LENGTH].strip()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -22,8 +33,9 @@ class Person:
     email: str = ""
 
     def fields(self) -> dict:
-        return {"first_name": self.first_name or None, "last_name": self.last_name or None,
-                "email": self.email or None, "lms_user_id": self.sub}
+        """The gradebook's columns; every text the LMS's user could have typed made :func:`plain`."""
+        return {"first_name": plain(self.first_name) or None, "last_name": plain(self.last_name) or None,
+                "email": plain(self.email) or None, "lms_user_id": self.sub}
 
 
 def _from_member(member: dict, issuer: str) -> Person:
