@@ -74,14 +74,11 @@ class Record:
         return self.state == OPEN
 
 
-_made = set()
-
-
 def ensure(engine) -> None:
-    """Make the table in ``engine``'s gradebook unless it is there (once per engine and process)."""
-    if id(engine) not in _made:
-        _METADATA.create_all(engine, checkfirst=True)
-        _made.add(id(engine))
+    """Make the table in ``engine``'s gradebook unless it is there. Asked of the database every time (one query):
+    a gradebook can be replaced under a running process, and a cache keyed by the engine's ``id`` was wrong once a
+    disposed engine's ``id`` was reused by the next one."""
+    _METADATA.create_all(engine, checkfirst=True)
 
 
 def _graded_cells(db, assignment: str) -> dict:

@@ -143,6 +143,16 @@ def test_is_a_request_written_by_hand_refused_removed_and_nothing_else_changed(c
     assert {s: _scores(engine, s) for s in ("s001", "s002")} == before
 
 
+
+def test_is_the_table_made_again_when_the_gradebook_lost_it_under_a_running_process(course):
+    folder, engine, exchange, config = course
+    assert book.requests(engine, ASSIGNMENT) == []
+    with engine.begin() as connection:  # the gradebook replaced by one without the table (a restore, a reset)
+        book.TABLE.drop(connection)
+    regrades.drop(exchange, "c", _request())
+    stored, refused = book.take_in(engine, exchange, "c", config, Limits())
+    assert refused == [] and [r.student for r in book.requests(engine, ASSIGNMENT)] == ["s001"]
+
 def test_is_a_request_after_the_deadline_or_a_second_open_one_refused_at_intake(course):
     folder, engine, exchange, config = course
     regrades.drop(exchange, "c", _request())
