@@ -28,6 +28,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 
+from ..language import Refusal, marked
 from .negation import denial_after, negation_before, negation_within
 
 __all__ = ["RubricError", "Point", "Rubric", "Hit", "Hint", "CONTRADICTION_CAP", "rubric_file", "load_rubrics",
@@ -139,7 +140,8 @@ def load_rubrics(course, assignment: str, questions=()) -> Rubrics:
 def score_of(rubric: Rubric, ticked, max_score: float) -> float:
     """The score of the ticked points (``ticked``: one bool per point)."""
     if len(ticked) != len(rubric.points):
-        raise ValueError(f"{rubric.question}: {len(ticked)} ticks for {len(rubric.points)} rubric points")
+        raise Refusal(marked("refused.tick_count"), question=rubric.question, ticks=len(ticked),
+                      points=len(rubric.points))
     shares = sum(p.share for p, tick in zip(rubric.points, ticked) if tick)
     return round(max_score * shares / UNIT, 4)
 
