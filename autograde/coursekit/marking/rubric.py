@@ -19,8 +19,9 @@ the question. A pattern uses only what Python's ``re`` and the page's
 JavaScript ``RegExp`` read alike (no inline flags, named groups, ``\A`` or ``\Z``) and cannot match
 nothing. A score is ``points × (sum of the ticked shares)``. Shares are kept as integer
 ten-thousandths so that the page's JavaScript and this module add them up to the same number.
-A rubric may carry its points in another language too (``en.text`` …): :mod:`.rubric_edition`
-writes another edition's rubric from it; this module reads a point's own keys only.
+A rubric may carry how another language's answers are matched (``en.terms``, ``en.patterns``); with each point's
+words in that language from the marking guide's catalogue, :mod:`.rubric_edition` writes another edition's rubric;
+this module reads a point's own keys only.
 """
 import functools
 import pathlib
