@@ -25,7 +25,7 @@ from coursekit.autograded import read_graded_notebook
 from coursekit.kernel import GradingKernelManager
 from coursekit.language import WORDS
 from coursekit.sandbox import abandoned, cgroups
-from coursekit.settings import course_settings, unsandboxed
+from coursekit.settings import course_settings, unsandboxed as unsandboxed_warning
 from support import grade_output, redteam
 from support.classes import REPRESENTATIVE, SERIAL, copy_graded, digest, make_grade_target
 from support.course_tools import ASSIGNMENT, GRADER_CELLS, POINTS, output_text, visible_text
@@ -229,7 +229,7 @@ def unsandboxed(shared_class, tmp_path_factory):
     done = make_grade_target(graded.course, dict(graded.env, ATTN_SANDBOX="off"), WORKERS=2)  # as the instructor
     failed = set(grade_output.failed(done.stdout))  # the class's ungradable ones, graded again
     lang = course_settings(graded.course).language  # the header and the warning speak the course's language
-    warning = WORDS.say(lang, "grading.warning", warning=unsandboxed(lang))
+    warning = WORDS.say(lang, "grading.warning", warning=unsandboxed_warning(lang))
     assert WORDS.say(lang, "grading.unsandboxed") in done.stdout and warning in done.stdout.splitlines(), done.stdout
     assert failed and failed <= set(graded.reasons), done.stdout[-3000:]
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr  # through make: graded, the students' 0s listed
