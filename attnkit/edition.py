@@ -108,7 +108,8 @@ def pseudo_code(fragment: str) -> str:
     head, sep, comment = fragment.partition("#")
     if sep and not _STRING.search(head):
         return f"{head}# {pseudo(comment.strip())}" if comment.strip() else fragment
-    return _STRING.sub(lambda m: m["q"] + pseudo(m["text"]) + m["q"], fragment)
+    # an empty string stays empty: a docstring's """ is read as one and two more quotes
+    return _STRING.sub(lambda m: m["q"] + pseudo(m["text"]) + m["q"] if m["text"] else m[0], fragment)
 
 
 def fingerprint(text: str) -> str:
