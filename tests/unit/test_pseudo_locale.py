@@ -295,3 +295,39 @@ def test_does_the_grading_service_say_the_machines_faults_only_in_the_catalogues
     lines = [line.split("  ", 1)[-1].removeprefix("a1  s1  ") for line in log.path.read_text().splitlines()]
     assert len(lines) >= 5 and all(left_over(line, ("refused", "HTTP 502", "ATTN_SANDBOX=off")) == [] for line in
                                    [*lines, *causes]), lines
+
+
+def _rubric_faults(course: pathlib.Path) -> list:
+    """What the marking API's 500 says of a broken rubric (each made by coursekit.marking.rubric reading a broken
+    file), and its 404 for an unknown question."""
+    from coursekit.marking.board import unknown_question
+    from coursekit.marking.rubric import RubricError, load_rubrics, rubric_file
+
+    broken = ["[q_a\n", "[[q_a.points]]\nshare = 1.0\n", "[[q_a.points]]\ntext = 'x'\n",
+              "[[q_a.points]]\ntext = 'x'\nshare = 0.5\n", "[[q_z.points]]\ntext = 'x'\nshare = 1.0\n",
+              "[q_a]\n", "[[q_a.points]]\ntext = 'x'\nshare = 1.0\nterms = 'v'\n",
+              "[[q_a.points]]\ntext = 'x'\nshare = 1.0\npatterns = ['(v']\n",
+              "[[q_a.points]]\ntext = 'x'\nshare = 1.0\npatterns = ['(?i)v']\n",
+              "[[q_a.points]]\ntext = 'x'\nshare = 1.0\npatterns = ['v?']\n",
+              "".join(f"[[q_a.points]]\ntext = '{n}'\nshare = 0.1\n" for n in range(10))]
+    found, path = [], rubric_file(course, "a1")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for text in broken:
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(RubricError) as error:
+            load_rubrics(course, "a1", ("q_a", "q_b"))
+        found.append(error.value)
+    questions = [SimpleNamespace(grade_id="q_a"), SimpleNamespace(grade_id="q_b")]
+    return found + [unknown_question("a1", "q_nope", questions), unknown_question("a1", "q_nope", [])]
+
+
+def test_does_the_marking_api_say_a_broken_rubric_and_an_unknown_question_only_in_the_catalogues_words(tmp_path):
+    """Each rubric fault (the marking page's 500, inside its line saying the course's rubric is what to fix) and the
+    404 of an unknown question, in the pseudo-locale: nothing but the file, the entry and the values left over?"""
+    said = _rubric_faults(tmp_path)
+    assert len({error.msgid for error in said}) == 13
+    for error in said:
+        line = WORDS.say(PSEUDO, "marking.rubric_fault", error=error.said(PSEUDO))
+        data = {text for value in error.values.values() for text in (str(value), repr(value))}
+        assert left_over(line, data) == [], line
+        assert re.search(r"[\u3400-\u9fff]", error.said("zh")) and str(error) == error.said("en")

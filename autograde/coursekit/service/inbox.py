@@ -42,7 +42,7 @@ from traitlets.config import Config
 
 from .. import inbound
 from ..inbound import Refused, utc
-from ..language import PSEUDO_FROM, WORDS, marked
+from ..language import Worded, marked
 from ..upstream.nbgrader import SECRET_FILE, SECRET_LENGTH, parse_submission_name
 
 __all__ = ["Submission", "Inbox", "InboxUnreadable", "nbgrader_config", "folder_config", "parse_name",
@@ -53,20 +53,9 @@ __all__ = ["Submission", "Inbox", "InboxUnreadable", "nbgrader_config", "folder_
 RELIST_SECONDS = 5.0
 
 
-class InboxUnreadable(RuntimeError):
-    """The exchange cannot say what was submitted: the machine's fault, nobody's grade. Kept as a message id of the
-    course's catalogue and its values, as a :class:`coursekit.language.Refusal` is: :meth:`said` in the course's
-    language (the service's log and journal); ``str()`` English."""
-
-    def __init__(self, msgid: str, /, **values):
-        self.msgid, self.values = msgid, values
-        super().__init__(msgid)
-
-    def said(self, lang: str) -> str:
-        return WORDS.say(lang, self.msgid, **self.values)
-
-    def __str__(self) -> str:
-        return self.said(PSEUDO_FROM)
+class InboxUnreadable(Worded, RuntimeError):
+    """The exchange cannot say what was submitted: the machine's fault, nobody's grade; said in the course's language
+    (the service's log and journal: :class:`coursekit.language.Worded`)."""
 
 
 @dataclasses.dataclass(frozen=True)
