@@ -88,7 +88,12 @@ class KernelDidNotStart(RuntimeError):
 
 
 class TemplateDidNotStart(KernelDidNotStart):
-    """The kernel template (trusted code, no student's file in it) did not start: always the machine's."""
+    """The kernel template (trusted code, no student's file in it) did not start: always the machine's. ``status``:
+    its exit status; ``output``: the end of what it wrote ("" when nothing)."""
+
+    def __init__(self, status, output: str = ""):
+        self.status, self.output = status, output
+        super().__init__(f"exit status {status}: {output or 'it said nothing'}")  # a log's, English
 
 
 def evident_fault(error: BaseException, course=None, template_died: bool = False):
@@ -102,7 +107,8 @@ def evident_fault(error: BaseException, course=None, template_died: bool = False
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         return InfrastructureFault(marked("fault.gradebook_unreachable"), marked("fault.fix_gradebook"), error=first)
     if isinstance(error, TemplateDidNotStart):
-        return InfrastructureFault(marked("fault.template_not_started"), marked("fault.fix_as_named"), error=str(error))
+        cause = marked("fault.template_not_started") if error.output else marked("fault.template_silent")
+        return InfrastructureFault(cause, marked("fault.fix_as_named"), status=error.status, error=error.output)
     if _died_with_template(error, template_died):
         return InfrastructureFault(marked("fault.template_died"), marked("fault.fix_system_log"))
     return _disk_fault(error, course)

@@ -118,7 +118,7 @@ class Row:
 
 class TemplateDiesAtStart(Row):
     """The kernel template is killed as it starts (the out-of-memory killer, a broken library): every time."""
-    name, causes = "template_dies_at_start", ("fault.template_not_started",)
+    name, causes = "template_dies_at_start", ("fault.template_not_started", "fault.template_silent")
 
     @contextlib.contextmanager
     def inject(self, course, env):

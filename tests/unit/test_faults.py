@@ -29,7 +29,7 @@ def _wrapped(error: BaseException, cause=None, context=None) -> BaseException:
 EVIDENT = [
     (sqlalchemy.exc.OperationalError("SELECT …", {}, Exception("connection refused")), "gradebook cannot be reached"),
     (sqlalchemy.exc.InterfaceError("SELECT …", {}, Exception("closed")), "gradebook cannot be reached"),
-    (TemplateDidNotStart("exit status 1: bwrap: execvp /x/bin/python: No such file or directory"),
+    (TemplateDidNotStart(1, "bwrap: execvp /x/bin/python: No such file or directory"),
      "bwrap: execvp /x/bin/python"),
     (OSError(errno.ENOSPC, "No space left on device", f"{COURSE}/autograded/s1/a/a.ipynb"), "the machine's disk is full"),
     (OSError(errno.EROFS, "Read-only file system", f"{COURSE}/autograded/s1"), "read-only"),

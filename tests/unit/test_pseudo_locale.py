@@ -221,7 +221,8 @@ def _faults_of_the_machine(course: pathlib.Path, monkeypatch) -> list:
     from coursekit.sandbox import bubblewrap
 
     inside = str(course / "autograded")
-    errors = [sqlalchemy.exc.OperationalError("SELECT 1", {}, Exception("refused")), TemplateDidNotStart("exit 1"),
+    errors = [sqlalchemy.exc.OperationalError("SELECT 1", {}, Exception("refused")), TemplateDidNotStart(1, "bwrap: execvp"),
+              TemplateDidNotStart(-9),
               *(OSError(number, "said", inside) for number in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES,
                                                                errno.EPERM))]
     found = [evident_fault(error, course) for error in errors]
@@ -249,13 +250,17 @@ def test_does_every_fault_line_of_make_grade_say_only_the_catalogues_words(tmp_p
     from coursekit.grading.progress import Progress
 
     faults = _faults_of_the_machine(tmp_path, monkeypatch)
-    assert len(faults) == 18 and all(faults)
+    assert len(faults) == 19 and all(faults)
     for fault in faults:
         line = Progress(1, lang=PSEUDO).summary(fault).splitlines()[-2]
         data = {text for value in fault.values.values() for text in (str(value), str(-value) if isinstance(
             value, int) else "")} - {""}
         assert line.startswith("make grade: ⟦") and left_over(line, ("make grade", *data)) == [], line
         assert re.search(r"[\u3400-\u9fff]", fault.said("zh")) and fault.said("zh") != str(fault)
+    from coursekit.sandbox.forkserver import leftovers_said
+
+    folder = tmp_path / "attn-template-x"  # a template folder a killed grading left, removed at the next start
+    assert [left_over(line, (str(folder),)) for line in leftovers_said([folder], PSEUDO)] == [[]]
 
 
 def test_does_the_grading_service_say_the_machines_faults_only_in_the_catalogues_words(tmp_path, monkeypatch):

@@ -181,7 +181,7 @@ def preflight(course: pathlib.Path, assignments, sandboxed: bool, lang: str = "e
     problem = (missing_tool(lang) or private_python(world_of(config).folders, lang)) if sandboxed else ""
     if problem:
         raise InfrastructureFault(marked("fault.said"), marked("fault.fix_grade_again"), said=problem)
-    for line in leftovers_said(remove_leftovers()):
+    for line in leftovers_said(remove_leftovers(), lang):
         print(f"make grade: {line}", flush=True)
     names = [assignments] if isinstance(assignments, str) else assignments
     for grader in dict.fromkeys(assignment_of(name, config).grader for name in names):

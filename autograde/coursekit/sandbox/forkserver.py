@@ -31,6 +31,7 @@ import threading
 import time
 
 from ..faults import TemplateDidNotStart
+from ..language import PSEUDO_FROM, WORDS
 from ..locks import held
 from .bubblewrap import preload_args, template_command
 
@@ -74,7 +75,7 @@ class Template:
         if ready.strip() != b"ready":
             status, said = self.process.wait(), self.log_tail()
             self.stop()
-            raise TemplateDidNotStart(f"exit status {status}: {said or 'it said nothing'}")
+            raise TemplateDidNotStart(status, said)
         self.process.stdout.close()
 
     def log_tail(self, size: int = 2000) -> str:
@@ -138,10 +139,9 @@ def _age(folder: pathlib.Path) -> float:
         return 0.0
 
 
-def leftovers_said(removed) -> list:
-    """One line per removed folder, for the instructor."""
-    return [f"removed {folder}: left by a grading process that was killed, it held copies of submissions"
-            for folder in removed]
+def leftovers_said(removed, lang: str = PSEUDO_FROM) -> list:
+    """One line per removed folder, for the instructor, in ``lang`` (the course's; a grading log's: English)."""
+    return [WORDS.say(lang, "sandbox.leftover_removed", folder=folder) for folder in removed]
 
 
 def template(privileged: bool, world, env: dict, sandboxed: bool = True) -> Template:

@@ -17,7 +17,7 @@ from ..grading import lock
 from ..grading.pool import LOGS, WorkerPool
 from ..late import late_policy
 from ..lms import outbox as lms_outbox
-from ..language import WORDS
+from ..language import DEFAULT, WORDS
 from ..locks import take
 from ..paths import add_course_option, find_course, usage_errors
 from ..people import read_people
@@ -79,8 +79,8 @@ def run(course) -> int:
     try:
         policy, settings = load_policy(course), course_settings(course)
         late_policy(course, settings.config)
-    except ValueError as error:
-        log.write(f"cannot start: {error}")
+    except ValueError as error:  # the course's config: its language may be what is wrong, so the default's
+        log.write(WORDS.say(DEFAULT, "service.cannot_start", error=error))
         return 2
     problem = missing_tool(settings.language) if settings.sandbox else ""
     if problem:
@@ -88,17 +88,17 @@ def run(course) -> int:
         return 2
     me = _single_instance(course)
     if me is None:
-        log.write(f"another grading service already runs on {course}: this one stops")
+        log.write(WORDS.say(settings.language, "service.another_runs", course=course))
         return 1
     try:
         config = nbgrader_config(course)
         inbox = Inbox(config, course)
     except (Exception, SystemExit) as error:  # nbgrader's app exits on a config it cannot load
-        log.write(f"cannot start: the course's nbgrader exchange cannot be set up ({type(error).__name__}: {error})")
+        log.write(WORDS.say(settings.language, "service.no_exchange", kind=type(error).__name__, error=error))
         os.close(me)
         return 2
     url = resolve_gradebook(course)
-    for line in leftovers_said(remove_leftovers()):
+    for line in leftovers_said(remove_leftovers(), settings.language):
         log.write(line)
     on = ", ".join(policy.assignments) or "none (set c.GradingService.assignments in nbgrader_config.py)"
     log.write(f"started (pid {os.getpid()}) on {course}: assignments {on}; {policy.workers} worker(s); "
@@ -119,7 +119,7 @@ def run(course) -> int:
         while not stopping:
             policy, problem = _reloaded(course, scheduler.policy)  # settings edited while it runs apply
             if problem and problem != said:
-                log.write(f"settings not applied, the previous ones stay: {problem}")
+                log.write(WORDS.say(settings.language, "service.settings_kept", problem=problem))
             scheduler.policy, said = policy, problem
             scheduler.step(scheduler.policy.poll_seconds)
     finally:
