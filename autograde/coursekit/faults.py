@@ -107,8 +107,10 @@ def evident_fault(error: BaseException, course=None, template_died: bool = False
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         return InfrastructureFault(marked("fault.gradebook_unreachable"), marked("fault.fix_gradebook"), error=first)
     if isinstance(error, TemplateDidNotStart):
-        cause = marked("fault.template_not_started") if error.output else marked("fault.template_silent")
-        return InfrastructureFault(cause, marked("fault.fix_as_named"), status=error.status, error=error.output)
+        if not error.output:  # killed as it started (out of memory?): the system log says why
+            return InfrastructureFault(marked("fault.template_silent"), marked("fault.fix_system_log"), status=error.status)
+        return InfrastructureFault(marked("fault.template_not_started"), marked("fault.fix_as_named"),
+                                   status=error.status, error=error.output)
     if _died_with_template(error, template_died):
         return InfrastructureFault(marked("fault.template_died"), marked("fault.fix_system_log"))
     return _disk_fault(error, course)
