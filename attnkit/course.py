@@ -68,8 +68,9 @@ def cell_names(nb) -> dict:
     from coursekit.cell_names import without_points
 
     from .gradecell import TEST_CELLS
+    from .language import of_notebook
 
-    named = headings(nb)
+    named = headings(nb, of_notebook(nb))  # two cells under one heading told apart in the notebook's own words
     tests = {test.grade_id: name if f"TEST {test.number}" in name else f"TEST {test.number} · {name}"
              for test in TEST_CELLS if (name := named.get(test.grade_id))}
     return {**{grade_id: without_points(name) for grade_id, name in named.items() if grade_id not in tests}, **tests}

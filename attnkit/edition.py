@@ -22,7 +22,7 @@ notebook's metadata saying its language (``metadata["edition"]["language"]``, :f
 Cell ids, nbgrader metadata (points, grade ids), solutions and hidden tests are the master's. ``make release``
 gives it to ``nbgrader generate_assignment`` with :func:`stubs` and writes ``notebooks/<language>/``. The
 pseudo-locale's edition (:data:`attnkit.language.PSEUDO`) is the English's, bracketed and accented
-(:meth:`Translation.pseudo`).
+(:meth:`Translation.pseudo`: its prose still markdown, :func:`pseudo_prose`; its code still code, :func:`pseudo_code`).
 
 No Chinese is left in an English edition except where it names the original lab: its title,
 :data:`ORIGINAL_LAB` (:func:`foreign_text` finds anything else). Standard library only.
@@ -36,7 +36,7 @@ from . import glossary
 from .language import DEFAULT, LANGUAGES, NOTEBOOK_KEY, PSEUDO, WORDS, checked, pseudo
 
 __all__ = ["KEY", "ORIGINAL_LAB", "LANGUAGE_CALL", "GENERATED", "SETUP_CELL", "Translation", "fingerprint", "stubs",
-           "source_of", "translate", "problems", "foreign_text", "pseudo_code"]
+           "source_of", "translate", "problems", "foreign_text", "pseudo_code", "pseudo_prose"]
 
 KEY = "translation"  # where the master kept each cell's English before the catalogues (no release may carry it)
 SETUP_CELL = "setup_imports"  # the nbgrader grade id of the cell that imports attnkit
@@ -65,9 +65,41 @@ class Translation:
     def pseudo(self) -> "Translation":
         """The pseudo-locale's translation made from this one (the English's): every text bracketed and accented,
         code still code."""
-        return Translation({cell: (chinese, pseudo(text), stale) for cell, (chinese, text, stale) in self.prose.items()},
+        return Translation({cell: (chinese, pseudo_prose(text), stale)
+                            for cell, (chinese, text, stale) in self.prose.items()},
                            {cell: [(chinese, pseudo_code(text)) for chinese, text in pairs]
                             for cell, pairs in self.code.items()})
+
+
+# what stays as it is in a line of prose made pseudo: code spans, formulas, a link's target, HTML tags, an image's mark
+_KEPT_INLINE = re.compile(r"(`[^`]*`|\$\$.*?\$\$|\$[^$\n]*\$|\]\([^)]*\)|<[^<>]*>|!\[)")
+_BLOCK_MARKS = re.compile(r"^(\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s?)*)(.*)$")  # a heading's, a list item's, a quote's
+_FENCE = re.compile(r"^\s*(```|~~~|\$\$\s*$)")  # a code block's or a display formula's first or last line
+_LETTER = re.compile(r"[A-Za-z]")
+
+
+def _pseudo_inline(text: str) -> str:
+    parts = _KEPT_INLINE.split(text)
+    return "".join(part if odd or not _LETTER.search(part) else pseudo(part)
+                   for odd, part in zip([0, 1] * len(parts), parts))
+
+
+def pseudo_prose(text: str) -> str:
+    """A translated markdown cell as the pseudo-locale says it, still markdown: each line's words bracketed and
+    accented after its block marks (a heading's ``#``, a list item's, a quote's), a table's cells one by one; code
+    spans, formulas, code blocks and links' targets as they are (a cell bracketed whole would be no heading)."""
+    lines, kept = [], False
+    for line in text.split("\n"):
+        if _FENCE.match(line):
+            kept = not kept
+        if kept or _FENCE.match(line) or not _LETTER.search(line):
+            lines.append(line)
+        elif line.lstrip().startswith("|"):
+            lines.append("|".join(_pseudo_inline(cell) for cell in line.split("|")))
+        else:
+            marks, rest = _BLOCK_MARKS.match(line).groups()
+            lines.append(marks + _pseudo_inline(rest))
+    return "\n".join(lines)
 
 
 def pseudo_code(fragment: str) -> str:
@@ -76,7 +108,8 @@ def pseudo_code(fragment: str) -> str:
     head, sep, comment = fragment.partition("#")
     if sep and not _STRING.search(head):
         return f"{head}# {pseudo(comment.strip())}" if comment.strip() else fragment
-    return _STRING.sub(lambda m: m["q"] + pseudo(m["text"]) + m["q"], fragment)
+    # an empty string stays empty: a docstring's """ is read as one and two more quotes
+    return _STRING.sub(lambda m: m["q"] + pseudo(m["text"]) + m["q"] if m["text"] else m[0], fragment)
 
 
 def fingerprint(text: str) -> str:

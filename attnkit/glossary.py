@@ -9,7 +9,7 @@ words; tests/unit/test_glossary.py holds both editions and every diagnosis messa
 """
 from dataclasses import dataclass
 
-from .language import WORDS, marked, resolve
+from .language import PSEUDO, WORDS, marked, resolve
 
 __all__ = ["Term", "TERMS", "term", "markdown", "STANDARD_LANGUAGE"]
 
@@ -69,8 +69,9 @@ def term(key: str, lang: str | None = None) -> str:
 
 
 def _row(t: Term, lang: str) -> str:
-    """A row of the table: the term, the standard (English) term beside it in another language, its meaning."""
-    standard = [] if lang == STANDARD_LANGUAGE else [t.name(STANDARD_LANGUAGE)]
+    """A row of the table: the term, the standard (English) term beside it in another language, its meaning (the
+    pseudo-locale, the English's words made pseudo, has the English's two columns)."""
+    standard = [] if lang in (STANDARD_LANGUAGE, PSEUDO) else [t.name(STANDARD_LANGUAGE)]
     return "| " + " | ".join([t.name(lang), *standard, t.meaning(lang)]) + " |"
 
 

@@ -12,7 +12,8 @@ its source, ``autograde/source/ch04_attention_en/ch04_attention_en.ipynb``, is t
 (:func:`attnkit.edition.translate`: the English of the chapter's catalogue, ``autograde/locale/en/LC_MESSAGES/
 ch04_attention.po`` (``make translations``), the same code, points,
 grade ids, solutions and tests), written here and never edited by hand; so is its rubric,
-``autograde/rubrics/ch04_attention_en.toml``, from the master rubric's English (:mod:`coursekit.marking.rubric_edition`).
+``autograde/rubrics/ch04_attention_en.toml``, from the master rubric and the marking guide's catalogue,
+``autograde/locale/en/LC_MESSAGES/ch04_attention_rubric.po`` (:mod:`coursekit.marking.rubric_edition`).
 It is released the same way,
 with English release stubs (the chapter's plug-in's, :func:`attnkit.edition.stubs`), into
 ``notebooks/en/ch04_attention.ipynb``; nbgrader computes its checksums. Its metadata says its language
@@ -48,7 +49,7 @@ from coursekit.paths import ASSIGNMENT, COURSE, MASTER, REPO, STUDENT_NOTEBOOK, 
 from coursekit.settings import course_config
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))  # scripts/translations.py, beside this one
-from translations import chapter_translation, mark_reviewed  # noqa: E402
+from translations import chapter_translation, mark_reviewed, rubric_words  # noqa: E402
 
 KEPT_CELL_METADATA = ("nbgrader", "tags", "deletable", "editable")
 MASTER_CELL_METADATA = KEPT_CELL_METADATA  # the translations live in the chapter's catalogues (autograde/locale)
@@ -176,7 +177,7 @@ def stale_rubrics() -> list:
     """Each other edition's committed rubric that is not what the master rubric gives now."""
     return [edition_rubric(lang) for lang in LANGUAGES[1:]
             if not edition_rubric(lang).is_file() or edition_rubric(lang).read_text(encoding="utf-8")
-            != edition_file(COURSE, ASSIGNMENT, edition_assignment(lang), lang)]
+            != edition_file(COURSE, ASSIGNMENT, edition_assignment(lang), lang, rubric_words(lang))]
 
 
 def stale_files() -> list:
@@ -218,7 +219,8 @@ def main(argv=None) -> int:
     report_translation()
     for lang in LANGUAGES[1:]:
         print(f"wrote {write_edition_source(COURSE, lang).relative_to(REPO)}")
-        print(f"wrote {write_edition(COURSE, ASSIGNMENT, edition_assignment(lang), lang).relative_to(REPO)}")
+        rubric = write_edition(COURSE, ASSIGNMENT, edition_assignment(lang), lang, rubric_words(lang))
+        print(f"wrote {rubric.relative_to(REPO)}")
     for lang in LANGUAGES:
         student_notebook(lang).parent.mkdir(parents=True, exist_ok=True)
         student_notebook(lang).write_text(release_text(COURSE, lang), encoding="utf-8")

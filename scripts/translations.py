@@ -17,6 +17,8 @@ And the chapter's own catalogue (:data:`CHAPTER`, ``ch04_attention``: its cells'
 strings of its code, in ``autograde/locale/``, never released): its template drawn from the master notebook, each
 other language's ``.po`` updated from it; a cell whose Chinese changed keeps its translation, marked fuzzy, the
 fingerprint of the Chinese it was written from beside it (``# stale: …``). ``make release`` builds each language's edition from it.
+The marking guide's catalogue likewise (:data:`RUBRIC`, ``ch04_attention_rubric``): each point's text of the master
+rubric, its question the context; ``make release`` writes each other edition's rubric from it.
 
 It ends with one line per language and domain, and names each message still without text (exit status 1 then).
 
@@ -236,7 +238,10 @@ class Chapter:
 
 
 CHAPTER = Chapter("ch04_attention", "autograde/locale", "autograde/source/ch04_attention/ch04_attention.ipynb")
+# the marking guide's catalogue: each point's text (context: its question's grade id), from the master rubric
+RUBRIC = Chapter("ch04_attention_rubric", "autograde/locale", "autograde/rubrics/ch04_attention.toml")
 PROSE, CODE = "a markdown cell, whole", "comments and strings of a code cell"
+POINT = "a point of the marking guide: the TA ticks it, the student's feedback says it"
 # a stale entry's translator comment: the fingerprint (attnkit.edition.fingerprint) of the Chinese it translates
 STALE = "stale: translated from the Chinese of fingerprint "
 
@@ -285,10 +290,21 @@ def chapter_template(master, catalogues=()) -> Catalog:
     return pot
 
 
-def _chapter_catalogue(lang: str, pot: Catalog, old: Catalog | None) -> Catalog:
-    """``lang``'s chapter catalogue, entry by entry the template's: a translation kept as it was; a prose cell whose
-    Chinese changed keeps its old translation, fuzzy, with the Chinese it was written from (``previous_id``)."""
-    new = _headed(Catalog(locale=lang, domain=CHAPTER.name), Domain(CHAPTER.name, CHAPTER.locale, ()))
+def rubric_template() -> Catalog:
+    """The marking guide's template: each point of the master rubric, its Chinese text the id, its question the
+    context (its share and matching rules stay in the rubric: :mod:`coursekit.marking.rubric_edition`)."""
+    import tomllib
+    pot = _headed(Catalog(domain=RUBRIC.name), Domain(RUBRIC.name, RUBRIC.locale, ()))
+    for question, table in tomllib.loads((REPO / RUBRIC.master).read_text(encoding="utf-8")).items():
+        for point in table.get("points", []):
+            pot.add(point["text"], context=question, auto_comments=[POINT])
+    return pot
+
+
+def _chapter_catalogue(lang: str, pot: Catalog, old: Catalog | None, book: Chapter) -> Catalog:
+    """``lang``'s catalogue of ``book``, entry by entry the template's: a translation kept as it was; a prose cell
+    whose Chinese changed keeps its old translation, fuzzy, with the Chinese it was written from (``previous_id``)."""
+    new = _headed(Catalog(locale=lang, domain=book.name), Domain(book.name, book.locale, ()))
     by_context = {}
     for message in old or ():
         if message.id:
@@ -311,16 +327,17 @@ def _chapter_catalogue(lang: str, pot: Catalog, old: Catalog | None) -> Catalog:
     return new
 
 
-def update_chapter(check: bool) -> tuple:
-    """The chapter's template and each other language's catalogue written again; (files that changed,
-    {language: cells without a translation or marked fuzzy})."""
-    master, changed, missing = _master(), [], {}
-    olds = {lang: read(CHAPTER.po(lang), lang) for lang in LANGUAGES[1:]}
-    pot = chapter_template(master, [old for old in olds.values() if old is not None])
-    _write(CHAPTER.template(), _chapter_written(pot), check, changed)
+def update_chapter(check: bool, rubric: bool = False) -> tuple:
+    """The chapter's template (or the marking guide's: :data:`RUBRIC`) and each other language's catalogue written
+    again; (files that changed, {language: entries without a translation or marked fuzzy})."""
+    book, changed, missing = RUBRIC if rubric else CHAPTER, [], {}
+    olds = {lang: read(book.po(lang), lang) for lang in LANGUAGES[1:]}
+    pot = (rubric_template() if rubric
+           else chapter_template(_master(), [old for old in olds.values() if old is not None]))
+    _write(book.template(), _chapter_written(pot), check, changed)
     for lang, old in olds.items():
-        catalog = _chapter_catalogue(lang, pot, old)
-        _write(CHAPTER.po(lang), _chapter_written(catalog), check, changed)
+        catalog = _chapter_catalogue(lang, pot, old, book)
+        _write(book.po(lang), _chapter_written(catalog), check, changed)
         missing[lang] = [f"{m.context}: {m.id[:30]!r}" for m in catalog if m.id and (m.fuzzy or not m.string)]
     return changed, missing
 
@@ -347,6 +364,20 @@ def chapter_translation(lang: str):
         else:
             found.code.setdefault(message.context, []).append((message.id, message.string))
     return found
+
+
+def rubric_words(lang: str):
+    """``lang``'s words for the master rubric's points (:class:`coursekit.marking.rubric_edition.PointWords`), from
+    the marking guide's catalogue: for the pseudo-locale, the English's made pseudo."""
+    from coursekit.language import PSEUDO, pseudo
+    from coursekit.marking.rubric_edition import PointWords
+    source = PSEUDO_FROM if lang == PSEUDO else lang
+    catalog, texts = read(RUBRIC.po(source), source), {}
+    for message in catalog or ():
+        if message.id and message.string and not message.fuzzy:
+            texts.setdefault(message.context, {})[message.id] = pseudo(message.string) if lang == PSEUDO \
+                else message.string
+    return PointWords(str(RUBRIC.po(lang).relative_to(REPO)), texts)
 
 
 def mark_reviewed(lang: str, cell_ids: list) -> None:
@@ -391,6 +422,9 @@ def main(argv=None) -> int:
     changed, missing = update_chapter(args.check)
     status |= _said_files(changed, args.check)
     status |= _said_missing(CHAPTER.name, missing, "every cell translated", "to translate or review")
+    changed, missing = update_chapter(args.check, rubric=True)
+    status |= _said_files(changed, args.check)
+    status |= _said_missing(RUBRIC.name, missing, "every point translated", "to translate or review")
     return status
 
 if __name__ == "__main__":

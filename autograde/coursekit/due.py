@@ -23,6 +23,7 @@ from nbgrader.api import Assignment, MissingEntry, Student, SubmittedAssignment
 from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, Text, select
 
 from .assignments import assignment_of, editions_of
+from .language import Refusal, marked
 
 __all__ = ["TABLE", "Extension", "BadExtension", "parse_when", "due_date", "extension_of", "extensions_of",
            "due_for", "grant", "published", "set_due_date", "sync", "utc_text", "zone_text"]
@@ -40,8 +41,9 @@ TABLE = Table(
 )
 
 
-class BadExtension(ValueError):
-    """An extension or a due date refused, with what was wrong and what was expected; nothing was changed."""
+class BadExtension(Refusal):
+    """An extension or a due date refused, with what was wrong and what was expected; nothing was changed. Said in
+    the course's language by make due / make extend, in the page's by the marking page."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,8 +79,7 @@ def parse_when(text: str, timezone: str = "UTC", what: str = "UNTIL") -> datetim
     try:
         when = datetime.datetime.fromisoformat(text)
     except ValueError:
-        raise BadExtension(f"{what}={text!r} is not a date: write it as 2027-01-20 23:59 (in {timezone}) or with "
-                           "its zone, 2027-01-20 23:59+08:00") from None
+        raise BadExtension(marked("dates.refused_not_a_date"), what=what, text=text, timezone=timezone) from None
     if len(text) == 10:  # a day only: until its end
         when = when.replace(hour=23, minute=59, second=59)
     if when.tzinfo is None:
@@ -155,17 +156,16 @@ def grant(gradebook, assignment: str, student: str, until: datetime.datetime | N
     master = _master(assignment, config)
     if gradebook.db.get(Student, student) is None:
         known = sorted(s for (s,) in gradebook.db.query(Student.id))
-        raise BadExtension(f"STUDENT={student!r} is not a student of this course's gradebook (it has "
-                           f"{len(known)}: {', '.join(known[:8])}{' …' if len(known) > 8 else ''})")
+        raise BadExtension(marked("dates.refused_not_a_student"), student=student, count=len(known),
+                           known=", ".join(known[:8]) + (" …" if len(known) > 8 else ""))
     if gradebook.db.query(Assignment).filter(Assignment.name == master).first() is None:
-        raise BadExtension(f"ASSIGNMENT={master!r} is not in the gradebook: release it first (Formgrader: Generate)")
+        raise BadExtension(marked("dates.refused_not_released"), assignment=master)
     due = due_date(gradebook, master, config)
     if until is not None and due is None:
-        raise BadExtension(f"{master} has no due date, so an extension would change nothing: set one first "
-                           "(make due DUE=…, or the Formgrader's Manage Assignments)")
+        raise BadExtension(marked("dates.refused_no_due_date"), assignment=master)
     if until is not None and until <= due:
-        raise BadExtension(f"UNTIL={zone_text(until, timezone)} is not after {master}'s due date, "
-                           f"{zone_text(due, timezone)}: an extension gives more time")
+        raise BadExtension(marked("dates.refused_not_after"), until=zone_text(until, timezone), assignment=master,
+                           due=zone_text(due, timezone))
     now = now or datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
     gradebook.db.execute(_table(gradebook).insert().values(assignment=master, student=student, until=until, reason=reason or "",
                                                granted_by=granted_by, granted_at=now))
@@ -180,7 +180,7 @@ def set_due_date(gradebook, assignment: str, due: datetime.datetime | None, conf
     names = [name for name in editions_of(assignment, config).values()
              if gradebook.db.query(Assignment).filter(Assignment.name == name).first() is not None]
     if not names:
-        raise BadExtension(f"ASSIGNMENT={assignment!r} is not in the gradebook: release it first (Formgrader: Generate)")
+        raise BadExtension(marked("dates.refused_not_released"), assignment=assignment)
     for name in names:
         gradebook.find_assignment(name).duedate = due
     for (student,) in gradebook.db.query(Student.id):

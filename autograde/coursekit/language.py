@@ -35,8 +35,8 @@ import pathlib
 import re
 import string
 
-__all__ = ["LANGUAGES", "DEFAULT", "PSEUDO", "SPOKEN", "NOTEBOOK_KEY", "WORDS", "Catalogue", "checked", "of_notebook",
-           "pick", "pseudo", "marked", "placeholders"]
+__all__ = ["LANGUAGES", "DEFAULT", "PSEUDO", "SPOKEN", "NOTEBOOK_KEY", "WORDS", "Catalogue", "Refusal", "checked",
+           "of_notebook", "pick", "pseudo", "marked", "placeholders"]
 
 LANGUAGES = ("zh", "en")  # the course's languages, each an edition: Simplified Chinese (the course's own), English
 DEFAULT = "zh"
@@ -166,6 +166,23 @@ class Catalogue:
 
 
 WORDS = Catalogue("coursekit", pathlib.Path(__file__).with_name("locale"))  # the toolkit's, the hub's, the Lab's
+
+
+class Refusal(ValueError):
+    """Something a person asked for, refused: kept as a message id of :data:`WORDS` and its values (data, never
+    text), said by :meth:`said` in the language of whoever reads it (a page's, the course's); ``str()`` says it in
+    English, for logs and tracebacks. Raised as ``Refusal(marked("…"), name=value)`` so that ``make translations``
+    finds the id."""
+
+    def __init__(self, msgid: str, /, **values):
+        self.msgid, self.values = msgid, values
+        super().__init__(msgid)
+
+    def said(self, lang: str) -> str:
+        return WORDS.say(lang, self.msgid, **self.values)
+
+    def __str__(self) -> str:
+        return self.said(PSEUDO_FROM)
 
 
 def placeholders(template: str) -> set:

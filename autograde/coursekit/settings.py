@@ -27,7 +27,7 @@ from .language import DEFAULT, LANGUAGES, WORDS, checked
 from .paths import CONFIG_FILE
 
 __all__ = ["SIMILARITY_THRESHOLD", "STUDENT_SECONDS", "FLOOR_TIMEOUTS", "MULTIPLE", "over_budget",
-           "MAX_SUBMISSION_BYTES", "MAX_SUBMISSION_FILES", "UNSANDBOXED", "CourseConfigError", "CourseKit",
+           "MAX_SUBMISSION_BYTES", "MAX_SUBMISSION_FILES", "unsandboxed", "CourseConfigError", "CourseKit",
            "GradingService", "CourseSettings", "checked_settings", "course_settings", "course_config", "checked_threshold",
            "checked_seconds", "checked_timezone", "checked_regrade_deadlines", "sandbox_default", "switched_on"]
 
@@ -59,9 +59,12 @@ def over_budget(seconds: float) -> str:
 # may hold to be collected (coursekit.inbound). Ten times a run notebook with its figures; nbgrader submit makes 3 files.
 MAX_SUBMISSION_BYTES = 20 * 1024 ** 2
 MAX_SUBMISSION_FILES = 200
-# what every grading command says, once per kernel or per run, when the sandbox is off (c.GradingKernelManager.sandbox)
-UNSANDBOXED = ("GRADING WITHOUT A SANDBOX (ATTN_SANDBOX=off): this student's code runs with your rights and "
-               "can read or change the grader, the gradebook and other students' work.")
+
+
+def unsandboxed(lang: str) -> str:
+    """What every grading command says, once per kernel or per run, when the sandbox is off
+    (c.GradingKernelManager.sandbox), in ``lang`` (the course's)."""
+    return WORDS.say(lang, "grading.unsandboxed_risk", switch="ATTN_SANDBOX=off")
 
 
 def checked_threshold(value, where: str = "c.CourseKit.similarity_threshold") -> float:

@@ -14,12 +14,16 @@ import nbformat
 import pytest
 
 from attnkit import sharpness
+from attnkit.edition import stubs
+from attnkit.language import PSEUDO
 from attnkit.sharpness import HEAD_DIMS
 from support import explorer_page, lab_page
 from support.axe_audit import LAB_CONTENT, assert_accessible
 from support.lab_page import validation_words
 from support.editions import EDITIONS, CJK, student_path
+from support.editions import master as edition_master
 from support.lab_server import REPO, lab_server
+from support.pseudo import Known, left_over
 
 # benchmarks/bench_explorer_browser.py's JupyterLab column is taken here, on the walk's notebook (its smoke in make
 # test; its static column: test_book.py)
@@ -30,6 +34,7 @@ ARTEFACTS = REPO / "artefacts" / "browser"
 NOTEBOOK = REPO / "notebooks" / "ch04_attention.ipynb"
 # the copies in the server's folder, by edition: untouched and solved
 COPIES = {lang: (f"{lang}_{NOTEBOOK.name}", f"solved_{lang}_{NOTEBOOK.name}") for lang in EDITIONS}
+PSEUDO_COPY = f"{PSEUDO}_{NOTEBOOK.name}"  # the pseudo-locale's edition, as far as its first test cell
 
 VERIFY_SOURCE = "verify.run_all(student_attention_scores"  # the visible verify cell's code
 BASELINE = {"zh": re.compile(r"结果: 11 失败 / 11 通过"), "en": re.compile(r"Result: 11 failed / 11 passed")}
@@ -76,6 +81,23 @@ def solved(nb, lang: str) -> nbformat.NotebookNode:
     return nb
 
 
+def pseudo_release() -> nbformat.NotebookNode:
+    """The pseudo-locale's edition as Validate meets it, as far as TEST 1 (Validate runs the whole notebook): the
+    master in ``qps`` (the chapter's catalogue, the English's made pseudo), its solutions replaced by the edition's
+    stubs and its hidden tests cleared by nbgrader's own preprocessors, as a release does; the set-up cell, the first
+    function under its heading and its test cell."""
+    from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions
+
+    nb = edition_master(PSEUDO)
+    stub = stubs(PSEUDO)
+    nb, _ = ClearSolutions(code_stub={"python": stub["code"]}, text_stub=stub["text"]).preprocess(nb, {})
+    nb, _ = ClearHiddenTests().preprocess(nb, {})
+    at = {cell.metadata.get("nbgrader", {}).get("grade_id"): i for i, cell in enumerate(nb.cells)}
+    first = at["student_attention_scores"]
+    nb.cells = [nb.cells[at["setup_imports"]], *nb.cells[first - 1:first + 1], nb.cells[at["test1_scores"]]]
+    return nb
+
+
 def graded_cells(nb) -> int:
     """The cells that count towards the score (the practice exercises' cells, of 0 points, are optional: an untried
     one does not fail Validate)."""
@@ -106,6 +128,7 @@ def lab(tmp_path_factory, chromium):
     for lang, (untouched, solved_copy) in COPIES.items():
         shutil.copy(student_path(lang), root / untouched)
         nbformat.write(solved(nbformat.read(student_path(lang), as_version=4), lang), root / solved_copy)
+    nbformat.write(pseudo_release(), root / PSEUDO_COPY)
     shutil.rmtree(ARTEFACTS, ignore_errors=True)
     ARTEFACTS.mkdir(parents=True)
     try:
@@ -248,10 +271,31 @@ def test_untouched_notebook_runs_shows_baseline_and_live_explorer(lab, page, lan
         assert "The following cell" not in dialog.inner_text() and "Validation Results" not in dialog.inner_text()
 
 
+def assert_pseudo_validate_walked(page, dialog) -> None:
+    """Validate on a notebook of the pseudo-locale's edition, opened beside the one on screen: nbgrader's dialog as the
+    course's extension says it (its title, the failing cell by its chapter name, the reminder) holds no word outside
+    a message of the catalogue but code (the cell nbgrader shows, a function's name) and the lab's labels? Its button
+    is JupyterLab's own (its language packs'), left out."""
+    dialog.locator(".jp-mod-accept").click()
+    dialog.wait_for(state="detached")
+    page.evaluate("async path => { await window.jupyterapp.commands.execute('docmanager:open', {path}); }", PSEUDO_COPY)
+    current = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-NotebookPanel-toolbar")
+    current.get_by_role("button", name="Validate", exact=True).click()
+    dialog = page.locator(".jp-Dialog").filter(has=page.locator("#validation-message"))
+    dialog.wait_for(timeout=120_000)
+    words = validation_words(PSEUDO)
+    assert dialog.locator(".jp-Dialog-header").inner_text().strip() == words["title"]
+    assert dialog.locator("#validation-message p", has_text=words["failed"]).count() == 1
+    code = Known.of(*(cell.source for cell in pseudo_release().cells if cell.cell_type == "code"))
+    said = dialog.locator("#validation-message").inner_text()
+    assert left_over(said, Known(code | {"TEST", "PASS", "FAIL"})) == [], said
+
+
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("lang", EDITIONS)
 def test_solved_notebook_prints_all_pass_and_validates(lab, page, lang):
-    """With correct solutions filled in, does verify print all PASS in the edition's language and Validate succeed?"""
+    """With correct solutions filled in, does verify print all PASS in the edition's language and Validate succeed?
+    In the English one's Lab, the pseudo-locale's edition is validated too (:func:`assert_pseudo_validate_walked`)."""
     lab_page.open_notebook(page, lab.notebook_url(COPIES[lang][1]))
     lab_page.run_all_cells(page)
     assert_ran_cleanly(page)
@@ -263,3 +307,5 @@ def test_solved_notebook_prints_all_pass_and_validates(lab, page, lang):
     shot(page, f"solved-validate-{lang}")
     assert dialog.locator("#validation-message.validation-success").count() == 1
     assert validation_words(lang)["success"] in dialog.inner_text()
+    if lang == "en":  # this Lab, already loaded, validates the pseudo-locale's edition too (a page load saved)
+        assert_pseudo_validate_walked(page, dialog)

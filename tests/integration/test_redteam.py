@@ -23,7 +23,9 @@ from traitlets.config.loader import PyFileConfigLoader
 
 from coursekit.autograded import read_graded_notebook
 from coursekit.kernel import GradingKernelManager
+from coursekit.language import WORDS
 from coursekit.sandbox import abandoned, cgroups
+from coursekit.settings import course_settings, unsandboxed as unsandboxed_warning
 from support import grade_output, redteam
 from support.classes import REPRESENTATIVE, SERIAL, copy_graded, digest, make_grade_target
 from support.course_tools import ASSIGNMENT, GRADER_CELLS, POINTS, output_text, visible_text
@@ -226,7 +228,9 @@ def unsandboxed(shared_class, tmp_path_factory):
         shutil.rmtree(graded.course / "autograded" / student, ignore_errors=True)
     done = make_grade_target(graded.course, dict(graded.env, ATTN_SANDBOX="off"), WORKERS=2)  # as the instructor
     failed = set(grade_output.failed(done.stdout))  # the class's ungradable ones, graded again
-    assert "WITHOUT A SANDBOX" in done.stdout and "WARNING: GRADING WITHOUT A SANDBOX" in done.stdout, done.stdout
+    lang = course_settings(graded.course).language  # the header and the warning speak the course's language
+    warning = WORDS.say(lang, "grading.warning", warning=unsandboxed_warning(lang))
+    assert WORDS.say(lang, "grading.unsandboxed") in done.stdout and warning in done.stdout.splitlines(), done.stdout
     assert failed and failed <= set(graded.reasons), done.stdout[-3000:]
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr  # through make: graded, the students' 0s listed
     return graded, done

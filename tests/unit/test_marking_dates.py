@@ -6,6 +6,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from coursekit.due import extensions_of
+from coursekit.language import WORDS
 from coursekit.marking import dates
 from coursekit.service import student_status
 from support.late_class import DAY, DUE, EDITION, MASTER, autograde_penalty, config, course, submit
@@ -87,3 +88,15 @@ def test_a_later_due_date_makes_the_late_submission_on_time(late_course, capsys)
     assert _run(folder, "due", "2027-01-20") == 0
     assert "ch04_attention, ch04_attention_en due 2027-01-20 23:59 (UTC+08:00)." in capsys.readouterr().out
     assert _grade(url) == 7.0
+
+
+def test_is_a_refusal_said_in_the_courses_language(late_course, capsys):
+    """A Chinese course's make extend refuses in Chinese, its reason too (not only the line around it)?"""
+    folder, _ = late_course
+    config_file = folder / "nbgrader_config.py"
+    config_file.write_text(config_file.read_text(encoding="utf-8") + 'c.CourseKit.language = "zh"\n', encoding="utf-8")
+    assert _run(folder, "extend", "mallory", "2027-01-20") == 2
+    err = capsys.readouterr().err
+    why = WORDS.say("zh", "dates.refused_not_a_student", student="mallory", count=3, known="alice, bob, carol")
+    assert err == WORDS.say("zh", "dates.refused", command="make extend", why=why) + "\n"
+    assert "is not a student" not in err

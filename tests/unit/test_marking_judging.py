@@ -13,7 +13,7 @@ from tornado import web
 from coursekit.marking.answers import text_fingerprint
 from coursekit.marking.board import question_board
 from coursekit.marking.course import MarkingCourse
-from coursekit.marking.handlers import JudgeHandler
+from coursekit.marking.handlers import JudgeHandler, _Marking
 from coursekit.language import WORDS
 from coursekit.marking.judging import AnswerChanged, check_texts, parse_request
 from support.written_answers import ASSIGNMENT
@@ -40,9 +40,12 @@ def _rewrite(marking, student, old, new):
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
-def _save(marking, body):
-    """The marking page's save as its handler does it (JudgeHandler._save), without the server around it."""
-    return JudgeHandler._save(types.SimpleNamespace(marking=marking, lang=lambda: marking.language), ASSIGNMENT, parse_request(body))
+def _save(marking, body, lang=None):
+    """The marking page's save as its handler does it (JudgeHandler._save), without the server around it; the page
+    in ``lang`` (None: the course's)."""
+    page = types.SimpleNamespace(marking=marking, lang=lambda: lang or marking.language)
+    page.refused = lambda refusal: _Marking.refused(page, refusal)
+    return JudgeHandler._save(page, ASSIGNMENT, parse_request(body))
 
 
 def _score(marking, student):
@@ -104,3 +107,38 @@ def test_does_the_refusal_speak_both_languages():
         students = WORDS.say(lang, "locale.list_separator").join(["s1", "s2"])
         assert changed.message(lang) == WORDS.say(lang, "marking.answer_changed", students=students)
     assert changed.message("zh") != changed.message("en")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_is_a_score_out_of_range_refused_in_the_pages_language(course, lang):
+    """A score above the question's points, or ticks that are not the rubric's: 400, said in the page's language
+    (its ?lang=), whatever the course speaks; nothing saved?"""
+    marking, student, _ = course
+    questions = marking.questions(ASSIGNMENT)
+    most = next(q for q in questions if q.grade_id == Q).max_score
+    points = len(marking.rubrics(ASSIGNMENT, questions).by_question[Q].points)
+    texts = {student: question_board(marking, ASSIGNMENT, Q)["texts"][student]}
+    with pytest.raises(web.HTTPError) as refused:
+        _save(marking, {"question": Q, "students": [student], "score": most + 1, "texts": texts}, lang)
+    assert refused.value.status_code == 400
+    assert refused.value.log_message == WORDS.say(lang, "refused.score", score=f"{most + 1:g}",
+                                                  most=f"{most:g}", question=Q)
+    with pytest.raises(web.HTTPError) as refused:
+        _save(marking, {"question": Q, "students": [student], "ticks": [True] * (points + 1), "texts": texts}, lang)
+    assert refused.value.status_code == 400
+    assert refused.value.log_message == WORDS.say(lang, "refused.tick_count", question=Q, ticks=points + 1,
+                                                  points=points)
+    assert _score(marking, student) is None
+
+
+@pytest.mark.parametrize("course_lang", ["zh", "en"])
+def test_is_a_language_no_catalogue_speaks_refused_in_the_courses(course_lang):
+    """?lang=fr: 400 in the course's language, naming what was asked and what the catalogues speak?"""
+    page = types.SimpleNamespace(marking=types.SimpleNamespace(language=course_lang),
+                                 get_argument=lambda name, default="": "fr" if name == "lang" else default)
+    with pytest.raises(web.HTTPError) as refused:
+        _Marking.lang(page)
+    assert refused.value.status_code == 400
+    assert refused.value.log_message == WORDS.say(course_lang, "refused.lang", lang="fr",
+                                                  languages="zh, en, qps")
+    assert "'fr'" in refused.value.log_message

@@ -8,6 +8,7 @@ tests/integration/test_marking_page.py (Chromium).
 """
 import io
 import pathlib
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -135,3 +136,71 @@ def test_does_make_grade_with_nothing_collected_say_only_the_catalogues_words(tm
 
     said = nothing_collected(tmp_path, ["ch04_attention", "ch04_attention_en"], PSEUDO)
     assert said.startswith("⟦") and left_over(said, ("ch04_attention_en", "ch04_attention")) == []
+
+
+class _Stop(Exception):
+    """Raised where make grade would begin grading: the header and its warnings are said by then."""
+
+
+def test_does_make_grade_without_the_sandbox_say_only_the_catalogues_words(capsys, tmp_path, monkeypatch):
+    """make grade with ATTN_SANDBOX=off, in the pseudo-locale: its header and the warning before anyone is graded,
+    the switch's name aside?"""
+    from types import SimpleNamespace
+
+    from coursekit.grading import run
+    from coursekit.grading.selection import parse_shard
+    from coursekit.settings import CourseSettings
+
+    def stop(*args, **kwargs):
+        raise _Stop
+    monkeypatch.setattr(run.lock, "exclusive", stop)
+    settings = CourseSettings("c", "", "", sandbox=False, language=PSEUDO)
+    with pytest.raises(_Stop):
+        run._grade_assignment(tmp_path, "a1", ["s1"], "sqlite:///gradebook.db", SimpleNamespace(workers=2),
+                              parse_shard(""), settings, [])
+    lines = capsys.readouterr().out.splitlines()
+    data = ("ATTN_SANDBOX=off", "a1", "sqlite:///gradebook.db", str(tmp_path / run.LOGS))
+    assert len(lines) == 2 and [(line, left_over(line, data)) for line in lines if left_over(line, data)] == []
+
+
+def _refusals() -> list:
+    """Every refusal the marking page's API (400) and make due / make extend can say, each made by the code that
+    refuses (a bad judgement, decision, date, rubric tick count)."""
+    from coursekit import due
+    from coursekit.language import Refusal, marked
+    from coursekit.marking import judging, requests, rubric
+
+    def refused(call, *args):
+        try:
+            call(*args)
+        except Refusal as refusal:
+            return refusal
+        raise AssertionError(f"{call.__name__}{args!r} was not refused")
+    bodies = [[], {"students": []}, {"students": ["s1"], "ticks": [1]}, {"students": ["s1"], "question": 3}]
+    decisions = [{"ids": []}, {"ids": ["r1"], "comment": "x" * 3000}, {"ids": ["r1"], "score": "1"}]
+    found = [refused(judging.parse_request, body) for body in bodies]
+    found += [refused(requests.decide, None, "a1", body, "ta", {}) for body in decisions]
+    found += [refused(due.parse_when, "next friday", "UTC")]
+    two = rubric.Rubric("q1", (SimpleNamespace(share=1), SimpleNamespace(share=1)))
+    found += [refused(rubric.score_of, two, [True], 1.0)]
+    request = judging.parse_request({"question": "q1", "students": ["s1"], "ticks": [True]})
+    found += [refused(judging._score, request, None, 1.0)]
+    request = judging.parse_request({"question": "q1", "students": ["s1"], "score": 5})
+    found += [refused(judging._score, request, None, 1.0)]
+    found += [Refusal(marked(msgid), **values) for msgid, values in (
+        ("refused.split", {}), ("refused.extension", {}),
+        ("refused.answer_by_score", {}), ("dates.refused_no_due_date", {"assignment": "a1"}),
+        ("dates.refused_not_released", {"assignment": "a1"}),
+        ("dates.refused_not_a_student", {"student": "s9", "count": 2, "known": "s1, s2"}),
+        ("dates.refused_not_after", {"until": "2027-01-14 15:59 (UTC+00:00)", "assignment": "a1",
+                                     "due": "2027-01-15 15:59 (UTC+00:00)"}))]
+    return found
+
+
+@pytest.mark.parametrize("refusal", _refusals(), ids=lambda refusal: refusal.msgid)
+def test_is_each_refusal_of_the_marking_api_and_make_extend_said_from_the_catalogue(refusal):
+    """Each refusal in the pseudo-locale: nothing but its values left over; in Chinese, Chinese; its str() the
+    English (logs)?"""
+    data = {text for value in refusal.values.values() for text in (str(value), repr(value))}
+    assert left_over(refusal.said(PSEUDO), data) == []
+    assert re.search(r"[\u3400-\u9fff]", refusal.said("zh")) and str(refusal) == refusal.said("en")

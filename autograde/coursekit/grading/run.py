@@ -49,7 +49,7 @@ from ..paths import add_course_option, find_course, usage_errors
 from ..sandbox import cgroups, missing_tool, private_python
 from ..sandbox.forkserver import leftovers_said, remove_leftovers
 from ..canary import Budget, student_budget
-from ..settings import UNSANDBOXED, course_settings, over_budget
+from ..settings import course_settings, over_budget, unsandboxed
 from . import lock
 from .pool import LOGS, Done, Faulted, Ready, WorkerPool
 from .progress import Progress, StudentResult
@@ -134,7 +134,7 @@ def _grade_assignment(course, assignment, students, url, args, shard, settings, 
     print(WORDS.say(lang, "grading.header", assignment=assignment, count=len(students), shard=in_shard,
                     workers=args.workers, gradebook=describe(url), logs=course / LOGS, sandbox=sandbox), flush=True)
     if not settings.sandbox:
-        print(f"WARNING: {UNSANDBOXED}", flush=True)
+        print(WORDS.say(lang, "grading.warning", warning=unsandboxed(lang)), flush=True)
     # the grading service (coursekit.service) takes no new job meanwhile; the one in progress ends first
     with lock.exclusive(course, "make grade", notify=lambda said: print(f"make grade: {said}", flush=True),
                         lang=settings.language):

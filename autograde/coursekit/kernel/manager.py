@@ -41,7 +41,7 @@ from ..sandbox.bubblewrap import GRADERS, SHARED, environment
 from ..sandbox.bytecode import compile_bytecode
 from ..sandbox.forkserver import ForkedKernel, template
 from ..seeds import course_secret, submission_seed
-from ..settings import UNSANDBOXED, sandbox_default
+from ..settings import CourseKit, sandbox_default, unsandboxed
 from .grader_process import GraderProcess
 from .client import RunnerClient
 from .output_cap import OutputCap
@@ -110,7 +110,7 @@ class GradingKernelManager(AsyncKernelManager):
         if self.sandbox:
             await self._before_sandboxed_start()
         else:
-            self.log.warning(UNSANDBOXED)
+            self.log.warning(unsandboxed(CourseKit(config=self.config).language))
             env[CALL_HOOK] = self._assignment.get("CALL_HOOK")
         self._runner, self._sock = self._start_runner(submission, env)
         if self._assignment.grader:

@@ -230,7 +230,7 @@ def main(argv=None) -> int:
     try:
         lines = command(course, url, args, lang, settings.timezone)
     except BadExtension as refused:
-        print(WORDS.say(lang, "dates.refused", command="make " + args.command, why=refused), file=sys.stderr)
+        print(WORDS.say(lang, "dates.refused", command="make " + args.command, why=refused.said(lang)), file=sys.stderr)
         return 2
     print("\n".join(lines), flush=True)
     return 0

@@ -37,15 +37,14 @@ from jupyter_server.utils import url_path_join
 from tornado import web
 from tornado.ioloop import IOLoop
 
-from ..due import BadExtension
-from ..language import LANGUAGES, WORDS, checked
+from ..language import LANGUAGES, SPOKEN, WORDS, Refusal, marked
 from ..lms import outbox as lms_outbox
 from ..regrade_book import take_in_course
 from .answers import text_fingerprint
 from .board import question_board, student_view
 from .dates import dates_view, extend, refresh_in_background, settle_marked
-from .judging import AnswerChanged, JudgementError, check_texts, parse_request
-from .requests import DecisionError, board_requests, decide
+from .judging import AnswerChanged, check_texts, parse_request
+from .requests import board_requests, decide
 from .rubric import RubricError
 from .splits import add_split
 from .store import marked_counts
@@ -79,12 +78,17 @@ class _Marking:
         return name
 
     def lang(self) -> str:
-        """The page's language: its ``lang`` argument when the catalogues speak it, else the course's."""
+        """The page's language: its ``lang`` argument when the catalogues speak it, else the course's; a ``lang`` no
+        catalogue speaks is refused (400) in the course's language."""
         asked = self.get_argument("lang", "")
-        try:
-            return checked(asked, "lang") if asked else self.marking.language
-        except ValueError as error:
-            raise web.HTTPError(400, str(error)) from None
+        if asked and asked not in SPOKEN:
+            raise web.HTTPError(400, WORDS.say(self.marking.language, "refused.lang", lang=asked,
+                                               languages=", ".join(SPOKEN)))
+        return asked or self.marking.language
+
+    def refused(self, refusal: Refusal) -> web.HTTPError:
+        """A request refused: 400, what was wrong said in the page's language."""
+        return web.HTTPError(400, refusal.said(self.lang()))
 
     def board(self, assignment: str, question: str) -> dict:
         if not question:
@@ -175,8 +179,8 @@ class JudgeHandler(_Marking, APIHandler):
         assignment = await _blocking(self.assignment)
         try:
             request = parse_request(self.get_json_body())
-        except JudgementError as error:
-            raise web.HTTPError(400, str(error)) from None
+        except Refusal as refusal:
+            raise self.refused(refusal) from None
         self.finish(json.dumps(await _blocking(self._save, assignment, request), ensure_ascii=False))
 
     def _save(self, assignment: str, request) -> dict:
@@ -194,8 +198,8 @@ class JudgeHandler(_Marking, APIHandler):
         try:
             saved = self.marking.ordering.apply(self.marking.engine, assignment, question, rubric, request,
                                                 self.marking.edition_language(assignment))
-        except (JudgementError, ValueError) as error:
-            raise web.HTTPError(400, str(error)) from None
+        except Refusal as refusal:
+            raise self.refused(refusal) from None
         settle_marked(self.marking.folder, self.marking.url, assignment, saved.states)  # a late one's penalty follows
         lms_outbox.mark(self.marking.folder, assignment, saved.states, "marked on the marking page")
         marked, total = marked_counts(self.marking.engine, assignment, question.grade_id).get(question.grade_id, (0, 0))
@@ -214,8 +218,8 @@ class DecideHandler(_Marking, APIHandler):
         questions = {q.grade_id: q for q in self.marking.questions(assignment)}
         try:
             decided = await _blocking(decide, self.marking, assignment, body, by, questions)
-        except (DecisionError, JudgementError) as error:
-            raise web.HTTPError(400, str(error)) from None
+        except Refusal as refusal:
+            raise self.refused(refusal) from None
         manual = set(questions)
         self.finish(json.dumps({"decided": [r.id for r in decided],
                                 "requests": board_requests(self.marking, assignment,
@@ -236,7 +240,7 @@ class SplitHandler(_Marking, APIHandler):
         body = self.get_json_body() or {}
         question, student = body.get("question"), body.get("student")
         if not isinstance(question, str) or not isinstance(student, str):
-            raise web.HTTPError(400, 'a split is {"question": grade_id, "student": student id}')
+            raise self.refused(Refusal(marked("refused.split")))
         splits = await _blocking(add_split, self.marking.folder, assignment, question, student)
         self.finish(json.dumps({"split": sorted(splits.get(question, ()))}, ensure_ascii=False))
 
@@ -256,13 +260,13 @@ class ExtendHandler(_Marking, APIHandler):
         body = self.get_json_body() or {}
         student, until, reason = (body.get(key, "") for key in ("student", "until", "reason"))
         if not all(isinstance(value, str) for value in (student, until, reason)):
-            raise web.HTTPError(400, 'an extension is {"student": id, "until": date or "none", "reason": text}')
+            raise self.refused(Refusal(marked("refused.extension")))
         who = getattr(self.current_user, "username", "") or getpass.getuser()
         try:
             _, _, changed = await _blocking(extend, self.marking.folder, self.marking.url, assignment, student,
                                             until, reason, who)
-        except BadExtension as refused:
-            raise web.HTTPError(400, str(refused)) from None
+        except Refusal as refusal:
+            raise self.refused(refusal) from None
         refresh_in_background(self.marking.folder, self.marking.url, changed,
                               self.marking.folder / "grading-logs" / "extensions.log")
         view = await _blocking(dates_view, self.marking.folder, self.marking.url, assignment)

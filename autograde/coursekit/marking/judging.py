@@ -18,7 +18,7 @@ the page shows the new text to mark.
 import threading
 from dataclasses import dataclass, field, replace
 
-from ..language import DEFAULT, WORDS
+from ..language import DEFAULT, WORDS, Refusal, marked
 from .comment import Judgement, compose
 from .rubric import score_of
 from .store import write_judgement
@@ -27,10 +27,8 @@ __all__ = ["AnswerChanged", "JudgementError", "Request", "Ordering", "check_text
            "apply"]
 
 
-class JudgementError(ValueError):
-    """A request the page should never send (names the field and what was expected)."""
-
-
+class JudgementError(Refusal):
+    """A request the page should never send (names the field and what was expected), said in the page's language."""
 
 
 class AnswerChanged(Exception):
@@ -63,20 +61,20 @@ def _field(body: dict, name: str, kinds, default=None):
     value = body.get(name, default)
     kinds = kinds if isinstance(kinds, tuple) else (kinds,)
     if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-        expected = " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
-        raise JudgementError(f"judgement field {name!r} must be {expected}, got {value!r}")
+        expected = " | ".join("null" if k is type(None) else k.__name__ for k in kinds)
+        raise JudgementError(marked("refused.field"), field=name, expected=expected, value=value)
     return value
 
 
 def parse_request(body) -> Request:
     if not isinstance(body, dict):
-        raise JudgementError(f"a judgement is a JSON object, got {type(body).__name__}")
+        raise JudgementError(marked("refused.not_object"), kind=type(body).__name__)
     students = _field(body, "students", list)
     if not students or not all(isinstance(s, str) for s in students):
-        raise JudgementError("judgement field 'students' must be a non-empty list of student ids")
+        raise JudgementError(marked("refused.no_students"))
     ticks = _field(body, "ticks", (list, type(None)))
     if ticks is not None and not all(isinstance(t, bool) for t in ticks):
-        raise JudgementError(f"judgement field 'ticks' must be a list of true/false, got {ticks!r}")
+        raise JudgementError(marked("refused.ticks"), ticks=ticks)
     score = _field(body, "score", (int, float, type(None)))
     judgement = Judgement(None if ticks is None else tuple(ticks), _field(body, "remark", str, ""),
                           _field(body, "unanswered", bool, False))
@@ -121,10 +119,11 @@ def _score(request: Request, rubric, max_score: float) -> float | None:
         return 0.0
     if judgement.ticks is not None:
         if rubric is None:
-            raise JudgementError(f"{request.question} has no rubric: send a score, not ticks")
+            raise JudgementError(marked("refused.no_rubric"), question=request.question)
         return score_of(rubric, judgement.ticks, max_score)
     if request.score is not None and not 0 <= request.score <= max_score:
-        raise JudgementError(f"score {request.score:g} is outside 0…{max_score:g} for {request.question}")
+        raise JudgementError(marked("refused.score"), score=f"{request.score:g}", most=f"{max_score:g}",
+                             question=request.question)
     return request.score
 
 

@@ -19,6 +19,7 @@ import sys
 import threading
 
 from .. import regrade_book as book
+from ..language import Refusal, marked
 from ..lms import outbox as lms_outbox
 from ..regrades import publish_status
 from ..settings import course_settings
@@ -30,8 +31,8 @@ COMMENT_MOST = 2000  # characters of a decision's comment
 log = logging.getLogger(__name__)
 
 
-class DecisionError(ValueError):
-    """A decision the page should never send (names what was expected)."""
+class DecisionError(Refusal):
+    """A decision the page should never send (names what was expected), said in the page's language."""
 
 
 def _iso(moment) -> str | None:
@@ -58,12 +59,12 @@ def decide(course, assignment: str, body, by: str, questions: dict, feedback=Non
     marks). The decided records; then the students' answers, feedback and LMS follow (module docstring)."""
     if not isinstance(body, dict) or not isinstance(body.get("ids"), list) or not body["ids"] or \
             not all(isinstance(i, str) for i in body["ids"]) or len(body["ids"]) > 500:
-        raise DecisionError('a decision is {"ids": [request ids], "comment": "…", "score": number or null}')
+        raise DecisionError(marked("refused.decision"))
     comment, score = body.get("comment", ""), body.get("score")
     if not isinstance(comment, str) or len(comment) > COMMENT_MOST:
-        raise DecisionError(f"a decision's comment is text of at most {COMMENT_MOST} characters")
+        raise DecisionError(marked("refused.decision_comment"), most=COMMENT_MOST)
     if score is not None and (isinstance(score, bool) or not isinstance(score, (int, float))):
-        raise DecisionError(f"a decision's score is a number or null, got {score!r}")
+        raise DecisionError(marked("refused.decision_score"), score=score)
     chosen = [r for r in book.requests(course.engine, assignment) if r.id in set(body["ids"]) and r.open]
     if score is not None:
         _score_tests(course, assignment, chosen, float(score), questions)
@@ -77,14 +78,14 @@ def _score_tests(course, assignment: str, chosen: list, score: float, questions:
     from nbgrader.api import GradeCell, Notebook
     from sqlalchemy.orm import Session
     if any(r.question in questions for r in chosen):
-        raise DecisionError("a written answer is re-marked on the page (its keys), not by a decision's score")
+        raise DecisionError(marked("refused.answer_by_score"))
     for record in chosen:
         with Session(course.engine) as db:
             most = (db.query(GradeCell.max_score).join(Notebook, GradeCell.notebook_id == Notebook.id)
                     .filter(GradeCell.name == record.question, Notebook.name == record.notebook).scalar())
         if most is None or not 0 <= score <= float(most):
-            raise DecisionError(f"score {score:g} is outside 0…{most if most is not None else '?'} for "
-                                f"{record.question}")
+            raise DecisionError(marked("refused.score"), score=f"{score:g}",
+                                most="?" if most is None else f"{float(most):g}", question=record.question)
         write_judgement(course.engine, assignment, record.notebook, record.question, {record.student: (score, None)},
                         {})
 

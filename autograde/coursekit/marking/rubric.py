@@ -19,8 +19,9 @@ the question. A pattern uses only what Python's ``re`` and the page's
 JavaScript ``RegExp`` read alike (no inline flags, named groups, ``\A`` or ``\Z``) and cannot match
 nothing. A score is ``points × (sum of the ticked shares)``. Shares are kept as integer
 ten-thousandths so that the page's JavaScript and this module add them up to the same number.
-A rubric may carry its points in another language too (``en.text`` …): :mod:`.rubric_edition`
-writes another edition's rubric from it; this module reads a point's own keys only.
+A rubric may carry how another language's answers are matched (``en.terms``, ``en.patterns``); with each point's
+words in that language from the marking guide's catalogue, :mod:`.rubric_edition` writes another edition's rubric;
+this module reads a point's own keys only.
 """
 import functools
 import pathlib
@@ -28,6 +29,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 
+from ..language import Refusal, marked
 from .negation import denial_after, negation_before, negation_within
 
 __all__ = ["RubricError", "Point", "Rubric", "Hit", "Hint", "CONTRADICTION_CAP", "rubric_file", "load_rubrics",
@@ -139,7 +141,8 @@ def load_rubrics(course, assignment: str, questions=()) -> Rubrics:
 def score_of(rubric: Rubric, ticked, max_score: float) -> float:
     """The score of the ticked points (``ticked``: one bool per point)."""
     if len(ticked) != len(rubric.points):
-        raise ValueError(f"{rubric.question}: {len(ticked)} ticks for {len(rubric.points)} rubric points")
+        raise Refusal(marked("refused.tick_count"), question=rubric.question, ticks=len(ticked),
+                      points=len(rubric.points))
     shares = sum(p.share for p, tick in zip(rubric.points, ticked) if tick)
     return round(max_score * shares / UNIT, 4)
 

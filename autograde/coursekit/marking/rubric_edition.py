@@ -1,43 +1,56 @@
 """Another edition's rubric, written from the master rubric: one source, so a point added once reaches both.
 
-The master rubric (``rubrics/<assignment>.toml``, read as it is by :mod:`.rubric`) keeps each point's
-words in another language next to its own, under that language's key (``en.text``, ``en.terms``,
-``en.patterns``); the point's ``share`` and its place are written once. :func:`edition_text` gives the
-``lang`` edition's rubric as TOML: every point of the master, in the master's order, with the master's
-share and that language's words. ``make release`` writes it to ``rubrics/<edition's assignment>.toml``
-(:func:`write_edition`), and a test checks that the committed file is what the master gives now.
+The master rubric (``rubrics/<assignment>.toml``, read as it is by :mod:`.rubric`) holds each point once: its
+Chinese words (``text``, ``terms``, ``patterns``), its ``share`` and its place. Another language's words for it are
+of two kinds. What a person reads, the point's text (the TA ticks it, the student's feedback says it), is in the
+chapter's gettext catalogue of the marking guide, ``autograde/locale/<language>/LC_MESSAGES/<assignment>_rubric.po``
+(``make translations`` writes its template from the master, each point an entry: context its question's grade id,
+id its Chinese text), handed here as :class:`PointWords`. What matches an answer in that language, its ``terms``
+and ``patterns``, stays beside the point in the master (``en.terms``, ``en.patterns``): rules, not words anyone reads.
+
+:func:`edition_text` gives the ``lang`` edition's rubric as TOML: every point of the master, in the master's order,
+with the master's share and that language's words. ``make release`` writes it to ``rubrics/<edition's
+assignment>.toml`` (:func:`write_edition`), and a test checks that the committed file is what the master gives now.
 """
 import json
 import pathlib
 import tomllib
+from dataclasses import dataclass
 
+from ..language import WORDS
 from .rubric import RubricError, load_rubrics, rubric_file
 
-__all__ = ["WORDS", "edition_points", "edition_text", "edition_file", "write_edition"]
+__all__ = ["MATCHING", "PointWords", "edition_points", "edition_text", "edition_file", "write_edition"]
 
-WORDS = ("text", "terms", "patterns")  # what a language has of its own; the share is the point's
-# The rule the master's header states in both languages (coursekit.marking.rubric.contradiction_cap), in English.
-CONTRADICTIONS = ("Contradictions: an answer that says the opposite of a point (negated, turned round, a wrong "
-                  "conclusion) loses that point and gets at most 1/4 of the question.")
+MATCHING = ("terms", "patterns")  # what a language has of its own in the master rubric: how an answer is matched
 
 
-def _point_in(path, question: str, index: int, entry: dict, lang: str) -> dict:
-    words = entry.get(lang) if isinstance(entry, dict) else None
-    if not isinstance(words, dict) or not isinstance(words.get("text"), str):
-        raise RubricError(f"{path}: [[{question}.points]] #{index + 1} needs {lang}.text = \"…\" "
-                          f"(the point in the {lang!r} edition)")
-    return {"text": words["text"], "share": entry.get("share"),
-            **{key: words[key] for key in WORDS[1:] if key in words}}
+@dataclass(frozen=True)
+class PointWords:
+    """A language's texts of the master rubric's points, from the marking guide's catalogue: ``texts`` is
+    ``{question: {Chinese text: text}}``; ``source``, the ``.po`` file they came from (named when one is missing)."""
+    source: str
+    texts: dict
 
 
-def edition_points(master_path, lang: str) -> dict:
+def _point_in(path, question: str, index: int, entry: dict, lang: str, words: PointWords) -> dict:
+    text = words.texts.get(question, {}).get(entry.get("text")) if isinstance(entry, dict) else None
+    if not isinstance(text, str) or not text:
+        raise RubricError(f"{path}: [[{question}.points]] #{index + 1} has no text in the {lang!r} edition: "
+                          f"translate it in {words.source} (make translations lists what is missing)")
+    matching = entry.get(lang) if isinstance(entry.get(lang), dict) else {}
+    return {"text": text, "share": entry.get("share"), **{key: matching[key] for key in MATCHING if key in matching}}
+
+
+def edition_points(master_path, lang: str, words: PointWords) -> dict:
     """``{question: [point, …]}`` of the ``lang`` edition, each point a dict of the rubric file's keys."""
     path = pathlib.Path(master_path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as error:
         raise RubricError(f"{path} is not valid TOML: {error}") from None
-    return {question: [_point_in(path, question, i, entry, lang) for i, entry in enumerate(table.get("points", []))]
+    return {question: [_point_in(path, question, i, entry, lang, words)
+                       for i, entry in enumerate(table.get("points", []))]
             for question, table in data.items()}
 
 
@@ -55,28 +68,29 @@ def _value(key: str, value) -> str:
     return repr(value) if key == "share" else json.dumps(value, ensure_ascii=False)
 
 
-def edition_text(master_path, lang: str, header: str = "") -> str:
-    """The ``lang`` edition's rubric file, from the master at ``master_path`` (``header``: comment lines on top)."""
+def edition_text(master_path, lang: str, words: PointWords, header: str = "") -> str:
+    """The ``lang`` edition's rubric file, from the master at ``master_path`` and ``words`` (``header``: comment
+    lines on top)."""
     lines = [f"# {line}".rstrip() for line in header.splitlines()]
-    for question, points in edition_points(master_path, lang).items():
+    for question, points in edition_points(master_path, lang, words).items():
         for point in points:
             lines += ["", f"[[{question}.points]]"]
-            lines += [f"{key} = {_value(key, point[key])}" for key in ("text", "share", *WORDS[1:]) if key in point]
+            lines += [f"{key} = {_value(key, point[key])}" for key in ("text", "share", *MATCHING) if key in point]
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
-def edition_file(course, assignment: str, edition: str, lang: str) -> str:
-    """What ``rubrics/<edition>.toml`` holds: :func:`edition_text` of ``rubrics/<assignment>.toml``, with a header."""
+def edition_file(course, assignment: str, edition: str, lang: str, words: PointWords) -> str:
+    """What ``rubrics/<edition>.toml`` holds: :func:`edition_text` of ``rubrics/<assignment>.toml``, with a header
+    (in ``lang``, from coursekit's catalogue) naming where it comes from and the rule for contradictions."""
     master = rubric_file(course, assignment)
-    header = (f"The marking guide of {edition}, the {lang!r} edition of {assignment}: written by `make release` from\n"
-              f"{master.name} (its {lang}.* keys). Edit that file, never this one.\n"
-              f"{CONTRADICTIONS}")
-    return edition_text(master, lang, header)
+    header = WORDS.say(lang, "rubric.edition_header", edition=edition, assignment=assignment, master=master.name,
+                       lang=lang, catalogue=words.source, contradictions=WORDS.say(lang, "rubric.contradictions"))
+    return edition_text(master, lang, words, header)
 
 
-def write_edition(course, assignment: str, edition: str, lang: str) -> pathlib.Path:
+def write_edition(course, assignment: str, edition: str, lang: str, words: PointWords) -> pathlib.Path:
     """Write ``rubrics/<edition>.toml`` (:func:`edition_file`), check that it reads as a rubric; return its path."""
     path = rubric_file(course, edition)
-    path.write_text(edition_file(course, assignment, edition, lang), encoding="utf-8")
+    path.write_text(edition_file(course, assignment, edition, lang, words), encoding="utf-8")
     load_rubrics(course, edition)  # a mistake in the translation names the file and the entry now, not at marking
     return path

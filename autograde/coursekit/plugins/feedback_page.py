@@ -201,7 +201,9 @@ class CourseFeedbackExporter(HTMLExporter):
     formgrader's button even forces ``template_name = 'feedback'``). This class reads its own config
     section first, so it adds there what it needs unless the config names it: the course's template,
     the course's folder in front of nbgrader's, and nbgrader's folder as a search path too, for the
-    ``{% extends 'feedback/index.html.j2' %}`` that extends nbgrader's page instead of copying it; and, whatever the
+    ``{% extends 'feedback/index.html.j2' %}`` that extends nbgrader's page instead of copying it; no ``In [n]:`` /
+    ``Out[n]:`` prompts (nbconvert's ``exclude_input_prompt``, ``exclude_output_prompt``): their numbers count the
+    grader's run, not the student's, and their words would be nbconvert's English in every edition; and, whatever the
     config says, what a student wrote or printed is sanitised (:func:`coursekit.plugins.safe_html.sanitised`).
     Outside ``generate_feedback``, pass it GenerateFeedback's config (``GenerateFeedback(...).config``),
     as tests/unit/test_plugins_feedback_page.py does.
@@ -214,6 +216,8 @@ class CourseFeedbackExporter(HTMLExporter):
         ours.setdefault("template_name", TEMPLATE)
         ours.setdefault("extra_template_basedirs", [str(TEMPLATES), *nbgraders])
         ours.setdefault("extra_template_paths", [*config.HTMLExporter.get("extra_template_paths", []), *nbgraders])
+        ours.setdefault("exclude_input_prompt", True)
+        ours.setdefault("exclude_output_prompt", True)
         config.CSSHTMLHeaderPreprocessor.setdefault("style", CodeColours)  # code at WCAG AA contrast
         super().__init__(config=sanitised(config), **kwargs)
 
