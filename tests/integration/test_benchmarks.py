@@ -7,7 +7,7 @@ benches that time a page a walk opens anyway take their steps in that walk (``RI
 calls its functions on its own server and browser, at no start of its own): the two hub benches on the session hub
 (tests/integration/test_hub.py; ``--smoke`` runs them on a hub of their own, as root), bench_marking_page on the
 marking page's class (test_marking_page.py), bench_explorer_browser's columns in JupyterLab (test_browser.py) and on
-the static page (test_book.py). bench_marking's smoke runs in the unit tier (tests/unit/test_bench_marking.py). Each
+the static page (test_book.py), bench_submit on the grading service's module (test_service.py). bench_marking's smoke runs in the unit tier (tests/unit/test_bench_marking.py). Each
 bench's options, defaults shown by ``--help``: tests/unit/test_benchcli.py.
 """
 import concurrent.futures
@@ -25,13 +25,13 @@ BENCHES = sorted(path.stem for path in BENCHMARKS.glob("bench_*.py"))
 # smoked elsewhere: the walks take the steps of the benches that time their pages, the unit tier runs bench_marking's
 # smoke in-process
 RIDES = {"bench_hub": ("integration/test_hub.py",), "bench_notify": ("integration/test_hub.py",),
-         "bench_marking_page": ("integration/test_marking_page.py",),
+         "bench_marking_page": ("integration/test_marking_page.py",), "bench_submit": ("integration/test_service.py",),
          "bench_explorer_browser": ("integration/test_browser.py", "integration/test_book.py"),
          "bench_marking": ("unit/test_bench_marking.py",)}
 SMOKE_SECONDS = 600  # one smoke at most, on two busy cores
-# the longest smokes (≈ 13 s and 9 s quiet, the others ≤ 4 s), started first: in name order bench_submit came last and
-# ran alone for 13 s while the other lane had nothing left
-LONGEST = ("bench_class", "bench_submit", "bench_autograde")
+# the longest smokes (≈ 13 s and 9 s quiet, the others ≤ 4 s), started first: in name order one came last and ran
+# alone while the other lane had nothing left
+LONGEST = ("bench_class", "bench_autograde")
 
 
 def _smoke(bench: str) -> subprocess.CompletedProcess:

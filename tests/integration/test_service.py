@@ -7,8 +7,10 @@ and the tests ask what Fetch Feedback asks (a released page for that submission'
 nbgrader, real sandboxed kernels forked from the service's template, a real sqlite gradebook.
 The module starts the service twice: the first is killed (``kill -9``) in the middle of a grading.
 """
+import pathlib
 import re
 import sqlite3
+import sys
 import time
 
 import nbformat
@@ -23,6 +25,11 @@ from support import service_tools as st
 from support.cases import CASES
 from support.course_tools import ASSIGNMENT, GRADER_CELLS, released, visible_text
 from support.mistakes import BY_NAME, submission
+
+# benchmarks/bench_submit.py times Submit → feedback on a service like this one: here it takes its steps on this
+# module's service (its smoke in make test), so a change to the service that breaks the bench breaks this module
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "benchmarks"))
+import bench_submit  # noqa: E402
 
 COOLDOWN, MAX_ATTEMPTS = 12, 2
 # A slow student cell (4 s): one test kills the service while it runs, another submits a burst meanwhile.
@@ -188,3 +195,14 @@ def test_does_hostile_content_score_as_the_untouched_release_through_the_service
     sent = st.submit(course, row, case.build(released(course.course)))
     st.wait_for(lambda: st.fetchable(course, sent), 120, f"{row}'s feedback")
     assert gradebook_rows(course, row)["auto_score"] == pytest.approx(sum(case.points))
+
+
+def test_does_bench_submit_time_this_service(course, service):
+    """benchmarks/bench_submit.py's own steps at its smoke's sizes, on this service (last: two students more): one idle
+    submission and a burst of one, each timed until its feedback can be fetched, and the bench's lines?"""
+    rows = bench_submit.submissions(course)
+    idle = bench_submit.idle_run(course, rows, 1)
+    burst = bench_submit.burst_run(course, rows, 1, 1.0)
+    lines = [bench_submit.summary("idle", idle, 1), bench_submit.summary("burst of 1 within 1 s", burst, 1)]
+    print("\n" + "\n".join(lines))
+    assert all("1/1 released" in line for line in lines) and all(0 < s < 120 for s in idle + burst), lines
