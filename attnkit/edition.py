@@ -103,11 +103,13 @@ def pseudo_prose(text: str) -> str:
 
 
 def pseudo_code(fragment: str) -> str:
-    """A translated fragment of code (a comment, or a line with strings) as the pseudo-locale says it, still code:
-    the comment's words and the strings' words bracketed and accented, the rest as it is."""
+    """A translated fragment of code (a comment, a line with strings, or a piece of a string) as the pseudo-locale
+    says it, still code: the comment's words and the strings' words bracketed and accented, the rest as it is."""
     head, sep, comment = fragment.partition("#")
     if sep and not _STRING.search(head):
         return f"{head}# {pseudo(comment.strip())}" if comment.strip() else fragment
+    if not _STRING.search(fragment):  # a piece of a string (an f-string's words between its values): all words
+        return pseudo(fragment)
     # an empty string stays empty: a docstring's """ is read as one and two more quotes
     return _STRING.sub(lambda m: m["q"] + pseudo(m["text"]) + m["q"] if m["text"] else m[0], fragment)
 

@@ -229,3 +229,23 @@ def test_does_each_release_leave_its_own_stubs(lang):
 def test_does_an_unknown_language_fail_clearly():
     with pytest.raises(ValueError, match=r"language must be one of 'zh', 'en', got 'de'"):
         edition.translate(raw_master(), "de")
+
+
+@pytest.mark.parametrize("english, pseudo_locale", [
+    ("# row 0: only the last position blocked", "# ⟦řöŵ 0: öñļÿ ţĥë ļåŝţ pöŝïţïöñ bļöçķëd⟧"),
+    ('print("exp(-1e9) is", x)', 'print("⟦ëxp(-1ë9) ïŝ⟧", x)'),
+    ("mask value {name}:", "⟦måŝķ våļüë {name}:⟧"),  # a piece of an f-string, its value kept
+    ('"""Check that it passes."""', '"""⟦Çĥëçķ ţĥåţ ïţ påŝŝëŝ.⟧"""'),  # a docstring's quotes stay three
+])
+def test_is_the_pseudo_locales_code_still_code_with_every_word_bracketed(english, pseudo_locale):
+    assert edition.pseudo_code(english) == pseudo_locale
+
+
+def test_is_the_pseudo_locales_prose_still_markdown_with_every_word_bracketed():
+    """Headings stay headings, a table's cells are bracketed one by one, code spans, formulas, links' targets and
+    code blocks are kept?"""
+    english = ("### Task 2: implement `f`\n\nSee $QK^T$ and [the table](#t).\n\n| term | meaning |\n|---|---|\n"
+               "```python\nx = 1  # as it is\n```")
+    assert edition.pseudo_prose(english) == (
+        "### ⟦Ţåŝķ 2: ïmpļëmëñţ ⟧`f`\n\n⟦Ŝëë ⟧$QK^T$⟦ åñd [ţĥë ţåbļë⟧](#t).\n\n|⟦ ţëřm ⟧|⟦ mëåñïñĝ ⟧|\n|---|---|\n"
+        "```python\nx = 1  # as it is\n```")

@@ -175,3 +175,33 @@ def test_does_removing_leftovers_let_a_folder_being_made_elsewhere_vanish(tmp_pa
     listed = {f".{forkserver.PREFIX}*": [making], f"{forkserver.PREFIX}*": [killed]}
     monkeypatch.setattr(type(tmp_path), "glob", lambda self, pattern: iter(listed[pattern]))
     assert forkserver.remove_leftovers() == [killed] and not killed.exists()
+
+
+class _Stopped(Exception):
+    """Raised where the kernel manager would fork its runner: what it said before is all there is to read."""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_does_a_kernel_without_the_sandbox_warn_in_the_courses_language(tmp_path, monkeypatch, caplog, lang):
+    """c.GradingKernelManager.sandbox off: each kernel's warning in the log is the catalogue's, in the course's
+    language (c.CourseKit.language), naming the switch?"""
+    import asyncio
+    import logging
+    from types import SimpleNamespace
+
+    from traitlets.config import Config
+
+    from coursekit.kernel import manager
+    from coursekit.settings import unsandboxed
+
+    def stop(*args):
+        raise _Stopped
+    monkeypatch.setattr(manager, "for_notebook_folder", lambda folder, config: SimpleNamespace(grader="", get=dict().get))
+    monkeypatch.setattr(manager, "world_of", lambda config: None)
+    kernel = manager.GradingKernelManager(config=Config({"CourseKit": {"language": lang}}), sandbox=False)
+    kernel.log = logging.getLogger("test.unsandboxed")
+    monkeypatch.setattr(kernel, "_start_runner", stop)
+    with caplog.at_level(logging.WARNING, "test.unsandboxed"), pytest.raises(_Stopped):
+        asyncio.run(kernel.start_kernel(cwd=str(tmp_path)))
+    assert [record.getMessage() for record in caplog.records] == [unsandboxed(lang)]
+    assert "ATTN_SANDBOX=off" in unsandboxed(lang) and unsandboxed("zh") != unsandboxed("en")
