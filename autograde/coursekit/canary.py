@@ -37,6 +37,7 @@ from nbgrader.utils import setenv
 
 from .faults import CourseFault, InfrastructureFault, evident_fault
 from .gradebook import resolve_gradebook
+from .language import marked
 from .record import CellRecord, records_in
 from .settings import FLOOR_TIMEOUTS, MULTIPLE, course_config, course_settings
 
@@ -139,19 +140,14 @@ def canary_fault(course, assignment: str, config, execute: bool = True):
         return None
     if isinstance(error, NotSanitized) and evident_fault(error.error, course) is None:
         unnamed = _cells_without_grade_id(pathlib.Path(course) / "release" / assignment)
-        hint = (f" ({unnamed} cells carry nbgrader metadata but no grade id, as `nbgrader update` leaves an older "
-                "course's plain cells: make them plain cells again, or set c.OverwriteCells.add_missing_cells = "
-                "False)") if unnamed else ""
-        return CourseFault(
-            f"nbgrader cannot take even the untouched release of {assignment} through its first steps, so every "
-            f"submission would fail the same way ({error})",
-            f"The course's notebooks in source/{assignment} are what to fix{hint}; then run `nbgrader "
-            f"generate_assignment {assignment} --force` and grade again.")
+        fix = marked("fault.fix_release_unnamed") if unnamed else marked("fault.fix_release")
+        return CourseFault(marked("fault.release_first_steps"), fix, assignment=assignment, error=str(error),
+                           unnamed=unnamed)
     error = error.error if isinstance(error, NotSanitized) else error  # a step stopped by the machine: its error
     first = str(error).strip().splitlines()[0] if str(error).strip() else ""
     return evident_fault(error, course) or InfrastructureFault(
-        f"the untouched release of {assignment} cannot be graded here ({type(error).__name__}: {first})",
-        "Fix what the grading log names (the sandbox, the interpreter), then run the command again.")
+        marked("fault.release_ungradable"), marked("fault.fix_sandbox"), assignment=assignment,
+        kind=type(error).__name__, error=first)
 
 
 def _cells_without_grade_id(release: pathlib.Path) -> int:

@@ -28,36 +28,59 @@ import stat
 
 import sqlalchemy.exc
 
+from .language import PSEUDO_FROM, WORDS, marked
+
 __all__ = ["InfrastructureFault", "CourseFault", "KernelDidNotStart", "TemplateDidNotStart", "carried_errors",
            "decide", "evident_fault", "grader_unreadable"]
 
 # what a full, read-only or forbidden disk raises when grading writes to it (the course folder, the sandbox's folders
 # in /tmp, a temporary copy); a student's code never reaches the grading process's writes (its own disk is the
 # sandbox's capped tmpfs, and going over it is a limit of its own, graded there)
-_FULL = {errno.ENOSPC: "the machine's disk is full", errno.EDQUOT: "the machine's disk quota is used up"}
-_READ_ONLY = {errno.EROFS: "the file system is read-only"}
-_FORBIDDEN = {errno.EACCES: "permission denied", errno.EPERM: "operation not permitted"}  # the course's files only
+# (each errno's cause, a message id)
+_FULL = {errno.ENOSPC: marked("fault.disk_full"), errno.EDQUOT: marked("fault.disk_quota")}
+_READ_ONLY = {errno.EROFS: marked("fault.read_only")}
+_FORBIDDEN = {errno.EACCES: marked("fault.permission_denied"), errno.EPERM: marked("fault.not_permitted")}  # the course's
 # how shutil.Error reports each file it could not copy: (source, destination, str(the OSError))
 _ERRNO_SAID = re.compile(r"^\[Errno (\d+)\] ([^:]*)")
 
 
 class InfrastructureFault(SystemExit):
-    """The machine failed, not the notebook: nobody is graded by it. ``str()`` is the one line to show."""
-    WHOSE = "the machine's"
+    """The machine failed, not the notebook: nobody is graded by it. Kept as two message ids of the course's catalogue
+    (what went wrong, what to do) and their values, as a :class:`coursekit.language.Refusal` is: :meth:`said` in the
+    language of whoever reads it (the course's, for ``make grade`` and the service); ``str()`` is the English line, for
+    logs and nbgrader's own exit. It travels between processes as those ids and values (:meth:`__reduce__`)."""
+    WHOSE = marked("fault.machine")
 
-    def __init__(self, cause: str, fix: str):
-        self.cause, self.fix = cause.strip().rstrip("."), fix.strip()
-        super().__init__(f"grading stopped, {self.WHOSE} fault (no student was given a grade for it): "
-                         f"{self.cause}. {self.fix}")
+    def __init__(self, cause: str, fix: str, /, **values):
+        self.cause, self.fix, self.values = cause, fix, values
+        super().__init__(self.said(PSEUDO_FROM))
+
+    def said(self, lang: str) -> str:
+        """The one line, in ``lang``: whose fault, what went wrong, what to do."""
+        cause = WORDS.say(lang, self.cause, **self.values).strip().rstrip(".。")
+        return WORDS.say(lang, self.WHOSE, cause=cause, fix=WORDS.say(lang, self.fix, **self.values).strip())
+
+    def for_exit(self, lang: str) -> "InfrastructureFault":
+        """This fault, its exit line (``code``, what ``nbgrader autograde`` prints as it stops, and ``str()``) said in
+        ``lang``: the course's, where the command that raises it knows it."""
+        self.code = self.said(lang)
+        return self
 
     def __str__(self) -> str:
         return self.code
+
+    def __reduce__(self):
+        return _made_again, (type(self), self.cause, self.fix, self.values)
+
+
+def _made_again(kind, cause, fix, values):
+    return kind(cause, fix, **values)
 
 
 class CourseFault(InfrastructureFault):
     """The course's own notebooks fail, not a student's: nobody is graded by it, the command stops as for the
     machine's (:class:`InfrastructureFault`), and its line says the course is what to fix."""
-    WHOSE = "the course's"
+    WHOSE = marked("fault.course")
 
 
 class KernelDidNotStart(RuntimeError):
@@ -77,14 +100,11 @@ def evident_fault(error: BaseException, course=None, template_died: bool = False
         return error
     if isinstance(error, (sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceError)):
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        return InfrastructureFault(f"the gradebook cannot be reached ({first})",
-                                   "Check the gradebook (DB_URL or CourseDirectory.db_url), then run the command again.")
+        return InfrastructureFault(marked("fault.gradebook_unreachable"), marked("fault.fix_gradebook"), error=first)
     if isinstance(error, TemplateDidNotStart):
-        return InfrastructureFault(f"the sandbox's kernel template did not start: {error}",
-                                   "Fix what its error names (the grading log has it all), then run the command again.")
+        return InfrastructureFault(marked("fault.template_not_started"), marked("fault.fix_as_named"), error=str(error))
     if _died_with_template(error, template_died):
-        return InfrastructureFault("the sandbox's kernel template died while a notebook was graded (killed?)",
-                                   "See the system log (out of memory?), then run the command again.")
+        return InfrastructureFault(marked("fault.template_died"), marked("fault.fix_system_log"))
     return _disk_fault(error, course)
 
 
@@ -109,12 +129,10 @@ def _disk_fault(error: BaseException, course):
     for carried in carried_errors(error):
         where = f" ({carried.filename})" if carried.filename else ""
         if carried.errno in _FULL:
-            return InfrastructureFault(f"{_FULL[carried.errno]}{where}", "Free space on it (`df -h` names the disk of "
-                                       "each folder), then run the command again.")
+            return InfrastructureFault(_FULL[carried.errno], marked("fault.fix_disk"), where=where)
         if carried.errno in _READ_ONLY or (carried.errno in _FORBIDDEN and _inside(carried.filename, course)):
             why = _READ_ONLY.get(carried.errno) or _FORBIDDEN[carried.errno]
-            return InfrastructureFault(f"the course folder cannot be written: {why}{where}",
-                                       "Free space or fix the folder's permissions, then run the command again.")
+            return InfrastructureFault(why, marked("fault.fix_course_folder"), where=where)
     return None
 
 
@@ -170,14 +188,13 @@ def grader_unreadable(grader: pathlib.Path, privileged: bool):
     user the kernel keeps that user's uid, so the owner's bits count.
     """
     if not grader.is_dir():
-        return InfrastructureFault(f"the grader {grader} is missing", "Restore it (e.g. from the repository's "
-                                   "autograde/grader/), then run the command again.")
+        return InfrastructureFault(marked("fault.grader_missing"), marked("fault.fix_grader_missing"),
+                                   grader=str(grader))
     read, search = (stat.S_IROTH, stat.S_IXOTH) if privileged else (stat.S_IRUSR, stat.S_IXUSR)
     for path in (grader, *grader.rglob("*")):
         mode = path.stat().st_mode
         if not mode & read or (path.is_dir() and not mode & search):
-            who = "other users (each sandboxed kernel has a uid of its own)" if privileged else "its owner"
-            return InfrastructureFault(f"the grader is not readable by the grading kernels: {path} has mode "
-                                       f"{stat.filemode(mode)}, not readable by {who}",
-                                       f"Run `chmod -R a+rX {grader}`, then run the command again.")
+            cause = marked("fault.grader_unreadable_others") if privileged else marked("fault.grader_unreadable_owner")
+            return InfrastructureFault(cause, marked("fault.fix_grader_mode"), path=str(path),
+                                       mode=stat.filemode(mode), grader=str(grader))
     return None

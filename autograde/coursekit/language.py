@@ -35,7 +35,7 @@ import pathlib
 import re
 import string
 
-__all__ = ["LANGUAGES", "DEFAULT", "PSEUDO", "SPOKEN", "NOTEBOOK_KEY", "WORDS", "Catalogue", "Refusal", "checked",
+__all__ = ["LANGUAGES", "DEFAULT", "PSEUDO", "SPOKEN", "NOTEBOOK_KEY", "WORDS", "Catalogue", "Worded", "Refusal", "checked",
            "of_notebook", "pick", "pseudo", "marked", "placeholders"]
 
 LANGUAGES = ("zh", "en")  # the course's languages, each an edition: Simplified Chinese (the course's own), English
@@ -168,11 +168,11 @@ class Catalogue:
 WORDS = Catalogue("coursekit", pathlib.Path(__file__).with_name("locale"))  # the toolkit's, the hub's, the Lab's
 
 
-class Refusal(ValueError):
-    """Something a person asked for, refused: kept as a message id of :data:`WORDS` and its values (data, never
-    text), said by :meth:`said` in the language of whoever reads it (a page's, the course's); ``str()`` says it in
-    English, for logs and tracebacks. Raised as ``Refusal(marked("…"), name=value)`` so that ``make translations``
-    finds the id."""
+class Worded:
+    """An exception kept as a message id of :data:`WORDS` and its values (data, never text), said by :meth:`said` in
+    the language of whoever reads it (a page's, the course's); ``str()`` says it in English, for logs and tracebacks.
+    Raised as ``Kind(marked("…"), name=value)`` so that ``make translations`` finds the id. Mixed into an exception
+    class: :class:`Refusal`, ``coursekit.service.inbox.InboxUnreadable``."""
 
     def __init__(self, msgid: str, /, **values):
         self.msgid, self.values = msgid, values
@@ -183,6 +183,10 @@ class Refusal(ValueError):
 
     def __str__(self) -> str:
         return self.said(PSEUDO_FROM)
+
+
+class Refusal(Worded, ValueError):
+    """Something a person asked for, refused (:class:`Worded`: said in the reader's language)."""
 
 
 def placeholders(template: str) -> set:

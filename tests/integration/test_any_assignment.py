@@ -21,7 +21,8 @@ import pytest
 from nbgrader.api import Gradebook
 
 from coursekit.paths import copy_course
-from support import grade_output, ps1
+from coursekit.settings import course_settings
+from support import faults, grade_output, ps1
 from support import service_tools as st
 from support.classes import make_grade
 from support.course_tools import isolated_env, run_nbgrader, visible_text
@@ -221,7 +222,8 @@ def test_is_an_older_course_that_fails_in_its_own_cells_the_courses_fault_not_th
     students = ["o1", "o2", "o3"]
     older_course.submit(copy, students)
     done = make_grade(copy, env, older_course.ASSIGNMENT, "--workers", "2")
-    said = [line for line in (done.stdout + done.stderr).splitlines() if "the course's fault" in line]
+    lang = course_settings(copy).language  # make grade and nbgrader autograde speak the course's
+    said = [line for line in (done.stdout + done.stderr).splitlines() if faults.says(line, lang, "fault.course")]
     assert done.returncode == 3 and len(said) == 1, (done.stdout + done.stderr)[-3000:]
     assert "KeyError: 'grade_id'" in said[0] and "OverwriteCells" in said[0] and f"source/{older_course.ASSIGNMENT}" \
         in said[0], said

@@ -87,15 +87,19 @@ def test_is_a_fault_nobodys_feedback_and_the_submission_graded_after_the_repair(
                 first = st.submit(sc, FIRST, submission(release, *BY_NAME[FIRST].code))
                 st.wait_for(lambda: st.fetchable(sc, first), 90, "the first student's feedback, before the fault")
                 sent = st.submit(sc, SECOND, submission(release, *BY_NAME[SECOND].code))
-            st.wait_for(lambda: "WAITING" in sc.log() and row.cause in sc.log(), 90, f"the service to name {row.name}")
-            untouched(sc, sent, url)
             lang = course_settings(sc.course).language  # the machine waits, or one student's job does
-            waiting = [WORDS.template(lang, msgid).split("{")[0] for msgid in ("service.waiting", "service.machine_waiting")]
-            assert any(said in status(sc) for said in waiting) and row.cause in status(sc)
+
+            def waiting(lines: str, msgids: tuple) -> list:
+                return [line for line in lines.splitlines() if row.named_in(line, lang)
+                        and any(faults.says(line, lang, msgid) for msgid in msgids)]
+            st.wait_for(lambda: waiting(sc.log(), ("service.machine_fault", "service.job_fault")), 90,
+                        f"the service to name {row.name}")
+            untouched(sc, sent, url)
+            assert waiting(status(sc), ("service.waiting", "service.machine_waiting"))
             # held back, not graded by anyone: "not graded yet"
             assert WORDS.say(course_settings(sc.course).language, "service.graded_elsewhere") not in status(sc)
             print(f"\n{row.name}: make service-status said: " + next(line for line in status(sc).splitlines()
-                                                                     if row.cause in line))
+                                                                     if row.named_in(line, lang)))
         row.repair(sc.course)
         st.wait_for(lambda: st.fetchable(sc, sent), 60, "the feedback once the fault is repaired")
         assert service.process.poll() is None  # it waited; it never gave up

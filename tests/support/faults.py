@@ -15,10 +15,13 @@ a row that kills finds its victims by it.
 import contextlib
 import os
 import pathlib
+import re
 import shutil
 import signal
 import subprocess
 import threading
+
+from coursekit.language import WORDS
 
 MARK = "ATTN_FAULT_TABLE_RUN"  # in the environment of every process a row may kill: the row's name
 
@@ -58,6 +61,20 @@ def watching(action, every: float = 0.05):
         thread.join()
 
 
+def pieces(lang: str, msgid: str, known=None) -> list:
+    """What any line saying ``msgid`` in ``lang`` shows whatever its values: its template's text between its
+    placeholders, the ``known`` values filled in first."""
+    template = WORDS.template(lang, msgid)
+    for name, value in (known or {}).items():
+        template = template.replace("{" + name + "}", str(value))
+    return [piece.strip() for piece in re.split(r"\{[^{}]*\}", template) if piece.strip()]
+
+
+def says(line: str, lang: str, msgid: str, known=None) -> bool:
+    """Does ``line`` say ``msgid`` of the course's catalogue in ``lang`` (:func:`pieces`)?"""
+    return all(piece in line for piece in pieces(lang, msgid, known))
+
+
 def second_begun(course: pathlib.Path) -> bool:
     """Has nbgrader begun a second student (made its autograded folder)? With one worker: the first is done."""
     return len(list((course / "autograded").glob("*/*/"))) >= 2
@@ -70,7 +87,9 @@ class Row:
     graded."""
 
     name = ""
-    cause = ""            # a piece of the one line the instructor must see
+    cause = ""            # the one line the instructor must see holds this tool's own words (data), or
+    causes = ()           # one of these messages of the course's catalogue (the fault's cause, coursekit.faults)
+    known = {}            # with these values
     mid_class = False
     grade = True          # a row of make grade
     service = True        # a row of the grading service
@@ -90,10 +109,16 @@ class Row:
         """The command line the faulty run is started through (before its own): none by default."""
         return []
 
+    def named_in(self, line: str, lang: str) -> bool:
+        """Does ``line`` name this fault's cause, in the course's language ``lang``?"""
+        if self.cause:
+            return self.cause in line
+        return any(says(line, lang, msgid, self.known) for msgid in self.causes)
+
 
 class TemplateDiesAtStart(Row):
     """The kernel template is killed as it starts (the out-of-memory killer, a broken library): every time."""
-    name, cause = "template_dies_at_start", "kernel template did not start"
+    name, causes = "template_dies_at_start", ("fault.template_not_started",)
 
     @contextlib.contextmanager
     def inject(self, course, env):
@@ -122,7 +147,7 @@ class BubblewrapRefuses(Row):
 
 class GraderUnreadable(Row):
     """The grader readable by its owner only (mode 600, owner root) where every sandboxed kernel is another user."""
-    name, cause, needs_root = "grader_unreadable", "the grader is not readable by the grading kernels", True
+    name, causes, needs_root = "grader_unreadable", ("fault.grader_unreadable_others",), True
 
     def _chmod(self, course, mode):
         for path in (course / "grader").rglob("*.py"):
@@ -138,7 +163,7 @@ class GraderUnreadable(Row):
 
 
 class GraderRemoved(Row):
-    name, cause = "grader_removed", "is missing"
+    name, causes = "grader_removed", ("fault.grader_missing",)
 
     @contextlib.contextmanager
     def inject(self, course, env):
@@ -151,7 +176,7 @@ class GraderRemoved(Row):
 
 class DiskFull(Row):
     """``autograded/`` on a small file system that holds one student's folder, not two."""
-    name, cause, mid_class, needs_root = "disk_full", "the machine's disk is full", True, True
+    name, causes, mid_class, needs_root = "disk_full", ("fault.disk_full",), True, True
     SIZE = "700k"
 
     def prepare(self, course, env, stack):
@@ -171,7 +196,8 @@ class TmpFull(Row):
     rest of the machine as it is (the course, the sandbox's uid locks). Its first copy into /tmp fails inside
     ``shutil.copytree``, which wraps each file's ENOSPC in a ``shutil.Error``. The repair: /tmp has room again
     (the next run is started plainly)."""
-    name, cause, service, needs_root = "tmp_full", "the machine's disk is full (/tmp/", False, True
+    name, causes, service, needs_root = "tmp_full", ("fault.disk_full",), False, True
+    known = {"where": " (/tmp/"}
     SIZE = str(48 * 1024)
 
     def wrap(self, course):
@@ -185,7 +211,8 @@ class TmpFull(Row):
 
 class WorkerKilled(Row):
     """A ``make grade`` worker killed with SIGKILL once the class is under way."""
-    name, cause, mid_class, service = "worker_killed", "was killed (signal 9)", True, False
+    name, mid_class, service = "worker_killed", True, False
+    causes, known = ("fault.worker_killed_grading", "fault.worker_killed_idle"), {"signal": 9}
 
     @contextlib.contextmanager
     def inject(self, course, env):
@@ -204,7 +231,7 @@ class WorkerKilled(Row):
 class ExchangeUnreadable(Row):
     """The exchange's ``inbound/`` cannot be listed. As root, permissions would not stop the service, so a file
     stands where the folder was (listing it fails as an unreadable folder fails: an OSError)."""
-    name, cause, grade = "exchange_unreadable", "inbound folder cannot be read", False
+    name, causes, grade = "exchange_unreadable", ("service.inbound_unreadable",), False
     inbound: pathlib.Path = None
 
     @contextlib.contextmanager
@@ -221,7 +248,7 @@ class ExchangeUnreadable(Row):
 
 class PostgresStopped(Row):
     """The course's PostgreSQL gradebook stops (a restart, a crash) after the first student, and starts again."""
-    name, cause, mid_class = "postgres_stopped", "the gradebook cannot be reached", True
+    name, causes, mid_class = "postgres_stopped", ("fault.gradebook_unreachable",), True
     server = None
 
     def prepare(self, course, env, stack):

@@ -14,6 +14,9 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from coursekit.faults import InfrastructureFault, KernelDidNotStart, TemplateDidNotStart, decide, grader_unreadable
 
 COURSE = "/srv/course"
+# what a canary that failed returns (coursekit.canary.canary_fault): a fault of the machine, its ids and values
+_RELEASE_FAULT = InfrastructureFault("fault.release_ungradable", "fault.fix_sandbox", assignment="a1",
+                                     kind="OSError", error="bwrap: execvp failed")
 NEVER = lambda: pytest.fail("the canary was asked, but the error alone decides")  # noqa: E731
 
 def _wrapped(error: BaseException, cause=None, context=None) -> BaseException:
@@ -61,7 +64,7 @@ def test_is_each_error_the_machines_only_when_it_proves_it(error, said):
         assert "\n" not in str(fault) and "run the command again" in str(fault)
 
 
-@pytest.mark.parametrize("canary", [None, InfrastructureFault("the release cannot be graded here", "Fix it.")])
+@pytest.mark.parametrize("canary", [None, _RELEASE_FAULT])
 def test_does_a_kernel_that_never_started_ask_the_canary(canary):
     """The release starts in the same sandbox: the submission's fault; it does not either: the machine's?"""
     asked = []
@@ -71,7 +74,7 @@ def test_does_a_kernel_that_never_started_ask_the_canary(canary):
 
 def test_is_a_fault_a_systemexit_so_nbgrader_stops_and_records_nothing():
     """nbgrader's converter catches Exception for each student: a fault must pass through it and stop the run."""
-    fault = InfrastructureFault("the grader is missing", "Restore it.")
+    fault = InfrastructureFault("fault.grader_missing", "fault.fix_grader_missing", grader="/srv/course/grader")
     assert isinstance(fault, SystemExit) and not isinstance(fault, Exception)
     assert fault.code == str(fault)
 
@@ -96,7 +99,7 @@ def test_is_a_missing_grader_the_machines(tmp_path):
         grader_unreadable(tmp_path / "grader", True))
 
 
-@pytest.mark.parametrize("canary", [None, InfrastructureFault("the release cannot be graded here", "Fix it.")])
+@pytest.mark.parametrize("canary", [None, _RELEASE_FAULT])
 def test_does_a_template_that_died_under_a_notebook_ask_the_canary(monkeypatch, canary):
     """The kernel died and its template with it: the machine's only if the release cannot be graded either (a
     notebook that took its template down is graded 0 with the reason, the class goes on)?"""
@@ -105,3 +108,22 @@ def test_does_a_template_that_died_under_a_notebook_ask_the_canary(monkeypatch, 
     assert asked == [1] and (fault is None) == (canary is None)
     if canary is not None:
         assert "template died" in str(fault)
+
+
+def test_is_a_fault_said_in_its_readers_language_and_carried_between_processes_as_ids():
+    """A fault is its message ids and values: said in Chinese for a Chinese course (the catalogue's words around the
+    values), English as str() (logs, nbgrader's exit); pickled to the parent process (coursekit.grading.pool) it comes
+    back the same fault, still to be said in any language?"""
+    import pickle
+
+    from coursekit.faults import CourseFault
+    from coursekit.language import WORDS
+
+    for fault in (_RELEASE_FAULT, CourseFault("fault.class_wide", "fault.fix_course_notebooks", count=3,
+                                              assignment="a1", error="KeyError: 'grade_id'")):
+        again = pickle.loads(pickle.dumps(fault))
+        assert type(again) is type(fault) and (again.cause, again.fix, again.values) == (fault.cause, fault.fix,
+                                                                                       fault.values)
+        whose = WORDS.template("zh", fault.WHOSE).split("{")[0]
+        assert again.said("zh").startswith(whose) and fault.values["assignment"] in again.said("zh")
+        assert str(again) == again.code == fault.said("en") != fault.said("zh")

@@ -135,9 +135,14 @@ def test_are_a_missing_rubric_and_a_missing_notebook_said_in_one_line_each(cours
 
 
 def test_does_an_unknown_question_name_the_questions_there_are(course):
+    """An unknown question is refused as data (its id and values), said in whichever language the page reads?"""
+    from coursekit.marking.board import UnknownQuestion
+
     written, marking = course
-    with pytest.raises(KeyError, match="q_lab1_no_scale"):
+    with pytest.raises(UnknownQuestion) as refused:
         question_board(marking, ASSIGNMENT, "q_nope")
+    assert refused.value.msgid == "marking.no_question" and "q_lab1_no_scale" in refused.value.values["questions"]
+    assert "q_nope" in refused.value.said("zh") and refused.value.said("zh") != refused.value.said("en")
 
 
 def test_does_the_english_edition_get_its_english_rubric_and_hints(course):

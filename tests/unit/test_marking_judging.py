@@ -142,3 +142,42 @@ def test_is_a_language_no_catalogue_speaks_refused_in_the_courses(course_lang):
     assert refused.value.log_message == WORDS.say(course_lang, "refused.lang", lang="fr",
                                                   languages="zh, en, qps")
     assert "'fr'" in refused.value.log_message
+
+
+def _board(marking, question, lang):
+    """The board as the marking API's handler asks for it (_Marking.board), the page in ``lang``."""
+    page = types.SimpleNamespace(marking=marking, lang=lambda: lang, log=None)
+    return _Marking.board(page, ASSIGNMENT, question)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_is_an_unknown_question_a_404_in_the_pages_language(course, lang):
+    """A board or a save for a question the assignment does not have: 404, said in the page's language, naming the
+    questions there are?"""
+    from coursekit.marking.board import unknown_question
+
+    marking, student, _ = course
+    expected = unknown_question(ASSIGNMENT, "q_nope", marking.questions(ASSIGNMENT)).said(lang)
+    with pytest.raises(web.HTTPError) as missing:
+        _board(marking, "q_nope", lang)
+    assert (missing.value.status_code, missing.value.log_message) == (404, expected)
+    with pytest.raises(web.HTTPError) as missing:
+        _save(marking, {"question": "q_nope", "students": [student], "score": 1, "texts": {student: "x"}}, lang)
+    assert (missing.value.status_code, missing.value.log_message) == (404, expected)
+    assert Q in expected and "q_nope" in expected
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_is_a_broken_rubric_a_500_that_says_it_is_the_courses_to_fix(course, lang):
+    """The course's rubric file broken: 500, in the page's language, saying the course's rubric is what to fix, with
+    the file and the entry?"""
+    from coursekit.marking.rubric import rubric_file
+
+    marking, _, _ = course
+    path = rubric_file(marking.folder, ASSIGNMENT)
+    path.write_text(f"[[{Q}.points]]\ntext = '一'\nshare = 0.5\n", encoding="utf-8")
+    with pytest.raises(web.HTTPError) as broken:
+        _board(marking, Q, lang)
+    fault = WORDS.template(lang, "marking.rubric_fault").split("{error}")
+    shares = WORDS.say(lang, "rubric.shares", path=str(path), question=Q, total=0.5)
+    assert broken.value.status_code == 500 and broken.value.log_message == fault[0] + shares + fault[1]

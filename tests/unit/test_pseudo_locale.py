@@ -204,3 +204,130 @@ def test_is_each_refusal_of_the_marking_api_and_make_extend_said_from_the_catalo
     data = {text for value in refusal.values.values() for text in (str(value), repr(value))}
     assert left_over(refusal.said(PSEUDO), data) == []
     assert re.search(r"[\u3400-\u9fff]", refusal.said("zh")) and str(refusal) == refusal.said("en")
+
+
+def _faults_of_the_machine(course: pathlib.Path, monkeypatch) -> list:
+    """Every fault line make grade and the grading service can print that is cheap to cause here, each made by the
+    code that decides it (coursekit.faults, make grade's checks, workers killed, a class failing alike), with the
+    values it was given."""
+    import errno
+
+    import sqlalchemy.exc
+    from nbclient.exceptions import DeadKernelError
+
+    from coursekit.faults import TemplateDidNotStart, evident_fault, grader_unreadable
+    from coursekit.grading import run
+    from coursekit.grading.progress import StudentResult
+    from coursekit.sandbox import bubblewrap
+
+    inside = str(course / "autograded")
+    errors = [sqlalchemy.exc.OperationalError("SELECT 1", {}, Exception("refused")), TemplateDidNotStart("exit 1"),
+              *(OSError(number, "said", inside) for number in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES,
+                                                               errno.EPERM))]
+    found = [evident_fault(error, course) for error in errors]
+    found.append(evident_fault(DeadKernelError("died"), course, template_died=True))
+    grader = course / "grader"
+    found.append(grader_unreadable(grader, True))
+    grader.mkdir()
+    (grader / "checks.py").write_text("x = 1\n")
+    (grader / "checks.py").chmod(0o200)
+    found += [grader_unreadable(grader, privileged) for privileged in (True, False)]
+    found += [run._killed([(1, None, code)], busy) for code in (-9, 1) for busy in ({}, {1: "s7"})]
+    alike = [StudentResult(s, False, f"{s} scored 0: KeyError: 'grade_id'") for s in ("s1", "s2", "s3")]
+    found.append(run.class_wide_failure(alike, 30, "a1"))
+    monkeypatch.setattr(bubblewrap.shutil, "which", lambda name: None)  # no bubblewrap on this machine
+    with pytest.raises(run.InfrastructureFault) as no_sandbox:
+        run.preflight(course, "a1", True, PSEUDO)
+    monkeypatch.setattr(bubblewrap, "python_paths", lambda folders=(): ["/tmp/env/lib/python3/site-packages"])
+    private = bubblewrap.private_python((), PSEUDO)
+    return [*found, no_sandbox.value, run.InfrastructureFault("fault.said", "fault.fix_grade_again", said=private)]
+
+
+def test_does_every_fault_line_of_make_grade_say_only_the_catalogues_words(tmp_path, monkeypatch):
+    """Each fault of the machine or the course in the pseudo-locale, as make grade's summary prints it: nothing but its
+    values (paths, ids, an error's own text) outside the catalogue's messages; in Chinese, Chinese?"""
+    from coursekit.grading.progress import Progress
+
+    faults = _faults_of_the_machine(tmp_path, monkeypatch)
+    assert len(faults) == 18 and all(faults)
+    for fault in faults:
+        line = Progress(1, lang=PSEUDO).summary(fault).splitlines()[-2]
+        data = {text for value in fault.values.values() for text in (str(value), str(-value) if isinstance(
+            value, int) else "")} - {""}
+        assert line.startswith("make grade: ⟦") and left_over(line, ("make grade", *data)) == [], line
+        assert re.search(r"[\u3400-\u9fff]", fault.said("zh")) and fault.said("zh") != str(fault)
+
+
+def test_does_the_grading_service_say_the_machines_faults_only_in_the_catalogues_words(tmp_path, monkeypatch):
+    """The grading service of a course in the pseudo-locale: a worker that cannot grade, a job a fault stopped, a
+    grading process killed, an exchange it cannot read, and no bubblewrap at its start: each line of its log (the time
+    and the student aside) and each cause its journal keeps for make service-status from the catalogue?"""
+    from coursekit.faults import InfrastructureFault
+    from coursekit.grading.pool import Faulted
+    from coursekit.service import command
+    from coursekit.service.inbox import InboxUnreadable
+    from coursekit.service.journal import Journal
+    from coursekit.service.log import ServiceLog
+    from coursekit.service.policy import Policy
+    from coursekit.service.scheduler import Scheduler
+
+    course, key, stamp = tmp_path / "course", ("a1", "s1"), "2026-12-01 10:00:00.000000 UTC"
+    course.mkdir()
+    log = ServiceLog(course / "grading-logs" / "service.log", echo=False)
+    job = SimpleNamespace(key=key, timestamp=stamp)
+    pool = SimpleNamespace(holding=[job], finished=lambda index: None, dead=lambda: [(0, job, -9)])
+    scheduler = Scheduler(course, Policy(("a1",)), tmp_path / "exchange", "c1", Journal(course / "journal.json"),
+                          pool, log, lang=PSEUDO)
+    fault = InfrastructureFault("fault.gradebook_unreachable", "fault.fix_gradebook", error="refused")
+    scheduler.handle(Faulted(0, None, fault))   # a worker that cannot grade: the whole service waits
+    scheduler.handle(Faulted(0, job, fault))    # one job stopped by it
+    scheduler.running[key] = SimpleNamespace(job=job, result=None, started=scheduler.monotonic(), worker=0)
+    scheduler.watch()                           # its process killed meanwhile
+
+    def unreadable(assignments):
+        raise InboxUnreadable("service.exchange_unlisted", error="HTTP 502")
+    scheduler.inbox = SimpleNamespace(newest=unreadable, secret=None)
+    scheduler.poll()
+    causes = [scheduler.journal.machine["cause"], scheduler.journal.entry(key).waiting["cause"]]
+    (course / "nbgrader_config.py").write_text(f"c = get_config()  # noqa: F821\nc.CourseKit.language = {PSEUDO!r}\n")
+    monkeypatch.setattr("coursekit.sandbox.bubblewrap.shutil.which", lambda name: None)
+    assert command.run(course) == 2
+    lines = [line.split("  ", 1)[-1].removeprefix("a1  s1  ") for line in log.path.read_text().splitlines()]
+    assert len(lines) >= 5 and all(left_over(line, ("refused", "HTTP 502", "ATTN_SANDBOX=off")) == [] for line in
+                                   [*lines, *causes]), lines
+
+
+def _rubric_faults(course: pathlib.Path) -> list:
+    """What the marking API's 500 says of a broken rubric (each made by coursekit.marking.rubric reading a broken
+    file), and its 404 for an unknown question."""
+    from coursekit.marking.board import unknown_question
+    from coursekit.marking.rubric import RubricError, load_rubrics, rubric_file
+
+    broken = ["[q_a\n", "[[q_a.points]]\nshare = 1.0\n", "[[q_a.points]]\ntext = 'x'\n",
+              "[[q_a.points]]\ntext = 'x'\nshare = 0.5\n", "[[q_z.points]]\ntext = 'x'\nshare = 1.0\n",
+              "[q_a]\n", "[[q_a.points]]\ntext = 'x'\nshare = 1.0\nterms = 'v'\n",
+              "[[q_a.points]]\ntext = 'x'\nshare = 1.0\npatterns = ['(v']\n",
+              "[[q_a.points]]\ntext = 'x'\nshare = 1.0\npatterns = ['(?i)v']\n",
+              "[[q_a.points]]\ntext = 'x'\nshare = 1.0\npatterns = ['v?']\n",
+              "".join(f"[[q_a.points]]\ntext = '{n}'\nshare = 0.1\n" for n in range(10))]
+    found, path = [], rubric_file(course, "a1")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for text in broken:
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(RubricError) as error:
+            load_rubrics(course, "a1", ("q_a", "q_b"))
+        found.append(error.value)
+    questions = [SimpleNamespace(grade_id="q_a"), SimpleNamespace(grade_id="q_b")]
+    return found + [unknown_question("a1", "q_nope", questions), unknown_question("a1", "q_nope", [])]
+
+
+def test_does_the_marking_api_say_a_broken_rubric_and_an_unknown_question_only_in_the_catalogues_words(tmp_path):
+    """Each rubric fault (the marking page's 500, inside its line saying the course's rubric is what to fix) and the
+    404 of an unknown question, in the pseudo-locale: nothing but the file, the entry and the values left over?"""
+    said = _rubric_faults(tmp_path)
+    assert len({error.msgid for error in said}) == 13
+    for error in said:
+        line = WORDS.say(PSEUDO, "marking.rubric_fault", error=error.said(PSEUDO))
+        data = {text for value in error.values.values() for text in (str(value), repr(value))}
+        assert left_over(line, data) == [], line
+        assert re.search(r"[\u3400-\u9fff]", error.said("zh")) and str(error) == error.said("en")

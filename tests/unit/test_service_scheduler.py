@@ -9,6 +9,7 @@ import pytest
 
 from coursekit import inbound
 from coursekit.grading.pool import Done, Faulted, Note
+from coursekit.faults import InfrastructureFault
 from coursekit.language import WORDS
 from coursekit.service import control
 from coursekit.service.command import main, status
@@ -22,6 +23,8 @@ from coursekit.service.worker import Graded, JobOutcome
 from support.exchange_rows import arrival
 
 RETRY = Policy().retry_seconds
+# a worker's canary that found no sandbox (coursekit.sandbox.missing_tool), as the pool reports it
+NO_BWRAP = InfrastructureFault("fault.said", "fault.fix_again", said="grading needs bwrap")
 
 A, COURSE_ID = "ch04_attention", "c1"
 
@@ -102,7 +105,7 @@ class World:
         journal = Journal(self.course / "grading-service" / "journal.json")
         log = ServiceLog(self.course / "service.log", echo=False)
         return Scheduler(self.course, policy, self.tmp / "exchange", COURSE_ID, journal, self.pool, log,
-                         clock=lambda: self.now, monotonic=lambda: self.now, dates=dates)
+                         clock=lambda: self.now, monotonic=lambda: self.now, dates=dates, lang="en")
 
     def submit(self, student, written=""):
         """A submission folder of ``student`` in inbound/, its name saying a second of 2026-12-01 and its
@@ -354,16 +357,17 @@ def test_a_fault_of_the_machine_is_retried_with_back_off_and_never_released(tmp_
     world = World(tmp_path, Policy((A,)))
     stamp = world.submit("a")
     world.step()
-    world.pool.finish(fault="the gradebook cannot be reached (connection refused)", graded=graded)
+    fault = InfrastructureFault("fault.gradebook_unreachable", "fault.fix_gradebook", error="connection refused")
+    world.pool.finish(fault=fault, graded=graded)
     world.step(3)
     assert len(world.pool.sent) == 1 and world.entry("a").releases == []
-    assert world.entry("a").waiting["cause"] == "the gradebook cannot be reached (connection refused)"
-    assert f"WAITING (submitted {short_time(stamp)}): the machine's fault, not the student's: the gradebook cannot be " \
-           "reached (connection refused); tried again in 5 s; no feedback until it is graded" in world.log()
+    assert world.entry("a").waiting["cause"] == fault.said("en")
+    assert f"WAITING (submitted {short_time(stamp)}): the machine's fault, not the student's: {fault.said('en')}; " \
+           "tried again in 5 s; no feedback until it is graded" in world.log()
     world.now += RETRY[0] + 1
     world.step()
     assert [j.kind for j in world.pool.sent] == [GRADE, RELEASE if graded else GRADE]
-    world.pool.finish(fault="still down", graded=False)
+    world.pool.finish(fault=fault, graded=False)
     world.step(2)
     world.now += RETRY[0] + 1  # the second back-off is twice as long
     world.step()
@@ -403,10 +407,10 @@ def test_is_a_release_tried_by_every_worker_when_it_appears_not_at_the_first_sub
     (world.course / "release" / A / f"{A}.ipynb").write_text("{}")
     world.step()
     assert [(type(job).__name__, job.assignment) for job in world.pool.sent] == [("Warm", A), ("Warm", A)]
-    world.pool.messages += [Done(0, world.pool.holding[0], None), Faulted(1, world.pool.holding[1], "no bwrap")]
+    world.pool.messages += [Done(0, world.pool.holding[0], None), Faulted(1, world.pool.holding[1], NO_BWRAP)]
     world.step()
     assert f"grading worker 0 ready for {A}" in world.log()
-    assert f"WAITING: the machine's fault, nobody's grade: grading worker 1 cannot grade {A}: no bwrap" in world.log()
+    assert f"WAITING: the machine's fault, nobody's grade: grading worker 1 cannot grade {A}: {NO_BWRAP}" in world.log()
     world.step(2)
     assert len(world.pool.sent) == 2  # tried once per release, not every round
 

@@ -58,10 +58,12 @@ class Done:
 
 @dataclasses.dataclass(frozen=True)
 class Faulted:
-    """The machine failed on ``job`` (None: while the worker set up): nobody's grade; ``fault`` says what to fix."""
+    """The machine failed on ``job`` (None: while the worker set up): nobody's grade; ``fault`` (an
+    :class:`~coursekit.faults.InfrastructureFault`, its message ids and values) says what to fix, in the reader's
+    language."""
     worker: int
     job: object
-    fault: str
+    fault: InfrastructureFault
 
 
 @dataclasses.dataclass(frozen=True)
@@ -85,11 +87,11 @@ def serve(index: int, setup, jobs, results, log_path: str) -> None:
                 results.put(Done(index, job, handler(job)))
             except InfrastructureFault as fault:
                 print(f"{fault}", file=sys.stderr, flush=True)
-                results.put(Faulted(index, job, str(fault)))
+                results.put(Faulted(index, job, fault))
             _freeze_once()
     except InfrastructureFault as fault:  # while setting up
         print(f"{fault}", file=sys.stderr, flush=True)
-        results.put(Faulted(index, None, str(fault)))
+        results.put(Faulted(index, None, fault))
     except KeyboardInterrupt:
         pass
     finally:

@@ -41,7 +41,7 @@ def format_duration(seconds: float) -> str:
 class Progress:
     """Counts the results of ``total`` students; ETA from the wall time per student so far; says it in ``lang``."""
 
-    INTERRUPTED = "interrupted"  # what stopped a run early: this, or the one line of a fault of the machine
+    INTERRUPTED = "interrupted"  # what stopped a run early: this, or a fault of the machine (coursekit.faults)
 
     def __init__(self, total: int, clock=time.monotonic, lang: str = DEFAULT):
         self.total, self.clock, self.lang = total, clock, lang
@@ -81,7 +81,7 @@ class Progress:
 
     def summary(self, stopped: str = "") -> str:
         """The closing screen: counts, wall time, every failed student with the reason, and why it stopped early
-        (``stopped``: :data:`INTERRUPTED`, or the one line of a fault of the machine)."""
+        (``stopped``: :data:`INTERRUPTED`, or a fault of the machine or the course, said here in ``lang``)."""
         lang, elapsed = self.lang, self.clock() - self.start
         per = WORDS.say(lang, "grading.per", seconds=elapsed / len(self.results)) if self.results else ""
         head = WORDS.say(lang, "grading.Done") if not stopped else WORDS.say(lang, "grading.Interrupted") \
@@ -98,7 +98,7 @@ class Progress:
             lines.append(WORDS.say(lang, "grading.over_budget", students=", ".join(over), seconds=self.budget.seconds,
                                    why=self._budget_source()))
         if stopped and stopped != self.INTERRUPTED:
-            lines.append(f"make grade: {stopped}")
+            lines.append(f"make grade: {stopped.said(lang)}")
             lines.append(WORDS.say(lang, "grading.kept", count=len(self.results)))
         elif self.failed or stopped:
             lines.append(WORDS.say(lang, "grading.again"))

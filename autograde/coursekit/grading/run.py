@@ -38,7 +38,7 @@ import time
 import sqlalchemy.exc
 from nbgrader.api import MissingEntry
 
-from ..language import WORDS
+from ..language import WORDS, marked
 from ..assignments import assignment_of, default_assignments, world_of
 from ..faults import CourseFault, InfrastructureFault, evident_fault, grader_unreadable
 from ..gradebook import alembic_on_path, describe, not_graded_reason, open_gradebook, resolve_gradebook, zero_submission
@@ -84,10 +84,10 @@ def main(argv=None) -> int:
         print(nothing_collected(course, names, lang), flush=True)
         return STATUS["graded"]
     try:
-        preflight(course, names, settings.sandbox)
+        preflight(course, names, settings.sandbox, lang)
         plan = [(name, _select(course, name, url, shard, args.force, lang)) for name in names]
     except InfrastructureFault as fault:
-        print(f"make grade: {fault}", file=sys.stderr)
+        print(f"make grade: {fault.said(lang)}", file=sys.stderr)
         return FAULT_STATUS
     # Ctrl-C, or SIGTERM (a Kubernetes pod being stopped): the same clean stop, even when started in the background
     signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -173,14 +173,14 @@ def grades_line(url: str, assignment: str, config, lang: str) -> str:
                      mean=sum(g.score for g in grades) / len(grades), max_score=grades[0].max_score)
 
 
-def preflight(course: pathlib.Path, assignments, sandboxed: bool) -> None:
+def preflight(course: pathlib.Path, assignments, sandboxed: bool, lang: str = "en") -> None:
     """Faults of the machine found before anyone is graded, each raised as an :class:`InfrastructureFault`:
     no sandbox, an interpreter the sandbox cannot use, a grader the kernels cannot read (of ``assignments``, one
-    id or several), a course folder that cannot be written."""
+    id or several), a course folder that cannot be written. What the sandbox's checks find is said in ``lang``."""
     config = course_settings(course).config
-    problem = (missing_tool() or private_python(world_of(config).folders)) if sandboxed else ""
+    problem = (missing_tool(lang) or private_python(world_of(config).folders, lang)) if sandboxed else ""
     if problem:
-        raise InfrastructureFault(problem, "Then run make grade again.")
+        raise InfrastructureFault(marked("fault.said"), marked("fault.fix_grade_again"), said=problem)
     for line in leftovers_said(remove_leftovers()):
         print(f"make grade: {line}", flush=True)
     names = [assignments] if isinstance(assignments, str) else assignments
@@ -193,8 +193,8 @@ def preflight(course: pathlib.Path, assignments, sandboxed: bool) -> None:
         with tempfile.NamedTemporaryFile(dir=course / "autograded", prefix=".write-test-"):
             pass
     except OSError as error:
-        raise evident_fault(error, course) or InfrastructureFault(f"the course folder cannot be written ({error})",
-                                                                  "Fix it, then run make grade again.") from error
+        raise evident_fault(error, course) or InfrastructureFault(
+            marked("fault.course_unwritable"), marked("fault.fix_it_grade_again"), error=str(error)) from error
 
 
 def _save_results(path: pathlib.Path, results: list) -> None:
@@ -237,15 +237,16 @@ def _select(course, assignment, url, shard, force, lang: str) -> list:
               file=sys.stderr)
         sys.exit(STATUS["cannot_start"])
     except sqlalchemy.exc.SQLAlchemyError as error:
-        raise evident_fault(error, course) or InfrastructureFault(f"the gradebook {describe(url)} cannot be read "
-                                                                  f"({error})", "Check it, then run make grade again.")
+        raise evident_fault(error, course) or InfrastructureFault(
+            marked("fault.gradebook_unreadable"), marked("fault.fix_check_grade_again"), gradebook=describe(url),
+            error=str(error))
     done = graded_students(course, assignment, submitted, in_gradebook)
     return to_grade(submitted, done.__contains__, shard, force=force)
 
 
 def grade_class(course, assignment, students, url, workers, show=print, lang="zh", budget=None):
     """Grade ``students`` with ``workers`` processes; ``(Progress, why it stopped early: "" or a Progress.* or the
-    machine's fault)``; the progress said in ``lang``. A student whose grading takes more than ``budget`` seconds
+    machine's or the course's fault, a coursekit.faults.InfrastructureFault)``; the progress said in ``lang``. A student whose grading takes more than ``budget`` seconds
     (None: :func:`coursekit.canary.student_budget`, read again as each worker is ready, its release measured) is
     stopped there (their worker replaced) and scores 0 with the reason: one notebook costs the class at most that."""
     pool = WorkerPool(GraderSetup(str(course), assignment, url), max(1, min(workers, len(students))),
@@ -290,22 +291,20 @@ def grade_class(course, assignment, students, url, workers, show=print, lang="zh
         pool.stop()
 
 
-def class_wide_failure(results: list, total: int, assignment: str) -> str:
-    """The course's fault, as one line, when the first students of a run (:data:`CLASS_WIDE` of ``total``, at least
-    two) all failed with the same reason, their ids aside, and nobody was graded; "" otherwise. A notebook's own
+def class_wide_failure(results: list, total: int, assignment: str):
+    """The course's fault (a :class:`CourseFault`) when the first students of a run (:data:`CLASS_WIDE` of ``total``, at least
+    two) all failed with the same reason, their ids aside, and nobody was graded; None otherwise. A notebook's own
     fault is its student's; the same fault in every notebook is the course's own cells' (an older course, a broken
     release), detected from the failures themselves whatever the canary saw."""
     needed = min(CLASS_WIDE, total)
     if needed < 2 or len(results) < needed or any(r.ok for r in results):
-        return ""
+        return None
     reasons = {r.reason.replace(r.student, "<student>") for r in results}
     if len(reasons) != 1:
-        return ""
+        return None
     error = next(iter(reasons)).split("scored 0: ", 1)[-1].split(". After fixing", 1)[0]
-    return str(CourseFault(f"the first {len(results)} submissions of {assignment} all failed the same way in the "
-                           f"course's own cells, nobody graded ({error})",
-                           "Fix the course's notebooks (source/, then generate the assignment again; the grading log "
-                           "names the step), then run make grade again: the students were not given a grade for it."))
+    return CourseFault(marked("fault.class_wide"), marked("fault.fix_course_notebooks"), count=len(results),
+                       assignment=assignment, error=error)
 
 
 def _not_graded_after_all(course, url, assignment, students, busy) -> None:
@@ -331,14 +330,15 @@ def _over_budget(pool, index: int, student: str, budget: float, where: tuple) ->
     return StudentResult(student, False, reason, budget, index, over_budget=True)
 
 
-def _killed(died, busy) -> str:
-    """The fault of workers that died (killed: SIGKILL, the out-of-memory killer), as one line."""
+def _killed(died, busy) -> InfrastructureFault:
+    """The fault of workers that died (killed: SIGKILL, the out-of-memory killer)."""
     index, _, code = died[0]
-    what = f"signal {-code}" if code is not None and code < 0 else f"exit status {code}"
     student = busy.get(index)
-    during = f"while it graded {student} (not graded, no grade written)" if student else "before it graded anyone"
-    return str(InfrastructureFault(f"grading worker {index} was killed ({what}) {during}",
-                                   "See the system log (out of memory?), then run make grade again."))
+    cause = marked("fault.worker_killed_grading") if student else marked("fault.worker_killed_idle")
+    if code is None or code >= 0:
+        cause = marked("fault.worker_exited_grading") if student else marked("fault.worker_exited_idle")
+    return InfrastructureFault(cause, marked("fault.fix_system_log_grade"), worker=index, student=student or "",
+                               signal=-(code or 0), status=code)
 
 
 if __name__ == "__main__":

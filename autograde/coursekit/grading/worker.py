@@ -105,7 +105,7 @@ def grade_student(app: AutogradeApp, student: str, retries: int = 1) -> StudentR
             reason = _convert(app, student)
             break
         except InfrastructureFault as fault:
-            if attempt == retries or not fault.cause.startswith("the gradebook"):
+            if attempt == retries or fault.cause != "fault.gradebook_unreachable":
                 raise
     result = StudentResult(student, reason is None, reason or "", time.perf_counter() - started)
     if result.ok:

@@ -18,6 +18,7 @@ import time
 
 from ..autograded import CELL_KEY
 from ..faults import InfrastructureFault
+from ..language import marked
 from ..sandbox.channel import ChannelBroken, Reader, send
 from .client import OUTPUTS
 
@@ -38,9 +39,10 @@ class GraderProcess:
     def _ready(self) -> set:
         message = self._next(READY_SECONDS)
         if message is None or message["msg_type"] != "grader_ready":
-            why = message["content"].get("error", "") if message else "it did not answer"
-            raise InfrastructureFault(f"the grader process could not load the grader ({why})",
-                                      "Fix the grader (its error is above), then run the command again.")
+            if message is None:
+                raise InfrastructureFault(marked("fault.grader_silent"), marked("fault.fix_grader"))
+            why = message["content"].get("error", "")
+            raise InfrastructureFault(marked("fault.grader_not_loaded"), marked("fault.fix_grader"), error=why)
         return set(message["content"].get("handles") or ())
 
     def grade(self, grade_id: str, lang: str, runner, budget: float, grace: float) -> dict:
@@ -73,16 +75,15 @@ class GraderProcess:
         if message is None:
             return None
         if message["msg_type"] != "record" or not isinstance(message["content"].get("points"), (int, float)):
-            raise InfrastructureFault("the grader process sent something else than a record",
-                                      "See the grading log, then run the command again.")
+            raise InfrastructureFault(marked("fault.grader_not_record"), marked("fault.fix_grading_log"))
         return message["content"]
 
     def _next(self, wait: float):
         try:
             return self.reader.next(wait)
         except ChannelBroken:
-            raise InfrastructureFault(f"the grader process stopped (exit status {self.process.poll()})",
-                                      "See grader.log in the grading log's folder, then run the command again.")
+            raise InfrastructureFault(marked("fault.grader_stopped"), marked("fault.fix_grader_log"),
+                                      status=self.process.poll())
 
     def stop(self) -> None:
         self.process.kill()

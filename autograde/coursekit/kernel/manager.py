@@ -35,6 +35,7 @@ from traitlets import Bool, Integer, Unicode, default
 from ..assignments import for_notebook_folder, world_of
 from ..environ import CALL_HOOK
 from ..faults import InfrastructureFault, KernelDidNotStart, grader_unreadable
+from ..language import marked
 from ..sandbox import HOME, Limits, SandboxUnavailable, acquire, missing_tool, parse_size, private_python, processes_of
 from ..sandbox import cgroups, side_files
 from ..sandbox.bubblewrap import GRADERS, SHARED, environment
@@ -196,7 +197,8 @@ class GradingKernelManager(AsyncKernelManager):
     # ---------- the runner ----------
 
     async def _before_sandboxed_start(self) -> None:
-        problem = missing_tool() or private_python(self._world.folders)
+        lang = CourseKit(config=self.config).language  # the instructor's, who reads why grading stopped
+        problem = missing_tool(lang) or private_python(self._world.folders, lang)
         if problem:
             raise SandboxUnavailable(problem)
         await self._assignment.prepare(self.log)
@@ -245,8 +247,8 @@ class GradingKernelManager(AsyncKernelManager):
         try:
             return submission_seed(course_secret(beside_grader), submission)
         except (OSError, ValueError) as error:
-            raise InfrastructureFault(f"the course's grading secret cannot be used ({error})",
-                                      "Fix or remove it (the next grading makes a new one), then run again.") from None
+            raise InfrastructureFault(marked("fault.secret_unusable"), marked("fault.fix_secret"),
+                                      error=str(error)) from None
 
     def _start_grader(self, env: dict, seed: str) -> GraderProcess:
         """The grader process beside this kernel, its channel to the kernel made; it has loaded the grader and will
@@ -320,8 +322,7 @@ def _group_fault():
     try:
         yield
     except OSError as error:
-        raise InfrastructureFault(f"a grading kernel's control group (coursekit.sandbox.cgroups) failed: {error}",
-                                  "Check the machine's cgroup file system, then run the command again.") from None
+        raise InfrastructureFault(marked("fault.cgroup_failed"), marked("fault.fix_cgroups"), error=str(error)) from None
 
 
 def _release_world(folder: pathlib.Path, identity) -> None:

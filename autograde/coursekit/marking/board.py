@@ -31,7 +31,7 @@ import re
 from dataclasses import replace
 
 from ..grades import is_blank
-from ..language import WORDS, marked
+from ..language import WORDS, Refusal, marked
 from .answers import code_block, text_fingerprint
 from .comment import parse
 from .grouping import group_answers, split_by_judgement
@@ -145,15 +145,26 @@ def _hard_coded(flags: dict, names: dict, lang: str) -> dict:
     return {student: WORDS.say(lang, "marking.hard_coded", cells=cells) for student, cells in joined.items()}
 
 
+class UnknownQuestion(Refusal):
+    """A question the marking page was asked for that the assignment does not have (the API's 404)."""
+
+
+def unknown_question(assignment: str, grade_id: str, questions) -> UnknownQuestion:
+    """The refusal of ``grade_id``, naming the assignment's manually graded ``questions`` (or that it has none)."""
+    if not questions:
+        return UnknownQuestion(marked("marking.no_questions"), assignment=assignment)
+    return UnknownQuestion(marked("marking.no_question"), assignment=assignment, question=grade_id,
+                           questions=", ".join(q.grade_id for q in questions))
+
+
 def question_board(course, assignment: str, grade_id: str, lang: str | None = None) -> dict:
     """The board of ``grade_id`` (see the module docstring) in ``lang`` (the page's; default: the course's language);
-    KeyError names an unknown question."""
+    an unknown question is refused (:class:`UnknownQuestion`)."""
     lang = lang or course.language
     questions = course.questions(assignment)
     question = next((q for q in questions if q.grade_id == grade_id), None)
     if question is None:
-        listed = ", ".join(q.grade_id for q in questions) or WORDS.say(lang, "marking.none")
-        raise KeyError(WORDS.say(lang, "marking.no_question", assignment=assignment, question=grade_id, questions=listed))
+        raise unknown_question(assignment, grade_id, questions)
     rubrics = course.rubrics(assignment, questions)
     rubric = rubrics.by_question.get(grade_id)
     states = question_states(course.engine, assignment, question.notebook, grade_id)

@@ -41,7 +41,7 @@ from ..language import LANGUAGES, SPOKEN, WORDS, Refusal, marked
 from ..lms import outbox as lms_outbox
 from ..regrade_book import take_in_course
 from .answers import text_fingerprint
-from .board import question_board, student_view
+from .board import UnknownQuestion, question_board, student_view, unknown_question
 from .dates import dates_view, extend, refresh_in_background, settle_marked
 from .judging import AnswerChanged, check_texts, parse_request
 from .requests import board_requests, decide
@@ -98,10 +98,11 @@ class _Marking:
             question = questions[0].grade_id
         try:
             board = question_board(self.marking, assignment, question, self.lang())
-        except KeyError as error:
-            raise web.HTTPError(404, str(error.args[0])) from None
-        except RubricError as error:
-            raise web.HTTPError(500, str(error)) from None
+        except UnknownQuestion as refusal:
+            raise web.HTTPError(404, refusal.said(self.lang())) from None
+        except RubricError as error:  # the course's: the page says which file and entry to fix
+            raise web.HTTPError(500, WORDS.say(self.lang(), "marking.rubric_fault", error=error.said(self.lang()))) \
+                from None
         try:
             take_in_course(self.marking.folder, self.marking.engine, self.log)
         except OSError as error:  # the exchange is the machine's: the page still marks, and says so in the log
@@ -187,8 +188,7 @@ class JudgeHandler(_Marking, APIHandler):
         questions = self.marking.questions(assignment)
         question = next((q for q in questions if q.grade_id == request.question), None)
         if question is None:
-            raise web.HTTPError(404, WORDS.say(self.lang(), "marking.no_question", assignment=assignment,
-                                               question=request.question, questions=", ".join(q.grade_id for q in questions)))
+            raise web.HTTPError(404, unknown_question(assignment, request.question, questions).said(self.lang()))
         rubric = self.marking.rubrics(assignment, questions).by_question.get(question.grade_id)
         now = self.marking.answers(assignment, question, request.students)
         try:

@@ -29,7 +29,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 
-from ..language import Refusal, marked
+from ..language import Refusal, Worded, marked
 from .negation import denial_after, negation_before, negation_within
 
 __all__ = ["RubricError", "Point", "Rubric", "Hit", "Hint", "CONTRADICTION_CAP", "rubric_file", "load_rubrics",
@@ -39,8 +39,9 @@ UNIT = 10_000  # shares in ten-thousandths
 CONTRADICTION_CAP = 0.25  # the largest share of a question an answer that contradicts a point of it gets
 
 
-class RubricError(ValueError):
-    """The rubric file is not what :mod:`coursekit.marking.rubric` expects (names the file and the entry)."""
+class RubricError(Worded, ValueError):
+    """The rubric file is not what :mod:`coursekit.marking.rubric` expects (names the file and the entry): the
+    course's to fix, said in the reader's language (:class:`coursekit.language.Worded`; the marking page's 500)."""
 
 
 @dataclass(frozen=True)
@@ -76,14 +77,14 @@ def rubric_file(course, assignment: str) -> pathlib.Path:
 def _point(path, question, index, entry) -> Point:
     where = f"{path}: [[{question}.points]] #{index + 1}"
     if not isinstance(entry, dict) or not isinstance(entry.get("text"), str) or not entry["text"].strip():
-        raise RubricError(f"{where} needs text = \"…\" (the key point, in words)")
+        raise RubricError(marked("rubric.bad_text"), where=where)
     share = entry.get("share")
     if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1:
-        raise RubricError(f"{where} needs share = a number in (0, 1] (its part of the points), got {share!r}")
+        raise RubricError(marked("rubric.bad_share"), where=where, share=share)
     terms, patterns = entry.get("terms", []), entry.get("patterns", [])
     for name, value in (("terms", terms), ("patterns", patterns)):
         if not isinstance(value, list) or not all(isinstance(t, str) and t.strip() for t in value):
-            raise RubricError(f"{where}: {name} must be a list of non-empty strings, got {value!r}")
+            raise RubricError(marked("rubric.bad_list"), where=where, name=name, value=value)
     for pattern in patterns:
         _check_pattern(where, pattern)
     return Point(entry["text"].strip(), round(share * UNIT), tuple(t.strip() for t in terms), tuple(patterns))
@@ -97,24 +98,23 @@ def _check_pattern(where: str, pattern: str) -> None:
     try:
         compiled = re.compile(pattern, re.IGNORECASE)
     except re.error as error:
-        raise RubricError(f"{where}: pattern {pattern!r} is not a regular expression: {error}") from None
+        raise RubricError(marked("rubric.bad_pattern"), where=where, pattern=pattern, error=str(error)) from None
     if _NOT_PORTABLE.search(pattern):
-        raise RubricError(f"{where}: pattern {pattern!r} uses what the page's JavaScript reads otherwise "
-                          "(inline flags, (?P…), (?#…), (?>…), \\A, \\Z or a possessive quantifier)")
+        raise RubricError(marked("rubric.unportable_pattern"), where=where, pattern=pattern)
     if compiled.fullmatch(""):
-        raise RubricError(f"{where}: pattern {pattern!r} matches an empty answer: it would suggest the point for any")
+        raise RubricError(marked("rubric.empty_pattern"), where=where, pattern=pattern)
 
 
 def _rubric(path, question, table) -> Rubric:
     entries = table.get("points") if isinstance(table, dict) else None
     if not isinstance(entries, list) or not entries:
-        raise RubricError(f"{path}: [{question}] needs at least one [[{question}.points]] entry")
+        raise RubricError(marked("rubric.no_points"), path=str(path), question=question)
     if len(entries) > 9:
-        raise RubricError(f"{path}: [{question}] has {len(entries)} points; keys 1–9 tick at most 9")
+        raise RubricError(marked("rubric.too_many_points"), path=str(path), question=question, count=len(entries))
     points = tuple(_point(path, question, i, e) for i, e in enumerate(entries))
     total = sum(p.share for p in points)
     if total != UNIT:
-        raise RubricError(f"{path}: the shares of [{question}] add up to {total / UNIT:g}, expected 1")
+        raise RubricError(marked("rubric.shares"), path=str(path), question=question, total=total / UNIT)
     return Rubric(question, points)
 
 
@@ -130,11 +130,11 @@ def load_rubrics(course, assignment: str, questions=()) -> Rubrics:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as error:
-        raise RubricError(f"{path} is not valid TOML: {error}") from None
+        raise RubricError(marked("rubric.not_toml"), path=str(path), error=str(error)) from None
     unknown = sorted(set(data) - set(questions)) if questions else []
     if unknown:
-        raise RubricError(f"{path}: {', '.join(unknown)} is not a written answer of {assignment} "
-                          f"(expected one of {', '.join(questions)})")
+        raise RubricError(marked("rubric.unknown_question"), path=str(path), unknown=", ".join(unknown),
+                          assignment=assignment, questions=", ".join(questions))
     return Rubrics(path, {q: _rubric(path, q, t) for q, t in data.items()})
 
 

@@ -17,7 +17,7 @@ import pathlib
 import tomllib
 from dataclasses import dataclass
 
-from ..language import WORDS
+from ..language import WORDS, marked
 from .rubric import RubricError, load_rubrics, rubric_file
 
 __all__ = ["MATCHING", "PointWords", "edition_points", "edition_text", "edition_file", "write_edition"]
@@ -36,8 +36,8 @@ class PointWords:
 def _point_in(path, question: str, index: int, entry: dict, lang: str, words: PointWords) -> dict:
     text = words.texts.get(question, {}).get(entry.get("text")) if isinstance(entry, dict) else None
     if not isinstance(text, str) or not text:
-        raise RubricError(f"{path}: [[{question}.points]] #{index + 1} has no text in the {lang!r} edition: "
-                          f"translate it in {words.source} (make translations lists what is missing)")
+        raise RubricError(marked("rubric.untranslated"), path=str(path), question=question, index=index + 1,
+                          lang=lang, source=words.source)
     matching = entry.get(lang) if isinstance(entry.get(lang), dict) else {}
     return {"text": text, "share": entry.get("share"), **{key: matching[key] for key in MATCHING if key in matching}}
 
@@ -48,7 +48,7 @@ def edition_points(master_path, lang: str, words: PointWords) -> dict:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as error:
-        raise RubricError(f"{path} is not valid TOML: {error}") from None
+        raise RubricError(marked("rubric.not_toml"), path=str(path), error=str(error)) from None
     return {question: [_point_in(path, question, i, entry, lang, words)
                        for i, entry in enumerate(table.get("points", []))]
             for question, table in data.items()}

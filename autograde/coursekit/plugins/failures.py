@@ -24,8 +24,10 @@ from ..printable import printable
 from ..student_files import MAX_NOTEBOOK_BYTES
 from ..faults import CourseFault, InfrastructureFault, decide
 from ..gradebook import NOT_GRADED_COMMENT, not_graded_reason, zero_submission
+from ..language import marked
 from ..sandbox import SandboxUnavailable
 from ..sandbox.forkserver import template_died
+from ..settings import CourseKit
 
 __all__ = ["NOT_GRADED_COMMENT", "Failure", "ZeroOnFailureExporter", "record_zero"]
 
@@ -49,7 +51,8 @@ class ZeroOnFailureExporter(NotebookExporter):
             _not_too_large(filename)
             return super().from_filename(filename, resources=resources, **kw)
         except SandboxUnavailable as exc:  # nothing to do with the student: stop the whole run, say what to install
-            raise InfrastructureFault(str(exc), "Then run the command again.") from None
+            raise InfrastructureFault(marked("fault.said"), marked("fault.fix_again"), said=str(exc)).for_exit(
+                self._language()) from None
         except Exception as exc:
             assignment = resources["nbgrader"]["assignment"]
             fault = decide(exc, self._course(), lambda: canary_fault(self._course(), assignment, self.config),
@@ -58,7 +61,7 @@ class ZeroOnFailureExporter(NotebookExporter):
                 fault = canary_fault(self._course(), assignment, self.config, execute=False)
                 fault = fault if isinstance(fault, CourseFault) else None
             if fault is not None:
-                raise fault from exc
+                raise fault.for_exit(self._language()) from exc
             error = f"{type(exc).__name__}: {str(exc).strip()[:300]}"
             try:
                 self.failure = record_zero(resources["nbgrader"], error, self.log)
@@ -68,6 +71,10 @@ class ZeroOnFailureExporter(NotebookExporter):
 
     def _course(self) -> str:
         return self.config.CourseDirectory.get("root") or os.getcwd()
+
+    def _language(self) -> str:
+        """The course's language (``c.CourseKit.language``): the instructor reads why grading stopped."""
+        return CourseKit(config=self.config).language
 
 
 def _not_too_large(filename) -> None:

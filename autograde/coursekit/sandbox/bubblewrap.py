@@ -37,6 +37,7 @@ import shutil
 import sys
 
 from ..environ import CALL_HOOK, SANDBOX, SANDBOX_MEMORY
+from ..language import PSEUDO_FROM, WORDS
 from .limits import Limits, human_size
 
 __all__ = ["HOME", "GRADERS", "SHARED", "IPYTHONDIR", "environment", "template_command", "preload_args", "python_paths",
@@ -54,12 +55,11 @@ PASSED = ("NBGRADER_EXECUTION", "NBGRADER_VALIDATING", "JPY_PARENT_PID", "OPENBL
 _ETC = ("ld.so.cache", "localtime", "passwd", "group", "nsswitch.conf", "mime.types", "fonts")
 
 
-def missing_tool() -> str:
-    """Why the sandbox cannot start here, in one line with what to install; "" when it can."""
+def missing_tool(lang: str = PSEUDO_FROM) -> str:
+    """Why the sandbox cannot start here, in one line with what to install, in ``lang`` (the course's, for an
+    instructor; English by default, a log's or a test's skip); "" when it can."""
     if shutil.which("bwrap") is None:
-        return ("grading runs every kernel in a sandbox and needs bwrap: install bubblewrap (Debian/Ubuntu: "
-                "sudo apt-get install bubblewrap), or set ATTN_SANDBOX=off to grade without a sandbox (only where "
-                "the machine itself is the sandbox, e.g. a grading pod of its own)")
+        return WORDS.say(lang, "sandbox.no_bwrap", switch="ATTN_SANDBOX=off")
     return ""
 
 
@@ -84,14 +84,14 @@ def interpreter() -> str:
     return os.path.join(os.path.realpath(folder), name)
 
 
-def private_python(folders=()) -> str:
-    """Why this Python cannot grade in the sandbox ("" when it can): each kernel covers /tmp and its home
-    with fresh tmpfs once its interpreter runs, and would lose every module not imported by then."""
+def private_python(folders=(), lang: str = PSEUDO_FROM) -> str:
+    """Why this Python cannot grade in the sandbox, in ``lang`` as :func:`missing_tool` ("" when it can): each
+    kernel covers /tmp and its home with fresh tmpfs once its interpreter runs, and would lose every module not
+    imported by then."""
     for folder in python_paths(folders):
         for private in ("/tmp", HOME):
             if folder == private or folder.startswith(private + "/"):
-                return (f"the Python that grades lives in {folder}, inside {private}, which every sandboxed kernel "
-                        f"replaces with an empty folder of its own: install the environment outside {private}")
+                return WORDS.say(lang, "sandbox.private_python", folder=folder, private=private)
     return ""
 
 

@@ -53,9 +53,10 @@ def acquire() -> Identity:
                 os.kill(pid, signal.SIGKILL)
         return Identity(uid, privileged=True, _lock=fd)
     from ..faults import InfrastructureFault  # here: it imports sqlalchemy, which the kernel template never needs
+    from ..language import marked
 
-    raise InfrastructureFault(f"all {SLOTS} sandbox uids from {FIRST_UID} are in use (too many kernels at once, or "
-                              f"stale locks in {LOCKS})", "Stop other grading processes, then run the command again.")
+    raise InfrastructureFault(marked("fault.uids_in_use"), marked("fault.fix_other_graders"), slots=SLOTS,
+                              first=FIRST_UID, locks=str(LOCKS))
 
 
 def processes_of(uid: int) -> list:

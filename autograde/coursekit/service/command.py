@@ -82,9 +82,9 @@ def run(course) -> int:
     except ValueError as error:
         log.write(f"cannot start: {error}")
         return 2
-    problem = missing_tool() if settings.sandbox else ""
+    problem = missing_tool(settings.language) if settings.sandbox else ""
     if problem:
-        log.write(f"cannot grade: {problem}")
+        log.write(WORDS.say(settings.language, "service.cannot_grade", problem=problem))
         return 2
     me = _single_instance(course)
     if me is None:
@@ -111,7 +111,7 @@ def run(course) -> int:
                       "service-worker")
     dates = DueDates(url, config, settings.exchange, settings.course_id, log)
     scheduler = Scheduler(course, policy, settings.exchange, settings.course_id, journal_of(course), pool, log,
-                          inbox=inbox, dates=dates)
+                          inbox=inbox, dates=dates, lang=settings.language)
     log.write(f"submissions listed by {inbox.describe()}")
     try:
         scheduler.resume()

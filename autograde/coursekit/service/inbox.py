@@ -42,6 +42,7 @@ from traitlets.config import Config
 
 from .. import inbound
 from ..inbound import Refused, utc
+from ..language import Worded, marked
 from ..upstream.nbgrader import SECRET_FILE, SECRET_LENGTH, parse_submission_name
 
 __all__ = ["Submission", "Inbox", "InboxUnreadable", "nbgrader_config", "folder_config", "parse_name",
@@ -52,8 +53,9 @@ __all__ = ["Submission", "Inbox", "InboxUnreadable", "nbgrader_config", "folder_
 RELIST_SECONDS = 5.0
 
 
-class InboxUnreadable(RuntimeError):
-    """The exchange cannot say what was submitted: the machine's fault, nobody's grade."""
+class InboxUnreadable(Worded, RuntimeError):
+    """The exchange cannot say what was submitted: the machine's fault, nobody's grade; said in the course's language
+    (the service's log and journal: :class:`coursekit.language.Worded`)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -147,7 +149,7 @@ class Inbox:
         try:
             found, refused = inbound.examine(self.inbound, self.limits)
         except OSError as error:
-            raise InboxUnreadable(f"the exchange's inbound folder cannot be read ({error})") from None
+            raise InboxUnreadable(marked("service.inbound_unreadable"), error=str(error)) from None
         self.refused = {refusal.folder: refusal for refusal in refused}
         self._examined = {folder.name: folder for folder in found}
         self._named = {((f.assignment, f.student), f.arrived): f.name for f in found}
@@ -160,9 +162,9 @@ class Inbox:
         try:
             assignments = self.lister.start()
         except (ExchangeError, OSError, RuntimeError, ValueError) as error:
-            raise InboxUnreadable(f"the exchange cannot list the submissions ({type(error).__name__}: {error})") from None
+            raise InboxUnreadable(marked("service.exchange_unlisted"), error=f"{type(error).__name__}: {error}") from None
         if self.errors.said:
-            raise InboxUnreadable(f"the exchange cannot list the submissions ({'; '.join(self.errors.said)[:300]})")
+            raise InboxUnreadable(marked("service.exchange_unlisted"), error="; ".join(self.errors.said)[:300])
         return [Submission(info["student_id"], info["assignment_id"], info["timestamp"])
                 for assignment in assignments or [] for info in assignment["submissions"]]
 
@@ -174,7 +176,7 @@ class Inbox:
         except FileNotFoundError:
             return None
         except OSError as error:  # nbgrader's listing would see an empty folder
-            raise InboxUnreadable(f"the exchange's inbound folder cannot be read ({error})") from None
+            raise InboxUnreadable(marked("service.inbound_unreadable"), error=str(error)) from None
         return (stat.st_ino, stat.st_mtime_ns, stat.st_nlink, stat.st_size)
 
     def newest(self, assignments) -> dict:

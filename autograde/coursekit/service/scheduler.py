@@ -30,6 +30,7 @@ from nbgrader.utils import parse_utc
 
 from ..grading import lock
 from ..grading.pool import Done, Faulted, Note, Ready
+from ..language import DEFAULT, WORDS, marked
 from ..lms import outbox as lms_outbox
 from ..settings import over_budget
 from . import control
@@ -54,11 +55,13 @@ class _Running:
 
 class Scheduler:
     def __init__(self, course, policy, exchange_root, course_id, journal, pool, log,
-                 clock=time.time, monotonic=time.monotonic, inbox=None, dates=None):
+                 clock=time.time, monotonic=time.monotonic, inbox=None, dates=None, lang=DEFAULT):
         """``inbox``: what was submitted, as the course's exchange classes list it (:class:`.inbox.Inbox`);
         None: nbgrader's folder exchange at ``exchange_root``. ``dates``: the course's due dates
-        (:class:`.dates.DueDates`); None: no assignment has one."""
+        (:class:`.dates.DueDates`); None: no assignment has one. ``lang``: the course's, in which a fault of the
+        machine is logged and kept in the journal (``make service-status`` shows it)."""
         self.course, self.policy, self.journal, self.pool, self.log = pathlib.Path(course), policy, journal, pool, log
+        self.lang = lang
         self.inbox = Inbox(folder_config(exchange_root, course_id), course) if inbox is None else inbox
         self.clock, self.monotonic = clock, monotonic
         self.queue, self.running, self.faults, self.retry_after = FairQueue(), {}, {}, {}
@@ -104,7 +107,7 @@ class Scheduler:
         try:
             found = self.inbox.newest(self.policy.assignments)
         except InboxUnreadable as error:  # nothing of the exchange can be seen: no submission is lost, none is graded
-            self._machine(str(error))
+            self._machine(error.said(self.lang))
             return
         self._machine("")
         self._report_refused()
@@ -231,7 +234,7 @@ class Scheduler:
         if isinstance(message, Ready):
             self.log.write(f"grading worker {message.worker} ready (its kernel template is warm)")
         elif isinstance(message, Note) and isinstance(message.what, CannotGrade):
-            self._machine(f"grading worker {message.worker} cannot grade: {message.what.fault}")
+            self._machine(self._cannot_grade(message.worker, message.what.fault))
         elif isinstance(message, Note) and isinstance(message.what, Graded):
             key, graded = message.job.key, message.what
             if key in self.running:
@@ -242,27 +245,34 @@ class Scheduler:
             self._machine("")  # it graded: whatever kept the service from grading is gone
             self._done(message.worker, message.job.key, message.outcome)
         elif isinstance(message, Faulted) and message.job is None:
-            self._machine(f"grading worker {message.worker} cannot grade: {message.fault}")
+            self._machine(self._cannot_grade(message.worker, message.fault))
         elif isinstance(message, Faulted):
-            self._faulted(message.worker, message.job.key, message.fault)
+            self._faulted(message.worker, message.job.key, message.fault.said(self.lang))
+
+    def _cannot_grade(self, worker: int, fault, assignment: str = "") -> str:
+        """A worker that cannot grade (``assignment``'s release, or any), its fault said in the course's language."""
+        spaced = f" {assignment}" if assignment else ""
+        return WORDS.say(self.lang, "service.worker_cannot_grade", worker=worker, fault=fault.said(self.lang),
+                         assignment=spaced)
 
     def _warmed(self, message) -> None:
         """A worker tried a release: ready for its first submission, or the machine's fault, said once."""
         self.pool.finished(message.worker)
         assignment = message.job.assignment
         if isinstance(message, Faulted):
-            self._machine(f"grading worker {message.worker} cannot grade {assignment}: {message.fault}")
+            self._machine(self._cannot_grade(message.worker, message.fault, assignment))
         else:
             self.log.write(f"grading worker {message.worker} ready for {assignment} (its release grades here)")
 
     def _machine(self, cause: str) -> None:
         """What keeps the whole service from grading ("" once nothing does), logged once when it changes."""
         if self.journal.machine_fault(cause, self.clock()):
-            self.log.write(f"WAITING: the machine's fault, nobody's grade: {cause}" if cause else
-                           "the machine's fault is gone: grading again")
+            self.log.write(WORDS.say(self.lang, "service.machine_fault", cause=cause) if cause else
+                           WORDS.say(self.lang, "service.machine_fault_gone"))
 
     def _faulted(self, index, key, fault: str) -> None:
-        """A fault of the machine stopped this job: the submission waits and is tried again; nothing released."""
+        """A fault of the machine stopped this job (``fault``: it, said in the course's language): the submission
+        waits and is tried again; nothing released."""
         running = self.running.pop(key, None)
         if index is not None:
             self.pool.finished(index)
@@ -277,8 +287,7 @@ class Scheduler:
             self.journal.finished(key, running.job.timestamp, held={"reason": "fault", "until": None})
         self.journal.stopped(key, waiting)
         timestamp = short_time(running.job.timestamp) if running else "?"
-        self.log.write(f"WAITING (submitted {timestamp}): the machine's fault, not the student's: {fault}; "
-                       f"tried again in {wait:g} s; no feedback until it is graded", key)
+        self.log.write(WORDS.say(self.lang, "service.job_fault", submitted=timestamp, fault=fault, seconds=wait), key)
 
     def _done(self, index, key, outcome) -> None:
         running = self.running.pop(key, None)
@@ -323,8 +332,9 @@ class Scheduler:
     def watch(self) -> None:
         for index, job, code in self.pool.dead():
             if job is not None and job.key in self.running:  # killed (out of memory?): the machine's, never a grade
-                how = f"signal {-code}" if code is not None and code < 0 else f"exit status {code}"
-                self._faulted(None, job.key, f"the grading process died ({how}) while it graded this submission")
+                died = (marked("service.process_killed") if code is not None and code < 0
+                        else marked("service.process_exited"))
+                self._faulted(None, job.key, WORDS.say(self.lang, died, signal=-(code or 0), status=code))
         now = self.monotonic()
         for key, running in list(self.running.items()):
             if now - running.started > self.policy.job_timeout:

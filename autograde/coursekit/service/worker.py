@@ -30,6 +30,7 @@ from ..faults import InfrastructureFault, evident_fault
 from ..grading import lock
 from ..grading.worker import grade_student, make_app
 from ..inbound import Refused
+from ..language import marked
 from ..sandbox.forkserver import template_died
 from . import steps
 from .fair_queue import GRADE
@@ -46,9 +47,9 @@ class Graded:
 
 @dataclasses.dataclass(frozen=True)
 class CannotGrade:
-    """Told by a worker whose canary failed as it set up: the machine's fault, ``fault`` its one line. The worker
-    stays, and tries the release again before each job."""
-    fault: str
+    """Told by a worker whose canary failed as it set up: the machine's fault (its ids and values, said by the
+    scheduler in the course's language). The worker stays, and tries the release again before each job."""
+    fault: InfrastructureFault
 
 
 @dataclasses.dataclass(frozen=True)
@@ -85,7 +86,7 @@ class ServiceSetup:
             try:
                 handler.app(assignment)
             except InfrastructureFault as fault:
-                note(CannotGrade(str(fault)))
+                note(CannotGrade(fault))
         return handler
 
 
@@ -140,11 +141,11 @@ def run_job(app, job, note) -> JobOutcome:
     except InfrastructureFault:
         raise
     except steps.StepFailed as error:  # nbgrader's exchange or converters, for reasons of the course
-        raise InfrastructureFault(str(error), "Fix what it names; the submission is graded then.") from error
+        raise InfrastructureFault(marked("fault.said"), marked("fault.fix_step"), said=str(error)) from error
     except Exception as error:  # the course's code or nbgrader: never the student's (that is `reason`)
         app.log.error("service job %s failed:\n%s", job, traceback.format_exc())
         raise evident_fault(error, app.coursedir.root, template_died()) or InfrastructureFault(
-            f"{type(error).__name__}: {error}", "See grading-logs/service-worker-*.log.") from error
+            marked("fault.error"), marked("fault.fix_service_log"), kind=type(error).__name__, error=str(error)) from error
     return JobOutcome(timestamp, job.release, timings)
 
 
