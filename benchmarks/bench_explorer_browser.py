@@ -65,6 +65,13 @@ def old_attnkit(ref: str, into: pathlib.Path) -> None:
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
 
 
+def column(page, moves: int) -> dict:
+    """One column of the table: ``moves`` actions of each kind on the browser explorer of ``page`` (JupyterLab's
+    notebook or the static page), each waiting for its figure. The tests take these steps on their own pages (this
+    bench's smoke): tests/integration/test_browser.py in JupyterLab, test_book.py on the static page."""
+    return explorer_page.explorer_latencies(page, moves=moves)
+
+
 def in_lab(base: pathlib.Path, source: str, measure) -> dict:
     """Run ``source`` in a one-cell notebook in JupyterLab, then ``measure(page)``."""
     (base / "notebooks").mkdir()
@@ -92,7 +99,7 @@ def kernel_round_trip(ref: str, moves: int) -> dict:
 
 def jupyterlab(moves: int) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
-        return in_lab(pathlib.Path(tmp), EXPLORER_CELL, lambda page: explorer_page.explorer_latencies(page, moves=moves))
+        return in_lab(pathlib.Path(tmp), EXPLORER_CELL, lambda page: column(page, moves))
 
 
 def static_edition(moves: int) -> tuple:
@@ -104,11 +111,32 @@ def static_edition(moves: int) -> tuple:
             page = browser.new_context(viewport=lab_page.VIEWPORT).new_page()
             page.goto((out / "index.html").as_uri())
             page.wait_for_function("document.documentElement.dataset.widgetsReady === 'true'")
-            return explorer_page.explorer_latencies(page, moves=moves), (out / "index.html").stat().st_size
+            return column(page, moves), (out / "index.html").stat().st_size
 
 
 def cell(values: list) -> str:
     return f"{statistics.median(values):6.1f} {np.percentile(values, 95):6.1f}"
+
+
+def table(moves: int, old: dict, lab: dict, static: dict, weight: int, ref: str) -> list:
+    """The bench's lines: each action's latencies in the three columns (a column not measured: ``skipped``)."""
+    lines = [f"{moves} actions each, ms from key press / click to the figure painted (median, p95); "
+             f"one frame = {FRAME_MS:.1f} ms",
+             f"{'action':<10} | {'kernel round trip':>17} | {'JupyterLab':>13} | {'static edition':>14}"]
+    lines += [f"{name:<10} | {cell(old[name]):>17} | {cell(lab[name]):>13} | {cell(static[name]):>14}"
+              for name in ACTIONS]
+    within = [np.percentile(r[n], 95) < FRAME_MS for r in (lab, static) for n in ACTIONS]
+    lines.append(f"p95 within one frame (browser explorer, both places): {all(within)}")
+    for name, result in (("kernel round trip", old), ("JupyterLab", lab), ("static edition", static)):
+        lines.append(f"figure top y, {name}: {sorted(set(round(t, 1) for t in result['tops']))} (one value = no layout "
+                     "jump)")
+    lines.append(f"old explorer: attnkit {ref}; static edition page: {weight / 1e6:.2f} MB, one file")
+    return lines
+
+
+def skipped() -> dict:
+    """A column not measured: every figure NaN."""
+    return {name: [float("nan")] for name in (*ACTIONS, "tops")}
 
 
 def main() -> None:
@@ -119,20 +147,10 @@ def main() -> None:
     os.environ.pop("NBGRADER_EXECUTION", None)
     ref = args.old_ref or old_kernel_ref()
     # --smoke leaves out the old explorer: its code is history (git archive), today's pages cannot break it
-    skipped = {name: [float("nan")] for name in (*ACTIONS, "tops")}
-    old = skipped if args.smoke else kernel_round_trip(ref, args.moves)
+    old = skipped() if args.smoke else kernel_round_trip(ref, args.moves)
     lab = jupyterlab(args.moves)
     static, weight = static_edition(args.moves)
-    print(f"\n{args.moves} actions each, ms from key press / click to the figure painted (median, p95); "
-          f"one frame = {FRAME_MS:.1f} ms")
-    print(f"{'action':<10} | {'kernel round trip':>17} | {'JupyterLab':>13} | {'static edition':>14}")
-    for name in ACTIONS:
-        print(f"{name:<10} | {cell(old[name]):>17} | {cell(lab[name]):>13} | {cell(static[name]):>14}")
-    within = [np.percentile(r[n], 95) < FRAME_MS for r in (lab, static) for n in ACTIONS]
-    print(f"p95 within one frame (browser explorer, both places): {all(within)}")
-    for name, result in (("kernel round trip", old), ("JupyterLab", lab), ("static edition", static)):
-        print(f"figure top y, {name}: {sorted(set(round(t, 1) for t in result['tops']))} (one value = no layout jump)")
-    print(f"old explorer: attnkit {ref}; static edition page: {weight / 1e6:.2f} MB, one file")
+    print("\n" + "\n".join(table(args.moves, old, lab, static, weight, ref)))
 
 
 if __name__ == "__main__":

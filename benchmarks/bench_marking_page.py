@@ -57,6 +57,40 @@ def _warm_seconds(server, timeout=120) -> float:
     raise TimeoutError("the marking page never finished reading the answers")
 
 
+def measure(server, page, opens: int, moves: int) -> dict:
+    """The figures on a running marking page (``page``, a tab of its own): the server's warm-up, ``opens`` page opens,
+    the questions one after another, ``moves`` j/k moves. tests/integration/test_marking_page.py takes these steps
+    on its class of 300 (this bench's smoke)."""
+    warm = _warm_seconds(server)
+    opened = [_open(page, server) for _ in range(opens)]
+    switches = []
+    for _ in range(7):
+        start = time.monotonic()
+        question = page.evaluate("() => window.__marking.question")
+        page.keyboard.press("]")
+        page.wait_for_function("(q) => window.__marking.question !== q", arg=question, polling=5)
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
+        switches.append((time.monotonic() - start) * 1000)
+    _open(page, server)
+    page.wait_for_timeout(1000)  # the next question's board, fetched in the background, has arrived
+    for i in range(moves):  # one move at a time, each waiting for its frame, as a marker reads
+        page.keyboard.press("j" if i % 3 != 2 else "k")
+        page.wait_for_function("(n) => window.__marking.moves.length >= n", arg=i + 1, polling=5)
+    return {"warm": warm, "opens": opened, "switches": switches, "moves": page.evaluate("() => window.__marking.moves"),
+            "groups": page.evaluate("() => window.__marking.current().count")}
+
+
+def report(students: int, size: float, built: float, measured: dict) -> list:
+    """The bench's lines: the class, then each figure of :func:`measure`."""
+    return [f"class: {students} students × 8 written questions, autograded notebooks {size:.0f} MB "
+            f"(built in {built:.1f} s); first question: {measured['groups']} groups on the page",
+            f"server start-up read of every answer (background) : {measured['warm'] * 1000:7.0f} ms",
+            f"page open, first after start-up                  : {measured['opens'][0]:7.1f} ms",
+            f"page open, reloads                                : {_stats(measured['opens'][1:])}",
+            f"next question (]) → drawn                         : {_stats(measured['switches'])}",
+            f"move (j/k) → painted                              : {_stats(measured['moves'])}"]
+
+
 def main() -> None:
     parser = benchcli.parser(__doc__, {"students": 3, "padding": 1000, "moves": 2, "opens": 2})
     parser.add_argument("--students", type=int, default=300, help="students in the synthetic class")
@@ -72,31 +106,8 @@ def main() -> None:
         enable.write(base / "config", base / "lab-settings", "/")
         size = sum(p.stat().st_size for p in (base / "autograded").rglob("*.ipynb")) / 1e6
         with lab_server(base) as server, chromium_browser(base / "chromium", "the marking benchmark") as browser:
-            warm = _warm_seconds(server)
-            page = browser.new_context(viewport=VIEWPORT).new_page()
-            opens = [_open(page, server) for _ in range(args.opens)]
-            switches = []
-            for _ in range(7):
-                start = time.monotonic()
-                question = page.evaluate("() => window.__marking.question")
-                page.keyboard.press("]")
-                page.wait_for_function("(q) => window.__marking.question !== q", arg=question, polling=5)
-                page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
-                switches.append((time.monotonic() - start) * 1000)
-            _open(page, server)
-            page.wait_for_timeout(1000)  # the next question's board, fetched in the background, has arrived
-            for i in range(args.moves):  # one move at a time, each waiting for its frame, as a marker reads
-                page.keyboard.press("j" if i % 3 != 2 else "k")
-                page.wait_for_function("(n) => window.__marking.moves.length >= n", arg=i + 1, polling=5)
-            moves = page.evaluate("() => window.__marking.moves")
-            groups = page.evaluate("() => window.__marking.current().count")
-    print(f"class: {args.students} students × 8 written questions, autograded notebooks {size:.0f} MB "
-          f"(built in {built:.1f} s); first question: {groups} groups on the page")
-    print(f"server start-up read of every answer (background) : {warm * 1000:7.0f} ms")
-    print(f"page open, first after start-up                  : {opens[0]:7.1f} ms")
-    print(f"page open, reloads                                : {_stats(opens[1:])}")
-    print(f"next question (]) → drawn                         : {_stats(switches)}")
-    print(f"move (j/k) → painted                              : {_stats(moves)}")
+            measured = measure(server, browser.new_context(viewport=VIEWPORT).new_page(), args.opens, args.moves)
+    print("\n".join(report(args.students, size, built, measured)))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ the exchange, polled every 50 ms.
 * burst: --burst different students submitting evenly spread over --within seconds: how long the
   last of them waits, and whether every one is released (nothing lost).
 
-Prints p50 / p95 / max of each, the machine's load, and the service's settings.
+Prints p50 / p95 / max of each, the machine's load, and the service's settings. Its steps at the smoke's sizes are
+taken on tests/integration/test_service.py's running service (its smoke in make test).
 """
 import os
 import pathlib
@@ -41,6 +42,11 @@ def summary(name, latencies, expected):
     return (f"{name}: {len(latencies)}/{expected} released · p50 {percentile(latencies, 50):.2f} s · "
             f"p95 {percentile(latencies, 95):.2f} s · max {max(latencies):.2f} s · "
             f"mean {statistics.mean(latencies):.2f} s")
+
+
+def submissions(sc) -> list:
+    """The notebooks the students submit: the mistake table's rows in turn, typed into ``sc``'s release."""
+    return [nbformat.writes(mistake_notebook(released(sc.course), m)) for m in MISTAKES]
 
 
 def idle_run(sc, rows, count, timeout=120):
@@ -93,7 +99,7 @@ def main():
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="bench-submit-"))
     sc = st.service_course(tmp)
     sc.configure(workers=args.workers)
-    rows = [nbformat.writes(mistake_notebook(released(sc.course), m)) for m in MISTAKES]
+    rows = submissions(sc)
     sandbox = os.environ.get("ATTN_SANDBOX", "on")
     print(f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; sandbox {sandbox}; {args.workers} worker(s); "
           f"course in {tmp}", flush=True)

@@ -166,13 +166,17 @@ def is_pending(manually_graded: bool, manual_score, auto_score=None) -> bool:
     return bool(manually_graded) and manual_score is None and auto_score is None
 
 
-def class_pending(gradebook, assignment: str) -> dict:
-    """``{student: [PendingAnswer, …]}`` of ``assignment`` in an open gradebook (students with none left out)."""
+def class_pending(gradebook, assignment: str, students=None) -> dict:
+    """``{student: [PendingAnswer, …]}`` of ``assignment`` in an open gradebook (students with none left out; only
+    ``students``, when given: a save on the marking page asks of a few, not of the class)."""
     db, solution = gradebook.db, aliased(SolutionCell, flat=True)  # both cell kinds share one table
     query = (db.query(Student.id, GradeCell.notebook_id, GradeCell.name, GradeCell.max_score, Grade.manual_score,
                       Grade.auto_score)
              .join(SubmittedNotebook, Grade.notebook_id == SubmittedNotebook.id))
-    rows = (submitted(query, assignment).join(GradeCell, Grade.cell_id == GradeCell.id)
+    query = submitted(query, assignment)
+    if students is not None:
+        query = query.filter(Student.id.in_(list(students)))
+    rows = (query.join(GradeCell, Grade.cell_id == GradeCell.id)
             # a grade cell that is also a solution cell is marked by hand
             .join(solution, (solution.notebook_id == GradeCell.notebook_id) & (solution.name == GradeCell.name))
             .order_by(Student.id, GradeCell.notebook_id, GradeCell.name))
@@ -238,7 +242,7 @@ def grades_of(gradebook, assignment: str, students=None, config=None) -> dict:
                                                                  float(points or 0.0))
     if not rows:
         return {}
-    pending, due = class_pending(gradebook, assignment), due_date(gradebook, assignment, config)
+    pending, due = class_pending(gradebook, assignment, students), due_date(gradebook, assignment, config)
     extensions = extensions_of(gradebook, assignment, config)
     return {student: StudentGrade(
         assignment, student, sum(r for r, _, _ in parts.values()), sum(p for _, p, _ in parts.values()),

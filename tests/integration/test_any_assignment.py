@@ -10,6 +10,7 @@ cells, added to a ps1 submission, must score as the untouched release. Then the 
 report of ps1 speak of ps1: its task awaits marking, its cells have names of their own, and the
 report warns of nothing a plain assignment does not have.
 """
+import concurrent.futures
 import csv
 import os
 import re
@@ -38,8 +39,9 @@ def _scores(course) -> dict:
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory):
-    """Both assignments generated; ps1's real and synthetic submissions collected; ``make grade`` run on ps1."""
+def graded(tmp_path_factory):
+    """Both assignments generated; ps1's real and synthetic submissions collected; ``make grade`` run on ps1, and beside
+    it (a course of its own, the same non-hostile submissions) stock nbgrader's autograde: ``(course, stock)``."""
     root = tmp_path_factory.mktemp("two-assignments")
     (root / "exchange").mkdir()
     course = copy_course(root / "course")
@@ -52,21 +54,38 @@ def course(tmp_path_factory):
         ps1.submit_real(course, student)
     for student, notebooks in ps1.class_of(release).items():
         ps1.submit(course, student, notebooks)
-    done = make_grade(course, env, ASSIGNMENT, "--workers", "2")
+    plain = _plain_copy(course, tmp_path_factory.mktemp("stock"))
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # side by side: one waits on make grade's workers
+        stock = pool.submit(_stock, plain)
+        done = make_grade(course, env, ASSIGNMENT, "--workers", "2")
+        scores = stock.result()
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
-    return course, env, done, release
+    return (course, env, done, release), scores
 
 
 @pytest.fixture(scope="module")
-def stock(course, tmp_path_factory):
+def course(graded):
+    """(course folder, its environment, make grade's run, ps1's release notebooks)."""
+    return graded[0]
+
+
+@pytest.fixture(scope="module")
+def stock(graded):
     """The same non-hostile submissions graded by stock nbgrader (its own config, plain kernels): the oracle."""
-    graded, env, *_ = course
-    root = tmp_path_factory.mktemp("stock")
+    return graded[1]
+
+
+def _plain_copy(course, root):
+    """ps1's source and its non-hostile submissions in a course of stock nbgrader's own (no course plug-in at all)."""
     plain = root / "course"
     for part in ("source", "submitted"):
-        shutil.copytree(graded / part, plain / part, ignore=shutil.ignore_patterns("ch04_attention", "ps1_red_*"))
+        shutil.copytree(course / part, plain / part, ignore=shutil.ignore_patterns("ch04_attention", "ps1_red_*"))
     (plain / "nbgrader_config.py").write_text(PLAIN_CONFIG.format(root=str(plain)))
-    home_env = isolated_env(root / "home")
+    return plain
+
+
+def _stock(plain) -> dict:
+    home_env = isolated_env(plain.parent / "home")
     for step in (("generate_assignment", ASSIGNMENT), ("autograde", ASSIGNMENT)):
         done = run_nbgrader(*step, cwd=plain, env=home_env)
         assert done.returncode == 0, f"stock {step[0]}: {done.stderr[-2000:]}"

@@ -32,6 +32,10 @@ HTML_LANG = {"zh": '<html lang="zh">', "en": '<html lang="en">'}
 EXPLORER = explorer_page.EXPLORER
 TITLE = f"{EXPLORER} .attn-title"  # the heatmap's title: "softmax 权重（斜线格 = 被屏蔽）"
 CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
+# benchmarks/bench_explorer_browser.py's static column is taken here, on the page make book wrote (its smoke in make
+# test; its JupyterLab column: test_browser.py)
+sys.path.insert(0, str(REPO / "benchmarks"))
+import bench_explorer_browser  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -167,6 +171,24 @@ def test_opens_from_disk_without_console_errors_and_the_explorer_moves(pages, br
         assert box["backing"] == box["shown"] * box["ratio"]  # the screen's own pixels
         assert_accessible(page, f"book-{lang}")  # the whole page is ours: nbconvert's lab template is our choice
     assert problems == []
+
+
+def test_does_bench_explorer_browser_time_the_static_page(book, browser):
+    """benchmarks/bench_explorer_browser.py's static column, one action of each kind, on the page as make book wrote
+    it: every action timed, and its table printed with the page's weight and the old explorer's commit?"""
+    problems = []
+    with offline_page(browser, problems) as page:
+        open_book(page, book)
+        static = bench_explorer_browser.column(page, moves=1)
+    assert [len(static[name]) for name in bench_explorer_browser.ACTIONS] == [1, 1, 1] and problems == []
+    assert all(0 < static[name][0] < 30_000 for name in bench_explorer_browser.ACTIONS), static
+    skipped = bench_explorer_browser.skipped()
+    lines = bench_explorer_browser.table(1, skipped, skipped, static, book.stat().st_size,
+                                         bench_explorer_browser.old_kernel_ref())
+    print("\n" + "\n".join(lines))
+    rows = lines[2:2 + len(bench_explorer_browser.ACTIONS)]  # one an action: its static column measured, the rest not
+    assert all(row.endswith(bench_explorer_browser.cell(static[row.split()[0]])) for row in rows), lines
+    assert f"{book.stat().st_size / 1e6:.2f} MB" in lines[-1]
 
 
 def test_the_figure_is_drawn_at_the_screens_pixel_ratio(book, browser):

@@ -8,6 +8,7 @@ Screenshots land in ``artefacts/browser/`` (ignored by git); ``jupyterlab.log`` 
 import json
 import re
 import shutil
+import sys
 
 import nbformat
 import pytest
@@ -23,6 +24,11 @@ from support.editions import EDITIONS, CJK, student_path
 from support.editions import master as edition_master
 from support.lab_server import REPO, lab_server
 from support.pseudo import Known, left_over
+
+# benchmarks/bench_explorer_browser.py's JupyterLab column is taken here, on the walk's notebook (its smoke in make
+# test; its static column: test_book.py)
+sys.path.insert(0, str(REPO / "benchmarks"))
+import bench_explorer_browser  # noqa: E402
 
 ARTEFACTS = REPO / "artefacts" / "browser"
 NOTEBOOK = REPO / "notebooks" / "ch04_attention.ipynb"
@@ -183,10 +189,10 @@ def explorer_state(page, settle: bool = False) -> tuple:
 def assert_explorer_steady_and_sharp(page) -> None:
     """Keys and clicks on head_dim, scale and seq_len: each paints a new figure, which never moves or stretches.
 
-    The latencies (input → new figure painted) go to artefacts/browser/explorer-latency.json;
-    benchmarks/bench_explorer_browser.py reports them with more moves.
+    The latencies (input → new figure painted), taken by benchmarks/bench_explorer_browser.py's own column, go to
+    artefacts/browser/explorer-latency.json; the bench reports them with more moves.
     """
-    result = explorer_page.explorer_latencies(page, EXPLORER, moves=4)
+    result = bench_explorer_browser.column(page, moves=4)
     (ARTEFACTS / "explorer-latency.json").write_text(json.dumps(result, indent=1))
     head_dim = page.locator(f"{EXPLORER} {HEAD_DIM}")
     head_dim.focus()

@@ -27,6 +27,11 @@ from support.payloads import ALL, violations
 from support.pseudo import STRAY_IN_PAGE
 from support.written_answers import ASSIGNMENT, STUB, questions, write_written_class
 
+# benchmarks/bench_marking_page.py times this page's steps: here it takes them on the walk's class of 300 (its smoke
+# in make test, #59 item 10), so a change to the page that breaks the bench breaks this module
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "benchmarks"))
+import bench_marking_page  # noqa: E402
+
 pytestmark = pytest.mark.timeout(300)
 
 
@@ -253,6 +258,23 @@ def test_is_the_page_reachable_from_the_lab_menu(marked):
     context.close()
 
 
+def test_does_bench_marking_page_time_the_walks_page(marked):
+    """benchmarks/bench_marking_page.py's own steps, at its smoke's sizes, on the marked class in a tab of its own: the
+    server's warm-up read from its log, two opens, every question in turn, two moves; each figure a time, its lines
+    printed?"""
+    context = marked["browser"].new_context(viewport=VIEWPORT)
+    try:
+        measured = bench_marking_page.measure(marked["server"], context.new_page(), opens=2, moves=2)
+    finally:
+        context.close()
+    assert measured["warm"] >= 0 and measured["groups"] > 0
+    assert [len(measured[k]) for k in ("opens", "switches", "moves")] == [2, len(questions()) - 1, 2]
+    assert all(ms > 0 for k in ("opens", "switches", "moves") for ms in measured[k]), measured
+    lines = bench_marking_page.report(len(marked["class"].students), 0.0, 0.0, measured)
+    print("\n" + "\n".join(lines))
+    assert lines[0].startswith("class: 300 students") and len(lines) == 6
+
+
 def test_does_the_page_add_up_the_rubric_as_python_does(marked):
     """For every rubric and every combination of ticks, the page's score equals coursekit's (the source of truth)?"""
     page, written = marked["page"], marked["class"]
@@ -363,7 +385,8 @@ def test_does_the_due_date_panel_grant_an_extension_and_refuse_one_before_the_du
         form.locator("select").select_option(student)
         form.locator("input[name=until]").fill("2027-01-10 12:00")
         form.locator("button").click()
-        page.locator("#dates .said.error", has_text="is not after").wait_for()
+        refused = WORDS.template("zh", "dates.refused_not_after").split("{due}")[-1]  # the refusal, in the page's words
+        page.locator("#dates .said.error", has_text=refused).wait_for()
         with Gradebook(written.url) as gradebook:
             assert extensions_of(gradebook, ASSIGNMENT, history=True) == {}
         form.locator("input[name=until]").fill("2027-01-20 23:59")

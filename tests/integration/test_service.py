@@ -7,8 +7,10 @@ and the tests ask what Fetch Feedback asks (a released page for that submission'
 nbgrader, real sandboxed kernels forked from the service's template, a real sqlite gradebook.
 The module starts the service twice: the first is killed (``kill -9``) in the middle of a grading.
 """
+import pathlib
 import re
 import sqlite3
+import sys
 import time
 
 import nbformat
@@ -23,6 +25,11 @@ from support import service_tools as st
 from support.cases import CASES
 from support.course_tools import ASSIGNMENT, GRADER_CELLS, released, visible_text
 from support.mistakes import BY_NAME, submission
+
+# benchmarks/bench_submit.py times Submit → feedback on a service like this one: here it takes its steps on this
+# module's service (its smoke in make test), so a change to the service that breaks the bench breaks this module
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "benchmarks"))
+import bench_submit  # noqa: E402
 
 COOLDOWN, MAX_ATTEMPTS = 12, 2
 # A slow student cell (4 s): one test kills the service while it runs, another submits a burst meanwhile.
@@ -66,6 +73,12 @@ def graded(course, student) -> str:
     """The timestamp of the student's newest submission the service has graded ("" if none)."""
     entry = journal_of(course.course).entries.get((ASSIGNMENT, student))
     return entry.graded if entry is not None else ""
+
+
+def collected(course, student) -> str:
+    """The timestamp of the submission the service last collected for ``student`` ("" if none): what its job grades."""
+    stamp = course.course / "submitted" / student / ASSIGNMENT / "timestamp.txt"
+    return stamp.read_text(encoding="utf-8").strip() if stamp.exists() else ""
 
 
 def gradebook_rows(course, student) -> dict:
@@ -117,9 +130,12 @@ def test_policy_cooldown_newest_only_fairness_attempts(course, service):
     the newest is graded; inside the cooldown feedback waits, then comes; past max_attempts it stays back."""
     first = st.submit(course, "p1", notebook(course))
     st.wait_for(lambda: st.fetchable(course, first) and not in_flight(course, "p1"), 60, "p1's first feedback")
-    # slow: the burst and p2 must arrive while this one is graded (a quick grading is over in 0.7 s)
+    # slow: the burst and p2 must arrive while this one is graded (a quick grading is over in 0.7 s), and after its
+    # job collected it: a job collects the newest submission there is when it gets to it, which on a busy machine can
+    # be the burst's first (then graded, and this test's claim about the burst would not be the one tested)
     second = st.submit(course, "p1", notebook(course, "bug_no_scale", slow=True))
-    st.wait_for(lambda: in_flight(course, "p1", second.timestamp), 30, "p1's second grading to start")
+    st.wait_for(lambda: in_flight(course, "p1", second.timestamp) and collected(course, "p1") == second.timestamp, 30,
+                "p1's second grading to collect it")
     burst = []
     for _ in range(3):  # the log names a submission to the hundredth of a second: no two in the same one
         burst.append(st.submit(course, "p1", notebook(course, "bug_no_scale")))
@@ -179,3 +195,14 @@ def test_does_hostile_content_score_as_the_untouched_release_through_the_service
     sent = st.submit(course, row, case.build(released(course.course)))
     st.wait_for(lambda: st.fetchable(course, sent), 120, f"{row}'s feedback")
     assert gradebook_rows(course, row)["auto_score"] == pytest.approx(sum(case.points))
+
+
+def test_does_bench_submit_time_this_service(course, service):
+    """benchmarks/bench_submit.py's own steps at its smoke's sizes, on this service (last: two students more): one idle
+    submission and a burst of one, each timed until its feedback can be fetched, and the bench's lines?"""
+    rows = bench_submit.submissions(course)
+    idle = bench_submit.idle_run(course, rows, 1)
+    burst = bench_submit.burst_run(course, rows, 1, 1.0)
+    lines = [bench_submit.summary("idle", idle, 1), bench_submit.summary("burst of 1 within 1 s", burst, 1)]
+    print("\n" + "\n".join(lines))
+    assert all("1/1 released" in line for line in lines) and all(0 < s < 120 for s in idle + burst), lines

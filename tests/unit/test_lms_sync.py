@@ -126,12 +126,12 @@ def test_is_a_mark_saved_between_the_rounds_queries_never_posted_half(world, mon
     outbox.mark(folder, "ch04_attention", ["s1"], "feedback released")
     pending_of, saving = grades.class_pending, []
 
-    def marked_meanwhile(gradebook, assignment):
+    def marked_meanwhile(gradebook, assignment, students=None):
         if not saving:  # the marking page is another process: it waits for the read, or is seen by none of it
             saving.append(threading.Thread(target=mark_marked, args=(folder, "s1")))
             saving[0].start()
             saving[0].join(timeout=1)
-        return pending_of(gradebook, assignment)
+        return pending_of(gradebook, assignment, students)
 
     monkeypatch.setattr(grades, "class_pending", marked_meanwhile)
     sync.post()

@@ -155,9 +155,11 @@ def test_does_marking_the_answers_end_pending_everywhere(gradebook, caplog):
 
 
 def test_are_only_answered_answers_without_a_score_pending(gradebook):
-    """class_pending: never the autograded test, the marked answer or the one left as released (nbgrader's 0)?"""
+    """class_pending: never the autograded test, the marked answer or the one left as released (nbgrader's 0)? Asked
+    of some students, of them alone?"""
     with Gradebook(gradebook) as gb:
         assert [a.grade_id for a in class_pending(gb, A)["s1"]] == ["q_think2"]
+        assert class_pending(gb, A, ["s1"]) == class_pending(gb, A) and class_pending(gb, A, ["s2"]) == {}
 
 
 def test_does_the_total_line_count_students_and_points_and_skip_students_with_none():

@@ -26,7 +26,7 @@ import sys
 from nbgrader.api import Student
 
 from ..assignments import assignment_of, default_assignments, editions_of
-from ..due import BadExtension, due_date, grant, parse_when, set_due_date, zone_text
+from ..due import BadExtension, due_date, extensions_of, grant, parse_when, set_due_date, zone_text
 from ..gradebook import open_gradebook, resolve_gradebook
 from ..grades import grade_of, grades_of, lateness
 from ..grading import lock
@@ -133,6 +133,8 @@ def settle_marked(course, url: str, assignment: str, students) -> None:
     settings = course_settings(course)
     config = settings.config
     with open_gradebook(url, settings.course_id) as gradebook:
+        if due_date(gradebook, assignment, config) is None and not extensions_of(gradebook, assignment, config):
+            return  # no date to be late for: every save of a class without one would read its grades for nothing
         for grade in grades_of(gradebook, assignment, list(students), config).values():
             if grade.seconds_late > 0:
                 settle(gradebook, grade.student, config)
