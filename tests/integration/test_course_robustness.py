@@ -44,7 +44,7 @@ def test_does_make_grade_name_who_went_over_one_students_time(shared_class):
     """The row sleeping past the class's 14 s (c.CourseKit.student_seconds) named in the one line that says that time
     and where it came from; nobody else?"""
     over, said = grade_output.over_budget(grade_output.section(shared_class.run.stdout))
-    assert over == ("red_sleeps_past_its_time",)
+    assert over == (redteam.SLEEPING,)
     assert f"{redteam.STUDENT_SECONDS:g}" in said and "c.CourseKit.student_seconds" in said
 
 

@@ -217,7 +217,6 @@ def test_does_make_grade_list_the_edited_test_cell(shared_class):
 # process must score the same on this path too (every mistake row, in-process: tests/unit/test_grader.py); the
 # timed-out row is left out, its 10 s proving nothing the others do not.
 WITHOUT_SANDBOX = [name for name in REPRESENTATIVE if name not in ("limit_memory_in_softmax", "e_infinite_loop")]
-SLEEPING = "red_sleeps_past_its_time"  # over the student's time: stopped by make grade's parent, sandbox or not
 
 
 @pytest.fixture(scope="module")
@@ -229,7 +228,7 @@ def unsandboxed(shared_class, tmp_path_factory):
         shutil.rmtree(graded.course / "autograded" / student, ignore_errors=True)
     # make grade grades the class's ungradable rows again too (their failure is listed below); not the sleeping one,
     # which only costs its 14 s budget again (stopping it is the grading parent's, the sandbox has no part in it)
-    shutil.rmtree(graded.course / "submitted" / SLEEPING)
+    shutil.rmtree(graded.course / "submitted" / redteam.SLEEPING)
     done = make_grade_target(graded.course, dict(graded.env, ATTN_SANDBOX="off"), WORKERS=2)  # as the instructor
     failed = set(grade_output.failed(done.stdout))  # the class's ungradable ones, graded again
     lang = course_settings(graded.course).language  # the header and the warning speak the course's language
