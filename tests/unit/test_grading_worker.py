@@ -71,3 +71,35 @@ def test_does_the_converter_hand_each_notebook_the_answers_of_the_copy_it_replac
     assert converter.init_single_notebook_resources(str(submitted / "nb.ipynb"))["nbgrader"][ANSWERS_BEFORE] == {
         "q1": "我写的回答"}
     assert ANSWERS_BEFORE not in converter.init_single_notebook_resources(str(submitted / "other.ipynb"))["nbgrader"]
+
+
+def test_is_only_an_unreachable_gradebook_tried_again(monkeypatch):
+    """A worker meeting the gradebook unreachable tries the student once more (it may be back); any other fault of the
+    machine stops at once. Told apart by the fault's message id, whatever language it is said in?"""
+    import pytest
+
+    from coursekit.faults import InfrastructureFault
+    from coursekit.grading import worker
+
+    unreachable = InfrastructureFault("fault.gradebook_unreachable", "fault.fix_gradebook", error="refused")
+    full = InfrastructureFault("fault.disk_full", "fault.fix_disk", where="")
+    for fault, tries in ((unreachable, 2), (full, 1)):
+        calls = []
+
+        def convert(app, student, fault=fault, calls=calls):
+            calls.append(student)
+            raise fault
+        monkeypatch.setattr(worker, "_convert", convert)
+        with pytest.raises(InfrastructureFault) as raised:
+            worker.grade_student(None, "s1", retries=1)
+        assert raised.value is fault and len(calls) == tries
+    outcomes = iter([unreachable, "KeyError: 'x'"])
+
+    def convert_then(app, student):
+        outcome = next(outcomes)
+        if isinstance(outcome, InfrastructureFault):
+            raise outcome
+        return outcome
+    monkeypatch.setattr(worker, "_convert", convert_then)
+    result = worker.grade_student(None, "s1", retries=1)
+    assert not result.ok and result.reason == "KeyError: 'x'"
