@@ -7,6 +7,7 @@ and one Chromium for the module; the class is :mod:`support.written_answers` (30
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 from html import escape as html_escape
@@ -38,6 +39,7 @@ pytestmark = pytest.mark.timeout(300)
 # what the marking page shows as it is: the students' answers and ids, the question and the reference answer, the
 # rubric's points, the questions' names (from the notebooks), the link to each language (named in its own); the
 # keyboard help, messages with keys inside, is walked as the server sends it (tests/unit/test_pseudo_locale.py)
+BOARD_READ = re.compile(r"/marking/api/board\?")  # the page reading a question's groups and suggestions
 MARKING_DATA = ".text, .prompt, .reference, .reason, .ids, #questions, .tick, .rubric > li, #languages, #help"
 
 
@@ -188,6 +190,8 @@ def test_do_two_markers_at_once_lose_no_write(marked):
     one, two = pages
     for page in pages:  # both start on group 2 and clear it, then tick point 1
         page.keyboard.press("j")
+    held, holding = [], [True]  # two's next read of its suggestions after its saves, held: its next mark is made
+    two.route(BOARD_READ, lambda route: held.append(route) if holding[0] else route.continue_())  # while it reads
     for key in ("u", "1"):
         one.keyboard.press(key)
         two.keyboard.press(key)
@@ -197,13 +201,23 @@ def test_do_two_markers_at_once_lose_no_write(marked):
         two.keyboard.press("k")
     mine, theirs = current(one)["students"], current(two)["students"]
     one.keyboard.press("f")
+    for _ in range(500):
+        if held:
+            break
+        two.wait_for_timeout(20)
+    assert held, "page two never read its suggestions again after its saves"
     two.keyboard.press("0")
+    holding[0] = False
+    for route in held:
+        route.continue_()
     for page in pages:
         settle(page)
+    two.unroute(BOARD_READ)
     marks = _gradebook_marks(written, question)
     first = load_rubrics(written.course, ASSIGNMENT).by_question[question].points[0].share / UNIT
     assert all(marks[s][0] == first for s in shared)  # both wrote point 1: the same, nothing lost
-    assert all(marks[s][0] == 1.0 for s in mine) and all(marks[s][0] == 0.0 for s in theirs)
+    assert all(marks[s][0] == 1.0 for s in mine)
+    assert all(marks[s][0] == 0.0 for s in theirs), "two's 0, pressed while it read its suggestions, was not saved"
     one.reload()
     one.wait_for_function("() => window.__marking && window.__marking.ready")
     one.keyboard.press("j"), one.keyboard.press("k")

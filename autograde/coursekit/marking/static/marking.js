@@ -508,16 +508,20 @@
     return body;
   }
 
+  // A judgement queued while the suggestions are read again is sent in the next round: sending stays true till then,
+  // so enqueue starts no second sender, and the queue is empty when it ends.
   async function sendNext() {
     sending = true;
-    let judged = null;
     while (queue.length) {
-      const item = queue.shift();
-      probe.pending = queue.length + 1;
-      await (item.split ? sendSplit(item) : sendJudgement(item));
-      if (!item.split) judged = item.board;
+      let judged = null;
+      while (queue.length) {
+        const item = queue.shift();
+        probe.pending = queue.length + 1;
+        await (item.split ? sendSplit(item) : sendJudgement(item));
+        if (!item.split) judged = item.board;
+      }
+      if (judged) await refreshAdvice(judged);
     }
-    if (judged) await refreshAdvice(judged);
     sending = false;
     probe.pending = 0;
   }
