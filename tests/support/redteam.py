@@ -18,6 +18,7 @@ The rows are safe to grade on a machine without a sandbox too: the kill and fork
 they run as PID 1 of a namespace of their own, and every loop is bounded. :func:`targets` makes what
 the attacks aim at outside the course (a listening socket, a file in a home folder) once per process.
 """
+import atexit
 import base64
 import codecs
 import contextlib
@@ -25,6 +26,7 @@ import functools
 import html
 import pathlib
 import re
+import shutil
 import socket
 import tempfile
 import textwrap
@@ -70,6 +72,7 @@ def targets() -> Targets:
     listener.bind(("127.0.0.1", 0))
     listener.listen(16)
     home = pathlib.Path(tempfile.mkdtemp(prefix="redteam-home-"))
+    atexit.register(shutil.rmtree, home, True)  # the planted secrets leave with the test process that planted them
     (home / ".ssh").mkdir()
     (home / ".ssh" / "id_rsa").write_text(HOME_SECRET)
     key = home / "hub" / "lti" / "tool-key.pem"
